@@ -1,0 +1,1 @@
+"""Numpy interpreter for PTO programs and the linalg-like programs they come from."""

@@ -1,0 +1,1 @@
+"""Passes over PTO IR (every pass name contains `pto`)."""

@@ -1,0 +1,1 @@
+"""The `pto` xDSL dialect: PTO tile types, attributes, ops and static legality."""

@@ -1,0 +1,1 @@
+"""pto_dialect/tools"""
