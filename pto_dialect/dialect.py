@@ -1,0 +1,8 @@
+"""The ``pto`` dialect object."""
+
+from xdsl.ir import Dialect
+
+from pto_dialect.attributes import PTO_TYPES_AND_ATTRS
+from pto_dialect.ops import PTO_OPS
+
+PTO = Dialect("pto", PTO_OPS, PTO_TYPES_AND_ATTRS)

@@ -1,0 +1,823 @@
+"""Operations of the ``pto`` dialect, built on two family bases.
+
+* :class:`CubeMatrixOp` — the CUBE matrix family (PTO-SPEC 3.1). A member declares its
+  mathematical operands (``a``, optional ``a_scale``, ``b``, optional ``b_scale``, ``bias``...)
+  and its CUBE ``FUNCTION`` number; the base supplies the post-processing operands and
+  results selected by B.FPATR (PTO-SPEC 3.3), the properties (``rmode``, ``sat``, ``fpatr``,
+  ``mask``), the custom syntax and the static legality checks (D16).
+* :class:`BinaryTileOp` — the binary elementwise tile-tile family (PTO-SPEC 5). A member
+  names its TEPL selector, its operand roles and its type set.
+
+Every diagnostic has the form ``'<op>' op [<FaultKind>] <operand>: <rule> (<spec refs>)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import IntegerType, UnitAttr, i64
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    AttrSizedResultSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    opt_result_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from pto_dialect.attributes import (
+    FpatrAttr,
+    MaskAttr,
+    PadValue,
+    PadValueAttr,
+    RoundingMode,
+    RoundingModeAttr,
+    TargetAttr,
+    TargetProfile,
+    TileType,
+    element_type,
+)
+from pto_dialect.datatypes import (
+    MX_BLOCK,
+    MX_INPUT_TYPES,
+    TREM_TYPES,
+    TileDataType,
+    mx_needs_scale,
+)
+from pto_dialect.faults import FaultKind
+from pto_dialect.geometry import Layout, Location, Storage
+from pto_dialect.postprocess import (
+    FP32_ACC_PRE_QUANT_MODES,
+    PRE_QUANT_MODES,
+    Fpatr,
+    QuantOp,
+    pre_quant_output_type,
+)
+
+IL = FaultKind.ILLEGAL_INSTRUCTION
+BC = FaultKind.BUNDLE_CONTROL
+TL = FaultKind.TILE_LEGALITY
+TA = FaultKind.TILE_ALLOCATION
+
+TARGET_ATTR_NAME = "pto.target"
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def target_profile(op: Operation) -> TargetProfile:
+    """The target profile in force for ``op``: the nearest ``pto.target`` attribute (D15)."""
+    cur: Operation | None = op
+    while cur is not None:
+        attr = cur.attributes.get(TARGET_ATTR_NAME)
+        if isinstance(attr, TargetAttr):
+            return attr.data
+        cur = cur.parent_op()
+    return TargetProfile.A5
+
+
+def type_name(t: Attribute) -> str:
+    """Short IR spelling of a type for messages (``f8E4M3FN``, ``!pto.tile<...>``)."""
+    from io import StringIO
+
+    out = StringIO()
+    Printer(stream=out).print_attribute(t)
+    return out.getvalue()
+
+
+class PTOOp(IRDLOperation):
+    """Common base: diagnostics in the project's format."""
+
+    def fault(self, kind: FaultKind, what: str, refs: str) -> VerifyException:
+        return VerifyException(f"'{self.name}' op [{kind}] {what} ({refs})")
+
+
+# ======================================================================================
+# Custom syntax shared by the families
+# ======================================================================================
+
+
+def _print_props(printer: Printer, op: Operation, defaults: dict[str, Attribute]) -> None:
+    shown = {
+        k: v
+        for k, v in op.properties.items()
+        if k not in ("operandSegmentSizes", "resultSegmentSizes") and defaults.get(k) != v
+    }
+    shown.update(op.attributes)
+    if shown:
+        printer.print_string(" ")
+        printer.print_attr_dict(shown)
+
+
+def _split_props(op_cls: type[IRDLOperation], attrs: dict[str, Attribute]):
+    prop_names = set(op_cls.get_irdl_definition().properties)
+    props = {k: v for k, v in attrs.items() if k in prop_names}
+    others = {k: v for k, v in attrs.items() if k not in prop_names}
+    return props, others
+
+
+# ======================================================================================
+# CUBE matrix family
+# ======================================================================================
+
+CUBE_BIAS_FUNCTIONS = frozenset({1, 5, 17, 21})
+CUBE_ACC_FUNCTIONS = frozenset({2, 6, 18, 22})
+CUBE_MX_FUNCTIONS = frozenset({4, 5, 6, 20, 21, 22})
+CUBE_GEMV_FUNCTIONS = frozenset(range(16, 23))
+"""CUBE function classification (PTO-SPEC 3.1, ``matrix-functions.asl``)."""
+
+
+class CubeMatrixOp(PTOOp):
+    """Family base of the CUBE matrix operations (PTO-SPEC 3.1, 3.3, 4).
+
+    Members declare their mathematical operands in stream order; this base appends the
+    post-processing sources (``row_max_in``, ``quant``, ``prelu`` tiles and the scalar
+    ``quant_scalar`` / ``lrelu_scalar`` parameter words) and declares the destinations
+    ``d``, ``row_max`` and ``group_max``.
+
+    Syntax (operands in stream order, optional ones introduced by their role)::
+
+        %d[, %rowmax, %groupmax] = pto.<op> %a[, a_scale %as], %b[, b_scale %bs], %bias
+            [, row_max_in %r][, quant %q][, prelu %p][, quant_scalar %s][, lrelu_scalar %l]
+            [{rmode = #pto.rmode<..>, sat, fpatr = #pto.fpatr<..>, mask = #pto.mask<..>}]
+            : (operand types) -> result type(s)
+    """
+
+    FUNCTION: ClassVar[int]
+    BSTART: ClassVar[str]
+    """BSTART mnemonic suffix, e.g. ``TGEMVMX.BIAS`` (PTO-SPEC 3.1)."""
+
+    row_max_in = opt_operand_def(TileType)
+    quant = opt_operand_def(TileType)
+    prelu = opt_operand_def(TileType)
+    quant_scalar = opt_operand_def(IntegerType)
+    lrelu_scalar = opt_operand_def(IntegerType)
+
+    d = result_def(TileType)
+    row_max = opt_result_def(TileType)
+    group_max = opt_result_def(TileType)
+
+    rmode = prop_def(RoundingModeAttr, RoundingModeAttr(RoundingMode.DEFAULT))
+    sat = opt_prop_def(UnitAttr)
+    fpatr = prop_def(FpatrAttr, FpatrAttr.from_fields())
+    mask = prop_def(MaskAttr, MaskAttr("1111"))
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True), AttrSizedResultSegments(as_property=True))
+
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "rmode": RoundingModeAttr(RoundingMode.DEFAULT),
+        "fpatr": FpatrAttr.from_fields(),
+        "mask": MaskAttr("1111"),
+    }
+
+    # -- classification ---------------------------------------------------------------
+    @classmethod
+    def is_mx(cls) -> bool:
+        return cls.FUNCTION in CUBE_MX_FUNCTIONS
+
+    @classmethod
+    def is_gemv(cls) -> bool:
+        return cls.FUNCTION in CUBE_GEMV_FUNCTIONS
+
+    @classmethod
+    def has_bias(cls) -> bool:
+        return cls.FUNCTION in CUBE_BIAS_FUNCTIONS
+
+    @classmethod
+    def is_acc(cls) -> bool:
+        return cls.FUNCTION in CUBE_ACC_FUNCTIONS
+
+    # -- operand access by role -------------------------------------------------------
+    @classmethod
+    def operand_roles(cls) -> tuple[str, ...]:
+        return tuple(name for name, _ in cls.get_irdl_definition().operands)
+
+    def operand_by_role(self) -> dict[str, SSAValue]:
+        out: dict[str, SSAValue] = {}
+        for name in self.operand_roles():
+            v = getattr(self, name)
+            if v is not None:
+                out[name] = v
+        return out
+
+    @property
+    def fpatr_fields(self) -> Fpatr:
+        return self.fpatr.fields
+
+    # -- construction -------------------------------------------------------------------
+    def __init__(
+        self,
+        operands: dict[str, SSAValue | None],
+        result_types: Sequence[Attribute],
+        *,
+        rmode: RoundingMode = RoundingMode.DEFAULT,
+        sat: bool = False,
+        fpatr: Fpatr | None = None,
+        mask: str = "1111",
+    ):
+        defs = self.get_irdl_definition()
+        unknown = set(operands) - {n for n, _ in defs.operands}
+        if unknown:
+            raise ValueError(f"{self.name} has no operand(s) {sorted(unknown)}")
+        ops = []
+        for name, odef in defs.operands:
+            v = operands.get(name)
+            ops.append(([v] if v is not None else []) if _is_optional(odef) else v)
+        res = list(result_types)
+        res_groups = [res[0], res[1:2] if len(res) > 1 else [], res[2:3] if len(res) > 2 else []]
+        props: dict[str, Attribute] = {
+            "rmode": RoundingModeAttr(rmode),
+            "fpatr": FpatrAttr.from_fields(fpatr or Fpatr()),
+            "mask": MaskAttr(mask),
+        }
+        if sat:
+            props["sat"] = UnitAttr()
+        super().__init__(operands=ops, result_types=res_groups, properties=props)
+
+    # -- syntax -----------------------------------------------------------------------
+    def print(self, printer: Printer) -> None:
+        defs = self.get_irdl_definition()
+        printer.print_string(" ")
+        first = True
+        for name, odef in defs.operands:
+            v = getattr(self, name)
+            if v is None:
+                continue
+            if not first:
+                printer.print_string(", ")
+            first = False
+            if _is_optional(odef):
+                printer.print_string(f"{name} ")
+            printer.print_operand(v)
+        _print_props(printer, self, self.PROPERTY_DEFAULTS)
+        printer.print_string(" : ")
+        printer.print_function_type(
+            [o.type for o in self.operands], [r.type for r in self.results]
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CubeMatrixOp:
+        defs = cls.get_irdl_definition()
+        names = [n for n, _ in defs.operands]
+        optional = {n for n, d in defs.operands if _is_optional(d)}
+        mandatory = [n for n in names if n not in optional]
+        got: dict[str, object] = {}
+        start = parser.pos
+
+        def entry():
+            pos = parser.pos
+            kw = parser.parse_optional_identifier()
+            if kw is not None:
+                if kw not in optional:
+                    parser.raise_error(
+                        f"'{kw}' is not an optional operand of {cls.name}; expected one of "
+                        f"{sorted(optional)}",
+                        pos,
+                    )
+                if kw in got:
+                    parser.raise_error(f"operand '{kw}' given twice", pos)
+                got[kw] = parser.parse_unresolved_operand()
+                return
+            nxt = next((n for n in mandatory if n not in got), None)
+            if nxt is None:
+                parser.raise_error(f"too many operands for {cls.name}", pos)
+            got[nxt] = parser.parse_unresolved_operand()
+
+        parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
+        missing = [n for n in mandatory if n not in got]
+        if missing:
+            parser.raise_error(f"{cls.name} expects operand(s) {missing}", start)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        type_pos = parser.pos
+        ftype = parser.parse_function_type()
+        present = [n for n in names if n in got]
+        ins = list(ftype.inputs.data)
+        if len(ins) != len(present):
+            parser.raise_error(
+                f"expected {len(present)} operand types, got {len(ins)}", type_pos, parser.pos
+            )
+        values = {
+            n: parser.resolve_operand(got[n], t)  # type: ignore[arg-type]
+            for n, t in zip(present, ins)
+        }
+        props, others = _split_props(cls, attrs)
+        outs = list(ftype.outputs.data)
+        if not 1 <= len(outs) <= 3:
+            parser.raise_error("expected 1 to 3 result types", type_pos, parser.pos)
+        op = cls.__new__(cls)
+        CubeMatrixOp.__init__(op, values, outs)
+        for k, v in props.items():
+            op.properties[k] = v
+        if "sat" not in props:
+            op.properties.pop("sat", None)
+        op.attributes.update(others)
+        return op
+
+    # -- static legality (D16) ----------------------------------------------------------
+    def verify_(self) -> None:
+        f = self.fpatr_fields
+        # Decode: reserved B.FPATR values do not decode (PTO-SPEC 3.3).
+        for msg in f.reserved_values():
+            raise self.fault(IL, f"fpatr: {msg}", "PTO-SPEC 3.3")
+        # Mask 0 is a strict no-op before any other check (PTO-SPEC 2, D12).
+        if self.mask.is_zero:
+            return
+        if self.is_mx() and target_profile(self) is TargetProfile.A2A3:
+            raise self.fault(
+                IL,
+                f"CUBE function {self.FUNCTION} is an MX function, illegal on target a2a3",
+                "PTO-SPEC 3.1, D15",
+            )
+        self.verify_cube()
+
+    def verify_cube(self) -> None:  # pragma: no cover - every member overrides or inherits
+        raise NotImplementedError
+
+
+def _is_optional(odef) -> bool:
+    from xdsl.irdl.operations import OptionalDef
+
+    return isinstance(odef, OptionalDef)
+
+
+class _Tiles:
+    """Typed view of a CUBE op's tile operands for the legality checks."""
+
+    def __init__(self, op: CubeMatrixOp):
+        self.op = op
+
+    def t(self, v: SSAValue | None, role: str) -> TileType | None:
+        if v is None:
+            return None
+        if not isinstance(v.type, TileType):
+            raise self.op.fault(TL, f"{role} must be a !pto.tile, got {type_name(v.type)}", "PTO-SPEC 2")
+        return v.type
+
+
+@irdl_op_definition
+class TGemvMxBiasOp(CubeMatrixOp):
+    """``pto.tgemv_mx_bias`` — MX matrix-vector product plus bias (CUBE function 21).
+
+    Semantics (PTO-SPEC 4, D1-D5)::
+
+        K = a.valid_cols; N = b.valid_cols; nb = ceil(K / 32)
+        for j in 0 .. N-1:
+            acc[j] = sum_{k < K, increasing} (A[0,k] * sA[0, k/32]) * (B[k,j] * sB[k/32, j])
+            acc[j] = acc[j] + Bias[0, j]            # FP32 accumulator class (D3)
+        row_max / group_max = reductions of the raw acc (if B.FPATR enables them)
+        D = post_process(acc)                        # ReLU/LReLU/PReLU, PreQuantMode, Sat
+        publish D, row_max, group_max atomically     # faults leave every destination as it was
+
+    Operands (stream order): ``a`` 1xK (CUBE_M16/M32, mat, AType), ``a_scale`` E8M0
+    1xceil(K/32) row-major (present iff AType is not FP16/BF16), ``b`` KxN (CUBE_N8, mat,
+    BType), ``b_scale`` E8M0 ceil(K/32)xN (iff BType is not FP16/BF16), ``bias`` FP32 1xN
+    row-major, then the post-processing sources selected by ``fpatr``. Results: ``d`` 1xN in
+    A's layout (FP32 or the PreQuantMode's output type), optional ``row_max`` (1x1 FP32) and
+    ``group_max`` (1 x ceil(N/GroupN) FP32).
+
+    Legality summary: AType/BType in {FP16, BF16, E4M3, E5M2, E2M1X2, E1M2X2} (D2), M = 1,
+    K and N consistent, layouts per D10, local storage, one PE mask, B.FPATR rules of D11,
+    PreQuantMode 0 needs rmode default and no sat, target a2a3 rejects it (D15).
+
+    Example::
+
+        %d = pto.tgemv_mx_bias %a, a_scale %as, %b, b_scale %bs, %bias
+            : (!pto.tile<1x64xf8E4M3FN, cube_m16, mat>, !pto.tile<1x128xf8E8M0FNU, valid=1x2>,
+               !pto.tile<64x32xf8E4M3FN, cube_n8, mat>, !pto.tile<2x64xf8E8M0FNU, valid=2x32>,
+               !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m16, mat>
+
+    Block form: ``BSTART.TGEMVMX.BIAS AType; [B.DATR]; B.FPATR; B.DIM; B.IOT ...; BSTOP``.
+    """
+
+    name = "pto.tgemv_mx_bias"
+    FUNCTION: ClassVar[int] = 21
+    BSTART: ClassVar[str] = "TGEMVMX.BIAS"
+
+    a = operand_def(TileType)
+    a_scale = opt_operand_def(TileType)
+    b = operand_def(TileType)
+    b_scale = opt_operand_def(TileType)
+    bias = operand_def(TileType)
+
+    traits = traits_def(Pure())
+
+    def verify_cube(self) -> None:
+        verify_cube_operands(self)
+
+
+def verify_cube_operands(op: CubeMatrixOp) -> None:
+    """The static legality of a CUBE matrix op, in the spec's preflight order (PTO-SPEC 3.5).
+
+    Written against roles, so that every member of the family shares it.
+    """
+    T = TileDataType
+    tiles = _Tiles(op)
+    roles = op.operand_by_role()
+    a = tiles.t(roles.get("a"), "a")
+    b = tiles.t(roles.get("b"), "b")
+    assert a is not None and b is not None
+    f = op.fpatr_fields
+    fail = op.fault
+
+    # 1. MX type pair (PTO-SPEC 1, D2) and the scale each side needs.
+    for side, t in (("a", a), ("b", b)):
+        kind = "AType" if side == "a" else "BType"
+        if op.is_mx() and t.dtype not in MX_INPUT_TYPES:
+            raise fail(
+                TL,
+                f"{side}: {kind} {type_name(t.element_type)} is not an MX input type "
+                "(FP16, BF16, E4M3, E5M2, E2M1X2, E1M2X2)",
+                "PTO-SPEC 1, D2",
+            )
+        if op.is_mx():
+            scale = roles.get(f"{side}_scale")
+            needs = mx_needs_scale(t.dtype)
+            if needs and scale is None:
+                raise fail(
+                    TL,
+                    f"{side}_scale is required: {kind} {type_name(t.element_type)} is not FP16/BF16",
+                    "PTO-SPEC 4, D2",
+                )
+            if not needs and scale is not None:
+                raise fail(
+                    TL,
+                    f"{side}_scale must be absent: {kind} {type_name(t.element_type)} carries no scale",
+                    "PTO-SPEC 4, D2",
+                )
+
+    # 2. B.FPATR consistency (PTO-SPEC 3.3) and the TGEMV / FP32-accumulator rules (D11).
+    for msg in f.consistency_errors():
+        raise fail(TL, f"fpatr: {msg}", "PTO-SPEC 3.3, D11")
+    if op.is_gemv():
+        for field in ("trans_a", "trans_b"):
+            if getattr(f, field):
+                raise fail(TL, f"fpatr: {field} must be 0 for TGEMV", "PTO-SPEC 3.3, D11")
+    if f.cscale_en and not op.is_acc():
+        raise fail(
+            TL, "fpatr: cscale_en must be 0 (only the FP32-accumulator ACC forms allow it)", "PTO-SPEC 3.3, D11"
+        )
+    acc = T.FP32 if op.is_mx() else a.dtype.accumulator
+    mode = PRE_QUANT_MODES[f.pre_quant_mode]
+    if acc is T.FP32 and f.pre_quant_mode not in FP32_ACC_PRE_QUANT_MODES:
+        raise fail(
+            TL,
+            f"fpatr: pre_quant_mode {f.pre_quant_mode} ({mode.name}) reads an S32 accumulator; "
+            "the FP32 accumulator allows {0, 1, 16, 23-28, 32-34, 36-38}",
+            "PTO-SPEC 3.3, D11",
+        )
+    if acc is not T.FP32 and mode.acc is T.FP32:
+        raise fail(
+            TL,
+            f"fpatr: pre_quant_mode {f.pre_quant_mode} ({mode.name}) needs an FP32 accumulator, "
+            f"the accumulator is {acc.name}",
+            "PTO-SPEC 3.3",
+        )
+    rmode_set = op.rmode.data is not RoundingMode.DEFAULT
+    sat = op.sat is not None
+    if f.pre_quant_mode == 0 and (rmode_set or sat):
+        raise fail(
+            TL,
+            "rmode/sat: pre_quant_mode 0 (NoQuant) requires rmode default and no sat",
+            "PTO-SPEC 3.2, D11",
+        )
+    if mode.fixed_rounding and rmode_set:
+        raise fail(
+            TL,
+            f"rmode: pre_quant_mode {f.pre_quant_mode} ({mode.name}) fixes its rounding "
+            f"({mode.fixed_rounding}); rmode must be default",
+            "PTO-SPEC 3.2, 3.3",
+        )
+    if mode.op is QuantOp.SHIFT and (rmode_set or sat):
+        raise fail(TL, "rmode/sat: shift modes need rmode default and no sat", "PTO-SPEC 3.2")
+
+    # 3. Post-processing operands and results present exactly when B.FPATR selects them.
+    wanted = set(f.vector_param_sources()) | set(f.scalar_params())
+    for role in ("row_max_in", "quant", "prelu", "quant_scalar", "lrelu_scalar"):
+        present = roles.get(role) is not None
+        if role in wanted and not present:
+            raise fail(TL, f"{role} is required by fpatr {_fpatr_text(f)}", "PTO-SPEC 3.3")
+        if present and role not in wanted:
+            raise fail(TL, f"{role} must be absent: fpatr {_fpatr_text(f)} does not use it", "PTO-SPEC 3.3")
+    for role, result in (("row_max", op.row_max), ("group_max", op.group_max)):
+        want = role in f.aux_destinations()
+        if want and result is None:
+            raise fail(TL, f"result {role} is required by fpatr {_fpatr_text(f)}", "PTO-SPEC 3.3")
+        if result is not None and not want:
+            raise fail(TL, f"result {role} must be absent: fpatr {_fpatr_text(f)} does not enable it", "PTO-SPEC 3.3")
+    for role in ("quant_scalar", "lrelu_scalar"):
+        v = roles.get(role)
+        if v is not None and v.type != i64:
+            raise fail(TL, f"{role} is a 64-bit parameter word (i64), got {type_name(v.type)}", "PTO-SPEC 3.3")
+
+    # 4. Local storage and one PE mask for every tile (PTO-SPEC 2, D13).
+    all_tiles: list[tuple[str, TileType]] = []
+    for role, v in roles.items():
+        if isinstance(v.type, TileType):
+            all_tiles.append((role, v.type))
+        elif role not in ("quant_scalar", "lrelu_scalar"):
+            raise fail(TL, f"{role} must be a !pto.tile, got {type_name(v.type)}", "PTO-SPEC 2")
+    for role, r in (("d", op.d), ("row_max", op.row_max), ("group_max", op.group_max)):
+        if r is not None:
+            if not isinstance(r.type, TileType):
+                raise fail(TL, f"result {role} must be a !pto.tile", "PTO-SPEC 2")
+            all_tiles.append((role, r.type))
+    for role, t in all_tiles:
+        if t.storage_kind is not Storage.LOCAL:
+            raise fail(TL, f"{role}: TGEMV is Local-only, the tile is shared", "PTO-SPEC 4, D10")
+        if t.pe_mask != op.mask.data:
+            raise fail(
+                TL,
+                f"{role}: held by PEs {t.pe_mask} but the op's mask is {op.mask.data}; all bindings "
+                "share one mask",
+                "PTO-SPEC 2, D13",
+            )
+
+    # 5. Dimensions: M = 1 for TGEMV; K and N agree across operands (PTO-SPEC 4).
+    m, k = a.valid_shape
+    kb, n = b.valid_shape
+    if op.is_gemv() and m != 1:
+        raise fail(TL, f"a: TGEMV fixes M = 1, a's valid shape is {m}x{k}", "PTO-SPEC 4")
+    if kb != k:
+        raise fail(TL, f"b: valid rows {kb} must equal K = {k} (a's valid cols)", "PTO-SPEC 4")
+
+    # 6. Post-processing sources (PTO-SPEC 3.3): row-major, location any, defined.
+    expect_aux = {
+        "row_max_in": ((m, 1), T.FP32 if acc is T.FP32 else acc),
+        "quant": ((1, n), T.U64),
+        "prelu": ((1, n), T.U64),
+    }
+    for role, (shape, dt) in expect_aux.items():
+        t = tiles.t(roles.get(role), role)
+        if t is None:
+            continue
+        _expect_row_major(op, role, t, shape, dt, "PTO-SPEC 3.3")
+
+    # 7. Mathematical sources in stream order (PTO-SPEC 4, D1, D3, D10).
+    for role, t in (("a", a), ("b", b)):
+        layouts = (Layout.CUBE_M16, Layout.CUBE_M32) if role == "a" else (Layout.CUBE_N8,)
+        if t.layout_kind not in layouts:
+            raise fail(
+                TL,
+                f"{role}: layout {t.layout_kind.value} is illegal, expected "
+                f"{' or '.join(x.value for x in layouts)}",
+                "PTO-SPEC 4, D10",
+            )
+        if t.location_kind is not Location.MAT:
+            raise fail(
+                TL, f"{role}: CUBE primaries live in mat, got {t.location_kind.value}", "PTO-SPEC 2, D10"
+            )
+        if role == "a":
+            sc = tiles.t(roles.get("a_scale"), "a_scale")
+            if sc is not None:
+                _expect_row_major(op, "a_scale", sc, (m, _ceil(k, MX_BLOCK)), T.E8M0, "PTO-SPEC 4, D1")
+        else:
+            sc = tiles.t(roles.get("b_scale"), "b_scale")
+            if sc is not None:
+                _expect_row_major(op, "b_scale", sc, (_ceil(k, MX_BLOCK), n), T.E8M0, "PTO-SPEC 4, D1")
+    bias = tiles.t(roles.get("bias"), "bias")
+    if bias is not None:
+        _expect_row_major(op, "bias", bias, (1, n), acc, "PTO-SPEC 4, D3")
+
+    # 8. Destinations: D in A's layout, mat, 1xN, FP32 or the PreQuantMode's type.
+    d = op.d.type
+    assert isinstance(d, TileType)
+    out_dt = pre_quant_output_type(f.pre_quant_mode, acc)
+    if d.layout_kind is not a.layout_kind:
+        raise fail(
+            TL,
+            f"d: layout {d.layout_kind.value} must be a's layout {a.layout_kind.value}",
+            "PTO-SPEC 4, D10",
+        )
+    if d.location_kind is not Location.MAT:
+        raise fail(TL, f"d: destination lives in mat, got {d.location_kind.value}", "PTO-SPEC 4, D10")
+    if d.valid_shape != (m, n):
+        raise fail(TL, f"d: valid shape {d.valid_shape[0]}x{d.valid_shape[1]} must be {m}x{n}", "PTO-SPEC 4")
+    if d.dtype is not out_dt:
+        raise fail(
+            TL,
+            f"d: element type {type_name(d.element_type)} must be {type_name(element_type(out_dt))} "
+            f"(pre_quant_mode {f.pre_quant_mode})",
+            "PTO-SPEC 3.3, D3",
+        )
+    if op.row_max is not None:
+        _expect_row_major(op, "row_max", op.row_max.type, (m, 1), acc, "PTO-SPEC 3.3")  # type: ignore[arg-type]
+    if op.group_max is not None:
+        gn = _ceil(n, f.group_n) if f.group_n else 0
+        _expect_row_major(op, "group_max", op.group_max.type, (m, gn), acc, "PTO-SPEC 3.3")  # type: ignore[arg-type]
+
+
+def _fpatr_text(f: Fpatr) -> str:
+    return "<" + ", ".join(f"{n} = {v}" for n, v in zip(Fpatr.field_names(), f.as_tuple()) if v) + ">"
+
+
+def _expect_row_major(
+    op: PTOOp, role: str, t: TileType, shape: tuple[int, int], dt: TileDataType, refs: str
+) -> None:
+    if t.dtype is not dt:
+        raise op.fault(
+            TL,
+            f"{role}: element type {type_name(t.element_type)} must be {type_name(element_type(dt))}",
+            refs,
+        )
+    if t.layout_kind is not Layout.ROW_MAJOR:
+        raise op.fault(TL, f"{role}: layout {t.layout_kind.value} must be row_major", refs)
+    if t.valid_shape != shape:
+        raise op.fault(
+            TL,
+            f"{role}: valid shape {t.valid_shape[0]}x{t.valid_shape[1]} must be {shape[0]}x{shape[1]}",
+            refs,
+        )
+
+
+# ======================================================================================
+# Binary elementwise family
+# ======================================================================================
+
+
+class BinaryTileOp(PTOOp):
+    """Family base of the binary elementwise tile-tile operations (PTO-SPEC 5).
+
+    Members set ``name``, the TEPL selector (``MODE``, ``FUNCTION``), the BSTART mnemonic,
+    the operand ``ROLES`` used in diagnostics and the legal ``TYPES``. Syntax::
+
+        %d = pto.<op> %lhs, %rhs [{pad = #pto.pad<zero>, mask = #pto.mask<1111>}] : !pto.tile<...>
+    """
+
+    MODE: ClassVar[int]
+    FUNCTION: ClassVar[int]
+    ENGINE: ClassVar[str] = "SFU"
+    MNEMONIC: ClassVar[str]
+    ROLES: ClassVar[tuple[str, str]] = ("lhs", "rhs")
+    TYPES: ClassVar[frozenset[TileDataType]]
+    TYPES_REF: ClassVar[str] = "PTO-SPEC 5"
+
+    lhs = operand_def(TileType)
+    rhs = operand_def(TileType)
+    result = result_def(TileType)
+
+    pad = prop_def(PadValueAttr, PadValueAttr(PadValue.NULL))
+    mask = prop_def(MaskAttr, MaskAttr("1111"))
+
+    traits = traits_def(Pure())
+
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "pad": PadValueAttr(PadValue.NULL),
+        "mask": MaskAttr("1111"),
+    }
+
+    def __init__(
+        self,
+        lhs: SSAValue,
+        rhs: SSAValue,
+        result_type: Attribute | None = None,
+        *,
+        pad: PadValue = PadValue.NULL,
+        mask: str = "1111",
+    ):
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[result_type or lhs.type],
+            properties={"pad": PadValueAttr(pad), "mask": MaskAttr(mask)},
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        _print_props(printer, self, self.PROPERTY_DEFAULTS)
+        printer.print_string(" : ")
+        if self.lhs.type == self.rhs.type == self.result.type:
+            printer.print_attribute(self.result.type)
+        else:
+            printer.print_function_type([self.lhs.type, self.rhs.type], [self.result.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BinaryTileOp:
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        if parser._current_token.text == "(":
+            ft = parser.parse_function_type()
+            if len(ft.inputs.data) != 2 or len(ft.outputs.data) != 1:
+                parser.raise_error(f"{cls.name} takes (lhs, rhs) -> result types", pos, parser.pos)
+            tl, tr, tres = ft.inputs.data[0], ft.inputs.data[1], ft.outputs.data[0]
+        else:
+            tl = tr = tres = parser.parse_type()
+        props, others = _split_props(cls, attrs)
+        op = cls.__new__(cls)
+        BinaryTileOp.__init__(
+            op, parser.resolve_operand(lhs, tl), parser.resolve_operand(rhs, tr), tres
+        )
+        op.properties.update(props)
+        op.attributes.update(others)
+        return op
+
+    def verify_(self) -> None:
+        # Mask 0 is a strict no-op with no checks (PTO-SPEC 2, D12).
+        if self.mask.is_zero:
+            return
+        lname, rname = self.ROLES
+        tiles = {lname: self.lhs.type, rname: self.rhs.type, "result": self.result.type}
+        for role, t in tiles.items():
+            if not isinstance(t, TileType):
+                raise self.fault(TL, f"{role} must be a !pto.tile, got {type_name(t)}", "PTO-SPEC 2")
+        lt: TileType = self.lhs.type  # type: ignore[assignment]
+        if lt.dtype not in self.TYPES:
+            allowed = ", ".join(sorted(t.name for t in self.TYPES))
+            raise self.fault(
+                TL,
+                f"{lname}: element type {type_name(lt.element_type)} is not supported "
+                f"(allowed: {allowed})",
+                self.TYPES_REF,
+            )
+        for role, t in tiles.items():
+            assert isinstance(t, TileType)
+            if t.layout_kind is not Layout.ROW_MAJOR:
+                raise self.fault(TL, f"{role}: layout {t.layout_kind.value} must be row_major", "PTO-SPEC 5, D10")
+            if t.storage_kind is not Storage.LOCAL:
+                raise self.fault(TL, f"{role}: operands are Local tiles, got shared", "PTO-SPEC 5")
+            if t.pe_mask != self.mask.data:
+                raise self.fault(
+                    TL,
+                    f"{role}: held by PEs {t.pe_mask} but the op's mask is {self.mask.data}; "
+                    "all bindings share one mask",
+                    "PTO-SPEC 2, D13",
+                )
+        for role in (rname, "result"):
+            t = tiles[role]
+            assert isinstance(t, TileType)
+            for what, mine, ref in (
+                ("element type", type_name(t.element_type), type_name(lt.element_type)),
+                ("physical shape", "x".join(map(str, t.shape)), "x".join(map(str, lt.shape))),
+                ("valid shape", "x".join(map(str, t.valid_shape)), "x".join(map(str, lt.valid_shape))),
+                ("capacity", str(t.capacity), str(lt.capacity)),
+            ):
+                if mine != ref:
+                    raise self.fault(
+                        TL,
+                        f"{role}: {what} {mine} differs from {lname}'s {ref}; {lname}, {rname} and "
+                        "result must match exactly",
+                        "PTO-SPEC 5, D10",
+                    )
+
+
+@irdl_op_definition
+class TRemOp(BinaryTileOp):
+    """``pto.trem`` — elementwise floor modulo; a nonzero result has the divisor's sign.
+
+    Semantics (PTO-SPEC 5, D6-D9)::
+
+        for (i, j) in valid rectangle:
+            signed:   r = a - trunc(a / b) * b; if r != 0 and sign(r) != sign(b): r += b
+                      (INT_MIN rem -1 = 0; nothing traps)
+            unsigned: r = a % b
+            float:    r = fmod(a, b); if r != 0 and sign(r) != sign(b): r += b
+                      (zero results keep the dividend's sign; b = +-0 gives NaN)
+        integer zero anywhere in the divisor's valid rectangle -> Fault_TileLegality, no effect
+        elements outside the valid rectangle <- pad (zero / max / min; null = undefined)
+
+    Operands: ``dividend``, ``divisor`` and the result share physical shape, valid shape,
+    row-major layout, element type and storage. Types (D6): S32, U32, FP32, S16, U16, FP16,
+    BF16. Block form: ``BSTART.SFU TREM, DT; [B.DATR PadValue]; B.DIM LB0=ValidCol;
+    [LB1=ValidRow]; [LB2=Col]; B.IOT dividend, divisor, mask, last, ->hand<TSize>; BSTOP``.
+
+    Example::
+
+        %r = pto.trem %a, %b {pad = #pto.pad<zero>} : !pto.tile<8x16xsi32, valid=3x5>
+    """
+
+    name = "pto.trem"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 4
+    MNEMONIC: ClassVar[str] = "TREM"
+    ROLES: ClassVar[tuple[str, str]] = ("dividend", "divisor")
+    TYPES: ClassVar[frozenset[TileDataType]] = TREM_TYPES
+    TYPES_REF: ClassVar[str] = "PTO-SPEC 5, D6"
+
+    @property
+    def dividend(self) -> SSAValue:
+        return self.lhs
+
+    @property
+    def divisor(self) -> SSAValue:
+        return self.rhs
+
+
+PTO_OPS: list[type[IRDLOperation]] = [TGemvMxBiasOp, TRemOp]
