@@ -3,6 +3,7 @@
 from xdsl.ir import Dialect
 
 from pto_dialect.attributes import PTO_TYPES_AND_ATTRS
+from pto_dialect.data_movement import DATA_MOVEMENT_OPS
 from pto_dialect.ops import PTO_OPS
 
-PTO = Dialect("pto", PTO_OPS, PTO_TYPES_AND_ATTRS)
+PTO = Dialect("pto", [*PTO_OPS, *DATA_MOVEMENT_OPS], PTO_TYPES_AND_ATTRS)

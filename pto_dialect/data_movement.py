@@ -1,0 +1,291 @@
+"""Data movement between tensors and tiles: ``pto.tload`` and ``pto.tstore``.
+
+These mirror the ISA's TLOAD / TSTORE, which are outside the seed documents. Their precise
+semantics here (PTO-SPEC 2 tile model, D9 padding, D13 PEs):
+
+``%t = pto.tload %src[%i, %j] {pe_stride = [s0, s1], pad = #pto.pad<zero>} : tensor<RxCxE> -> T``
+    For each PE ``p`` in T's PE mask (PE0 first, ``q`` = its rank among the selected PEs),
+    copy the slice ``src[i + q*s0 : i + q*s0 + VR, j + q*s1 : j + q*s1 + VC]`` into the valid
+    rectangle of PE ``p``'s payload, then write every element outside the valid rectangle
+    with the pad value (``null`` leaves it undefined). The tile's layout only changes how the
+    payload is stored (ND -> CUBE_M16/M32/N8 conversions), never the logical values.
+    A slice out of the tensor's bounds is ``Fault_TileLegality`` before any effect.
+
+``%r = pto.tstore %t, %dst[%i, %j] {pe_stride = [s0, s1]} : T, tensor<RxCxE> -> tensor<RxCxE>``
+    The inverse: the valid rectangle of each selected PE's payload is written into a copy of
+    ``dst`` at ``(i + q*s0, j + q*s1)``; ``%r`` is the updated tensor. Reading an undefined
+    element is ``Fault_TileLegality``.
+
+Element types: the tensor's element type is the tile's, except that a signless ``iN`` tensor
+moves to or from an ``siN`` or ``uiN`` tile (the lowering decides the signedness).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IndexType,
+    IntegerType,
+    Signedness,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+
+from pto_dialect.attributes import PadValue, PadValueAttr, TileType
+from pto_dialect.faults import FaultKind
+from pto_dialect.ops import PTOOp, type_name
+
+TL = FaultKind.TILE_LEGALITY
+
+
+def element_types_compatible(tensor_elt: Attribute, tile_elt: Attribute) -> bool:
+    """Same element type, or a signless ``iN`` tensor with an ``siN``/``uiN`` tile."""
+    if tensor_elt == tile_elt:
+        return True
+    return (
+        isinstance(tensor_elt, IntegerType)
+        and isinstance(tile_elt, IntegerType)
+        and tensor_elt.signedness.data is Signedness.SIGNLESS
+        and tensor_elt.width == tile_elt.width
+    )
+
+
+class TileMoveOp(PTOOp):
+    """Common parts of the data-movement ops: 2-D offsets and a per-PE stride."""
+
+    TENSOR_ROLE: ClassVar[str]
+
+    def _verify_move(self, tensor_t: Attribute, tile_t: Attribute, offsets: Sequence[SSAValue]):
+        if not isinstance(tensor_t, TensorType) or tensor_t.get_num_dims() != 2:
+            raise self.fault(TL, f"{self.TENSOR_ROLE} must be a 2-D ranked tensor, got {type_name(tensor_t)}", "docs/dialect.md")
+        if not isinstance(tile_t, TileType):
+            raise self.fault(TL, "tile must be a !pto.tile", "PTO-SPEC 2")
+        if len(offsets) != 2 or any(not isinstance(o.type, IndexType) for o in offsets):
+            raise self.fault(TL, "takes exactly two index offsets", "docs/dialect.md")
+        if not element_types_compatible(tensor_t.element_type, tile_t.element_type):
+            raise self.fault(
+                TL,
+                f"element types differ: {self.TENSOR_ROLE} {type_name(tensor_t.element_type)} vs tile "
+                f"{type_name(tile_t.element_type)}",
+                "docs/dialect.md",
+            )
+        stride = self.pe_stride.get_values()
+        if len(stride) != 2 or any(s < 0 for s in stride):
+            raise self.fault(TL, "pe_stride holds two non-negative integers", "docs/dialect.md")
+        shape = tensor_t.get_shape()
+        vr, vc = tile_t.valid_shape
+        npe = tile_t.pe_mask.count("1")
+        for d, (ext, v, s) in enumerate(zip(shape, (vr, vc), stride)):
+            if ext >= 0 and v + (npe - 1) * s > ext:
+                raise self.fault(
+                    TL,
+                    f"dimension {d}: {npe} PE slice(s) of {v} with stride {s} exceed the "
+                    f"{self.TENSOR_ROLE}'s extent {ext}",
+                    "docs/dialect.md",
+                )
+
+    @staticmethod
+    def _print_offsets(printer: Printer, offsets: Sequence[SSAValue]):
+        printer.print_string("[")
+        printer.print_list(offsets, printer.print_operand)
+        printer.print_string("]")
+
+    def _print_props(self, printer: Printer, with_pad: bool):
+        stride = self.pe_stride.get_values()
+        items = []
+        if any(stride):
+            items.append(f"pe_stride = [{stride[0]}, {stride[1]}]")
+        if with_pad and self.pad.data is not PadValue.NULL:
+            items.append(f"pad = {self.pad.data.value}")
+        if items:
+            printer.print_string(" {" + ", ".join(items) + "}")
+
+    @staticmethod
+    def _parse_props(parser: Parser) -> tuple[list[int], PadValue]:
+        stride, pad = [0, 0], PadValue.NULL
+        if parser.parse_optional_punctuation("{") is None:
+            return stride, pad
+
+        def one():
+            kw = parser.parse_identifier()
+            parser.parse_punctuation("=")
+            nonlocal stride, pad
+            if kw == "pe_stride":
+                stride = parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+                )
+            elif kw == "pad":
+                pad = parser.parse_str_enum(PadValue)
+            else:
+                parser.raise_error(f"unknown property '{kw}' (pe_stride, pad)")
+
+        parser.parse_comma_separated_list(parser.Delimiter.NONE, one)
+        parser.parse_punctuation("}")
+        return stride, pad
+
+
+@irdl_op_definition
+class TLoadOp(TileMoveOp):
+    """``pto.tload`` — move a tensor slice into a tile (one slice per PE), with padding.
+
+    Example::
+
+        %t = pto.tload %src[%c0, %c64] {pe_stride = [0, 16], pad = zero}
+            : tensor<1x4096xf32> -> !pto.tile<1x32xf32, valid=1x16>
+
+    See the module docstring for the exact semantics.
+    """
+
+    name = "pto.tload"
+    TENSOR_ROLE: ClassVar[str] = "source"
+
+    source = operand_def(TensorType)
+    offsets = var_operand_def(IndexType)
+    result = result_def(TileType)
+    pe_stride = prop_def(DenseArrayBase.constr(i64))
+    pad = prop_def(PadValueAttr, PadValueAttr(PadValue.NULL))
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        source: SSAValue,
+        offsets: Sequence[SSAValue],
+        result_type: TileType,
+        *,
+        pe_stride: Sequence[int] = (0, 0),
+        pad: PadValue = PadValue.NULL,
+    ):
+        super().__init__(
+            operands=[source, list(offsets)],
+            result_types=[result_type],
+            properties={
+                "pe_stride": DenseArrayBase.from_list(i64, list(pe_stride)),
+                "pad": PadValueAttr(pad),
+            },
+        )
+
+    def verify_(self) -> None:
+        self._verify_move(self.source.type, self.result.type, self.offsets)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        self._print_offsets(printer, self.offsets)
+        self._print_props(printer, with_pad=True)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TLoadOp:
+        src = parser.parse_unresolved_operand()
+        offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        stride, pad = cls._parse_props(parser)
+        parser.parse_punctuation(":")
+        st = parser.parse_type()
+        parser.parse_punctuation("->")
+        rt = parser.parse_type()
+        if not isinstance(rt, TileType):
+            parser.raise_error("pto.tload produces a !pto.tile")
+        index = IndexType()
+        return cls(
+            parser.resolve_operand(src, st),
+            [parser.resolve_operand(o, index) for o in offs],
+            rt,
+            pe_stride=stride,
+            pad=pad,
+        )
+
+
+@irdl_op_definition
+class TStoreOp(TileMoveOp):
+    """``pto.tstore`` — write each selected PE's valid rectangle into a copy of a tensor.
+
+    Example::
+
+        %r = pto.tstore %t, %dst[%c0, %c64] {pe_stride = [0, 16]}
+            : !pto.tile<1x32xf32, valid=1x16> -> tensor<1x4096xf32>
+    """
+
+    name = "pto.tstore"
+    TENSOR_ROLE: ClassVar[str] = "destination"
+
+    tile = operand_def(TileType)
+    dest = operand_def(TensorType)
+    offsets = var_operand_def(IndexType)
+    result = result_def(TensorType)
+    pe_stride = prop_def(DenseArrayBase.constr(i64))
+
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        tile: SSAValue,
+        dest: SSAValue,
+        offsets: Sequence[SSAValue],
+        *,
+        pe_stride: Sequence[int] = (0, 0),
+    ):
+        super().__init__(
+            operands=[tile, dest, list(offsets)],
+            result_types=[dest.type],
+            properties={"pe_stride": DenseArrayBase.from_list(i64, list(pe_stride))},
+        )
+
+    def verify_(self) -> None:
+        if self.result.type != self.dest.type:
+            raise self.fault(TL, "result type must be the destination tensor's type", "docs/dialect.md")
+        self._verify_move(self.dest.type, self.tile.type, self.offsets)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.tile)
+        printer.print_string(", ")
+        printer.print_operand(self.dest)
+        self._print_offsets(printer, self.offsets)
+        self._print_props(printer, with_pad=False)
+        printer.print_string(" : ")
+        printer.print_attribute(self.tile.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.dest.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TStoreOp:
+        tile = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        dst = parser.parse_unresolved_operand()
+        offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        stride, pad = cls._parse_props(parser)
+        if pad is not PadValue.NULL:
+            parser.raise_error("pto.tstore has no pad property")
+        parser.parse_punctuation(":")
+        tt = parser.parse_type()
+        parser.parse_punctuation("->")
+        dt = parser.parse_type()
+        index = IndexType()
+        return cls(
+            parser.resolve_operand(tile, tt),
+            parser.resolve_operand(dst, dt),
+            [parser.resolve_operand(o, index) for o in offs],
+            pe_stride=stride,
+        )
+
+
+DATA_MOVEMENT_OPS = [TLoadOp, TStoreOp]
