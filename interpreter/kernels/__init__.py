@@ -1,1 +1,62 @@
-"""interpreter/kernels"""
+"""Vectorised numpy kernels of the PTO interpreter (one kernel per op, no element loops).
+
+Public API (every fault is a :class:`pto_dialect.faults.PTOFault`; inputs are never
+modified):
+
+``trem(dividend, divisor, *, dtype=None, valid=None, pad="null", wide_types=False)``
+    TREM floor remainder on plain arrays (PTO-SPEC 5, D6-D9); returns the operands' shape
+    and dtype. See :mod:`.elementwise`.
+``trem_tile(dividend, divisor, valid, pad="null", dtype=None, *, wide_types=False)``
+    The tile-level form: physical payloads, valid (rows, cols), PadValue ->
+    ``(payload, defined)``.
+``tgemv_mx_bias(a, b, bias=None, a_scale=None, b_scale=None, *, a_type=None, b_type=None,
+packed=False, fpatr=None, rmode="default", sat=False, quant=None, prelu=None,
+quant_scalar=None, lrelu_scalar=None, row_max_in=None, profile="exact")``
+    TGEMV_MX_BIAS with B.FPATR post-processing (PTO-SPEC 3.3, 4; D1-D5); returns the
+    (1, N) D, or ``(D, row_max, group_max)`` with only the enabled reductions. Profiles
+    ``"exact"``, ``"fp32-sequential"``, ``"raw-carrier"``. See :mod:`.tgemv`.
+``pad_tile(payload, valid, pad, dtype)``
+    PadValue padding -> ``(payload, defined)`` (D9). See :mod:`.padding`.
+``decode(x, type=None, *, packed=False)``, ``value_lut(type)``, ``pack_x2``,
+``unpack_x2``
+    Exact MX / E8M0 decoding (:mod:`.mx`).
+``quant_param_word(scale, offset=0, offset_bits=0)``, ``lrelu_param_word(slope)``
+    Build the 64-bit post-processing parameter words (PTO-SPEC 3.3).
+
+``KERNELS`` maps an op mnemonic to its tile-level kernel; ``BINARY_ROWS`` holds the
+per-op rows of the generic binary elementwise kernel (TREM now; TFMOD, TADD... are rows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .elementwise import BINARY_ROWS, BinaryRow, binary_tile, trem, trem_tile
+from .mx import decode, pack_x2, unpack_x2, value_lut
+from .padding import pad_tile
+from .postprocess import lrelu_param_word, quant_param_word
+from .tgemv import PROFILES, tgemv_mx_bias
+
+KERNELS: dict[str, Callable] = {
+    "TREM": trem_tile,
+    "TGEMV_MX_BIAS": tgemv_mx_bias,
+}
+"""Op mnemonic -> kernel. Binary elementwise ops take (lhs, rhs, valid, pad, dtype)."""
+
+__all__ = [
+    "BINARY_ROWS",
+    "KERNELS",
+    "PROFILES",
+    "BinaryRow",
+    "binary_tile",
+    "decode",
+    "lrelu_param_word",
+    "pack_x2",
+    "pad_tile",
+    "quant_param_word",
+    "tgemv_mx_bias",
+    "trem",
+    "trem_tile",
+    "unpack_x2",
+    "value_lut",
+]

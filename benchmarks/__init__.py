@@ -1,0 +1,1 @@
+"""Benchmarks of the interpreter kernels. Run all with ``python -m benchmarks [--quick]``."""

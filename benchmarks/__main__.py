@@ -1,0 +1,19 @@
+"""``python -m benchmarks [--quick]``: run every benchmark module and print its figures."""
+
+from __future__ import annotations
+
+import argparse
+
+from benchmarks import bench_kernels
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="smaller sizes (a few seconds)")
+    args = ap.parse_args(argv)
+    bench_kernels.run(quick=args.quick)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,95 @@
+"""Kernel benchmarks: ratios against bare numpy anchors measured in the same run.
+
+* TREM on 16M elements per D6 dtype vs bare ``np.mod`` on the same arrays (target <= 1.3x).
+* TGEMV_MX_BIAS ``exact`` E4M3 x E4M3 and FP4 x FP4, K=16384, N=4096, vs a float32
+  ``a @ B`` on pre-decoded data (target <= 6x); and the ``fp32-sequential`` profile.
+
+Times are the best of a few repeats; the machine is shared, so compare ratios.
+No assertions: this prints figures only.
+"""
+
+from __future__ import annotations
+
+import time
+
+import ml_dtypes
+import numpy as np
+
+from interpreter.kernels import tgemv_mx_bias, trem
+
+
+def best_of(fn, repeat: int = 3) -> float:
+    ts = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return min(ts)
+
+
+def _trem_operands(dt, n, rng):
+    if np.dtype(dt).kind in "iu":
+        info = np.iinfo(dt)
+        a = rng.integers(info.min, info.max, size=n, dtype=dt, endpoint=True)
+        b = rng.integers(info.min, info.max, size=n, dtype=dt, endpoint=True)
+        b[b == 0] = 1
+        return a, b
+    a = (rng.standard_normal(n, np.float32) * 1000).astype(dt)
+    b = (rng.standard_normal(n, np.float32) * 10).astype(dt)
+    return a, b
+
+
+def bench_trem(n: int, repeat: int) -> None:
+    rng = np.random.default_rng(0)
+    print(f"TREM, {n / 2**20:.0f}M elements (ms, best of {repeat}); target ratio <= 1.3")
+    print(f"  {'dtype':10s} {'np.mod':>9s} {'trem':>9s} {'ratio':>7s}")
+    for dt in (np.int32, np.uint32, np.float32, np.int16, np.uint16, np.float16,
+               ml_dtypes.bfloat16):
+        a, b = _trem_operands(dt, n, rng)
+        with np.errstate(all="ignore"):
+            t_np = best_of(lambda: np.mod(a, b), repeat)  # noqa: B023
+        t_k = best_of(lambda: trem(a, b), repeat)  # noqa: B023
+        print(f"  {np.dtype(dt).name:10s} {t_np * 1e3:9.1f} {t_k * 1e3:9.1f} {t_k / t_np:7.2f}")
+
+
+def bench_tgemv(k: int, n: int, repeat: int, seq: bool) -> None:
+    rng = np.random.default_rng(1)
+    nb = -(-k // 32)
+    sa = rng.integers(120, 135, size=(1, nb)).astype(np.uint8)
+    sb = rng.integers(120, 135, size=(nb, n)).astype(np.uint8)
+    bias = rng.standard_normal((1, n)).astype(np.float32)
+    print(f"TGEMV_MX_BIAS, K={k} N={n} (ms, best of {repeat}); target exact <= 6x anchor")
+    cases = {
+        "E4M3xE4M3": (ml_dtypes.float8_e4m3fn, None),
+        "FP4xFP4 (1/byte)": (ml_dtypes.float4_e2m1fn, None),
+        "FP4xFP4 (packed)": (ml_dtypes.float4_e2m1fn, "packed"),
+    }
+    for name, (dt, mode) in cases.items():
+        a = rng.standard_normal((1, k)).astype(dt)
+        b = rng.standard_normal((k, n)).astype(dt)
+        # anchor: float32 a @ B on pre-decoded data
+        af, bf = a.astype(np.float32), b.astype(np.float32)
+        t_anchor = best_of(lambda: af @ bf, repeat)  # noqa: B023
+        if mode == "packed":
+            codes = b.view(np.uint8) & 0x0F
+            bp = (codes[:, 0::2] | (codes[:, 1::2] << 4)).astype(np.uint8)
+            run = lambda: tgemv_mx_bias(a, bp, bias, sa, sb, b_type="E2M1X2",  # noqa: E731,B023
+                                        packed=True)
+        else:
+            run = lambda: tgemv_mx_bias(a, b, bias, sa, sb)  # noqa: E731,B023
+        t_k = best_of(run, repeat)
+        print(f"  {name:18s} anchor {t_anchor * 1e3:8.1f}  exact {t_k * 1e3:8.1f}"
+              f"  ratio {t_k / t_anchor:6.2f}")
+        if seq and mode is None and dt is ml_dtypes.float8_e4m3fn:
+            t_s = best_of(lambda: tgemv_mx_bias(a, b, bias, sa, sb,  # noqa: B023
+                                                profile="fp32-sequential"), 1)
+            print(f"  {name:18s} fp32-sequential {t_s * 1e3:8.1f}  ratio {t_s / t_anchor:6.1f}")
+
+
+def run(quick: bool = False) -> None:
+    if quick:
+        bench_trem(1 << 20, 3)
+        bench_tgemv(2048, 1024, 3, seq=True)
+    else:
+        bench_trem(1 << 24, 3)
+        bench_tgemv(16384, 4096, 5, seq=True)

@@ -1,0 +1,210 @@
+"""Binary elementwise tile kernels, one generic function driven by a per-op row.
+
+A :class:`BinaryRow` names the numpy operation for integers and for floats, the default
+and opt-in (wide) type sets, and whether an integer zero in the second operand's valid
+rectangle is a fault. TREM is the first row; a sibling such as TFMOD is one more row.
+
+Public API::
+
+    trem(dividend, divisor, *, dtype=None, valid=None, pad="null", wide_types=False)
+        -> ndarray                      # operands' shape and dtype
+    trem_tile(dividend, divisor, valid, pad, dtype, *, wide_types=False)
+        -> (payload, defined)           # physical arrays, for the tile interpreter
+
+TREM semantics (PTO-SPEC 5, D6-D9):
+
+* Types: by default exactly S32, U32, FP32, S16, U16, FP16, BF16 (D6). ``wide_types=True``
+  opts into ASL's TileVecArithmeticDataTypeSupported: also FP64, S64, S8, U64, U8, E4M3,
+  E5M2. TF32 and HF32 (32-bit carriers with zeroed low bits) are rejected with a
+  TileLegality fault saying they are not implemented.
+* Integers (D8): signed floor modulo (the result has the divisor's sign), INT_MIN rem -1
+  = 0, unsigned ordinary remainder; an integer zero anywhere in the divisor's valid
+  rectangle is a TileLegality fault raised before any computation; padding is never read.
+* Floats (D7): ``np.mod`` (fmod, then + divisor when a nonzero remainder's sign differs,
+  rounded once), then zero results take the dividend's sign: -4.0 rem 2.0 = -0.0,
+  4.0 rem -2.0 = +0.0. A +-0 divisor gives NaN (no fault, no warning); x rem +-inf = x when
+  the signs agree and +-inf when they differ; inf rem y = NaN. FP16, BF16, E4M3 and E5M2
+  are computed in float32 and rounded once back: correctly rounded because float32 has at
+  least 2p+2 bits for each (NUMERICS.md 4).
+* Operands stay in the tile dtype (NumPy 2 NEP 50 promotion traps). Inputs are never
+  modified.
+* Padding (D9) with PadValue ``pad`` outside the valid rectangle (:mod:`.padding`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import ml_dtypes
+import numpy as np
+
+from pto_dialect.datatypes import TREM_TYPES, VEC_ARITH_TYPES, TileDataType
+from pto_dialect.faults import FaultKind, PTOFault
+
+from .padding import pad_tile, parse_pad
+
+T = TileDataType
+
+_FROM_NUMPY: dict[np.dtype, TileDataType] = {
+    np.dtype(np.float64): T.FP64,
+    np.dtype(np.float32): T.FP32,
+    np.dtype(np.float16): T.FP16,
+    np.dtype(ml_dtypes.bfloat16): T.BF16,
+    np.dtype(ml_dtypes.float8_e4m3fn): T.E4M3,
+    np.dtype(ml_dtypes.float8_e5m2): T.E5M2,
+    np.dtype(np.int64): T.S64,
+    np.dtype(np.int32): T.S32,
+    np.dtype(np.int16): T.S16,
+    np.dtype(np.int8): T.S8,
+    np.dtype(np.uint64): T.U64,
+    np.dtype(np.uint32): T.U32,
+    np.dtype(np.uint16): T.U16,
+    np.dtype(np.uint8): T.U8,
+}
+
+_UNIMPLEMENTED = frozenset({T.TF32, T.HF32})
+_COMPUTE_IN_F32 = frozenset({T.FP16, T.BF16, T.E4M3, T.E5M2})
+
+
+def _float_floor_mod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """D7 floor modulo on one float dtype: np.mod, then zero results get a's sign."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.mod(a, b)
+    np.copysign(r, a, out=r, where=r == 0)
+    return r
+
+
+def _int_floor_mod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """D8: np.mod is floor modulo for signed ints (INT_MIN % -1 = 0), remainder for unsigned."""
+    return np.mod(a, b)
+
+
+@dataclass(frozen=True)
+class BinaryRow:
+    """One binary elementwise op: its numpy kernels and legality facts."""
+
+    mnemonic: str
+    int_op: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    float_op: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    types: frozenset[TileDataType]
+    wide_types: frozenset[TileDataType]
+    int_zero_rhs_faults: bool
+    rhs_name: str = "divisor"
+
+
+TREM_ROW = BinaryRow("TREM", _int_floor_mod, _float_floor_mod, TREM_TYPES, VEC_ARITH_TYPES, True)
+
+BINARY_ROWS: dict[str, BinaryRow] = {r.mnemonic: r for r in (TREM_ROW,)}
+
+
+def _fault(msg: str, row: BinaryRow) -> PTOFault:
+    return PTOFault(FaultKind.TILE_LEGALITY, msg, row.mnemonic)
+
+
+def _resolve_type(row: BinaryRow, a: np.ndarray, dtype, wide: bool) -> tuple[TileDataType, np.dtype]:
+    if dtype is None:
+        t = _FROM_NUMPY.get(a.dtype)
+        if t is None:
+            raise _fault(f"operand dtype {a.dtype} is not a PTO tile type", row)
+    elif isinstance(dtype, TileDataType):
+        t = dtype
+    else:
+        try:
+            t = TileDataType.from_asm(str(dtype))
+        except ValueError as e:
+            raise _fault(str(e), row) from None
+    allowed = row.wide_types if wide else row.types
+    if t not in allowed:
+        extra = (
+            "" if wide or t not in row.wide_types else " (it is in the wide profile: wide_types=True)"
+        )
+        raise _fault(f"{row.mnemonic} does not accept {t.asm} (D6){extra}", row)
+    if t in _UNIMPLEMENTED:
+        raise _fault(f"{t.asm} arithmetic is not implemented by this interpreter", row)
+    npdt = t.numpy_dtype()
+    return t, npdt
+
+
+def _as_tile_dtype(x: np.ndarray, npdt: np.dtype, what: str, row: BinaryRow) -> np.ndarray:
+    if x.dtype == npdt:
+        return x
+    if x.dtype.kind == "u" and x.dtype.itemsize == npdt.itemsize:
+        return x.view(npdt)  # raw carriers
+    raise _fault(f"{what} has dtype {x.dtype}, expected {npdt} (or raw carriers)", row)
+
+
+def binary_core(
+    row: BinaryRow, a: np.ndarray, b: np.ndarray, t: TileDataType
+) -> np.ndarray:
+    """The elementwise result on already-checked same-shape arrays of t's numpy dtype."""
+    if t.is_integer:
+        if row.int_zero_rhs_faults and not b.all():
+            idx = tuple(int(i) for i in np.argwhere(b == 0)[0])
+            raise _fault(
+                f"integer zero {row.rhs_name} at valid element {idx} (D8, TilePayloadNonzero)",
+                row,
+            )
+        return row.int_op(a, b)
+    if t in _COMPUTE_IN_F32:
+        r = row.float_op(a.astype(np.float32), b.astype(np.float32))
+        return r.astype(a.dtype)
+    return row.float_op(a, b)
+
+
+def binary_tile(
+    row: BinaryRow,
+    lhs,
+    rhs,
+    valid: tuple[int, int] | None,
+    pad: str | int,
+    dtype=None,
+    *,
+    wide_types: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Generic tile-level binary kernel: (payload, defined) of the destination.
+
+    ``lhs``/``rhs`` are the physical 2-D (rows x cols) payloads (1-D is taken as one row);
+    only their ``valid`` rectangle is read. Every check (type, shape, integer zero) runs
+    before anything is computed (D12).
+    """
+    a, b = np.asarray(lhs), np.asarray(rhs)
+    t, npdt = _resolve_type(row, a, dtype, wide_types)
+    a = _as_tile_dtype(a, npdt, "first operand", row)
+    b = _as_tile_dtype(b, npdt, row.rhs_name, row)
+    if a.shape != b.shape:
+        raise _fault(f"operand shapes differ: {a.shape} vs {b.shape}", row)
+    if a.ndim == 1:
+        a, b = a.reshape(1, -1), b.reshape(1, -1)
+    if a.ndim != 2:
+        raise _fault(f"tile payloads are 2-D, got shape {a.shape}", row)
+    pad = parse_pad(pad)
+    rows, cols = a.shape
+    vr, vc = (rows, cols) if valid is None else valid
+    if not (0 < vr <= rows and 0 < vc <= cols):
+        raise _fault(f"valid shape {vr}x{vc} must be nonempty and within {rows}x{cols}", row)
+    full = vr == rows and vc == cols
+    av, bv = (a, b) if full else (a[:vr, :vc], b[:vr, :vc])
+    res = binary_core(row, av, bv, t)
+    if full:
+        return res, np.ones(res.shape, bool)
+    out = np.empty_like(a)
+    out[:vr, :vc] = res
+    return pad_tile(out, (vr, vc), pad, t)
+
+
+def trem_tile(dividend, divisor, valid, pad="null", dtype=None, *, wide_types=False):
+    """TREM at tile level: physical payloads + valid shape + PadValue -> (payload, defined)."""
+    return binary_tile(TREM_ROW, dividend, divisor, valid, pad, dtype, wide_types=wide_types)
+
+
+def trem(dividend, divisor, *, dtype=None, valid=None, pad="null", wide_types=False):
+    """TREM on plain arrays: the floor remainder, in the operands' shape and dtype.
+
+    ``dtype`` (a TileDataType or name) defaults to the one the arrays' dtype carries;
+    unsigned-integer arrays of the same width are taken as raw carriers of ``dtype``.
+    With ``valid=(vr, vc)`` only that rectangle is computed and the rest holds ``pad``.
+    """
+    a = np.asarray(dividend)
+    res, _ = trem_tile(dividend, divisor, valid, pad, dtype, wide_types=wide_types)
+    return res.reshape(a.shape) if a.ndim < 2 else res

@@ -1,0 +1,207 @@
+"""Exact decoding of the MX input formats and E8M0 scales (PTO-SPEC 1, NUMERICS.md 1, D2, D5).
+
+Every table here is built from the bit format (sign, exponent bias, mantissa width), not
+from ml_dtypes; the tests compare them with ml_dtypes where ml_dtypes has the type.
+
+* ``value_lut(t)`` -- float64 value of every code of type ``t`` (256 entries for the 8-bit
+  and 4-bit types, 65536 for FP16/BF16). Special values follow OCP MX v1.0 (D5):
+  E4M3 ``S.1111.111`` is NaN (no inf); E5M2 has IEEE inf/NaN; E2M1 and E1M2 have none;
+  E8M0 is ``2^(code-127)`` with ``0xFF`` = NaN.
+* ``to_codes(x, t, packed=False)`` -- the raw codes of an operand, one code per logical
+  element (uint8, or uint16 for FP16/BF16).
+* ``decode(x, t, packed=False)`` -- float64 values of an operand.
+
+How operands are given (the kernel API uses these rules for every MX input):
+
+* an ml_dtypes / numpy array of the matching type: ``float16``, ``bfloat16``,
+  ``float8_e4m3fn``, ``float8_e5m2``, ``float4_e2m1fn`` (ml_dtypes keeps one FP4 value per
+  byte), ``float8_e8m0fnu``; the type name may be omitted;
+* raw codes plus a PTO type name (``"E4M3"``, ``"E1M2X2"``...) or :class:`TileDataType`:
+  ``uint8`` codes for the 8-bit and 4-bit types, ``uint8`` or ``uint16`` for FP16/BF16
+  (the 16-bit patterns). For the packed X2 types (E2M1X2, E1M2X2) a uint8 array holds
+  **one code per element in the low nibble** (the high nibble is ignored; note
+  that ml_dtypes does not ignore it); with ``packed=True`` each byte holds **two** elements along the last axis, logical
+  element ``e`` of a row in nibble ``e % 2`` of byte ``e // 2``, low nibble first (PTO-SPEC 1),
+  so the logical last-axis length is twice the byte count. ``packed`` only affects uint8
+  operands of the X2 types (use one code per element for an
+  odd length). :func:`pack_x2` produces that layout.
+"""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from pto_dialect.datatypes import TileDataType
+from pto_dialect.faults import FaultKind, PTOFault
+
+T = TileDataType
+
+# (exponent bits, mantissa bits, bias, specials) per element format, from PTO-SPEC 1 and
+# the OCP MX v1.0 definitions. specials: "ieee" = all-ones exponent is inf (m=0) / NaN;
+# "fn" = only S.1111.111 is NaN (E4M3); "none" = every code is finite.
+_FORMATS: dict[TileDataType, tuple[int, int, int, str]] = {
+    T.FP16: (5, 10, 15, "ieee"),
+    T.BF16: (8, 7, 127, "ieee"),
+    T.E4M3: (4, 3, 7, "fn"),
+    T.E5M2: (5, 2, 15, "ieee"),
+    T.E2M1X2: (2, 1, 1, "none"),
+    T.E1M2X2: (1, 2, 1, "none"),
+}
+
+_ML_DTYPES: dict[np.dtype, TileDataType] = {
+    np.dtype(np.float16): T.FP16,
+    np.dtype(ml_dtypes.bfloat16): T.BF16,
+    np.dtype(ml_dtypes.float8_e4m3fn): T.E4M3,
+    np.dtype(ml_dtypes.float8_e5m2): T.E5M2,
+    np.dtype(ml_dtypes.float4_e2m1fn): T.E2M1X2,
+    np.dtype(ml_dtypes.float8_e8m0fnu): T.E8M0,
+}
+"""numpy/ml_dtypes element dtype -> the PTO type it carries."""
+
+
+def _build_lut(ebits: int, mbits: int, bias: int, specials: str) -> np.ndarray:
+    """Value of every code of a sign/exponent/mantissa format, vectorised over codes."""
+    ncodes = 1 << (1 + ebits + mbits)
+    code = np.arange(ncodes, dtype=np.int64)
+    sign = np.where(code >> (ebits + mbits) & 1, -1.0, 1.0)
+    exp = (code >> mbits) & ((1 << ebits) - 1)
+    man = (code & ((1 << mbits) - 1)).astype(np.float64)
+    # subnormal: m * 2^(1-bias-mbits); normal: (2^mbits + m) * 2^(exp-bias-mbits)
+    mag = np.where(
+        exp == 0,
+        np.ldexp(man, 1 - bias - mbits),
+        np.ldexp(man + (1 << mbits), (exp - bias - mbits).astype(np.int32)),
+    )
+    lut = sign * mag
+    emax = (1 << ebits) - 1
+    if specials == "ieee":
+        top = exp == emax
+        lut[top & (man == 0)] = sign[top & (man == 0)] * np.inf
+        lut[top & (man != 0)] = np.nan
+    elif specials == "fn":
+        lut[(exp == emax) & (man == (1 << mbits) - 1)] = np.nan
+    return lut
+
+
+def _build_e8m0() -> np.ndarray:
+    code = np.arange(256)
+    lut = np.ldexp(1.0, code - 127)
+    lut[0xFF] = np.nan
+    return lut
+
+
+_LUTS: dict[TileDataType, np.ndarray] = {t: _build_lut(*f) for t, f in _FORMATS.items()}
+_LUTS[T.E8M0] = _build_e8m0()
+for _t in (T.E2M1X2, T.E1M2X2):
+    # 4-bit formats indexed by a whole byte: the high nibble is ignored.
+    _LUTS[_t] = np.tile(_LUTS[_t], 16)
+for _lut in _LUTS.values():
+    _lut.setflags(write=False)
+del _t, _lut
+
+DECODABLE_TYPES = frozenset(_LUTS)
+"""Types this module decodes: the six MX input types of D2 and E8M0."""
+
+
+def value_lut(t: TileDataType) -> np.ndarray:
+    """Read-only float64 value table indexed by code (by whole byte for 4-bit types)."""
+    return _LUTS[t]
+
+
+def as_type(t: TileDataType | str | None, op: str | None = None) -> TileDataType | None:
+    """Accept a TileDataType, an assembly name (``"E4M3"``) or None."""
+    if t is None or isinstance(t, TileDataType):
+        return t
+    try:
+        return TileDataType.from_asm(str(t))
+    except ValueError as e:
+        raise PTOFault(FaultKind.TILE_LEGALITY, str(e), op) from None
+
+
+def infer_type(
+    x: np.ndarray, t: TileDataType | str | None, what: str, op: str | None = None
+) -> TileDataType:
+    """The PTO type of operand ``x``: from its ml_dtypes dtype, or the explicit name."""
+    t = as_type(t, op)
+    carried = _ML_DTYPES.get(x.dtype)
+    if carried is not None:
+        if t is not None and t is not carried:
+            raise PTOFault(
+                FaultKind.TILE_LEGALITY,
+                f"{what} has dtype {x.dtype} (a {carried.asm} array) but type {t.asm} was given",
+                op,
+            )
+        return carried
+    if t is None:
+        raise PTOFault(
+            FaultKind.TILE_LEGALITY,
+            f"{what} has dtype {x.dtype}: give its PTO type name for raw codes",
+            op,
+        )
+    return t
+
+
+def to_codes(
+    x: np.ndarray, t: TileDataType, *, packed: bool = False, what: str = "operand",
+    op: str | None = None,
+) -> np.ndarray:
+    """Raw codes of ``x`` (one per logical element): uint16 for FP16/BF16, else uint8.
+
+    Returns a view where possible; never modifies ``x``.
+    """
+    x = np.asarray(x)
+    wide = t in (T.FP16, T.BF16)
+    if x.dtype in _ML_DTYPES:
+        codes = x.view(np.uint16 if wide else np.uint8)
+        return codes
+    if wide:
+        if x.dtype not in (np.dtype(np.uint16), np.dtype(np.uint8)):
+            raise PTOFault(
+                FaultKind.TILE_LEGALITY,
+                f"{what}: {t.asm} raw codes must be uint16 (or uint8), not {x.dtype}",
+                op,
+            )
+        return x.astype(np.uint16, copy=False)
+    if x.dtype != np.uint8:
+        raise PTOFault(
+            FaultKind.TILE_LEGALITY, f"{what}: {t.asm} raw codes must be uint8, not {x.dtype}", op
+        )
+    if packed and t.packed_x2:
+        return unpack_x2(x)
+    return x
+
+
+def unpack_x2(packed_bytes: np.ndarray, n: int | None = None) -> np.ndarray:
+    """Split bytes into nibbles along the last axis, low nibble first (PTO-SPEC 1).
+
+    ``n`` trims the logical last-axis length (for an odd count). Returns uint8 codes.
+    """
+    b = np.asarray(packed_bytes, dtype=np.uint8)
+    out = np.empty(b.shape[:-1] + (2 * b.shape[-1],), np.uint8)
+    out[..., 0::2] = b & 0x0F
+    out[..., 1::2] = b >> 4
+    return out if n is None else out[..., :n]
+
+
+def pack_x2(codes: np.ndarray) -> np.ndarray:
+    """Inverse of :func:`unpack_x2`: two 4-bit codes per byte along the last axis.
+
+    An odd last-axis length is padded with a zero nibble.
+    """
+    c = np.asarray(codes, dtype=np.uint8) & 0x0F
+    if c.shape[-1] % 2:
+        c = np.concatenate([c, np.zeros(c.shape[:-1] + (1,), np.uint8)], axis=-1)
+    return (c[..., 0::2] | (c[..., 1::2] << 4)).astype(np.uint8)
+
+
+def decode(
+    x: np.ndarray, t: TileDataType | str | None = None, *, packed: bool = False,
+    op: str | None = None,
+) -> np.ndarray:
+    """Exact float64 values of an MX operand or E8M0 scale (see the module docstring)."""
+    x = np.asarray(x)
+    t = infer_type(x, t, "operand", op)
+    if t not in _LUTS:
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"type {t.asm} is not an MX/E8M0 format", op)
+    return _LUTS[t][to_codes(x, t, packed=packed, op=op)]

@@ -1,0 +1,93 @@
+"""Tile padding outside the valid rectangle (PTO-SPEC 2 PadValue, D9).
+
+``pad_tile(payload, valid, pad, dtype)`` returns ``(payload, defined)``: a new array equal
+to ``payload`` inside the valid ``(vr, vc)`` rectangle and holding the PadValue outside it,
+and a boolean mask of defined elements:
+
+* ``"zero"``: 0, defined;
+* ``"max"`` / ``"min"``: the largest / most negative finite value of the type, chosen by
+  bit pattern (PTO-SPEC 2: FP32 0x7F7FFFFF, FP16 0x7BFF, BF16 0x7F7F, E4M3 0x7E, E5M2 0x7B,
+  TF32 0x7F7FE000, HF32 0x7F7FF000, FP64 0x7FEF..., unsigned all-ones / 0, signed
+  INT_MAX / INT_MIN, any other type all-ones), defined;
+* ``"null"`` (also the meaning of an omitted B.DATR): 0 bits, **undefined**.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pto_dialect.datatypes import TileDataType
+from pto_dialect.faults import FaultKind, PTOFault
+
+T = TileDataType
+PAD_VALUES = ("zero", "max", "min", "null")
+PAD_CODES = {"zero": 0, "max": 1, "min": 2, "null": 3}
+
+_FLOAT_MAX_BITS = {
+    T.FP64: 0x7FEFFFFFFFFFFFFF,
+    T.FP32: 0x7F7FFFFF,
+    T.TF32: 0x7F7FE000,
+    T.HF32: 0x7F7FF000,
+    T.FP16: 0x7BFF,
+    T.BF16: 0x7F7F,
+    T.E4M3: 0x7E,
+    T.E5M2: 0x7B,
+}
+
+
+def parse_pad(pad: str | int) -> str:
+    """A PadValue name from a name or its 2-bit code (00 Zero, 01 Max, 10 Min, 11 Null)."""
+    if isinstance(pad, str) and pad.lower() in PAD_CODES:
+        return pad.lower()
+    if isinstance(pad, (int, np.integer)) and 0 <= int(pad) <= 3:
+        return PAD_VALUES[int(pad)]
+    raise PTOFault(FaultKind.TILE_LEGALITY, f"unknown PadValue {pad!r} (zero, max, min, null)")
+
+
+def pad_bits(t: TileDataType, pad: str) -> int:
+    """The bit pattern PadValue ``pad`` writes for type ``t`` (PTO-SPEC 2)."""
+    pad = parse_pad(pad)
+    carrier = t.info.carrier_bits
+    ones = (1 << carrier) - 1
+    if pad in ("zero", "null"):
+        return 0
+    if t.is_unsigned:
+        return ones if pad == "max" else 0
+    if t.is_signed:
+        return (ones >> 1) if pad == "max" else 1 << (carrier - 1)
+    if t in _FLOAT_MAX_BITS:
+        mx = _FLOAT_MAX_BITS[t]
+        return mx if pad == "max" else mx | 1 << (carrier - 1)
+    return ones
+
+
+def pad_scalar(t: TileDataType, pad: str, dtype: np.dtype) -> np.ndarray:
+    """PadValue ``pad`` as a 0-d array of numpy ``dtype`` (the carrier of ``t``)."""
+    bits = pad_bits(t, pad)
+    u = np.array(bits, dtype=np.dtype(f"u{np.dtype(dtype).itemsize}"))
+    return u.view(dtype)
+
+
+def pad_tile(
+    payload: np.ndarray, valid: tuple[int, int], pad: str | int, t: TileDataType
+) -> tuple[np.ndarray, np.ndarray]:
+    """(payload with padding written outside ``valid``, defined mask); see the module doc."""
+    pad = parse_pad(pad)
+    payload = np.asarray(payload)
+    if payload.ndim != 2:
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"a tile payload is 2-D, got {payload.shape}")
+    vr, vc = valid
+    rows, cols = payload.shape
+    if not (0 <= vr <= rows and 0 <= vc <= cols):
+        raise PTOFault(
+            FaultKind.TILE_LEGALITY, f"valid shape {vr}x{vc} exceeds the physical {rows}x{cols}"
+        )
+    out = payload.copy()
+    defined = np.zeros((rows, cols), dtype=bool)
+    defined[:vr, :vc] = True
+    value = pad_scalar(t, pad, out.dtype)
+    out[vr:, :] = value
+    out[:vr, vc:] = value
+    if pad != "null":
+        defined[:] = True
+    return out, defined

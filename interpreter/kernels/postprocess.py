@@ -1,0 +1,404 @@
+"""B.FPATR post-processing of an FP32 accumulator row (PTO-SPEC 3.3, D3, D5, D11).
+
+Vectorised over the N columns. Per element, following the ASL ``MatrixPostQuantBase``
+order (``asl/tile/model/execution/matrix-postprocess.asl``):
+
+1. PreQuantMode 0 with ReluMode 0: the FP32 accumulator is D unchanged.
+2. A multiplier is chosen: the quant scale (1.0 when the mode has none); for a negative
+   value (including -0 and -inf) ReLU gives 0 and scalar LReLU / vector PReLU give the
+   FP19 parameter instead of the scale.
+3. Specials: NaN gives NaN for a float output (+0 when Sat=1) and INT_MIN for an integer
+   output (0 when Sat=1); +-inf gives +-inf (E4M3: NaN 0x7F) or with Sat=1 the largest
+   finite value of the output; integers: INT_MIN, or with Sat=1 the endpoint. -inf times a
+   zero multiplier is treated as 0.
+4. ``value * multiplier`` is exact in float64 (FP32 x FP19). Float outputs (FP32, FP16,
+   BF16, E4M3) round it once with the rounding mode (fixed RNE for modes 1, 16, 26, 32-34,
+   36, 37; else B.DATR RMode, 0 = RNE); overflow gives inf (E4M3: NaN) with Sat=0 and the
+   largest finite value with Sat=1 (E4M3 overflows when |x| > 448 before rounding, as in
+   the ASL encoder). An exact zero gives +0, except a -0 accumulator with a nonzero
+   multiplier and zero offset, which stays -0.
+5. S8 outputs (modes 23, 24): round with the rounding mode and saturate to the signed
+   9-bit intermediate [-256, 255], add the signed 9-bit offset, then convert: Sat=1 clamps
+   to [-128, 127], Sat=0 wraps.
+
+HiF8 outputs (modes 25, 28) are not implemented: they raise a TileLegality PTOFault that
+says so.
+
+Reductions (RowMax / GroupMax, optional MaxAbs, RowMaxInit) run on the raw FP32
+accumulator before post-processing (PTO-SPEC 3.3), in increasing column order; a NaN
+anywhere in the reduced set gives NaN.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import ml_dtypes
+import numpy as np
+
+from pto_dialect.datatypes import TileDataType
+from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.postprocess import (
+    FP32_ACC_PRE_QUANT_MODES,
+    PRE_QUANT_MODES,
+    Fpatr,
+    ParamKind,
+    ReluMode,
+)
+
+T = TileDataType
+OP = "TGEMV_MX_BIAS"
+
+# -- rounding modes (B.DATR RMode, PTO-SPEC 3.2) -----------------------------------------
+RMODES = {"default": 0, "rne": 1, "rtz": 2, "rtm": 3, "rtp": 4, "rna": 5, "rto": 6, "rhb": 7}
+RMODE_NAMES = {v: k for k, v in RMODES.items()}
+
+
+def parse_rmode(rmode: int | str) -> int:
+    """RMode code from a name (``"rne"``...) or code 0..7."""
+    if isinstance(rmode, str):
+        key = rmode.lower()
+        if key not in RMODES:
+            raise PTOFault(FaultKind.TILE_LEGALITY, f"unknown rounding mode '{rmode}'", OP)
+        return RMODES[key]
+    if isinstance(rmode, (int, np.integer)) and 0 <= int(rmode) <= 7:
+        return int(rmode)
+    raise PTOFault(FaultKind.TILE_LEGALITY, f"RMode {rmode!r} is not 0..7", OP)
+
+
+def round_to_integer(v: np.ndarray, mode: int) -> np.ndarray:
+    """Round float64 values to integers (as float64) with RMode ``mode`` (0 = RNE).
+
+    RHB rounds ties toward +inf (the ASL ``MatrixRoundMagnitude`` rule); RTO rounds an
+    inexact value to the odd neighbour.
+    """
+    f = np.floor(v)
+    frac = v - f  # exact
+    if mode in (0, 1):
+        return np.rint(v)
+    if mode == 2:
+        return np.trunc(v)
+    if mode == 3:
+        return f
+    if mode == 4:
+        return np.ceil(v)
+    if mode == 5:  # ties away from zero
+        m = np.floor(np.abs(v))
+        m = m + (np.abs(v) - m >= 0.5)
+        return np.copysign(m, v)
+    if mode == 6:
+        return np.where((frac != 0) & (np.fmod(f, 2) == 0), f + 1, f)
+    if mode == 7:
+        return f + (frac >= 0.5)
+    raise ValueError(mode)
+
+
+@dataclass(frozen=True)
+class FloatFormat:
+    """Binary float output format for :func:`encode_float`."""
+
+    dtype: np.dtype
+    mbits: int
+    emin: int
+    max_finite: float
+    has_inf: bool
+    overflow_before_rounding: bool = False
+
+
+FLOAT_OUT: dict[TileDataType, FloatFormat] = {
+    T.FP32: FloatFormat(np.dtype(np.float32), 23, -126, float(np.finfo(np.float32).max), True),
+    T.FP16: FloatFormat(np.dtype(np.float16), 10, -14, 65504.0, True),
+    T.BF16: FloatFormat(
+        np.dtype(ml_dtypes.bfloat16), 7, -126, float(ml_dtypes.finfo(ml_dtypes.bfloat16).max), True
+    ),
+    T.E4M3: FloatFormat(np.dtype(ml_dtypes.float8_e4m3fn), 3, -6, 448.0, False, True),
+}
+
+
+def round_to_format(v: np.ndarray, fmt: FloatFormat, mode: int) -> tuple[np.ndarray, np.ndarray]:
+    """Round finite float64 ``v`` to ``fmt``'s precision with an unbounded exponent range
+    above and ``fmt``'s subnormal range below. Returns (rounded float64, overflow mask).
+    Zero results keep the sign of ``v`` (an exact 0 is handled by the caller)."""
+    mag = np.abs(v)
+    _, e = np.frexp(mag)  # mag in [2^(e-1), 2^e)
+    e = np.maximum(e - 1, fmt.emin)
+    q = np.ldexp(1.0, e - fmt.mbits)
+    r = round_to_integer(v / q, mode) * q
+    r = np.copysign(np.abs(r), v)
+    over = (mag > fmt.max_finite) if fmt.overflow_before_rounding else (np.abs(r) > fmt.max_finite)
+    return r, over
+
+
+def encode_float(v: np.ndarray, t: TileDataType, mode: int, sat: bool) -> np.ndarray:
+    """Round finite float64 values once to float type ``t`` (see the module docstring)."""
+    fmt = FLOAT_OUT[t]
+    with np.errstate(all="ignore"):
+        r, over = round_to_format(v, fmt, mode)
+    if over.any():
+        big = fmt.max_finite if sat else (np.inf if fmt.has_inf else np.nan)
+        r = np.where(over, np.copysign(big, v), r)
+    r = np.where(v == 0, 0.0, r)  # an exact zero is +0
+    with np.errstate(all="ignore"):
+        return r.astype(fmt.dtype)
+
+
+def round_fp32_accumulator(exact: np.ndarray, sat: bool) -> np.ndarray:
+    """Round float64 sums once to FP32 (RNE); overflow -> +-inf, or +-max when Sat=1 (D5)."""
+    with np.errstate(over="ignore"):
+        r = exact.astype(np.float32)
+    if sat:
+        ovf = np.isinf(r) & np.isfinite(exact)
+        if ovf.any():
+            r = np.where(ovf, np.copysign(np.finfo(np.float32).max, exact), r).astype(np.float32)
+    return r
+
+
+# -- parameter words (PTO-SPEC 3.3 BundleFPATRQuantParameterWordLegal) --------------------
+def fp19_value(bits19: np.ndarray) -> np.ndarray:
+    """FP19 (1 sign, 8 exponent, 10 mantissa bits: the top 19 bits of an FP32) as float64."""
+    b = (np.asarray(bits19, dtype=np.uint64) & np.uint64(0x7FFFF)) << np.uint64(13)
+    return b.astype(np.uint32).view(np.float32).astype(np.float64)
+
+
+def fp19_bits(value: float) -> int:
+    """The FP19 encoding of ``value`` (which must be exact in FP19)."""
+    b = int(np.array(value, np.float32).view(np.uint32))
+    if b & 0x1FFF:
+        raise ValueError(f"{value!r} is not representable in FP19")
+    return b >> 13
+
+
+def quant_param_word(scale: float, offset: int = 0, offset_bits: int = 0) -> int:
+    """Build a 64-bit quant parameter word: FP19 scale in [31:13], signed offset at [37+w-1:37]."""
+    word = fp19_bits(scale) << 13
+    if offset_bits:
+        lo, hi = -(1 << (offset_bits - 1)), (1 << (offset_bits - 1)) - 1
+        if not lo <= offset <= hi:
+            raise ValueError(f"offset {offset} does not fit {offset_bits} signed bits")
+        word |= (offset & ((1 << offset_bits) - 1)) << 37
+    elif offset:
+        raise ValueError("an offset needs offset_bits")
+    return word
+
+
+def lrelu_param_word(slope: float) -> int:
+    """Build an LReLU/PReLU parameter word: FP19 in bits [18:0]."""
+    return fp19_bits(slope)
+
+
+def _words(x, n: int | None, what: str) -> np.ndarray:
+    if isinstance(x, (int, np.integer)):
+        if not 0 <= int(x) < 1 << 64:
+            raise PTOFault(FaultKind.TILE_LEGALITY, f"{what} {x} is not a 64-bit word", OP)
+        return np.array([int(x)], dtype=np.uint64)
+    a = np.asarray(x)
+    if a.dtype.kind not in "ui":
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"{what} must hold U64 words, not {a.dtype}", OP)
+    if n is not None and a.shape not in ((1, n), (n,)):
+        raise PTOFault(
+            FaultKind.TILE_LEGALITY, f"{what} must be a 1x{n} U64 tile, got shape {a.shape}", OP
+        )
+    if a.dtype.kind == "i" and (a < 0).any():
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"{what} holds negative words", OP)
+    return a.reshape(-1).astype(np.uint64)
+
+
+def _positive_normal(bits19: np.ndarray) -> np.ndarray:
+    exp = (bits19 >> np.uint64(10)) & np.uint64(0xFF)
+    return ((bits19 >> np.uint64(18)) == 0) & (exp != 0) & (exp != 0xFF)
+
+
+def decode_quant_words(words: np.ndarray, offset_bits: int, what: str):
+    """(scale float64, offset int64) per word; faults on illegal words (PTO-SPEC 3.3)."""
+    allowed = np.uint64(0xFFFFE000)
+    if offset_bits:
+        allowed |= np.uint64(((1 << offset_bits) - 1) << 37)
+    if (words & ~allowed).any():
+        raise PTOFault(
+            FaultKind.TILE_LEGALITY,
+            f"{what}: bits outside the FP19 scale [31:13] and the {offset_bits}-bit offset "
+            "field must be 0",
+            OP,
+        )
+    bits19 = (words >> np.uint64(13)) & np.uint64(0x7FFFF)
+    if not _positive_normal(bits19).all():
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"{what}: the FP19 scale must be positive normal", OP)
+    offset = np.zeros(words.shape, np.int64)
+    if offset_bits:
+        raw = ((words >> np.uint64(37)) & np.uint64((1 << offset_bits) - 1)).astype(np.int64)
+        offset = np.where(raw >= 1 << (offset_bits - 1), raw - (1 << offset_bits), raw)
+    return fp19_value(bits19), offset
+
+
+def decode_relu_words(words: np.ndarray, what: str) -> np.ndarray:
+    """LReLU/PReLU slopes: FP19 in [18:0], +0 or positive normal, higher bits 0."""
+    if (words >> np.uint64(19)).any():
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"{what}: bits above [18:0] must be 0", OP)
+    if not ((words == 0) | _positive_normal(words)).all():
+        raise PTOFault(
+            FaultKind.TILE_LEGALITY, f"{what}: the FP19 slope must be +0 or positive normal", OP
+        )
+    return fp19_value(words)
+
+
+@dataclass(frozen=True)
+class PostParams:
+    """Validated post-processing parameters, broadcast over N columns."""
+
+    out_type: TileDataType
+    mode: int  # effective rounding mode code
+    sat: bool
+    scale: np.ndarray | float
+    offset: np.ndarray | int
+    offset_bits: int
+    relu: int
+    slope: np.ndarray | float
+    identity: bool
+
+
+def validate(
+    fpatr: Fpatr, n: int, rmode: int, sat: bool, quant, prelu, quant_scalar, lrelu_scalar,
+    row_max_in,
+) -> PostParams:
+    """Check B.FPATR and its parameters for TGEMV_MX_BIAS (D11, PTO-SPEC 3.3); fault if illegal."""
+    if not isinstance(fpatr, Fpatr):
+        raise PTOFault(FaultKind.TILE_LEGALITY, "fpatr must be a pto_dialect Fpatr", OP)
+    bad = fpatr.reserved_values()
+    if bad:
+        raise PTOFault(FaultKind.ILLEGAL_INSTRUCTION, "B.FPATR: " + "; ".join(bad), OP)
+    errs = fpatr.consistency_errors()
+    if fpatr.trans_a or fpatr.trans_b or fpatr.cscale_en:
+        errs.append("TGEMV requires TransA = TransB = CScaleEn = 0")
+    code = fpatr.pre_quant_mode
+    if code not in FP32_ACC_PRE_QUANT_MODES:
+        errs.append(f"PreQuantMode {code} needs an S32 accumulator; MX accumulates in FP32")
+    if errs:
+        raise PTOFault(FaultKind.TILE_LEGALITY, "B.FPATR: " + "; ".join(errs), OP)
+    m = PRE_QUANT_MODES[code]
+    if code == 0 and (rmode or sat):
+        raise PTOFault(FaultKind.TILE_LEGALITY, "PreQuantMode 0 requires RMode = 0 and Sat = 0", OP)
+    if m.fixed_rounding and rmode:
+        raise PTOFault(
+            FaultKind.TILE_LEGALITY, f"PreQuantMode {code} fixes its rounding: RMode must be 0", OP
+        )
+    out = T.FP32 if m.out is None else m.out
+    if out is T.HIF8:
+        raise PTOFault(
+            FaultKind.TILE_LEGALITY,
+            f"PreQuantMode {code} ({m.name}) produces HiF8, which this interpreter does not "
+            "implement",
+            OP,
+        )
+    eff = {"rne": 1, "rhb": 7}.get(m.fixed_rounding or "", rmode)
+
+    # the parameter operands selected by B.FPATR, and no others
+    wants_v = m.param is ParamKind.VECTOR
+    wants_s = m.param is ParamKind.SCALAR
+    relu = fpatr.relu_mode
+    for name, given, wanted in (
+        ("quant", quant, wants_v),
+        ("quant_scalar", quant_scalar, wants_s),
+        ("prelu", prelu, relu == ReluMode.VECTOR_PRELU.value),
+        ("lrelu_scalar", lrelu_scalar, relu == ReluMode.SCALAR_LRELU.value),
+        ("row_max_in", row_max_in, bool(fpatr.row_max_en and fpatr.row_max_init)),
+    ):
+        if wanted and given is None:
+            raise PTOFault(FaultKind.TILE_LEGALITY, f"B.FPATR selects {name}, which is missing", OP)
+        if not wanted and given is not None:
+            raise PTOFault(
+                FaultKind.TILE_LEGALITY, f"{name} is given but B.FPATR does not select it", OP
+            )
+    scale: np.ndarray | float = 1.0
+    offset: np.ndarray | int = 0
+    if wants_v or wants_s:
+        words = _words(quant if wants_v else quant_scalar, n if wants_v else None, "quant")
+        s, o = decode_quant_words(words, m.offset_bits, "quant parameter")
+        scale, offset = (s, o) if wants_v else (float(s[0]), int(o[0]))
+    slope: np.ndarray | float = 0.0
+    if relu == ReluMode.VECTOR_PRELU.value:
+        slope = decode_relu_words(_words(prelu, n, "prelu"), "prelu parameter")
+    elif relu == ReluMode.SCALAR_LRELU.value:
+        slope = float(decode_relu_words(_words(lrelu_scalar, None, "lrelu_scalar"), "lrelu")[0])
+    return PostParams(
+        out, eff, bool(sat), scale, offset, m.offset_bits, relu, slope, code == 0 and relu == 0
+    )
+
+
+_INT_RANGE = {T.S8: (-128, 127)}
+
+
+def apply(acc: np.ndarray, p: PostParams) -> np.ndarray:
+    """Post-process an FP32 accumulator row (1-D) into the output dtype."""
+    if p.identity:
+        return acc.copy()
+    x = acc.astype(np.float64)
+    nan = np.isnan(x)
+    neg = np.signbit(x) & ~nan
+    if p.relu == 0:
+        mult = np.broadcast_to(np.asarray(p.scale, np.float64), x.shape)
+    else:
+        neg_mult = 0.0 if p.relu == ReluMode.RELU.value else p.slope
+        mult = np.where(neg, neg_mult, p.scale)
+    inf = np.isinf(x)
+    killed_ninf = inf & neg & (mult == 0)
+    special = nan | (inf & ~killed_ninf)
+    xs = np.where(special | killed_ninf, 0.0, x)
+    act = xs * mult  # exact: FP32 x FP19 fits in float64
+    if p.out_type in _INT_RANGE:
+        lo, hi = _INT_RANGE[p.out_type]
+        half = 1 << (p.offset_bits - 1)
+        inter = np.clip(round_to_integer(act, p.mode), -half, half - 1).astype(np.int64)
+        val = inter + np.asarray(p.offset, np.int64)
+        if p.sat:
+            val = np.clip(val, lo, hi)
+        else:
+            val = (val - lo) % (hi - lo + 1) + lo
+        if special.any():
+            pos_inf = inf & ~neg
+            if p.sat:
+                sp = np.where(nan, 0, np.where(pos_inf, hi, lo))
+            else:
+                sp = np.full(x.shape, lo)
+            val = np.where(special, sp, val)
+        return val.astype(np.int8)
+    # float output: the offset width is 0 for every FP32-accumulator float mode
+    out = encode_float(act + np.asarray(p.offset, np.float64), p.out_type, p.mode, p.sat)
+    negzero = (x == 0) & neg & (mult != 0) & (np.asarray(p.offset) == 0)
+    if negzero.any():
+        out = np.where(negzero, np.array(-0.0, out.dtype), out)
+    if special.any():
+        fmt = FLOAT_OUT[p.out_type]
+        if p.sat:
+            sp = np.where(nan, 0.0, np.copysign(fmt.max_finite, x))
+        else:
+            sp = np.where(nan, np.nan, x if fmt.has_inf else np.nan)
+        out = np.where(special, sp.astype(out.dtype), out)
+    return out.astype(FLOAT_OUT[p.out_type].dtype)
+
+
+def _max_reduce(v: np.ndarray, axis: int) -> np.ndarray:
+    return np.maximum.reduce(v, axis=axis)
+
+
+def reductions(acc: np.ndarray, fpatr: Fpatr, row_max_in) -> list[np.ndarray]:
+    """RowMax (1x1) and GroupMax (1 x ceil(N/GroupN)) of the raw accumulator row
+    (FP32, or int64 raw words in the raw-carrier profile)."""
+    outs: list[np.ndarray] = []
+    v = np.abs(acc) if fpatr.max_abs_en else acc
+    if fpatr.row_max_en:
+        r = _max_reduce(v, 0)
+        if fpatr.row_max_init:
+            rin = np.asarray(row_max_in).reshape(())
+            if fpatr.max_abs_en:
+                rin = np.abs(rin)
+            r = np.maximum(rin, r)
+        outs.append(np.array(r, acc.dtype).reshape(1, 1))
+    if fpatr.group_max_en:
+        g = fpatr.group_n
+        n = v.shape[0]
+        ng = -(-n // g)
+        low = -np.inf if v.dtype.kind == "f" else np.iinfo(v.dtype).min
+        padded = np.full(ng * g, low, v.dtype)
+        padded[:n] = v
+        outs.append(_max_reduce(padded.reshape(ng, g), 1).reshape(1, ng))
+    return outs

@@ -1,0 +1,169 @@
+"""xDSL interpreter functions for the ``pto`` tile-level ops.
+
+Each op runs its vectorised numpy kernel once per selected PE (D13) after a complete
+preflight; faults (:class:`pto_dialect.faults.PTOFault`) are raised before any effect (D12),
+and results are fresh SSA values, so publication is atomic by construction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+
+from interpreter import kernels
+from interpreter.runtime import TileValue, pe_indices, require_source, storage_dtype
+from pto_dialect.attributes import TargetProfile, TileType
+from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.ops import BinaryTileOp, CubeMatrixOp, TGemvMxBiasOp, TRemOp, target_profile
+
+PROFILES = ("exact", "fp32-sequential", "raw-carrier")
+
+
+def _unallocated(t: TileType) -> TileValue:
+    return TileValue(t)
+
+
+@register_impls
+class PTOFunctions(InterpreterFunctions):
+    """Interpreter functions for the pto dialect; ``profile`` selects the GEMV numerics (D4)."""
+
+    def __init__(self, profile: str = "exact"):
+        if profile not in PROFILES:
+            raise ValueError(f"unknown numeric profile '{profile}' (choose from {', '.join(PROFILES)})")
+        self.profile = profile
+
+    # -- binary elementwise family ---------------------------------------------------
+    def _run_binary(self, op: BinaryTileOp, args: tuple[Any, ...]) -> tuple[TileValue]:
+        rtype = op.result.type
+        assert isinstance(rtype, TileType)
+        if op.mask.is_zero:  # strict no-op (PTO-SPEC 2, D12)
+            return (_unallocated(rtype),)
+        lhs = require_source(op.name, op.ROLES[0], args[0], op.lhs.type)  # type: ignore[arg-type]
+        rhs = require_source(op.name, op.ROLES[1], args[1], op.rhs.type)  # type: ignore[arg-type]
+        row = kernels.BINARY_ROWS[op.MNEMONIC]
+        payloads: dict[int, np.ndarray] = {}
+        defined: dict[int, np.ndarray] = {}
+        # Every PE is checked and computed before anything is published (D12): a fault on
+        # any PE propagates with no result value created.
+        for p in pe_indices(op.mask.data):
+            payload, dfn = kernels.binary_tile(
+                row, lhs.payloads[p], rhs.payloads[p], rtype.valid_shape, op.pad.data.value,
+                rtype.dtype,
+            )
+            TileValue.freeze(p, payload, dfn, payloads, defined)
+        return (TileValue(rtype, payloads, defined),)
+
+    @impl(TRemOp)
+    def run_trem(self, interpreter: Interpreter, op: TRemOp, args: tuple[Any, ...]):
+        return self._run_binary(op, args)
+
+    # -- CUBE family -----------------------------------------------------------------
+    def _run_cube(self, op: CubeMatrixOp, args: tuple[Any, ...]) -> tuple[TileValue, ...]:
+        result_types = [r.type for r in op.results]
+        if op.mask.is_zero:
+            return tuple(_unallocated(t) for t in result_types)  # type: ignore[arg-type]
+        if op.is_mx() and target_profile(op) is TargetProfile.A2A3:
+            raise PTOFault(
+                FaultKind.ILLEGAL_INSTRUCTION,
+                f"CUBE function {op.FUNCTION} is an MX function, illegal on target a2a3 (D15)",
+                op.name,
+            )
+        by_role: dict[str, Any] = {}
+        values = iter(args)
+        for role, v in op.operand_by_role().items():
+            arg = next(values)
+            if isinstance(v.type, TileType):
+                by_role[role] = require_source(op.name, role, arg, v.type)
+            else:
+                by_role[role] = int(arg)
+        pes = pe_indices(op.mask.data)
+        f = op.fpatr_fields
+        outs_per_pe = {}
+        for p in pes:  # compute everything first; publish at the end (D12)
+
+            def tile(role: str, p: int = p):
+                t = by_role.get(role)
+                return None if t is None else t.valid(p)
+
+            a_t: TileType = by_role["a"].type
+            b_t: TileType = by_role["b"].type
+            res = kernels.tgemv_mx_bias(
+                tile("a"),
+                tile("b"),
+                bias=tile("bias"),
+                a_scale=tile("a_scale"),
+                b_scale=tile("b_scale"),
+                a_type=a_t.dtype,
+                b_type=b_t.dtype,
+                fpatr=f,
+                rmode=op.rmode.data.value,
+                sat=op.sat is not None,
+                quant=tile("quant"),
+                prelu=tile("prelu"),
+                quant_scalar=by_role.get("quant_scalar"),
+                lrelu_scalar=by_role.get("lrelu_scalar"),
+                row_max_in=tile("row_max_in"),
+                profile=self.profile,
+            )
+            outs_per_pe[p] = res if isinstance(res, tuple) else (res,)
+        results = []
+        for i, rt in enumerate(result_types):
+            assert isinstance(rt, TileType)
+            valid = {
+                p: np.asarray(outs_per_pe[p][i]).reshape(rt.valid_shape).astype(
+                    storage_dtype(rt.dtype), copy=False
+                )
+                for p in pes
+            }
+            results.append(TileValue.from_valid(rt, valid, "null"))
+        return tuple(results)
+
+    @impl(TGemvMxBiasOp)
+    def run_tgemv_mx_bias(self, interpreter: Interpreter, op: TGemvMxBiasOp, args: tuple[Any, ...]):
+        return self._run_cube(op, args)
+
+    # -- data movement ---------------------------------------------------------------
+    @staticmethod
+    def _slices(op: TLoadOp | TStoreOp, tile_t: TileType, shape: tuple[int, ...], offs):
+        i0, j0 = (int(o) for o in offs)
+        s0, s1 = op.pe_stride.get_values()
+        vr, vc = tile_t.valid_shape
+        out = {}
+        for q, p in enumerate(pe_indices(tile_t.pe_mask)):
+            r, c = i0 + q * s0, j0 + q * s1
+            if r < 0 or c < 0 or r + vr > shape[0] or c + vc > shape[1]:
+                raise PTOFault(
+                    FaultKind.TILE_LEGALITY,
+                    f"PE{p} slice [{r}:{r + vr}, {c}:{c + vc}] is outside the tensor of shape "
+                    f"{shape[0]}x{shape[1]}",
+                    op.name,
+                )
+            out[p] = (slice(r, r + vr), slice(c, c + vc))
+        return out
+
+    @impl(TLoadOp)
+    def run_tload(self, interpreter: Interpreter, op: TLoadOp, args: tuple[Any, ...]):
+        src = np.asarray(args[0])
+        tt = op.result.type
+        assert isinstance(tt, TileType)
+        sl = self._slices(op, tt, src.shape, args[1:])
+        dtype = storage_dtype(tt.dtype)
+        valid = {p: src[s].view(dtype) if src.dtype.itemsize == dtype.itemsize else src[s].astype(dtype)
+                 for p, s in sl.items()}
+        return (TileValue.from_valid(tt, valid, op.pad.data.value),)
+
+    @impl(TStoreOp)
+    def run_tstore(self, interpreter: Interpreter, op: TStoreOp, args: tuple[Any, ...]):
+        tt = op.tile.type
+        assert isinstance(tt, TileType)
+        tile = require_source(op.name, "tile", args[0], tt)
+        dst = np.asarray(args[1])
+        sl = self._slices(op, tt, dst.shape, args[2:])
+        out = dst.copy()
+        for p, s in sl.items():
+            v = tile.valid(p)
+            out[s] = v.view(out.dtype) if v.dtype.itemsize == out.dtype.itemsize else v
+        return (out,)

@@ -1,0 +1,151 @@
+"""The run-time tile model of the interpreter (PTO-SPEC 2, D9, D12, D13).
+
+A :class:`TileValue` is an immutable SSA value: its descriptor (the ``!pto.tile`` type), one
+physical payload per PE that holds it, and a per-element definedness mask per PE. Elements
+are stored logically (row-major ``rows x cols``) whatever the layout: layouts change how the
+hardware places bytes, not the values. Element storage: the numpy / ml_dtypes dtype of the
+TileDataType where one exists; ``float32`` for TF32 and HF32 (their values are float32s with
+low mantissa bits zero); ``uint8`` codes, one logical element per byte, for HiF8, E1M2X2,
+HiF4X2, S4X2 and U4X2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pto_dialect.attributes import TileType
+from pto_dialect.datatypes import TileDataType
+from pto_dialect.faults import FaultKind, PTOFault
+
+
+def storage_dtype(dt: TileDataType) -> np.dtype:
+    """The numpy dtype the interpreter stores one logical element of ``dt`` in."""
+    npd = dt.numpy_dtype()
+    if npd is not None:
+        return npd
+    if dt in (TileDataType.TF32, TileDataType.HF32):
+        return np.dtype(np.float32)
+    return np.dtype(np.uint8)
+
+
+def pe_indices(mask: str) -> list[int]:
+    """PE numbers selected by a 4-digit mask, PE0 leftmost (D13)."""
+    return [i for i, c in enumerate(mask) if c == "1"]
+
+
+@dataclass(frozen=True)
+class TileValue:
+    """A tile as the interpreter holds it: descriptor, per-PE payloads and definedness.
+
+    ``payloads[p]`` is the physical ``rows x cols`` array of PE ``p``; ``defined[p]`` its
+    definedness mask. An unallocated tile (the result of a mask-0 no-op) has no payloads.
+    Payload arrays are never mutated after construction (SSA value semantics).
+    """
+
+    type: TileType
+    payloads: dict[int, np.ndarray] = field(default_factory=dict)
+    defined: dict[int, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def allocated(self) -> bool:
+        return bool(self.payloads)
+
+    @property
+    def pes(self) -> list[int]:
+        return sorted(self.payloads)
+
+    def valid(self, pe: int) -> np.ndarray:
+        vr, vc = self.type.valid_shape
+        return self.payloads[pe][:vr, :vc]
+
+    def valid_stack(self) -> np.ndarray:
+        """Valid rectangles of every PE stacked: shape (P, VR, VC)."""
+        return np.stack([self.valid(p) for p in self.pes])
+
+    @staticmethod
+    def from_valid(
+        ttype: TileType, valid_per_pe: dict[int, np.ndarray], pad: str = "null"
+    ) -> TileValue:
+        """Build a tile from each PE's valid rectangle, padding the rest (D9)."""
+        from interpreter.kernels import pad_tile
+
+        dt = ttype.dtype
+        payloads, defined = {}, {}
+        for p, v in valid_per_pe.items():
+            phys = np.zeros(ttype.shape, dtype=storage_dtype(dt))
+            vr, vc = ttype.valid_shape
+            phys[:vr, :vc] = np.asarray(v).reshape(vr, vc)
+            payload, dfn = pad_tile(phys, (vr, vc), pad, dt)
+            TileValue.freeze(p, payload, dfn, payloads, defined)
+        return TileValue(ttype, payloads, defined)
+
+    @staticmethod
+    def freeze(p, payload, dfn, payloads, defined) -> None:
+        """Store one PE's payload read-only (tile values are immutable)."""
+        payload.setflags(write=False)
+        dfn.setflags(write=False)
+        payloads[p], defined[p] = payload, dfn
+
+
+def require_source(op_name: str, role: str, value: object, expected: TileType) -> TileValue:
+    """Preflight a source tile: allocated, the expected descriptor, valid rectangle defined.
+
+    Raises Fault_TileLegality (D9, D16) before any effect.
+    """
+    if not isinstance(value, TileValue):
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"{role}: not a tile value", op_name)
+    if not value.allocated:
+        raise PTOFault(
+            FaultKind.TILE_LEGALITY,
+            f"{role}: tile is not allocated (produced by a mask-0 no-op)",
+            op_name,
+        )
+    if value.type != expected:
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"{role}: descriptor differs from the IR type", op_name)
+    vr, vc = value.type.valid_shape
+    for p in value.pes:
+        if not value.defined[p][:vr, :vc].all():
+            raise PTOFault(
+                FaultKind.TILE_LEGALITY,
+                f"{role}: PE{p} reads undefined elements in its valid rectangle (D9)",
+                op_name,
+            )
+    return value
+
+
+def tile_from_array(ttype: TileType, array: np.ndarray) -> TileValue:
+    """A function argument of tile type: ``array`` is the valid rectangle ``(VR, VC)``,
+    replicated on every PE of the tile's mask, or ``(P, VR, VC)`` with one slice per PE.
+
+    Elements outside the valid rectangle are Null padding (undefined, D9).
+    """
+    pes = pe_indices(ttype.pe_mask)
+    vr, vc = ttype.valid_shape
+    a = np.asarray(array)
+    dtype = storage_dtype(ttype.dtype)
+    if a.dtype != dtype:
+        if a.dtype.itemsize == dtype.itemsize and a.dtype.kind in "ui":
+            a = a.view(dtype)
+        else:
+            raise ValueError(
+                f"tile argument of element type {ttype.dtype.name} needs dtype {dtype}, got {a.dtype}"
+            )
+    if a.shape == (vr, vc):
+        per_pe = {p: a for p in pes}
+    elif a.shape == (len(pes), vr, vc):
+        per_pe = {p: a[i] for i, p in enumerate(pes)}
+    else:
+        raise ValueError(
+            f"tile argument needs shape ({vr}, {vc}) or ({len(pes)}, {vr}, {vc}) for its "
+            f"{len(pes)} PE(s), got {a.shape}"
+        )
+    return TileValue.from_valid(ttype, per_pe, "null")
+
+
+def array_from_tile(value: TileValue) -> np.ndarray:
+    """A tile result crossing the function boundary: the valid rectangles, shape (P, VR, VC)."""
+    if not value.allocated:
+        raise PTOFault(FaultKind.TILE_LEGALITY, "result tile is not allocated (mask-0 no-op)")
+    return value.valid_stack()
