@@ -172,7 +172,7 @@ _ROWS: list[tuple[TileDataType, str, int, TypeClass, bool, str, str | None, int]
     (T.HF32, "HF32", 32, _F, False, "!pto.hf32", None, 32),
     (T.FP16, "FP16", 16, _F, False, "f16", "float16", 16),
     (T.BF16, "BF16", 16, _F, False, "bf16", "bfloat16", 16),
-    (T.HIF8, "HIF8", 8, _F, False, "!pto.hif8", None, 8),
+    (T.HIF8, "HiF8", 8, _F, False, "!pto.hif8", None, 8),
     (T.E4M3, "E4M3", 8, _F, False, "f8E4M3FN", "float8_e4m3fn", 8),
     (T.E5M2, "E5M2", 8, _F, False, "f8E5M2", "float8_e5m2", 8),
     (T.E3M2, "E3M2", 6, _F, False, "f6E3M2FN", "float6_e3m2fn", 8),
@@ -180,7 +180,7 @@ _ROWS: list[tuple[TileDataType, str, int, TypeClass, bool, str, str | None, int]
     (T.E2M1X2, "E2M1X2", 4, _F, True, "f4E2M1FN", "float4_e2m1fn", 4),
     (T.E1M2X2, "E1M2X2", 4, _F, True, "!pto.e1m2x2", None, 4),
     (T.E8M0, "E8M0", 8, _F, False, "f8E8M0FNU", "float8_e8m0fnu", 8),
-    (T.HIF4X2, "HIF4X2", 4, _F, True, "!pto.hif4x2", None, 4),
+    (T.HIF4X2, "HiF4X2", 4, _F, True, "!pto.hif4x2", None, 4),
     (T.S64, "S64", 64, _S, False, "si64", "int64", 64),
     (T.S32, "S32", 32, _S, False, "si32", "int32", 32),
     (T.S16, "S16", 16, _S, False, "si16", "int16", 16),
@@ -200,7 +200,7 @@ _INFO: dict[TileDataType, DataTypeInfo] = {
 }
 assert len(_INFO) == 25 and set(_INFO) == set(TileDataType)
 
-_BY_ASM: dict[str, TileDataType] = {i.asm: t for t, i in _INFO.items()}
+_BY_ASM: dict[str, TileDataType] = {i.asm.upper(): t for t, i in _INFO.items()}
 # Accepted aliases on input (LinxISA-style spellings).
 _BY_ASM.update(
     {

@@ -1,0 +1,461 @@
+"""Block structure checker (PTO-SPEC 3.2-3.5, D12): a pure function over commands.
+
+:func:`check_block` takes one block (``BSTART``, header commands, ``BSTOP``/``C.BSTOP``) and
+:func:`check_program` a stream of blocks; both either return decoded :class:`BlockSummary`
+values or raise the first :class:`~pto_dialect.faults.PTOFault` the architecture would raise.
+
+Check order (follows the ASL's sequential command semantics, read in pto-spec e599a3d3
+``asl/block/model/dispatch/commands.asl`` ``ExecuteDecodedBundleCommand``,
+``asl/block/model/operands/tile-bindings.asl``, ``shared-bindings.asl``,
+``asl/block/model/schema/dimensions.asl``, ``asl/block/model/commit/validation.asl``,
+``asl/block/model/dispatch/tile-execution.asl`` and ``cube-tmatmul.asl``):
+
+1. Commands are checked one by one in stream order, so the first offending command wins.
+   For each command: reserved/malformed field values -> IllegalInstruction (decode); then:
+
+   * a command outside an active block, or BSTOP with no active block -> BundleControl;
+   * a second B.DATR -> BundleControl;
+   * B.FPATR: a second one, one in a non-CUBE block (e.g. TREM), or one after any B.IOR /
+     effective B.IOT / effective B.IOS -> BundleControl (``BundleFixedPointAttributesCanBe
+     Placed``); then its consistency rules -> TileLegality (checked at latch);
+   * a second write to LB0/1/2 by B.DIM or C.B.DIMI -> BundleControl;
+   * a second B.IOR -> BundleControl;
+   * B.IOT / B.IOS with PEMode 000 are strict no-ops (no further checks, not counted);
+     an effective B.IOT after one with ``last`` -> BundleControl; a PE mask different from
+     the earlier bindings' -> TileLegality; a fifth effective B.IOT -> TileLegality (ASL
+     ``AddBundleTileBinding``; the prose says "the applicable fault"); a duplicate Shared
+     register or fifth B.IOS -> BundleControl.
+   * The stream ending inside a block (no BSTOP) -> BundleControl. The next BSTART also
+     completes a block (PTO-SPEC 3).
+
+2. At completion, CUBE (``ExecuteBundleTMATMULOperation``, PTO-SPEC 3.5 for TGEMV_MX_BIAS):
+   all bindings zero-mask -> no-op (summary ``noop=True``); no B.FPATR -> BundleControl;
+   profile ``a2a3`` with an MX function -> IllegalInstruction (D15); then TileLegality for the
+   static rules: MX type pair (D2) / ordinary same-class pair, binding-stream counts
+   (Local sources = [C] + A + [As] + B + [Bs] + [Bias] + RowMaxIn + vector params;
+   destinations = 1 + RowMaxEn + GroupMaxEn; terminated with ``last``), B.IOR surplus fields,
+   B.DATR must-zero fields + the PreQuantMode/RMode/Sat cross-rule (PTO-SPEC 3.2 "Gap": enforced
+   here), LB values 0, GEMV with M != 1, Trans bits on a Local primary, CScaleEn outside the
+   two FP32 ACC forms (D11), PreQuantMode of the wrong accumulator class.
+
+3. At completion, TEPL (``ExecuteBundleTileOperationLocally...``, PTO-SPEC 3.5 for TREM):
+   zero-mask -> no-op; an effective B.IOS -> TileLegality (Shared bindings unconsumed, checked
+   before the selector in the ASL); binding counts against the catalog schema, missing
+   ``last``, and a B.IOR with a nonzero field for a mode-0 (tile-only) operation
+   -> BundleControl (``BundleOperationBindingsComplete``; an all-zero B.IOR is accepted, as
+   the B.IOR contract says); B.DATR fields the operation does not accept -> TileLegality (a
+   concrete DataType equal to the BSTART type counts as default); for the mode-0 closed
+   binary/unary schemas LB0 is required and nonzero -> TileLegality; TREM's type set (D6)
+   -> TileLegality.
+
+Left to the verifier / interpreter (they need descriptors or data): tile shapes, layouts and
+locations, definedness, the integer-zero divisor, register/capacity allocation
+(TileAllocation), LB values read from GPRs, and Shared CUBE schemas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pto_dialect.datatypes import (
+    DTYPE_NONE,
+    MX_INPUT_TYPES,
+    TREM_TYPES,
+    TileDataType,
+    mx_needs_scale,
+)
+from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.isa.commands import (
+    PAD_NULL,
+    PE_MODE_MASKS,
+    STOP_TYPES,
+    BDatr,
+    BDim,
+    BFpatr,
+    BIor,
+    BIos,
+    BIot,
+    BlockFamily,
+    BStart,
+    CBDimi,
+    Command,
+    check_reserved,
+)
+from pto_dialect.postprocess import PRE_QUANT_MODES, Fpatr, QuantOp
+
+_IL = FaultKind.ILLEGAL_INSTRUCTION
+_BC = FaultKind.BUNDLE_CONTROL
+_TL = FaultKind.TILE_LEGALITY
+
+PROFILES = ("a5", "a2a3")
+"""Target profiles (D15)."""
+
+
+@dataclass(frozen=True)
+class BlockSummary:
+    """Decoded view of one well-formed block."""
+
+    start: BStart
+    op_name: str | None
+    a_type: int
+    """BSTART DataType (AType for CUBE)."""
+    b_type: int
+    """B.DATR DataType when concrete, else the BSTART type (BType for CUBE)."""
+    datr: BDatr
+    """Effective data attributes; omitted B.DATR = Null pad, RMode 0, no Sat (PTO-SPEC 2)."""
+    datr_present: bool
+    fpatr: Fpatr | None
+    lb_written: tuple[bool, bool, bool]
+    lb: tuple[int | None, int | None, int | None]
+    """Static LB values ((zero + imm)[15:0]); None when unwritten or read from a GPR."""
+    lb_regs: tuple[int | None, int | None, int | None]
+    """RegSrc of a register-form B.DIM (its value is known only at run time)."""
+    dims: tuple[int | None, int | None, int | None]
+    """LBs with the operation's defaults: CUBE (M, N, K) default 1; mode-0 TEPL
+    (ValidCol, ValidRow = 1, Col = ValidCol)."""
+    sources: tuple[int, ...]
+    """Local source register indices in stream order."""
+    destinations: tuple[tuple[int, int], ...]
+    """(hand, SizeCode) of each Local destination in stream order."""
+    pe_mode: int | None
+    """Common PEMode of the effective bindings (None when there are none)."""
+    noop: bool
+    """PE mask zero: the block is a strict no-op (D12)."""
+    scalars: BIor | None
+    shared: tuple[BIos, ...]
+    terminated: bool
+    """The last effective B.IOT had ``last``."""
+    commands: tuple[Command, ...] = field(repr=False, default=())
+
+    @property
+    def family(self) -> BlockFamily:
+        return self.start.family
+
+    @property
+    def mask(self) -> str:
+        return PE_MODE_MASKS[self.pe_mode] if self.pe_mode is not None else "0000"
+
+
+class _State:
+    def __init__(self, start: BStart):
+        self.start = start
+        self.datr: BDatr | None = None
+        self.fpatr: Fpatr | None = None
+        self.lb: list[Command | None] = [None, None, None]
+        self.iots: list[BIot] = []
+        self.ios: list[BIos] = []
+        self.ior: BIor | None = None
+        self.zero_seen = False
+        self.pe_mode: int | None = None
+        self.cmds: list[Command] = [start]
+
+
+def _fault(kind: FaultKind, msg: str, cmd: Command | str | None, index: int) -> PTOFault:
+    """``cmd`` is the offending command, or the operation name for a completion fault."""
+    if isinstance(cmd, str):
+        return PTOFault(kind, f"at block completion (command {index}): {msg}", op=cmd)
+    op = cmd.mnemonic if cmd is not None else None
+    return PTOFault(kind, f"command {index}: {msg}", op=op)
+
+
+def _header(st: _State, cmd: Command, i: int) -> None:
+    """Latch one header command (step 1 of the module docstring)."""
+    if isinstance(cmd, BDatr):
+        if st.datr is not None:
+            raise _fault(_BC, "duplicate B.DATR (at most one per block)", cmd, i)
+        st.datr = cmd
+    elif isinstance(cmd, BFpatr):
+        if st.fpatr is not None:
+            raise _fault(_BC, "duplicate B.FPATR (exactly one per CUBE block)", cmd, i)
+        if st.start.family is not BlockFamily.CUBE:
+            name = st.start.op_name or f"{st.start.family} block"
+            raise _fault(_BC, f"B.FPATR in a non-CUBE block ({name})", cmd, i)
+        if st.ior is not None or st.iots or st.ios:
+            raise _fault(_BC, "B.FPATR after a B.IOR/B.IOT/B.IOS binding", cmd, i)
+        errs = cmd.fpatr.consistency_errors()
+        if errs:
+            raise _fault(_TL, "B.FPATR " + "; ".join(errs), cmd, i)
+        st.fpatr = cmd.fpatr
+    elif isinstance(cmd, BDim | CBDimi):
+        if st.lb[cmd.lb] is not None:
+            raise _fault(_BC, f"LB{cmd.lb} written twice (write-once per block)", cmd, i)
+        st.lb[cmd.lb] = cmd
+    elif isinstance(cmd, BIor):
+        if st.ior is not None:
+            raise _fault(_BC, "duplicate B.IOR (at most one per block)", cmd, i)
+        st.ior = cmd
+    elif isinstance(cmd, BIot | BIos):
+        if cmd.pe_mode == 0:
+            st.zero_seen = True  # strict no-op: no placement, count or schema checks
+            return
+        if isinstance(cmd, BIot) and any(b.last for b in st.iots):
+            raise _fault(_BC, "B.IOT after the binding sequence was closed by 'last'", cmd, i)
+        if st.pe_mode is not None and cmd.pe_mode != st.pe_mode:
+            raise _fault(
+                _TL,
+                f"mask={PE_MODE_MASKS[cmd.pe_mode]} differs from the block's mask="
+                f"{PE_MODE_MASKS[st.pe_mode]}",
+                cmd,
+                i,
+            )
+        if isinstance(cmd, BIot):
+            if len(st.iots) == 4:
+                raise _fault(_TL, "more than 4 effective B.IOT bindings", cmd, i)
+            st.iots.append(cmd)
+        else:
+            if any(b.tid == cmd.tid for b in st.ios):
+                raise _fault(_BC, f"Shared register S{cmd.tid} bound twice", cmd, i)
+            if len(st.ios) == 4:
+                raise _fault(_BC, "more than 4 effective B.IOS bindings", cmd, i)
+            st.ios.append(cmd)
+        st.pe_mode = cmd.pe_mode
+    else:  # pragma: no cover - guarded by the caller
+        raise TypeError(cmd)
+
+
+def _lb_static(c: Command | None) -> int | None:
+    if isinstance(c, CBDimi):
+        return c.imm
+    if isinstance(c, BDim) and c.reg == 0:
+        return c.imm & 0xFFFF
+    return None
+
+
+def _summary(st: _State, noop: bool) -> BlockSummary:
+    start = st.start
+    datr = st.datr if st.datr is not None else BDatr(pad=PAD_NULL)
+    b_type = datr.dtype if datr.dtype != DTYPE_NONE else start.dtype
+    lb = tuple(_lb_static(c) for c in st.lb)
+    written = tuple(c is not None for c in st.lb)
+    regs = tuple(c.reg if isinstance(c, BDim) and c.reg != 0 else None for c in st.lb)
+    if start.family is BlockFamily.CUBE:
+        dims = tuple(v if w else 1 for v, w in zip(lb, written))
+    elif start.family is BlockFamily.TEPL and start.mode == 0:
+        col = lb[0]
+        dims = (col, lb[1] if written[1] else 1, lb[2] if written[2] else col)
+    else:
+        dims = lb
+    srcs = tuple(s for b in st.iots for s in b.sources)
+    dsts = tuple((b.dst_hand, b.size_code) for b in st.iots if b.dst_hand is not None)
+    return BlockSummary(
+        start=start,
+        op_name=start.op_name,
+        a_type=start.dtype,
+        b_type=b_type,
+        datr=datr,
+        datr_present=st.datr is not None,
+        fpatr=st.fpatr,
+        lb_written=written,  # type: ignore[arg-type]
+        lb=lb,  # type: ignore[arg-type]
+        lb_regs=regs,  # type: ignore[arg-type]
+        dims=dims,  # type: ignore[arg-type]
+        sources=srcs,
+        destinations=dsts,  # type: ignore[arg-type]
+        pe_mode=st.pe_mode,
+        noop=noop,
+        scalars=st.ior,
+        shared=tuple(st.ios),
+        terminated=bool(st.iots) and bool(st.iots[-1].last),
+        commands=tuple(st.cmds),
+    )
+
+
+def _dt_name(code: int) -> str:
+    return TileDataType(code).asm if code in TileDataType._value2member_map_ else str(code)
+
+
+def _complete_cube(st: _State, i: int, profile: str) -> BlockSummary:
+    start = st.start
+    fn = start.cube
+    assert fn is not None  # reserved functions were rejected at decode
+    at = fn.name
+    if st.zero_seen and not st.iots and not st.ios:
+        return _summary(st, noop=True)
+    if st.fpatr is None:
+        raise _fault(_BC, f"{fn.name} block has no B.FPATR (exactly one is required)", at, i)
+    if profile == "a2a3" and fn.is_mx:
+        raise _fault(_IL, f"{fn.name} (MX) is not available in the a2a3 profile (D15)", at, i)
+    s = _summary(st, noop=False)
+    fp = st.fpatr
+    errs: list[str] = []
+    a, b = s.a_type, s.b_type
+    if fn.is_mx:
+        for side, t in (("AType", a), ("BType", b)):
+            if t not in MX_INPUT_TYPES:
+                errs.append(f"{side} {_dt_name(t)} is not an MX input type (D2)")
+    else:
+        if TileDataType(a).klass != TileDataType(b).klass:
+            errs.append(f"AType {_dt_name(a)} and BType {_dt_name(b)} are of different classes")
+    if st.ios:
+        if fn.is_gemv:
+            errs.append("TGEMV is Local-only: B.IOS bindings are illegal")
+    elif not errs:
+        n_src = (
+            int(fn.is_acc)
+            + 2
+            + (int(mx_needs_scale(TileDataType(a))) + int(mx_needs_scale(TileDataType(b))))
+            * int(fn.is_mx)
+            + int(fn.is_bias)
+            + len(fp.vector_param_sources())
+        )
+        n_dst = 1 + len(fp.aux_destinations())
+        if len(s.sources) != n_src:
+            errs.append(f"{fn.name} needs {n_src} Local sources, the block binds {len(s.sources)}")
+        if len(s.destinations) != n_dst:
+            errs.append(
+                f"{fn.name} needs {n_dst} destination(s), the block binds {len(s.destinations)}"
+            )
+        if st.iots and not s.terminated:
+            errs.append("the B.IOT sequence is not terminated with 'last'")
+    if st.ior is not None:
+        n_gpr = len(fp.scalar_params())
+        if any(r != 0 for r in st.ior.sources[n_gpr:]) or st.ior.dst != 0:
+            errs.append(f"B.IOR has nonzero fields beyond the {n_gpr} consumed scalar(s)")
+    d = s.datr
+    for name in ("layout", "pad", "cmode", "canonicalize"):
+        if st.datr is not None and getattr(d, name) != 0:
+            errs.append(f"B.DATR {name} must be 0 for CUBE")
+    if fp.pre_quant_mode in PRE_QUANT_MODES:
+        mode = PRE_QUANT_MODES[fp.pre_quant_mode]
+        acc = TileDataType.FP32 if fn.is_mx else TileDataType(a).accumulator
+        if mode.acc is not None and mode.acc != acc:
+            errs.append(
+                f"PreQuantMode {mode.name} needs a {mode.acc.asm} accumulator, not {acc.asm}"
+            )
+        if fp.pre_quant_mode == 0 and (d.rmode or d.sat):
+            errs.append("PreQuantMode 0 requires B.DATR RMode=0 and Sat=0")
+        elif mode.fixed_rounding is not None and d.rmode:
+            errs.append(f"PreQuantMode {mode.name} fixes its rounding: B.DATR RMode must be 0")
+        elif mode.op is QuantOp.SHIFT and (d.rmode or d.sat):
+            errs.append(f"PreQuantMode {mode.name} requires B.DATR RMode=0 and Sat=0")
+    for k, (v, w) in enumerate(zip(s.lb, s.lb_written)):
+        if w and v == 0:
+            errs.append(f"LB{k} is 0 (M, N and K must be nonzero)")
+    if not st.ios and (fp.trans_a or fp.trans_b):
+        errs.append("TransA/TransB must be 0 for Local primaries")
+    if fp.cscale_en and fn.code not in (2, 6):
+        errs.append("CScaleEn is legal only for TMATMUL.ACC and TMATMULMX.ACC (D11)")
+    if errs:
+        raise _fault(_TL, "; ".join(errs), at, i)
+    if fn.is_gemv and s.dims[0] is not None and s.dims[0] != 1:
+        raise _fault(_TL, f"{fn.name} needs M = 1, LB0 is {s.dims[0]}", at, i)
+    return s
+
+
+def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> BlockSummary:
+    start = st.start
+    op = start.tepl
+    assert op is not None
+    at = op.name
+    if st.zero_seen and not st.iots and not st.ios:
+        return _summary(st, noop=True)
+    if st.ios:
+        raise _fault(_TL, f"{op.name} consumes no Shared operand: B.IOS is illegal", at, i)
+    s = _summary(st, noop=False)
+    if len(s.sources) != op.sources or len(s.destinations) != op.destinations:
+        raise _fault(
+            _BC,
+            f"{op.name} binds {op.sources} source(s) and {op.destinations} destination(s); the "
+            f"block has {len(s.sources)} and {len(s.destinations)}",
+            at,
+            i,
+        )
+    if st.iots and not s.terminated:
+        raise _fault(_BC, "the B.IOT sequence is not terminated with 'last'", at, i)
+    if op.mode == 0 and st.ior is not None and (any(st.ior.sources) or st.ior.dst):
+        raise _fault(_BC, f"{op.name} takes no scalar operand: B.IOR must be all zero", at, i)
+    if st.datr is not None:
+        d = st.datr
+        allowed = op.datr_fields
+        bad = [
+            name
+            for name, letter in (("pad", "P"), ("cmode", "C"), ("sat", "S"),
+                                 ("canonicalize", "Z"), ("rmode", "R"), ("layout", "L"))
+            if getattr(d, name) != 0 and letter not in allowed
+        ]  # fmt: skip
+        if "D" not in allowed and d.dtype not in (DTYPE_NONE, start.dtype):
+            bad.append("dtype")
+        if bad:
+            raise _fault(_TL, f"B.DATR fields {', '.join(bad)} are not applicable to {op.name}",
+                         at, i)  # fmt: skip
+    if op.mode == 0 and not s.dims[0]:
+        raise _fault(_TL, f"{op.name} needs LB0 = ValidCol (nonzero)", at, i)
+    if op.name == "TREM" and start.dtype not in trem_types:
+        raise _fault(_TL, f"TREM does not support {_dt_name(start.dtype)} (D6)", at, i)
+    return s
+
+
+def _complete(st: _State, i: int, profile: str, trem_types) -> BlockSummary:
+    fam = st.start.family
+    if fam is BlockFamily.CUBE:
+        return _complete_cube(st, i, profile)
+    if fam is BlockFamily.TEPL:
+        return _complete_tepl(st, i, trem_types)
+    noop = st.zero_seen and not st.iots and not st.ios
+    return _summary(st, noop=noop)
+
+
+def check_program(
+    cmds: Sequence[Command],
+    *,
+    profile: str = "a5",
+    trem_types: frozenset[TileDataType] = TREM_TYPES,
+) -> list[BlockSummary]:
+    """Check a command stream made of blocks; returns one summary per block.
+
+    ``profile`` is ``"a5"`` or ``"a2a3"`` (D15); ``trem_types`` is TREM's type set (D6
+    default; pass ``datatypes.VEC_ARITH_TYPES`` for the wider profile).
+    """
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile '{profile}' (expected one of {PROFILES})")
+    out: list[BlockSummary] = []
+    st: _State | None = None
+    for i, cmd in enumerate(cmds):
+        if not isinstance(cmd, Command):
+            raise TypeError(f"command {i}: {cmd!r} is not a PTO block command")
+        check_reserved_at(cmd, i)
+        if isinstance(cmd, BStart):
+            if st is not None:  # the next BSTART completes the active block
+                out.append(_complete(st, i, profile, trem_types))
+            st = _State(cmd)
+            continue
+        if isinstance(cmd, STOP_TYPES):
+            if st is None:
+                raise _fault(_BC, f"{cmd.mnemonic} with no active block", cmd, i)
+            st.cmds.append(cmd)
+            out.append(_complete(st, i, profile, trem_types))
+            st = None
+            continue
+        if st is None:
+            raise _fault(_BC, f"{cmd.mnemonic} outside an active block", cmd, i)
+        st.cmds.append(cmd)
+        _header(st, cmd, i)
+    if st is not None:
+        raise _fault(_BC, "the stream ends inside a block (missing BSTOP)", None, len(cmds))
+    return out
+
+
+def check_reserved_at(cmd: Command, i: int) -> None:
+    try:
+        check_reserved(cmd)
+    except PTOFault as e:
+        raise PTOFault(e.kind, f"command {i}: {e.message}", op=e.op) from None
+
+
+def check_block(
+    cmds: Sequence[Command],
+    *,
+    profile: str = "a5",
+    trem_types: frozenset[TileDataType] = TREM_TYPES,
+) -> BlockSummary:
+    """Check exactly one block ``BSTART ... BSTOP`` and return its summary."""
+    if any(isinstance(c, BStart) for c in cmds[1:]):
+        raise ValueError("check_block takes one block; use check_program for a stream")
+    blocks = check_program(cmds, profile=profile, trem_types=trem_types)
+    if len(blocks) != 1:
+        raise _fault(_BC, "expected one BSTART ... BSTOP block", None, 0)
+    return blocks[0]
+
+
+__all__ = ["BlockSummary", "PROFILES", "check_block", "check_program"]

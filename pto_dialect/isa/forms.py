@@ -1,0 +1,249 @@
+"""THE table of block-command encoding forms (PTO-SPEC 3).
+
+One row per encoding form: ``(name, command class, width, match, mask, fields, fixed)``.
+``match``/``mask`` are the fixed opcode bits; each field is a list of bit pieces
+``(hi, lo, at)`` meaning "instruction bits [hi:lo] hold field-value bits starting at ``at``";
+``fixed`` lists the command attributes that the form itself implies (e.g. ``lb=1`` for the
+B.DIM LB1 form, ``dst_hand=None`` for a source-only B.IOT). The encoder and decoder in
+:mod:`pto_dialect.isa.encoding` are driven only by this table.
+
+Where the rows come from (pto-spec main e599a3d3; read, not copied):
+
+* ``spec/catalog/command-forms.json`` (the machine-readable form catalog; the same data is in
+  each ``asl/block/**/<MNEMONIC>.asl`` header): B.DATR 0x00001023/0x000C707F; B.FPATR
+  0x00002023/0x00007E7F; B.DIM 0x43/0x1043/0x2043 with mask 0x0000707F; the five B.IOT forms
+  (``asl/block/operands/B.IOT.asl``) 0x00004013/0x0000707F (two sources + destination),
+  0x00004013/0x0007F07F (two sources), 0x00005013/0xFC00707F (one source + destination),
+  0x00005013/0xFC07F07F (one source), 0x00006013/0xFFF0707F (destination only);
+  B.IOR 0x00000013/0x0600707F with RegDst[11:7], RegSrc0[19:15], RegSrc1[24:20],
+  RegSrc2[31:27] (``asl/block/operands/B.IOR.asl``); B.IOS 0x00001013/0xF00871FF with
+  SharedTID[27:20], SizeCode[18:15], PEMode[11:9]; BSTOP 0x00000001/0xFFFFFFFF; the 16-bit
+  C.BSTOP 0x0000/0xFFFF and C.B.DIMI 0x003C/0x003F with LoopNest[15:14] and imm8[13:6]
+  (``asl/block/attributes/C.B.DIMI.asl``: LoopNest 0..2 = LB0..LB2, 3 reserved).
+* BSTART carriers: each named CUBE operation is its own catalog form
+  ``DataType<<27 | Function<<20 | 0x31181`` with mask 0x07FFFFFF (e.g. BSTART.TGEMVMX.BIAS
+  0x01531181); TLSU operations likewise with low bits 0x11181 (BSTART.TLOAD 0x00011181);
+  BSTART.TEPL is 0x00019181/0x000FFFFF with DataType[31:27], Mode[26:25], Function[24:20].
+  Here each family is ONE row whose Function is a field (mask 0x060FFFFF: bits 26:25 fixed
+  zero), so reserved functions decode into a command and are reported by
+  :func:`~pto_dialect.isa.commands.check_reserved`; for a live function the row is exactly the
+  catalog's 0x07FFFFFF-mask form.
+* ``reviewed_encoding_overlaps`` in the catalog: the source-only B.IOT forms are the narrow
+  forms of the destination forms (SizeCode 0 selects source-only). The decoder therefore tries
+  forms with more fixed mask bits first.
+
+Decoding rule for bits that belong to neither the mask nor a field of a form (e.g. the
+DstTile bits of a source-only B.IOT): they are reserved and must be zero for the word to match
+that form ("Reserved instruction bits ... raise Fault_IllegalInstruction", B.IOT contract).
+With that rule every word that decodes re-encodes to itself.
+
+ASSUMPTION - CScaleEn (D11). The v0.58 spec has nine B.FPATR fields; the tenth assembly
+operand CScaleEn (seed 001, LinxISA assembler tests) has no published bit. D11 puts it in the
+reserved bits 10:9; **this table uses bit 9** and keeps bit 10 fixed at zero, so the B.FPATR
+row's mask is 0x00007C7F instead of the spec's 0x00007E7F. The canonical all-zero B.FPATR is
+still 0x00002023.
+
+Both 16-bit forms have bit 0 clear and every 32-bit form here has bit 0 set, which is how a
+little-endian byte stream is split into commands (:func:`~pto_dialect.isa.encoding.split_bytes`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pto_dialect.isa.commands import (
+    BDatr,
+    BDim,
+    BFpatr,
+    BIor,
+    BIos,
+    BIot,
+    BlockFamily,
+    BStart,
+    BStop,
+    CBDimi,
+    CBStop,
+    Command,
+)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Instruction bits [hi:lo] hold value bits [at + hi - lo : at]."""
+
+    hi: int
+    lo: int
+    at: int = 0
+
+    @property
+    def width(self) -> int:
+        return self.hi - self.lo + 1
+
+    @property
+    def bits(self) -> int:
+        return ((1 << self.width) - 1) << self.lo
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    """Attribute name on the command dataclass."""
+    pieces: tuple[Piece, ...]
+
+    @property
+    def width(self) -> int:
+        return sum(p.width for p in self.pieces)
+
+    @property
+    def bits(self) -> int:
+        out = 0
+        for p in self.pieces:
+            out |= p.bits
+        return out
+
+    def extract(self, word: int) -> int:
+        value = 0
+        for p in self.pieces:
+            value |= ((word >> p.lo) & ((1 << p.width) - 1)) << p.at
+        return value
+
+    def insert(self, value: int) -> int:
+        word = 0
+        for p in self.pieces:
+            word |= ((value >> p.at) & ((1 << p.width) - 1)) << p.lo
+        return word
+
+
+@dataclass(frozen=True)
+class Form:
+    name: str
+    cls: type[Command]
+    width: int
+    match: int
+    mask: int
+    fields: tuple[Field, ...] = ()
+    fixed: tuple[tuple[str, object], ...] = ()
+    source: str = ""
+    """Spec path the row was read from."""
+
+    @property
+    def field_bits(self) -> int:
+        out = 0
+        for f in self.fields:
+            out |= f.bits
+        return out
+
+    @property
+    def reserved_bits(self) -> int:
+        """Bits that are neither fixed by the mask nor part of a field."""
+        return ((1 << self.width) - 1) & ~(self.mask | self.field_bits)
+
+    def implies(self, cmd: Command) -> bool:
+        """Is ``cmd`` of this form (class, implied attributes, field attributes present)?"""
+        if type(cmd) is not self.cls:
+            return False
+        if any(getattr(cmd, a) != v for a, v in self.fixed):
+            return False
+        return all(getattr(cmd, f.name) is not None for f in self.fields)
+
+
+def _f(name: str, hi: int, lo: int | None = None) -> Field:
+    return Field(name, (Piece(hi, hi if lo is None else lo),))
+
+
+_BSTART_FIELDS = (_f("dtype", 31, 27), _f("function", 24, 20))
+_UIMM17 = Field("imm", (Piece(31, 20, 0), Piece(11, 7, 12)))
+_IOT = {
+    "src1": _f("src1", 31, 26),
+    "src0": _f("src0", 25, 20),
+    "last": _f("last", 19),
+    "size_code": _f("size_code", 18, 15),
+    "pe_mode": _f("pe_mode", 11, 9),
+    "dst_hand": _f("dst_hand", 8, 7),
+}
+
+
+def _iot(name, match, mask, names, fixed):
+    return Form(
+        name,
+        BIot,
+        32,
+        match,
+        mask,
+        tuple(_IOT[n] for n in names),
+        fixed,
+        "asl/block/operands/B.IOT.asl",
+    )
+
+
+FORMS: tuple[Form, ...] = (
+    Form("BSTART.CUBE", BStart, 32, 0x00031181, 0x060FFFFF, _BSTART_FIELDS,
+         (("family", BlockFamily.CUBE), ("mode", 0)), "asl/block/execution/BSTART.TGEMVMX.BIAS.asl"),
+    Form("BSTART.TLSU", BStart, 32, 0x00011181, 0x060FFFFF, _BSTART_FIELDS,
+         (("family", BlockFamily.TLSU), ("mode", 0)), "asl/block/execution/BSTART.TLOAD.asl"),
+    Form("BSTART.TEPL", BStart, 32, 0x00019181, 0x000FFFFF,
+         (_f("dtype", 31, 27), _f("mode", 26, 25), _f("function", 24, 20)),
+         (("family", BlockFamily.TEPL),), "asl/block/execution/BSTART.TEPL.asl"),
+    Form("B.DATR", BDatr, 32, 0x00001023, 0x000C707F,
+         (_f("cmode", 31, 29), _f("pad", 28, 27), _f("sat", 26), _f("canonicalize", 25),
+          _f("dtype", 24, 20), _f("rmode", 17, 15), _f("layout", 11, 7)),
+         (), "asl/block/attributes/B.DATR.asl"),
+    Form("B.FPATR", BFpatr, 32, 0x00002023, 0x00007C7F,
+         (_f("pre_quant_mode", 31, 26), _f("relu_mode", 25, 23), _f("group_n_code", 22, 19),
+          _f("row_max_en", 18), _f("group_max_en", 17), _f("row_max_init", 16),
+          _f("max_abs_en", 15), _f("cscale_en", 9), _f("trans_b", 8), _f("trans_a", 7)),
+         (), "asl/block/attributes/B.FPATR.asl (+ CScaleEn at bit 9, D11)"),
+    *(
+        Form(f"B.DIM.LB{k}", BDim, 32, 0x00000043 | k << 12, 0x0000707F,
+             (_f("reg", 19, 15), _UIMM17), (("lb", k),), "asl/block/attributes/B.DIM.asl")
+        for k in range(3)
+    ),
+    Form("C.B.DIMI", CBDimi, 16, 0x003C, 0x003F, (_f("lb", 15, 14), _f("imm", 13, 6)),
+         (), "asl/block/attributes/C.B.DIMI.asl"),
+    _iot("B.IOT.SS", 0x00004013, 0x0007F07F, ("src1", "src0", "last", "pe_mode"),
+         (("dst_hand", None), ("size_code", 0))),
+    _iot("B.IOT.SSD", 0x00004013, 0x0000707F,
+         ("src1", "src0", "last", "size_code", "pe_mode", "dst_hand"), ()),
+    _iot("B.IOT.S", 0x00005013, 0xFC07F07F, ("src0", "last", "pe_mode"),
+         (("src1", None), ("dst_hand", None), ("size_code", 0))),
+    _iot("B.IOT.SD", 0x00005013, 0xFC00707F,
+         ("src0", "last", "size_code", "pe_mode", "dst_hand"), (("src1", None),)),
+    _iot("B.IOT.D", 0x00006013, 0xFFF0707F, ("last", "size_code", "pe_mode", "dst_hand"),
+         (("src0", None), ("src1", None))),
+    Form("B.IOR", BIor, 32, 0x00000013, 0x0600707F,
+         (_f("dst", 11, 7), _f("src0", 19, 15), _f("src1", 24, 20), _f("src2", 31, 27)),
+         (), "asl/block/operands/B.IOR.asl"),
+    Form("B.IOS", BIos, 32, 0x00001013, 0xF00871FF,
+         (_f("tid", 27, 20), _f("size_code", 18, 15), _f("pe_mode", 11, 9)),
+         (), "asl/block/operands/B.IOS.asl"),
+    Form("BSTOP", BStop, 32, 0x00000001, 0xFFFFFFFF, (), (), "asl/block/lifecycle/BSTOP.asl"),
+    Form("C.BSTOP", CBStop, 16, 0x0000, 0xFFFF, (), (), "asl/block/lifecycle/C.BSTOP.asl"),
+)  # fmt: skip
+
+
+def _popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+DECODE_ORDER: dict[int, tuple[Form, ...]] = {
+    w: tuple(sorted((f for f in FORMS if f.width == w), key=lambda f: -_popcount(f.mask)))
+    for w in (16, 32)
+}
+"""Forms per command width, narrow (more fixed bits) first."""
+
+FORMS_BY_NAME: dict[str, Form] = {f.name: f for f in FORMS}
+
+
+def _self_check() -> None:
+    for form in FORMS:
+        full = (1 << form.width) - 1
+        assert form.match & ~form.mask == 0, form.name
+        assert form.mask & ~full == 0, form.name
+        seen = form.mask
+        for fld in form.fields:
+            assert fld.bits & seen == 0, (form.name, fld.name)
+            seen |= fld.bits
+    assert len(FORMS_BY_NAME) == len(FORMS)
+
+
+_self_check()
