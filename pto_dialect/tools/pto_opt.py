@@ -39,8 +39,9 @@ class PTOOptMain(xDSLOptMain):
         register_upstream_overrides(self.ctx)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
+        # xdsl-opt already owns -v/--version; give it our text (its format has no braces).
+        self.version_format = _versions().replace("{", "{{").replace("}", "}}")
         super().register_all_arguments(arg_parser)
-        arg_parser.add_argument("--version", action="version", version=_versions())
 
     def run(self):
         try:

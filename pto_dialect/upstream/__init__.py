@@ -1,1 +1,97 @@
-"""pto_dialect/upstream"""
+"""Upstream MLIR ops xDSL 0.75 lacks, packaged as replacement ``linalg`` / ``arith`` dialects.
+
+Our tools (``pto-opt``, ``pto-run``) register these two dialects **instead of** xDSL's:
+
+* ``linalg``: every op of xDSL's ``Linalg`` except its ``linalg.matmul``, replaced by
+  :class:`~pto_dialect.upstream.ops.MatmulOp` (mixed element types), plus
+  ``linalg.vecmat`` and ``linalg.matvec``;
+* ``arith``: every op of xDSL's ``Arith`` plus ``arith.remf``.
+
+xDSL 0.75 already has ``arith.remsi``, ``arith.remui``, ``arith.cmpi``, ``arith.cmpf`` and
+``arith.select``; it has no ``arith.remf``, ``linalg.vecmat`` or ``linalg.matvec``.
+
+Registration: ``Context.register_dialect`` refuses a second factory for a name, so call
+:func:`register_upstream_overrides` **after** the tool registered the multiverse's dialects;
+it swaps the lazy factories (and, if a dialect was already loaded, the loaded op classes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.context import Context
+from xdsl.dialects.arith import Arith
+from xdsl.dialects.linalg import Linalg
+from xdsl.dialects.linalg import ops as xlinalg
+from xdsl.ir import Dialect
+
+from .ops import MatmulOp, MatvecOp, RemFOp, VecmatOp, cast_signed, contraction_region
+
+__all__ = [
+    "MatmulOp",
+    "MatvecOp",
+    "RemFOp",
+    "VecmatOp",
+    "cast_signed",
+    "contraction_region",
+    "upstream_linalg",
+    "upstream_arith",
+    "upstream_dialects",
+    "upstream_dialect_factories",
+    "register_upstream_overrides",
+]
+
+_REPLACED = {xlinalg.MatmulOp: MatmulOp}
+
+
+def upstream_linalg() -> Dialect:
+    """xDSL's ``linalg`` with our ``linalg.matmul`` and ``linalg.vecmat``/``linalg.matvec``."""
+    ops = [_REPLACED.get(op, op) for op in Linalg.operations]
+    return Dialect("linalg", [*ops, VecmatOp, MatvecOp], list(Linalg.attributes))
+
+
+def upstream_arith() -> Dialect:
+    """xDSL's ``arith`` plus ``arith.remf`` (keeps its attributes and interfaces)."""
+    return Dialect(
+        "arith",
+        [*Arith.operations, RemFOp],
+        list(Arith.attributes),
+        list(Arith._interfaces),  # pyright: ignore[reportPrivateUsage]
+    )
+
+
+def upstream_dialect_factories() -> dict[str, Callable[[], Dialect]]:
+    """Lazy factories keyed by dialect name, in the shape ``Context.register_dialect`` takes."""
+    return {"linalg": upstream_linalg, "arith": upstream_arith}
+
+
+def upstream_dialects() -> list[Dialect]:
+    """The replacement ``linalg`` and ``arith`` dialects."""
+    return [factory() for factory in upstream_dialect_factories().values()]
+
+
+def register_upstream_overrides(ctx: Context) -> None:
+    """Make ``ctx`` use our ``linalg`` and ``arith`` instead of xDSL's.
+
+    Works whether the names are unregistered (plain ``register_dialect``), registered
+    but not loaded (the lazy factory is swapped), or already loaded (the loaded op
+    classes are replaced so that later parsing builds ours). Idempotent.
+    xDSL's ``Context`` has no public API to replace a registration, so this touches its
+    private tables; it is the only place in the project that does.
+    """
+    registered = ctx._registered_dialects  # pyright: ignore[reportPrivateUsage]
+    loaded = ctx._loaded_dialects  # pyright: ignore[reportPrivateUsage]
+    loaded_ops = ctx._loaded_ops  # pyright: ignore[reportPrivateUsage]
+    for name, factory in upstream_dialect_factories().items():
+        if name not in registered:
+            ctx.register_dialect(name, factory)
+            continue
+        registered[name] = factory
+        if name in loaded:
+            dialect = factory()
+            loaded[name] = dialect
+            for op in dialect.operations:
+                loaded_ops[op.name] = op
+            for attr in dialect.attributes:
+                if attr not in ctx.loaded_attrs and attr not in ctx.loaded_types:
+                    ctx.load_attr_or_type(attr)

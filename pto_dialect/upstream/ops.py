@@ -1,0 +1,219 @@
+"""Upstream MLIR operations that xDSL 0.75 lacks or models too narrowly.
+
+* ``arith.remf`` -- floating remainder (C ``fmod``: the result has the dividend's sign),
+  same syntax as ``arith.addf``: ``%r = arith.remf %a, %b [fastmath<...>] : f32``.
+  torch-mlir's float floor-modulo idiom (``remf`` + ``cmpf``/``select`` fix-up, D7) uses it.
+* ``linalg.matmul`` -- xDSL's class builds its hidden body as ``mulf(a, b); addf(.., acc)``
+  with no casts, so ``bf16 x bf16 -> f32`` (what torch-mlir emits for GEMV, PTO-SPEC 4)
+  fails verification. Upstream casts every input to the output element type first
+  (OpDSL ``TypeFn.cast_signed``). :class:`MatmulOp` subclasses xDSL's op (same name, same
+  syntax, ``isinstance`` checks keep working) and builds the upstream body.
+* ``linalg.vecmat`` / ``linalg.matvec`` -- named structured ops with the upstream OpDSL
+  definitions::
+
+      vecmat: x[n] += cast(U, y[m]) * cast(U, A[m, n])    domain (n, m)
+      matvec: x[m] += cast(U, A[m, n]) * cast(U, y[n])    domain (m, n)
+
+  printed like every named op: ``linalg.vecmat ins(%y, %A : ...) outs(%x : ...) -> type``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, cast
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    AnyTensorType,
+    ArrayAttr,
+    IntegerType,
+    ShapedType,
+    TensorType,
+)
+from xdsl.dialects.linalg import ops as xlinalg
+from xdsl.dialects.linalg.abstract_ops import NamedOperation
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.ir import Attribute, BlockArgument, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.irdl import irdl_op_definition, traits_def
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+__all__ = ["RemFOp", "MatmulOp", "VecmatOp", "MatvecOp", "cast_signed", "contraction_region"]
+
+
+@irdl_op_definition
+class RemFOp(arith.FloatingPointLikeBinaryOperation):
+    """``arith.remf``: floating-point remainder, the sign of the dividend (LLVM ``frem``).
+
+    See https://mlir.llvm.org/docs/Dialects/ArithOps/#arithremf-arithremfop.
+    """
+
+    name = "arith.remf"
+
+    traits = traits_def(Pure())
+
+
+def cast_signed(value: SSAValue, to_type: Attribute) -> SSAValue:
+    """OpDSL ``TypeFn.cast_signed``: convert a scalar to ``to_type``, ints as signed.
+
+    Must be called inside a ``Builder.implicit_region`` body (the ops are inserted there).
+    """
+    from_type = value.type
+    if from_type == to_type:
+        return value
+    from_float = isinstance(from_type, AnyFloat)
+    to_float = isinstance(to_type, AnyFloat)
+    if from_float and to_float:
+        assert isinstance(from_type, AnyFloat) and isinstance(to_type, AnyFloat)
+        if from_type.bitwidth < to_type.bitwidth:
+            return arith.ExtFOp(value, to_type).result
+        return arith.TruncFOp(value, to_type).result
+    if not from_float and to_float:
+        return arith.SIToFPOp(value, to_type).result
+    if from_float and not to_float:
+        return arith.FPToSIOp(value, to_type).result
+    assert isinstance(from_type, IntegerType) and isinstance(to_type, IntegerType)
+    if from_type.width.data < to_type.width.data:
+        return arith.ExtSIOp(value, to_type).result
+    return arith.TruncIOp(value, to_type).result
+
+
+def _check_castable(op: NamedOperation) -> None:
+    """Every operand element type must be an int or float (upstream's ``cast_signed``)."""
+    for value in (*op.inputs, *op.outputs):
+        t = value.type
+        element = t.get_element_type() if isinstance(t, ShapedType) else t
+        if not isinstance(element, AnyFloat | IntegerType):
+            raise VerifyException(
+                f"'{op.name}' operand element type {element} is neither integer nor float"
+            )
+
+
+def contraction_region(arg_types: Sequence[Attribute]) -> Region:
+    """The upstream contraction body ``yield add(out, mul(cast(U, in0), cast(U, in1)))``."""
+    out_type = arg_types[-1]
+    add, mul = (
+        (arith.AddfOp, arith.MulfOp)
+        if isinstance(out_type, AnyFloat)
+        else (arith.AddiOp, arith.MuliOp)
+    )
+
+    @Builder.implicit_region(arg_types)
+    def hidden_region(args: tuple[BlockArgument, ...]) -> None:
+        lhs = cast_signed(args[0], out_type)
+        rhs = cast_signed(args[1], out_type)
+        product = mul(lhs, rhs)
+        xlinalg.YieldOp(add(args[2], product))
+
+    return hidden_region
+
+
+class _ContractionBase(NamedOperation):
+    """A named contraction ``out += cast(U, in0) * cast(U, in1)`` (upstream OpDSL)."""
+
+    PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
+    DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]]
+    RANKS: ClassVar[tuple[int, int, int]]
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        outputs: Sequence[SSAValue] = (),
+        res: Sequence[Attribute] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        if res is None:
+            result_types = tuple(
+                cast(AnyTensorType, output_type)
+                for output in outputs
+                if isinstance(output_type := output.type, TensorType)
+            )
+        else:
+            result_types = res
+        super().__init__(
+            ins=inputs,
+            outs=outputs,
+            result_types=result_types,
+            attributes=attributes,
+            hidden_region=self.get_hidden_region(inputs, outputs),
+        )
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        return contraction_region(cls.body_arg_types((*inputs, *outputs)))
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return self.DEFAULT_MAPS
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        return ArrayAttr([IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()])
+
+    def verify_(self) -> None:
+        if len(self.inputs) != 2 or len(self.outputs) != 1:
+            raise VerifyException(f"'{self.name}' expects 2 inputs and 1 output")
+        for value, rank in zip((*self.inputs, *self.outputs), self.RANKS, strict=True):
+            shape = value.type.get_shape() if hasattr(value.type, "get_shape") else ()
+            if len(shape) != rank:
+                raise VerifyException(
+                    f"'{self.name}' expects operand types of ranks {self.RANKS}, got {value.type}"
+                )
+        _check_castable(self)
+        super().verify_()
+
+
+@irdl_op_definition
+class VecmatOp(_ContractionBase):
+    """``linalg.vecmat``: ``x[n] += y[m] * A[m, n]`` (inputs cast to the output type).
+
+    See https://mlir.llvm.org/docs/Dialects/Linalg/#linalgvecmat-linalgvecmatop.
+    """
+
+    name = "linalg.vecmat"
+    DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]] = (
+        AffineMap.from_callable(lambda n, m: (m,)),
+        AffineMap.from_callable(lambda n, m: (m, n)),
+        AffineMap.from_callable(lambda n, m: (n,)),
+    )
+    RANKS: ClassVar[tuple[int, int, int]] = (1, 2, 1)
+
+
+@irdl_op_definition
+class MatvecOp(_ContractionBase):
+    """``linalg.matvec``: ``x[m] += A[m, n] * y[n]`` (inputs cast to the output type).
+
+    See https://mlir.llvm.org/docs/Dialects/Linalg/#linalgmatvec-linalgmatvecop.
+    """
+
+    name = "linalg.matvec"
+    DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]] = (
+        AffineMap.from_callable(lambda m, n: (m, n)),
+        AffineMap.from_callable(lambda m, n: (n,)),
+        AffineMap.from_callable(lambda m, n: (m,)),
+    )
+    RANKS: ClassVar[tuple[int, int, int]] = (2, 1, 1)
+
+
+class MatmulOp(xlinalg.MatmulOp):
+    """``linalg.matmul`` accepting mixed element types (``bf16 x bf16 -> f32``).
+
+    The hidden body casts both inputs to the output element type before the
+    multiply-accumulate, as upstream's OpDSL definition does. A plain subclass of
+    xDSL's op: it inherits the IRDL definition, syntax and ``isinstance`` identity
+    (xDSL cannot re-run ``irdl_op_definition`` on a derived op); only the body
+    builder and the verifier differ.
+    """
+
+    name = "linalg.matmul"
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        return contraction_region(cls.body_arg_types((*inputs, *outputs)))
+
+    def verify_(self) -> None:
+        if len(self.inputs) != 2 or len(self.outputs) != 1:
+            raise VerifyException("'linalg.matmul' expects 2 inputs and 1 output")
+        _check_castable(self)
+        super().verify_()

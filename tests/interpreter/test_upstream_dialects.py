@@ -1,0 +1,157 @@
+"""Upstream ops xDSL 0.75 lacks: arith.remf, linalg.vecmat/matvec, mixed-type matmul."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects import arith, get_all_dialects
+from xdsl.dialects.linalg import Linalg
+from xdsl.dialects.linalg import ops as xlinalg
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+
+from pto_dialect.upstream import (
+    MatmulOp,
+    MatvecOp,
+    RemFOp,
+    VecmatOp,
+    register_upstream_overrides,
+    upstream_dialects,
+)
+
+PROGRAM = """\
+builtin.module {
+  func.func @f(%a : tensor<1x8xbf16>, %b : tensor<8x4xbf16>, %c : tensor<1x4xf32>, %x : tensor<8xf16>, %m : tensor<4x8xf16>, %y : tensor<4xf32>, %s : f32) -> (tensor<1x4xf32>, tensor<4xf32>, tensor<4xf32>, f32) {
+    %0 = linalg.matmul ins(%a, %b : tensor<1x8xbf16>, tensor<8x4xbf16>) outs(%c : tensor<1x4xf32>) -> tensor<1x4xf32>
+    %1 = linalg.vecmat ins(%x, %m : tensor<8xf16>, tensor<4x8xf16>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
+    %2 = linalg.matvec ins(%m, %x : tensor<4x8xf16>, tensor<8xf16>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
+    %3 = arith.remf %s, %s fastmath<nnan,ninf> : f32
+    func.return %0, %1, %2, %3 : tensor<1x4xf32>, tensor<4xf32>, tensor<4xf32>, f32
+  }
+}
+"""
+
+
+def _ctx(override: bool = True) -> Context:
+    ctx = Context()
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    if override:
+        register_upstream_overrides(ctx)
+    return ctx
+
+
+def test_xdsl_lacks_the_ops_we_add():
+    """Checked once: if xDSL grows these, our definitions must be revisited."""
+    names = {op.name for op in Linalg.operations} | {op.name for op in arith.Arith.operations}
+    assert "arith.remf" not in names
+    assert "linalg.vecmat" not in names and "linalg.matvec" not in names
+    for present in ("arith.remsi", "arith.remui", "arith.select", "arith.cmpf", "arith.cmpi"):
+        assert present in names
+
+
+def _parse(text: str):
+    module = Parser(_ctx(), text).parse_module()
+    module.verify()
+    return module
+
+
+VALID = PROGRAM.replace(
+    "%1 = linalg.vecmat ins(%x, %m : tensor<8xf16>, tensor<4x8xf16>)",
+    "%1 = linalg.vecmat ins(%x, %n : tensor<8xf16>, tensor<8x4xf16>)",
+).replace("%s : f32)", "%s : f32, %n : tensor<8x4xf16>)")
+
+
+def test_parse_print_round_trip():
+    module = _parse(VALID)
+    printed = str(module)
+    assert (
+        "linalg.vecmat ins(%x, %n : tensor<8xf16>, tensor<8x4xf16>) outs(%y : tensor<4xf32>) -> tensor<4xf32>"
+        in printed
+    )
+    assert "linalg.matvec ins(%m, %x : tensor<4x8xf16>, tensor<8xf16>)" in printed
+    assert "arith.remf %s, %s fastmath<nnan,ninf> : f32" in printed
+    assert str(_parse(printed)) == printed
+    ops = [type(op) for op in module.walk()]
+    assert MatmulOp in ops and VecmatOp in ops and MatvecOp in ops and RemFOp in ops
+
+
+def test_mixed_matmul_body_casts_to_the_output_type():
+    """Upstream OpDSL cast_signed: bf16 x bf16 -> f32 extends both inputs first."""
+    module = _parse(VALID)
+    matmul = next(op for op in module.walk() if isinstance(op, MatmulOp))
+    assert isinstance(matmul, xlinalg.MatmulOp)  # still an xDSL matmul for passes
+    body = [op.name for op in matmul.body.block.ops]
+    assert body == ["arith.extf", "arith.extf", "arith.mulf", "arith.addf", "linalg.yield"]
+    assert matmul.body.block.last_op.operands[0].owner.operands[0] is matmul.body.block.args[2]
+
+
+MATMUL_ONLY = """
+func.func @f(%a : tensor<1x8xbf16>, %b : tensor<8x4xbf16>, %c : tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<1x8xbf16>, tensor<8x4xbf16>) outs(%c : tensor<1x4xf32>) -> tensor<1x4xf32>
+  func.return %0 : tensor<1x4xf32>
+}"""
+
+
+def test_xdsl_matmul_rejects_mixed_types_ours_accepts():
+    text = MATMUL_ONLY
+    with pytest.raises(DiagnosticException):
+        Parser(_ctx(override=False), text).parse_module().verify()
+    _parse(text)
+
+
+@pytest.mark.parametrize(
+    "op_text",
+    [
+        "linalg.vecmat ins(%m, %x : tensor<4x8xf16>, tensor<8xf16>) outs(%y : tensor<4xf32>) -> tensor<4xf32>",
+        "linalg.matvec ins(%x, %m : tensor<8xf16>, tensor<4x8xf16>) outs(%y : tensor<4xf32>) -> tensor<4xf32>",
+        "linalg.matvec ins(%m, %m : tensor<4x8xf16>, tensor<4x8xf16>) outs(%y : tensor<4xf32>) -> tensor<4xf32>",
+    ],
+)
+def test_contraction_verifier_rejects_wrong_ranks(op_text):
+    text = f"""
+func.func @f(%x : tensor<8xf16>, %m : tensor<4x8xf16>, %y : tensor<4xf32>) -> tensor<4xf32> {{
+  %0 = {op_text}
+  func.return %0 : tensor<4xf32>
+}}"""
+    with pytest.raises((VerifyException, DiagnosticException, ParseError)):
+        _parse(text)
+
+
+def test_matvec_shape_mismatch_rejected():
+    text = """
+func.func @f(%m : tensor<4x8xf16>, %x : tensor<7xf16>, %y : tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.matvec ins(%m, %x : tensor<4x8xf16>, tensor<7xf16>) outs(%y : tensor<4xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}"""
+    with pytest.raises((VerifyException, DiagnosticException)):
+        _parse(text)
+
+
+def test_override_after_load_and_idempotent():
+    ctx = Context()
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    ctx.load_registered_dialect("linalg")
+    ctx.load_registered_dialect("arith")
+    assert ctx.get_op("linalg.matmul") is xlinalg.MatmulOp
+    register_upstream_overrides(ctx)
+    register_upstream_overrides(ctx)
+    assert ctx.get_op("linalg.matmul") is MatmulOp
+    assert ctx.get_op("linalg.vecmat") is VecmatOp
+    assert ctx.get_op("arith.remf") is RemFOp
+    assert ctx.get_op("linalg.generic") is xlinalg.GenericOp
+
+
+def test_override_on_empty_context_and_dialect_contents():
+    ctx = Context()
+    register_upstream_overrides(ctx)
+    assert ctx.get_op("arith.addf") is arith.AddfOp
+    linalg_d, arith_d = upstream_dialects()
+    assert {op.name for op in linalg_d.operations} == {op.name for op in Linalg.operations} | {
+        "linalg.vecmat",
+        "linalg.matvec",
+    }
+    assert MatmulOp in list(linalg_d.operations)
+    assert xlinalg.MatmulOp not in list(linalg_d.operations)
+    assert RemFOp in list(arith_d.operations)
