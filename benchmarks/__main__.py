@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from benchmarks import bench_kernels
+from benchmarks import bench_interpreter, bench_kernels
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -12,6 +12,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="smaller sizes (a few seconds)")
     args = ap.parse_args(argv)
     bench_kernels.run(quick=args.quick)
+    bench_interpreter.run(quick=args.quick)
     return 0
 
 
