@@ -63,14 +63,14 @@ class PTOFunctions(InterpreterFunctions):
     # -- CUBE family -----------------------------------------------------------------
     def _run_cube(self, op: CubeMatrixOp, args: tuple[Any, ...]) -> tuple[TileValue, ...]:
         result_types = [r.type for r in op.results]
-        if op.mask.is_zero:
-            return tuple(_unallocated(t) for t in result_types)  # type: ignore[arg-type]
-        if op.is_mx() and target_profile(op) is TargetProfile.A2A3:
+        if op.is_mx() and target_profile(op) is TargetProfile.A2A3:  # decoding first (D12, D15)
             raise PTOFault(
                 FaultKind.ILLEGAL_INSTRUCTION,
                 f"CUBE function {op.FUNCTION} is an MX function, illegal on target a2a3 (D15)",
                 op.name,
             )
+        if op.mask.is_zero:
+            return tuple(_unallocated(t) for t in result_types)  # type: ignore[arg-type]
         by_role: dict[str, Any] = {}
         values = iter(args)
         for role, v in op.operand_by_role().items():

@@ -53,6 +53,7 @@ from pto_dialect.geometry import (
     geometry_errors,
     parse_size,
 )
+from pto_dialect.isa.commands import PE_MODE_MASKS
 from pto_dialect.postprocess import FPATR_FIELD_WIDTHS, Fpatr
 
 # --------------------------------------------------------------------------------------
@@ -146,6 +147,27 @@ def _parse_mask_digits(parser: AttrParser) -> str:
         parser.raise_error("expected a 4-digit PE mask such as 1111 or 0011 (PE0 leftmost)")
     parser._consume_token()
     return text
+
+
+def mask_encoding_errors(mask: str) -> list[str]:
+    """A PE mask is 4 binary digits (PE0 leftmost) that the 3-bit PEMode can express:
+    0000, 1000, 0100, 0010, 0001, 1100, 1110, 1111 (PTO-SPEC 2 PE_MASK, D13)."""
+    if len(mask) != 4 or any(c not in "01" for c in mask):
+        return [f"PE mask '{mask}' must be 4 binary digits (PTO-SPEC 2, D13)"]
+    if mask not in PE_MODE_MASKS:
+        return [
+            f"PE mask {mask} is not encodable: the 3-bit PEMode expresses only "
+            f"{', '.join(PE_MODE_MASKS)} (PTO-SPEC 2, D13)"
+        ]
+    return []
+
+
+def pe_mask_errors(pe: str) -> list[str]:
+    """The PE-mask rules of a tile type (PTO-SPEC 2, D13): encodable and not 0000."""
+    errs = mask_encoding_errors(pe)
+    if not errs and pe == "0000":
+        return ["a tile is held by at least one PE: pe=0000 (D13)"]
+    return errs
 
 
 @irdl_attr_definition
@@ -269,11 +291,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
             storage = Storage(self.storage.data)
         except ValueError as e:
             return [str(e)]
-        pe = self.pe.data
-        if len(pe) != 4 or any(c not in "01" for c in pe):
-            errs.append(f"PE mask '{pe}' must be 4 binary digits (PTO-SPEC 2, D13)")
-        elif pe == "0000":
-            errs.append("a tile is held by at least one PE: pe=0000 (D13)")
+        errs += pe_mask_errors(self.pe.data)
         errs += geometry_errors(
             self.rows.data,
             self.cols.data,
@@ -299,6 +317,8 @@ class TileType(ParametrizedAttribute, TypeAttribute):
         dims = parser.parse_dimension_list()
         if len(dims) != 2:
             parser.raise_error("a tile has exactly two dimensions: ROWSxCOLSxELT")
+        if min(dims) < 0:
+            parser.raise_error("tile dimensions are static: '?' is not allowed", start, parser.pos)
         parser.parse_shape_delimiter()
         elt = parser.parse_type()
         if tile_dtype_of(elt) is None:
@@ -330,6 +350,8 @@ class TileType(ParametrizedAttribute, TypeAttribute):
                 v = parser.parse_dimension_list()
                 if len(v) != 2:
                     parser.raise_error("valid shape has exactly two dimensions: VRxVC")
+                if min(v) < 0:
+                    parser.raise_error("valid shape is static: '?' is not allowed")
                 valid = tuple(v)
             elif kw == "size":
                 once("size")
@@ -359,6 +381,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
                     f"{[x.value for x in Layout]}, a location {[x.value for x in Location]}, "
                     "local/shared, size= or pe=)"
                 )
+        end = parser._current_token.span.end  # underline up to '>', not past later comments
         parser.parse_punctuation(">")
         assert dt is not None
         if size is None:
@@ -375,10 +398,12 @@ class TileType(ParametrizedAttribute, TypeAttribute):
             IntAttr(size),
             StringAttr(pe),
         ]
-        errs = geometry_errors(dims[0], dims[1], dt, valid[0], valid[1], layout, storage, size)
+        errs = pe_mask_errors(pe) + geometry_errors(
+            dims[0], dims[1], dt, valid[0], valid[1], layout, storage, size
+        )
         if errs:
             parser.raise_error(
-                f"[TileLegality] invalid !pto.tile: {'; '.join(errs)}", start, parser.pos
+                f"[TileLegality] invalid !pto.tile: {'; '.join(errs)}", start, end
             )
         return params
 
@@ -495,14 +520,18 @@ class MaskAttr(Data[str]):
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> str:
         with parser.in_angle_brackets():
-            return _parse_mask_digits(parser)
+            pos = parser.pos
+            mask = _parse_mask_digits(parser)
+            for err in mask_encoding_errors(mask):
+                parser.raise_error(err, pos, parser.pos)
+            return mask
 
     def print_parameter(self, printer: Printer) -> None:
         printer.print_string(f"<{self.data}>")
 
     def verify(self) -> None:
-        if len(self.data) != 4 or any(c not in "01" for c in self.data):
-            raise VerifyException(f"PE mask '{self.data}' must be 4 binary digits (D13)")
+        for err in mask_encoding_errors(self.data):
+            raise VerifyException(err)
 
     @property
     def is_zero(self) -> bool:

@@ -84,6 +84,11 @@ def target_profile(op: Operation) -> TargetProfile:
         attr = cur.attributes.get(TARGET_ATTR_NAME)
         if isinstance(attr, TargetAttr):
             return attr.data
+        if attr is not None:
+            raise VerifyException(
+                f"'{cur.name}' op attribute {TARGET_ATTR_NAME} must be #pto.target<a5> or "
+                f"#pto.target<a2a3> (D15)"
+            )
         cur = cur.parent_op()
     return TargetProfile.A5
 
@@ -110,10 +115,13 @@ class PTOOp(IRDLOperation):
 
 
 def _print_props(printer: Printer, op: Operation, defaults: dict[str, Attribute]) -> None:
+    # Properties in declaration order (not construction order), so printing is canonical.
+    order = list(type(op).get_irdl_definition().properties)  # type: ignore[attr-defined]
     shown = {
-        k: v
-        for k, v in op.properties.items()
-        if k not in ("operandSegmentSizes", "resultSegmentSizes") and defaults.get(k) != v
+        k: op.properties[k]
+        for k in sorted(op.properties, key=lambda k: order.index(k) if k in order else len(order))
+        if k not in ("operandSegmentSizes", "resultSegmentSizes")
+        and defaults.get(k) != op.properties[k]
     }
     shown.update(op.attributes)
     if shown:
@@ -236,7 +244,19 @@ class CubeMatrixOp(PTOOp):
             v = operands.get(name)
             ops.append(([v] if v is not None else []) if _is_optional(odef) else v)
         res = list(result_types)
-        res_groups = [res[0], res[1:2] if len(res) > 1 else [], res[2:3] if len(res) > 2 else []]
+        if not 1 <= len(res) <= 3:
+            raise ValueError(f"{self.name} has 1 to 3 results (d, row_max, group_max)")
+        # Results after D are the auxiliary destinations B.FPATR enables, in order
+        # (row_max, then group_max; PTO-SPEC 3.3). When the count matches, bind them by role,
+        # so that a group_max-only op keeps its result in the group_max slot; otherwise bind
+        # positionally and let the verifier name the mismatch.
+        aux = (fpatr or Fpatr()).aux_destinations()
+        roles = ("row_max", "group_max")
+        if len(res) == 1 + len(aux):
+            by_role = dict(zip(aux, res[1:]))
+        else:
+            by_role = dict(zip(roles, res[1:]))
+        res_groups = [res[0], *([by_role[r]] if r in by_role else [] for r in roles)]
         props: dict[str, Attribute] = {
             "rmode": RoundingModeAttr(rmode),
             "fpatr": FpatrAttr.from_fields(fpatr or Fpatr()),
@@ -318,7 +338,10 @@ class CubeMatrixOp(PTOOp):
         if not 1 <= len(outs) <= 3:
             parser.raise_error("expected 1 to 3 result types", type_pos, parser.pos)
         op = cls.__new__(cls)
-        CubeMatrixOp.__init__(op, values, outs)
+        fp = props.get("fpatr")
+        CubeMatrixOp.__init__(
+            op, values, outs, fpatr=fp.fields if isinstance(fp, FpatrAttr) else None
+        )
         for k, v in props.items():
             op.properties[k] = v
         if "sat" not in props:
@@ -332,15 +355,17 @@ class CubeMatrixOp(PTOOp):
         # Decode: reserved B.FPATR values do not decode (PTO-SPEC 3.3).
         for msg in f.reserved_values():
             raise self.fault(IL, f"fpatr: {msg}", "PTO-SPEC 3.3")
-        # Mask 0 is a strict no-op before any other check (PTO-SPEC 2, D12).
-        if self.mask.is_zero:
-            return
+        # On a2a3 the MX selectors do not decode (D15): decoding precedes the mask-0 no-op
+        # (D12: "a strict no-op before any check but decoding").
         if self.is_mx() and target_profile(self) is TargetProfile.A2A3:
             raise self.fault(
                 IL,
                 f"CUBE function {self.FUNCTION} is an MX function, illegal on target a2a3",
-                "PTO-SPEC 3.1, D15",
+                "PTO-SPEC 3.1, D12, D15",
             )
+        # Mask 0 is a strict no-op before any other check (PTO-SPEC 2, D12).
+        if self.mask.is_zero:
+            return
         self.verify_cube()
 
     def verify_cube(self) -> None:  # pragma: no cover - every member overrides or inherits

@@ -30,7 +30,7 @@ Check order (follows the ASL's sequential command semantics, read in pto-spec e5
 
 2. At completion, CUBE (``ExecuteBundleTMATMULOperation``, PTO-SPEC 3.5 for TGEMV_MX_BIAS):
    all bindings zero-mask -> no-op (summary ``noop=True``); no B.FPATR -> BundleControl;
-   profile ``a2a3`` with an MX function -> IllegalInstruction (D15); then TileLegality for the
+   then TileLegality for the
    static rules: MX type pair (D2) / ordinary same-class pair, binding-stream counts
    (Local sources = [C] + A + [As] + B + [Bs] + [Bias] + RowMaxIn + vector params;
    destinations = 1 + RowMaxEn + GroupMaxEn; terminated with ``last``), B.IOR surplus fields,
@@ -274,8 +274,6 @@ def _complete_cube(st: _State, i: int, profile: str) -> BlockSummary:
         return _summary(st, noop=True)
     if st.fpatr is None:
         raise _fault(_BC, f"{fn.name} block has no B.FPATR (exactly one is required)", at, i)
-    if profile == "a2a3" and fn.is_mx:
-        raise _fault(_IL, f"{fn.name} (MX) is not available in the a2a3 profile (D15)", at, i)
     s = _summary(st, noop=False)
     fp = st.fpatr
     errs: list[str] = []
@@ -418,6 +416,12 @@ def check_program(
         if isinstance(cmd, BStart):
             if st is not None:  # the next BSTART completes the active block
                 out.append(_complete(st, i, profile, trem_types))
+            # On a2a3 the MX selectors do not decode (D15): this is decoding, so it precedes
+            # the mask-0 no-op ("a strict no-op before any check but decoding", D12).
+            if profile == "a2a3" and cmd.cube is not None and cmd.cube.is_mx:
+                raise _fault(
+                    _IL, f"{cmd.cube.name} (MX) is not available in the a2a3 profile (D15)", cmd, i
+                )
             st = _State(cmd)
             continue
         if isinstance(cmd, STOP_TYPES):

@@ -191,12 +191,16 @@ def test_first_offending_command_wins():
     assert fault(text).kind == "BundleControl"
 
 
-def test_a2a3_profile_rejects_mx_after_fpatr_check():
-    """D15: MX functions are IllegalInstruction on a2a3; the missing B.FPATR check comes first
-    (PTO-SPEC 3.5 order)."""
+def test_a2a3_profile_rejects_mx_at_decode():
+    """D15 + D12: on a2a3 the MX selectors do not decode, so IllegalInstruction comes before
+    the missing-B.FPATR BundleControl and before the mask-0 no-op (decoding precedes both)."""
     assert fault(TGEMV, profile="a2a3").kind == "IllegalInstruction"
     no_fpatr = edit(TGEMV, "B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0\n", "")
-    assert fault(no_fpatr, profile="a2a3").kind == "BundleControl"
+    assert fault(no_fpatr, profile="a2a3").kind == "IllegalInstruction"
+    assert fault(no_fpatr, profile="a5").kind == "BundleControl"
+    masked = TGEMV.replace("mask=1111", "mask=0000")
+    assert masked != TGEMV
+    assert fault(masked, profile="a2a3").kind == "IllegalInstruction"
 
 
 def test_cscale_allowed_for_fp32_acc_form():

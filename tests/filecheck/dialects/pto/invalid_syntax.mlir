@@ -1,0 +1,56 @@
+// Custom-syntax errors of the pto ops are parse errors with a location.
+// RUN: xdsl-opt %s --parsing-diagnostics --split-input-file | filecheck %s
+
+%a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
+%d = pto.tgemv_mx_bias %a, scale %a, %a, %a : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<1x64xf16, cube_m16, mat>) -> !pto.tile<1x32xf32, cube_m16, mat>
+// CHECK: {{^.*}}invalid_syntax.mlir:{{[0-9]+}}:28{{$}}
+// CHECK: {{^ *}}'scale' is not an optional operand of pto.tgemv_mx_bias; expected one of ['a_scale', 'b_scale', 'lrelu_scalar', 'prelu', 'quant', 'quant_scalar', 'row_max_in']{{$}}
+
+// -----
+
+%a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
+%d = pto.tgemv_mx_bias %a, a_scale %a, a_scale %a, %a, %a : (!pto.tile<1x64xf16, cube_m16, mat>) -> !pto.tile<1x32xf32, cube_m16, mat>
+// CHECK: {{^.*}}invalid_syntax.mlir:{{[0-9]+}}:40{{$}}
+// CHECK: {{^ *}}operand 'a_scale' given twice{{$}}
+
+// -----
+
+%a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
+%d = pto.tgemv_mx_bias %a, %a, %a, %a : (!pto.tile<1x64xf16, cube_m16, mat>) -> !pto.tile<1x32xf32, cube_m16, mat>
+// CHECK: {{^.*}}invalid_syntax.mlir:{{[0-9]+}}:36{{$}}
+// CHECK: {{^ *}}too many operands for pto.tgemv_mx_bias{{$}}
+
+// -----
+
+%a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
+%d = pto.tgemv_mx_bias %a, %a : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<1x64xf16, cube_m16, mat>) -> !pto.tile<1x32xf32, cube_m16, mat>
+// CHECK: {{^.*}}invalid_syntax.mlir:{{[0-9]+}}:24{{$}}
+// CHECK: {{^ *}}pto.tgemv_mx_bias expects operand(s) ['bias']{{$}}
+
+// -----
+
+%a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
+%d = pto.tgemv_mx_bias %a, %a, %a : (!pto.tile<1x64xf16, cube_m16, mat>) -> !pto.tile<1x32xf32, cube_m16, mat>
+// CHECK: {{^.*}}invalid_syntax.mlir:{{[0-9]+}}:37{{$}}
+// CHECK: {{^ *}}expected 3 operand types, got 1{{$}}
+
+// -----
+
+%a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
+%d:4 = pto.tgemv_mx_bias %a, %a, %a : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<1x64xf16, cube_m16, mat>) -> (!pto.tile<1x32xf32, cube_m16, mat>, !pto.tile<1x32xf32, cube_m16, mat>, !pto.tile<1x32xf32, cube_m16, mat>, !pto.tile<1x32xf32, cube_m16, mat>)
+// CHECK: {{^.*}}invalid_syntax.mlir:{{[0-9]+}}:39{{$}}
+// CHECK: {{^ *}}expected 1 to 3 result types{{$}}
+
+// -----
+
+%x = "test.op"() : () -> !pto.tile<4x8xf32>
+%r = pto.trem %x, %x : (!pto.tile<4x8xf32>) -> !pto.tile<4x8xf32>
+// CHECK: {{^.*}}invalid_syntax.mlir:{{[0-9]+}}:24{{$}}
+// CHECK: {{^ *}}pto.trem takes (lhs, rhs) -> result types{{$}}
+
+// -----
+
+%x = "test.op"() : () -> !pto.tile<4x8xf32>
+%r = pto.trem %x : !pto.tile<4x8xf32>
+// CHECK: {{^.*}}invalid_syntax.mlir:{{[0-9]+}}:18{{$}}
+// CHECK: {{^ *}}Expected ','{{$}}

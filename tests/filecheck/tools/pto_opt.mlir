@@ -1,0 +1,23 @@
+// pto-opt on invalid input: exit status 1, the diagnostic (op, fault kind, message, location),
+// no Python traceback. Also --version and a missing input file.
+// RUN: not pto-opt %s 2>&1 | filecheck %s
+// RUN: pto-opt --version | filecheck %s --check-prefix=VERSION
+// RUN: not pto-opt %s.does-not-exist 2>&1 | filecheck %s --check-prefix=MISSING
+
+%a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
+%b = "test.op"() : () -> !pto.tile<64x32xf16, cube_n8, mat>
+%bias = "test.op"() : () -> !pto.tile<1x32xf32>
+%d = pto.tgemv_mx_bias %a, %b, %bias {fpatr = #pto.fpatr<trans_b = 1>} : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m16, mat>
+
+// CHECK-NOT: Traceback
+// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] fpatr: trans_b must be 0 for TGEMV (PTO-SPEC 3.3, D11){{$}}
+// CHECK: %d = "pto.tgemv_mx_bias"(%a, %b, %bias)
+// CHECK-NEXT: ^^^^
+// CHECK-NEXT: | Operation does not verify: 'pto.tgemv_mx_bias' op [TileLegality] fpatr: trans_b must be 0 for TGEMV (PTO-SPEC 3.3, D11)
+// CHECK-NOT: Traceback
+
+// VERSION: {{^}}pto-opt (pto-xdsl) {{[0-9]+\.[0-9]+\.[0-9]+}}, xDSL 0.75.0{{$}}
+
+// MISSING-NOT: Traceback
+// MISSING: pto-opt: error: {{.*}}does-not-exist
+// MISSING-NOT: Traceback
