@@ -1,0 +1,43 @@
+// FP16 GEMV (linalg.matmul, M = 1) with a broadcast bias add and a truncf to f16: pto-lower
+// folds the bias into TGEMV_MX_BIAS's Bias operand and the truncf into PreQuantMode 1
+// (F322F16). K = 4096 needs two K chunks (a 1xK f16 A in cube_m16 takes 32*K bytes, at
+// most 64 KiB), chained through memory (D10); 32 TGEMVs = the lower bound
+// ceil(4096*1024*2 B / (4 * 64 KiB)).
+//
+// RUN: pto-opt %s -p pto-lower | filecheck %s
+// RUN: python %S/Inputs/gen_inputs.py %s gemv_f16_bias_truncf %t.in.npz
+// RUN: pto-run %s --symbol gemv_f16_bias_truncf --inputs %t.in.npz --output %t.before.npz
+// RUN: pto-opt %s -p pto-lower | pto-run - --symbol gemv_f16_bias_truncf --inputs %t.in.npz --output %t.after.npz
+// RUN: python %S/Inputs/compare.py %t.before.npz %t.after.npz --tolerance 1e-3
+
+// CHECK-LABEL: func.func @gemv_f16_bias_truncf
+// CHECK-NOT:     linalg.
+// CHECK:         pto.tload {{.*}} -> !pto.tile<1x2048xf16, cube_m16, mat>
+// CHECK:         scf.for
+// CHECK:           pto.tload {{.*}} {pe_stride = [0, 16]} : tensor<4096x1024xf16> -> !pto.tile<2048x16xf16, cube_n8, mat>
+// CHECK:           pto.tgemv_mx_bias {{.*}} -> !pto.tile<1x16xf32, cube_m16, mat>
+// CHECK:           pto.tstore {{.*}} -> tensor<1x1024xf32>
+// CHECK:         pto.tload {{.*}} -> !pto.tile<1x2048xf16, cube_m16, mat>
+// CHECK:         scf.for
+// CHECK:           pto.tgemv_mx_bias {{.*}} {fpatr = #pto.fpatr<pre_quant_mode = 1>} {{.*}} -> !pto.tile<1x16xf16, cube_m16, mat>
+// CHECK:           pto.tstore {{.*}} -> tensor<1x1024xf16>
+
+func.func @gemv_f16_bias_truncf(%x: tensor<1x4096xf16>, %w: tensor<4096x1024xf16>, %bias: tensor<1024xf32>) -> tensor<1x1024xf16> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %e0 = tensor.empty() : tensor<1x1024xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x1024xf32>) -> tensor<1x1024xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<1x4096xf16>, tensor<4096x1024xf16>) outs(%acc : tensor<1x1024xf32>) -> tensor<1x1024xf32>
+  %e1 = tensor.empty() : tensor<1x1024xf32>
+  %biased = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<1x1024xf32>, tensor<1024xf32>) outs(%e1 : tensor<1x1024xf32>) {
+  ^bb0(%m: f32, %b: f32, %out: f32):
+    %s = arith.addf %m, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1024xf32>
+  %e2 = tensor.empty() : tensor<1x1024xf16>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%biased : tensor<1x1024xf32>) outs(%e2 : tensor<1x1024xf16>) {
+  ^bb0(%v: f32, %out: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<1x1024xf16>
+  return %y : tensor<1x1024xf16>
+}

@@ -1,0 +1,39 @@
+// Mixed MX GEMV: an MXFP4 (E2M1, E8M0 scales) activation row times an FP16 weight matrix
+// (no scale, D2), in the (m, n, k) generic spelling with M = 1, followed by ReLU
+// (maximumf(x, 0)), which pto-lower folds into B.FPATR ReluMode 1. 16 TGEMVs = the lower
+// bound ceil(4096*512*2 B / (4 * 64 KiB)).
+//
+// RUN: pto-opt %s -p pto-lower | filecheck %s
+// RUN: python %S/Inputs/gen_inputs.py %s mxfp4_f16_gemv %t.in.npz
+// RUN: pto-run %s --symbol mxfp4_f16_gemv --inputs %t.in.npz --output %t.before.npz
+// RUN: pto-opt %s -p pto-lower | pto-run - --symbol mxfp4_f16_gemv --inputs %t.in.npz --output %t.after.npz
+// RUN: python %S/Inputs/compare.py %t.before.npz %t.after.npz --tolerance 1e-5
+
+// CHECK-LABEL: func.func @mxfp4_f16_gemv
+// CHECK-NOT:     linalg.generic
+// CHECK:         pto.tload {{.*}} -> !pto.tile<1x4096xf4E2M1FN, cube_m16, mat>
+// CHECK:         scf.for
+// CHECK:           pto.tgemv_mx_bias %{{.*}}, a_scale %{{.*}}, %{{.*}}, %{{.*}} {fpatr = #pto.fpatr<relu_mode = 1>} : {{.*}} -> !pto.tile<1x8xf32, cube_m16, mat>
+
+func.func @mxfp4_f16_gemv(%x: tensor<1x4096xf4E2M1FN>, %xs: tensor<1x128xf8E8M0FNU>, %w: tensor<4096x512xf16>) -> tensor<1x512xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %e0 = tensor.empty() : tensor<1x512xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x512xf32>) -> tensor<1x512xf32>
+  %mv = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (m, k floordiv 32)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %xs, %w : tensor<1x4096xf4E2M1FN>, tensor<1x128xf8E8M0FNU>, tensor<4096x512xf16>) outs(%acc : tensor<1x512xf32>) {
+  ^bb0(%a: f4E2M1FN, %as: f8E8M0FNU, %b: f16, %o: f32):
+    %a32 = arith.extf %a : f4E2M1FN to f32
+    %as32 = arith.extf %as : f8E8M0FNU to f32
+    %av = arith.mulf %as32, %a32 : f32
+    %b32 = arith.extf %b : f16 to f32
+    %p = arith.mulf %av, %b32 : f32
+    %s = arith.addf %p, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<1x512xf32>
+  %e1 = tensor.empty() : tensor<1x512xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mv : tensor<1x512xf32>) outs(%e1 : tensor<1x512xf32>) {
+  ^bb0(%v: f32, %out: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x512xf32>
+  return %y : tensor<1x512xf32>
+}

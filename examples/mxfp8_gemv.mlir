@@ -1,0 +1,46 @@
+// MXFP8 (E4M3 x E4M3, E8M0 scales per 32 K elements, D1) GEMV accumulating into a bias,
+// with K = 5000 (not a multiple of 32 nor of the K chunk) and N = 1000. pto-lower picks
+// Kc = 1024 (a multiple of 32, so each chunk's scales start at k/32) and 64 columns per PE:
+// 4 full chunks and a last one of 904 (its last scale block is partial), each over 3 full
+// N groups and a tail of 4 x 58 columns: 20 TGEMVs, the lower bound
+// ceil(5000*1000 B / (4 * 64 KiB)).
+//
+// RUN: pto-opt %s -p pto-lower | filecheck %s
+// RUN: python %S/Inputs/gen_inputs.py %s mxfp8_gemv %t.in.npz
+// RUN: pto-run %s --symbol mxfp8_gemv --inputs %t.in.npz --output %t.before.npz
+// RUN: pto-opt %s -p pto-lower | pto-run - --symbol mxfp8_gemv --inputs %t.in.npz --output %t.after.npz
+// RUN: python %S/Inputs/compare.py %t.before.npz %t.after.npz --tolerance 1e-5
+
+// CHECK-LABEL: func.func @mxfp8_gemv
+// CHECK-NOT:     linalg.generic
+// CHECK:         scf.for %[[K:.*]] = %{{.*}} to %c4096 step %c1024
+// CHECK:           %[[KB:.*]] = arith.divui %[[K]], %c32
+// CHECK:           pto.tload %{{.*}}[%c0, %[[K]]] : tensor<1x5000xf8E4M3FN> -> !pto.tile<1x1024xf8E4M3FN, cube_m16, mat>
+// CHECK:           pto.tload %{{.*}}[%c0, %[[KB]]] : tensor<1x157xf8E8M0FNU> -> !pto.tile<4x32xf8E8M0FNU, valid=1x32>
+// CHECK:           scf.for
+// CHECK:             pto.tgemv_mx_bias %{{.*}}, a_scale %{{.*}}, %{{.*}}, b_scale %{{.*}}, %{{.*}} : {{.*}} -> !pto.tile<1x64xf32, cube_m16, mat>
+// CHECK:           pto.tgemv_mx_bias {{.*}} -> !pto.tile<1x58xf32, cube_m16, mat>
+// CHECK:         pto.tload {{.*}} -> !pto.tile<1x904xf8E4M3FN, cube_m16, mat>
+// CHECK:         pto.tload {{.*}} -> !pto.tile<4x32xf8E8M0FNU, valid=1x29>
+// CHECK:         pto.tgemv_mx_bias
+
+#vec = affine_map<(n, k) -> (k)>
+#vec_scale = affine_map<(n, k) -> (k floordiv 32)>
+#mat = affine_map<(n, k) -> (k, n)>
+#mat_scale = affine_map<(n, k) -> (k floordiv 32, n)>
+#out = affine_map<(n, k) -> (n)>
+func.func @mxfp8_gemv(%x: tensor<5000xf8E4M3FN>, %xs: tensor<157xf8E8M0FNU>, %w: tensor<5000x1000xf8E4M3FN>, %ws: tensor<157x1000xf8E8M0FNU>, %bias: tensor<1000xf32>) -> tensor<1000xf32> {
+  %y = linalg.generic {indexing_maps = [#vec, #vec_scale, #mat, #mat_scale, #out], iterator_types = ["parallel", "reduction"]} ins(%x, %xs, %w, %ws : tensor<5000xf8E4M3FN>, tensor<157xf8E8M0FNU>, tensor<5000x1000xf8E4M3FN>, tensor<157x1000xf8E8M0FNU>) outs(%bias : tensor<1000xf32>) {
+  ^bb0(%a: f8E4M3FN, %as: f8E8M0FNU, %b: f8E4M3FN, %bs: f8E8M0FNU, %acc: f32):
+    %a32 = arith.extf %a : f8E4M3FN to f32
+    %as32 = arith.extf %as : f8E8M0FNU to f32
+    %av = arith.mulf %a32, %as32 : f32
+    %b32 = arith.extf %b : f8E4M3FN to f32
+    %bs32 = arith.extf %bs : f8E8M0FNU to f32
+    %bv = arith.mulf %b32, %bs32 : f32
+    %p = arith.mulf %av, %bv : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1000xf32>
+  return %y : tensor<1000xf32>
+}

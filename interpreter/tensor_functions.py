@@ -1,0 +1,77 @@
+"""xDSL interpreter functions for the tensor-level PTO ops (``pto.gemv``, ``pto.floor_mod``).
+
+They let a program run between ``convert-linalg-to-pto`` and ``pto-tile-to-capacity``.
+Each op is one call of the vectorised kernel of its PTO instruction on the whole tensor
+(:func:`interpreter.kernels.tgemv_mx_bias`, :func:`interpreter.kernels.trem`), so the
+tensor-level meaning is the instruction's meaning with no capacity limit: ``pto.gemv``
+rounds once to FP32 (D4 ``exact`` profile by default), ``pto.floor_mod`` is TREM (D7, D8;
+an integer zero divisor is ``Fault_TileLegality``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+
+from interpreter import kernels
+from pto_dialect.datatypes import TileDataType
+from pto_dialect.postprocess import Fpatr, ReluMode
+from pto_dialect.tensor_ops import FloorModOp, GemvOp
+
+PRE_QUANT_FOR_OUTPUT = {TileDataType.FP32: 0, TileDataType.FP16: 1, TileDataType.BF16: 16}
+"""PreQuantMode producing each ``pto.gemv`` result type (PTO-SPEC 3.3, D11)."""
+
+
+@register_impls
+class TensorPTOFunctions(InterpreterFunctions):
+    """Interpreter functions of ``pto.gemv`` / ``pto.floor_mod``; ``profile`` as in D4."""
+
+    def __init__(self, profile: str = "exact"):
+        if profile not in kernels.PROFILES:
+            raise ValueError(
+                f"unknown numeric profile '{profile}' (choose from {', '.join(kernels.PROFILES)})"
+            )
+        self.profile = profile
+
+    @impl(FloorModOp)
+    def run_floor_mod(self, interpreter: Interpreter, op: FloorModOp, args: tuple[Any, ...]):
+        a, b = (np.asarray(x) for x in args)
+        shape = a.shape
+        # The kernel works on 2-D payloads: a contiguous tensor is one 1 x E row.
+        a2, b2 = a.reshape(1, -1), b.reshape(1, -1)
+        dt = op.dtype
+        if dt.is_integer:
+            # Signless tensors hold signed numpy ints; TREM sees the bits as dt (D8).
+            carrier = np.dtype(f"uint{a.dtype.itemsize * 8}")
+            r = kernels.trem(a2.view(carrier), b2.view(carrier), dtype=dt)
+            return (np.asarray(r).view(a.dtype).reshape(shape),)
+        r = kernels.trem(a2, b2, dtype=dt)
+        return (np.asarray(r).reshape(shape),)
+
+    @impl(GemvOp)
+    def run_gemv(self, interpreter: Interpreter, op: GemvOp, args: tuple[Any, ...]):
+        vals = dict(zip(["a", "b", *(r for r in GemvOp.OPTIONAL_ROLES if getattr(op, r) is not None)], args))
+        a = np.asarray(vals["a"]).reshape(1, op.k)
+        scale = vals.get("a_scale")
+        a_scale = None if scale is None else np.asarray(scale).reshape(1, -1)
+        bias = vals.get("bias")
+        bias = None if bias is None else np.asarray(bias).reshape(1, op.n)
+        fpatr = Fpatr(
+            pre_quant_mode=PRE_QUANT_FOR_OUTPUT[op.out_dtype],
+            relu_mode=ReluMode.RELU.value if op.has_relu else 0,
+        )
+        d = kernels.tgemv_mx_bias(
+            a,
+            np.asarray(vals["b"]),
+            bias,
+            a_scale,
+            vals.get("b_scale"),
+            a_type=op.a_dtype,
+            b_type=op.b_dtype,
+            fpatr=fpatr,
+            profile=self.profile,
+        )
+        shape = op.result.type.get_shape()  # type: ignore[union-attr]
+        return (np.asarray(d).reshape(shape),)

@@ -1,0 +1,1040 @@
+"""``convert-linalg-to-pto``: recognise linalg computations PTO can run, as tensor-level ops.
+
+One pattern class per input form; each docstring shows the IR it matches. Every pattern is
+exact about meaning: an op that does not mean what ``pto.gemv`` / ``pto.floor_mod`` mean
+(another predicate, another type, a truncating remainder, f32 x f32 inputs ...) is left as
+it was. The tiling to capacity is a separate pass (``pto-tile-to-capacity``).
+
+GEMV (PTO-SPEC 4, D1-D3): ``linalg.matmul`` with M = 1, ``linalg.vecmat``, their
+``linalg.generic`` spelling, and the MX-scaled generic; then the epilogue patterns fold a
+bias add, ReLU (``maximumf(x, 0)``) and an ``f32 -> f16/bf16`` truncation into the op,
+which is what TGEMV_MX_BIAS's bias operand, ReluMode 1 and PreQuantMode 1/16 do
+(PTO-SPEC 3.3). On target ``a2a3`` no GEMV is recognised (D15: no MX CUBE functions).
+
+Floor modulo (PTO-SPEC 5, D6-D8): an all-parallel, identity-mapped ``linalg.generic`` whose
+body is the floor-mod idiom (signed integers and floats) or a plain ``arith.remui``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    TensorType,
+)
+from xdsl.dialects.linalg import abstract_ops
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from pto_dialect.attributes import TargetAttr, TargetProfile, tile_dtype_of
+from pto_dialect.datatypes import MX_BLOCK, MX_UNSCALED_TYPES, TileDataType, mx_needs_scale
+from pto_dialect.ops import TARGET_ATTR_NAME
+from pto_dialect.tensor_ops import (
+    GEMV_OUTPUT_TYPES,
+    FloorModOp,
+    GemvOp,
+    floor_mod_dtype,
+    mx_dtype_of,
+)
+
+# ======================================================================================
+# Small IR helpers
+# ======================================================================================
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def constant_scalar(v: SSAValue) -> int | float | None:
+    """The value of an ``arith.constant`` scalar (or a splat dense constant), else None."""
+    op = v.owner
+    if not isinstance(op, arith.ConstantOp):
+        return None
+    val = op.value
+    if isinstance(val, IntegerAttr):
+        return val.value.data
+    if isinstance(val, FloatAttr):
+        return val.value.data
+    if isinstance(val, DenseIntOrFPElementsAttr) and val.is_splat():
+        vals = val.get_values()
+        return vals[0] if vals else None
+    return None
+
+
+def _is_zero(v: SSAValue) -> bool:
+    c = constant_scalar(v)
+    return c is not None and c == 0
+
+
+def _is_positive_zero(v: SSAValue) -> bool:
+    """``+0`` exactly (a float ``-0.0`` is not: ``maximumf(x, -0.0)`` differs from ReLU)."""
+    import math
+
+    c = constant_scalar(v)
+    return c is not None and c == 0 and math.copysign(1.0, float(c)) > 0
+
+
+def _arg_index(v: SSAValue, block: Block) -> int | None:
+    if isinstance(v, BlockArgument) and v.block is block:
+        return v.index
+    return None
+
+
+def _owner(v: SSAValue, cls: type[Operation] | tuple[type[Operation], ...]):
+    """``v``'s defining op if it is a ``cls``, else None."""
+    return v.owner if isinstance(v, OpResult) and isinstance(v.owner, cls) else None
+
+
+def _pair(a: SSAValue, b: SSAValue, fa: Callable, fb: Callable):
+    """Match a commutative pair: ``(fa(a), fb(b))`` or ``(fa(b), fb(a))``; None if neither."""
+    for x, y in ((a, b), (b, a)):
+        ra, rb = fa(x), fb(y)
+        if ra is not None and rb is not None:
+            return ra, rb
+    return None
+
+
+def _static_tensor(t: Attribute) -> TensorType | None:
+    if isinstance(t, TensorType) and all(d >= 0 for d in t.get_shape()):
+        return t
+    return None
+
+
+def _uses_only_in(v: SSAValue, op: Operation) -> bool:
+    return all(u.operation is op for u in v.uses)
+
+
+def _body_ops(block: Block) -> list[Operation]:
+    """The body's computing ops (constants and the terminator excluded)."""
+    return [
+        o for o in block.ops if not isinstance(o, arith.ConstantOp | linalg.YieldOp)
+    ]
+
+
+def _yielded(block: Block) -> SSAValue | None:
+    term = block.last_op
+    if isinstance(term, linalg.YieldOp) and len(term.operands) == 1:
+        return term.operands[0]
+    return None
+
+
+def _maps(op: linalg.GenericOp) -> list[AffineMap]:
+    return [m.data for m in op.indexing_maps.data]
+
+
+def _iterators(op: linalg.GenericOp) -> list[IteratorType]:
+    return [it.data for it in op.iterator_types.data]
+
+
+def target_of(module: builtin.ModuleOp, option: str) -> TargetProfile:
+    """The target profile (D15): the pass option if given, else the module's ``pto.target``."""
+    if option:
+        try:
+            return TargetProfile(option)
+        except ValueError:
+            raise ValueError(
+                f"unknown target '{option}' (expected one of {[t.value for t in TargetProfile]})"
+            ) from None
+    attr = module.attributes.get(TARGET_ATTR_NAME)
+    return attr.data if isinstance(attr, TargetAttr) else TargetProfile.A5
+
+
+# ======================================================================================
+# GEMV: contraction analysis
+# ======================================================================================
+
+
+@dataclass
+class Contraction:
+    """A recognised ``out[n] (+)= sum_k A'[k] * B'[k, n]`` with ``A' = a * a_scale``..."""
+
+    a: SSAValue
+    b: SSAValue
+    a_scale: SSAValue | None
+    b_scale: SSAValue | None
+    init: SSAValue
+    result_type: TensorType
+
+
+def _init_bias(init: SSAValue) -> SSAValue | None:
+    """The bias a contraction's init amounts to: None for zeros, else the init itself.
+
+    Zeros are a ``linalg.fill`` of ``+0.0`` or a ``+0.0`` splat constant (a ``-0.0`` init is
+    kept as a bias tensor: it is not the zero bias's sign, D4).
+    """
+    fill = _owner(init, linalg.FillOp)
+    if fill is not None and len(fill.inputs) == 1 and _is_positive_zero(fill.inputs[0]):
+        return None
+    if _is_positive_zero(init):
+        return None
+    return init
+
+
+def _gemv_types_ok(c: Contraction) -> bool:
+    """D2 input types with a scale exactly on the non-FP16/BF16 sides, D1 scale shapes."""
+    a_t, b_t = c.a.type, c.b.type
+    assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
+    k, n = b_t.get_shape()
+    nb = _ceil(k, MX_BLOCK)
+    for val, scale, scale_shapes in (
+        (c.a, c.a_scale, ((nb,),) if a_t.get_num_dims() == 1 else ((1, nb),)),
+        (c.b, c.b_scale, ((nb, n),)),
+    ):
+        dt = mx_dtype_of(val.type.element_type)  # type: ignore[union-attr]
+        if dt is None or mx_needs_scale(dt) != (scale is not None):
+            return False
+        if scale is not None:
+            st = _static_tensor(scale.type)
+            if st is None or tile_dtype_of(st.element_type) is not TileDataType.E8M0:
+                return False
+            if tuple(st.get_shape()) not in scale_shapes:
+                return False
+    r = c.result_type
+    if tile_dtype_of(r.element_type) is not TileDataType.FP32:
+        return False
+    if c.init.type != r:
+        return False
+    return True
+
+
+def _make_gemv(c: Contraction, op: Operation, rewriter: PatternRewriter) -> None:
+    bias = _init_bias(c.init)
+    gemv = GemvOp(
+        c.a, c.b, c.result_type, a_scale=c.a_scale, b_scale=c.b_scale, bias=bias
+    )
+    rewriter.replace(op, gemv)
+
+
+def _named_contraction(op: abstract_ops.NamedOperation, default_maps: Sequence[AffineMap]):
+    if len(op.inputs) != 2 or len(op.outputs) != 1 or len(op.results) != 1:
+        return None
+    maps = [m.data for m in op.get_indexing_maps().data]
+    if list(maps) != list(default_maps):
+        return None  # transposed / broadcast variants (upstream ``indexing_maps``)
+    a, b = op.inputs
+    init = op.outputs[0]
+    r = _static_tensor(op.results[0].type)
+    if r is None or _static_tensor(a.type) is None or _static_tensor(b.type) is None:
+        return None
+    return Contraction(a, b, None, None, init, r)
+
+
+class MatmulM1ToGemv(RewritePattern):
+    """``linalg.matmul`` with M = 1 on FP16/BF16 inputs and an FP32 output (PTO-SPEC 4, D2).
+
+    Matches::
+
+        %r = linalg.matmul ins(%a, %b : tensor<1xKxf16>, tensor<KxNxf16>)
+                           outs(%init : tensor<1xNxf32>) -> tensor<1xNxf32>
+
+    ``%init`` is a ``linalg.fill`` of ``+0.0`` (no bias) or any f32 tensor (accumulated into:
+    the bias). Produces ``pto.gemv %a, %b [bias %init] : ... -> tensor<1xNxf32>``.
+    Not matched: M != 1, f32 (or any non-MX) inputs, transposed ``indexing_maps``.
+    """
+
+    MAPS = (
+        AffineMap.from_callable(lambda m, n, k: (m, k)),
+        AffineMap.from_callable(lambda m, n, k: (k, n)),
+        AffineMap.from_callable(lambda m, n, k: (m, n)),
+    )
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.MatmulOp, rewriter: PatternRewriter) -> None:
+        c = _named_contraction(op, self.MAPS)
+        if c is None:
+            return
+        a_shape = c.a.type.get_shape()  # type: ignore[union-attr]
+        if a_shape[0] != 1:
+            return
+        if not self._unscaled(c) or not _gemv_types_ok(c):
+            return
+        _make_gemv(c, op, rewriter)
+
+    @staticmethod
+    def _unscaled(c: Contraction) -> bool:
+        return all(
+            tile_dtype_of(v.type.element_type) in MX_UNSCALED_TYPES  # type: ignore[union-attr]
+            for v in (c.a, c.b)
+        )
+
+
+class VecmatToGemv(RewritePattern):
+    """``linalg.vecmat`` on FP16/BF16 inputs and an FP32 output (PTO-SPEC 4, D2).
+
+    Matches::
+
+        %r = linalg.vecmat ins(%a, %b : tensor<Kxbf16>, tensor<KxNxbf16>)
+                           outs(%init : tensor<Nxf32>) -> tensor<Nxf32>
+
+    Produces ``pto.gemv %a, %b [bias %init] : ... -> tensor<Nxf32>``.
+    """
+
+    MAPS = (
+        AffineMap.from_callable(lambda n, k: (k,)),
+        AffineMap.from_callable(lambda n, k: (k, n)),
+        AffineMap.from_callable(lambda n, k: (n,)),
+    )
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name != "linalg.vecmat" or not isinstance(op, abstract_ops.NamedOperation):
+            return
+        c = _named_contraction(op, self.MAPS)
+        if c is None or not MatmulM1ToGemv._unscaled(c) or not _gemv_types_ok(c):
+            return
+        _make_gemv(c, op, rewriter)
+
+
+def _term(v: SSAValue, block: Block) -> tuple[int, int | None] | None:
+    """One side of the product: ``extf(elem)`` or ``mulf(extf(elem), extf(scale))``.
+
+    Returns (element block-arg index, scale block-arg index or None).
+    """
+
+    def ext_arg(x: SSAValue) -> int | None:
+        e = _owner(x, arith.ExtFOp)
+        if e is None or not isinstance(e.result.type, builtin.Float32Type):
+            return None
+        return _arg_index(e.input, block)
+
+    idx = ext_arg(v)
+    if idx is not None:
+        return (idx, None)
+    mul = _owner(v, arith.MulfOp)
+    if mul is None:
+        return None
+
+    def is_scale(x: SSAValue) -> int | None:
+        i = ext_arg(x)
+        if i is None or not isinstance(block.args[i].type, builtin.Float8E8M0FNUType):
+            return None
+        return i
+
+    def is_elem(x: SSAValue) -> int | None:
+        i = ext_arg(x)
+        if i is None or isinstance(block.args[i].type, builtin.Float8E8M0FNUType):
+            return None
+        return i
+
+    pair = _pair(mul.lhs, mul.rhs, is_elem, is_scale)
+    return pair  # (elem, scale) or None
+
+
+def analyze_generic_gemv(op: linalg.GenericOp) -> Contraction | None:
+    """Recognise a vecmat-shaped ``linalg.generic`` (optionally MX-scaled).
+
+    Domains: ``(n, k)`` with maps A ``(k)``, B ``(k, n)``, out ``(n)``; or ``(m, n, k)`` with
+    M = 1 and maps A ``(m, k)``, B ``(k, n)``, out ``(m, n)``. Scales, when present, are
+    indexed with ``k floordiv 32`` (D1): ``(k floordiv 32)`` / ``(m, k floordiv 32)`` and
+    ``(k floordiv 32, n)``. Body: ``yield addf(acc, mulf(termA, termB))`` with each term
+    ``extf(x)`` or ``mulf(extf(x), extf(scale))`` (operands of commutative ops in any order),
+    and nothing else.
+    """
+    if len(op.outputs) != 1 or len(op.results) != 1 or not 2 <= len(op.inputs) <= 4:
+        return None
+    its = _iterators(op)
+    red = [i for i, it in enumerate(its) if it is IteratorType.REDUCTION]
+    par = [i for i, it in enumerate(its) if it is IteratorType.PARALLEL]
+    if len(red) != 1 or len(par) not in (1, 2) or len(its) != len(red) + len(par):
+        return None
+    maps = _maps(op)
+    rank = len(its)
+    out_map = maps[-1]
+    if out_map.num_symbols or not all(isinstance(e, AffineDimExpr) for e in out_map.results):
+        return None
+    out_dims = [e.position for e in out_map.results]  # type: ignore[union-attr]
+    if sorted(out_dims) != sorted(par):
+        return None
+    k = red[0]
+    r = _static_tensor(op.results[0].type)
+    if r is None or op.outputs[0].type != r:
+        return None
+    d = AffineDimExpr
+    if len(par) == 1:
+        n = out_dims[0]
+        lead: tuple = ()
+    else:
+        m, n = out_dims
+        if r.get_shape()[0] != 1:
+            return None
+        lead = (d(m),)
+    kd = d(k)
+    expect = {
+        "a": AffineMap(rank, 0, (*lead, kd)),
+        "a_scale": AffineMap(rank, 0, (*lead, kd // MX_BLOCK)),
+        "b": AffineMap(rank, 0, (kd, d(n))),
+        "b_scale": AffineMap(rank, 0, (kd // MX_BLOCK, d(n))),
+    }
+    roles: dict[int, str] = {}
+    for i, mp in enumerate(maps[:-1]):
+        role = next((rl for rl, em in expect.items() if em == mp), None)
+        if role is None or role in roles.values():
+            return None
+        roles[i] = role
+
+    block = op.body.block
+    y = _yielded(block)
+    if y is None:
+        return None
+    add = _owner(y, arith.AddfOp)
+    if add is None:
+        return None
+    acc_idx = len(op.inputs)
+
+    def is_acc(x: SSAValue):
+        return True if _arg_index(x, block) == acc_idx else None
+
+    def is_mul(x: SSAValue):
+        return _owner(x, arith.MulfOp)
+
+    pair = _pair(add.lhs, add.rhs, is_acc, is_mul)
+    if pair is None:
+        return None
+    mul = pair[1]
+    terms = (_term(mul.lhs, block), _term(mul.rhs, block))
+    if terms[0] is None or terms[1] is None:
+        return None
+    found: dict[str, int] = {}
+    for elem, scale in terms:
+        side = roles.get(elem)
+        if side not in ("a", "b"):
+            return None
+        if scale is not None and roles.get(scale) != f"{side}_scale":
+            return None
+        if side in found:
+            return None
+        found[side] = elem
+        if scale is not None:
+            found[f"{side}_scale"] = scale
+    if set(found) != set(roles.values()):
+        return None  # an input the body does not use as its role
+    # Nothing else in the body: extf per input, the scale muls, the product, the add.
+    n_ops = len(roles) + sum(1 for _, s in terms if s is not None) + 2
+    if len(_body_ops(block)) != n_ops:
+        return None
+    val = {role: op.inputs[i] for i, role in roles.items()}
+    for role in ("a", "b"):
+        if _static_tensor(val[role].type) is None:
+            return None
+    a_t = val["a"].type
+    b_t = val["b"].type
+    assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
+    if a_t.get_num_dims() != len(lead) + 1 or b_t.get_num_dims() != 2:
+        return None
+    c = Contraction(
+        val["a"], val["b"], val.get("a_scale"), val.get("b_scale"), op.outputs[0], r
+    )
+    if a_t.get_shape()[-1] != b_t.get_shape()[0] or r.get_shape()[-1] != b_t.get_shape()[1]:
+        return None
+    return c if _gemv_types_ok(c) else None
+
+
+class GenericGemvToGemv(RewritePattern):
+    """The ``linalg.generic`` spelling of an FP16/BF16 vecmat (PTO-SPEC 4, D2).
+
+    Matches::
+
+        %r = linalg.generic {indexing_maps = [affine_map<(n, k) -> (k)>,
+                                              affine_map<(n, k) -> (k, n)>,
+                                              affine_map<(n, k) -> (n)>],
+                             iterator_types = ["parallel", "reduction"]}
+            ins(%a, %b : tensor<Kxf16>, tensor<KxNxf16>) outs(%init : tensor<Nxf32>) {
+        ^bb0(%x: f16, %y: f16, %acc: f32):
+          %0 = arith.extf %x : f16 to f32
+          %1 = arith.extf %y : f16 to f32
+          %2 = arith.mulf %0, %1 : f32
+          %3 = arith.addf %acc, %2 : f32
+          linalg.yield %3 : f32
+        } -> tensor<Nxf32>
+
+    (also the ``(m, n, k)`` domain with M = 1). Produces ``pto.gemv``.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        c = analyze_generic_gemv(op)
+        if c is None or c.a_scale is not None or c.b_scale is not None:
+            return
+        _make_gemv(c, op, rewriter)
+
+
+class GenericMxGemvToGemv(RewritePattern):
+    """An MX-scaled vecmat ``linalg.generic`` (PTO-SPEC 4, D1, D2), mixed sides included.
+
+    Matches (either side may instead be FP16/BF16 with a bare ``extf`` and no scale)::
+
+        %r = linalg.generic {indexing_maps = [affine_map<(n, k) -> (k)>,
+                                              affine_map<(n, k) -> (k floordiv 32)>,
+                                              affine_map<(n, k) -> (k, n)>,
+                                              affine_map<(n, k) -> (k floordiv 32, n)>,
+                                              affine_map<(n, k) -> (n)>],
+                             iterator_types = ["parallel", "reduction"]}
+            ins(%a, %as, %b, %bs : tensor<Kxf8E4M3FN>, tensor<ceil(K/32)xf8E8M0FNU>,
+                                   tensor<KxNxf8E4M3FN>, tensor<ceil(K/32)xNxf8E8M0FNU>)
+            outs(%init : tensor<Nxf32>) {
+        ^bb0(%x: f8E4M3FN, %xs: f8E8M0FNU, %y: f8E4M3FN, %ys: f8E8M0FNU, %acc: f32):
+          %0 = arith.extf %x : f8E4M3FN to f32
+          %1 = arith.extf %xs : f8E8M0FNU to f32
+          %2 = arith.mulf %0, %1 : f32
+          %3 = arith.extf %y : f8E4M3FN to f32
+          %4 = arith.extf %ys : f8E8M0FNU to f32
+          %5 = arith.mulf %3, %4 : f32
+          %6 = arith.mulf %2, %5 : f32
+          %7 = arith.addf %acc, %6 : f32
+          linalg.yield %7 : f32
+        } -> tensor<Nxf32>
+
+    Element types f8E4M3FN, f8E5M2, f4E2M1FN (and !pto.e1m2x2) need their scale, FP16/BF16
+    sides have none (D2). Produces ``pto.gemv %a, %b a_scale %as b_scale %bs ...``.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        c = analyze_generic_gemv(op)
+        if c is None or (c.a_scale is None and c.b_scale is None):
+            return
+        _make_gemv(c, op, rewriter)
+
+
+# ======================================================================================
+# GEMV epilogues
+# ======================================================================================
+
+
+def _gemv_input(v: SSAValue, consumer: Operation) -> GemvOp | None:
+    """The ``pto.gemv`` defining ``v`` if ``consumer`` is its only user."""
+    g = _owner(v, GemvOp)
+    if g is None or not _uses_only_in(v, consumer):
+        return None
+    return g
+
+
+def _refold(g: GemvOp, epilogue: Operation, rewriter: PatternRewriter, **changes) -> None:
+    """Replace ``epilogue`` by a copy of ``g`` with ``changes``, at the epilogue's place."""
+    args = dict(
+        a_scale=g.a_scale,
+        b_scale=g.b_scale,
+        bias=g.bias,
+        relu=g.has_relu,
+    )
+    result_type = changes.pop("result_type", g.result.type)
+    args.update(changes)
+    new = GemvOp(g.a, g.b, result_type, **args)
+    rewriter.replace(epilogue, new)
+    rewriter.erase(g)
+
+
+def _elementwise_generic(op: linalg.GenericOp, n_inputs: int) -> bool:
+    """All-parallel, one result, the out block argument unused, ``n_inputs`` inputs."""
+    if len(op.inputs) != n_inputs or len(op.outputs) != 1 or len(op.results) != 1:
+        return False
+    if any(it is not IteratorType.PARALLEL for it in _iterators(op)):
+        return False
+    out_arg = op.body.block.args[n_inputs]
+    if out_arg.uses:
+        return False
+    if _maps(op)[-1] != AffineMap.identity(len(_iterators(op))):
+        return False
+    return _static_tensor(op.results[0].type) is not None and op.outputs[0].type == op.results[0].type
+
+
+def _bias_map_ok(bias_t: Attribute, mp: AffineMap, out_t: TensorType) -> bool:
+    """A bias operand that gives element ``j`` to output column ``j`` (PTO-SPEC 4)."""
+    if not isinstance(bias_t, TensorType) or tile_dtype_of(bias_t.element_type) is not TileDataType.FP32:
+        return False
+    rank = out_t.get_num_dims()
+    n = out_t.get_shape()[-1]
+    bshape = tuple(bias_t.get_shape())
+    if mp == AffineMap.identity(rank) and bias_t == out_t:
+        return True
+    last = AffineDimExpr(rank - 1)
+    if rank == 2 and mp == AffineMap(2, 0, (last,)) and bshape == (n,):
+        return True
+    if rank == 2 and mp == AffineMap(2, 0, (AffineConstantExpr(0), last)) and bshape == (1, n):
+        return True
+    return False
+
+
+def _can_take_bias(g: GemvOp) -> bool:
+    return g.bias is None and not g.has_relu and g.out_dtype is TileDataType.FP32
+
+
+class FoldLinalgAddBiasIntoGemv(RewritePattern):
+    """A ``linalg.add`` of an f32 bias to a bias-free ``pto.gemv`` result (PTO-SPEC 4, D3).
+
+    Matches::
+
+        %g = pto.gemv %a, %b : (...) -> tensor<1xNxf32>
+        %r = linalg.add ins(%g, %bias : tensor<1xNxf32>, tensor<1xNxf32>)
+                        outs(%e : tensor<1xNxf32>) -> tensor<1xNxf32>
+
+    (operands in either order). Produces ``pto.gemv %a, %b bias %bias``: the sum is then
+    rounded once instead of twice (within the D4 bound).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.AddOp, rewriter: PatternRewriter) -> None:
+        if len(op.inputs) != 2 or len(op.results) != 1:
+            return
+        for gv, bias in ((op.inputs[0], op.inputs[1]), (op.inputs[1], op.inputs[0])):
+            g = _gemv_input(gv, op)
+            if g is None or not _can_take_bias(g) or gv is bias:
+                continue
+            if bias.type != g.result.type or op.results[0].type != g.result.type:
+                continue
+            _refold(g, op, rewriter, bias=bias)
+            return
+
+
+class FoldGenericBiasAddIntoGemv(RewritePattern):
+    """An elementwise ``linalg.generic`` ``addf`` of an f32 bias (same shape or broadcast).
+
+    Matches::
+
+        %g = pto.gemv %a, %b : (...) -> tensor<1xNxf32>
+        %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>,
+                                              affine_map<(d0, d1) -> (d1)>,
+                                              affine_map<(d0, d1) -> (d0, d1)>],
+                             iterator_types = ["parallel", "parallel"]}
+            ins(%g, %bias : tensor<1xNxf32>, tensor<Nxf32>) outs(%e : tensor<1xNxf32>) {
+        ^bb0(%x: f32, %y: f32, %o: f32):
+          %s = arith.addf %x, %y : f32
+          linalg.yield %s : f32
+        } -> tensor<1xNxf32>
+
+    Produces ``pto.gemv %a, %b bias %bias`` (PTO-SPEC 4, D3).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        if not _elementwise_generic(op, 2):
+            return
+        block = op.body.block
+        y = _yielded(block)
+        add = _owner(y, arith.AddfOp) if y is not None else None
+        if add is None or len(_body_ops(block)) != 1:
+            return
+        ia, ib = _arg_index(add.lhs, block), _arg_index(add.rhs, block)
+        if ia is None or ib is None or {ia, ib} != {0, 1}:
+            return
+        maps = _maps(op)
+        rank = len(maps[-1].results)
+        for gi, bi in ((0, 1), (1, 0)):
+            gv, bias = op.inputs[gi], op.inputs[bi]
+            g = _gemv_input(gv, op)
+            if g is None or gv is bias or not _can_take_bias(g):
+                continue
+            if maps[gi] != AffineMap.identity(rank) or op.results[0].type != g.result.type:
+                continue
+            if not _bias_map_ok(bias.type, maps[bi], g.result.type):  # type: ignore[arg-type]
+                continue
+            _refold(g, op, rewriter, bias=bias)
+            return
+
+
+def _unary_generic_on_gemv(op: linalg.GenericOp) -> tuple[GemvOp, Operation] | None:
+    """An elementwise one-input generic on a ``pto.gemv`` result: (gemv, the body's op)."""
+    if not _elementwise_generic(op, 1):
+        return None
+    maps = _maps(op)
+    if maps[0] != maps[-1]:
+        return None
+    g = _gemv_input(op.inputs[0], op)
+    block = op.body.block
+    ops = _body_ops(block)
+    y = _yielded(block)
+    if g is None or y is None or len(ops) != 1 or y.owner is not ops[0]:
+        return None
+    return g, ops[0]
+
+
+class FoldReluIntoGemv(RewritePattern):
+    """ReLU as ``maximumf(x, +0.0)`` on a ``pto.gemv`` result (B.FPATR ReluMode 1, PTO-SPEC 3.3).
+
+    Matches (the constant may be defined inside or outside the body, operands in any
+    order; the result may be f32 or already truncated to f16/bf16, because truncation is
+    monotonic and keeps zero, so ReLU commutes with it)::
+
+        %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"...]}
+            ins(%g : tensor<1xNxf32>) outs(%e : tensor<1xNxf32>) {
+        ^bb0(%x: f32, %o: f32):
+          %m = arith.maximumf %x, %zero : f32
+          linalg.yield %m : f32
+        } -> tensor<1xNxf32>
+
+    Not matched: ``maxnumf`` (differs on NaN) and a ``-0.0`` constant.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        m = _unary_generic_on_gemv(op)
+        if m is None:
+            return
+        g, body_op = m
+        if not isinstance(body_op, arith.MaximumfOp) or g.has_relu:
+            return
+        block = op.body.block
+
+        def is_x(v: SSAValue):
+            return True if _arg_index(v, block) == 0 else None
+
+        def is_zero(v: SSAValue):
+            return True if _is_positive_zero(v) else None
+
+        if _pair(body_op.lhs, body_op.rhs, is_x, is_zero) is None:
+            return
+        if op.results[0].type != g.result.type:
+            return
+        _refold(g, op, rewriter, relu=True)
+
+
+class FoldTruncfIntoGemv(RewritePattern):
+    """``truncf`` of an FP32 ``pto.gemv`` result to f16/bf16 (PreQuantMode 1/16, PTO-SPEC 3.3).
+
+    Matches::
+
+        %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"...]}
+            ins(%g : tensor<1xNxf32>) outs(%e : tensor<1xNxf16>) {
+        ^bb0(%x: f32, %o: f16):
+          %t = arith.truncf %x : f32 to f16
+          linalg.yield %t : f16
+        } -> tensor<1xNxf16>
+
+    Both round to nearest even (F322F16 / F322BF16 fix RNE) and overflow to infinity (Sat=0).
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        m = _unary_generic_on_gemv(op)
+        if m is None:
+            return
+        g, body_op = m
+        if not isinstance(body_op, arith.TruncFOp) or g.out_dtype is not TileDataType.FP32:
+            return
+        if body_op.attributes or _arg_index(body_op.input, op.body.block) != 0:
+            return
+        out_t = op.results[0].type
+        assert isinstance(out_t, TensorType)
+        if tile_dtype_of(out_t.element_type) not in GEMV_OUTPUT_TYPES:
+            return
+        _refold(g, op, rewriter, result_type=out_t)
+
+
+# ======================================================================================
+# Floor modulo
+# ======================================================================================
+
+
+def _identity_binary_generic(op: linalg.GenericOp) -> bool:
+    """Two inputs, one output, all parallel, identity maps, one static tensor type."""
+    if not _elementwise_generic(op, 2):
+        return False
+    rank = len(_iterators(op))
+    if rank == 0 or any(m != AffineMap.identity(rank) for m in _maps(op)):
+        return False
+    t = op.results[0].type
+    return all(v.type == t for v in (*op.inputs, *op.outputs))
+
+
+@dataclass(frozen=True)
+class _FloorModIdiom:
+    """The ops of one spelling of ``r = rem(a, b); r != 0 && (b < 0) != (r < 0) ? r + b : r``."""
+
+    rem: type[Operation]
+    cmp: type[Operation]
+    add: type[Operation]
+    ne_preds: frozenset[str]
+    """``x != 0`` predicates (also accepted with swapped operands)."""
+    lt_preds: frozenset[str]
+    """``x < 0`` predicates; their mirror images ``0 > x`` are derived."""
+
+
+_MIRROR = {"slt": "sgt", "sgt": "slt", "olt": "ogt", "ogt": "olt", "ult": "ugt", "ugt": "ult",
+           "ne": "ne", "one": "one", "une": "une"}
+
+SIGNED_IDIOM = _FloorModIdiom(
+    arith.RemSIOp,
+    arith.CmpiOp,
+    arith.AddiOp,
+    # r != 0 (``ugt r, 0`` is the same test on the bits: unsigned r > 0 iff r != 0).
+    frozenset({"ne", "ugt"}),
+    frozenset({"slt"}),
+)
+FLOAT_IDIOM_PREDICATES = (
+    # r != 0: ``one`` and ``une`` differ only for NaN r, whose result is NaN either way.
+    frozenset({"one", "une"}),
+    # x < 0: ``olt`` and ``ult`` differ only for NaN, and a NaN b or r makes the result NaN
+    # whichever branch the select takes.
+    frozenset({"olt", "ult"}),
+)
+
+
+def _predicate_name(op: Operation) -> str:
+    names = arith.CMPI_COMPARISON_OPERATIONS if isinstance(op, arith.CmpiOp) else arith.CMPF_COMPARISON_OPERATIONS
+    return names[op.predicate.value.data]  # type: ignore[attr-defined]
+
+
+def _is_cmp_against_zero(v: SSAValue, idiom: _FloorModIdiom, preds: frozenset[str], x: SSAValue) -> bool:
+    """``v`` is ``cmp pred, x, 0`` or the mirrored ``cmp mirror(pred), 0, x``."""
+    c = _owner(v, idiom.cmp)
+    if c is None:
+        return False
+    p = _predicate_name(c)
+    lhs, rhs = c.operands
+    if lhs is x and p in preds and _is_zero(rhs):
+        return True
+    mirrored = {_MIRROR[q] for q in preds if q in _MIRROR}
+    return rhs is x and p in mirrored and _is_zero(lhs)
+
+
+def _is_sign_xor(v: SSAValue, idiom: _FloorModIdiom, b: SSAValue, r: SSAValue) -> bool:
+    """``(b < 0) xor (r < 0)`` as ``arith.xori`` or ``arith.cmpi ne`` on i1, any order."""
+    x = _owner(v, arith.XOrIOp)
+    if x is not None:
+        p, q = x.lhs, x.rhs
+    else:
+        c = _owner(v, arith.CmpiOp)
+        if c is None or _predicate_name(c) != "ne" or c.lhs.type != IntegerType(1):
+            return False
+        p, q = c.lhs, c.rhs
+    for bb, rr in ((p, q), (q, p)):
+        if _is_cmp_against_zero(bb, idiom, idiom.lt_preds, b) and _is_cmp_against_zero(
+            rr, idiom, idiom.lt_preds, r
+        ):
+            return True
+    return False
+
+
+def match_floor_mod_body(block: Block, idiom: _FloorModIdiom) -> tuple[int, int] | None:
+    """Match the floor-mod idiom in a generic body; returns (dividend, divisor) arg indices.
+
+    The idiom (torch-mlir ``aten.remainder``, ONNX ``Mod(fmod=0)``), with commutative
+    operands in any order and the predicate spellings of ``idiom``::
+
+        %r = rem %a, %b ; %nz = cmp ne, %r, 0 ; %bn = cmp lt, %b, 0 ; %rn = cmp lt, %r, 0
+        %x = xori %bn, %rn ; %fix = andi %nz, %x ; %s = add %r, %b
+        %res = select %fix, %s, %r ; linalg.yield %res
+    """
+    y = _yielded(block)
+    sel = _owner(y, arith.SelectOp) if y is not None else None
+    if sel is None:
+        return None
+    r = sel.rhs
+    rem = _owner(r, idiom.rem)
+    if rem is None:
+        return None
+    a, b = rem.operands
+    ia, ib = _arg_index(a, block), _arg_index(b, block)
+    if ia is None or ib is None or ia == ib or max(ia, ib) > 1:
+        return None
+    s = _owner(sel.lhs, idiom.add)
+    if s is None or {s.operands[0], s.operands[1]} != {r, b} or s.operands[0] is s.operands[1]:
+        return None
+    fix = _owner(sel.cond, arith.AndIOp)
+    if fix is None:
+        return None
+    ok = False
+    for nz, x in ((fix.lhs, fix.rhs), (fix.rhs, fix.lhs)):
+        if _is_cmp_against_zero(nz, idiom, idiom.ne_preds, r) and _is_sign_xor(x, idiom, b, r):
+            ok = True
+    if not ok:
+        return None
+    if len(_body_ops(block)) != 8:
+        return None  # something else happens in the body
+    return ia, ib
+
+
+def _float_idiom() -> _FloorModIdiom:
+    """The float spelling: ``arith.remf`` exists only in the upstream overrides."""
+    from pto_dialect.upstream import RemFOp
+
+    return _FloorModIdiom(RemFOp, arith.CmpfOp, arith.AddfOp, *FLOAT_IDIOM_PREDICATES)
+
+
+def _replace_with_floor_mod(
+    op: linalg.GenericOp, rewriter: PatternRewriter, ia: int, ib: int, sign: str | None
+) -> None:
+    elt = op.results[0].type.element_type  # type: ignore[union-attr]
+    if floor_mod_dtype(elt, sign) is None:
+        return  # outside the D6 type set (f64, i8, i64 ...): left alone
+    rewriter.replace(op, FloorModOp(op.inputs[ia], op.inputs[ib], sign))
+
+
+class SignedFloorModToPto(RewritePattern):
+    """The signed-integer floor-modulo idiom (torch-mlir ``aten.remainder``, ONNX Mod).
+
+    Matches (identity maps, all parallel, i32 or i16)::
+
+        %r = linalg.generic {...} ins(%a, %b : tensor<...xi32>, tensor<...xi32>) outs(%e ...) {
+        ^bb0(%x: i32, %y: i32, %o: i32):
+          %r0 = arith.remsi %x, %y : i32
+          %nz = arith.cmpi ne, %r0, %c0 : i32
+          %bn = arith.cmpi slt, %y, %c0 : i32
+          %rn = arith.cmpi slt, %r0, %c0 : i32
+          %xx = arith.xori %bn, %rn : i1
+          %fix = arith.andi %nz, %xx : i1
+          %s = arith.addi %r0, %y : i32
+          %res = arith.select %fix, %s, %r0 : i32
+          linalg.yield %res : i32
+        }
+
+    Accepted spellings: commutative operands swapped (``andi``, ``xori``, ``addi``);
+    ``sgt 0, x`` for ``slt x, 0``; ``ne 0, r`` or ``ugt r, 0`` for ``ne r, 0``;
+    ``cmpi ne`` on i1 for ``xori``. Produces ``pto.floor_mod signed`` (D8: floor modulo,
+    the divisor's sign). Not matched: a bare ``remsi`` (truncating), other predicates.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        if not _identity_binary_generic(op):
+            return
+        elt = op.results[0].type.element_type  # type: ignore[union-attr]
+        if not isinstance(elt, IntegerType) or elt.signedness.data is not Signedness.SIGNLESS:
+            return
+        m = match_floor_mod_body(op.body.block, SIGNED_IDIOM)
+        if m is not None:
+            _replace_with_floor_mod(op, rewriter, *m, "signed")
+
+
+class UnsignedRemToPto(RewritePattern):
+    """Unsigned remainder: an elementwise ``arith.remui`` (floor modulo of unsigned, D8).
+
+    Matches (identity maps, all parallel, i32 or i16)::
+
+        %r = linalg.generic {...} ins(%a, %b : tensor<...xi32>, tensor<...xi32>) outs(%e ...) {
+        ^bb0(%x: i32, %y: i32, %o: i32):
+          %q = arith.remui %x, %y : i32
+          linalg.yield %q : i32
+        }
+
+    Produces ``pto.floor_mod unsigned``.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        if not _identity_binary_generic(op):
+            return
+        block = op.body.block
+        y = _yielded(block)
+        rem = _owner(y, arith.RemUIOp) if y is not None else None
+        if rem is None or len(_body_ops(block)) != 1:
+            return
+        ia, ib = _arg_index(rem.lhs, block), _arg_index(rem.rhs, block)
+        if ia is None or ib is None or ia == ib or max(ia, ib) > 1:
+            return
+        _replace_with_floor_mod(op, rewriter, ia, ib, "unsigned")
+
+
+class FloatFloorModToPto(RewritePattern):
+    """The float floor-modulo idiom: ``remf`` plus the sign fix-up (D7).
+
+    Matches (identity maps, all parallel, f32, f16 or bf16)::
+
+        ^bb0(%x: f32, %y: f32, %o: f32):
+          %r0 = arith.remf %x, %y : f32
+          %nz = arith.cmpf one, %r0, %cst0 : f32
+          %bn = arith.cmpf olt, %y, %cst0 : f32
+          %rn = arith.cmpf olt, %r0, %cst0 : f32
+          %xx = arith.xori %bn, %rn : i1
+          %fix = arith.andi %nz, %xx : i1
+          %s = arith.addf %r0, %y : f32
+          %res = arith.select %fix, %s, %r0 : f32
+          linalg.yield %res : f32
+
+    Accepted spellings: commutative operands swapped; ``ogt 0, x`` for ``olt x, 0``;
+    ``une`` for ``one`` and ``ult`` for ``olt`` (they differ only on NaN, which yields NaN
+    either way); either sign of the zero constant. This is exactly D7's correctly rounded
+    floor modulo, signed zeros included. Produces ``pto.floor_mod``.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        if not _identity_binary_generic(op):
+            return
+        elt = op.results[0].type.element_type  # type: ignore[union-attr]
+        if not isinstance(elt, AnyFloat):
+            return
+        m = match_floor_mod_body(op.body.block, _float_idiom())
+        if m is not None:
+            _replace_with_floor_mod(op, rewriter, *m, None)
+
+
+# ======================================================================================
+# The pass
+# ======================================================================================
+
+GEMV_PATTERNS: tuple[type[RewritePattern], ...] = (
+    MatmulM1ToGemv,
+    VecmatToGemv,
+    GenericGemvToGemv,
+    GenericMxGemvToGemv,
+    FoldLinalgAddBiasIntoGemv,
+    FoldGenericBiasAddIntoGemv,
+    FoldReluIntoGemv,
+    FoldTruncfIntoGemv,
+)
+FLOOR_MOD_PATTERNS: tuple[type[RewritePattern], ...] = (
+    SignedFloorModToPto,
+    UnsignedRemToPto,
+    FloatFloorModToPto,
+)
+
+
+@dataclass(frozen=True)
+class ConvertLinalgToPtoPass(ModulePass):
+    """Recognise GEMV and floor-modulo linalg programs as ``pto.gemv`` / ``pto.floor_mod``.
+
+    Options:
+      * ``target`` — ``a5`` or ``a2a3``; empty (default) reads the module's ``pto.target``
+        attribute, else ``a5``. On ``a2a3`` GEMV is not recognised (D15).
+      * ``gemv`` / ``floor_mod`` — enable each family (both default true).
+    """
+
+    name = "convert-linalg-to-pto"
+
+    target: str = ""
+    gemv: bool = True
+    floor_mod: bool = True
+
+    def patterns(self, module: builtin.ModuleOp) -> list[RewritePattern]:
+        pats: list[RewritePattern] = []
+        if self.gemv and target_of(module, self.target) is TargetProfile.A5:
+            pats += [p() for p in GEMV_PATTERNS]
+        if self.floor_mod:
+            pats += [p() for p in FLOOR_MOD_PATTERNS]
+        return pats
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        pats = self.patterns(op)
+        if pats:
+            PatternRewriteWalker(
+                GreedyRewritePatternApplier(pats, dce_enabled=False)
+            ).rewrite_module(op)
+
+
+__all__ = [
+    "ConvertLinalgToPtoPass",
+    "Contraction",
+    "analyze_generic_gemv",
+    "match_floor_mod_body",
+    *(p.__name__ for p in GEMV_PATTERNS + FLOOR_MOD_PATTERNS),
+]

@@ -1,0 +1,63 @@
+"""``pto-lower``: the default tile-level pipeline from linalg-like programs to PTO tiles.
+
+1. ``convert-linalg-to-pto`` — recognise GEMV (with bias / ReLU / FP16-BF16 output) and
+   floor modulo as ``pto.gemv`` / ``pto.floor_mod`` on tensors;
+2. ``pto-tile-to-capacity`` — tile them into ``pto.tload`` / ``pto.tgemv_mx_bias`` /
+   ``pto.trem`` / ``pto.tstore`` programs within the Local capacity (D10, D13, D14);
+3. ``dce`` — drop what recognition left dead (the zero ``linalg.fill`` of a folded init,
+   the ``tensor.empty`` outputs of folded epilogues).
+
+Everything PTO cannot run (other linalg ops, near misses of the idioms) is kept as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin, tensor
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+
+from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
+from passes.pto_tile_to_capacity import LOCAL_MAX_BYTES, NUM_PES, PtoTileToCapacityPass
+
+
+@dataclass(frozen=True)
+class PTOLowerPass(ModulePass):
+    """Recognition, tiling to capacity and cleanup in one pass.
+
+    Options (forwarded): ``target`` (``a5`` / ``a2a3``, default: the module's
+    ``pto.target`` or ``a5``), ``tile-bytes`` (default 65536), ``pes`` (default 4).
+    """
+
+    name = "pto-lower"
+
+    target: str = ""
+    tile_bytes: int = LOCAL_MAX_BYTES
+    pes: int = NUM_PES
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        tiling = PtoTileToCapacityPass(tile_bytes=self.tile_bytes, pes=self.pes, target=self.target)
+        tiling.check_options()
+        ConvertLinalgToPtoPass(target=self.target).apply(ctx, op)
+        tiling.apply(ctx, op)
+        remove_dead_tensor_inits(op)
+        DeadCodeElimination().apply(ctx, op)
+
+
+def remove_dead_tensor_inits(module: builtin.ModuleOp) -> None:
+    """Erase unused ``linalg.fill`` on tensors and ``tensor.empty``.
+
+    On tensors both are free of side effects, but xDSL's ``dce`` keeps ``linalg.fill``
+    (it has a region and no ``Pure`` trait). Walking backwards frees a fill's
+    ``tensor.empty`` in the same sweep.
+    """
+    for o in list(module.walk(reverse=True)):
+        dead = all(not r.uses for r in o.results)
+        if isinstance(o, linalg.FillOp) and o.results and dead:
+            Rewriter.erase_op(o)
+        elif isinstance(o, tensor.EmptyOp) and dead:
+            Rewriter.erase_op(o)

@@ -1,0 +1,432 @@
+"""Tensor-level PTO operations: what ``convert-linalg-to-pto`` recognises, before tiling.
+
+These two ops carry the meaning of a whole linalg computation on (static, ranked) tensors,
+with no tiles yet. ``pto-tile-to-capacity`` rewrites them into ``pto.tload`` / TREM or
+TGEMV_MX_BIAS / ``pto.tstore`` programs whose tiles fit the capacity (D14). Running a
+program at either stage gives the same answer (bit-exact for ``pto.floor_mod``; within the
+D4 ``exact`` bound, plus one FP32 rounding per K chunk, for ``pto.gemv``).
+
+* ``pto.gemv`` — a row vector times a matrix, MX-scaled or not, plus bias, ReLU and an
+  FP32 -> FP16/BF16 output conversion (the subset of TGEMV_MX_BIAS post-processing the
+  lowering folds: PTO-SPEC 3.3, 4; D1-D4).
+* ``pto.floor_mod`` — elementwise floor modulo (TREM, PTO-SPEC 5; D6-D8).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IntegerType,
+    Signedness,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+
+from pto_dialect.attributes import tile_dtype_of
+from pto_dialect.datatypes import (
+    MX_BLOCK,
+    MX_INPUT_TYPES,
+    TREM_TYPES,
+    TileDataType,
+    mx_needs_scale,
+)
+from pto_dialect.faults import FaultKind
+from pto_dialect.ops import PTOOp, type_name
+
+TL = FaultKind.TILE_LEGALITY
+
+GEMV_OUTPUT_TYPES = (TileDataType.FP32, TileDataType.FP16, TileDataType.BF16)
+"""Result element types ``pto.gemv`` supports: FP32 (PreQuantMode 0), FP16 (F322F16, mode 1)
+and BF16 (F322BF16, mode 16) — the FP32-accumulator conversions with no parameter (D11)."""
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def mx_dtype_of(elt: Attribute) -> TileDataType | None:
+    """The MX input TileDataType an IR element type denotes (D2), or None."""
+    dt = tile_dtype_of(elt)
+    return dt if dt in MX_INPUT_TYPES else None
+
+
+def floor_mod_dtype(elt: Attribute, signedness: str | None) -> TileDataType | None:
+    """The TREM TileDataType of a tensor element type (signless ``iN`` takes ``signedness``).
+
+    Returns None when the type is outside the D6 default set.
+    """
+    if isinstance(elt, IntegerType) and elt.signedness.data is Signedness.SIGNLESS:
+        if signedness not in ("signed", "unsigned"):
+            return None
+        sg = Signedness.SIGNED if signedness == "signed" else Signedness.UNSIGNED
+        elt = IntegerType(elt.width.data, sg)
+    dt = tile_dtype_of(elt)
+    return dt if dt in TREM_TYPES else None
+
+
+def _static_shape(op: PTOOp, role: str, t: Attribute) -> tuple[int, ...]:
+    if not isinstance(t, TensorType):
+        raise op.fault(TL, f"{role} must be a ranked tensor, got {type_name(t)}", "docs/lowering.md")
+    shape = tuple(t.get_shape())
+    if any(d < 0 for d in shape):
+        raise op.fault(TL, f"{role}: shape must be static, got {type_name(t)}", "docs/lowering.md")
+    return shape
+
+
+def _vector_shape_ok(shape: tuple[int, ...], n: int) -> bool:
+    """``[n]`` or ``[1, n]``."""
+    return shape == (n,) or shape == (1, n)
+
+
+@irdl_op_definition
+class GemvOp(PTOOp):
+    """``pto.gemv`` — tensor-level MX matrix-vector product with bias, ReLU and conversion.
+
+    Semantics (PTO-SPEC 4, D1-D4; the real-number meaning of TGEMV_MX_BIAS)::
+
+        K = a.size; N = b.shape[1]; sa, sb = a_scale, b_scale (absent: 1)
+        for j in 0 .. N-1:
+            acc[j] = sum_{k < K} (a[k] * sa[k / 32]) * (b[k, j] * sb[k / 32, j])
+                     + (bias[j] if bias else 0)             # exact, rounded once to FP32
+            if relu: acc[j] = max(acc[j], 0)
+            result[j] = convert(acc[j], result element type)  # FP32, or RNE to FP16 / BF16
+
+    Operands: ``a`` ``tensor<K>`` or ``tensor<1xK>``; ``b`` ``tensor<KxN>``; element types in
+    {f16, bf16, f8E4M3FN, f8E5M2, f4E2M1FN, !pto.e1m2x2} (D2), the two sides may differ.
+    ``a_scale`` (``tensor<ceil(K/32)>`` / ``tensor<1xceil(K/32)>``) and ``b_scale``
+    (``tensor<ceil(K/32)xN>``) are ``f8E8M0FNU`` and present **exactly when** their side is
+    not f16/bf16 (D1, D2). ``bias`` is ``f32``, ``tensor<N>`` or ``tensor<1xN>`` (D3); absent
+    means zero. The result has a's rank (``tensor<N>`` or ``tensor<1xN>``) and element type
+    f32, f16 (F322F16) or bf16 (F322BF16). ``relu`` applies ReLU before the conversion, as
+    B.FPATR ReluMode 1 does (PTO-SPEC 3.3).
+
+    Example::
+
+        %d = pto.gemv %a, %b a_scale %as b_scale %bs bias %bias {relu}
+            : (tensor<4096xf8E4M3FN>, tensor<4096x1024xf8E4M3FN>, tensor<128xf8E8M0FNU>,
+               tensor<128x1024xf8E8M0FNU>, tensor<1024xf32>) -> tensor<1024xf16>
+    """
+
+    name = "pto.gemv"
+
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    a_scale = opt_operand_def(TensorType)
+    b_scale = opt_operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    result = result_def(TensorType)
+    relu = opt_prop_def(UnitAttr)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+
+    OPTIONAL_ROLES: ClassVar[tuple[str, ...]] = ("a_scale", "b_scale", "bias")
+
+    def __init__(
+        self,
+        a: SSAValue,
+        b: SSAValue,
+        result_type: Attribute,
+        *,
+        a_scale: SSAValue | None = None,
+        b_scale: SSAValue | None = None,
+        bias: SSAValue | None = None,
+        relu: bool = False,
+    ):
+        super().__init__(
+            operands=[
+                a,
+                b,
+                [a_scale] if a_scale is not None else [],
+                [b_scale] if b_scale is not None else [],
+                [bias] if bias is not None else [],
+            ],
+            result_types=[result_type],
+            properties={"relu": UnitAttr()} if relu else {},
+        )
+
+    # -- syntax -----------------------------------------------------------------------
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.a)
+        printer.print_string(", ")
+        printer.print_operand(self.b)
+        for role in self.OPTIONAL_ROLES:
+            v = getattr(self, role)
+            if v is not None:
+                printer.print_string(f" {role} ")
+                printer.print_operand(v)
+        attrs = dict(self.attributes)
+        if self.relu is not None:
+            attrs["relu"] = UnitAttr()
+        if attrs:
+            printer.print_string(" ")
+            printer.print_attr_dict(attrs)
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [self.result.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GemvOp:
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        opt: dict[str, object] = {}
+        while True:
+            pos = parser.pos
+            kw = next(
+                (r for r in cls.OPTIONAL_ROLES if parser.parse_optional_keyword(r) is not None),
+                None,
+            )
+            if kw is None:
+                break
+            if kw in opt:
+                parser.raise_error(f"operand '{kw}' given twice", pos, parser.pos)
+            opt[kw] = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        ft = parser.parse_function_type()
+        present = ["a", "b", *(r for r in cls.OPTIONAL_ROLES if r in opt)]
+        if len(ft.inputs.data) != len(present) or len(ft.outputs.data) != 1:
+            parser.raise_error(
+                f"expected {len(present)} operand types and 1 result type", pos, parser.pos
+            )
+        unresolved = {"a": a, "b": b, **opt}
+        vals = {
+            r: parser.resolve_operand(unresolved[r], t)  # type: ignore[arg-type]
+            for r, t in zip(present, ft.inputs.data)
+        }
+        relu = attrs.pop("relu", None)
+        if relu is not None and not isinstance(relu, UnitAttr):
+            parser.raise_error("'relu' is a unit attribute")
+        op = cls(
+            vals["a"],
+            vals["b"],
+            ft.outputs.data[0],
+            a_scale=vals.get("a_scale"),
+            b_scale=vals.get("b_scale"),
+            bias=vals.get("bias"),
+            relu=relu is not None,
+        )
+        op.attributes.update(attrs)
+        return op
+
+    # -- derived facts ------------------------------------------------------------
+    @property
+    def k(self) -> int:
+        return self.b.type.get_shape()[0]  # type: ignore[union-attr]
+
+    @property
+    def n(self) -> int:
+        return self.b.type.get_shape()[1]  # type: ignore[union-attr]
+
+    @property
+    def a_dtype(self) -> TileDataType:
+        return tile_dtype_of(self.a.type.element_type)  # type: ignore[union-attr,return-value]
+
+    @property
+    def b_dtype(self) -> TileDataType:
+        return tile_dtype_of(self.b.type.element_type)  # type: ignore[union-attr,return-value]
+
+    @property
+    def out_dtype(self) -> TileDataType:
+        return tile_dtype_of(self.result.type.element_type)  # type: ignore[union-attr,return-value]
+
+    @property
+    def has_relu(self) -> bool:
+        return self.relu is not None
+
+    def verify_(self) -> None:
+        refs = "PTO-SPEC 4, D1, D2, D3"
+        a_shape = _static_shape(self, "a", self.a.type)
+        b_shape = _static_shape(self, "b", self.b.type)
+        if len(b_shape) != 2:
+            raise self.fault(TL, f"b must be a KxN matrix, got {type_name(self.b.type)}", refs)
+        k, n = b_shape
+        if k < 1 or n < 1:
+            raise self.fault(TL, f"b: K and N must be positive, got {k}x{n}", refs)
+        if not (a_shape == (k,) or a_shape == (1, k)):
+            raise self.fault(
+                TL, f"a must be tensor<{k}> or tensor<1x{k}> (K = b's rows), got {type_name(self.a.type)}", refs
+            )
+        nb = _ceil(k, MX_BLOCK)
+        for role, val, scale, scale_shapes in (
+            ("a", self.a, self.a_scale, ((nb,), (1, nb)) if len(a_shape) == 1 else ((1, nb),)),
+            ("b", self.b, self.b_scale, ((nb, n),)),
+        ):
+            elt = val.type.element_type  # type: ignore[union-attr]
+            dt = mx_dtype_of(elt)
+            if dt is None:
+                raise self.fault(
+                    TL,
+                    f"{role}: element type {type_name(elt)} is not an MX input type "
+                    "(f16, bf16, f8E4M3FN, f8E5M2, f4E2M1FN, !pto.e1m2x2)",
+                    "PTO-SPEC 1, D2",
+                )
+            if mx_needs_scale(dt) and scale is None:
+                raise self.fault(TL, f"{role}_scale is required: {dt.name} carries an E8M0 scale", "D2")
+            if not mx_needs_scale(dt) and scale is not None:
+                raise self.fault(TL, f"{role}_scale must be absent: {dt.name} carries no scale", "D2")
+            if scale is not None:
+                s_shape = _static_shape(self, f"{role}_scale", scale.type)
+                s_elt = scale.type.element_type  # type: ignore[union-attr]
+                if tile_dtype_of(s_elt) is not TileDataType.E8M0:
+                    raise self.fault(TL, f"{role}_scale: element type {type_name(s_elt)} must be f8E8M0FNU", "D1")
+                if s_shape not in scale_shapes:
+                    want = " or ".join("x".join(map(str, s)) for s in scale_shapes)
+                    raise self.fault(
+                        TL,
+                        f"{role}_scale: shape {'x'.join(map(str, s_shape))} must be {want} "
+                        f"(one scale per {MX_BLOCK} K elements)",
+                        "D1",
+                    )
+        if self.bias is not None:
+            bias_shape = _static_shape(self, "bias", self.bias.type)
+            bias_elt = self.bias.type.element_type  # type: ignore[union-attr]
+            if tile_dtype_of(bias_elt) is not TileDataType.FP32:
+                raise self.fault(TL, f"bias: element type {type_name(bias_elt)} must be f32", "D3")
+            if not _vector_shape_ok(bias_shape, n):
+                raise self.fault(TL, f"bias must be tensor<{n}> or tensor<1x{n}>", "PTO-SPEC 4")
+        r_shape = _static_shape(self, "result", self.result.type)
+        want_r = (n,) if len(a_shape) == 1 else (1, n)
+        if r_shape != want_r:
+            raise self.fault(
+                TL, f"result shape {'x'.join(map(str, r_shape))} must be {'x'.join(map(str, want_r))}", refs
+            )
+        r_elt = self.result.type.element_type  # type: ignore[union-attr]
+        if tile_dtype_of(r_elt) not in GEMV_OUTPUT_TYPES:
+            raise self.fault(
+                TL,
+                f"result element type {type_name(r_elt)} must be f32, f16 or bf16 "
+                "(PreQuantMode 0, 1 or 16)",
+                "PTO-SPEC 3.3, D3, D11",
+            )
+
+
+@irdl_op_definition
+class FloorModOp(PTOOp):
+    """``pto.floor_mod`` — elementwise floor modulo of two tensors (TREM's meaning).
+
+    Semantics (PTO-SPEC 5, D7, D8)::
+
+        for every index i:
+            signed:   r = a[i] - trunc(a[i] / b[i]) * b[i]; if r != 0 and sign(r) != sign(b[i]):
+                      r += b[i]            (INT_MIN mod -1 = 0; a zero divisor is a fault)
+            unsigned: r = a[i] % b[i]      (a zero divisor is a fault)
+            float:    r = fmod(a[i], b[i]); if r != 0 and sign(r) != sign(b[i]): r += b[i]
+                      (rounded once; a zero result keeps a's sign; b = +-0 gives NaN)
+            result[i] = r
+
+    Operands and result: one static ranked tensor type (rank >= 1), element type in the D6
+    set — f32, f16, bf16, or 32/16-bit integers. Signless integers (``i32``, ``i16``, what
+    upstream MLIR uses) need the ``signed`` or ``unsigned`` keyword; ``si``/``ui`` types may
+    repeat their own signedness; floats take none.
+
+    Example::
+
+        %r = pto.floor_mod signed %a, %b : tensor<1000x777xi32>
+    """
+
+    name = "pto.floor_mod"
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    signedness = opt_prop_def(StringAttr)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, signedness: str | None = None):
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[lhs.type],
+            properties={"signedness": StringAttr(signedness)} if signedness else {},
+        )
+
+    @property
+    def signedness_kind(self) -> str | None:
+        return self.signedness.data if self.signedness is not None else None
+
+    @property
+    def dtype(self) -> TileDataType:
+        """The TREM TileDataType of the elements (signless integers resolved)."""
+        dt = floor_mod_dtype(self.lhs.type.element_type, self.signedness_kind)  # type: ignore[union-attr]
+        assert dt is not None, "verified"
+        return dt
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        if self.signedness is not None:
+            printer.print_string(f"{self.signedness.data} ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FloorModOp:
+        sign = None
+        for kw in ("signed", "unsigned"):
+            if parser.parse_optional_keyword(kw) is not None:
+                sign = kw
+                break
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        op = cls(parser.resolve_operand(lhs, t), parser.resolve_operand(rhs, t), sign)
+        op.attributes.update(attrs)
+        return op
+
+    def verify_(self) -> None:
+        refs = "PTO-SPEC 5, D6"
+        shape = _static_shape(self, "lhs", self.lhs.type)
+        if not shape:
+            raise self.fault(TL, "operands must have rank >= 1", refs)
+        for role, v in (("rhs", self.rhs), ("result", self.result)):
+            if v.type != self.lhs.type:
+                raise self.fault(
+                    TL, f"{role} type {type_name(v.type)} differs from lhs {type_name(self.lhs.type)}", refs
+                )
+        elt = self.lhs.type.element_type  # type: ignore[union-attr]
+        sign = self.signedness_kind
+        if sign is not None and sign not in ("signed", "unsigned"):
+            raise self.fault(TL, f"signedness '{sign}' must be signed or unsigned", refs)
+        if isinstance(elt, AnyFloat) and sign is not None:
+            raise self.fault(TL, f"float elements take no signedness, got {sign}", refs)
+        if isinstance(elt, IntegerType):
+            s = elt.signedness.data
+            if s is Signedness.SIGNLESS and sign is None:
+                raise self.fault(TL, f"signless {type_name(elt)} needs 'signed' or 'unsigned'", refs)
+            if s is not Signedness.SIGNLESS and sign is not None and (
+                (s is Signedness.SIGNED) != (sign == "signed")
+            ):
+                raise self.fault(TL, f"{type_name(elt)} contradicts '{sign}'", refs)
+        if floor_mod_dtype(elt, sign) is None:
+            allowed = ", ".join(sorted(t.name for t in TREM_TYPES))
+            raise self.fault(TL, f"element type {type_name(elt)} is not supported (allowed: {allowed})", refs)
+
+
+TENSOR_OPS = [GemvOp, FloorModOp]
