@@ -33,6 +33,14 @@ def _targets() -> dict[str, Callable]:
     return get_all_targets()
 
 
+def _frontends() -> dict[str, Callable]:
+    try:
+        from passes import get_all_frontends
+    except ImportError:  # pragma: no cover
+        return {}
+    return get_all_frontends()
+
+
 class _LazyDict(dict):
     """A dict filled on first access, so that the plugin costs nothing until used."""
 
@@ -75,4 +83,5 @@ PTO_UNIVERSE = Universe(
     all_dialects={"pto": _pto_dialect},
     all_passes=_LazyDict(_passes),
     all_targets=_LazyDict(_targets),
+    all_frontends=_LazyDict(_frontends),
 )

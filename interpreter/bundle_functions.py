@@ -1,0 +1,60 @@
+"""Decoded execution of ``pto.block`` bundles (PTO-SPEC 3.5; D12, D15, D16).
+
+A block runs the way the architecture completes it:
+
+1. its ops become isa commands and :func:`pto_dialect.isa.check_block` runs (reserved values
+   and selectors -> IllegalInstruction, the a2a3 MX rule of D15 included; block structure ->
+   BundleControl; the block's static value rules -> TileLegality), each before any effect;
+   a zero PE mask is a strict no-op (the results are unallocated tiles);
+2. for the linked block the equivalent tile-level op is rebuilt and checked against the
+   linked tile types (:func:`pto_dialect.bundle.check_linked`: operand/descriptor legality ->
+   TileLegality, a destination SizeCode the result does not fit -> TileAllocation);
+3. the SAME kernels as the tile level run (:class:`interpreter.pto_functions.PTOFunctions`,
+   i.e. :mod:`interpreter.kernels`), with their data-dependent preflight (definedness, the
+   integer zero divisor -> TileLegality) before any result exists; all destinations are
+   published together as fresh values (atomic).
+
+Register exhaustion is a static property of the program here: ``pto-form-bundles`` reports it
+as ``[TileAllocation]`` (docs/blocks.md). An unlinked block (read from assembly or hex) has
+no tile values to run on and is refused with a clear error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.utils.exceptions import InterpretationError
+
+from interpreter.pto_functions import PTOFunctions
+from interpreter.runtime import TileValue
+from pto_dialect.attributes import TileType
+from pto_dialect.bundle import BlockOp, check_linked, source_roles
+from pto_dialect.ops import CubeMatrixOp, TRemOp
+
+
+@register_impls
+class PTOBundleFunctions(InterpreterFunctions):
+    """Interpreter functions for ``pto.block``; ``profile`` selects the GEMV numerics (D4)."""
+
+    def __init__(self, profile: str = "exact"):
+        self.tile = PTOFunctions(profile)
+
+    @impl(BlockOp)
+    def run_block(self, interpreter: Interpreter, op: BlockOp, args: tuple[Any, ...]):
+        s = op.summary()  # PTOFault: IllegalInstruction / BundleControl / TileLegality
+        if s.noop:
+            return tuple(TileValue(r.type) for r in op.outs)  # type: ignore[arg-type]
+        if not op.linked:
+            raise InterpretationError(
+                "an unlinked pto.block (read from assembly or hex) names registers only; run "
+                "the tile-level program or its pto-form-bundles form instead"
+            )
+        tile_op = check_linked(op, s)
+        if isinstance(tile_op, TRemOp):
+            return self.tile._run_binary(tile_op, args)
+        assert isinstance(tile_op, CubeMatrixOp)
+        in_types: list[TileType] = [v.type for v in op.ins]  # type: ignore[misc]
+        by_role = dict(zip(source_roles(s, in_types), args))
+        ordered = tuple(by_role[r] for r in tile_op.operand_by_role())
+        return self.tile._run_cube(tile_op, ordered)

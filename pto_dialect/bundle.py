@@ -1,0 +1,471 @@
+"""Bundle IR: PTO blocks as IR, one op per block command (PTO-SPEC 3, 7; D11-D15).
+
+``pto.block`` holds one block (``BSTART .. BSTOP``) in its single-block region; each command
+is one ``pto.b.*`` op whose properties are the command's RAW integer fields, so the IR can
+represent malformed blocks (a missing or duplicate B.FPATR, a B.IOT after ``last``, a second
+LB write, five bindings, reserved values...). The command model, the encoding and every
+structural rule live in :mod:`pto_dialect.isa`; this module only converts ops <-> commands.
+
+Syntax::
+
+    %d = pto.block (%a, %b) {
+      pto.b.start <family = TEPL, function = 4, dtype = 17, mode = 0>
+      pto.b.dim <lb = 0, reg = 0, imm = 8>
+      pto.b.iot <src0 = 0, src1 = 1, last = 1, size_code = 1, pe_mode = 7, dst_hand = 0>
+      pto.b.stop
+    } : (!pto.tile<...>, !pto.tile<...>) -> !pto.tile<...>
+
+The operands of ``pto.block`` are the tiles its B.IOTs read, in stream order, and the results
+are its destinations in stream order ("linked" block): the register names in the B.IOTs are
+the machine view, the SSA links keep the IR analysable and let the verifier check the tile
+types. A block read back from assembly or hex has neither ("unlinked"); it is verified
+structurally only.
+
+Verification (D12 order, D16 split): the commands are checked by
+:func:`pto_dialect.isa.check_block` (IllegalInstruction, BundleControl, the static
+TileLegality rules of the block); for a linked block the equivalent tile-level op is rebuilt
+(:func:`tile_op_of`) and verified (TileLegality of types, shapes, layouts), then the block's
+own facts are compared with the tile types (BSTART/B.DATR types, LB values, and each
+destination SizeCode against the result's capacity -> TileAllocation when it does not fit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import ClassVar
+
+from xdsl.dialects.builtin import IntAttr, StringAttr
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    opt_prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import NoTerminator
+from xdsl.utils.exceptions import VerifyException
+
+from pto_dialect import isa
+from pto_dialect.attributes import PadValue, RoundingMode, TileType
+from pto_dialect.datatypes import TileDataType
+from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import code_of_size, size_of_code
+from pto_dialect.isa.commands import PE_MODE_MASKS, STOP_TYPES, BlockFamily, Command
+from pto_dialect.ops import CubeMatrixOp, PTOOp, TGemvMxBiasOp, TRemOp, target_profile
+
+# ---------------------------------------------------------------------------------------------
+# Command ops: one generic base, one subclass per isa command class (a table, not copies)
+# ---------------------------------------------------------------------------------------------
+
+
+class BundleCommandOp(IRDLOperation):
+    """Base of the ``pto.b.*`` ops: properties = the raw fields of one isa command."""
+
+    COMMAND: ClassVar[type[Command]]
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls.COMMAND))
+
+    @classmethod
+    def from_command(cls, cmd: Command) -> BundleCommandOp:
+        op_cls = OP_OF_COMMAND[type(cmd)]
+        props: dict[str, Attribute] = {}
+        for name in op_cls.field_names():
+            v = getattr(cmd, name)
+            if v is None:
+                continue
+            props[name] = StringAttr(str(v)) if name == "family" else IntAttr(int(v))
+        op = op_cls.__new__(op_cls)
+        IRDLOperation.__init__(op, properties=props)
+        return op
+
+    def to_command(self) -> Command:
+        """The isa command; a missing mandatory field or a bad family is a VerifyException."""
+        kw: dict[str, object] = {}
+        for f in fields(self.COMMAND):
+            attr = self.properties.get(f.name)
+            if attr is None:
+                continue
+            if f.name == "family":
+                assert isinstance(attr, StringAttr)
+                try:
+                    kw["family"] = BlockFamily(attr.data)
+                except ValueError:
+                    raise VerifyException(
+                        f"'{self.name}' op family must be CUBE, TEPL or TLSU, got '{attr.data}'"
+                    ) from None
+            else:
+                assert isinstance(attr, IntAttr)
+                kw[f.name] = attr.data
+        try:
+            return self.COMMAND(**kw)  # type: ignore[arg-type]
+        except TypeError as e:
+            raise VerifyException(f"'{self.name}' op is missing a field: {e}") from None
+
+    def print(self, printer: Printer) -> None:
+        items = []
+        for name in self.field_names():
+            attr = self.properties.get(name)
+            if isinstance(attr, StringAttr):
+                items.append(f"{name} = {attr.data}")
+            elif isinstance(attr, IntAttr):
+                items.append(f"{name} = {attr.data}")
+        if items:
+            printer.print_string(" <" + ", ".join(items) + ">")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BundleCommandOp:
+        props: dict[str, Attribute] = {}
+        names = cls.field_names()
+
+        def entry():
+            pos = parser.pos
+            key = parser.parse_identifier()
+            if key not in names:
+                parser.raise_error(f"{cls.name} has no field '{key}' (fields: {names})", pos)
+            if key in props:
+                parser.raise_error(f"field '{key}' given twice", pos)
+            parser.parse_punctuation("=")
+            if key == "family":
+                props[key] = StringAttr(parser.parse_identifier())
+            else:
+                props[key] = IntAttr(parser.parse_integer(allow_boolean=False))
+
+        if parser.parse_optional_punctuation("<") is not None:
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
+            parser.parse_punctuation(">")
+        op = cls.__new__(cls)
+        IRDLOperation.__init__(op, properties=props)
+        return op
+
+    def verify_(self) -> None:
+        cmd = self.to_command()
+        try:
+            isa.encode(cmd)  # every field must fit its bit field (PTO-SPEC 3)
+        except isa.EncodeError as e:
+            raise VerifyException(f"'{self.name}' op has no encoding: {e}") from None
+        if not isinstance(self.parent_op(), BlockOp):
+            raise VerifyException(f"'{self.name}' op must be inside a pto.block")
+
+
+def _command_op(op_name: str, command: type[Command]) -> type[BundleCommandOp]:
+    body: dict[str, object] = {
+        "name": op_name,
+        "COMMAND": command,
+        "__doc__": f"``{op_name}``: the {command.mnemonic} command ({command.__doc__ or ''})",
+        "__module__": __name__,
+        "__annotations__": {"COMMAND": ClassVar[type[Command]]},
+    }
+    for f in fields(command):
+        body[f.name] = opt_prop_def(StringAttr if f.name == "family" else IntAttr)
+    cls = type(command.__name__ + "Op", (BundleCommandOp,), body)
+    return irdl_op_definition(cls)
+
+
+_OP_NAMES: tuple[tuple[str, type[Command]], ...] = (
+    ("pto.b.start", isa.BStart),
+    ("pto.b.datr", isa.BDatr),
+    ("pto.b.fpatr", isa.BFpatr),
+    ("pto.b.dim", isa.BDim),
+    ("pto.b.dimi", isa.CBDimi),
+    ("pto.b.iot", isa.BIot),
+    ("pto.b.ior", isa.BIor),
+    ("pto.b.ios", isa.BIos),
+    ("pto.b.stop", isa.BStop),
+    ("pto.b.cstop", isa.CBStop),
+)
+OP_OF_COMMAND: dict[type[Command], type[BundleCommandOp]] = {
+    cmd: _command_op(name, cmd) for name, cmd in _OP_NAMES
+}
+"""isa command class -> ``pto.b.*`` op class."""
+
+BStartOp = OP_OF_COMMAND[isa.BStart]
+BDatrOp = OP_OF_COMMAND[isa.BDatr]
+BFpatrOp = OP_OF_COMMAND[isa.BFpatr]
+BDimOp = OP_OF_COMMAND[isa.BDim]
+CBDimiOp = OP_OF_COMMAND[isa.CBDimi]
+BIotOp = OP_OF_COMMAND[isa.BIot]
+BIorOp = OP_OF_COMMAND[isa.BIor]
+BIosOp = OP_OF_COMMAND[isa.BIos]
+BStopOp = OP_OF_COMMAND[isa.BStop]
+CBStopOp = OP_OF_COMMAND[isa.CBStop]
+
+
+# ---------------------------------------------------------------------------------------------
+# pto.block
+# ---------------------------------------------------------------------------------------------
+
+
+def _diag(e: PTOFault) -> str:
+    return f"'pto.block' op [{e.kind}] {e.message}"
+
+
+@irdl_op_definition
+class BlockOp(IRDLOperation):
+    """``pto.block``: one PTO block; see the module docstring."""
+
+    name = "pto.block"
+
+    ins = var_operand_def(TileType)
+    outs = var_result_def(TileType)
+    body = region_def("single_block")
+
+    traits = traits_def(NoTerminator())
+
+    def __init__(
+        self,
+        commands: list[Command],
+        ins: list[SSAValue] | None = None,
+        out_types: list[Attribute] | None = None,
+    ):
+        block = Block([BundleCommandOp.from_command(c) for c in commands])
+        super().__init__(
+            operands=[list(ins or [])],
+            result_types=[list(out_types or [])],
+            regions=[Region(block)],
+        )
+
+    # -- views ----------------------------------------------------------------------
+    @property
+    def linked(self) -> bool:
+        return bool(self.ins) or bool(self.outs)
+
+    def commands(self) -> list[Command]:
+        """The isa commands of the block, in order (VerifyException on a foreign op)."""
+        out: list[Command] = []
+        for op in self.body.block.ops:
+            if not isinstance(op, BundleCommandOp):
+                raise VerifyException(f"'pto.block' op may hold only pto.b.* ops, got '{op.name}'")
+            out.append(op.to_command())
+        return out
+
+    def summary(self, *, trem_types=None) -> isa.BlockSummary:
+        """Run the isa structure checker; PTOFault propagates (interpreter use)."""
+        kw = {} if trem_types is None else {"trem_types": trem_types}
+        return isa.check_block(self.commands(), profile=target_profile(self).value, **kw)
+
+    # -- syntax ---------------------------------------------------------------------
+    def print(self, printer: Printer) -> None:
+        if self.ins:
+            printer.print_string(" (")
+            printer.print_list(self.ins, printer.print_operand)
+            printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+        printer.print_op_attributes(self.attributes)
+        if self.linked:
+            printer.print_string(" : ")
+            printer.print_function_type([v.type for v in self.ins], [r.type for r in self.outs])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BlockOp:
+        unresolved = []
+        if parser.parse_optional_punctuation("(") is not None:
+            if parser.parse_optional_punctuation(")") is None:
+                unresolved = parser.parse_comma_separated_list(
+                    parser.Delimiter.NONE, parser.parse_unresolved_operand
+                )
+                parser.parse_punctuation(")")
+        region = parser.parse_region()
+        attrs = parser.parse_optional_attr_dict()
+        ins: list[SSAValue] = []
+        outs: list[Attribute] = []
+        if parser.parse_optional_punctuation(":") is not None:
+            pos = parser.pos
+            ft = parser.parse_function_type()
+            if len(ft.inputs.data) != len(unresolved):
+                parser.raise_error(
+                    f"expected {len(unresolved)} operand types, got {len(ft.inputs.data)}", pos
+                )
+            ins = [parser.resolve_operand(u, t) for u, t in zip(unresolved, ft.inputs.data)]
+            outs = list(ft.outputs.data)
+        elif unresolved:
+            parser.raise_error("a pto.block with operands needs a ': (...) -> ...' type")
+        op = cls.__new__(cls)
+        IRDLOperation.__init__(op, operands=[ins], result_types=[outs], regions=[region])
+        op.attributes.update(attrs)
+        return op
+
+    # -- verification -----------------------------------------------------------------
+    def verify_(self) -> None:
+        try:
+            s = self.summary()
+        except PTOFault as e:
+            raise VerifyException(_diag(e)) from None
+        if not self.linked or s.noop:
+            return
+        try:
+            check_linked(self, s)
+        except PTOFault as e:
+            raise VerifyException(_diag(e)) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Linked blocks: the equivalent tile-level op and the block/type agreement
+# ---------------------------------------------------------------------------------------------
+
+
+def _fail(kind: FaultKind, msg: str) -> PTOFault:
+    return PTOFault(kind, msg, op="pto.block")
+
+
+def source_roles(s: isa.BlockSummary, in_types: list[TileType]) -> list[str]:
+    """Role of each Local source in stream order (PTO-SPEC 4 block composition / 5)."""
+    if s.op_name == "TREM":
+        return ["lhs", "rhs"]
+    if s.op_name == "TGEMV_MX_BIAS":
+        from pto_dialect.datatypes import mx_needs_scale
+
+        roles = ["a"]
+        if mx_needs_scale(TileDataType(s.a_type)):
+            roles.append("a_scale")
+        roles.append("b")
+        if mx_needs_scale(TileDataType(s.b_type)):
+            roles.append("b_scale")
+        roles.append("bias")
+        assert s.fpatr is not None
+        roles += list(s.fpatr.vector_param_sources())
+        return roles
+    raise _fail(
+        FaultKind.TILE_LEGALITY,
+        f"linked blocks of {s.op_name or 'this operation'} have no tile-level op here",
+    )
+
+
+def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
+    """A detached tile-level op equivalent to the linked ``block`` (for legality checks).
+
+    Its operands are fresh values of the block's operand types (the op is never inserted).
+    """
+    in_types = [v.type for v in block.ins]
+    out_types = [r.type for r in block.outs]
+    for t in (*in_types, *out_types):
+        if not isinstance(t, TileType):
+            raise _fail(FaultKind.TILE_LEGALITY, "pto.block operands and results are tiles")
+    roles = source_roles(s, in_types)  # type: ignore[arg-type]
+    if len(roles) != len(in_types) or len(s.sources) != len(in_types):
+        raise _fail(
+            FaultKind.BUNDLE_CONTROL,
+            f"{s.op_name} binds {len(s.sources)} source register(s); the block links "
+            f"{len(in_types)} tile operand(s), the operation needs {len(roles)}",
+        )
+    if len(s.destinations) != len(out_types):
+        raise _fail(
+            FaultKind.BUNDLE_CONTROL,
+            f"the block binds {len(s.destinations)} destination(s) but has "
+            f"{len(out_types)} result(s)",
+        )
+    vals = Block(arg_types=in_types).args
+    by_role = dict(zip(roles, vals))
+    mask = PE_MODE_MASKS[s.pe_mode] if s.pe_mode is not None else "0000"
+    d = s.datr
+    if s.op_name == "TREM":
+        return TRemOp(
+            by_role["lhs"], by_role["rhs"], out_types[0], pad=list(PadValue)[d.pad], mask=mask
+        )
+    assert s.fpatr is not None
+    return TGemvMxBiasOp(
+        by_role,  # type: ignore[arg-type]
+        out_types,
+        rmode=list(RoundingMode)[d.rmode],
+        sat=bool(d.sat),
+        fpatr=s.fpatr,
+        mask=mask,
+    )
+
+
+def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
+    """TileLegality/TileAllocation of a linked block against its tile types (D12 order).
+
+    Returns the equivalent tile-level op. Raises :class:`PTOFault`.
+    """
+    op = tile_op_of(block, s)
+    if target_profile(block).value != "a5":
+        op.attributes["pto.target"] = block_target_attr(block)
+    try:
+        op.verify_()
+    except VerifyException as e:
+        msg = str(e)
+        kind = FaultKind.TILE_LEGALITY
+        for k in FaultKind:
+            if f"[{k}]" in msg:
+                kind = k
+        raise _fail(kind, msg.split("] ", 1)[-1]) from None
+    tl = FaultKind.TILE_LEGALITY
+    ins: list[TileType] = [v.type for v in block.ins]  # type: ignore[misc]
+    outs: list[TileType] = [r.type for r in block.outs]  # type: ignore[misc]
+    first = ins[0]
+    if first.dtype.value != s.a_type:
+        raise _fail(
+            tl,
+            f"BSTART DataType {TileDataType(s.a_type).name} differs from the first source's "
+            f"{first.dtype.name}",
+        )
+    if isinstance(op, CubeMatrixOp):
+        b = op.b.type
+        assert isinstance(b, TileType)
+        if b.dtype.value != s.b_type:
+            raise _fail(tl, f"BType {TileDataType(s.b_type).name} differs from b's {b.dtype.name}")
+        want = (1, b.valid_shape[1], b.valid_shape[0])
+        names = ("M", "N", "K")
+    else:
+        want = (first.valid_shape[1], first.valid_shape[0], first.shape[1])
+        names = ("ValidCol", "ValidRow", "Col")
+    for k, (have, w, n) in enumerate(zip(s.dims, want, names)):
+        if s.lb_regs[k] is not None:
+            continue  # a GPR-sourced LB is known only at run time
+        if have != w:
+            raise _fail(tl, f"LB{k} ({n}) is {have}, the tiles say {w}")
+    for i, ((_hand, code), t) in enumerate(zip(s.destinations, outs)):
+        if size_of_code(code) < t.capacity:
+            raise _fail(
+                FaultKind.TILE_ALLOCATION,
+                f"destination {i} SizeCode {code} ({size_of_code(code)} B) is smaller than "
+                f"the result tile's capacity {t.capacity} B",
+            )
+        if code_of_size(t.capacity) != code:
+            raise _fail(
+                tl,
+                f"destination {i} SizeCode {code} ({size_of_code(code)} B) differs from the "
+                f"result tile's capacity {t.capacity} B",
+            )
+    return op
+
+
+def block_target_attr(block: Operation) -> Attribute:
+    from pto_dialect.attributes import TargetAttr
+
+    return TargetAttr(target_profile(block))
+
+
+BUNDLE_OPS = [BlockOp, *OP_OF_COMMAND.values()]
+"""The bundle ops registered in the ``pto`` dialect."""
+
+
+def module_of_commands(cmds: list[Command]):
+    """A ``builtin.module`` with one unlinked ``pto.block`` per block of ``cmds`` (split at
+    each BSTART; commands before the first BSTART form a block of their own, which the
+    verifier then rejects as BundleControl)."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    groups: list[list[Command]] = []
+    for c in cmds:
+        if isinstance(c, isa.BStart) or not groups or isinstance(groups[-1][-1], STOP_TYPES):
+            groups.append([])
+        groups[-1].append(c)
+    return ModuleOp([BlockOp(g) for g in groups])
+
+
+def commands_of_module(module: Operation) -> list[Command]:
+    """Every command of every ``pto.block`` in ``module``, in program order."""
+    out: list[Command] = []
+    for op in module.walk():
+        if isinstance(op, BlockOp):
+            out.extend(op.commands())
+    return out

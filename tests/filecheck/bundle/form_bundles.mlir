@@ -1,0 +1,58 @@
+// pto-form-bundles: canonical blocks with the spec's defaults elided (PTO-SPEC 4, 5; D11),
+// register assignment by hand (docs/blocks.md), and the pto-asm / pto-bin targets.
+// RUN: pto-opt %s -p pto-form-bundles | filecheck %s
+// RUN: pto-opt %s -p pto-form-bundles | pto-opt | filecheck %s
+// RUN: pto-opt %s -p pto-form-bundles -t pto-asm | filecheck %s --check-prefix=ASM --match-full-lines
+// RUN: pto-opt %s -p pto-form-bundles -t pto-bin | filecheck %s --check-prefix=BIN --match-full-lines
+
+func.func @k(%a: !pto.tile<1x1xf16, cube_m16, mat>, %b: !pto.tile<1x1xf16, cube_n8, mat>, %bias: !pto.tile<1x32xf32, valid=1x1>, %x: !pto.tile<4x8xsi32, valid=2x3>, %y: !pto.tile<4x8xsi32, valid=2x3>) -> (!pto.tile<1x1xf32, cube_m16, mat>, !pto.tile<4x8xsi32, valid=2x3>) {
+  %d = pto.tgemv_mx_bias %a, %b, %bias : (!pto.tile<1x1xf16, cube_m16, mat>, !pto.tile<1x1xf16, cube_n8, mat>, !pto.tile<1x32xf32, valid=1x1>) -> !pto.tile<1x1xf32, cube_m16, mat>
+  %r = pto.trem %x, %y {pad = #pto.pad<zero>} : !pto.tile<4x8xsi32, valid=2x3>
+  func.return %d, %r : !pto.tile<1x1xf32, cube_m16, mat>, !pto.tile<4x8xsi32, valid=2x3>
+}
+
+// CHECK:      %d = pto.block (%a, %b, %bias) {
+// CHECK-NEXT:   pto.b.start <family = CUBE, function = 21, dtype = 4, mode = 0>
+// CHECK-NEXT:   pto.b.fpatr <pre_quant_mode = 0, relu_mode = 0, group_n_code = 0, row_max_en = 0, group_max_en = 0, row_max_init = 0, max_abs_en = 0, trans_a = 0, trans_b = 0, cscale_en = 0>
+// CHECK-NEXT:   pto.b.iot <src0 = 32, src1 = 48, last = 0, size_code = 0, pe_mode = 7>
+// CHECK-NEXT:   pto.b.iot <src0 = 0, last = 1, size_code = 1, pe_mode = 7, dst_hand = 2>
+// CHECK-NEXT:   pto.b.stop
+// CHECK-NEXT: } : (!pto.tile<1x1xf16, cube_m16, mat>, !pto.tile<1x1xf16, cube_n8, mat>, !pto.tile<1x32xf32, valid=1x1>) -> !pto.tile<1x1xf32, cube_m16, mat>
+// CHECK:      %r = pto.block (%x, %y) {
+// CHECK-NEXT:   pto.b.start <family = TEPL, function = 4, dtype = 17, mode = 0>
+// CHECK-NEXT:   pto.b.datr <layout = 0, dtype = 31, pad = 0, cmode = 0, rmode = 0, sat = 0, canonicalize = 0>
+// CHECK-NEXT:   pto.b.dimi <lb = 0, imm = 3>
+// CHECK-NEXT:   pto.b.dimi <lb = 1, imm = 2>
+// CHECK-NEXT:   pto.b.dimi <lb = 2, imm = 8>
+// CHECK-NEXT:   pto.b.iot <src0 = 1, src1 = 2, last = 1, size_code = 1, pe_mode = 7, dst_hand = 0>
+// CHECK-NEXT:   pto.b.stop
+// CHECK-NEXT: } : (!pto.tile<4x8xsi32, valid=2x3>, !pto.tile<4x8xsi32, valid=2x3>) -> !pto.tile<4x8xsi32, valid=2x3>
+// CHECK-NOT:  pto.trem
+// CHECK-NOT:  pto.tgemv_mx_bias
+
+// ASM:      BSTART.TGEMVMX.BIAS FP16
+// ASM-NEXT: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+// ASM-NEXT: B.IOT m#1, n#1, mask=1111
+// ASM-NEXT: B.IOT t#1, mask=1111, last, ->m<128B>
+// ASM-NEXT: BSTOP
+// ASM-EMPTY:
+// ASM-NEXT: BSTART.SFU TREM, S32
+// ASM-NEXT: B.DATR NORM, DTYPE_NONE, Zero
+// ASM-NEXT: C.B.DIMI 3, ->lb0
+// ASM-NEXT: C.B.DIMI 2, ->lb1
+// ASM-NEXT: C.B.DIMI 8, ->lb2
+// ASM-NEXT: B.IOT t#2, t#3, mask=1111, last, ->t<128B>
+// ASM-NEXT: BSTOP
+
+// BIN:      0x21531181
+// BIN-NEXT: 0x00002023
+// BIN-NEXT: 0xC2004E13
+// BIN-NEXT: 0x0008DF13
+// BIN-NEXT: 0x00000001
+// BIN-NEXT: 0x88419181
+// BIN-NEXT: 0x01F01023
+// BIN-NEXT: 0x00FC
+// BIN-NEXT: 0x40BC
+// BIN-NEXT: 0x823C
+// BIN-NEXT: 0x0818CE13
+// BIN-NEXT: 0x00000001
