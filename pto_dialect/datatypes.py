@@ -226,6 +226,15 @@ MX_INPUT_TYPES = frozenset(
 )
 """Legal AType/BType for the MX CUBE functions (PTO-SPEC 1, D2)."""
 
+_T = TileDataType
+MATMUL_INPUT_TYPES = frozenset(
+    {
+        _T.FP32, _T.TF32, _T.HF32, _T.FP16, _T.BF16, _T.HIF8, _T.E4M3, _T.E5M2, _T.E3M2,
+        _T.E2M3, _T.E2M1X2, _T.E1M2X2, _T.S16, _T.S8, _T.S4X2, _T.U16, _T.U8, _T.U4X2,
+    }
+)  # fmt: skip
+"""Ordinary (non-MX) matmul inputs (PTO-SPEC 1, ``matrix-shape.asl``); both sides one class."""
+
 MX_UNSCALED_TYPES = frozenset({TileDataType.FP16, TileDataType.BF16})
 """MX input types that carry no E8M0 scale (D2)."""
 

@@ -49,9 +49,11 @@ from pto_dialect.attributes import (
     element_type,
 )
 from pto_dialect.datatypes import (
+    MATMUL_INPUT_TYPES,
     MX_BLOCK,
     MX_INPUT_TYPES,
     TREM_TYPES,
+    VEC_ARITH_TYPES,
     TileDataType,
     mx_needs_scale,
 )
@@ -145,6 +147,8 @@ CUBE_ACC_FUNCTIONS = frozenset({2, 6, 18, 22})
 CUBE_MX_FUNCTIONS = frozenset({4, 5, 6, 20, 21, 22})
 CUBE_GEMV_FUNCTIONS = frozenset(range(16, 23))
 """CUBE function classification (PTO-SPEC 3.1, ``matrix-functions.asl``)."""
+CSCALE_FUNCTIONS = frozenset({2, 6})
+"""CScaleEn is legal only for TMATMUL.ACC and TMATMULMX.ACC (PTO-SPEC 3.3, D11)."""
 
 
 class CubeMatrixOp(PTOOp):
@@ -368,8 +372,8 @@ class CubeMatrixOp(PTOOp):
             return
         self.verify_cube()
 
-    def verify_cube(self) -> None:  # pragma: no cover - every member overrides or inherits
-        raise NotImplementedError
+    def verify_cube(self) -> None:
+        verify_cube_operands(self)
 
 
 def _is_optional(odef) -> bool:
@@ -439,8 +443,195 @@ class TGemvMxBiasOp(CubeMatrixOp):
 
     traits = traits_def(Pure())
 
-    def verify_cube(self) -> None:
-        verify_cube_operands(self)
+
+
+# --------------------------------------------------------------------------------------
+# The other live CUBE functions (PTO-SPEC 3.1). Each member declares its mathematical
+# operands in stream order; semantics, legality and syntax come from CubeMatrixOp and
+# verify_cube_operands. Pseudocode shared by all: with acc of the accumulator class,
+#     acc[i,j] = [C[i,j] +] sum_{k<K} A'[i,k] * B'[k,j] [+ Bias[0,j]]
+# where A' = A * a_scale[i, k/32] and B' = B * b_scale[k/32, j] for the MX forms and
+# A' = A, B' = B otherwise; then post-processing and atomic publication as for
+# pto.tgemv_mx_bias.
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class TMatmulOp(CubeMatrixOp):
+    """``pto.tmatmul`` — D = A @ B (CUBE function 0, ``BSTART.TMATMUL``).
+
+    ``D[i,j] = sum_k A[i,k] * B[k,j]`` in the accumulator class of the inputs (signed -> S32,
+    unsigned -> U32, float -> FP32). A MxK (cube_m16/m32, mat), B KxN (cube_n8, mat), one
+    ordinary type class on both sides (PTO-SPEC 1). Example::
+
+        %d = pto.tmatmul %a, %b : (!pto.tile<16x64xsi8, cube_m16, mat>,
+            !pto.tile<64x16xsi8, cube_n8, mat>) -> !pto.tile<16x16xsi32, cube_m16, mat>
+    """
+
+    name = "pto.tmatmul"
+    FUNCTION: ClassVar[int] = 0
+    BSTART: ClassVar[str] = "TMATMUL"
+    a = operand_def(TileType)
+    b = operand_def(TileType)
+
+
+@irdl_op_definition
+class TMatmulBiasOp(CubeMatrixOp):
+    """``pto.tmatmul_bias`` — D = A @ B + Bias (function 1); Bias 1xN of the accumulator type.
+
+    Example: ``%d = pto.tmatmul_bias %a, %b, %bias : (A, B, !pto.tile<1x32xf32, valid=1x16>) -> D``.
+    """
+
+    name = "pto.tmatmul_bias"
+    FUNCTION: ClassVar[int] = 1
+    BSTART: ClassVar[str] = "TMATMUL.BIAS"
+    a = operand_def(TileType)
+    b = operand_def(TileType)
+    bias = operand_def(TileType)
+
+
+@irdl_op_definition
+class TMatmulAccOp(CubeMatrixOp):
+    """``pto.tmatmul_acc`` — D = C + A @ B (function 2); C MxN accumulator type in A's layout.
+
+    Example: ``%d = pto.tmatmul_acc %c, %a, %b : (C, A, B) -> D``.
+    """
+
+    name = "pto.tmatmul_acc"
+    FUNCTION: ClassVar[int] = 2
+    BSTART: ClassVar[str] = "TMATMUL.ACC"
+    c = operand_def(TileType)
+    a = operand_def(TileType)
+    b = operand_def(TileType)
+
+
+@irdl_op_definition
+class TMatmulMxOp(CubeMatrixOp):
+    """``pto.tmatmul_mx`` — D = (A*sA) @ (B*sB) (function 4, MX, FP32 accumulator; D1, D2).
+
+    Example: ``%d = pto.tmatmul_mx %a, a_scale %as, %b, b_scale %bs : (A, As, B, Bs) -> D``.
+    """
+
+    name = "pto.tmatmul_mx"
+    FUNCTION: ClassVar[int] = 4
+    BSTART: ClassVar[str] = "TMATMULMX"
+    a = operand_def(TileType)
+    a_scale = opt_operand_def(TileType)
+    b = operand_def(TileType)
+    b_scale = opt_operand_def(TileType)
+
+
+@irdl_op_definition
+class TMatmulMxBiasOp(CubeMatrixOp):
+    """``pto.tmatmul_mx_bias`` — D = (A*sA) @ (B*sB) + Bias (function 5; Bias FP32 1xN, D3).
+
+    Example: ``%d = pto.tmatmul_mx_bias %a, a_scale %as, %b, b_scale %bs, %bias : (...) -> D``.
+    """
+
+    name = "pto.tmatmul_mx_bias"
+    FUNCTION: ClassVar[int] = 5
+    BSTART: ClassVar[str] = "TMATMULMX.BIAS"
+    a = operand_def(TileType)
+    a_scale = opt_operand_def(TileType)
+    b = operand_def(TileType)
+    b_scale = opt_operand_def(TileType)
+    bias = operand_def(TileType)
+
+
+@irdl_op_definition
+class TMatmulMxAccOp(CubeMatrixOp):
+    """``pto.tmatmul_mx_acc`` — D = C + (A*sA) @ (B*sB) (function 6; C FP32 MxN in A's layout).
+
+    Example: ``%d = pto.tmatmul_mx_acc %c, %a, a_scale %as, %b, b_scale %bs : (...) -> D``.
+    """
+
+    name = "pto.tmatmul_mx_acc"
+    FUNCTION: ClassVar[int] = 6
+    BSTART: ClassVar[str] = "TMATMULMX.ACC"
+    c = operand_def(TileType)
+    a = operand_def(TileType)
+    a_scale = opt_operand_def(TileType)
+    b = operand_def(TileType)
+    b_scale = opt_operand_def(TileType)
+
+
+@irdl_op_definition
+class TGemvOp(CubeMatrixOp):
+    """``pto.tgemv`` — d = a @ B for a 1xK vector (function 16; M = 1, Local only).
+
+    Example: ``%d = pto.tgemv %a, %b : (!pto.tile<1x64xf16, cube_m16, mat>,
+    !pto.tile<64x32xf16, cube_n8, mat>) -> !pto.tile<1x32xf32, cube_m16, mat>``.
+    """
+
+    name = "pto.tgemv"
+    FUNCTION: ClassVar[int] = 16
+    BSTART: ClassVar[str] = "TGEMV"
+    a = operand_def(TileType)
+    b = operand_def(TileType)
+
+
+@irdl_op_definition
+class TGemvBiasOp(CubeMatrixOp):
+    """``pto.tgemv_bias`` — d = a @ B + bias (function 17).
+
+    Example: ``%d = pto.tgemv_bias %a, %b, %bias : (A, B, Bias) -> D``.
+    """
+
+    name = "pto.tgemv_bias"
+    FUNCTION: ClassVar[int] = 17
+    BSTART: ClassVar[str] = "TGEMV.BIAS"
+    a = operand_def(TileType)
+    b = operand_def(TileType)
+    bias = operand_def(TileType)
+
+
+@irdl_op_definition
+class TGemvAccOp(CubeMatrixOp):
+    """``pto.tgemv_acc`` — d = c + a @ B (function 18; c 1xN accumulator type in a's layout).
+
+    Example: ``%d = pto.tgemv_acc %c, %a, %b : (C, A, B) -> D``.
+    """
+
+    name = "pto.tgemv_acc"
+    FUNCTION: ClassVar[int] = 18
+    BSTART: ClassVar[str] = "TGEMV.ACC"
+    c = operand_def(TileType)
+    a = operand_def(TileType)
+    b = operand_def(TileType)
+
+
+@irdl_op_definition
+class TGemvMxOp(CubeMatrixOp):
+    """``pto.tgemv_mx`` — d = (a*sA) @ (B*sB) (function 20).
+
+    Example: ``%d = pto.tgemv_mx %a, a_scale %as, %b, b_scale %bs : (...) -> D``.
+    """
+
+    name = "pto.tgemv_mx"
+    FUNCTION: ClassVar[int] = 20
+    BSTART: ClassVar[str] = "TGEMVMX"
+    a = operand_def(TileType)
+    a_scale = opt_operand_def(TileType)
+    b = operand_def(TileType)
+    b_scale = opt_operand_def(TileType)
+
+
+@irdl_op_definition
+class TGemvMxAccOp(CubeMatrixOp):
+    """``pto.tgemv_mx_acc`` — d = c + (a*sA) @ (B*sB) (function 22; c FP32 1xN in a's layout).
+
+    The accumulate form chains K chunks of a GEMV without a round trip through memory.
+    Example: ``%d = pto.tgemv_mx_acc %c, %a, a_scale %as, %b, b_scale %bs : (...) -> D``.
+    """
+
+    name = "pto.tgemv_mx_acc"
+    FUNCTION: ClassVar[int] = 22
+    BSTART: ClassVar[str] = "TGEMVMX.ACC"
+    c = operand_def(TileType)
+    a = operand_def(TileType)
+    a_scale = opt_operand_def(TileType)
+    b = operand_def(TileType)
+    b_scale = opt_operand_def(TileType)
 
 
 def verify_cube_operands(op: CubeMatrixOp) -> None:
@@ -457,7 +648,8 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
     f = op.fpatr_fields
     fail = op.fault
 
-    # 1. MX type pair (PTO-SPEC 1, D2) and the scale each side needs.
+    # 1. The type pair: MX (PTO-SPEC 1, D2) with the scale each side needs, or ordinary
+    #    (PTO-SPEC 1, matrix-shape.asl): both sides in the ordinary set and in one class.
     for side, t in (("a", a), ("b", b)):
         kind = "AType" if side == "a" else "BType"
         if op.is_mx() and t.dtype not in MX_INPUT_TYPES:
@@ -466,6 +658,12 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
                 f"{side}: {kind} {type_name(t.element_type)} is not an MX input type "
                 "(FP16, BF16, E4M3, E5M2, E2M1X2, E1M2X2)",
                 "PTO-SPEC 1, D2",
+            )
+        if not op.is_mx() and t.dtype not in MATMUL_INPUT_TYPES:
+            raise fail(
+                TL,
+                f"{side}: {kind} {type_name(t.element_type)} is not an ordinary matmul input type",
+                "PTO-SPEC 1",
             )
         if op.is_mx():
             scale = roles.get(f"{side}_scale")
@@ -482,19 +680,31 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
                     f"{side}_scale must be absent: {kind} {type_name(t.element_type)} carries no scale",
                     "PTO-SPEC 4, D2",
                 )
+    if not op.is_mx() and a.dtype.klass is not b.dtype.klass:
+        raise fail(
+            TL,
+            f"b: BType {type_name(b.element_type)} is {b.dtype.klass.value} but AType "
+            f"{type_name(a.element_type)} is {a.dtype.klass.value}; both sides must be one class",
+            "PTO-SPEC 1",
+        )
 
     # 2. B.FPATR consistency (PTO-SPEC 3.3) and the TGEMV / FP32-accumulator rules (D11).
     for msg in f.consistency_errors():
         raise fail(TL, f"fpatr: {msg}", "PTO-SPEC 3.3, D11")
-    if op.is_gemv():
-        for field in ("trans_a", "trans_b"):
-            if getattr(f, field):
+    for field in ("trans_a", "trans_b"):
+        if getattr(f, field):
+            if op.is_gemv():
                 raise fail(TL, f"fpatr: {field} must be 0 for TGEMV", "PTO-SPEC 3.3, D11")
-    if f.cscale_en and not op.is_acc():
+            raise fail(
+                TL,
+                f"fpatr: {field} transposes a Shared primary, but {field[-1]} is a Local tile",
+                "PTO-SPEC 3.3, 3.5",
+            )
+    acc = T.FP32 if op.is_mx() else a.dtype.accumulator
+    if f.cscale_en and not (op.FUNCTION in CSCALE_FUNCTIONS and acc is T.FP32):
         raise fail(
             TL, "fpatr: cscale_en must be 0 (only the FP32-accumulator ACC forms allow it)", "PTO-SPEC 3.3, D11"
         )
-    acc = T.FP32 if op.is_mx() else a.dtype.accumulator
     mode = PRE_QUANT_MODES[f.pre_quant_mode]
     if acc is T.FP32 and f.pre_quant_mode not in FP32_ACC_PRE_QUANT_MODES:
         raise fail(
@@ -503,11 +713,11 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
             "the FP32 accumulator allows {0, 1, 16, 23-28, 32-34, 36-38}",
             "PTO-SPEC 3.3, D11",
         )
-    if acc is not T.FP32 and mode.acc is T.FP32:
+    if acc is not T.FP32 and mode.acc not in (None, acc):
         raise fail(
             TL,
-            f"fpatr: pre_quant_mode {f.pre_quant_mode} ({mode.name}) needs an FP32 accumulator, "
-            f"the accumulator is {acc.name}",
+            f"fpatr: pre_quant_mode {f.pre_quant_mode} ({mode.name}) needs an "
+            f"{mode.acc.name if mode.acc else ''} accumulator, the accumulator is {acc.name}",
             "PTO-SPEC 3.3",
         )
     rmode_set = op.rmode.data is not RoundingMode.DEFAULT
@@ -561,7 +771,13 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
             all_tiles.append((role, r.type))
     for role, t in all_tiles:
         if t.storage_kind is not Storage.LOCAL:
-            raise fail(TL, f"{role}: TGEMV is Local-only, the tile is shared", "PTO-SPEC 4, D10")
+            if op.is_gemv():
+                raise fail(TL, f"{role}: TGEMV is Local-only, the tile is shared", "PTO-SPEC 4, D10")
+            raise fail(
+                TL,
+                f"{role}: shared operands (B.IOS) of {op.BSTART} are not supported by this toolchain",
+                "PTO-SPEC 3.4",
+            )
         if t.pe_mask != op.mask.data:
             raise fail(
                 TL,
@@ -615,6 +831,27 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
     bias = tiles.t(roles.get("bias"), "bias")
     if bias is not None:
         _expect_row_major(op, "bias", bias, (1, n), acc, "PTO-SPEC 4, D3")
+    c = tiles.t(roles.get("c"), "c")
+    if c is not None:
+        if c.dtype is not acc:
+            raise fail(
+                TL,
+                f"c: element type {type_name(c.element_type)} must be the accumulator type "
+                f"{type_name(element_type(acc))}",
+                "PTO-SPEC 1, 3.1",
+            )
+        if c.layout_kind is not a.layout_kind:
+            raise fail(
+                TL,
+                f"c: layout {c.layout_kind.value} must be a's layout {a.layout_kind.value}",
+                "PTO-SPEC 3.1, D10",
+            )
+        if c.location_kind is not Location.MAT:
+            raise fail(TL, f"c: CUBE primaries live in mat, got {c.location_kind.value}", "PTO-SPEC 2, D10")
+        if c.valid_shape != (m, n):
+            raise fail(
+                TL, f"c: valid shape {c.valid_shape[0]}x{c.valid_shape[1]} must be {m}x{n}", "PTO-SPEC 3.1"
+            )
 
     # 8. Destinations: D in A's layout, mat, 1xN, FP32 or the PreQuantMode's type.
     d = op.d.type
@@ -845,4 +1082,103 @@ class TRemOp(BinaryTileOp):
         return self.rhs
 
 
-PTO_OPS: list[type[IRDLOperation]] = [TGemvMxBiasOp, TRemOp]
+# --------------------------------------------------------------------------------------
+# Binary elementwise siblings of TREM (TEPL mode 0). Each is a row: selector, roles and
+# type set; the kernel row lives in interpreter.kernels.BINARY_ROWS. Semantics over the
+# valid rectangle, then padding with the pad value as for pto.trem (D9).
+# --------------------------------------------------------------------------------------
+
+
+class _VecBinaryOp(BinaryTileOp):
+    TYPES: ClassVar[frozenset[TileDataType]] = VEC_ARITH_TYPES
+    TYPES_REF: ClassVar[str] = "PTO-SPEC 5, TileVecArithmeticDataTypeSupported"
+
+
+@irdl_op_definition
+class TAddOp(_VecBinaryOp):
+    """``pto.tadd`` — ``r = a + b`` elementwise (TEPL 0/0). Example:
+    ``%r = pto.tadd %a, %b : !pto.tile<8x16xf32>``."""
+
+    name = "pto.tadd"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 0
+    MNEMONIC: ClassVar[str] = "TADD"
+
+
+@irdl_op_definition
+class TSubOp(_VecBinaryOp):
+    """``pto.tsub`` — ``r = a - b`` elementwise (TEPL 0/1). Example:
+    ``%r = pto.tsub %a, %b : !pto.tile<8x16xsi32>``."""
+
+    name = "pto.tsub"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 1
+    MNEMONIC: ClassVar[str] = "TSUB"
+
+
+@irdl_op_definition
+class TMulOp(_VecBinaryOp):
+    """``pto.tmul`` — ``r = a * b`` elementwise (TEPL 0/2). Example:
+    ``%r = pto.tmul %a, %b : !pto.tile<8x16xf16>``."""
+
+    name = "pto.tmul"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 2
+    MNEMONIC: ClassVar[str] = "TMUL"
+
+
+@irdl_op_definition
+class TDivOp(_VecBinaryOp):
+    """``pto.tdiv`` — ``r = a / b`` elementwise (TEPL 0/3, SFU). Example:
+    ``%r = pto.tdiv %a, %b : !pto.tile<8x16xf32>``."""
+
+    name = "pto.tdiv"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 3
+    MNEMONIC: ClassVar[str] = "TDIV"
+    ROLES: ClassVar[tuple[str, str]] = ("dividend", "divisor")
+
+
+@irdl_op_definition
+class TMaxOp(_VecBinaryOp):
+    """``pto.tmax`` — ``r = max(a, b)`` elementwise (TEPL 0/11). Example:
+    ``%r = pto.tmax %a, %b : !pto.tile<8x16xbf16>``."""
+
+    name = "pto.tmax"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 11
+    MNEMONIC: ClassVar[str] = "TMAX"
+
+
+@irdl_op_definition
+class TMinOp(_VecBinaryOp):
+    """``pto.tmin`` — ``r = min(a, b)`` elementwise (TEPL 0/12). Example:
+    ``%r = pto.tmin %a, %b : !pto.tile<8x16xui16>``."""
+
+    name = "pto.tmin"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 12
+    MNEMONIC: ClassVar[str] = "TMIN"
+
+
+BINARY_OPS: list[type[BinaryTileOp]] = [TAddOp, TSubOp, TMulOp, TDivOp, TRemOp, TMaxOp, TMinOp]
+"""The binary elementwise family (TEPL mode 0)."""
+
+
+CUBE_OPS: list[type[CubeMatrixOp]] = [
+    TMatmulOp,
+    TMatmulBiasOp,
+    TMatmulAccOp,
+    TMatmulMxOp,
+    TMatmulMxBiasOp,
+    TMatmulMxAccOp,
+    TGemvOp,
+    TGemvBiasOp,
+    TGemvAccOp,
+    TGemvMxOp,
+    TGemvMxBiasOp,
+    TGemvMxAccOp,
+]
+"""The 12 live CUBE functions (PTO-SPEC 3.1), in function order."""
+
+PTO_OPS: list[type[IRDLOperation]] = [*CUBE_OPS, *BINARY_OPS]
