@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from benchmarks import bench_interpreter, bench_kernels
+from benchmarks import bench_interpreter, bench_kernels, bench_lowering
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -13,6 +13,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     bench_kernels.run(quick=args.quick)
     bench_interpreter.run(quick=args.quick)
+    bench_lowering.run(quick=args.quick)
     return 0
 
 

@@ -15,7 +15,7 @@ import time
 import ml_dtypes
 import numpy as np
 
-from interpreter.kernels import tgemv_mx_bias, trem
+from interpreter.kernels import cube_matrix, tgemv_mx_bias, trem
 
 
 def best_of(fn, repeat: int = 3) -> float:
@@ -86,10 +86,32 @@ def bench_tgemv(k: int, n: int, repeat: int, seq: bool) -> None:
             print(f"  {name:18s} fp32-sequential {t_s * 1e3:8.1f}  ratio {t_s / t_anchor:6.1f}")
 
 
+def bench_cube(m: int, k: int, n: int, repeat: int) -> None:
+    """cube_matrix over M rows: MX E4M3 (TMATMUL_MX_BIAS) and S8 (TMATMUL, S32 accumulator)."""
+    rng = np.random.default_rng(2)
+    nb = -(-k // 32)
+    a = rng.standard_normal((m, k)).astype(ml_dtypes.float8_e4m3fn)
+    b = rng.standard_normal((k, n)).astype(ml_dtypes.float8_e4m3fn)
+    sa = rng.integers(120, 135, size=(m, nb)).astype(np.uint8)
+    sb = rng.integers(120, 135, size=(nb, n)).astype(np.uint8)
+    bias = np.zeros((1, n), np.float32)
+    af, bf = a.astype(np.float32), b.astype(np.float32)
+    t_anchor = best_of(lambda: af @ bf, repeat)
+    t_mx = best_of(lambda: cube_matrix(5, a, b, bias=bias, a_scale=sa, b_scale=sb), repeat)
+    ai = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    bi = rng.integers(-128, 128, (k, n)).astype(np.int8)
+    t_int = best_of(lambda: cube_matrix(0, ai, bi), repeat)
+    print(f"cube_matrix M={m} K={k} N={n} (ms, best of {repeat}): anchor f32 matmul "
+          f"{t_anchor * 1e3:.1f}, TMATMUL_MX_BIAS E4M3 {t_mx * 1e3:.1f} "
+          f"(ratio {t_mx / t_anchor:.2f}), TMATMUL S8 {t_int * 1e3:.1f}")
+
+
 def run(quick: bool = False) -> None:
     if quick:
         bench_trem(1 << 20, 3)
         bench_tgemv(2048, 1024, 3, seq=True)
+        bench_cube(16, 2048, 1024, 3)
     else:
         bench_trem(1 << 24, 3)
         bench_tgemv(16384, 4096, 5, seq=True)
+        bench_cube(32, 8192, 2048, 3)
