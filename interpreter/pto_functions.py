@@ -17,7 +17,7 @@ from interpreter.runtime import TileValue, pe_indices, require_source, storage_d
 from pto_dialect.attributes import TargetProfile, TileType
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.faults import FaultKind, PTOFault
-from pto_dialect.ops import BinaryTileOp, CubeMatrixOp, TGemvMxBiasOp, TRemOp, target_profile
+from pto_dialect.ops import BINARY_OPS, CUBE_OPS, BinaryTileOp, CubeMatrixOp, target_profile
 
 PROFILES = ("exact", "fp32-sequential", "raw-carrier")
 
@@ -26,7 +26,43 @@ def _unallocated(t: TileType) -> TileValue:
     return TileValue(t)
 
 
+_COLUMN_ROLES = frozenset({"b", "b_scale", "bias", "c", "quant", "prelu"})
+"""CUBE operands indexed by output column (N); the others are indexed by row (M) or K only."""
+
+
+def _column_batchable(f, per_pe: dict[int, dict[str, np.ndarray]]) -> bool:
+    """True when the PEs differ only in column operands and no row reduction is enabled."""
+    if f.row_max_en or f.group_max_en:
+        return False
+    first = next(iter(per_pe.values()))
+    for tiles in per_pe.values():
+        for role, arr in tiles.items():
+            if role in _COLUMN_ROLES:
+                if arr.shape[0] != first[role].shape[0]:
+                    return False
+            elif arr.shape != first[role].shape or arr.tobytes() != first[role].tobytes():
+                return False
+    return True
+
+
+def _family_impls(cls):
+    """One interpreter implementation per family member, driven by the dialect's op lists."""
+
+    def cube(self, interpreter: Interpreter, op: CubeMatrixOp, args: tuple[Any, ...]):
+        return self._run_cube(op, args)
+
+    def binary(self, interpreter: Interpreter, op: BinaryTileOp, args: tuple[Any, ...]):
+        return self._run_binary(op, args)
+
+    for op_cls in CUBE_OPS:
+        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(cube))
+    for op_cls in BINARY_OPS:
+        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(binary))
+    return cls
+
+
 @register_impls
+@_family_impls
 class PTOFunctions(InterpreterFunctions):
     """Interpreter functions for the pto dialect; ``profile`` selects the GEMV numerics (D4)."""
 
@@ -56,9 +92,6 @@ class PTOFunctions(InterpreterFunctions):
             TileValue.freeze(p, payload, dfn, payloads, defined)
         return (TileValue(rtype, payloads, defined),)
 
-    @impl(TRemOp)
-    def run_trem(self, interpreter: Interpreter, op: TRemOp, args: tuple[Any, ...]):
-        return self._run_binary(op, args)
 
     # -- CUBE family -----------------------------------------------------------------
     def _run_cube(self, op: CubeMatrixOp, args: tuple[Any, ...]) -> tuple[TileValue, ...]:
@@ -81,34 +114,52 @@ class PTOFunctions(InterpreterFunctions):
                 by_role[role] = int(arg)
         pes = pe_indices(op.mask.data)
         f = op.fpatr_fields
-        outs_per_pe = {}
-        for p in pes:  # compute everything first; publish at the end (D12)
+        a_t: TileType = by_role["a"].type
+        b_t: TileType = by_role["b"].type
+        c_t: TileType | None = by_role["c"].type if "c" in by_role else None
 
-            def tile(role: str, p: int = p):
-                t = by_role.get(role)
-                return None if t is None else t.valid(p)
-
-            a_t: TileType = by_role["a"].type
-            b_t: TileType = by_role["b"].type
-            res = kernels.tgemv_mx_bias(
-                tile("a"),
-                tile("b"),
-                bias=tile("bias"),
-                a_scale=tile("a_scale"),
-                b_scale=tile("b_scale"),
+        def call(tiles: dict[str, np.ndarray | None]):
+            res = kernels.cube_matrix(
+                op.FUNCTION,
+                tiles["a"],
+                tiles["b"],
+                c=tiles.get("c"),
+                bias=tiles.get("bias"),
+                a_scale=tiles.get("a_scale"),
+                b_scale=tiles.get("b_scale"),
                 a_type=a_t.dtype,
                 b_type=b_t.dtype,
+                c_type=c_t.dtype if c_t is not None else None,
                 fpatr=f,
                 rmode=op.rmode.data.value,
                 sat=op.sat is not None,
-                quant=tile("quant"),
-                prelu=tile("prelu"),
+                quant=tiles.get("quant"),
+                prelu=tiles.get("prelu"),
                 quant_scalar=by_role.get("quant_scalar"),
                 lrelu_scalar=by_role.get("lrelu_scalar"),
-                row_max_in=tile("row_max_in"),
+                row_max_in=tiles.get("row_max_in"),
                 profile=self.profile,
             )
-            outs_per_pe[p] = res if isinstance(res, tuple) else (res,)
+            return res if isinstance(res, tuple) else (res,)
+
+        per_pe = {
+            p: {r: t.valid(p) for r, t in by_role.items() if isinstance(t, TileValue)} for p in pes
+        }
+        outs_per_pe: dict[int, tuple[np.ndarray, ...]] = {}
+        if len(pes) > 1 and _column_batchable(f, per_pe):
+            # Every output column depends only on the same column of the column operands,
+            # so the PEs' column slices run as one kernel call and are split afterwards.
+            widths = [per_pe[p]["b"].shape[1] for p in pes]
+            batched = dict(per_pe[pes[0]])
+            for role in _COLUMN_ROLES & batched.keys():
+                batched[role] = np.concatenate([per_pe[p][role] for p in pes], axis=1)
+            (d,) = call(batched)
+            cuts = np.cumsum(widths)[:-1]
+            for p, part in zip(pes, np.split(np.asarray(d), cuts, axis=1)):
+                outs_per_pe[p] = (part,)
+        else:
+            for p in pes:  # compute everything first; publish at the end (D12)
+                outs_per_pe[p] = call(per_pe[p])
         results = []
         for i, rt in enumerate(result_types):
             assert isinstance(rt, TileType)
@@ -121,9 +172,6 @@ class PTOFunctions(InterpreterFunctions):
             results.append(TileValue.from_valid(rt, valid, "null"))
         return tuple(results)
 
-    @impl(TGemvMxBiasOp)
-    def run_tgemv_mx_bias(self, interpreter: Interpreter, op: TGemvMxBiasOp, args: tuple[Any, ...]):
-        return self._run_cube(op, args)
 
     # -- data movement ---------------------------------------------------------------
     @staticmethod

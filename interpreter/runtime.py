@@ -12,6 +12,7 @@ HiF4X2, S4X2 and U4X2.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -20,6 +21,15 @@ from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
 
+@lru_cache(maxsize=256)
+def _all_defined(shape: tuple[int, int]) -> np.ndarray:
+    """A shared read-only all-True definedness mask."""
+    out = np.ones(shape, dtype=bool)
+    out.setflags(write=False)
+    return out
+
+
+@cache
 def storage_dtype(dt: TileDataType) -> np.dtype:
     """The numpy dtype the interpreter stores one logical element of ``dt`` in."""
     npd = dt.numpy_dtype()
@@ -72,20 +82,30 @@ class TileValue:
         from interpreter.kernels import pad_tile
 
         dt = ttype.dtype
+        sdt = storage_dtype(dt)
         payloads, defined = {}, {}
+        vr, vc = ttype.valid_shape
         for p, v in valid_per_pe.items():
-            phys = np.zeros(ttype.shape, dtype=storage_dtype(dt))
-            vr, vc = ttype.valid_shape
-            phys[:vr, :vc] = np.asarray(v).reshape(vr, vc)
-            payload, dfn = pad_tile(phys, (vr, vc), pad, dt)
+            v = np.asarray(v).reshape(vr, vc)
+            if ttype.valid_shape == ttype.shape:
+                # No padding to write: the payload is the valid rectangle itself (a read-only
+                # view is safe, tensors and payloads are never mutated), all defined.
+                payload = v if v.dtype == sdt else v.astype(sdt)
+                dfn = _all_defined(ttype.shape)
+            else:
+                phys = np.zeros(ttype.shape, dtype=sdt)
+                phys[:vr, :vc] = v
+                payload, dfn = pad_tile(phys, (vr, vc), pad, dt)
             TileValue.freeze(p, payload, dfn, payloads, defined)
         return TileValue(ttype, payloads, defined)
 
     @staticmethod
     def freeze(p, payload, dfn, payloads, defined) -> None:
         """Store one PE's payload read-only (tile values are immutable)."""
+        payload = payload.view()
         payload.setflags(write=False)
-        dfn.setflags(write=False)
+        if dfn.flags.writeable:
+            dfn.setflags(write=False)
         payloads[p], defined[p] = payload, dfn
 
 

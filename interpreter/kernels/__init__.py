@@ -15,6 +15,13 @@ quant_scalar=None, lrelu_scalar=None, row_max_in=None, profile="exact")``
     TGEMV_MX_BIAS with B.FPATR post-processing (PTO-SPEC 3.3, 4; D1-D5); returns the
     (1, N) D, or ``(D, row_max, group_max)`` with only the enabled reductions. Profiles
     ``"exact"``, ``"fp32-sequential"``, ``"raw-carrier"``. See :mod:`.tgemv`.
+``cube_matrix(function, a, b, *, c=None, bias=None, a_scale=None, b_scale=None,
+a_type=None, b_type=None, c_type=None, packed=False, fpatr=None, rmode="default", sat=False,
+quant=None, prelu=None, quant_scalar=None, lrelu_scalar=None, row_max_in=None,
+profile="exact")``
+    Every live CUBE function (codes/names in ``CUBE_FUNCTION_NAMES``): MX or ordinary
+    inputs, bias, ACC, GEMV / matmul, S32/U32/FP32 accumulators, post-processing; returns
+    D (M x N) or ``(D, row_max, group_max)``. See :mod:`.cube`.
 ``pad_tile(payload, valid, pad, dtype)``
     PadValue padding -> ``(payload, defined)`` (D9). See :mod:`.padding`.
 ``decode(x, type=None, *, packed=False)``, ``value_lut(type)``, ``pack_x2``,
@@ -24,13 +31,16 @@ quant_scalar=None, lrelu_scalar=None, row_max_in=None, profile="exact")``
     Build the 64-bit post-processing parameter words (PTO-SPEC 3.3).
 
 ``KERNELS`` maps an op mnemonic to its tile-level kernel; ``BINARY_ROWS`` holds the
-per-op rows of the generic binary elementwise kernel (TREM now; TFMOD, TADD... are rows).
+per-op rows of the generic binary elementwise kernel (TREM, TADD, TSUB, TMUL, TDIV, TMAX,
+TMIN; TFMOD is deleted from the catalog, so it has no row).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
+from .cube import CUBE_FUNCTION_NAMES, cube_matrix
 from .elementwise import BINARY_ROWS, BinaryRow, binary_tile, trem, trem_tile
 from .mx import decode, pack_x2, unpack_x2, value_lut
 from .padding import pad_tile
@@ -38,17 +48,23 @@ from .postprocess import lrelu_param_word, quant_param_word
 from .tgemv import PROFILES, tgemv_mx_bias
 
 KERNELS: dict[str, Callable] = {
+    **{name: partial(binary_tile, row) for name, row in BINARY_ROWS.items()},
     "TREM": trem_tile,
+    **{name: partial(cube_matrix, code) for code, name in CUBE_FUNCTION_NAMES.items()},
     "TGEMV_MX_BIAS": tgemv_mx_bias,
 }
-"""Op mnemonic -> kernel. Binary elementwise ops take (lhs, rhs, valid, pad, dtype)."""
+"""Op mnemonic -> kernel. Binary elementwise ops take (lhs, rhs, valid, pad, dtype); CUBE
+functions take cube_matrix's arguments after ``function`` (TGEMV_MX_BIAS keeps its
+positional ``bias, a_scale, b_scale`` form)."""
 
 __all__ = [
     "BINARY_ROWS",
+    "CUBE_FUNCTION_NAMES",
     "KERNELS",
     "PROFILES",
     "BinaryRow",
     "binary_tile",
+    "cube_matrix",
     "decode",
     "lrelu_param_word",
     "pack_x2",

@@ -29,6 +29,29 @@ TREM semantics (PTO-SPEC 5, D6-D9):
 * Operands stay in the tile dtype (NumPy 2 NEP 50 promotion traps). Inputs are never
   modified.
 * Padding (D9) with PadValue ``pad`` outside the valid rectangle (:mod:`.padding`).
+
+The siblings (rows of ``BINARY_ROWS``; ``binary_tile(BINARY_ROWS["TADD"], ...)``) follow
+``asl/tile/model/execution/elementwise.asl`` (TileProfileBinaryWithFlags,
+TileIntegerBinaryValue, TileIntegerDivRemValue) and ``asl/tile/elementwise-tile-tile/
+arithmetic/T{ADD,SUB,MUL,MAX,MIN}.asl``, ``transcendental/TDIV.asl``:
+
+* Types: every one accepts ``TileVecArithmeticDataTypeSupported`` (FP64, FP32, TF32, HF32,
+  FP16, BF16, E4M3, E5M2, S64, S32, S16, S8, U64, U32, U16, U8) via
+  ``TileBinaryDataTypeSupported``; TF32/HF32 are rejected as not implemented (as for TREM).
+* Integers: TADD/TSUB/TMUL wrap to the element width (``NormalizeTileInteger``); TMAX/TMIN
+  order by signedness; TDIV truncates toward zero (``ScalarDivideSigned``), INT_MIN / -1
+  wraps to INT_MIN, unsigned divides; an integer zero in the divisor's valid rectangle is
+  a TileLegality fault before any effect (``TilePayloadNonzero`` in operand-schema.asl).
+* Floats: IEEE with the default control's RNE (``DefaultNumericExecutionControl``,
+  asl/arch/data-types/rounding.asl); FP16/BF16/E4M3/E5M2 are computed in float32 and rounded
+  once (correct for + - * / since float32 has >= 2p+2 bits); a float zero divisor gives
+  +-inf or NaN; E4M3 overflow is NaN (no inf). TMAX/TMIN: ``HardwareNumericMinMaxSpecial``
+  (one NaN -> the other operand, both -> canonical NaN, max(+0,-0) = +0, min = -0).
+  Floating status flags (signalling NaN, inexact) are not modelled.
+* TFMOD is not a row: ``spec/catalog/tile-operations.json`` lists TFMOD and TFMODS in
+  ``deleted_names`` (also ``asl/tile/model/dispatch/top-level.asl``), its former selector
+  0x018 (Mode 0, Function 24) is in the reserved TEPL range 0x018-0x019, and
+  ``spec/evidence/pto-isa-0583-encoding-totality.json`` expects it to reject.
 """
 
 from __future__ import annotations
@@ -93,9 +116,53 @@ class BinaryRow:
     rhs_name: str = "divisor"
 
 
+def _int_trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Signed: quotient truncated toward zero, INT_MIN / -1 wraps to INT_MIN (ASL
+    ScalarDivideSigned on sign-extended words, stored back at the element width).
+    Unsigned: floor division. Zero divisors were rejected before (TilePayloadNonzero)."""
+    with np.errstate(over="ignore", divide="ignore"):
+        q = np.floor_divide(a, b)
+    if a.dtype.kind == "i":
+        q += ((a - q * b) != 0) & ((a < 0) != (b < 0))  # floor -> trunc; wraps like the ASL
+    return q
+
+
+def _float_minmax(pick: Callable, neg_zero_wins: bool) -> Callable:
+    """TMAX/TMIN on floats (``HardwareNumericMinMaxSpecial``, asl/arch/features/mx-formats.asl):
+    one NaN -> the other operand, two NaNs -> the canonical quiet NaN, +0/-0 -> +0 (max) /
+    -0 (min); otherwise the larger / smaller operand."""
+
+    def op(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        r = pick(a, b)
+        both_nan = np.isnan(a) & np.isnan(b)
+        r[both_nan] = np.nan  # numpy's NaN is the canonical quiet NaN of every PTO float
+        zeros = (a == 0) & (b == 0)
+        sign = (np.signbit(a) | np.signbit(b)) if neg_zero_wins else np.signbit(a) & np.signbit(b)
+        return np.where(zeros, np.where(sign, -0.0, 0.0).astype(r.dtype), r)
+
+    return op
+
+
+def _row(name, int_op, float_op, faults=False, rhs="second operand", types=VEC_ARITH_TYPES):
+    """A binary sibling of TREM typed by ASL ``TileVecArithmeticDataTypeSupported``."""
+    return BinaryRow(name, int_op, float_op, types, types, faults, rhs)
+
+
 TREM_ROW = BinaryRow("TREM", _int_floor_mod, _float_floor_mod, TREM_TYPES, VEC_ARITH_TYPES, True)
 
-BINARY_ROWS: dict[str, BinaryRow] = {r.mnemonic: r for r in (TREM_ROW,)}
+BINARY_ROWS: dict[str, BinaryRow] = {
+    r.mnemonic: r
+    for r in (
+        TREM_ROW,
+        _row("TADD", np.add, np.add),  # integers wrap (NormalizeTileInteger); floats RNE
+        _row("TSUB", np.subtract, np.subtract),
+        _row("TMUL", np.multiply, np.multiply),
+        _row("TDIV", _int_trunc_div, np.divide, True, "divisor"),  # float x/0 = IEEE inf/NaN
+        _row("TMAX", np.maximum, _float_minmax(np.fmax, False)),
+        _row("TMIN", np.minimum, _float_minmax(np.fmin, True)),
+    )
+}
+"""Binary elementwise ops. TFMOD is not a row: the catalog deletes it (see the module doc)."""
 
 
 def _fault(msg: str, row: BinaryRow) -> PTOFault:
@@ -146,10 +213,11 @@ def binary_core(
                 row,
             )
         return row.int_op(a, b)
-    if t in _COMPUTE_IN_F32:
-        r = row.float_op(a.astype(np.float32), b.astype(np.float32))
-        return r.astype(a.dtype)
-    return row.float_op(a, b)
+    with np.errstate(all="ignore"):  # IEEE inf/NaN results are values, not faults
+        if t in _COMPUTE_IN_F32:
+            r = row.float_op(a.astype(np.float32), b.astype(np.float32))
+            return r.astype(a.dtype)
+        return row.float_op(a, b)
 
 
 def binary_tile(

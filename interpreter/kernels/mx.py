@@ -47,6 +47,8 @@ _FORMATS: dict[TileDataType, tuple[int, int, int, str]] = {
     T.E5M2: (5, 2, 15, "ieee"),
     T.E2M1X2: (2, 1, 1, "none"),
     T.E1M2X2: (1, 2, 1, "none"),
+    T.E3M2: (3, 2, 3, "none"),  # asl/arch/data-types/formats/e3m2.asl: bias 3, no inf/NaN
+    T.E2M3: (2, 3, 1, "none"),  # asl/arch/data-types/formats/e2m3.asl: bias 1, no inf/NaN
 }
 
 _ML_DTYPES: dict[np.dtype, TileDataType] = {
@@ -56,6 +58,8 @@ _ML_DTYPES: dict[np.dtype, TileDataType] = {
     np.dtype(ml_dtypes.float8_e5m2): T.E5M2,
     np.dtype(ml_dtypes.float4_e2m1fn): T.E2M1X2,
     np.dtype(ml_dtypes.float8_e8m0fnu): T.E8M0,
+    np.dtype(ml_dtypes.float6_e3m2fn): T.E3M2,
+    np.dtype(ml_dtypes.float6_e2m3fn): T.E2M3,
 }
 """numpy/ml_dtypes element dtype -> the PTO type it carries."""
 
@@ -84,6 +88,36 @@ def _build_lut(ebits: int, mbits: int, bias: int, specials: str) -> np.ndarray:
     return lut
 
 
+def _build_hif8() -> np.ndarray:
+    """HiF8 (``asl/arch/data-types/formats/hif8.asl``): 1 sign bit, then a prefix-coded "dot"
+    field in bits [6:3] that sets how many exponent bits follow (0..4) and leaves 3, 3, 3, 2
+    or 1 fraction bits; the exponent field is sign-magnitude (its top bit is the sign) with
+    an implicit leading 1 in the magnitude. Denormals (bits [6:3] = 0) are 2^(m-23).
+    0x80 is the only NaN, 0x6F / 0xEF are +-inf, 0x00 is the only zero (no -0)."""
+    lut = np.empty(256)
+    for code in range(256):  # built once at import: 256 entries
+        neg, low = code >> 7, code & 0x7F
+        if low >> 3 == 0:
+            mag = 0.0 if low == 0 else 2.0 ** ((low & 7) - 23)
+        else:
+            if low >> 3 == 1:  # D0
+                e, f, fb = 0, low & 7, 3
+            elif low >> 4 == 1:  # D1: one exponent bit (its sign), magnitude 1
+                e, f, fb = (-1 if low >> 3 & 1 else 1), low & 7, 3
+            elif low >> 5 == 1:  # D2: sign + 1 magnitude bit, magnitude 2..3
+                e, f, fb = (2 + (low >> 3 & 1)) * (-1 if low >> 4 & 1 else 1), low & 7, 3
+            elif low >> 5 == 2:  # D3: sign + 2 magnitude bits, magnitude 4..7
+                e, f, fb = (4 + (low >> 2 & 3)) * (-1 if low >> 4 & 1 else 1), low & 3, 2
+            else:  # D4: sign + 3 magnitude bits, magnitude 8..15
+                e, f, fb = (8 + (low >> 1 & 7)) * (-1 if low >> 4 & 1 else 1), low & 1, 1
+            mag = (1 + f / (1 << fb)) * 2.0**e
+        lut[code] = -mag if neg else mag
+    lut[0x80] = np.nan
+    lut[0x6F], lut[0xEF] = np.inf, -np.inf
+    lut[0x00] = 0.0
+    return lut
+
+
 def _build_e8m0() -> np.ndarray:
     code = np.arange(256)
     lut = np.ldexp(1.0, code - 127)
@@ -93,15 +127,23 @@ def _build_e8m0() -> np.ndarray:
 
 _LUTS: dict[TileDataType, np.ndarray] = {t: _build_lut(*f) for t, f in _FORMATS.items()}
 _LUTS[T.E8M0] = _build_e8m0()
+_LUTS[T.HIF8] = _build_hif8()
 for _t in (T.E2M1X2, T.E1M2X2):
     # 4-bit formats indexed by a whole byte: the high nibble is ignored.
     _LUTS[_t] = np.tile(_LUTS[_t], 16)
+for _t in (T.E3M2, T.E2M3):
+    # 6-bit formats in an 8-bit carrier; the ASL requires the top 2 bits to be 0
+    # (``required_high_zero_bits = 2``): the CUBE kernel faults on them (HIGH_ZERO_BITS).
+    _LUTS[_t] = np.tile(_LUTS[_t], 4)
 for _lut in _LUTS.values():
     _lut.setflags(write=False)
 del _t, _lut
 
 DECODABLE_TYPES = frozenset(_LUTS)
-"""Types this module decodes: the six MX input types of D2 and E8M0."""
+"""Types this module decodes by table: the six MX input types of D2, E8M0, HiF8, E3M2, E2M3."""
+
+HIGH_ZERO_BITS = {T.E3M2: 0xC0, T.E2M3: 0xC0}
+"""Carrier bits that must be 0 in a valid encoding (``required_high_zero_bits``)."""
 
 
 def value_lut(t: TileDataType) -> np.ndarray:

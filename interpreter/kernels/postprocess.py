@@ -21,6 +21,14 @@ order (``asl/tile/model/execution/matrix-postprocess.asl``):
    9-bit intermediate [-256, 255], add the signed 9-bit offset, then convert: Sat=1 clamps
    to [-128, 127], Sat=0 wraps.
 
+S32/U32 accumulators (non-MX integer CUBE functions) follow the same order with the value
+read as a signed (unsigned) 32-bit integer and no special values; the intermediate of modes
+with an offset saturates to S5/S9/S17, then the offset is added and the final conversion
+clamps (Sat=1) or wraps (Sat=0) to S4X2 / S8 / S16; DEQF16 / QS322BF16 round once to FP16 /
+BF16; the shift modes 12/13 take an arithmetic right shift by code+1 and saturate to S16
+(``asl/arch/profile/matrix-quantization.asl``: MatrixRoundAndSaturateSigned,
+MatrixShiftS32ToS16, ReferenceMatrixIntegerEncoding).
+
 HiF8 outputs (modes 25, 28) are not implemented: they raise a TileLegality PTOFault that
 says so.
 
@@ -39,10 +47,10 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.postprocess import (
-    FP32_ACC_PRE_QUANT_MODES,
     PRE_QUANT_MODES,
     Fpatr,
     ParamKind,
+    QuantOp,
     ReluMode,
 )
 
@@ -54,16 +62,16 @@ RMODES = {"default": 0, "rne": 1, "rtz": 2, "rtm": 3, "rtp": 4, "rna": 5, "rto":
 RMODE_NAMES = {v: k for k, v in RMODES.items()}
 
 
-def parse_rmode(rmode: int | str) -> int:
+def parse_rmode(rmode: int | str, op: str = OP) -> int:
     """RMode code from a name (``"rne"``...) or code 0..7."""
     if isinstance(rmode, str):
         key = rmode.lower()
         if key not in RMODES:
-            raise PTOFault(FaultKind.TILE_LEGALITY, f"unknown rounding mode '{rmode}'", OP)
+            raise PTOFault(FaultKind.TILE_LEGALITY, f"unknown rounding mode '{rmode}'", op)
         return RMODES[key]
     if isinstance(rmode, (int, np.integer)) and 0 <= int(rmode) <= 7:
         return int(rmode)
-    raise PTOFault(FaultKind.TILE_LEGALITY, f"RMode {rmode!r} is not 0..7", OP)
+    raise PTOFault(FaultKind.TILE_LEGALITY, f"RMode {rmode!r} is not 0..7", op)
 
 
 def round_to_integer(v: np.ndarray, mode: int) -> np.ndarray:
@@ -186,20 +194,20 @@ def lrelu_param_word(slope: float) -> int:
     return fp19_bits(slope)
 
 
-def _words(x, n: int | None, what: str) -> np.ndarray:
+def _words(x, n: int | None, what: str, op: str = OP) -> np.ndarray:
     if isinstance(x, (int, np.integer)):
         if not 0 <= int(x) < 1 << 64:
-            raise PTOFault(FaultKind.TILE_LEGALITY, f"{what} {x} is not a 64-bit word", OP)
+            raise PTOFault(FaultKind.TILE_LEGALITY, f"{what} {x} is not a 64-bit word", op)
         return np.array([int(x)], dtype=np.uint64)
     a = np.asarray(x)
     if a.dtype.kind not in "ui":
-        raise PTOFault(FaultKind.TILE_LEGALITY, f"{what} must hold U64 words, not {a.dtype}", OP)
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"{what} must hold U64 words, not {a.dtype}", op)
     if n is not None and a.shape not in ((1, n), (n,)):
         raise PTOFault(
-            FaultKind.TILE_LEGALITY, f"{what} must be a 1x{n} U64 tile, got shape {a.shape}", OP
+            FaultKind.TILE_LEGALITY, f"{what} must be a 1x{n} U64 tile, got shape {a.shape}", op
         )
     if a.dtype.kind == "i" and (a < 0).any():
-        raise PTOFault(FaultKind.TILE_LEGALITY, f"{what} holds negative words", OP)
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"{what} holds negative words", op)
     return a.reshape(-1).astype(np.uint64)
 
 
@@ -208,7 +216,7 @@ def _positive_normal(bits19: np.ndarray) -> np.ndarray:
     return ((bits19 >> np.uint64(18)) == 0) & (exp != 0) & (exp != 0xFF)
 
 
-def decode_quant_words(words: np.ndarray, offset_bits: int, what: str):
+def decode_quant_words(words: np.ndarray, offset_bits: int, what: str, op: str = OP):
     """(scale float64, offset int64) per word; faults on illegal words (PTO-SPEC 3.3)."""
     allowed = np.uint64(0xFFFFE000)
     if offset_bits:
@@ -218,11 +226,11 @@ def decode_quant_words(words: np.ndarray, offset_bits: int, what: str):
             FaultKind.TILE_LEGALITY,
             f"{what}: bits outside the FP19 scale [31:13] and the {offset_bits}-bit offset "
             "field must be 0",
-            OP,
+            op,
         )
     bits19 = (words >> np.uint64(13)) & np.uint64(0x7FFFF)
     if not _positive_normal(bits19).all():
-        raise PTOFault(FaultKind.TILE_LEGALITY, f"{what}: the FP19 scale must be positive normal", OP)
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"{what}: the FP19 scale must be positive normal", op)
     offset = np.zeros(words.shape, np.int64)
     if offset_bits:
         raw = ((words >> np.uint64(37)) & np.uint64((1 << offset_bits) - 1)).astype(np.int64)
@@ -230,13 +238,13 @@ def decode_quant_words(words: np.ndarray, offset_bits: int, what: str):
     return fp19_value(bits19), offset
 
 
-def decode_relu_words(words: np.ndarray, what: str) -> np.ndarray:
+def decode_relu_words(words: np.ndarray, what: str, op: str = OP) -> np.ndarray:
     """LReLU/PReLU slopes: FP19 in [18:0], +0 or positive normal, higher bits 0."""
     if (words >> np.uint64(19)).any():
-        raise PTOFault(FaultKind.TILE_LEGALITY, f"{what}: bits above [18:0] must be 0", OP)
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"{what}: bits above [18:0] must be 0", op)
     if not ((words == 0) | _positive_normal(words)).all():
         raise PTOFault(
-            FaultKind.TILE_LEGALITY, f"{what}: the FP19 slope must be +0 or positive normal", OP
+            FaultKind.TILE_LEGALITY, f"{what}: the FP19 slope must be +0 or positive normal", op
         )
     return fp19_value(words)
 
@@ -254,40 +262,58 @@ class PostParams:
     relu: int
     slope: np.ndarray | float
     identity: bool
+    shift: np.ndarray | int = 0
+    """ASR amount 1..16 of the shift modes 12/13 (0 = not a shift mode)."""
+
+
+def decode_shift_words(words: np.ndarray, what: str, op: str = OP) -> np.ndarray:
+    """Shift amounts (code + 1) from bits [35:32]; every other bit must be 0 (PTO-SPEC 3.3)."""
+    if (words & ~np.uint64(0xF << 32)).any():
+        raise PTOFault(
+            FaultKind.TILE_LEGALITY, f"{what}: only the shift code bits [35:32] may be set", op
+        )
+    return ((words >> np.uint64(32)) & np.uint64(0xF)).astype(np.int64) + 1
 
 
 def validate(
     fpatr: Fpatr, n: int, rmode: int, sat: bool, quant, prelu, quant_scalar, lrelu_scalar,
-    row_max_in,
+    row_max_in, *, acc: TileDataType = T.FP32, op: str = OP,
 ) -> PostParams:
-    """Check B.FPATR and its parameters for TGEMV_MX_BIAS (D11, PTO-SPEC 3.3); fault if illegal."""
+    """Check B.FPATR's PreQuantMode/ReluMode and their parameters against the accumulator
+    type ``acc`` (FP32, S32 or U32; ``BundleFPATRAccumulatorTypeLegal`` in
+    ``asl/block/attributes/B.FPATR.asl``) and the RMode/Sat cross-rules (D11, PTO-SPEC 3.2,
+    3.3); fault if illegal. Trans/CScaleEn rules belong to the caller."""
     if not isinstance(fpatr, Fpatr):
-        raise PTOFault(FaultKind.TILE_LEGALITY, "fpatr must be a pto_dialect Fpatr", OP)
+        raise PTOFault(FaultKind.TILE_LEGALITY, "fpatr must be a pto_dialect Fpatr", op)
     bad = fpatr.reserved_values()
     if bad:
-        raise PTOFault(FaultKind.ILLEGAL_INSTRUCTION, "B.FPATR: " + "; ".join(bad), OP)
+        raise PTOFault(FaultKind.ILLEGAL_INSTRUCTION, "B.FPATR: " + "; ".join(bad), op)
     errs = fpatr.consistency_errors()
-    if fpatr.trans_a or fpatr.trans_b or fpatr.cscale_en:
-        errs.append("TGEMV requires TransA = TransB = CScaleEn = 0")
     code = fpatr.pre_quant_mode
-    if code not in FP32_ACC_PRE_QUANT_MODES:
-        errs.append(f"PreQuantMode {code} needs an S32 accumulator; MX accumulates in FP32")
-    if errs:
-        raise PTOFault(FaultKind.TILE_LEGALITY, "B.FPATR: " + "; ".join(errs), OP)
     m = PRE_QUANT_MODES[code]
-    if code == 0 and (rmode or sat):
-        raise PTOFault(FaultKind.TILE_LEGALITY, "PreQuantMode 0 requires RMode = 0 and Sat = 0", OP)
+    if m.acc is not None and m.acc is not acc:
+        errs.append(
+            f"PreQuantMode {code} ({m.name}) needs an {m.acc.asm} accumulator; "
+            f"this operation accumulates in {acc.asm}"
+        )
+    if errs:
+        raise PTOFault(FaultKind.TILE_LEGALITY, "B.FPATR: " + "; ".join(errs), op)
+    shift_mode = m.op is QuantOp.SHIFT
+    if (code == 0 or shift_mode) and (rmode or sat):
+        raise PTOFault(
+            FaultKind.TILE_LEGALITY, f"PreQuantMode {code} requires RMode = 0 and Sat = 0", op
+        )
     if m.fixed_rounding and rmode:
         raise PTOFault(
-            FaultKind.TILE_LEGALITY, f"PreQuantMode {code} fixes its rounding: RMode must be 0", OP
+            FaultKind.TILE_LEGALITY, f"PreQuantMode {code} fixes its rounding: RMode must be 0", op
         )
-    out = T.FP32 if m.out is None else m.out
+    out = acc if m.out is None else m.out
     if out is T.HIF8:
         raise PTOFault(
             FaultKind.TILE_LEGALITY,
             f"PreQuantMode {code} ({m.name}) produces HiF8, which this interpreter does not "
             "implement",
-            OP,
+            op,
         )
     eff = {"rne": 1, "rhb": 7}.get(m.fixed_rounding or "", rmode)
 
@@ -303,34 +329,56 @@ def validate(
         ("row_max_in", row_max_in, bool(fpatr.row_max_en and fpatr.row_max_init)),
     ):
         if wanted and given is None:
-            raise PTOFault(FaultKind.TILE_LEGALITY, f"B.FPATR selects {name}, which is missing", OP)
+            raise PTOFault(FaultKind.TILE_LEGALITY, f"B.FPATR selects {name}, which is missing", op)
         if not wanted and given is not None:
             raise PTOFault(
-                FaultKind.TILE_LEGALITY, f"{name} is given but B.FPATR does not select it", OP
+                FaultKind.TILE_LEGALITY, f"{name} is given but B.FPATR does not select it", op
             )
     scale: np.ndarray | float = 1.0
     offset: np.ndarray | int = 0
+    shift: np.ndarray | int = 0
     if wants_v or wants_s:
-        words = _words(quant if wants_v else quant_scalar, n if wants_v else None, "quant")
-        s, o = decode_quant_words(words, m.offset_bits, "quant parameter")
-        scale, offset = (s, o) if wants_v else (float(s[0]), int(o[0]))
+        words = _words(quant if wants_v else quant_scalar, n if wants_v else None, "quant", op)
+        if shift_mode:
+            sh = decode_shift_words(words, "shift parameter", op)
+            shift = sh if wants_v else int(sh[0])
+        else:
+            s, o = decode_quant_words(words, m.offset_bits, "quant parameter", op)
+            scale, offset = (s, o) if wants_v else (float(s[0]), int(o[0]))
     slope: np.ndarray | float = 0.0
     if relu == ReluMode.VECTOR_PRELU.value:
-        slope = decode_relu_words(_words(prelu, n, "prelu"), "prelu parameter")
+        slope = decode_relu_words(_words(prelu, n, "prelu", op), "prelu parameter", op)
     elif relu == ReluMode.SCALAR_LRELU.value:
-        slope = float(decode_relu_words(_words(lrelu_scalar, None, "lrelu_scalar"), "lrelu")[0])
+        slope = float(
+            decode_relu_words(_words(lrelu_scalar, None, "lrelu_scalar", op), "lrelu", op)[0]
+        )
+    identity = code == 0 and (relu == 0 or acc is T.U32)  # a U32 value is never negative
     return PostParams(
-        out, eff, bool(sat), scale, offset, m.offset_bits, relu, slope, code == 0 and relu == 0
+        out, eff, bool(sat), scale, offset, m.offset_bits, relu, slope, identity, shift
     )
 
 
-_INT_RANGE = {T.S8: (-128, 127)}
+INT_OUT: dict[TileDataType, tuple[int, int, np.dtype]] = {
+    T.S4X2: (-8, 7, np.dtype(np.int8)),  # one signed 4-bit value per int8 element
+    T.S8: (-128, 127, np.dtype(np.int8)),
+    T.S16: (-(1 << 15), (1 << 15) - 1, np.dtype(np.int16)),
+    T.S32: (-(1 << 31), (1 << 31) - 1, np.dtype(np.int32)),
+    T.U32: (0, (1 << 32) - 1, np.dtype(np.uint32)),
+}
+"""Integer D types: (min, max, numpy dtype). Sat=0 wraps into the range (NormalizeTileInteger)."""
 
 
 def apply(acc: np.ndarray, p: PostParams) -> np.ndarray:
-    """Post-process an FP32 accumulator row (1-D) into the output dtype."""
+    """Post-process an accumulator array (FP32, or S32/U32 values in int32/uint32/int64)
+    into the output dtype, elementwise with parameters broadcast over the last axis
+    (``MatrixPostQuantBaseWithFlags``, ``asl/arch/profile/matrix-postprocess.asl``)."""
     if p.identity:
         return acc.copy()
+    if acc.dtype.kind in "iu" and np.any(p.shift):
+        # shift modes 12/13: ASR of the S32 value, then S16 saturation (Sat is 0); the ASL
+        # returns before ReLU (MatrixShiftS32ToS16 in matrix-quantization.asl)
+        sh = np.asarray(acc, np.int64) >> np.asarray(p.shift, np.int64)
+        return np.clip(sh, -(1 << 15), (1 << 15) - 1).astype(np.int16)
     x = acc.astype(np.float64)
     nan = np.isnan(x)
     neg = np.signbit(x) & ~nan
@@ -343,12 +391,14 @@ def apply(acc: np.ndarray, p: PostParams) -> np.ndarray:
     killed_ninf = inf & neg & (mult == 0)
     special = nan | (inf & ~killed_ninf)
     xs = np.where(special | killed_ninf, 0.0, x)
-    act = xs * mult  # exact: FP32 x FP19 fits in float64
-    if p.out_type in _INT_RANGE:
-        lo, hi = _INT_RANGE[p.out_type]
-        half = 1 << (p.offset_bits - 1)
-        inter = np.clip(round_to_integer(act, p.mode), -half, half - 1).astype(np.int64)
-        val = inter + np.asarray(p.offset, np.int64)
+    act = xs * mult  # exact: FP32 (or S32) x FP19 fits in float64
+    if p.out_type in INT_OUT:
+        lo, hi, dt = INT_OUT[p.out_type]
+        r = round_to_integer(act, p.mode).astype(np.int64)
+        if p.offset_bits:
+            half = 1 << (p.offset_bits - 1)
+            r = np.clip(r, -half, half - 1)  # the S5/S9/S17 intermediate always saturates
+        val = r + np.asarray(p.offset, np.int64)
         if p.sat:
             val = np.clip(val, lo, hi)
         else:
@@ -360,8 +410,8 @@ def apply(acc: np.ndarray, p: PostParams) -> np.ndarray:
             else:
                 sp = np.full(x.shape, lo)
             val = np.where(special, sp, val)
-        return val.astype(np.int8)
-    # float output: the offset width is 0 for every FP32-accumulator float mode
+        return val.astype(dt)
+    # float output: the offset width is 0 for every float-output mode
     out = encode_float(act + np.asarray(p.offset, np.float64), p.out_type, p.mode, p.sat)
     negzero = (x == 0) & neg & (mult != 0) & (np.asarray(p.offset) == 0)
     if negzero.any():
@@ -380,25 +430,37 @@ def _max_reduce(v: np.ndarray, axis: int) -> np.ndarray:
     return np.maximum.reduce(v, axis=axis)
 
 
+def _abs(acc: np.ndarray) -> np.ndarray:
+    """|x| for MaxAbsEn: unsigned unchanged, |S32 INT_MIN| saturates to INT_MAX
+    (``MatrixReductionAbsoluteWithFlags``)."""
+    if acc.dtype.kind == "u":
+        return acc
+    if acc.dtype == np.int32:
+        return np.minimum(np.abs(acc.astype(np.int64)), (1 << 31) - 1).astype(np.int32)
+    return np.abs(acc)
+
+
 def reductions(acc: np.ndarray, fpatr: Fpatr, row_max_in) -> list[np.ndarray]:
-    """RowMax (1x1) and GroupMax (1 x ceil(N/GroupN)) of the raw accumulator row
-    (FP32, or int64 raw words in the raw-carrier profile)."""
+    """RowMax (M x 1) and GroupMax (M x ceil(N/GroupN)) of the raw accumulator (M x N, or
+    one row as a 1-D array): FP32, S32/U32, or int64 raw words in the raw-carrier profile."""
     outs: list[np.ndarray] = []
-    v = np.abs(acc) if fpatr.max_abs_en else acc
+    v2 = acc.reshape(1, -1) if acc.ndim == 1 else acc
+    v = _abs(v2) if fpatr.max_abs_en else v2
+    m = v.shape[0]
     if fpatr.row_max_en:
-        r = _max_reduce(v, 0)
+        r = _max_reduce(v, 1)
         if fpatr.row_max_init:
-            rin = np.asarray(row_max_in).reshape(())
+            rin = np.asarray(row_max_in).reshape(m)
             if fpatr.max_abs_en:
-                rin = np.abs(rin)
+                rin = _abs(rin)
             r = np.maximum(rin, r)
-        outs.append(np.array(r, acc.dtype).reshape(1, 1))
+        outs.append(np.asarray(r, acc.dtype).reshape(m, 1))
     if fpatr.group_max_en:
         g = fpatr.group_n
-        n = v.shape[0]
+        n = v.shape[1]
         ng = -(-n // g)
         low = -np.inf if v.dtype.kind == "f" else np.iinfo(v.dtype).min
-        padded = np.full(ng * g, low, v.dtype)
-        padded[:n] = v
-        outs.append(_max_reduce(padded.reshape(ng, g), 1).reshape(1, ng))
+        padded = np.full((m, ng * g), low, v.dtype)
+        padded[:, :n] = v
+        outs.append(_max_reduce(padded.reshape(m, ng, g), 2).reshape(m, ng))
     return outs
