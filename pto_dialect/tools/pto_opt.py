@@ -62,7 +62,12 @@ class PTOOptMain(xDSLOptMain):
 
 def main(args: Sequence[str] | None = None) -> None:
     try:
-        PTOOptMain(args=args).run()
+        tool = PTOOptMain(args=args)  # parses the pass pipeline: unknown passes/options raise
+    except (ValueError, KeyError, TypeError) as e:
+        print(f"pto-opt: error: {e}", file=sys.stderr)
+        raise SystemExit(1) from None
+    try:
+        tool.run()
     except FileNotFoundError as e:
         print(f"pto-opt: error: {e}", file=sys.stderr)
         raise SystemExit(1) from None

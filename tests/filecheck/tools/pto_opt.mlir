@@ -21,3 +21,11 @@
 // MISSING-NOT: Traceback
 // MISSING: pto-opt: error: {{.*}}does-not-exist
 // MISSING-NOT: Traceback
+
+// An unknown pass or pass option is one error line, exit status 1, no traceback.
+// RUN: not pto-opt %s -p no-such-pto-pass 2>&1 | filecheck %s --check-prefix=BADPASS
+// BADPASS: pto-opt: error: Unrecognized passes: ['no-such-pto-pass']
+// BADPASS-NOT: Traceback
+// RUN: not pto-opt %s -p 'pto-tile-to-capacity{bogus=5}' 2>&1 | filecheck %s --check-prefix=BADOPT
+// BADOPT: pto-opt: error: Provided arguments ["bogus"] not found
+// BADOPT-NOT: Traceback
