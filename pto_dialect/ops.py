@@ -1025,6 +1025,8 @@ class BinaryTileOp(PTOOp):
         for role in (rname, "result"):
             t = tiles[role]
             assert isinstance(t, TileType)
+            if t == lt:
+                continue
             for what, mine, ref in (
                 ("element type", type_name(t.element_type), type_name(lt.element_type)),
                 ("physical shape", "x".join(map(str, t.shape)), "x".join(map(str, lt.shape))),
