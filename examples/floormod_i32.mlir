@@ -2,11 +2,16 @@
 // pto-lower views the 777000 elements as 97125 x 8 so that 2048 x 8 x si32 tiles are full
 // (64 KiB, D14): 12 TREMs on 4 PEs, the lower bound ceil(777000*4 B / (4 * 64 KiB)) = 12.
 //
-// RUN: pto-opt %s -p pto-lower | filecheck %s
+// RUN: pto-opt %s -p 'pto-lower{level=tile}' | filecheck %s
 // RUN: python %S/Inputs/gen_inputs.py %s floormod_i32 %t.in.npz
 // RUN: pto-run %s --symbol floormod_i32 --inputs %t.in.npz --output %t.before.npz
-// RUN: pto-opt %s -p pto-lower | pto-run - --symbol floormod_i32 --inputs %t.in.npz --output %t.after.npz
+// RUN: pto-opt %s -p 'pto-lower{level=tile}' | pto-run - --symbol floormod_i32 --inputs %t.in.npz --output %t.after.npz
 // RUN: python %S/Inputs/compare.py %t.before.npz %t.after.npz --exact
+// RUN: pto-opt %s -p pto-lower | pto-run - --symbol floormod_i32 --inputs %t.in.npz --output %t.block.npz
+// RUN: python %S/Inputs/compare.py %t.after.npz %t.block.npz --exact
+// RUN: pto-opt %s -p pto-lower -t pto-asm | filecheck %s --check-prefix=ASM
+// RUN: pto-opt %s -p pto-lower -t pto-asm > %t.s && pto-opt %t.s -t pto-asm > %t.rt.s && grep -v '^#' %t.s > %t.nc.s && diff %t.nc.s %t.rt.s
+// RUN: pto-opt %s -p pto-lower -t pto-bin > %t.hex && pto-opt %t.hex -t pto-bin | diff %t.hex -
 
 // CHECK-LABEL: func.func @floormod_i32
 // CHECK-NOT:     linalg.generic
@@ -17,6 +22,27 @@
 // CHECK:           pto.tstore
 // CHECK:         pto.trem {{.*}} : !pto.tile<2048x8xsi32, valid=1754x8>
 // CHECK:         tensor.expand_shape {{.*}} output_shape [1000, 777]
+//
+// Block level (pto-lower): the first TLOAD, compute and TSTORE blocks, register-assigned.
+// ASM:      # pseudo GMADDR a0, a1 <-
+// ASM-NEXT: BSTART.TLOAD S32
+// ASM-NEXT: C.B.DIMI 8, ->lb0
+// ASM-NEXT: B.DIM zero, 2048, ->lb1
+// ASM-NEXT: B.IOR [a0, a1, zero], ->zero
+// ASM-NEXT: B.IOT mask=1111, last, ->t<64KB>
+// ASM-NEXT: BSTOP
+// ASM:      BSTART.SFU TREM, S32
+// ASM-NEXT: C.B.DIMI 8, ->lb0
+// ASM-NEXT: B.DIM zero, 2048, ->lb1
+// ASM-NEXT: B.IOT t#1, t#2, mask=1111, last, ->t<64KB>
+// ASM-NEXT: BSTOP
+// ASM:      # pseudo GMADDR a0, a1 <-
+// ASM-NEXT: BSTART.TSTORE S32
+// ASM-NEXT: C.B.DIMI 8, ->lb0
+// ASM-NEXT: B.DIM zero, 2048, ->lb1
+// ASM-NEXT: B.IOR [a0, a1, zero], ->zero
+// ASM-NEXT: B.IOT t#3, mask=1111, last
+// ASM-NEXT: BSTOP
 
 func.func @floormod_i32(%a: tensor<1000x777xi32>, %b: tensor<1000x777xi32>) -> tensor<1000x777xi32> {
   %c0 = arith.constant 0 : i32

@@ -4,11 +4,16 @@
 // most 64 KiB), chained through memory (D10); 32 TGEMVs = the lower bound
 // ceil(4096*1024*2 B / (4 * 64 KiB)).
 //
-// RUN: pto-opt %s -p pto-lower | filecheck %s
+// RUN: pto-opt %s -p 'pto-lower{level=tile}' | filecheck %s
 // RUN: python %S/Inputs/gen_inputs.py %s gemv_f16_bias_truncf %t.in.npz
 // RUN: pto-run %s --symbol gemv_f16_bias_truncf --inputs %t.in.npz --output %t.before.npz
-// RUN: pto-opt %s -p pto-lower | pto-run - --symbol gemv_f16_bias_truncf --inputs %t.in.npz --output %t.after.npz
+// RUN: pto-opt %s -p 'pto-lower{level=tile}' | pto-run - --symbol gemv_f16_bias_truncf --inputs %t.in.npz --output %t.after.npz
 // RUN: python %S/Inputs/compare.py %t.before.npz %t.after.npz --tolerance 1e-3
+// RUN: pto-opt %s -p pto-lower | pto-run - --symbol gemv_f16_bias_truncf --inputs %t.in.npz --output %t.block.npz
+// RUN: python %S/Inputs/compare.py %t.after.npz %t.block.npz --exact
+// RUN: pto-opt %s -p pto-lower -t pto-asm | filecheck %s --check-prefix=ASM
+// RUN: pto-opt %s -p pto-lower -t pto-asm > %t.s && pto-opt %t.s -t pto-asm > %t.rt.s && grep -v '^#' %t.s > %t.nc.s && diff %t.nc.s %t.rt.s
+// RUN: pto-opt %s -p pto-lower -t pto-bin > %t.hex && pto-opt %t.hex -t pto-bin | diff %t.hex -
 
 // CHECK-LABEL: func.func @gemv_f16_bias_truncf
 // CHECK-NOT:     linalg.
@@ -21,6 +26,31 @@
 // CHECK:         scf.for
 // CHECK:           pto.tgemv_mx_bias {{.*}} {fpatr = #pto.fpatr<pre_quant_mode = 1>} {{.*}} -> !pto.tile<1x16xf16, cube_m16, mat>
 // CHECK:           pto.tstore {{.*}} -> tensor<1x1024xf16>
+//
+// Block level (pto-lower): the first TLOAD, compute and TSTORE blocks, register-assigned.
+// ASM:      # pseudo GMADDR a0, a1 <-
+// ASM-NEXT: BSTART.TLOAD FP16
+// ASM-NEXT: B.DATR ND2M16, DTYPE_NONE, Null
+// ASM-NEXT: B.DIM zero, 2048, ->lb0
+// ASM-NEXT: C.B.DIMI 1, ->lb1
+// ASM-NEXT: B.IOR [a0, a1, zero], ->zero
+// ASM-NEXT: B.IOT mask=1111, last, ->m<64KB>
+// ASM-NEXT: BSTOP
+// ASM:      BSTART.TGEMVMX.BIAS FP16
+// ASM-NEXT: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+// ASM-NEXT: C.B.DIMI 16, ->lb1
+// ASM-NEXT: B.DIM zero, 2048, ->lb2
+// ASM-NEXT: B.IOT m#1, n#1, mask=1111
+// ASM-NEXT: B.IOT t#1, mask=1111, last, ->m<1KB>
+// ASM-NEXT: BSTOP
+// ASM:      # pseudo GMADDR a0, a1 <-
+// ASM-NEXT: BSTART.TSTORE FP32
+// ASM-NEXT: B.DATR M162ND, DTYPE_NONE, Null
+// ASM-NEXT: C.B.DIMI 16, ->lb0
+// ASM-NEXT: C.B.DIMI 1, ->lb1
+// ASM-NEXT: B.IOR [a0, a1, zero], ->zero
+// ASM-NEXT: B.IOT m#2, mask=1111, last
+// ASM-NEXT: BSTOP
 
 func.func @gemv_f16_bias_truncf(%x: tensor<1x4096xf16>, %w: tensor<4096x1024xf16>, %bias: tensor<1024xf32>) -> tensor<1x1024xf16> {
   %zero = arith.constant 0.000000e+00 : f32

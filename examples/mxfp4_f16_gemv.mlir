@@ -3,17 +3,48 @@
 // (maximumf(x, 0)), which pto-lower folds into B.FPATR ReluMode 1. 16 TGEMVs = the lower
 // bound ceil(4096*512*2 B / (4 * 64 KiB)).
 //
-// RUN: pto-opt %s -p pto-lower | filecheck %s
+// RUN: pto-opt %s -p 'pto-lower{level=tile}' | filecheck %s
 // RUN: python %S/Inputs/gen_inputs.py %s mxfp4_f16_gemv %t.in.npz
 // RUN: pto-run %s --symbol mxfp4_f16_gemv --inputs %t.in.npz --output %t.before.npz
-// RUN: pto-opt %s -p pto-lower | pto-run - --symbol mxfp4_f16_gemv --inputs %t.in.npz --output %t.after.npz
+// RUN: pto-opt %s -p 'pto-lower{level=tile}' | pto-run - --symbol mxfp4_f16_gemv --inputs %t.in.npz --output %t.after.npz
 // RUN: python %S/Inputs/compare.py %t.before.npz %t.after.npz --tolerance 1e-5
+// RUN: pto-opt %s -p pto-lower | pto-run - --symbol mxfp4_f16_gemv --inputs %t.in.npz --output %t.block.npz
+// RUN: python %S/Inputs/compare.py %t.after.npz %t.block.npz --exact
+// RUN: pto-opt %s -p pto-lower -t pto-asm | filecheck %s --check-prefix=ASM
+// RUN: pto-opt %s -p pto-lower -t pto-asm > %t.s && pto-opt %t.s -t pto-asm > %t.rt.s && grep -v '^#' %t.s > %t.nc.s && diff %t.nc.s %t.rt.s
+// RUN: pto-opt %s -p pto-lower -t pto-bin > %t.hex && pto-opt %t.hex -t pto-bin | diff %t.hex -
 
 // CHECK-LABEL: func.func @mxfp4_f16_gemv
 // CHECK-NOT:     linalg.generic
 // CHECK:         pto.tload {{.*}} -> !pto.tile<1x4096xf4E2M1FN, cube_m16, mat>
 // CHECK:         scf.for
 // CHECK:           pto.tgemv_mx_bias %{{.*}}, a_scale %{{.*}}, %{{.*}}, %{{.*}} {fpatr = #pto.fpatr<relu_mode = 1>} : {{.*}} -> !pto.tile<1x8xf32, cube_m16, mat>
+//
+// Block level (pto-lower): the first TLOAD, compute and TSTORE blocks, register-assigned.
+// ASM:      # pseudo GMADDR a0, a1 <-
+// ASM-NEXT: BSTART.TLOAD E2M1X2
+// ASM-NEXT: B.DATR ND2M16, DTYPE_NONE, Null
+// ASM-NEXT: B.DIM zero, 4096, ->lb0
+// ASM-NEXT: C.B.DIMI 1, ->lb1
+// ASM-NEXT: B.IOR [a0, a1, zero], ->zero
+// ASM-NEXT: B.IOT mask=1111, last, ->m<32KB>
+// ASM-NEXT: BSTOP
+// ASM:      BSTART.TGEMVMX.BIAS E2M1X2
+// ASM-NEXT: B.DATR NORM, FP16, Zero
+// ASM-NEXT: B.FPATR 0, 1, 0, 0, 0, 0, 0, 0, 0, 0
+// ASM-NEXT: C.B.DIMI 8, ->lb1
+// ASM-NEXT: B.DIM zero, 4096, ->lb2
+// ASM-NEXT: B.IOT m#1, u#1, mask=1111
+// ASM-NEXT: B.IOT n#1, t#1, mask=1111, last, ->m<512B>
+// ASM-NEXT: BSTOP
+// ASM:      # pseudo GMADDR a0, a1 <-
+// ASM-NEXT: BSTART.TSTORE FP32
+// ASM-NEXT: B.DATR M162ND, DTYPE_NONE, Null
+// ASM-NEXT: C.B.DIMI 8, ->lb0
+// ASM-NEXT: C.B.DIMI 1, ->lb1
+// ASM-NEXT: B.IOR [a0, a1, zero], ->zero
+// ASM-NEXT: B.IOT m#2, mask=1111, last
+// ASM-NEXT: BSTOP
 
 func.func @mxfp4_f16_gemv(%x: tensor<1x4096xf4E2M1FN>, %xs: tensor<1x128xf8E8M0FNU>, %w: tensor<4096x512xf16>) -> tensor<1x512xf32> {
   %zero = arith.constant 0.000000e+00 : f32

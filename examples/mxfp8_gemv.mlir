@@ -5,11 +5,16 @@
 // N groups and a tail of 4 x 58 columns: 20 TGEMVs, the lower bound
 // ceil(5000*1000 B / (4 * 64 KiB)).
 //
-// RUN: pto-opt %s -p pto-lower | filecheck %s
+// RUN: pto-opt %s -p 'pto-lower{level=tile}' | filecheck %s
 // RUN: python %S/Inputs/gen_inputs.py %s mxfp8_gemv %t.in.npz
 // RUN: pto-run %s --symbol mxfp8_gemv --inputs %t.in.npz --output %t.before.npz
-// RUN: pto-opt %s -p pto-lower | pto-run - --symbol mxfp8_gemv --inputs %t.in.npz --output %t.after.npz
+// RUN: pto-opt %s -p 'pto-lower{level=tile}' | pto-run - --symbol mxfp8_gemv --inputs %t.in.npz --output %t.after.npz
 // RUN: python %S/Inputs/compare.py %t.before.npz %t.after.npz --tolerance 1e-5
+// RUN: pto-opt %s -p pto-lower | pto-run - --symbol mxfp8_gemv --inputs %t.in.npz --output %t.block.npz
+// RUN: python %S/Inputs/compare.py %t.after.npz %t.block.npz --exact
+// RUN: pto-opt %s -p pto-lower -t pto-asm | filecheck %s --check-prefix=ASM
+// RUN: pto-opt %s -p pto-lower -t pto-asm > %t.s && pto-opt %t.s -t pto-asm > %t.rt.s && grep -v '^#' %t.s > %t.nc.s && diff %t.nc.s %t.rt.s
+// RUN: pto-opt %s -p pto-lower -t pto-bin > %t.hex && pto-opt %t.hex -t pto-bin | diff %t.hex -
 
 // CHECK-LABEL: func.func @mxfp8_gemv
 // CHECK-NOT:     linalg.generic
@@ -23,6 +28,32 @@
 // CHECK:         pto.tload {{.*}} -> !pto.tile<1x904xf8E4M3FN, cube_m16, mat>
 // CHECK:         pto.tload {{.*}} -> !pto.tile<4x32xf8E8M0FNU, valid=1x29>
 // CHECK:         pto.tgemv_mx_bias
+//
+// Block level (pto-lower): the first TLOAD, compute and TSTORE blocks, register-assigned.
+// ASM:      # pseudo GMADDR a0, a1 <-
+// ASM-NEXT: BSTART.TLOAD E4M3
+// ASM-NEXT: B.DATR ND2M16, DTYPE_NONE, Null
+// ASM-NEXT: B.DIM zero, 1024, ->lb0
+// ASM-NEXT: C.B.DIMI 1, ->lb1
+// ASM-NEXT: B.IOR [a0, a1, zero], ->zero
+// ASM-NEXT: B.IOT mask=1111, last, ->m<16KB>
+// ASM-NEXT: BSTOP
+// ASM:      BSTART.TGEMVMX.BIAS E4M3
+// ASM-NEXT: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+// ASM-NEXT: C.B.DIMI 64, ->lb1
+// ASM-NEXT: B.DIM zero, 1024, ->lb2
+// ASM-NEXT: B.IOT m#1, u#1, mask=1111
+// ASM-NEXT: B.IOT n#1, u#2, mask=1111
+// ASM-NEXT: B.IOT t#1, mask=1111, last, ->m<4KB>
+// ASM-NEXT: BSTOP
+// ASM:      # pseudo GMADDR a0, a1 <-
+// ASM-NEXT: BSTART.TSTORE FP32
+// ASM-NEXT: B.DATR M162ND, DTYPE_NONE, Null
+// ASM-NEXT: C.B.DIMI 64, ->lb0
+// ASM-NEXT: C.B.DIMI 1, ->lb1
+// ASM-NEXT: B.IOR [a0, a1, zero], ->zero
+// ASM-NEXT: B.IOT m#2, mask=1111, last
+// ASM-NEXT: BSTOP
 
 #vec = affine_map<(n, k) -> (k)>
 #vec_scale = affine_map<(n, k) -> (k floordiv 32)>

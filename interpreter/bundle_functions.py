@@ -14,7 +14,10 @@ A block runs the way the architecture completes it:
    integer zero divisor -> TileLegality) before any result exists; all destinations are
    published together as fresh values (atomic).
 
-Register exhaustion is a static property of the program here: ``pto-form-bundles`` reports it
+Linked TLOAD/TSTORE blocks run the tile-level data movement with the block's tensor and
+offset operands (the values the GMADDR pseudo-instruction would put in a0/a1).
+
+Register exhaustion is a static property of the program here: ``pto-assign-registers`` reports it
 as ``[TileAllocation]`` (docs/blocks.md). An unlinked block (read from assembly or hex) has
 no tile values to run on and is refused with a clear error.
 """
@@ -30,7 +33,8 @@ from interpreter.pto_functions import PTOFunctions
 from interpreter.runtime import TileValue
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import BlockOp, check_linked, source_roles
-from pto_dialect.ops import CubeMatrixOp, TRemOp
+from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
 
 
 @register_impls
@@ -51,7 +55,11 @@ class PTOBundleFunctions(InterpreterFunctions):
                 "the tile-level program or its pto-form-bundles form instead"
             )
         tile_op = check_linked(op, s)
-        if isinstance(tile_op, TRemOp):
+        if isinstance(tile_op, TLoadOp):
+            return self.tile.run_tload(interpreter, tile_op, args).values
+        if isinstance(tile_op, TStoreOp):
+            return self.tile.run_tstore(interpreter, tile_op, args).values
+        if isinstance(tile_op, BinaryTileOp):
             return self.tile._run_binary(tile_op, args)
         assert isinstance(tile_op, CubeMatrixOp)
         in_types: list[TileType] = [v.type for v in op.ins]  # type: ignore[misc]

@@ -34,6 +34,7 @@ def get_all_passes() -> dict[str, Callable[[], type]]:
         "pto-tile-to-capacity": _pto_tile_to_capacity,
         "pto-lower": _pto_lower,
         "pto-form-bundles": _pto_form_bundles,
+        "pto-assign-registers": _pto_assign_registers,
     }
 
 
@@ -59,6 +60,12 @@ def _pto_form_bundles():
     from passes.pto_form_bundles import PTOFormBundlesPass
 
     return PTOFormBundlesPass
+
+
+def _pto_assign_registers():
+    from passes.pto_assign_registers import PTOAssignRegistersPass
+
+    return PTOAssignRegistersPass
 
 
 def get_all_targets() -> dict[str, Callable[[], type]]:

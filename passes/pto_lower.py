@@ -1,11 +1,16 @@
-"""``pto-lower``: the default tile-level pipeline from linalg-like programs to PTO tiles.
+"""``pto-lower``: the pipeline from linalg-like programs to register-assigned PTO blocks.
 
 1. ``convert-linalg-to-pto`` — recognise GEMV (with bias / ReLU / FP16-BF16 output) and
    floor modulo as ``pto.gemv`` / ``pto.floor_mod`` on tensors;
 2. ``pto-tile-to-capacity`` — tile them into ``pto.tload`` / ``pto.tgemv_mx_bias`` /
    ``pto.trem`` / ``pto.tstore`` programs within the Local capacity (D10, D13, D14);
 3. ``dce`` — drop what recognition left dead (the zero ``linalg.fill`` of a folded init,
-   the ``tensor.empty`` outputs of folded epilogues).
+   the ``tensor.empty`` outputs of folded epilogues);
+4. ``pto-form-bundles`` — every tile op (data movement included) becomes its ``pto.block``;
+5. ``pto-assign-registers`` — liveness-based Local register assignment (docs/blocks.md).
+
+``pto-lower{level=tile}`` stops after step 3 (the tile-level program of docs/lowering.md);
+``level=block`` (the default) runs all five steps.
 
 Everything PTO cannot run (other linalg ops, near misses of the idioms) is kept as it was.
 """
@@ -20,8 +25,11 @@ from xdsl.dialects.linalg import ops as linalg
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+from xdsl.utils.exceptions import PassFailedException
 
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
+from passes.pto_assign_registers import PTOAssignRegistersPass
+from passes.pto_form_bundles import PTOFormBundlesPass
 from passes.pto_tile_to_capacity import LOCAL_MAX_BYTES, NUM_PES, PtoTileToCapacityPass
 
 
@@ -29,8 +37,9 @@ from passes.pto_tile_to_capacity import LOCAL_MAX_BYTES, NUM_PES, PtoTileToCapac
 class PTOLowerPass(ModulePass):
     """Recognition, tiling to capacity and cleanup in one pass.
 
-    Options (forwarded): ``target`` (``a5`` / ``a2a3``, default: the module's
-    ``pto.target`` or ``a5``), ``tile-bytes`` (default 65536), ``pes`` (default 4).
+    Options: ``level`` (``block``, the default, or ``tile``); forwarded: ``target`` (``a5`` /
+    ``a2a3``, default: the module's ``pto.target`` or ``a5``), ``tile-bytes`` (default
+    65536), ``pes`` (default 4).
     """
 
     name = "pto-lower"
@@ -38,14 +47,24 @@ class PTOLowerPass(ModulePass):
     target: str = ""
     tile_bytes: int = LOCAL_MAX_BYTES
     pes: int = NUM_PES
+    level: str = "block"
+
+    LEVELS = ("tile", "block")
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        if self.level not in self.LEVELS:
+            raise PassFailedException(
+                f"pto-lower: level must be one of {', '.join(self.LEVELS)}, got '{self.level}'"
+            )
         tiling = PtoTileToCapacityPass(tile_bytes=self.tile_bytes, pes=self.pes, target=self.target)
         tiling.check_options()
         ConvertLinalgToPtoPass(target=self.target).apply(ctx, op)
         tiling.apply(ctx, op)
         remove_dead_tensor_inits(op)
         DeadCodeElimination().apply(ctx, op)
+        if self.level == "block":
+            PTOFormBundlesPass().apply(ctx, op)
+            PTOAssignRegistersPass().apply(ctx, op)
 
 
 def remove_dead_tensor_inits(module: builtin.ModuleOp) -> None:

@@ -2,10 +2,10 @@
 
 * ``-t pto-asm``: the canonical block assembly of every ``pto.block`` in program order
   (:func:`pto_dialect.isa.print_program`), one block per stanza, stanzas separated by a blank
-  line. Tile-level ops left in the module (``pto.tload``/``pto.tstore``, which have no block
-  form here, see docs/blocks.md) are written as ``#`` comments, so the text stays
-  assemblable; an unconverted compute op (``pto.trem``...) is an error: run
-  ``pto-form-bundles`` first.
+  line. A TLOAD/TSTORE block is preceded by its ``# pseudo GMADDR`` comment line (what its
+  B.IOR GPRs hold, docs/blocks.md). A tile-level op left in the module, or a block whose
+  registers are still unassigned (``pto.unassigned``), is an error: run ``pto-lower`` (or
+  ``pto-form-bundles`` then ``pto-assign-registers``) first.
 * ``-t pto-bin``: the encoded words (:func:`pto_dialect.isa.encode_program`), one per line,
   ``0x%08X`` (or ``0x%04X`` for a 16-bit command).
 * Frontends: ``.s`` (e.g. ``kernel.pto.s``; also ``-f pto-asm``) and ``.hex`` (also
@@ -20,51 +20,95 @@ from dataclasses import dataclass
 from typing import IO, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
+from xdsl.ir import BlockArgument, SSAValue
 from xdsl.utils.frontend import Frontend
 from xdsl.utils.target import Target
 
 from pto_dialect import isa
-from pto_dialect.bundle import BlockOp, BundleCommandOp, module_of_commands
+from pto_dialect.bundle import (
+    UNASSIGNED_ATTR,
+    BlockOp,
+    BundleCommandOp,
+    module_of_commands,
+    pe_stride_of,
+)
+from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
 
-_PASS_THROUGH = ("pto.tload", "pto.tstore")
 
-
-def _blocks(module: ModuleOp) -> list[Operation]:
-    """``pto.block`` ops and pass-through tile ops, in program order; rejects the rest."""
-    out: list[Operation] = []
+def _blocks(module: ModuleOp) -> list[BlockOp]:
+    """``pto.block`` ops in program order; rejects tile ops and unassigned blocks."""
+    out: list[BlockOp] = []
     for op in module.walk():
-        if isinstance(op, BlockOp) or op.name in _PASS_THROUGH:
+        if isinstance(op, BlockOp):
+            if UNASSIGNED_ATTR in op.attributes:
+                raise ValueError(
+                    "a pto.block still has placeholder registers (pto.unassigned): run "
+                    "pto-assign-registers (or pto-lower) before -t pto-asm/-t pto-bin"
+                )
             out.append(op)
         elif op.name.startswith("pto.") and not isinstance(op, BundleCommandOp):
             raise ValueError(
-                f"'{op.name}' has no block form yet: run pto-form-bundles before -t pto-asm/-t "
-                "pto-bin"
+                f"'{op.name}' has no block form yet: run pto-form-bundles and "
+                "pto-assign-registers (or pto-lower) before -t pto-asm/-t pto-bin"
             )
     return out
 
 
-def _comment(op: Operation) -> str:
-    return f"# {op.name} (data movement outside the block stream, see docs/blocks.md)"
+def _value_text(v: SSAValue) -> str:
+    owner = v.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return str(owner.value.value.data)
+    if v.name_hint:
+        return f"%{v.name_hint}"
+    if isinstance(v, BlockArgument):
+        return f"%arg{v.index}"
+    return f"<{v.type}>"
+
+
+def gmaddr_comment(block: BlockOp) -> str | None:
+    """The GMADDR pseudo-instruction line of a linked TLOAD/TSTORE block (docs/blocks.md).
+
+    It states what the block's ``B.IOR [a0, a1, zero]`` registers hold: per PE ``q`` (rank
+    among the selected PEs), ``a0`` = the GM address of ``tensor[i + q*s0, j + q*s1]`` and
+    ``a1`` = the tensor's byte row stride. It is scalar set-up outside the block stream: a
+    comment in the assembly, absent from the binary.
+    """
+    cmds = block.commands()
+    start = cmds[0] if cmds else None
+    if not block.linked or not isinstance(start, isa.BStart):
+        return None
+    if start.op_name not in ("TLOAD", "TSTORE"):
+        return None
+    ins = list(block.ins)
+    tensor, offs = (ins[0], ins[1:]) if start.op_name == "TLOAD" else (ins[1], ins[2:])
+    t = tensor.type
+    assert isinstance(t, TensorType)
+    s0, s1 = pe_stride_of(block)
+    bits = TileDataType(start.dtype).bits
+    row = (t.get_shape()[1] * bits + 7) // 8
+    i, j = (_value_text(o) for o in offs)
+    return (
+        f"# pseudo GMADDR a0, a1 <- {_value_text(tensor)}[{i} + q*{s0}, {j} + q*{s1}], "
+        f"row stride {row} B  (per PE q; not encoded, docs/blocks.md)"
+    )
 
 
 def print_asm(module: ModuleOp) -> str:
     stanzas = []
     for op in _blocks(module):
-        if isinstance(op, BlockOp):
-            stanzas.append(isa.print_program(op.commands()))
-        else:
-            stanzas.append(_comment(op) + "\n")
+        pseudo = gmaddr_comment(op)
+        text = isa.print_program(op.commands())
+        stanzas.append(text if pseudo is None else pseudo + "\n" + text)
     return "\n".join(stanzas)
 
 
 def print_hex(module: ModuleOp) -> str:
     cmds: list[isa.Command] = []
     for op in _blocks(module):
-        if isinstance(op, BlockOp):
-            cmds.extend(op.commands())
+        cmds.extend(op.commands())
     return isa.write_hex(isa.encode_program(cmds))
 
 

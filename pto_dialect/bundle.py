@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IntAttr, StringAttr
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -52,11 +52,59 @@ from xdsl.utils.exceptions import VerifyException
 
 from pto_dialect import isa
 from pto_dialect.attributes import PadValue, RoundingMode, TileType
-from pto_dialect.datatypes import TileDataType
+from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.datatypes import TileDataType, mx_needs_scale
 from pto_dialect.faults import FaultKind, PTOFault
-from pto_dialect.geometry import code_of_size, size_of_code
-from pto_dialect.isa.commands import PE_MODE_MASKS, STOP_TYPES, BlockFamily, Command
-from pto_dialect.ops import CubeMatrixOp, PTOOp, TGemvMxBiasOp, TRemOp, target_profile
+from pto_dialect.geometry import Layout, code_of_size, size_of_code
+from pto_dialect.isa.commands import (
+    GPR_NAMES,
+    LAYOUTS,
+    PE_MODE_MASKS,
+    STOP_TYPES,
+    BlockFamily,
+    Command,
+)
+from pto_dialect.ops import (
+    BINARY_OPS,
+    CUBE_OPS,
+    BinaryTileOp,
+    CubeMatrixOp,
+    PTOOp,
+    target_profile,
+)
+
+CUBE_OP_OF_FUNCTION: dict[int, type[CubeMatrixOp]] = {c.FUNCTION: c for c in CUBE_OPS}
+"""CUBE Function -> tile-level op class (the family table of ``pto_dialect.ops``)."""
+BINARY_OP_OF_SELECTOR: dict[tuple[int, int], type[BinaryTileOp]] = {
+    (c.MODE, c.FUNCTION): c for c in BINARY_OPS
+}
+"""TEPL (Mode, Function) -> tile-level binary op class."""
+
+MOVE_LAYOUT_CODES: dict[Layout, tuple[int, int]] = {
+    Layout.ROW_MAJOR: (0, 0),
+    Layout.COL_MAJOR: (1, 6),
+    Layout.ZN: (3, 17),
+    Layout.NZ: (4, 27),
+    Layout.CUBE_M32: (21, 24),
+    Layout.CUBE_M16: (22, 25),
+    Layout.CUBE_N8: (23, 26),
+}
+"""Tile layout -> (TLOAD, TSTORE) B.DATR Layout code: NORM, ND2DN/DN2ND, ND2ZN/ZN2ND,
+ND2NZ/NZ2ND, ND2M32/M322ND, ND2M16/M162ND, ND2N8/N82ND (PTO-SPEC 3.2; pto-spec
+``BSTART.TLOAD.asl`` / ``BSTART.TSTORE.asl``)."""
+
+GM_BASE_GPR = GPR_NAMES.index("a0")
+GM_STRIDE_GPR = GPR_NAMES.index("a1")
+"""The GPRs a linked TLOAD/TSTORE block reads through ``B.IOR [a0, a1, zero], ->zero``: the
+per-PE GM base address and the byte row stride. Their values are set by the ``GMADDR``
+pseudo-instruction (docs/blocks.md), which is scalar code outside the block stream."""
+
+PE_STRIDE_ATTR = "pto.pe_stride"
+"""Attribute of a linked TLOAD/TSTORE block: the per-PE offset step of ``pto.tload`` /
+``pto.tstore`` (which the GMADDR pseudo-instruction folds into each PE's base)."""
+UNASSIGNED_ATTR = "pto.unassigned"
+"""Unit attribute of a block formed by ``pto-form-bundles`` whose register fields (B.IOT
+sources and destination hands) are placeholders until ``pto-assign-registers`` runs."""
 
 # ---------------------------------------------------------------------------------------------
 # Command ops: one generic base, one subclass per isa command class (a table, not copies)
@@ -212,8 +260,8 @@ class BlockOp(IRDLOperation):
 
     name = "pto.block"
 
-    ins = var_operand_def(TileType)
-    outs = var_result_def(TileType)
+    ins = var_operand_def()
+    outs = var_result_def()
     body = region_def("single_block")
 
     traits = traits_def(NoTerminator())
@@ -315,27 +363,80 @@ def _fail(kind: FaultKind, msg: str) -> PTOFault:
     return PTOFault(kind, msg, op="pto.block")
 
 
-def source_roles(s: isa.BlockSummary, in_types: list[TileType]) -> list[str]:
-    """Role of each Local source in stream order (PTO-SPEC 4 block composition / 5)."""
-    if s.op_name == "TREM":
-        return ["lhs", "rhs"]
-    if s.op_name == "TGEMV_MX_BIAS":
-        from pto_dialect.datatypes import mx_needs_scale
+def _cube_class(s: isa.BlockSummary) -> type[CubeMatrixOp]:
+    cls = CUBE_OP_OF_FUNCTION.get(s.start.function)
+    if cls is None:
+        raise _fail(FaultKind.TILE_LEGALITY, f"{s.op_name} has no tile-level op here")
+    return cls
 
-        roles = ["a"]
-        if mx_needs_scale(TileDataType(s.a_type)):
-            roles.append("a_scale")
-        roles.append("b")
-        if mx_needs_scale(TileDataType(s.b_type)):
-            roles.append("b_scale")
-        roles.append("bias")
+
+def source_roles(s: isa.BlockSummary, in_types: list[TileType] | None = None) -> list[str]:
+    """Role of each Local source in stream order (PTO-SPEC 3.1 operand order, 4, 5).
+
+    Table-driven: a CUBE block's roles are its op class's operand declaration order (the
+    stream order), scales only for a side whose type needs one (D2), then the vector
+    post-processing sources its B.FPATR enables; a binary TEPL block's are ``lhs, rhs``.
+    """
+    if s.family is BlockFamily.TEPL and (s.start.mode, s.start.function) in BINARY_OP_OF_SELECTOR:
+        return ["lhs", "rhs"]
+    if s.family is BlockFamily.CUBE:
+        cls = _cube_class(s)
         assert s.fpatr is not None
-        roles += list(s.fpatr.vector_param_sources())
-        return roles
+        scaled = {
+            "a_scale": mx_needs_scale(TileDataType(s.a_type)),
+            "b_scale": mx_needs_scale(TileDataType(s.b_type)),
+        }
+        post = ("row_max_in", "quant", "prelu", "quant_scalar", "lrelu_scalar")
+        roles = [
+            r
+            for r in cls.operand_roles()
+            if r not in post and (r not in scaled or (cls.is_mx() and scaled[r]))
+        ]
+        return roles + list(s.fpatr.vector_param_sources())
     raise _fail(
         FaultKind.TILE_LEGALITY,
         f"linked blocks of {s.op_name or 'this operation'} have no tile-level op here",
     )
+
+
+def pe_stride_of(block: BlockOp) -> list[int]:
+    attr = block.attributes.get(PE_STRIDE_ATTR)
+    if attr is None:
+        return [0, 0]
+    if not isinstance(attr, DenseArrayBase):
+        raise _fail(FaultKind.TILE_LEGALITY, f"{PE_STRIDE_ATTR} must be array<i64: s0, s1>")
+    return [int(v) for v in attr.get_values()]
+
+
+def move_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
+    """The detached ``pto.tload`` / ``pto.tstore`` equivalent to a linked TLSU block.
+
+    TLOAD links ``(tensor, index, index) -> tile``; TSTORE ``(tile, tensor, index, index) ->
+    tensor``; the per-PE step is the block's ``pto.pe_stride`` attribute.
+    """
+    in_types = [v.type for v in block.ins]
+    out_types = [r.type for r in block.outs]
+    load = s.op_name == "TLOAD"
+    want = "(tensor, index, index) -> tile" if load else "(tile, tensor, index, index) -> tensor"
+    tile_t = out_types[0] if load and out_types else (in_types[0] if in_types else None)
+    tensor_t = in_types[0] if load else (in_types[1] if len(in_types) > 1 else None)
+    offs = in_types[1:] if load else in_types[2:]
+    ok = (
+        isinstance(tile_t, TileType)
+        and isinstance(tensor_t, TensorType)
+        and len(offs) == 2
+        and all(isinstance(t, IndexType) for t in offs)
+        and len(out_types) == 1
+        and (load or out_types[0] == tensor_t)
+    )
+    if not ok:
+        raise _fail(FaultKind.TILE_LEGALITY, f"a linked {s.op_name} block is {want}")
+    vals = Block(arg_types=in_types).args
+    stride = pe_stride_of(block)
+    if load:
+        return TLoadOp(vals[0], vals[1:], tile_t, pe_stride=stride,  # type: ignore[arg-type]
+                       pad=list(PadValue)[s.datr.pad])  # fmt: skip
+    return TStoreOp(vals[0], vals[1], vals[2:], pe_stride=stride)
 
 
 def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
@@ -343,6 +444,8 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
 
     Its operands are fresh values of the block's operand types (the op is never inserted).
     """
+    if s.op_name in ("TLOAD", "TSTORE"):
+        return move_op_of(block, s)
     in_types = [v.type for v in block.ins]
     out_types = [r.type for r in block.outs]
     for t in (*in_types, *out_types):
@@ -365,12 +468,19 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     by_role = dict(zip(roles, vals))
     mask = PE_MODE_MASKS[s.pe_mode] if s.pe_mode is not None else "0000"
     d = s.datr
-    if s.op_name == "TREM":
-        return TRemOp(
-            by_role["lhs"], by_role["rhs"], out_types[0], pad=list(PadValue)[d.pad], mask=mask
+    if s.family is BlockFamily.TEPL:
+        cls = BINARY_OP_OF_SELECTOR[(s.start.mode, s.start.function)]
+        op = cls.__new__(cls)
+        BinaryTileOp.__init__(
+            op, by_role["lhs"], by_role["rhs"], out_types[0], pad=list(PadValue)[d.pad],
+            mask=mask,
         )
+        return op
     assert s.fpatr is not None
-    return TGemvMxBiasOp(
+    cls = _cube_class(s)
+    cop = cls.__new__(cls)
+    CubeMatrixOp.__init__(
+        cop,
         by_role,  # type: ignore[arg-type]
         out_types,
         rmode=list(RoundingMode)[d.rmode],
@@ -378,6 +488,7 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         fpatr=s.fpatr,
         mask=mask,
     )
+    return cop
 
 
 def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
@@ -398,6 +509,9 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
                 kind = k
         raise _fail(kind, msg.split("] ", 1)[-1]) from None
     tl = FaultKind.TILE_LEGALITY
+    if isinstance(op, TLoadOp | TStoreOp):
+        _check_move(block, s, op)
+        return op
     ins: list[TileType] = [v.type for v in block.ins]  # type: ignore[misc]
     outs: list[TileType] = [r.type for r in block.outs]  # type: ignore[misc]
     first = ins[0]
@@ -436,6 +550,56 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
                 f"result tile's capacity {t.capacity} B",
             )
     return op
+
+
+def _check_move(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreOp) -> None:
+    """A linked TLOAD/TSTORE block against its tile type (docs/blocks.md, Data movement)."""
+    tl = FaultKind.TILE_LEGALITY
+    load = isinstance(op, TLoadOp)
+    t = op.result.type if load else op.tile.type
+    assert isinstance(t, TileType)
+    name = s.op_name
+    if t.dtype.value != s.a_type:
+        raise _fail(
+            tl, f"BSTART DataType {TileDataType(s.a_type).name} differs from the tile's "
+            f"{t.dtype.name}",
+        )
+    codes = MOVE_LAYOUT_CODES.get(t.layout_kind)
+    if codes is None:
+        raise _fail(tl, f"{name} has no conversion for layout {t.layout_kind.value}")
+    want_layout = codes[0 if load else 1]
+    if s.datr.layout != want_layout:
+        raise _fail(
+            tl, f"B.DATR Layout {LAYOUTS.get(s.datr.layout, s.datr.layout)} does not "
+            f"produce the tile's layout {t.layout_kind.value} "
+            f"(expected {LAYOUTS[want_layout]})",
+        )
+    cube = t.layout_kind.is_cube
+    vr, vc = t.valid_shape
+    want = (vc, vr, None if cube else t.shape[1])
+    defaults = (1, 1, vc) if load else (vc, vr, t.shape[1])
+    for k, (names, w, dflt) in enumerate(zip(("ValidCol", "ValidRow", "Col"), want, defaults)):
+        if s.lb_regs[k] is not None or w is None:
+            continue
+        have = s.lb[k] if s.lb_written[k] else dflt
+        if have != w:
+            raise _fail(tl, f"LB{k} ({names}) is {have}, the tile says {w}")
+    ior = s.scalars
+    if ior is None or (ior.src0, ior.src1) != (GM_BASE_GPR, GM_STRIDE_GPR):
+        raise _fail(
+            tl, f"a linked {name} block reads its GM base and row stride through "
+            f"B.IOR [a0, a1, zero], ->zero (the GMADDR pseudo-instruction's registers)",
+        )
+    if load:
+        (_hand, code), = s.destinations
+        if code_of_size(t.capacity) != code:
+            kind = FaultKind.TILE_ALLOCATION if size_of_code(code) < t.capacity else tl
+            raise _fail(
+                kind, f"destination SizeCode {code} ({size_of_code(code)} B) differs from the "
+                f"tile's capacity {t.capacity} B",
+            )
+    if PE_MODE_MASKS[s.pe_mode or 0] != t.pe_mask:
+        raise _fail(tl, f"the block's mask {s.mask} differs from the tile's PEs {t.pe_mask}")
 
 
 def block_target_attr(block: Operation) -> Attribute:

@@ -384,14 +384,86 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
     return s
 
 
+LOAD_LAYOUTS = frozenset({0, 1, 3, 4, 21, 22, 23})
+"""B.DATR Layout codes a Local TLOAD accepts: NORM and the ND2* conversions (ND2DN, ND2ZN,
+ND2NZ, ND2M32, ND2M16, ND2N8)."""
+STORE_LAYOUTS = frozenset({0, 6, 17, 27, 24, 25, 26})
+"""B.DATR Layout codes a Local TSTORE accepts: NORM and the *2ND conversions (DN2ND, ZN2ND,
+NZ2ND, M322ND, M162ND, N82ND)."""
+CUBE_MOVE_LAYOUTS = frozenset({21, 22, 23, 24, 25, 26})
+"""The CUBE conversions (pto-spec ``BSTART.TLOAD.asl`` / ``BSTART.TSTORE.asl`` contracts)."""
+
+
+def _complete_tlsu(st: _State, i: int) -> BlockSummary:
+    """Local TLOAD / TSTORE block composition (pto-spec ``asl/block/execution/BSTART.TLOAD.asl``,
+    ``BSTART.TSTORE.asl`` contracts; docs/blocks.md):
+
+    * TLOAD: ``BSTART.TLOAD DT; [B.DATR Layout]; B.DIM LB0 ValidCol, LB1 ValidRow, [LB2 Col];
+      [B.IOR base, row stride]; exactly one terminating destination B.IOT; BSTOP``;
+    * TSTORE: the same with exactly one terminating SOURCE B.IOT and no destination;
+    * CUBE conversions (ND2M32/ND2M16/ND2N8 for TLOAD, M322ND/M162ND/N82ND for TSTORE) need
+      DataType = DTYPE_NONE in B.DATR, explicit nonzero LB0/LB1 and no LB2.
+
+    Binding-schema violations are BundleControl, field/dimension rules TileLegality (the
+    contract's "malformed binding schema" / "invalid dimensions"). Other TLSU functions and
+    Shared (B.IOS) forms are only checked structurally here.
+    """
+    start = st.start
+    name = start.op_name
+    if st.zero_seen and not st.iots and not st.ios:
+        return _summary(st, noop=True)
+    s = _summary(st, noop=False)
+    if name not in ("TLOAD", "TSTORE") or st.ios:
+        return s
+    load = name == "TLOAD"
+    want_src, want_dst = (0, 1) if load else (1, 0)
+    if len(s.sources) != want_src or len(s.destinations) != want_dst or len(st.iots) != 1:
+        raise _fault(
+            _BC,
+            f"a Local {name} binds exactly {want_src} source(s) and {want_dst} destination(s) "
+            f"in one B.IOT; the block has {len(s.sources)} and {len(s.destinations)} in "
+            f"{len(st.iots)} B.IOT(s)",
+            name,
+            i,
+        )
+    if not s.terminated:
+        raise _fault(_BC, "the B.IOT sequence is not terminated with 'last'", name, i)
+    if st.ior is not None and (st.ior.src2 or st.ior.dst):
+        raise _fault(_BC, f"{name} reads B.IOR RegSrc0/RegSrc1 only: RegSrc2 and RegDst "
+                     "must be zero", name, i)  # fmt: skip
+    d = s.datr
+    if st.datr is not None:
+        bad = [n for n in ("cmode", "sat", "canonicalize", "rmode") if getattr(d, n)]
+        if not load and d.pad != PAD_NULL and d.pad != 0:
+            bad.append("pad")
+        if bad:
+            raise _fault(_TL, f"B.DATR fields {', '.join(bad)} are not applicable to {name}",
+                         name, i)  # fmt: skip
+        legal = LOAD_LAYOUTS if load else STORE_LAYOUTS
+        if d.layout not in legal:
+            raise _fault(_TL, f"B.DATR Layout {d.layout} is not a {name} layout", name, i)
+        if d.layout in CUBE_MOVE_LAYOUTS:
+            if d.dtype != DTYPE_NONE:
+                raise _fault(_TL, f"a CUBE {name} needs B.DATR DataType DTYPE_NONE", name, i)
+            if not (s.lb_written[0] and s.lb_written[1]) or s.lb_written[2]:
+                raise _fault(_TL, f"a CUBE {name} needs explicit LB0 and LB1 and no LB2",
+                             name, i)  # fmt: skip
+        elif d.dtype not in (DTYPE_NONE, start.dtype):
+            raise _fault(_TL, f"{name} transfers its BSTART DataType: B.DATR DataType must "
+                         "be DTYPE_NONE", name, i)  # fmt: skip
+    for k in (0, 1, 2):
+        if s.lb_written[k] and s.lb[k] == 0:
+            raise _fault(_TL, f"LB{k} is 0 ({name} dimensions are nonzero)", name, i)
+    return s
+
+
 def _complete(st: _State, i: int, profile: str, trem_types) -> BlockSummary:
     fam = st.start.family
     if fam is BlockFamily.CUBE:
         return _complete_cube(st, i, profile)
     if fam is BlockFamily.TEPL:
         return _complete_tepl(st, i, trem_types)
-    noop = st.zero_seen and not st.iots and not st.ios
-    return _summary(st, noop=noop)
+    return _complete_tlsu(st, i)
 
 
 def check_program(

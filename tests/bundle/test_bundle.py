@@ -23,6 +23,7 @@ from xdsl.utils.exceptions import VerifyException
 from interpreter.bundle_functions import PTOBundleFunctions
 from interpreter.pto_functions import PTOFunctions
 from interpreter.runtime import array_from_tile, tile_from_array
+from passes.pto_assign_registers import PTOAssignRegistersPass
 from passes.pto_form_bundles import PTOFormBundlesPass
 from passes.pto_targets import parse_asm, parse_hex, print_asm, print_hex
 from pto_dialect import isa
@@ -47,6 +48,7 @@ def _module(text: str) -> ModuleOp:
 def _bundled(text: str) -> ModuleOp:
     m = _module(text)
     PTOFormBundlesPass().apply(_ctx(), m)
+    PTOAssignRegistersPass().apply(_ctx(), m)
     m.verify()
     return m
 
@@ -161,8 +163,11 @@ def test_register_exhaustion_is_tile_allocation():
         f"  func.return {rets} : {', '.join([ty] * 17)}\n}}"
     )
     m = _module(text)
-    with pytest.raises(PassFailedException, match=r"\[TileAllocation\] no free register in hand t"):
-        PTOFormBundlesPass().apply(_ctx(), m)
+    PTOFormBundlesPass().apply(_ctx(), m)
+    with pytest.raises(
+        PassFailedException, match=r"\[TileAllocation\] 'pto.block' needs a register in hand t"
+    ):
+        PTOAssignRegistersPass().apply(_ctx(), m)
 
 
 def test_register_release_after_last_use():

@@ -63,9 +63,19 @@ def three_stages(text, *arrays, **lower_opts):
     mid_module = apply(ConvertLinalgToPtoPass(), module)
     assert "pto." in str(mid_module)
     mid = run_tensor_level(mid_module, *arrays)[0]
-    low = apply(PTOLowerPass(**lower_opts), module)
+    low = apply(PTOLowerPass(level="tile", **lower_opts), module)
     assert "linalg.generic" not in str(low)
     after = run(low, "f", *arrays)[0]
+    # Block level (pto-lower, default level=block): decoded execution of the register-assigned
+    # blocks gives exactly the tile-level result (same kernels, same data movement).
+    blk = apply(PTOLowerPass(**lower_opts), module)
+    printed = str(blk)
+    assert "pto.block" in printed and "pto.unassigned" not in printed
+    assert not any(f"pto.{n} " in printed for n in ("tload", "tstore", "trem", "tgemv_mx_bias"))
+    block_after = np.asarray(run(blk, "f", *arrays)[0])
+    tile_after = np.asarray(after)
+    assert block_after.dtype == tile_after.dtype
+    assert block_after.tobytes() == tile_after.tobytes(), "block level differs from tile level"
     return before, mid, after
 
 
@@ -158,7 +168,7 @@ def test_d8_zero_divisor_faults_after_lowering():
     a = np.arange(1, 9, dtype=np.int32)
     b = np.ones(8, np.int32)
     b[5] = 0
-    low = apply(PTOLowerPass(), parse(floor_mod_program((8,), "i32", "signed")))
+    low = apply(PTOLowerPass(level="tile"), parse(floor_mod_program((8,), "i32", "signed")))
     with pytest.raises(PTOFault, match="zero"):
         run(low, "f", a, b)
 

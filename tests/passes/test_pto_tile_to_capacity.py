@@ -78,7 +78,7 @@ EXAMPLES_TREM = [
 
 @pytest.mark.parametrize("shape,elt,kind,expect", EXAMPLES_TREM)
 def test_examples_trem_instruction_count_is_the_lower_bound(shape, elt, kind, expect):
-    m = apply(PTOLowerPass(), parse(floor_mod_program(shape, elt, kind)))
+    m = apply(PTOLowerPass(level="tile"), parse(floor_mod_program(shape, elt, kind)))
     counts = executed_op_counts(m)
     bound = math.ceil(math.prod(shape) * 4 / (4 * 65536))
     assert counts["pto.trem"] == expect == bound
@@ -111,7 +111,7 @@ def test_d10_d14_gemv_tiles_fit_and_verify(k, n, a, b, tile_bytes, pes, out):
     """Every tile fits tile-bytes, A/D are cube_m16 mat, B cube_n8 mat, the rest row-major;
     the lowered module verifies (all TGEMV legality checks) and meets the counted plan."""
     text = gemv_program(k, n, a, b, bias=True, relu=True, out_elt=out)
-    m = apply(PTOLowerPass(tile_bytes=tile_bytes, pes=pes), parse(text))
+    m = apply(PTOLowerPass(level="tile", tile_bytes=tile_bytes, pes=pes), parse(text))
     for op, t in _tiles(m):
         assert t.capacity <= tile_bytes
         assert t.pe_mask.count("1") <= pes
@@ -146,7 +146,7 @@ def test_big_mxfp8_gemv_ir_is_small_and_compiles_fast():
     text = gemv_program(16384, 4096, "f8E4M3FN", "f8E4M3FN")
     module = parse(text)
     t0 = time.perf_counter()
-    out = apply(PTOLowerPass(), module)
+    out = apply(PTOLowerPass(level="tile"), module)
     elapsed = time.perf_counter() - t0
     printed = str(out)
     assert len(printed.encode()) < 16_000, len(printed)
@@ -171,4 +171,4 @@ def test_bad_options_are_clear_errors(opts):
     from xdsl.utils.exceptions import PassFailedException
 
     with pytest.raises(PassFailedException, match="tile-bytes|pes"):
-        apply(PTOLowerPass(**opts), parse(floor_mod_program((4,), "i32", "signed")))
+        apply(PTOLowerPass(level="tile", **opts), parse(floor_mod_program((4,), "i32", "signed")))
