@@ -514,11 +514,14 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         return op
     ins: list[TileType] = [v.type for v in block.ins]  # type: ignore[misc]
     outs: list[TileType] = [r.type for r in block.outs]  # type: ignore[misc]
-    first = ins[0]
+    # The encoded DataType is AType: the `a` operand for CUBE (C comes first in ACC forms),
+    # the first source for the binary family (PTO-SPEC 3.1).
+    first = op.a.type if isinstance(op, CubeMatrixOp) else ins[0]
+    assert isinstance(first, TileType)
     if first.dtype.value != s.a_type:
         raise _fail(
             tl,
-            f"BSTART DataType {TileDataType(s.a_type).name} differs from the first source's "
+            f"BSTART DataType {TileDataType(s.a_type).name} differs from the AType source's "
             f"{first.dtype.name}",
         )
     if isinstance(op, CubeMatrixOp):
@@ -526,7 +529,7 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         assert isinstance(b, TileType)
         if b.dtype.value != s.b_type:
             raise _fail(tl, f"BType {TileDataType(s.b_type).name} differs from b's {b.dtype.name}")
-        want = (1, b.valid_shape[1], b.valid_shape[0])
+        want = (first.valid_shape[0], b.valid_shape[1], b.valid_shape[0])
         names = ("M", "N", "K")
     else:
         want = (first.valid_shape[1], first.valid_shape[0], first.shape[1])

@@ -806,7 +806,15 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
             continue
         _expect_row_major(op, role, t, shape, dt, "PTO-SPEC 3.3")
 
-    # 7. Mathematical sources in stream order (PTO-SPEC 4, D1, D3, D10).
+    # 7. Mathematical sources in stream order (PTO-SPEC 4, D1, D3, D10). The left and right
+    #    primaries are distinct tiles: "A==B rejected" (PTO-SPEC 6, tile-bound-preflight-002).
+    #    Other source aliases (a_scale == b_scale, ...) are snapshot reads and stay legal.
+    if roles["a"] is roles["b"]:
+        raise fail(
+            TL,
+            "b: the same tile as a; the left and right primaries must be distinct tiles (A==B)",
+            "PTO-SPEC 6",
+        )
     for role, t in (("a", a), ("b", b)):
         layouts = (Layout.CUBE_M16, Layout.CUBE_M32) if role == "a" else (Layout.CUBE_N8,)
         if t.layout_kind not in layouts:
@@ -920,7 +928,6 @@ class BinaryTileOp(PTOOp):
 
     MODE: ClassVar[int]
     FUNCTION: ClassVar[int]
-    ENGINE: ClassVar[str] = "SFU"
     MNEMONIC: ClassVar[str]
     ROLES: ClassVar[tuple[str, str]] = ("lhs", "rhs")
     TYPES: ClassVar[frozenset[TileDataType]]

@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 
 from pto_dialect.datatypes import (
     DTYPE_NONE,
+    MATMUL_INPUT_TYPES,
     MX_INPUT_TYPES,
     TREM_TYPES,
     TileDataType,
@@ -283,7 +284,10 @@ def _complete_cube(st: _State, i: int, profile: str) -> BlockSummary:
             if t not in MX_INPUT_TYPES:
                 errs.append(f"{side} {_dt_name(t)} is not an MX input type (D2)")
     else:
-        if TileDataType(a).klass != TileDataType(b).klass:
+        for side, t in (("AType", a), ("BType", b)):
+            if t not in MATMUL_INPUT_TYPES:
+                errs.append(f"{side} {_dt_name(t)} is not an ordinary matmul input type (PTO-SPEC 1)")
+        if not errs and TileDataType(a).klass != TileDataType(b).klass:
             errs.append(f"AType {_dt_name(a)} and BType {_dt_name(b)} are of different classes")
     if st.ios:
         if fn.is_gemv:

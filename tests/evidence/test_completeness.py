@@ -1,0 +1,108 @@
+"""Completeness of the op families (ADR-0034 "adding a selector requires an explicit evidence
+update"; families are tables, not copies).
+
+Every op class in ``CUBE_OPS`` and ``BINARY_OPS`` must have, keyed by its name:
+
+* a kernel row: ``interpreter.kernels.KERNELS[<catalog name>]`` (CUBE) or
+  ``BINARY_ROWS[<MNEMONIC>]`` (binary);
+* an encoding row with the same mnemonic: ``isa.CUBE_FUNCTIONS[FUNCTION]`` /
+  ``isa.TEPL_OPS[(MODE, FUNCTION)]``, and the decoded-dispatch row back to the op class
+  (``pto_dialect.bundle.CUBE_OP_OF_FUNCTION`` / ``BINARY_OP_OF_SELECTOR``);
+* a block-composition row in ``pto-form-bundles`` (its ``FORMERS`` table is keyed by op
+  family, so a member is covered through its base class);
+* a round-trip lit test (a ``CHECK-NEXT`` of its custom form), an invalid lit test (a
+  diagnostic of the op) and an execution test (the evidence modules' ``EXECUTED`` sets).
+
+A new sibling added to a family list without these rows fails here.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import test_binary_evidence
+import test_cube_evidence
+
+from interpreter.kernels import BINARY_ROWS, KERNELS
+from passes import get_all_passes
+from pto_dialect import isa
+from pto_dialect.bundle import BINARY_OP_OF_SELECTOR, CUBE_OP_OF_FUNCTION
+from pto_dialect.ops import BINARY_OPS, CUBE_OPS
+
+FILECHECK = Path(__file__).resolve().parents[1] / "filecheck"
+ALL_OPS = [*CUBE_OPS, *BINARY_OPS]
+
+
+def _lit_files(flag: str) -> dict[Path, str]:
+    """The lit files whose RUN lines use ``flag``."""
+    out = {}
+    for p in FILECHECK.rglob("*.mlir"):
+        if "Output" in p.parts:
+            continue
+        text = p.read_text()
+        if any(flag in line for line in text.splitlines() if "RUN:" in line):
+            out[p] = text
+    return out
+
+
+ROUND_TRIP = _lit_files("--print-op-generic")
+INVALID = _lit_files("--verify-diagnostics")
+
+
+def test_families_are_nonempty_and_disjoint():
+    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 7
+    assert len({c.name for c in ALL_OPS}) == len(ALL_OPS)
+
+
+@pytest.mark.parametrize("cls", CUBE_OPS, ids=lambda c: c.name)
+def test_cube_rows(cls):
+    f = isa.CUBE_FUNCTIONS.get(cls.FUNCTION)
+    assert f is not None, f"{cls.name}: no encoding row isa.CUBE_FUNCTIONS[{cls.FUNCTION}]"
+    assert f.mnemonic == cls.BSTART, f"{cls.name}: BSTART {cls.BSTART} vs encoding {f.mnemonic}"
+    assert (f.is_mx, f.is_acc, f.is_bias, f.is_gemv) == (
+        cls.is_mx(), cls.is_acc(), cls.has_bias(), cls.is_gemv()
+    ), f"{cls.name}: classification differs between the dialect and the encoding table"
+    assert f.name in KERNELS, f"{cls.name}: no kernel row KERNELS[{f.name!r}]"
+    assert CUBE_OP_OF_FUNCTION.get(cls.FUNCTION) is cls, f"{cls.name}: no decoded-dispatch row"
+
+
+@pytest.mark.parametrize("cls", BINARY_OPS, ids=lambda c: c.name)
+def test_binary_rows(cls):
+    row = isa.TEPL_OPS.get((cls.MODE, cls.FUNCTION))
+    assert row is not None, f"{cls.name}: no encoding row TEPL_OPS[({cls.MODE}, {cls.FUNCTION})]"
+    assert row.name == cls.MNEMONIC, f"{cls.name}: mnemonic {cls.MNEMONIC} vs encoding {row.name}"
+    assert cls.MNEMONIC in BINARY_ROWS, f"{cls.name}: no kernel row BINARY_ROWS[{cls.MNEMONIC!r}]"
+    assert BINARY_ROWS[cls.MNEMONIC].types == cls.TYPES, f"{cls.name}: type sets differ"
+    assert cls.MNEMONIC in KERNELS, f"{cls.name}: no KERNELS entry"
+    assert BINARY_OP_OF_SELECTOR.get((cls.MODE, cls.FUNCTION)) is cls, cls.name
+
+
+@pytest.mark.parametrize("cls", ALL_OPS, ids=lambda c: c.name)
+def test_block_composition_row(cls):
+    """pto-form-bundles is table-driven by family (FORMERS: op family -> former)."""
+    pass_cls = get_all_passes()["pto-form-bundles"]()
+    formers = getattr(sys.modules[pass_cls.__module__], "FORMERS", None)
+    assert formers is not None, "pto-form-bundles exposes no FORMERS table"
+    assert any(issubclass(cls, family) for family, _ in formers), (
+        f"{cls.name}: no block-composition row in pto-form-bundles FORMERS"
+    )
+
+
+@pytest.mark.parametrize("cls", ALL_OPS, ids=lambda c: c.name)
+def test_lit_round_trip_and_invalid_tests(cls):
+    name = re.escape(cls.name)
+    custom = re.compile(rf"// CHECK-NEXT: .*= {name} ")
+    generic = re.compile(rf'// GENERIC: .*"{name}"\(')
+    diag = re.compile(rf"// CHECK: .*'{name}' op \[")
+    assert any(custom.search(t) for t in ROUND_TRIP.values()), f"{cls.name}: no round-trip test"
+    assert any(generic.search(t) for t in ROUND_TRIP.values()), f"{cls.name}: no generic check"
+    assert any(diag.search(t) for t in INVALID.values()), f"{cls.name}: no invalid test"
+
+
+@pytest.mark.parametrize("cls", ALL_OPS, ids=lambda c: c.name)
+def test_execution_evidence(cls):
+    executed = test_cube_evidence.EXECUTED | test_binary_evidence.EXECUTED
+    assert cls.name in executed, f"{cls.name}: no execution evidence"
