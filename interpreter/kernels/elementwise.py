@@ -15,8 +15,7 @@ TREM semantics (PTO-SPEC 5, D6-D9):
 
 * Types: by default exactly S32, U32, FP32, S16, U16, FP16, BF16 (D6). ``wide_types=True``
   opts into ASL's TileVecArithmeticDataTypeSupported: also FP64, S64, S8, U64, U8, E4M3,
-  E5M2. TF32 and HF32 (32-bit carriers with zeroed low bits) are rejected with a
-  TileLegality fault saying they are not implemented.
+  E5M2, TF32, HF32 (TF32/HF32 as below).
 * Integers (D8): signed floor modulo (the result has the divisor's sign), INT_MIN rem -1
   = 0, unsigned ordinary remainder; an integer zero anywhere in the divisor's valid
   rectangle is a TileLegality fault raised before any computation; padding is never read.
@@ -37,7 +36,7 @@ arithmetic/T{ADD,SUB,MUL,MAX,MIN}.asl``, ``transcendental/TDIV.asl``:
 
 * Types: every one accepts ``TileVecArithmeticDataTypeSupported`` (FP64, FP32, TF32, HF32,
   FP16, BF16, E4M3, E5M2, S64, S32, S16, S8, U64, U32, U16, U8) via
-  ``TileBinaryDataTypeSupported``; TF32/HF32 are rejected as not implemented (as for TREM).
+  ``TileBinaryDataTypeSupported``.
 * Integers: TADD/TSUB/TMUL wrap to the element width (``NormalizeTileInteger``); TMAX/TMIN
   order by signedness; TDIV truncates toward zero (``ScalarDivideSigned``), INT_MIN / -1
   wraps to INT_MIN, unsigned divides; an integer zero in the divisor's valid rectangle is
@@ -48,6 +47,21 @@ arithmetic/T{ADD,SUB,MUL,MAX,MIN}.asl``, ``transcendental/TDIV.asl``:
   +-inf or NaN; E4M3 overflow is NaN (no inf). TMAX/TMIN: ``HardwareNumericMinMaxSpecial``
   (one NaN -> the other operand, both -> canonical NaN, max(+0,-0) = +0, min = -0).
   Floating status flags (signalling NaN, inexact) are not modelled.
+* TF32 / HF32 (``asl/arch/data-types/formats/tf32.asl``, ``hf32.asl``): float32 carriers
+  (``interpreter/runtime.py`` storage_dtype) whose low 13 / 12 bits must be 0
+  (``TF32EncodingValid`` / ``HF32EncodingValid``); a source element in the valid rectangle
+  with a low bit set is a TileLegality fault before any effect (``TileSourceEncodingsValid``
+  in ``asl/tile/model/legality/operand-schema.asl``). The formats are IEEE-like: 8-bit
+  exponent (bias 127, FP32's range), 10 / 11 fraction bits, subnormals (fraction x 2^-136 /
+  2^-137), signed zeros, inf, NaN (canonical 0x7FC00000). The ASL reference profile leaves
+  the arithmetic open (``ScalarFPBinaryProfile`` in ``asl/arch/profile/reference-profile.asl``
+  works on raw words); as for FP16/BF16 this interpreter computes the IEEE result with the
+  default control's RNE (``DefaultNumericExecutionControl``): the exact inputs are combined
+  in float64 (correctly rounded, and float64 has >= 2p+2 bits for p = 11 / 12, so the second
+  rounding is innocuous), then rounded once to the format with RNE
+  (:func:`round_to_narrow_fp32`): overflow gives +-inf, an underflow keeps the sign, and
+  every NaN result is the canonical 0x7FC00000. The result stays a float32 carrier with its
+  low bits zero. TREM on TF32/HF32 follows D7 the same way; TMAX/TMIN select an operand.
 * TFMOD is not a row: ``spec/catalog/tile-operations.json`` lists TFMOD and TFMODS in
   ``deleted_names`` (also ``asl/tile/model/dispatch/top-level.asl``), its former selector
   0x018 (Mode 0, Function 24) is in the reserved TEPL range 0x018-0x019, and
@@ -66,6 +80,7 @@ from pto_dialect.datatypes import TREM_TYPES, VEC_ARITH_TYPES, TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
 from .padding import pad_tile, parse_pad
+from .postprocess import FloatFormat
 
 T = TileDataType
 
@@ -86,8 +101,41 @@ _FROM_NUMPY: dict[np.dtype, TileDataType] = {
     np.dtype(np.uint8): T.U8,
 }
 
-_UNIMPLEMENTED = frozenset({T.TF32, T.HF32})
 _COMPUTE_IN_F32 = frozenset({T.FP16, T.BF16, T.E4M3, T.E5M2})
+NARROW_FP32: dict[TileDataType, FloatFormat] = {
+    # (fraction bits, FP32 exponent range; max finite (2 - 2^-f) * 2^127)
+    T.TF32: FloatFormat(np.dtype(np.float32), 10, -126, (2 - 2.0**-10) * 2.0**127, True),
+    T.HF32: FloatFormat(np.dtype(np.float32), 11, -126, (2 - 2.0**-11) * 2.0**127, True),
+}
+"""TF32 / HF32 as FP32 subsets (tf32.asl / hf32.asl)."""
+LOW_ZERO_MASK = {T.TF32: np.uint32(0x1FFF), T.HF32: np.uint32(0x0FFF)}
+"""``required_low_zero_bits`` of TF32 (13) and HF32 (12) as carrier masks."""
+
+
+def round_to_narrow_fp32(v: np.ndarray, t: TileDataType) -> np.ndarray:
+    """Round float64 ``v`` once to TF32 / HF32 with RNE: float32 carriers, low bits zero.
+
+    Finite values go to the nearest value with 10 / 11 fraction bits in FP32's exponent
+    range (subnormal step 2^-136 / 2^-137), ties to even; a result beyond the largest
+    finite value (|v| >= max + half an ulp) is +-inf; zeros keep their sign; NaN becomes
+    the canonical 0x7FC00000 (``TF32CanonicalNaN`` / ``HF32CanonicalNaN``)."""
+    f = NARROW_FP32[t].mbits
+    v = np.asarray(v, np.float64)
+    s = np.uint64(52 - f)  # float64 fraction bits dropped
+    bits = v.view(np.uint64)
+    # RNE on the float64 pattern: add half an ulp minus 1, plus the kept lsb, then clear the
+    # dropped bits; a carry moves into the exponent, and >= 2^128 becomes inf in float32
+    half = np.uint64((1 << (52 - f - 1)) - 1)
+    r = ((bits + half + ((bits >> s) & np.uint64(1))) >> s << s).view(np.float64)
+    tiny = np.abs(v) < 2.0**-126
+    if tiny.any():
+        # below FP32's normal range the step is 2^(-126-f): one RNE rounding by adding and
+        # removing a magic constant whose float64 ulp is that step
+        magic = np.copysign(2.0 ** (52 - 126 - f), v)
+        r = np.where(tiny, np.copysign((v + magic) - magic, v), r)
+    with np.errstate(over="ignore"):
+        out = r.astype(np.float32)
+    return np.where(np.isnan(v), np.float32(np.nan), out)
 
 
 def _float_floor_mod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -187,9 +235,7 @@ def _resolve_type(row: BinaryRow, a: np.ndarray, dtype, wide: bool) -> tuple[Til
             "" if wide or t not in row.wide_types else " (it is in the wide profile: wide_types=True)"
         )
         raise _fault(f"{row.mnemonic} does not accept {t.asm} (D6){extra}", row)
-    if t in _UNIMPLEMENTED:
-        raise _fault(f"{t.asm} arithmetic is not implemented by this interpreter", row)
-    npdt = t.numpy_dtype()
+    npdt = np.dtype(np.float32) if t in NARROW_FP32 else t.numpy_dtype()
     return t, npdt
 
 
@@ -213,7 +259,22 @@ def binary_core(
                 row,
             )
         return row.int_op(a, b)
+    if t in NARROW_FP32:
+        mask = LOW_ZERO_MASK[t]
+        for x, what in ((a, "first operand"), (b, row.rhs_name)):
+            bad = (x.view(np.uint32) & mask) != 0
+            if bad.any():
+                idx = tuple(int(i) for i in np.argwhere(bad)[0])
+                raise _fault(
+                    f"{what}: {t.asm} element at {idx} has nonzero low bits "
+                    f"(required_low_zero_bits = {int(mask).bit_length()}, "
+                    f"{t.asm}EncodingValid)",
+                    row,
+                )
     with np.errstate(all="ignore"):  # IEEE inf/NaN results are values, not faults
+        if t in NARROW_FP32:
+            r = row.float_op(a.astype(np.float64), b.astype(np.float64))
+            return round_to_narrow_fp32(r, t)
         if t in _COMPUTE_IN_F32:
             r = row.float_op(a.astype(np.float32), b.astype(np.float32))
             return r.astype(a.dtype)

@@ -29,8 +29,15 @@ BF16; the shift modes 12/13 take an arithmetic right shift by code+1 and saturat
 (``asl/arch/profile/matrix-quantization.asl``: MatrixRoundAndSaturateSigned,
 MatrixShiftS32ToS16, ReferenceMatrixIntegerEncoding).
 
-HiF8 outputs (modes 25, 28) are not implemented: they raise a TileLegality PTOFault that
-says so.
+6. HiF8 outputs (modes 25 QF322HIF8_PRE, 28 VQF322HIF8_PRE) are uint8 codes (the
+   interpreter's HiF8 storage). Rounding is fixed at RHB (ties toward +inf;
+   ``MatrixFPATREffectiveControl`` in ``asl/arch/profile/matrix-postprocess.asl``). The
+   value is encoded by :func:`encode_hif8`, which follows ``ReferenceFP8Encoding``
+   (``asl/arch/profile/matrix-quantization.asl``): an exact zero is 0x00 (HiF8 has no -0,
+   ``MatrixFloatingSignedZero``), |x| > 32768 overflows before rounding to 0x6F / 0xEF
+   (+-inf) with Sat=0 or 0x6E / 0xEE (+-32768) with Sat=1, anything else goes to the
+   nearest finite HiF8 value. Specials: NaN gives 0x80 (0x00 with Sat=1), +-inf gives
+   0x6F / 0xEF (0x6E / 0xEE with Sat=1).
 
 Reductions (RowMax / GroupMax, optional MaxAbs, RowMaxInit) run on the raw FP32
 accumulator before post-processing (PTO-SPEC 3.3), in increasing column order; a NaN
@@ -53,6 +60,8 @@ from pto_dialect.postprocess import (
     QuantOp,
     ReluMode,
 )
+
+from . import mx
 
 T = TileDataType
 OP = "TGEMV_MX_BIAS"
@@ -148,6 +157,97 @@ def encode_float(v: np.ndarray, t: TileDataType, mode: int, sat: bool) -> np.nda
     r = np.where(v == 0, 0.0, r)  # an exact zero is +0
     with np.errstate(all="ignore"):
         return r.astype(fmt.dtype)
+
+
+# -- HiF8 encoding (asl/arch/data-types/formats/hif8.asl, matrix-quantization.asl) -------
+HIF8_MAX = 32768.0
+"""Largest finite HiF8 magnitude (code 0x6E: D4, exponent +15, fraction 0)."""
+HIF8_NAN, HIF8_POS_INF, HIF8_NEG_INF = 0x80, 0x6F, 0xEF
+HIF8_POS_MAX, HIF8_NEG_MAX = 0x6E, 0xEE
+
+
+def _hif8_magnitude_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The 127 finite non-negative HiF8 values in increasing order (0 and codes 0x01..0x7F
+    without the +inf code 0x6F), their codes, and for each position the position of the
+    next larger value with an odd code (-1 if none) for RTO. Built from :mod:`.mx`'s
+    decode table; HiF8 is sign-magnitude, so a negative value is the same magnitude with
+    bit 7 set, except that zero has only the code 0x00."""
+    lut = mx.value_lut(T.HIF8)[:128]
+    codes = np.flatnonzero(np.isfinite(lut))
+    order = np.argsort(lut[codes], kind="stable")
+    vals, codes = lut[codes][order], codes[order].astype(np.uint8)
+    if not (np.diff(vals) > 0).all():  # pragma: no cover - a format invariant
+        raise AssertionError("HiF8 magnitudes are not distinct")
+    odd = np.flatnonzero(codes & 1)
+    nxt = np.searchsorted(odd, np.arange(len(vals)), side="right")
+    next_odd = np.where(nxt < len(odd), odd[np.minimum(nxt, len(odd) - 1)], -1)
+    for a in (vals, codes, next_odd):
+        a.setflags(write=False)
+    return vals, codes, next_odd
+
+
+_HIF8_VALS, _HIF8_CODES, _HIF8_NEXT_ODD = _hif8_magnitude_table()
+
+
+def encode_hif8(v: np.ndarray, mode: int = 7, sat: bool = False) -> np.ndarray:
+    """uint8 HiF8 codes of float64 values ``v`` with RMode ``mode`` (RHB = 7 by default).
+
+    Follows ``ReferenceFP8Encoding`` (``asl/arch/profile/matrix-quantization.asl``), whose
+    candidate search over all 256 codes is done here by binary search in the sorted
+    magnitude table: ``lo`` <= |x| <= ``hi`` are the neighbouring finite magnitudes.
+
+    * 0 -> 0x00; NaN -> 0x80 (0x00 with ``sat``); +-inf and |x| > 32768 (checked before
+      rounding) -> 0x6F / 0xEF, or 0x6E / 0xEE with ``sat``.
+    * Nearest modes pick the nearer of ``lo``/``hi``; a tie goes to the even code (RNE),
+      the larger magnitude (RNA) or the larger value (RHB: ``hi`` for x > 0, ``lo`` for
+      x < 0). RTZ gives ``lo``; RTP/RTM give ``hi``/``lo`` for x > 0 and the reverse for
+      x < 0; RTO gives ``lo`` and, when inexact with an even code, the nearest larger
+      magnitude with an odd code.
+    * A result of magnitude 0 is 0x00 whatever the sign of x (HiF8 has no -0).
+    """
+    v = np.asarray(v, np.float64)
+    nan = np.isnan(v)
+    neg = v < 0
+    mag = np.where(nan, 0.0, np.abs(v))
+    over = mag > HIF8_MAX  # includes inf
+    m = np.where(over, 0.0, mag)
+    vals = _HIF8_VALS
+    lo = np.searchsorted(vals, m, side="right") - 1  # vals[lo] <= m
+    exact = vals[lo] == m
+    hi = np.where(exact, lo, np.minimum(lo + 1, len(vals) - 1))
+    if mode in (0, 1, 5, 7):
+        d_lo, d_hi = m - vals[lo], vals[hi] - m  # exact: both are short dyadic numbers
+        if mode in (0, 1):
+            tie_hi = (_HIF8_CODES[hi] & 1) == 0
+        elif mode == 5:
+            tie_hi = np.ones(m.shape, bool)
+        else:
+            tie_hi = ~neg
+        pick = np.where(d_lo < d_hi, lo, np.where(d_hi < d_lo, hi, np.where(tie_hi, hi, lo)))
+    elif mode in (2, 6):
+        pick = lo
+        if mode == 6:
+            bump = ~exact & ((_HIF8_CODES[lo] & 1) == 0) & (_HIF8_NEXT_ODD[lo] >= 0)
+            pick = np.where(bump, _HIF8_NEXT_ODD[lo], lo)
+    elif mode in (3, 4):
+        up = neg if mode == 3 else ~neg  # RTM rounds a negative magnitude up
+        pick = np.where(up, hi, lo)
+    else:
+        raise ValueError(mode)
+    code = _HIF8_CODES[pick]
+    code = np.where(neg & (code != 0), code | np.uint8(0x80), code)
+    if over.any():
+        big = np.where(neg, HIF8_NEG_MAX, HIF8_POS_MAX) if sat else np.where(
+            neg, HIF8_NEG_INF, HIF8_POS_INF)
+        code = np.where(over, big, code)
+    if nan.any():
+        code = np.where(nan, 0x00 if sat else HIF8_NAN, code)
+    return code.astype(np.uint8)
+
+
+def decode_hif8(codes: np.ndarray) -> np.ndarray:
+    """float64 values of HiF8 codes (0x80 NaN, 0x6F / 0xEF +-inf; :mod:`.mx`)."""
+    return mx.value_lut(T.HIF8)[np.asarray(codes, np.uint8)]
 
 
 def round_fp32_accumulator(exact: np.ndarray, sat: bool) -> np.ndarray:
@@ -308,13 +408,6 @@ def validate(
             FaultKind.TILE_LEGALITY, f"PreQuantMode {code} fixes its rounding: RMode must be 0", op
         )
     out = acc if m.out is None else m.out
-    if out is T.HIF8:
-        raise PTOFault(
-            FaultKind.TILE_LEGALITY,
-            f"PreQuantMode {code} ({m.name}) produces HiF8, which this interpreter does not "
-            "implement",
-            op,
-        )
     eff = {"rne": 1, "rhb": 7}.get(m.fixed_rounding or "", rmode)
 
     # the parameter operands selected by B.FPATR, and no others
@@ -411,6 +504,11 @@ def apply(acc: np.ndarray, p: PostParams) -> np.ndarray:
                 sp = np.full(x.shape, lo)
             val = np.where(special, sp, val)
         return val.astype(dt)
+    if p.out_type is T.HIF8:
+        # NaN / +-inf sources (MatrixPostQuantSpecialValue) behave as encode_hif8 does for
+        # them; a -0 source gives 0x00 (no -0); the offset width is 0 for modes 25 / 28
+        act = np.where(special, x, act)
+        return encode_hif8(act + np.asarray(p.offset, np.float64), p.mode, p.sat)
     # float output: the offset width is 0 for every float-output mode
     out = encode_float(act + np.asarray(p.offset, np.float64), p.out_type, p.mode, p.sat)
     negzero = (x == 0) & neg & (mult != 0) & (np.asarray(p.offset) == 0)

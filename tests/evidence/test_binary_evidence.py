@@ -26,15 +26,17 @@ from pto_dialect import isa
 from pto_dialect.bundle import BlockOp
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
-from pto_dialect.ops import BINARY_OPS, BinaryTileOp
+from pto_dialect.ops import BINARY_OPS, BinaryTileOp, TAddOp
 
 T = TileDataType
-NOT_IMPLEMENTED = frozenset({T.TF32, T.HF32})
-"""In the verifier's sets, but the interpreter refuses them (TileLegality, 'not implemented')."""
+NARROW_FP32 = frozenset({T.TF32, T.HF32})
+"""Float32 carriers with the low 13 (TF32) / 12 (HF32) bits zero (PTO-SPEC 1)."""
 
 FLOAT_FORMATS: dict[TileDataType, tuple[int, int]] = {
     T.FP64: (53, -1022),
     T.FP32: (24, -126),
+    T.TF32: (11, -126),
+    T.HF32: (12, -126),
     T.FP16: (11, -14),
     T.BF16: (8, -126),
     T.E4M3: (4, -6),
@@ -139,7 +141,7 @@ def _bundled(text: str):
 
 
 def _arrays(dt: TileDataType, a: list, b: list) -> tuple[np.ndarray, np.ndarray]:
-    npdt = dt.numpy_dtype()
+    npdt = np.float32 if dt in NARROW_FP32 else dt.numpy_dtype()
     return np.array([a], npdt), np.array([b], npdt)
 
 
@@ -169,7 +171,7 @@ def _check(op, dt, got: np.ndarray, a: list, b: list) -> None:
 
 def _cases():
     for op in BINARY_OPS:
-        for dt in sorted(op.TYPES - NOT_IMPLEMENTED):
+        for dt in sorted(op.TYPES):
             yield pytest.param(op, dt, id=f"{op.MNEMONIC}-{dt.name}")
 
 
@@ -245,16 +247,18 @@ def test_minmax_signed_zero_and_nan():
     assert mx[0, 0, 2:4].tolist() == [3.0, 2.0] and mn[0, 0, 2:4].tolist() == [3.0, 2.0]
 
 
-@pytest.mark.parametrize("op", [o for o in BINARY_OPS if o.TYPES & NOT_IMPLEMENTED],
-                         ids=lambda o: o.MNEMONIC)  # fmt: skip
-def test_tf32_hf32_verify_but_fault_cleanly_at_run_time(op):
-    """Gap made explicit: TF32/HF32 pass the verifier (ASL set) but the interpreter has no
-    arithmetic for them: a clean PTOFault(TileLegality), never a traceback."""
-    for dt in sorted(op.TYPES & NOT_IMPLEMENTED):
-        a = np.ones((1, 8), np.float32)
-        with pytest.raises(PTOFault) as e:
-            run(_program(op, dt), "f", a, a)
-        assert e.value.kind == "TileLegality" and "not implemented" in e.value.message
+@pytest.mark.parametrize("dt, want", [(T.TF32, 1.0), (T.HF32, 1.0 + 2.0**-11)], ids=["TF32", "HF32"])
+def test_tf32_hf32_round_to_their_mantissa(dt, want):
+    """TF32 keeps 10 fraction bits, HF32 11 (PTO-SPEC 1): 1 + 2^-11 rounds to 1 (tie to even)
+    in TF32 and is exact in HF32; an input with nonzero low bits is TileLegality."""
+    a = np.array([[1.0] * 8], np.float32)
+    b = np.array([[2.0**-11] * 8], np.float32)
+    (got,) = run(_program(TAddOp, dt), "f", a, b)
+    assert got.astype(np.float64).tolist() == [[[want] * 8]] * 4
+    bad = np.array([[1.0 + 2.0**-20] * 8], np.float32)
+    with pytest.raises(PTOFault) as e:
+        run(_program(TAddOp, dt), "f", bad, b)
+    assert e.value.kind == "TileLegality"
 
 
 def test_rounding_reference_self_check():

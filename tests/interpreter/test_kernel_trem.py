@@ -151,8 +151,11 @@ def test_floats_correctly_rounded_against_exact_rationals(dt, seed):
 def test_types_d6_and_wide_opt_in():
     with pytest.raises(PTOFault, match="wide_types"):
         trem(np.ones(2, np.int64), np.ones(2, np.int64))
-    with pytest.raises(PTOFault, match="not implemented"):
-        trem(np.ones(2, np.uint32), np.ones(2, np.uint32), dtype="TF32", wide_types=True)
+    with pytest.raises(PTOFault, match="wide_types"):  # TF32 is in the wide profile only
+        trem(np.ones(2, np.float32), np.ones(2, np.float32), dtype="TF32")
+    tf = np.array([-4.0, 4.0, 5.5], np.float32)  # TF32 TREM follows D7 (floor, signed zero)
+    r = trem(tf, np.array([2.0, -2.0, 2.0], np.float32), dtype="TF32", wide_types=True)
+    assert r.view(np.uint32).tolist() == [0x80000000, 0, 0x3FC00000]
     with pytest.raises(PTOFault, match="HiF8"):
         trem(np.ones(2, np.uint8), np.ones(2, np.uint8), dtype="HIF8", wide_types=True)
     with pytest.raises(PTOFault, match="dtype"):
