@@ -381,9 +381,10 @@ def cube_matrix(
                 av = mx.value_lut(at)[ca]
                 if sa is not None:
                     av = av * mx.value_lut(T.E8M0)[sa][:, np.arange(k) // MX_BLOCK]
-                bv = mx.value_lut(bt)[mx.unpack_x2(cb, n) if b_packed else cb]
-                if sb is not None:
-                    bv = bv * mx.value_lut(T.E8M0)[sb][np.arange(k) // MX_BLOCK]
+                # B is decoded one k row at a time inside the sequential loop (a K x N float64
+                # copy of B would cost 8 bytes per element).
+                bv = _MxRows(mx.value_lut(bt), mx.unpack_x2(cb, n) if b_packed else cb,
+                             None if sb is None else mx.value_lut(T.E8M0)[sb])
             acc = _fp32_sequential(av, bv, c, bias, params.sat)
         d = pp.apply(acc, params)
     aux = pp.reductions(acc, fpatr, row_max_in)
@@ -409,13 +410,35 @@ def _float_exact(av, bv):
         return av @ bv  # products exact in float64; sum error <= K * 2^-53 * sum|terms|
 
 
+class _MxRows:
+    """Row ``k`` of a scaled MX matrix, decoded on demand: lut[codes[k]] * scale[k // 32]."""
+
+    def __init__(self, lut: np.ndarray, codes: np.ndarray, scales: np.ndarray | None):
+        self.lut, self.codes, self.scales = lut, codes, scales
+        self.shape = codes.shape
+
+    def __getitem__(self, kk: int) -> np.ndarray:
+        row = self.lut[self.codes[kk]]
+        if self.scales is not None:
+            row *= self.scales[kk // MX_BLOCK]
+        return row
+
+
 def _fp32_sequential(av, bv, c, bias, sat):
+    """k in increasing order; each exact product is added in float64 to the FP32 accumulator,
+    which is rounded back to FP32 after every step (D4). Vectorised over M x N."""
     m, k = av.shape
-    acc = c.astype(np.float32) if c is not None else np.zeros((m, bv.shape[1]), np.float32)
+    n = bv.shape[1]
+    acc = c.astype(np.float32) if c is not None else np.zeros((m, n), np.float32)
+    step = np.empty((m, n), np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
         for kk in range(k):
-            s = acc.astype(np.float64) + av[:, kk : kk + 1] * bv[kk]
-            acc = pp.round_fp32_accumulator(s, sat) if sat else s.astype(np.float32)
+            np.multiply(av[:, kk : kk + 1], bv[kk], out=step)
+            np.add(step, acc, out=step)
+            if sat:
+                acc = pp.round_fp32_accumulator(step, sat)
+            else:
+                acc[...] = step  # one RNE rounding to FP32 per step
         if bias is None:
             return acc
         out = acc + bias
