@@ -1,7 +1,7 @@
 // FP16 GEMV (linalg.matmul, M = 1) with a broadcast bias add and a truncf to f16: pto-lower
 // folds the bias into TGEMV_MX_BIAS's Bias operand and the truncf into PreQuantMode 1
 // (F322F16). K = 4096 needs two K chunks (a 1xK f16 A in cube_m16 takes 32*K bytes, at
-// most 64 KiB), chained through memory (D10); 32 TGEMVs = the lower bound
+// most 64 KiB), chained through TGEMV.ACC (PTO-SPEC 3.1); 32 TGEMVs = the lower bound
 // ceil(4096*1024*2 B / (4 * 64 KiB)).
 //
 // RUN: pto-opt %s -p 'pto-lower{level=tile}' | filecheck %s
@@ -17,40 +17,25 @@
 
 // CHECK-LABEL: func.func @gemv_f16_bias_truncf
 // CHECK-NOT:     linalg.
+// The two A chunks are loaded once; per N group the K chain is TGEMV.BIAS then TGEMV.ACC
+// (C = the previous D, FP32), which alone converts to f16 (PreQuantMode 1): one tstore.
+// CHECK:         pto.tload {{.*}} -> !pto.tile<1x2048xf16, cube_m16, mat>
 // CHECK:         pto.tload {{.*}} -> !pto.tile<1x2048xf16, cube_m16, mat>
 // CHECK:         scf.for
 // CHECK:           pto.tload {{.*}} {pe_stride = [0, 16]} : tensor<4096x1024xf16> -> !pto.tile<2048x16xf16, cube_n8, mat>
-// CHECK:           pto.tgemv_mx_bias {{.*}} -> !pto.tile<1x16xf32, cube_m16, mat>
-// CHECK:           pto.tstore {{.*}} -> tensor<1x1024xf32>
-// CHECK:         pto.tload {{.*}} -> !pto.tile<1x2048xf16, cube_m16, mat>
-// CHECK:         scf.for
-// CHECK:           pto.tgemv_mx_bias {{.*}} {fpatr = #pto.fpatr<pre_quant_mode = 1>} {{.*}} -> !pto.tile<1x16xf16, cube_m16, mat>
+// CHECK:           pto.tgemv_bias {{.*}} -> !pto.tile<1x16xf32, cube_m16, mat>
+// CHECK:           pto.tgemv_acc {{.*}} {fpatr = #pto.fpatr<pre_quant_mode = 1>} {{.*}} -> !pto.tile<1x16xf16, cube_m16, mat>
 // CHECK:           pto.tstore {{.*}} -> tensor<1x1024xf16>
+// CHECK-NOT:     pto.tstore
 //
-// Block level (pto-lower): the first TLOAD, compute and TSTORE blocks, register-assigned.
-// ASM:      # pseudo GMADDR a0, a1 <-
-// ASM-NEXT: BSTART.TLOAD FP16
-// ASM-NEXT: B.DATR ND2M16, DTYPE_NONE, Null
-// ASM-NEXT: B.DIM zero, 2048, ->lb0
-// ASM-NEXT: C.B.DIMI 1, ->lb1
-// ASM-NEXT: B.IOR [a0, a1, zero], ->zero
-// ASM-NEXT: B.IOT mask=1111, last, ->m<64KB>
-// ASM-NEXT: BSTOP
-// ASM:      BSTART.TGEMVMX.BIAS FP16
+// ASM:      BSTART.TGEMV.BIAS FP16
 // ASM-NEXT: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+// ASM:      BSTART.TGEMV.ACC FP16
+// ASM-NEXT: B.FPATR 1, 0, 0, 0, 0, 0, 0, 0, 0, 0
 // ASM-NEXT: C.B.DIMI 16, ->lb1
 // ASM-NEXT: B.DIM zero, 2048, ->lb2
-// ASM-NEXT: B.IOT m#1, n#1, mask=1111
-// ASM-NEXT: B.IOT t#1, mask=1111, last, ->m<1KB>
-// ASM-NEXT: BSTOP
-// ASM:      # pseudo GMADDR a0, a1 <-
-// ASM-NEXT: BSTART.TSTORE FP32
-// ASM-NEXT: B.DATR M162ND, DTYPE_NONE, Null
-// ASM-NEXT: C.B.DIMI 16, ->lb0
-// ASM-NEXT: C.B.DIMI 1, ->lb1
-// ASM-NEXT: B.IOR [a0, a1, zero], ->zero
-// ASM-NEXT: B.IOT m#2, mask=1111, last
-// ASM-NEXT: BSTOP
+// ASM-NEXT: B.IOT m#3, m#2, mask=1111
+//
 
 func.func @gemv_f16_bias_truncf(%x: tensor<1x4096xf16>, %w: tensor<4096x1024xf16>, %bias: tensor<1024xf32>) -> tensor<1x1024xf16> {
   %zero = arith.constant 0.000000e+00 : f32

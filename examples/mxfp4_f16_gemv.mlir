@@ -18,33 +18,12 @@
 // CHECK-NOT:     linalg.generic
 // CHECK:         pto.tload {{.*}} -> !pto.tile<1x4096xf4E2M1FN, cube_m16, mat>
 // CHECK:         scf.for
-// CHECK:           pto.tgemv_mx_bias %{{.*}}, a_scale %{{.*}}, %{{.*}}, %{{.*}} {fpatr = #pto.fpatr<relu_mode = 1>} : {{.*}} -> !pto.tile<1x8xf32, cube_m16, mat>
+// CHECK:           pto.tgemv_mx %{{.*}}, a_scale %{{.*}}, %{{.*}} {fpatr = #pto.fpatr<relu_mode = 1>} : {{.*}} -> !pto.tile<1x8xf32, cube_m16, mat>
 //
-// Block level (pto-lower): the first TLOAD, compute and TSTORE blocks, register-assigned.
-// ASM:      # pseudo GMADDR a0, a1 <-
-// ASM-NEXT: BSTART.TLOAD E2M1X2
-// ASM-NEXT: B.DATR ND2M16, DTYPE_NONE, Null
-// ASM-NEXT: B.DIM zero, 4096, ->lb0
-// ASM-NEXT: C.B.DIMI 1, ->lb1
-// ASM-NEXT: B.IOR [a0, a1, zero], ->zero
-// ASM-NEXT: B.IOT mask=1111, last, ->m<32KB>
-// ASM-NEXT: BSTOP
-// ASM:      BSTART.TGEMVMX.BIAS E2M1X2
+// ASM:      BSTART.TGEMVMX E2M1X2
 // ASM-NEXT: B.DATR NORM, FP16, Zero
 // ASM-NEXT: B.FPATR 0, 1, 0, 0, 0, 0, 0, 0, 0, 0
-// ASM-NEXT: C.B.DIMI 8, ->lb1
-// ASM-NEXT: B.DIM zero, 4096, ->lb2
-// ASM-NEXT: B.IOT m#1, u#1, mask=1111
-// ASM-NEXT: B.IOT n#1, t#1, mask=1111, last, ->m<512B>
-// ASM-NEXT: BSTOP
-// ASM:      # pseudo GMADDR a0, a1 <-
-// ASM-NEXT: BSTART.TSTORE FP32
-// ASM-NEXT: B.DATR M162ND, DTYPE_NONE, Null
-// ASM-NEXT: C.B.DIMI 8, ->lb0
-// ASM-NEXT: C.B.DIMI 1, ->lb1
-// ASM-NEXT: B.IOR [a0, a1, zero], ->zero
-// ASM-NEXT: B.IOT m#2, mask=1111, last
-// ASM-NEXT: BSTOP
+//
 
 func.func @mxfp4_f16_gemv(%x: tensor<1x4096xf4E2M1FN>, %xs: tensor<1x128xf8E8M0FNU>, %w: tensor<4096x512xf16>) -> tensor<1x512xf32> {
   %zero = arith.constant 0.000000e+00 : f32

@@ -1,11 +1,13 @@
-"""xDSL interpreter functions for the tensor-level PTO ops (``pto.gemv``, ``pto.floor_mod``).
+"""xDSL interpreter functions for the tensor-level PTO ops (``pto.gemv``, ``pto.matmul``,
+``pto.floor_mod``, ``pto.elementwise``).
 
 They let a program run between ``convert-linalg-to-pto`` and ``pto-tile-to-capacity``.
 Each op is one call of the vectorised kernel of its PTO instruction on the whole tensor
 (:func:`interpreter.kernels.tgemv_mx_bias`, :func:`interpreter.kernels.trem`), so the
 tensor-level meaning is the instruction's meaning with no capacity limit: ``pto.gemv``
-rounds once to FP32 (D4 ``exact`` profile by default), ``pto.floor_mod`` is TREM (D7, D8;
-an integer zero divisor is ``Fault_TileLegality``).
+rounds once to FP32 (D4 ``exact`` profile by default), ``pto.matmul`` is TMATMUL(_MX)_ACC on
+the whole matrices, ``pto.floor_mod`` is TREM (D7, D8; an integer zero divisor is
+``Fault_TileLegality``) and ``pto.elementwise`` the TADD ... TMIN kernel row.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from interpreter import kernels
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.postprocess import Fpatr, ReluMode
-from pto_dialect.tensor_ops import FloorModOp, GemvOp
+from pto_dialect.tensor_ops import ElementwiseOp, FloorModOp, GemvOp, MatmulOp
 
 PRE_QUANT_FOR_OUTPUT = {TileDataType.FP32: 0, TileDataType.FP16: 1, TileDataType.BF16: 16}
 """PreQuantMode producing each ``pto.gemv`` result type (PTO-SPEC 3.3, D11)."""
@@ -75,3 +77,39 @@ class TensorPTOFunctions(InterpreterFunctions):
         )
         shape = op.result.type.get_shape()  # type: ignore[union-attr]
         return (np.asarray(d).reshape(shape),)
+
+    @impl(ElementwiseOp)
+    def run_elementwise(self, interpreter: Interpreter, op: ElementwiseOp, args: tuple[Any, ...]):
+        a, b = (np.asarray(x) for x in args)
+        shape = a.shape
+        a2, b2 = a.reshape(1, -1), b.reshape(1, -1)
+        dt = op.dtype
+        if dt.is_integer:
+            # Signless tensors hold signed numpy ints: pass raw carriers of the tile type.
+            carrier = np.dtype(f"uint{a.dtype.itemsize * 8}")
+            a2, b2 = a2.view(carrier), b2.view(carrier)
+        row = kernels.BINARY_ROWS[op.mnemonic]
+        r, _ = kernels.binary_tile(row, a2, b2, None, "null", dt)
+        return (np.asarray(r).view(a.dtype).reshape(shape),)
+
+    @impl(MatmulOp)
+    def run_matmul(self, interpreter: Interpreter, op: MatmulOp, args: tuple[Any, ...]):
+        vals = dict(
+            zip(["a", "b", *(r for r in MatmulOp.OPTIONAL_ROLES if getattr(op, r) is not None)], args)
+        )
+        acc = vals.get("acc")
+        # TMATMUL_MX_ACC (6) / TMATMUL_MX (4) on the whole problem: the MX forms take every
+        # pto.matmul input type (D2) and round once to FP32 (D4).
+        d = kernels.cube_matrix(
+            6 if acc is not None else 4,
+            np.asarray(vals["a"]),
+            np.asarray(vals["b"]),
+            c=None if acc is None else np.asarray(acc),
+            a_scale=vals.get("a_scale"),
+            b_scale=vals.get("b_scale"),
+            a_type=op.a_dtype,
+            b_type=op.b_dtype,
+            c_type=TileDataType.FP32 if acc is not None else None,
+            profile=self.profile,
+        )
+        return (np.asarray(d).reshape(op.m, op.n),)

@@ -49,9 +49,12 @@ from pto_dialect.attributes import TargetAttr, TargetProfile, tile_dtype_of
 from pto_dialect.datatypes import MX_BLOCK, MX_UNSCALED_TYPES, TileDataType, mx_needs_scale
 from pto_dialect.ops import TARGET_ATTR_NAME
 from pto_dialect.tensor_ops import (
+    ELEMENTWISE_TYPES,
     GEMV_OUTPUT_TYPES,
+    ElementwiseOp,
     FloorModOp,
     GemvOp,
+    MatmulOp,
     floor_mod_dtype,
     mx_dtype_of,
 )
@@ -196,8 +199,9 @@ def _gemv_types_ok(c: Contraction) -> bool:
     assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
     k, n = b_t.get_shape()
     nb = _ceil(k, MX_BLOCK)
+    m = a_t.get_shape()[0]
     for val, scale, scale_shapes in (
-        (c.a, c.a_scale, ((nb,),) if a_t.get_num_dims() == 1 else ((1, nb),)),
+        (c.a, c.a_scale, ((nb,),) if a_t.get_num_dims() == 1 else ((m, nb),)),
         (c.b, c.b_scale, ((nb, n),)),
     ):
         dt = mx_dtype_of(val.type.element_type)  # type: ignore[union-attr]
@@ -339,7 +343,7 @@ def _term(v: SSAValue, block: Block) -> tuple[int, int | None] | None:
     return pair  # (elem, scale) or None
 
 
-def analyze_generic_gemv(op: linalg.GenericOp) -> Contraction | None:
+def analyze_generic_gemv(op: linalg.GenericOp, allow_m: bool = False) -> Contraction | None:
     """Recognise a vecmat-shaped ``linalg.generic`` (optionally MX-scaled).
 
     Domains: ``(n, k)`` with maps A ``(k)``, B ``(k, n)``, out ``(n)``; or ``(m, n, k)`` with
@@ -374,8 +378,8 @@ def analyze_generic_gemv(op: linalg.GenericOp) -> Contraction | None:
         lead: tuple = ()
     else:
         m, n = out_dims
-        if r.get_shape()[0] != 1:
-            return None
+        if (r.get_shape()[0] != 1) != allow_m:
+            return None  # M = 1 is a GEMV, M > 1 (with allow_m) a matmul
         lead = (d(m),)
     kd = d(k)
     expect = {
@@ -979,6 +983,194 @@ class FloatFloorModToPto(RewritePattern):
 
 
 # ======================================================================================
+# Matmul (M > 1)
+# ======================================================================================
+
+
+def _make_matmul(c: Contraction, op: Operation, rewriter: PatternRewriter) -> None:
+    """``pto.matmul``: a ``+0.0`` init is no accumulator, anything else is ``acc``."""
+    acc = _init_bias(c.init)
+    rewriter.replace(
+        op, MatmulOp(c.a, c.b, c.result_type, a_scale=c.a_scale, b_scale=c.b_scale, acc=acc)
+    )
+
+
+class MatmulToPto(RewritePattern):
+    """``linalg.matmul`` with M > 1 on FP16/BF16 inputs and an FP32 output (PTO-SPEC 3.1, D2).
+
+    Matches::
+
+        %r = linalg.matmul ins(%a, %b : tensor<MxKxf16>, tensor<KxNxf16>)
+                           outs(%init : tensor<MxNxf32>) -> tensor<MxNxf32>
+
+    ``%init`` a ``linalg.fill`` of ``+0.0`` (nothing to accumulate) or any f32 tensor (``acc``).
+    Produces ``pto.matmul %a, %b [acc %init]``, tiled to TMATMUL / TMATMUL.ACC. Not matched:
+    M = 1 (that is a GEMV), f32 x f32 or integer inputs, transposed ``indexing_maps``.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.MatmulOp, rewriter: PatternRewriter) -> None:
+        c = _named_contraction(op, MatmulM1ToGemv.MAPS)
+        if c is None or c.a.type.get_shape()[0] == 1:  # type: ignore[union-attr]
+            return
+        if not MatmulM1ToGemv._unscaled(c) or not _gemv_types_ok(c):
+            return
+        _make_matmul(c, op, rewriter)
+
+
+class GenericMatmulToPto(RewritePattern):
+    """The ``(m, n, k)`` ``linalg.generic`` matmul with M > 1, MX-scaled or FP16/BF16.
+
+    Matches the body of :class:`GenericMxGemvToGemv` with maps A ``(m, k)``, A scale
+    ``(m, k floordiv 32)``, B ``(k, n)``, B scale ``(k floordiv 32, n)``, out ``(m, n)``::
+
+        %r = linalg.generic {indexing_maps = [#mk, #mk_scale, #kn, #kn_scale, #mn],
+                             iterator_types = ["parallel", "parallel", "reduction"]}
+            ins(%a, %as, %b, %bs : tensor<MxKxf8E4M3FN>, tensor<Mxceil(K/32)xf8E8M0FNU>,
+                                   tensor<KxNxf8E4M3FN>, tensor<ceil(K/32)xNxf8E8M0FNU>)
+            outs(%init : tensor<MxNxf32>) { ... addf(acc, mulf(mulf(extf a, extf as), ...)) }
+
+    Produces ``pto.matmul`` (TMATMUL(_MX) / TMATMUL(_MX).ACC after tiling; D1, D2).
+    """
+
+    allow_mx: bool = True
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        c = analyze_generic_gemv(op, allow_m=True)
+        if c is None or (not self.allow_mx and (c.a_scale or c.b_scale) is not None):
+            return
+        _make_matmul(c, op, rewriter)
+
+
+class GenericUnscaledMatmulToPto(GenericMatmulToPto):
+    """:class:`GenericMatmulToPto` restricted to FP16/BF16 (no MX function: target a2a3)."""
+
+    allow_mx = False
+
+
+# ======================================================================================
+# Binary elementwise siblings (TADD TSUB TMUL TDIV TMAX TMIN)
+# ======================================================================================
+
+ELEMENTWISE_BODIES: dict[type[Operation], tuple[str, str | None]] = {
+    arith.AddfOp: ("add", None),
+    arith.AddiOp: ("add", "signed"),
+    arith.SubfOp: ("sub", None),
+    arith.SubiOp: ("sub", "signed"),
+    arith.MulfOp: ("mul", None),
+    arith.MuliOp: ("mul", "signed"),
+    arith.DivfOp: ("div", None),
+    arith.DivSIOp: ("div", "signed"),
+    arith.DivUIOp: ("div", "unsigned"),
+    arith.MaxnumfOp: ("max", None),
+    arith.MaxSIOp: ("max", "signed"),
+    arith.MaxUIOp: ("max", "unsigned"),
+    arith.MinnumfOp: ("min", None),
+    arith.MinSIOp: ("min", "signed"),
+    arith.MinUIOp: ("min", "unsigned"),
+}
+"""The one-op bodies each TEPL sibling computes exactly (PTO-SPEC 5).
+
+* add/sub/mul: integers wrap in both (``nsw``/``nuw`` flags make overflow poison upstream,
+  which any value refines); floats round to nearest even in both.
+* div: ``divf`` is IEEE division in both; ``divsi`` truncates toward zero in both, and
+  ``divui`` is unsigned division. A zero divisor and ``INT_MIN / -1`` are undefined
+  upstream; TDIV faults on an integer zero divisor (TilePayloadNonzero) and wraps
+  INT_MIN / -1 to INT_MIN: a refinement of undefined behaviour.
+* max/min: ``maxnumf``/``minnumf`` return the other operand for one NaN, as TMAX/TMIN do
+  (``HardwareNumericMinMaxSpecial``); both order -0 < +0. ``maximumf``/``minimumf``
+  propagate NaN, so they are **not** in the table (nor ``linalg.max``/``linalg.min`` on
+  floats, whose bodies are ``maximumf``/``minimumf``).
+"""
+
+
+def match_elementwise_body(block: Block) -> tuple[str, str | None, int, int] | None:
+    """``(kind, signedness, lhs arg, rhs arg)`` when the body is exactly one op of the table
+    applied to the two input arguments and yielded."""
+    y = _yielded(block)
+    ops = _body_ops(block)
+    if y is None or len(ops) != 1 or y.owner is not ops[0]:
+        return None
+    entry = ELEMENTWISE_BODIES.get(type(ops[0]))
+    if entry is None:
+        return None
+    lhs, rhs = ops[0].operands
+    ia, ib = _arg_index(lhs, block), _arg_index(rhs, block)
+    if ia is None or ib is None or ia == ib or max(ia, ib) > 1:
+        return None
+    return (*entry, ia, ib)
+
+
+def _replace_with_elementwise(op: Operation, rewriter: PatternRewriter, inputs) -> None:
+    m = match_elementwise_body(op.regions[0].block)
+    if m is None:
+        return
+    kind, sign, ia, ib = m
+    elt = op.results[0].type.element_type  # type: ignore[union-attr]
+    if isinstance(elt, IntegerType) != (sign is not None):
+        return
+    if floor_mod_dtype(elt, sign, ELEMENTWISE_TYPES) is None:
+        return  # outside TileVecArithmeticDataTypeSupported (i1, f80 ...): left alone
+    for v in inputs:
+        g = _gemv_input(v, op)
+        if kind == "add" and g is not None and _can_take_bias(g):
+            return  # a bias add on a GEMV result folds into the GEMV instead
+    rewriter.replace(op, ElementwiseOp(kind, inputs[ia], inputs[ib], sign))
+
+
+class ElementwiseGenericToPto(RewritePattern):
+    """An all-parallel, identity-mapped two-input ``linalg.generic`` whose body is one op of
+    :data:`ELEMENTWISE_BODIES` (PTO-SPEC 5).
+
+    Matches::
+
+        %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"...]}
+            ins(%a, %b : tensor<...xf32>, tensor<...xf32>) outs(%e : tensor<...xf32>) {
+        ^bb0(%x: f32, %y: f32, %o: f32):
+          %s = arith.subf %x, %y : f32
+          linalg.yield %s : f32
+        }
+
+    Produces ``pto.elementwise sub %a, %b`` (TSUB after tiling); signless integers take the
+    op's signedness (``divui`` -> unsigned, ``addi`` -> signed). Not matched: ``maximumf`` /
+    ``minimumf`` (NaN semantics differ), broadcasts, a body with more than one op.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        if _identity_binary_generic(op):
+            _replace_with_elementwise(op, rewriter, list(op.inputs))
+
+
+class ElementwiseNamedToPto(RewritePattern):
+    """``linalg.add`` / ``sub`` / ``mul`` / ``max`` / ``min`` on one static tensor type.
+
+    Matches e.g. ``%r = linalg.sub ins(%a, %b : tensor<8x8xi32>, tensor<8x8xi32>)
+    outs(%e : tensor<8x8xi32>) -> tensor<8x8xi32>``. The named op's body decides, through
+    :data:`ELEMENTWISE_BODIES`: ``linalg.max``/``min`` lower on integers (``maxsi``/
+    ``minsi``) and stay on floats (``maximumf``/``minimumf`` propagate NaN).
+    """
+
+    NAMED = (linalg.AddOp, linalg.SubOp, linalg.MulOp, linalg.MaxOp, linalg.MinOp)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, self.NAMED) or len(op.inputs) != 2 or len(op.outputs) != 1:
+            return
+        if len(op.results) != 1:
+            return
+        t = _static_tensor(op.results[0].type)
+        if t is None or t.get_num_dims() == 0:
+            return
+        if any(v.type != t for v in (*op.inputs, *op.outputs)):
+            return
+        maps = [m.data for m in op.get_indexing_maps().data]
+        if any(m != AffineMap.identity(t.get_num_dims()) for m in maps):
+            return
+        _replace_with_elementwise(op, rewriter, list(op.inputs))
+
+
+# ======================================================================================
 # The pass
 # ======================================================================================
 
@@ -992,36 +1184,64 @@ GEMV_PATTERNS: tuple[type[RewritePattern], ...] = (
     FoldReluIntoGemv,
     FoldTruncfIntoGemv,
 )
+MATMUL_PATTERNS: tuple[type[RewritePattern], ...] = (MatmulToPto, GenericMatmulToPto)
 FLOOR_MOD_PATTERNS: tuple[type[RewritePattern], ...] = (
     SignedFloorModToPto,
     UnsignedRemToPto,
     FloatFloorModToPto,
 )
+ELEMENTWISE_PATTERNS: tuple[type[RewritePattern], ...] = (
+    ElementwiseGenericToPto,
+    ElementwiseNamedToPto,
+)
+UNSCALED_PATTERNS: tuple[type[RewritePattern], ...] = (
+    MatmulM1ToGemv,
+    VecmatToGemv,
+    GenericGemvToGemv,
+    FoldLinalgAddBiasIntoGemv,
+    FoldGenericBiasAddIntoGemv,
+    FoldReluIntoGemv,
+    FoldTruncfIntoGemv,
+    MatmulToPto,
+    GenericUnscaledMatmulToPto,
+)
+"""What target a2a3 recognises: the FP16/BF16 products, which the ordinary (non-MX)
+TGEMV / TMATMUL forms run (D15 removes only the MX functions)."""
 
 
 @dataclass(frozen=True)
 class ConvertLinalgToPtoPass(ModulePass):
-    """Recognise GEMV and floor-modulo linalg programs as ``pto.gemv`` / ``pto.floor_mod``.
+    """Recognise GEMV, matmul, floor-modulo and elementwise linalg programs as ``pto.gemv``,
+    ``pto.matmul``, ``pto.floor_mod`` and ``pto.elementwise``.
 
     Options:
       * ``target`` — ``a5`` or ``a2a3``; empty (default) reads the module's ``pto.target``
-        attribute, else ``a5``. On ``a2a3`` GEMV is not recognised (D15).
-      * ``gemv`` / ``floor_mod`` — enable each family (both default true).
+        attribute, else ``a5``. On ``a2a3`` only FP16/BF16 products are recognised (D15).
+      * ``gemv`` / ``matmul`` / ``floor_mod`` / ``elementwise`` — enable each family (all
+        default true).
     """
 
     name = "convert-linalg-to-pto"
 
     target: str = ""
     gemv: bool = True
+    matmul: bool = True
     floor_mod: bool = True
+    elementwise: bool = True
 
     def patterns(self, module: builtin.ModuleOp) -> list[RewritePattern]:
-        pats: list[RewritePattern] = []
-        if self.gemv and target_of(module, self.target) is TargetProfile.A5:
-            pats += [p() for p in GEMV_PATTERNS]
+        pats: list[type[RewritePattern]] = []
+        a5 = target_of(module, self.target) is TargetProfile.A5
+        if self.gemv:
+            pats += GEMV_PATTERNS if a5 else [p for p in UNSCALED_PATTERNS if p in GEMV_PATTERNS]
+        if self.matmul:
+            pats += MATMUL_PATTERNS if a5 else [p for p in UNSCALED_PATTERNS if p not in GEMV_PATTERNS]
         if self.floor_mod:
-            pats += [p() for p in FLOOR_MOD_PATTERNS]
-        return pats
+            pats += FLOOR_MOD_PATTERNS
+        if self.elementwise:
+            # After the GEMV epilogue folds: a bias add on a GEMV result is the GEMV's bias.
+            pats += ELEMENTWISE_PATTERNS
+        return [p() for p in pats]
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         pats = self.patterns(op)
@@ -1036,5 +1256,9 @@ __all__ = [
     "Contraction",
     "analyze_generic_gemv",
     "match_floor_mod_body",
-    *(p.__name__ for p in GEMV_PATTERNS + FLOOR_MOD_PATTERNS),
+    "match_elementwise_body",
+    "ELEMENTWISE_BODIES",
+    *(p.__name__ for p in GEMV_PATTERNS + MATMUL_PATTERNS + FLOOR_MOD_PATTERNS),
+    *(p.__name__ for p in ELEMENTWISE_PATTERNS),
+    "GenericUnscaledMatmulToPto",
 ]

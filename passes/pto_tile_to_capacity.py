@@ -16,16 +16,19 @@ uniform stride that may overlap (overlapping PEs compute and store identical val
 
 **GEMV** (``pto.gemv``, PTO-SPEC 4). N is split across the PEs (PE q takes columns
 ``n + q*Nc``), K into chunks of ``Kc`` (a multiple of 32 when a side is MX-scaled, so that the
-E8M0 scales of a chunk start at ``k/32``, D1). Tiles: A ``1xKc`` CUBE_M16 mat, B ``KcxNc``
-CUBE_N8 mat, D ``1xNc`` in A's layout, mat; scales and bias row-major (D10). The chunks are
-chained: D10 makes D come out in A's CUBE layout while Bias must be row-major, so the
-partial result of chunk i is **stored** to a ``tensor<1xNxf32>`` and **loaded** back as the
-row-major FP32 bias of chunk i+1 — the chain goes through memory, one FP32 rounding per
-step (D3, D4). Only the last chunk applies ReLU and the F322F16/F322BF16 conversion
-(B.FPATR ReluMode 1, PreQuantMode 1/16). ``(Kc, Nc)`` minimise the TGEMV count, then the
-number of chain steps; a ``16384 x 4096`` MXFP8 GEMV takes the lower bound of 256 TGEMVs.
+E8M0 scales of a chunk start at ``k/32``, D1). Tiles: A ``MtxKc`` CUBE_M16/M32 mat, B
+``KcxNc`` CUBE_N8 mat, C/D ``MtxNc`` in A's layout, mat; scales and bias row-major (D10).
+The chunks chain through the accumulate forms (``chain=acc``, :func:`lower_cube`): chunk 0
+is TGEMV(_MX)(_BIAS) / TMATMUL(_MX) (or _ACC with the matmul's init as C), later chunks the
+_ACC form with C = the previous D; only the last applies ReLU and the F322F16/F322BF16
+conversion. ``chain=memory`` keeps the older GEMV chain through an FP32 tensor used as
+the next chunk's bias. ``(Kc, Nc)`` minimise the CUBE op count, then the chain length; a
+``16384 x 4096`` MXFP8 GEMV takes the lower bound of 256.
 
-On target ``a2a3`` there are no MX CUBE functions (D15), so ``pto.gemv`` is left as it is.
+**Binary siblings** (``pto.elementwise``): TADD ... TMIN tile exactly like TREM.
+
+On target ``a2a3`` there are no MX CUBE functions (D15): MX products are left as they are,
+FP16/BF16 ones use the ordinary forms.
 """
 
 from __future__ import annotations
@@ -63,15 +66,35 @@ from pto_dialect.geometry import (
     default_size,
     max_code,
 )
-from pto_dialect.ops import TGemvMxBiasOp, TRemOp
+from pto_dialect.ops import (
+    BINARY_OPS,
+    BinaryTileOp,
+    CubeMatrixOp,
+    TGemvAccOp,
+    TGemvBiasOp,
+    TGemvMxAccOp,
+    TGemvMxBiasOp,
+    TGemvMxOp,
+    TGemvOp,
+    TMatmulAccOp,
+    TMatmulBiasOp,
+    TMatmulMxAccOp,
+    TMatmulMxBiasOp,
+    TMatmulMxOp,
+    TMatmulOp,
+    TRemOp,
+)
 from pto_dialect.postprocess import Fpatr, ReluMode
-from pto_dialect.tensor_ops import FloorModOp, GemvOp
+from pto_dialect.tensor_ops import ElementwiseOp, FloorModOp, GemvOp, MatmulOp
 
 NUM_PES = 4
 """PEs of one core (D13)."""
 
 LOCAL_MAX_BYTES = 64 * 1024
 """The largest Local TSize (code 10, D14)."""
+
+REGISTERS_PER_HAND = 16
+"""Local tile registers per hand (PTO-SPEC 2)."""
 
 PRE_QUANT_FOR_OUTPUT = {TileDataType.FP32: 0, TileDataType.FP16: 1, TileDataType.BF16: 16}
 """PreQuantMode converting the FP32 accumulator to the result type (PTO-SPEC 3.3, D11)."""
@@ -250,6 +273,8 @@ def trem_lower_bound(elements: int, dtype: TileDataType, tile_bytes: int, npe: i
 
 @dataclass(frozen=True)
 class GemvShape:
+    """The facts of a GEMV (``m == 1``) or matmul the tiling depends on (PTO-SPEC 3.1, 4)."""
+
     k: int
     n: int
     a: TileDataType
@@ -257,24 +282,47 @@ class GemvShape:
     out: TileDataType
     a_scaled: bool
     b_scaled: bool
+    m: int = 1
+    """Rows of A (1 for GEMV: the TGEMV forms, M = 1)."""
 
     @property
     def granule(self) -> int:
         """K chunks start at multiples of 32 when a scale is present (D1)."""
         return MX_BLOCK if (self.a_scaled or self.b_scaled) else 1
 
+    @property
+    def is_gemv(self) -> bool:
+        return self.m == 1
 
-def gemv_tile_bytes(s: GemvShape, kc: int, nc: int, d_type: TileDataType) -> dict[str, int]:
-    """Capacity each tile of one K-chunk x N-slice TGEMV needs (D10, D14)."""
+    @property
+    def mx(self) -> bool:
+        """MX forms when a side carries a scale; FP16/BF16 on both sides use the ordinary
+        forms (TGEMV / TMATMUL, FP32 accumulator: PTO-SPEC 1, D3), legal on a2a3 too (D15)."""
+        return self.a_scaled or self.b_scaled
+
+
+CubeShape = GemvShape
+"""The same record names a matmul (``m > 1``)."""
+
+M_LAYOUT_ROWS = {Layout.CUBE_M16: 16, Layout.CUBE_M32: 32}
+"""Rows an A / C / D tile of each M layout holds (PTO-SPEC 2 CUBE cells)."""
+
+
+def gemv_tile_bytes(
+    s: GemvShape, kc: int, nc: int, d_type: TileDataType, layout: Layout = Layout.CUBE_M16
+) -> dict[str, int]:
+    """Capacity each tile of one K-chunk x N-slice CUBE op needs (D10, D14): A, C and D
+    in ``layout`` with up to ``M_LAYOUT_ROWS[layout]`` rows, B in CUBE_N8."""
     nb = _ceil(kc, MX_BLOCK)
+    mt = min(s.m, M_LAYOUT_ROWS[layout])
     out = {
-        "a": cube_bytes(Layout.CUBE_M16, s.a, 1, kc),
+        "a": cube_bytes(layout, s.a, mt, kc),
         "b": cube_bytes(Layout.CUBE_N8, s.b, kc, nc),
         "bias": row_major_size(1, _pow2_ceil(nc), TileDataType.FP32),
-        "d": cube_bytes(Layout.CUBE_M16, d_type, 1, nc),
+        "d": cube_bytes(layout, d_type, mt, nc),
     }
     if s.a_scaled:
-        out["a_scale"] = row_major_size(1, _pow2_ceil(nb), TileDataType.E8M0)
+        out["a_scale"] = row_major_size(mt, _pow2_ceil(nb), TileDataType.E8M0)
     if s.b_scaled:
         out["b_scale"] = row_major_size(nb, _pow2_ceil(nc), TileDataType.E8M0)
     return out
@@ -290,11 +338,22 @@ class GemvPlan:
     nc: int
     """Columns per PE slice of a full group."""
     runs: tuple[Run, ...]
-    """N runs (the same for every chunk)."""
+    """N runs (the same for every chunk and M tile)."""
+    layout: Layout = Layout.CUBE_M16
+    """Layout of A, C and D (D10)."""
+
+    @property
+    def mt(self) -> int:
+        """Rows per M tile."""
+        return min(self.shape.m, M_LAYOUT_ROWS[self.layout])
+
+    @property
+    def m_tiles(self) -> int:
+        return _ceil(self.shape.m, self.mt)
 
     @property
     def instructions(self) -> int:
-        return self.nk * instructions(self.runs)
+        return self.m_tiles * self.nk * instructions(self.runs)
 
     @property
     def k_last(self) -> int:
@@ -302,12 +361,15 @@ class GemvPlan:
 
 
 def gemv_lower_bound(s: GemvShape, tile_bytes: int, npe: int) -> int:
-    """ceil(bytes of B / (PEs x TSize)): B must pass through the PEs' tiles at least once."""
-    return _ceil(_ceil(s.k * s.n * s.b.info.carrier_bits, 8), npe * tile_bytes)
+    """ceil(bytes of B / (PEs x TSize)) times the M tiles of 32 rows (the largest M layout):
+    B must pass through the PEs' tiles once per M tile."""
+    b_pass = _ceil(_ceil(s.k * s.n * s.b.info.carrier_bits, 8), npe * tile_bytes)
+    return b_pass * _ceil(s.m, M_LAYOUT_ROWS[Layout.CUBE_M32])
 
 
 def plan_gemv(s: GemvShape, tile_bytes: int, npe: int) -> GemvPlan | None:
-    """The (Kc, Nc) that minimise the TGEMV count, then the chain length (PTO-SPEC 4, D14).
+    """The (layout, Kc, Nc) that minimise the CUBE op count, then the chain length (PTO-SPEC 4,
+    D14). A GEMV uses CUBE_M16; a matmul tries CUBE_M16 (16-row M tiles) and CUBE_M32.
 
     For each chunk count nk, Kc = ceil(K/nk) rounded up to the granule; Nc is the largest
     slice with every tile within ``tile_bytes``; the N cover then fixes the count. With a
@@ -315,13 +377,26 @@ def plan_gemv(s: GemvShape, tile_bytes: int, npe: int) -> GemvPlan | None:
     ``tile-bytes``), chunks of 16, 8 ... elements, which never straddle a scale block, are
     used. Returns None when nothing fits.
     """
+    layouts = (Layout.CUBE_M16,) if s.is_gemv else (Layout.CUBE_M16, Layout.CUBE_M32)
+    best: GemvPlan | None = None
+    for layout in layouts:
+        plan = _plan_layout(s, tile_bytes, npe, layout)
+        if plan is not None and (
+            best is None or (plan.instructions, plan.nk) < (best.instructions, best.nk)
+        ):
+            best = plan
+    return best
 
+
+def _plan_layout(s: GemvShape, tile_bytes: int, npe: int, layout: Layout) -> GemvPlan | None:
     def fits(kc: int, nc: int, d_type: TileDataType) -> bool:
-        return all(v <= tile_bytes for v in gemv_tile_bytes(s, kc, nc, d_type).values())
+        return all(v <= tile_bytes for v in gemv_tile_bytes(s, kc, nc, d_type, layout).values())
 
     def evaluate(kc: int) -> GemvPlan | None:
+        # C and the chain's D are FP32 (D3); a single-chunk GEMV only has the final D. A
+        # matmul may take an FP32 C (its init) even then.
         nk = _ceil(s.k, kc)
-        d_type = s.out if nk == 1 else TileDataType.FP32
+        d_type = s.out if (nk == 1 and s.is_gemv) else TileDataType.FP32
         if not (fits(kc, 1, d_type) and fits(kc, 1, s.out)):
             return None
         lo, hi = 1, s.n
@@ -331,7 +406,7 @@ def plan_gemv(s: GemvShape, tile_bytes: int, npe: int) -> GemvPlan | None:
                 lo = mid
             else:
                 hi = mid - 1
-        return GemvPlan(s, kc, nk, lo, tuple(cover(s.n, lo, npe)))
+        return GemvPlan(s, kc, nk, lo, tuple(cover(s.n, lo, npe)), layout)
 
     best: GemvPlan | None = None
     g = s.granule
@@ -447,10 +522,25 @@ def _empty(emit: _Emitter, t: TensorType) -> SSAValue:
 # -- TREM --------------------------------------------------------------------------------
 
 
+BINARY_TILE_OPS: dict[str, type[BinaryTileOp]] = {c.MNEMONIC: c for c in BINARY_OPS}
+"""TEPL binary instruction of each mnemonic (TREM, TADD ... TMIN)."""
+
+
 def lower_floor_mod(op: FloorModOp, tile_bytes: int, npe: int) -> None:
+    """``pto.floor_mod`` -> TREM (PTO-SPEC 5, D6-D8)."""
+    lower_binary(op, TRemOp, op.dtype, tile_bytes, npe)
+
+
+def lower_binary(
+    op: FloorModOp | ElementwiseOp,
+    tile_op: type[BinaryTileOp],
+    dt: TileDataType,
+    tile_bytes: int,
+    npe: int,
+) -> None:
+    """One elementwise tensor op -> tload, ``tile_op``, tstore over the plan_trem cover."""
     t = op.result.type
     assert isinstance(t, TensorType)
-    dt = op.dtype
     plan = plan_trem(math.prod(t.get_shape()), dt, tile_bytes, npe)
     consts: dict[int, SSAValue] = {}
     emit = _Emitter(InsertPoint.before(op), consts, InsertPoint.before(op))
@@ -472,7 +562,7 @@ def lower_floor_mod(op: FloorModOp, tile_bytes: int, npe: int) -> None:
             c0 = e.index(0)
             ta = e(TLoadOp(a, [row, c0], tile, pe_stride=stride)).results[0]
             tb = e(TLoadOp(b, [row, c0], tile, pe_stride=stride)).results[0]
-            tr = e(TRemOp(ta, tb, tile, mask=tile.pe_mask)).results[0]
+            tr = e(tile_op(ta, tb, tile, mask=tile.pe_mask)).results[0]
             return e(TStoreOp(tr, cur, [row, c0], pe_stride=stride)).results[0]
 
         acc = emit.for_loop(run.start, run.count, run.step, acc, body)
@@ -483,7 +573,12 @@ def lower_floor_mod(op: FloorModOp, tile_bytes: int, npe: int) -> None:
 # -- GEMV --------------------------------------------------------------------------------
 
 
-def gemv_shape(op: GemvOp) -> GemvShape:
+def cube_shape(op: GemvOp | MatmulOp) -> GemvShape:
+    if isinstance(op, MatmulOp):
+        return GemvShape(
+            op.k, op.n, op.a_dtype, op.b_dtype, TileDataType.FP32,
+            op.a_scale is not None, op.b_scale is not None, op.m,
+        )
     return GemvShape(
         op.k,
         op.n,
@@ -493,6 +588,9 @@ def gemv_shape(op: GemvOp) -> GemvShape:
         op.a_scale is not None,
         op.b_scale is not None,
     )
+
+
+gemv_shape = cube_shape
 
 
 def _as_row(emit: _Emitter, v: SSAValue | None) -> SSAValue | None:
@@ -506,7 +604,9 @@ def _as_row(emit: _Emitter, v: SSAValue | None) -> SSAValue | None:
     return reshape(emit, v, (1, t.get_shape()[0]))
 
 
-def lower_gemv(op: GemvOp, plan: GemvPlan) -> None:
+def lower_gemv_memory(op: GemvOp, plan: GemvPlan) -> None:
+    """The ``chain=memory`` GEMV: every chunk is a TGEMV_MX_BIAS whose bias is the partial
+    result of the previous chunk, stored to and loaded back from an FP32 tensor."""
     s = plan.shape
     consts: dict[int, SSAValue] = {}
     emit = _Emitter(InsertPoint.before(op), consts, InsertPoint.before(op))
@@ -597,6 +697,120 @@ def lower_gemv(op: GemvOp, plan: GemvPlan) -> None:
     Rewriter.replace_op(op, [], [res])
 
 
+CUBE_FORMS: dict[tuple[bool, bool], tuple[type[CubeMatrixOp], ...]] = {
+    # (gemv, mx): (first chunk, first chunk with bias, later chunks)
+    (True, True): (TGemvMxOp, TGemvMxBiasOp, TGemvMxAccOp),
+    (True, False): (TGemvOp, TGemvBiasOp, TGemvAccOp),
+    (False, True): (TMatmulMxOp, TMatmulMxBiasOp, TMatmulMxAccOp),
+    (False, False): (TMatmulOp, TMatmulBiasOp, TMatmulAccOp),
+}
+"""Which live CUBE function each step of a K chain uses (PTO-SPEC 3.1)."""
+
+HOIST_MAX_CHUNKS = REGISTERS_PER_HAND - 3
+"""A chunks are loaded once per M tile (outside the N loop) when at most this many: the
+``m`` hand then holds nk A tiles plus C, D and an init tile; the ``u`` hand nk A scales plus
+B's scale (PTO-SPEC 2: 16 registers per hand)."""
+
+
+def lower_cube(op: GemvOp | MatmulOp, plan: GemvPlan) -> None:
+    """A GEMV or matmul as a K chain through the accumulate forms (PTO-SPEC 3.1, D3, D10).
+
+    Loops: M tiles (``scf.for``) > N runs (``scf.for`` per run) > the K chain, unrolled, so
+    no tile crosses a loop boundary. Chunk 0 is TGEMV(_MX)(_BIAS) / TMATMUL(_MX)(_BIAS) — a
+    matmul init that is not zero enters as chunk 0's C through TMATMUL(_MX)_ACC — and every
+    later chunk is the _ACC form with C = the previous D (FP32, A's layout). Only the last
+    chunk converts (PreQuantMode 1/16) and applies ReLU. With nk <= HOIST_MAX_CHUNKS the A
+    chunks (and their scales) are loaded once per M tile and PE mask, outside the N loop.
+    """
+    s = plan.shape
+    gemv = isinstance(op, GemvOp)
+    consts: dict[int, SSAValue] = {}
+    emit = _Emitter(InsertPoint.before(op), consts, InsertPoint.before(op))
+    a = _as_row(emit, op.a)
+    a_scale = _as_row(emit, op.a_scale)
+    b, b_scale = op.b, op.b_scale
+    bias = _as_row(emit, op.bias) if gemv else None
+    init = None if gemv else op.acc
+    relu = gemv and op.has_relu
+    first_plain, first_bias, acc_form = CUBE_FORMS[(gemv, s.mx)]
+    layout, mt = plan.layout, plan.mt
+    out_t = TensorType(element_type(s.out), [s.m, s.n])
+    fp32 = TileDataType.FP32
+    chunks = [(c * plan.kc, plan.kc if c < plan.nk - 1 else plan.k_last) for c in range(plan.nk)]
+    hoist = plan.nk <= HOIST_MAX_CHUNKS
+
+    def a_chunk(e: _Emitter, m: SSAValue, mv: int, c: int, mask: str):
+        k0, kv = chunks[c]
+        ta = e(TLoadOp(a, [m, e.index(k0)], cube_tile((mv, kv), s.a, layout, mask))).results[0]
+        tas = None
+        if a_scale is not None:
+            tt = row_major_tile((mv, _ceil(kv, MX_BLOCK)), TileDataType.E8M0, mask)
+            tas = e(TLoadOp(a_scale, [m, e.index(k0 // MX_BLOCK)], tt)).results[0]
+        return ta, tas
+
+    def m_body(e: _Emitter, m: SSAValue, cur: SSAValue, mv: int):
+        for run in plan.runs:
+            mask, nv = run.mask, run.valid
+            stride = (0, run.stride)
+            a_tiles = [a_chunk(e, m, mv, c, mask) for c in range(plan.nk)] if hoist else None
+
+            def n_body(e2: _Emitter, n: SSAValue, acc_t: SSAValue, mask=mask, nv=nv,
+                       stride=stride, a_tiles=a_tiles):
+                prev = None
+                for c, (k0, kv) in enumerate(chunks):
+                    last = c == plan.nk - 1
+                    ta, tas = a_tiles[c] if a_tiles is not None else a_chunk(e2, m, mv, c, mask)
+                    nbv = _ceil(kv, MX_BLOCK)
+                    b_tile = cube_tile((kv, nv), s.b, Layout.CUBE_N8, mask)
+                    tb = e2(TLoadOp(b, [e2.index(k0), n], b_tile, pe_stride=stride)).results[0]
+                    tbs = None
+                    if b_scale is not None:
+                        bs_tile = row_major_tile((nbv, nv), TileDataType.E8M0, mask)
+                        kb = e2.index(k0 // MX_BLOCK)
+                        tbs = e2(TLoadOp(b_scale, [kb, n], bs_tile, pe_stride=stride)).results[0]
+                    roles: dict[str, SSAValue | None] = {"a": ta, "b": tb}
+                    if s.mx:
+                        roles.update(a_scale=tas, b_scale=tbs)
+                    if prev is not None:
+                        form = acc_form
+                        roles["c"] = prev
+                    elif bias is not None:
+                        form = first_bias
+                        bt = row_major_tile((1, nv), fp32, mask)
+                        roles["bias"] = e2(
+                            TLoadOp(bias, [e2.index(0), n], bt, pe_stride=stride)
+                        ).results[0]
+                    elif init is not None:
+                        form = acc_form
+                        ct = cube_tile((mv, nv), fp32, layout, mask)
+                        roles["c"] = e2(TLoadOp(init, [m, n], ct, pe_stride=stride)).results[0]
+                    else:
+                        form = first_plain
+                    d_dt = s.out if last else fp32
+                    fpatr = Fpatr(
+                        pre_quant_mode=PRE_QUANT_FOR_OUTPUT[d_dt] if last else 0,
+                        relu_mode=ReluMode.RELU.value if (last and relu) else 0,
+                    )
+                    d_tile = cube_tile((mv, nv), d_dt, layout, mask)
+                    prev = e2(form(roles, [d_tile], fpatr=fpatr, mask=mask)).results[0]
+                assert prev is not None
+                return e2(TStoreOp(prev, acc_t, [m, n], pe_stride=stride)).results[0]
+
+            cur = e.for_loop(run.start, run.count, run.step, cur, n_body)
+        return cur
+
+    out = _empty(emit, out_t)
+    full, tail = divmod(s.m, mt)
+    if full:
+        out = emit.for_loop(0, full, mt, out, lambda e, m, cur: m_body(e, m, cur, mt))
+    if tail:
+        out = m_body(emit, emit.index(full * mt), out, tail)
+    res_t = op.result.type
+    assert isinstance(res_t, TensorType)
+    res = reshape(emit, out, res_t.get_shape())
+    Rewriter.replace_op(op, [], [res])
+
+
 # ======================================================================================
 # Counting (tests, docs, benchmarks)
 # ======================================================================================
@@ -639,16 +853,24 @@ def executed_op_counts(root: Operation) -> Counter[str]:
 # ======================================================================================
 
 
+CHAINS = ("acc", "memory")
+
+
 @dataclass(frozen=True)
 class PtoTileToCapacityPass(ModulePass):
-    """Tile ``pto.gemv`` / ``pto.floor_mod`` into tload / TGEMV_MX_BIAS / TREM / tstore.
+    """Tile the tensor-level PTO ops into tload / CUBE or TEPL instructions / tstore.
+
+    ``pto.gemv`` and ``pto.matmul`` -> the TGEMV / TMATMUL family (K chain through the ACC
+    forms), ``pto.floor_mod`` -> TREM, ``pto.elementwise`` -> TADD ... TMIN.
 
     Options:
       * ``tile-bytes`` — the largest TSize a tile may take, per PE (a Local TSize: a power
         of two from 128 to 65536; default 65536, D14).
       * ``pes`` — how many PEs to use, 1..4 (default 4; masks use the first ``pes`` PEs).
       * ``target`` — ``a5`` or ``a2a3``; empty (default) reads the module's ``pto.target``.
-        On ``a2a3`` ``pto.gemv`` is left as it is (no MX CUBE functions, D15).
+        On ``a2a3`` only the FP16/BF16 (non-MX) products are tiled; MX ones stay (D15).
+      * ``chain`` — ``acc`` (default): K chunks chain through the _ACC forms; ``memory``:
+        GEMV chunks chain through an FP32 tensor and TGEMV_MX_BIAS (matmul always uses acc).
     """
 
     name = "pto-tile-to-capacity"
@@ -656,6 +878,7 @@ class PtoTileToCapacityPass(ModulePass):
     tile_bytes: int = LOCAL_MAX_BYTES
     pes: int = NUM_PES
     target: str = ""
+    chain: str = "acc"
 
     def check_options(self) -> None:
         code = code_of_size(self.tile_bytes)
@@ -666,6 +889,10 @@ class PtoTileToCapacityPass(ModulePass):
             )
         if not 1 <= self.pes <= NUM_PES:
             raise PassFailedException(f"{self.name}: pes={self.pes} must be 1..{NUM_PES} (D13)")
+        if self.chain not in CHAINS:
+            raise PassFailedException(
+                f"{self.name}: chain={self.chain} must be one of {', '.join(CHAINS)}"
+            )
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         from passes.convert_linalg_to_pto import target_of
@@ -678,19 +905,29 @@ class PtoTileToCapacityPass(ModulePass):
         for o in list(op.walk()):
             if isinstance(o, FloorModOp):
                 lower_floor_mod(o, self.tile_bytes, self.pes)
-            elif isinstance(o, GemvOp) and target is TargetProfile.A5:
-                s = gemv_shape(o)
+            elif isinstance(o, ElementwiseOp):
+                lower_binary(o, BINARY_TILE_OPS[o.mnemonic], o.dtype, self.tile_bytes, self.pes)
+            elif isinstance(o, GemvOp | MatmulOp):
+                s = cube_shape(o)
+                if s.mx and target is not TargetProfile.A5:
+                    continue  # no MX CUBE function on a2a3 (D15)
                 plan = plan_gemv(s, self.tile_bytes, self.pes)
                 if plan is None:
                     raise PassFailedException(
-                        f"{self.name}: no tiling of the {s.k}x{s.n} GEMV fits "
+                        f"{self.name}: no tiling of the {s.m}x{s.k}x{s.n} product fits "
                         f"tile-bytes={self.tile_bytes} (D14)"
                     )
-                lower_gemv(o, plan)
+                if isinstance(o, GemvOp) and self.chain == "memory" and target is TargetProfile.A5:
+                    lower_gemv_memory(o, plan)
+                else:
+                    lower_cube(o, plan)
 
 
 __all__ = [
     "PtoTileToCapacityPass",
+    "CUBE_FORMS",
+    "lower_binary",
+    "lower_cube",
     "plan_trem",
     "plan_gemv",
     "trem_lower_bound",

@@ -9,7 +9,11 @@ D4 ``exact`` bound, plus one FP32 rounding per K chunk, for ``pto.gemv``).
 * ``pto.gemv`` — a row vector times a matrix, MX-scaled or not, plus bias, ReLU and an
   FP32 -> FP16/BF16 output conversion (the subset of TGEMV_MX_BIAS post-processing the
   lowering folds: PTO-SPEC 3.3, 4; D1-D4).
+* ``pto.matmul`` — an M x K by K x N matrix product (MX-scaled or FP16/BF16), optionally
+  accumulated into an FP32 ``acc`` tensor (TMATMUL(_MX)(_ACC), PTO-SPEC 3.1; D1-D4).
 * ``pto.floor_mod`` — elementwise floor modulo (TREM, PTO-SPEC 5; D6-D8).
+* ``pto.elementwise`` — the binary siblings of TREM: add, sub, mul, div, max, min
+  (TADD TSUB TMUL TDIV TMAX TMIN, PTO-SPEC 5).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from xdsl.irdl import (
     operand_def,
     opt_operand_def,
     opt_prop_def,
+    prop_def,
     result_def,
     traits_def,
 )
@@ -43,6 +48,7 @@ from pto_dialect.datatypes import (
     MX_BLOCK,
     MX_INPUT_TYPES,
     TREM_TYPES,
+    VEC_ARITH_TYPES,
     TileDataType,
     mx_needs_scale,
 )
@@ -66,10 +72,12 @@ def mx_dtype_of(elt: Attribute) -> TileDataType | None:
     return dt if dt in MX_INPUT_TYPES else None
 
 
-def floor_mod_dtype(elt: Attribute, signedness: str | None) -> TileDataType | None:
+def floor_mod_dtype(
+    elt: Attribute, signedness: str | None, types: frozenset[TileDataType] = TREM_TYPES
+) -> TileDataType | None:
     """The TREM TileDataType of a tensor element type (signless ``iN`` takes ``signedness``).
 
-    Returns None when the type is outside the D6 default set.
+    Returns None when the type is outside ``types`` (by default the D6 set).
     """
     if isinstance(elt, IntegerType) and elt.signedness.data is Signedness.SIGNLESS:
         if signedness not in ("signed", "unsigned"):
@@ -77,7 +85,7 @@ def floor_mod_dtype(elt: Attribute, signedness: str | None) -> TileDataType | No
         sg = Signedness.SIGNED if signedness == "signed" else Signedness.UNSIGNED
         elt = IntegerType(elt.width.data, sg)
     dt = tile_dtype_of(elt)
-    return dt if dt in TREM_TYPES else None
+    return dt if dt in types else None
 
 
 def _static_shape(op: PTOOp, role: str, t: Attribute) -> tuple[int, ...]:
@@ -401,32 +409,318 @@ class FloorModOp(PTOOp):
         return op
 
     def verify_(self) -> None:
-        refs = "PTO-SPEC 5, D6"
-        shape = _static_shape(self, "lhs", self.lhs.type)
-        if not shape:
-            raise self.fault(TL, "operands must have rank >= 1", refs)
-        for role, v in (("rhs", self.rhs), ("result", self.result)):
-            if v.type != self.lhs.type:
-                raise self.fault(
-                    TL, f"{role} type {type_name(v.type)} differs from lhs {type_name(self.lhs.type)}", refs
-                )
-        elt = self.lhs.type.element_type  # type: ignore[union-attr]
-        sign = self.signedness_kind
-        if sign is not None and sign not in ("signed", "unsigned"):
-            raise self.fault(TL, f"signedness '{sign}' must be signed or unsigned", refs)
-        if isinstance(elt, AnyFloat) and sign is not None:
-            raise self.fault(TL, f"float elements take no signedness, got {sign}", refs)
-        if isinstance(elt, IntegerType):
-            s = elt.signedness.data
-            if s is Signedness.SIGNLESS and sign is None:
-                raise self.fault(TL, f"signless {type_name(elt)} needs 'signed' or 'unsigned'", refs)
-            if s is not Signedness.SIGNLESS and sign is not None and (
-                (s is Signedness.SIGNED) != (sign == "signed")
-            ):
-                raise self.fault(TL, f"{type_name(elt)} contradicts '{sign}'", refs)
-        if floor_mod_dtype(elt, sign) is None:
-            allowed = ", ".join(sorted(t.name for t in TREM_TYPES))
-            raise self.fault(TL, f"element type {type_name(elt)} is not supported (allowed: {allowed})", refs)
+        _verify_elementwise(self, TREM_TYPES, "PTO-SPEC 5, D6")
 
 
-TENSOR_OPS = [GemvOp, FloorModOp]
+def _verify_elementwise(op, types: frozenset[TileDataType], refs: str) -> None:
+    """Shared legality of the elementwise tensor ops: one static type, rank >= 1, the
+    signedness keyword exactly where a signless integer needs one, an element type in
+    ``types``."""
+    shape = _static_shape(op, "lhs", op.lhs.type)
+    if not shape:
+        raise op.fault(TL, "operands must have rank >= 1", refs)
+    for role, v in (("rhs", op.rhs), ("result", op.result)):
+        if v.type != op.lhs.type:
+            raise op.fault(
+                TL, f"{role} type {type_name(v.type)} differs from lhs {type_name(op.lhs.type)}", refs
+            )
+    elt = op.lhs.type.element_type
+    sign = op.signedness_kind
+    if sign is not None and sign not in ("signed", "unsigned"):
+        raise op.fault(TL, f"signedness '{sign}' must be signed or unsigned", refs)
+    if isinstance(elt, AnyFloat) and sign is not None:
+        raise op.fault(TL, f"float elements take no signedness, got {sign}", refs)
+    if isinstance(elt, IntegerType):
+        s = elt.signedness.data
+        if s is Signedness.SIGNLESS and sign is None:
+            raise op.fault(TL, f"signless {type_name(elt)} needs 'signed' or 'unsigned'", refs)
+        if s is not Signedness.SIGNLESS and sign is not None and (
+            (s is Signedness.SIGNED) != (sign == "signed")
+        ):
+            raise op.fault(TL, f"{type_name(elt)} contradicts '{sign}'", refs)
+    if floor_mod_dtype(elt, sign, types) is None:
+        allowed = ", ".join(sorted(t.name for t in types))
+        raise op.fault(TL, f"element type {type_name(elt)} is not supported (allowed: {allowed})", refs)
+
+
+ELEMENTWISE_KINDS: dict[str, str] = {
+    "add": "TADD",
+    "sub": "TSUB",
+    "mul": "TMUL",
+    "div": "TDIV",
+    "max": "TMAX",
+    "min": "TMIN",
+}
+"""``pto.elementwise`` kinds and the TEPL instruction each one is (PTO-SPEC 5)."""
+
+ELEMENTWISE_TYPES = VEC_ARITH_TYPES - {TileDataType.TF32, TileDataType.HF32}
+"""TileVecArithmeticDataTypeSupported (FP64 FP32 FP16 BF16 E4M3 E5M2, S/U 8-64); TF32 and
+HF32 have no tensor element type."""
+
+
+@irdl_op_definition
+class ElementwiseOp(PTOOp):
+    """``pto.elementwise`` — a binary elementwise op of the TREM family on whole tensors.
+
+    Semantics (PTO-SPEC 5; ``interpreter/kernels/elementwise.py`` rows), for every index i::
+
+        add / sub / mul: r = a[i] op b[i]   (integers wrap to the width; floats IEEE, RNE)
+        div:  floats IEEE (x/0 = +-inf or NaN); integers truncate toward zero, signed
+              INT_MIN / -1 = INT_MIN, an integer zero divisor is Fault_TileLegality
+        max / min: integers by signedness; floats: one NaN -> the other operand, two NaNs
+              -> NaN, max(+0, -0) = +0 and min(+0, -0) = -0 (IEEE maxNum / minNum)
+
+    Operands and result: one static ranked tensor type (rank >= 1), element type in
+    TileVecArithmeticDataTypeSupported. Signless integers need ``signed`` or ``unsigned``
+    (it selects the S/U tile type: it matters for div, max and min).
+
+    Example::
+
+        %r = pto.elementwise max unsigned %a, %b : tensor<100x7xi16>
+    """
+
+    name = "pto.elementwise"
+
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    result = result_def(TensorType)
+    kind = prop_def(StringAttr)
+    signedness = opt_prop_def(StringAttr)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, kind: str, lhs: SSAValue, rhs: SSAValue, signedness: str | None = None):
+        props: dict[str, Attribute] = {"kind": StringAttr(kind)}
+        if signedness:
+            props["signedness"] = StringAttr(signedness)
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type], properties=props)
+
+    @property
+    def signedness_kind(self) -> str | None:
+        return self.signedness.data if self.signedness is not None else None
+
+    @property
+    def mnemonic(self) -> str:
+        """The TEPL instruction: ``TADD`` ... ``TMIN``."""
+        return ELEMENTWISE_KINDS[self.kind.data]
+
+    @property
+    def dtype(self) -> TileDataType:
+        dt = floor_mod_dtype(
+            self.lhs.type.element_type, self.signedness_kind, ELEMENTWISE_TYPES  # type: ignore[union-attr]
+        )
+        assert dt is not None, "verified"
+        return dt
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data} ")
+        if self.signedness is not None:
+            printer.print_string(f"{self.signedness.data} ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ElementwiseOp:
+        pos = parser.pos
+        kind = parser.parse_identifier()
+        if kind not in ELEMENTWISE_KINDS:
+            parser.raise_error(
+                f"unknown elementwise kind '{kind}' (expected one of {', '.join(ELEMENTWISE_KINDS)})",
+                pos,
+                parser.pos,
+            )
+        sign = None
+        for kw in ("signed", "unsigned"):
+            if parser.parse_optional_keyword(kw) is not None:
+                sign = kw
+                break
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        op = cls(kind, parser.resolve_operand(lhs, t), parser.resolve_operand(rhs, t), sign)
+        op.attributes.update(attrs)
+        return op
+
+    def verify_(self) -> None:
+        refs = "PTO-SPEC 5"
+        if self.kind.data not in ELEMENTWISE_KINDS:
+            raise self.fault(
+                TL, f"unknown elementwise kind '{self.kind.data}' ({', '.join(ELEMENTWISE_KINDS)})", refs
+            )
+        _verify_elementwise(self, ELEMENTWISE_TYPES, refs)
+
+
+@irdl_op_definition
+class MatmulOp(PTOOp):
+    """``pto.matmul`` — tensor-level matrix product, MX-scaled or not, optionally accumulated.
+
+    Semantics (PTO-SPEC 3.1, 4; D1-D4; the real-number meaning of TMATMUL(_MX)(_ACC))::
+
+        for i < M, j < N:
+            result[i, j] = (acc[i, j] if acc else 0)
+                           + sum_{k < K} (a[i,k] * sa[i, k/32]) * (b[k,j] * sb[k/32, j])
+                           # exact, rounded once to FP32 (D4 exact profile)
+
+    Operands: ``a`` ``tensor<MxK>``, ``b`` ``tensor<KxN>``, element types as for
+    ``pto.gemv`` (D2); ``a_scale`` ``tensor<Mxceil(K/32)>`` and ``b_scale``
+    ``tensor<ceil(K/32)xN>`` (``f8E8M0FNU``) exactly on the non-FP16/BF16 sides (D1);
+    ``acc`` ``tensor<MxNxf32>``. Result ``tensor<MxNxf32>`` (D3).
+
+    Example::
+
+        %d = pto.matmul %a, %b acc %c
+            : (tensor<64x256xf16>, tensor<256x80xf16>, tensor<64x80xf32>) -> tensor<64x80xf32>
+    """
+
+    name = "pto.matmul"
+
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    a_scale = opt_operand_def(TensorType)
+    b_scale = opt_operand_def(TensorType)
+    acc = opt_operand_def(TensorType)
+    result = result_def(TensorType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure())
+
+    OPTIONAL_ROLES: ClassVar[tuple[str, ...]] = ("a_scale", "b_scale", "acc")
+
+    def __init__(
+        self,
+        a: SSAValue,
+        b: SSAValue,
+        result_type: Attribute,
+        *,
+        a_scale: SSAValue | None = None,
+        b_scale: SSAValue | None = None,
+        acc: SSAValue | None = None,
+    ):
+        super().__init__(
+            operands=[a, b, *([v] if v is not None else [] for v in (a_scale, b_scale, acc))],
+            result_types=[result_type],
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.a)
+        printer.print_string(", ")
+        printer.print_operand(self.b)
+        for role in self.OPTIONAL_ROLES:
+            v = getattr(self, role)
+            if v is not None:
+                printer.print_string(f" {role} ")
+                printer.print_operand(v)
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [self.result.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MatmulOp:
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        opt: dict[str, object] = {}
+        while True:
+            pos = parser.pos
+            kw = next(
+                (r for r in cls.OPTIONAL_ROLES if parser.parse_optional_keyword(r) is not None),
+                None,
+            )
+            if kw is None:
+                break
+            if kw in opt:
+                parser.raise_error(f"operand '{kw}' given twice", pos, parser.pos)
+            opt[kw] = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        ft = parser.parse_function_type()
+        present = ["a", "b", *(r for r in cls.OPTIONAL_ROLES if r in opt)]
+        if len(ft.inputs.data) != len(present) or len(ft.outputs.data) != 1:
+            parser.raise_error(
+                f"expected {len(present)} operand types and 1 result type", pos, parser.pos
+            )
+        unresolved = {"a": a, "b": b, **opt}
+        vals = {
+            r: parser.resolve_operand(unresolved[r], t)  # type: ignore[arg-type]
+            for r, t in zip(present, ft.inputs.data)
+        }
+        op = cls(
+            vals["a"],
+            vals["b"],
+            ft.outputs.data[0],
+            a_scale=vals.get("a_scale"),
+            b_scale=vals.get("b_scale"),
+            acc=vals.get("acc"),
+        )
+        op.attributes.update(attrs)
+        return op
+
+    @property
+    def m(self) -> int:
+        return self.a.type.get_shape()[0]  # type: ignore[union-attr]
+
+    @property
+    def k(self) -> int:
+        return self.b.type.get_shape()[0]  # type: ignore[union-attr]
+
+    @property
+    def n(self) -> int:
+        return self.b.type.get_shape()[1]  # type: ignore[union-attr]
+
+    @property
+    def a_dtype(self) -> TileDataType:
+        return tile_dtype_of(self.a.type.element_type)  # type: ignore[union-attr,return-value]
+
+    @property
+    def b_dtype(self) -> TileDataType:
+        return tile_dtype_of(self.b.type.element_type)  # type: ignore[union-attr,return-value]
+
+    def verify_(self) -> None:
+        refs = "PTO-SPEC 3.1, 4, D1, D2, D3"
+        a_shape = _static_shape(self, "a", self.a.type)
+        b_shape = _static_shape(self, "b", self.b.type)
+        if len(a_shape) != 2 or len(b_shape) != 2:
+            raise self.fault(TL, "a and b must be MxK and KxN matrices", refs)
+        (m, ka), (k, n) = a_shape, b_shape
+        if min(m, k, n) < 1 or ka != k:
+            raise self.fault(TL, f"a is {m}x{ka} and b {k}x{n}: K must agree and be positive", refs)
+        nb = _ceil(k, MX_BLOCK)
+        for role, val, scale, want in (
+            ("a", self.a, self.a_scale, (m, nb)),
+            ("b", self.b, self.b_scale, (nb, n)),
+        ):
+            elt = val.type.element_type  # type: ignore[union-attr]
+            dt = mx_dtype_of(elt)
+            if dt is None:
+                raise self.fault(TL, f"{role}: element type {type_name(elt)} is not an MX input type", "D2")
+            if mx_needs_scale(dt) != (scale is not None):
+                need = "required" if mx_needs_scale(dt) else "absent"
+                raise self.fault(TL, f"{role}_scale must be {need} for {dt.name}", "D2")
+            if scale is not None:
+                s_shape = _static_shape(self, f"{role}_scale", scale.type)
+                if tile_dtype_of(scale.type.element_type) is not TileDataType.E8M0:  # type: ignore[union-attr]
+                    raise self.fault(TL, f"{role}_scale: element type must be f8E8M0FNU", "D1")
+                if s_shape != want:
+                    raise self.fault(TL, f"{role}_scale: shape must be {want[0]}x{want[1]}", "D1")
+        for role, v in (("acc", self.acc), ("result", self.result)):
+            if v is None:
+                continue
+            shape = _static_shape(self, role, v.type)
+            if shape != (m, n) or tile_dtype_of(v.type.element_type) is not TileDataType.FP32:  # type: ignore[union-attr]
+                raise self.fault(TL, f"{role} must be tensor<{m}x{n}xf32>", "D3")
+
+
+TENSOR_OPS = [GemvOp, MatmulOp, FloorModOp, ElementwiseOp]

@@ -50,15 +50,20 @@ def test_pto_spec_3_3_epilogue_folds_into_one_op(out_elt, bias, relu):
     assert not [o for o in m.walk() if o.name == "linalg.generic"]
 
 
-def test_d15_a2a3_recognises_no_gemv():
-    text = gemv_program(64, 8, "f16", "f16")
+def test_d15_a2a3_recognises_no_mx_gemv():
+    text = gemv_program(64, 8, "f8E4M3FN", "f16")
     m = apply(ConvertLinalgToPtoPass(target="a2a3"), parse(text))
     assert not ops_of(m, GemvOp)
     assert str(m) == str(parse(text))
 
 
+def test_d15_a2a3_recognises_fp16_gemv_for_the_ordinary_forms():
+    m = apply(ConvertLinalgToPtoPass(target="a2a3"), parse(gemv_program(64, 8, "f16", "f16")))
+    assert len(ops_of(m, GemvOp)) == 1
+
+
 def test_d15_module_target_attribute_is_read():
-    text = '"builtin.module"() ({\n' + gemv_program(64, 8, "f16", "f16") + '}) {"pto.target" = #pto.target<a2a3>} : () -> ()'
+    text = '"builtin.module"() ({\n' + gemv_program(64, 8, "f8E5M2", "f8E5M2") + '}) {"pto.target" = #pto.target<a2a3>} : () -> ()'
     m = apply(ConvertLinalgToPtoPass(), parse(text))
     assert not ops_of(m, GemvOp)
 

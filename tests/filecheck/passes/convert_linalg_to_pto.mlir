@@ -202,3 +202,66 @@ func.func @floor_mod_f16_spellings(%a: tensor<4x4xf16>, %b: tensor<4x4xf16>) -> 
   } -> tensor<4x4xf16>
   return %r : tensor<4x4xf16>
 }
+
+// The TREM siblings (PTO-SPEC 5): one-op bodies and the named ops.
+// CHECK-LABEL: func.func @ew_sub_f32
+// CHECK:         pto.elementwise sub %b, %a : tensor<4x8xf32>
+func.func @ew_sub_f32(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.subf %y, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @ew_named
+// CHECK:         pto.elementwise max signed %a, %b : tensor<16xi32>
+// CHECK:         pto.elementwise mul signed
+func.func @ew_named(%a: tensor<16xi32>, %b: tensor<16xi32>) -> (tensor<16xi32>, tensor<16xi32>) {
+  %e = tensor.empty() : tensor<16xi32>
+  %r = linalg.max ins(%a, %b : tensor<16xi32>, tensor<16xi32>) outs(%e : tensor<16xi32>) -> tensor<16xi32>
+  %m = linalg.mul ins(%a, %b : tensor<16xi32>, tensor<16xi32>) outs(%e : tensor<16xi32>) -> tensor<16xi32>
+  return %r, %m : tensor<16xi32>, tensor<16xi32>
+}
+
+// maxnumf returns the other operand for one NaN, as TMAX does; divui is unsigned TDIV.
+// CHECK-LABEL: func.func @ew_maxnumf_divui
+// CHECK:         pto.elementwise max %a, %b : tensor<8xbf16>
+// CHECK:         pto.elementwise div unsigned %c, %d : tensor<8xi16>
+func.func @ew_maxnumf_divui(%a: tensor<8xbf16>, %b: tensor<8xbf16>, %c: tensor<8xi16>, %d: tensor<8xi16>) -> (tensor<8xbf16>, tensor<8xi16>) {
+  %e = tensor.empty() : tensor<8xbf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%a, %b : tensor<8xbf16>, tensor<8xbf16>) outs(%e : tensor<8xbf16>) {
+  ^bb0(%x: bf16, %y: bf16, %o: bf16):
+    %s = arith.maxnumf %x, %y : bf16
+    linalg.yield %s : bf16
+  } -> tensor<8xbf16>
+  %ei = tensor.empty() : tensor<8xi16>
+  %q = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%c, %d : tensor<8xi16>, tensor<8xi16>) outs(%ei : tensor<8xi16>) {
+  ^bb0(%x: i16, %y: i16, %o: i16):
+    %s = arith.divui %x, %y : i16
+    linalg.yield %s : i16
+  } -> tensor<8xi16>
+  return %r, %q : tensor<8xbf16>, tensor<8xi16>
+}
+
+// linalg.matmul with M > 1 (PTO-SPEC 3.1): a zero init is no accumulator.
+// CHECK-LABEL: func.func @matmul_m4
+// CHECK:         pto.matmul %a, %b : (tensor<4x64xbf16>, tensor<64x32xbf16>) -> tensor<4x32xf32>
+func.func @matmul_m4(%a: tensor<4x64xbf16>, %b: tensor<64x32xbf16>) -> tensor<4x32xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<4x64xbf16>, tensor<64x32xbf16>) outs(%z : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+
+// M = 2 is a matmul, not a GEMV: pto.matmul, the init accumulated (TMATMUL.ACC).
+// CHECK-LABEL: func.func @matmul_m2
+// CHECK:         pto.matmul %a, %b acc %c : (tensor<2x64xf16>, tensor<64x32xf16>, tensor<2x32xf32>) -> tensor<2x32xf32>
+func.func @matmul_m2(%a: tensor<2x64xf16>, %b: tensor<64x32xf16>, %c: tensor<2x32xf32>) -> tensor<2x32xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<2x64xf16>, tensor<64x32xf16>) outs(%c : tensor<2x32xf32>) -> tensor<2x32xf32>
+  return %r : tensor<2x32xf32>
+}
+

@@ -7,9 +7,9 @@
 // CHECK:         %[[G:.*]] = pto.gemv %a, %b : (tensor<1x64xf16>, tensor<64x32xf16>) -> tensor<1x32xf32>
 // CHECK:         linalg.generic {{.*}} ins(%[[G]]
 // CHECK:           arith.maxnumf
-// On a2a3 there is no MX CUBE function (D15): no GEMV is recognised at all.
+// On a2a3 there is no MX CUBE function (D15), but FP16 x FP16 runs on the ordinary TGEMV.
 // A2A3-LABEL:  func.func @maxnumf_not_relu
-// A2A3:          linalg.matmul
+// A2A3:          pto.gemv %a, %b
 func.func @maxnumf_not_relu(%a: tensor<1x64xf16>, %b: tensor<64x32xf16>) -> tensor<1x32xf32> {
   %zero = arith.constant 0.000000e+00 : f32
   %e = tensor.empty() : tensor<1x32xf32>
@@ -23,10 +23,10 @@ func.func @maxnumf_not_relu(%a: tensor<1x64xf16>, %b: tensor<64x32xf16>) -> tens
   return %m : tensor<1x32xf32>
 }
 
-// The GEMV result has a second user: the bias add cannot absorb it.
+// The GEMV result has a second user: the bias add cannot absorb it; it is a TADD.
 // CHECK-LABEL: func.func @two_users
 // CHECK:         %[[G:.*]] = pto.gemv %a, %b : (tensor<1x64xf16>, tensor<64x32xf16>) -> tensor<1x32xf32>
-// CHECK:         linalg.add ins(%[[G]], %bias
+// CHECK:         pto.elementwise add %[[G]], %bias
 func.func @two_users(%a: tensor<1x64xf16>, %b: tensor<64x32xf16>, %bias: tensor<1x32xf32>) -> (tensor<1x32xf32>, tensor<1x32xf32>) {
   %zero = arith.constant 0.000000e+00 : f32
   %e = tensor.empty() : tensor<1x32xf32>
@@ -36,10 +36,10 @@ func.func @two_users(%a: tensor<1x64xf16>, %b: tensor<64x32xf16>, %bias: tensor<
   return %s, %r : tensor<1x32xf32>, tensor<1x32xf32>
 }
 
-// A second bias add after an accumulated init is a second rounding: kept.
+// A second bias add after an accumulated init is a second rounding: kept, as a TADD.
 // CHECK-LABEL: func.func @bias_twice
 // CHECK:         %[[G:.*]] = pto.gemv %a, %b bias %init
-// CHECK:         linalg.add ins(%[[G]], %bias
+// CHECK:         pto.elementwise add %[[G]], %bias
 func.func @bias_twice(%a: tensor<1x64xf16>, %b: tensor<64x32xf16>, %init: tensor<1x32xf32>, %bias: tensor<1x32xf32>) -> tensor<1x32xf32> {
   %e = tensor.empty() : tensor<1x32xf32>
   %r = linalg.matmul ins(%a, %b : tensor<1x64xf16>, tensor<64x32xf16>) outs(%init : tensor<1x32xf32>) -> tensor<1x32xf32>
@@ -50,7 +50,7 @@ func.func @bias_twice(%a: tensor<1x64xf16>, %b: tensor<64x32xf16>, %init: tensor
 // ReLU before the bias add is not post-processing order (bias is added first).
 // CHECK-LABEL: func.func @relu_then_bias
 // CHECK:         %[[G:.*]] = pto.gemv %a, %b {relu}
-// CHECK:         linalg.add ins(%[[G]], %bias
+// CHECK:         pto.elementwise add %[[G]], %bias
 func.func @relu_then_bias(%a: tensor<1x64xf16>, %b: tensor<64x32xf16>, %bias: tensor<1x32xf32>) -> tensor<1x32xf32> {
   %zero = arith.constant 0.000000e+00 : f32
   %e = tensor.empty() : tensor<1x32xf32>

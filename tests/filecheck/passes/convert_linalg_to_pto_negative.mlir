@@ -19,14 +19,6 @@ func.func @matmul_f32(%a: tensor<1x64xf32>, %b: tensor<64x32xf32>) -> tensor<1x3
   return %r : tensor<1x32xf32>
 }
 
-// M = 2 is a GEMM, not a GEMV.
-// CHECK-LABEL: func.func @matmul_m2
-// CHECK:         linalg.matmul
-func.func @matmul_m2(%a: tensor<2x64xf16>, %b: tensor<64x32xf16>, %c: tensor<2x32xf32>) -> tensor<2x32xf32> {
-  %r = linalg.matmul ins(%a, %b : tensor<2x64xf16>, tensor<64x32xf16>) outs(%c : tensor<2x32xf32>) -> tensor<2x32xf32>
-  return %r : tensor<2x32xf32>
-}
-
 // An FP8 side without its E8M0 scale is not MX-legal (D2).
 // CHECK-LABEL: func.func @vecmat_f8_unscaled
 // CHECK:         linalg.vecmat
@@ -168,4 +160,40 @@ func.func @remui_transposed(%a: tensor<4x4xi32>, %b: tensor<4x4xi32>) -> tensor<
     linalg.yield %q : i32
   } -> tensor<4x4xi32>
   return %r : tensor<4x4xi32>
+}
+
+// maximumf propagates NaN; TMAX returns the other operand: not lowered. Same for linalg.max
+// on floats (its body is maximumf).
+// CHECK-LABEL: func.func @ew_maximumf
+// CHECK:         arith.maximumf
+// CHECK:         linalg.max
+func.func @ew_maximumf(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%a, %b : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.maximumf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  %m = linalg.max ins(%a, %b : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  return %r, %m : tensor<8xf32>, tensor<8xf32>
+}
+
+// A broadcast operand and a two-op body are not one TADD.
+// CHECK-LABEL: func.func @ew_broadcast_and_fma
+// CHECK:         arith.addf
+// CHECK:         arith.mulf
+func.func @ew_broadcast_and_fma(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<4x8xf32>, tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  %q = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a, %a : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.mulf %x, %y : f32
+    %t = arith.mulf %s, %y : f32
+    linalg.yield %t : f32
+  } -> tensor<4x8xf32>
+  return %r, %q : tensor<4x8xf32>, tensor<4x8xf32>
 }
