@@ -157,6 +157,7 @@ def bench_counts() -> None:
     from interpreter.upstream.dtypes import dtype_for
     from passes import get_all_passes
     from passes.pto_tile_to_capacity import executed_op_counts
+    from pto_dialect.ops import BINARY_OPS, CUBE_OPS
 
     for path in sorted((ROOT / "examples").glob("*.mlir")):
         ctx = build_context()
@@ -170,7 +171,8 @@ def bench_counts() -> None:
                     sizes.append(int(np.prod(shape)) * bits // 8)
         PassPipeline.parse_spec(get_all_passes(), TILE_PIPELINE).apply(ctx, module)
         counts = executed_op_counts(module)
-        n = sum(v for k, v in counts.items() if k in ("pto.trem", "pto.tgemv_mx_bias", "pto.tgemv_mx_acc"))
+        compute = {c.name for c in CUBE_OPS} | {b.name for b in BINARY_OPS}
+        n = sum(v for k, v in counts.items() if k in compute)
         bound = -(-max(sizes) // (4 * 65536))
         print(f"{path.name:28s} compute instructions {n:4d}; lower bound {bound:4d}; ratio {n / bound:.2f}")
 

@@ -39,7 +39,8 @@ class PTOLowerPass(ModulePass):
 
     Options: ``level`` (``block``, the default, or ``tile``); forwarded: ``target`` (``a5`` /
     ``a2a3``, default: the module's ``pto.target`` or ``a5``), ``tile-bytes`` (default
-    65536), ``pes`` (default 4).
+    65536), ``pes`` (default 4), ``chain`` (``acc``, the default: K chunks accumulate through
+    the ACC forms; ``memory``: through an FP32 tensor).
     """
 
     name = "pto-lower"
@@ -48,6 +49,7 @@ class PTOLowerPass(ModulePass):
     tile_bytes: int = LOCAL_MAX_BYTES
     pes: int = NUM_PES
     level: str = "block"
+    chain: str = "acc"
 
     LEVELS = ("tile", "block")
 
@@ -56,7 +58,9 @@ class PTOLowerPass(ModulePass):
             raise PassFailedException(
                 f"pto-lower: level must be one of {', '.join(self.LEVELS)}, got '{self.level}'"
             )
-        tiling = PtoTileToCapacityPass(tile_bytes=self.tile_bytes, pes=self.pes, target=self.target)
+        tiling = PtoTileToCapacityPass(
+            tile_bytes=self.tile_bytes, pes=self.pes, target=self.target, chain=self.chain
+        )
         tiling.check_options()
         ConvertLinalgToPtoPass(target=self.target).apply(ctx, op)
         tiling.apply(ctx, op)
