@@ -45,6 +45,27 @@ def _column_batchable(f, per_pe: dict[int, dict[str, np.ndarray]]) -> bool:
     return True
 
 
+def _join_columns(parts: list[np.ndarray]) -> np.ndarray:
+    """The PEs' column slices side by side. When they are adjacent windows of one array (as
+    ``pto.tload`` with a column ``pe_stride`` produces), a strided view of the union avoids a
+    copy; otherwise they are concatenated."""
+    first = parts[0]
+    base = first.base
+    if base is not None and all(p.base is base and p.strides == first.strides for p in parts):
+        start = first.__array_interface__["data"][0]
+        step = first.shape[1] * first.strides[1]
+        if all(
+            p.shape[0] == first.shape[0]
+            and p.__array_interface__["data"][0] == start + i * step
+            for i, p in enumerate(parts)
+        ):
+            cols = sum(p.shape[1] for p in parts)
+            return np.lib.stride_tricks.as_strided(
+                first, shape=(first.shape[0], cols), strides=first.strides, writeable=False
+            )
+    return np.concatenate(parts, axis=1)
+
+
 def _family_impls(cls):
     """One interpreter implementation per family member, driven by the dialect's op lists."""
 
@@ -152,7 +173,7 @@ class PTOFunctions(InterpreterFunctions):
             widths = [per_pe[p]["b"].shape[1] for p in pes]
             batched = dict(per_pe[pes[0]])
             for role in _COLUMN_ROLES & batched.keys():
-                batched[role] = np.concatenate([per_pe[p][role] for p in pes], axis=1)
+                batched[role] = _join_columns([per_pe[p][role] for p in pes])
             (d,) = call(batched)
             cuts = np.cumsum(widths)[:-1]
             for p, part in zip(pes, np.split(np.asarray(d), cuts, axis=1)):
