@@ -1,0 +1,75 @@
+// BF16 x BF16 -> FP32 matmul (linalg.matmul, M = 40 > 1, zero linalg.fill init: no acc) with
+// K = 1500 and N = 300. pto-lower tiles M by 32 (cube_m32: a 32 x 32 row tile and an 8-row
+// tail, both holding 32-row space) and K in 2 chunks of 750 (a 32 x 750 bf16 A is 48000 B,
+// a 750 x 40 B is 60000 B <= 64 KiB), 40 columns per PE: one N group of 4 x 40 and a tail
+// of 4 x 35. Per (M tile, N group) the K chain is TMATMUL then TMATMUL.ACC (C = the
+// previous D, FP32, PTO-SPEC 3.1): 4 TMATMUL + 4 TMATMUL.ACC = 8. B (900000 B) alone
+// needs ceil(900000 / (4 * 64 KiB)) = 4 instructions, and a TMATMUL takes at most 32 rows
+// of A, so B streams once per M tile: 8 = ceil(40/32) * 4, the lower bound for M tiles.
+//
+// RUN: pto-opt %s -p 'pto-lower{level=tile}' | filecheck %s
+// RUN: python %S/Inputs/gen_inputs.py %s matmul_bf16 %t.in.npz
+// RUN: pto-run %s --symbol matmul_bf16 --inputs %t.in.npz --output %t.before.npz
+// RUN: pto-opt %s -p 'pto-lower{level=tile}' | pto-run - --symbol matmul_bf16 --inputs %t.in.npz --output %t.after.npz
+// RUN: python %S/Inputs/compare.py %t.before.npz %t.after.npz --tolerance 1e-5
+// RUN: pto-opt %s -p pto-lower | pto-run - --symbol matmul_bf16 --inputs %t.in.npz --output %t.block.npz
+// RUN: python %S/Inputs/compare.py %t.after.npz %t.block.npz --exact
+// RUN: pto-opt %s -p pto-lower -t pto-asm | filecheck %s --check-prefix=ASM
+// RUN: pto-opt %s -p pto-lower -t pto-asm > %t.s && pto-opt %t.s -t pto-asm > %t.rt.s && grep -v '^#' %t.s > %t.nc.s && diff %t.nc.s %t.rt.s
+// RUN: pto-opt %s -p pto-lower -t pto-bin > %t.hex && pto-opt %t.hex -t pto-bin | diff %t.hex -
+
+// CHECK-LABEL: func.func @matmul_bf16
+// CHECK-NOT:     linalg.
+// First M tile (rows 0..31): the two A chunks, then per N group TMATMUL on chunk 0 and
+// TMATMUL.ACC on chunk 1 (B's chunk loaded with pe_stride = [0, Nc]), one tstore.
+// CHECK:         pto.tload %a[%c0, %c0] : tensor<40x1500xbf16> -> !pto.tile<32x750xbf16, cube_m32, mat>
+// CHECK:         pto.tload %a[%c0, %c750] : tensor<40x1500xbf16> -> !pto.tile<32x750xbf16, cube_m32, mat>
+// CHECK:         pto.tload %b[%c0, %c0] {pe_stride = [0, 40]} : tensor<1500x300xbf16> -> !pto.tile<750x40xbf16, cube_n8, mat>
+// CHECK:         pto.tmatmul {{.*}} -> !pto.tile<32x40xf32, cube_m32, mat>
+// CHECK:         pto.tload %b[%c750, %c0] {pe_stride = [0, 40]}
+// CHECK:         pto.tmatmul_acc {{.*}} -> !pto.tile<32x40xf32, cube_m32, mat>
+// CHECK:         pto.tstore {{.*}} {pe_stride = [0, 40]} : !pto.tile<32x40xf32, cube_m32, mat> -> tensor<40x300xf32>
+// CHECK:         pto.tmatmul {{.*}} -> !pto.tile<32x35xf32, cube_m32, mat>
+// CHECK:         pto.tmatmul_acc {{.*}} -> !pto.tile<32x35xf32, cube_m32, mat>
+// The M tail: 8 valid rows of the 32-row layout, starting at row 32.
+// CHECK:         pto.tload %a[%c32, %c0] : tensor<40x1500xbf16> -> !pto.tile<8x750xbf16, cube_m32, mat>
+// CHECK:         pto.tmatmul {{.*}} -> !pto.tile<8x40xf32, cube_m32, mat>
+// CHECK:         pto.tmatmul_acc {{.*}} -> !pto.tile<8x40xf32, cube_m32, mat>
+// CHECK:         pto.tmatmul {{.*}} -> !pto.tile<8x35xf32, cube_m32, mat>
+// CHECK:         pto.tmatmul_acc {{.*}} -> !pto.tile<8x35xf32, cube_m32, mat>
+// CHECK-NOT:     pto.tmatmul
+//
+// Block level: the first A chunk load, the first B chunk load and the K chain of the first N group.
+// ASM:      BSTART.TLOAD BF16
+// ASM-NEXT: B.DATR ND2M32, DTYPE_NONE, Null
+// ASM-NEXT: B.DIM zero, 750, ->lb0
+// ASM-NEXT: C.B.DIMI 32, ->lb1
+// ASM:      B.DATR ND2N8, DTYPE_NONE, Null
+// ASM-NEXT: C.B.DIMI 40, ->lb0
+// ASM-NEXT: B.DIM zero, 750, ->lb1
+// ASM:      BSTART.TMATMUL BF16
+// ASM-NEXT: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+// ASM-NEXT: C.B.DIMI 32, ->lb0
+// ASM-NEXT: C.B.DIMI 40, ->lb1
+// ASM-NEXT: B.DIM zero, 750, ->lb2
+// ASM-NEXT: B.IOT m#1, n#1, mask=1111, last, ->m<8KB>
+// ASM-NEXT: BSTOP
+// ASM:      BSTART.TMATMUL.ACC BF16
+// ASM-NEXT: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+// ASM-NEXT: C.B.DIMI 32, ->lb0
+// ASM-NEXT: C.B.DIMI 40, ->lb1
+// ASM-NEXT: B.DIM zero, 750, ->lb2
+// ASM-NEXT: B.IOT m#3, m#2, mask=1111
+// ASM-NEXT: B.IOT n#1, mask=1111, last, ->m<8KB>
+// ASM-NEXT: BSTOP
+// ASM:      BSTART.TSTORE FP32
+// ASM-NEXT: B.DATR M322ND, DTYPE_NONE, Null
+//
+
+func.func @matmul_bf16(%a: tensor<40x1500xbf16>, %b: tensor<1500x300xbf16>) -> tensor<40x300xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<40x300xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<40x300xf32>) -> tensor<40x300xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<40x1500xbf16>, tensor<1500x300xbf16>) outs(%acc : tensor<40x300xf32>) -> tensor<40x300xf32>
+  return %c : tensor<40x300xf32>
+}
