@@ -181,6 +181,11 @@ def bench_counts() -> None:
         compute = {c.name for c in CUBE_OPS} | {b.name for b in BINARY_OPS}
         n = sum(v for k, v in counts.items() if k in compute)
         bound = -(-max(sizes) // (4 * 65536))
+        # One bound per lowered computation: the CUBE family counts as one (a K chain is one
+        # GEMV), each elementwise op kind as one (the example inputs share their shapes).
+        cube = {c.name for c in CUBE_OPS}
+        groups = {"cube" if k in cube else k for k, v in counts.items() if k in compute and v}
+        bound *= max(1, len(groups))
         note = ""
         if counts.get("pto.tmatmul", 0) or counts.get("pto.tmatmul_mx", 0):
             # One TMATMUL holds at most 32 rows of A (cube_m32), so B streams through the PEs
