@@ -60,9 +60,14 @@ def _join_columns(parts: list[np.ndarray]) -> np.ndarray:
             for i, p in enumerate(parts)
         ):
             cols = sum(p.shape[1] for p in parts)
-            return np.lib.stride_tricks.as_strided(
-                first, shape=(first.shape[0], cols), strides=first.strides, writeable=False
-            )
+            # as_strided goes through __array_interface__, which cannot describe ml_dtypes
+            # types: stride an unsigned view of the same width and view the result back.
+            if first.dtype.itemsize in (1, 2, 4, 8):
+                raw = first.view(f"u{first.dtype.itemsize}")
+                joined = np.lib.stride_tricks.as_strided(
+                    raw, shape=(first.shape[0], cols), strides=first.strides, writeable=False
+                )
+                return joined.view(first.dtype)
     return np.concatenate(parts, axis=1)
 
 

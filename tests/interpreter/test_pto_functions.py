@@ -124,3 +124,23 @@ def test_tgemv_a2a3_faults_illegal_instruction():
     with pytest.raises(PTOFault) as e:
         _call(m, "g", *args)
     assert e.value.kind == "IllegalInstruction"
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, "float8_e5m2", "bfloat16"])
+def test_join_columns_views_adjacent_slices_and_copies_others(dtype):
+    """PE column batching: adjacent windows of one array join as a view, others are copied;
+    both give the same values, for numpy and ml_dtypes element types."""
+    import ml_dtypes
+
+    from interpreter.pto_functions import _join_columns
+
+    dt = np.dtype(getattr(ml_dtypes, dtype)) if isinstance(dtype, str) else np.dtype(dtype)
+    base = (np.arange(6 * 16) % 7).astype(np.float32).reshape(6, 16).astype(dt)
+    parts = [base[1:5, 4 * i : 4 * i + 4] for i in range(4)]
+    joined = _join_columns(parts)
+    assert np.shares_memory(joined, base)
+    assert joined.tobytes() == np.ascontiguousarray(base[1:5, :]).tobytes()
+    gap = [base[1:5, 0:4], base[1:5, 8:12]]
+    copied = _join_columns(gap)
+    assert not np.shares_memory(copied, base)
+    assert copied.tobytes() == np.concatenate(gap, axis=1).tobytes()
