@@ -15,7 +15,11 @@ A block runs the way the architecture completes it:
    published together as fresh values (atomic).
 
 Linked TLOAD/TSTORE blocks run the tile-level data movement with the block's tensor and
-offset operands (the values the GMADDR pseudo-instruction would put in a0/a1).
+offset operands (the values the GMADDR pseudo-instruction would put in a0/a1). A linked CUBE
+block whose B.FPATR selects scalar post-processing parameters passes its scalar operands (the
+values B.IOR RegSrc0/RegSrc1 read from a0/a1, PTO-SPEC 3.3 dense order) to the kernel as
+``quant_scalar`` / ``lrelu_scalar``; the kernel validates the parameter words (TileLegality)
+exactly as at tile level.
 
 Register exhaustion is a static property of the program here: ``pto-assign-registers`` reports it
 as ``[TileAllocation]`` (docs/blocks.md). An unlinked block (read from assembly or hex) has
@@ -32,7 +36,7 @@ from xdsl.utils.exceptions import InterpretationError
 from interpreter.pto_functions import PTOFunctions
 from interpreter.runtime import TileValue
 from pto_dialect.attributes import TileType
-from pto_dialect.bundle import BlockOp, check_linked, source_roles
+from pto_dialect.bundle import BlockOp, check_linked, scalar_roles, source_roles
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
 
@@ -62,7 +66,10 @@ class PTOBundleFunctions(InterpreterFunctions):
         if isinstance(tile_op, BinaryTileOp):
             return self.tile._run_binary(tile_op, args)
         assert isinstance(tile_op, CubeMatrixOp)
-        in_types: list[TileType] = [v.type for v in op.ins]  # type: ignore[misc]
-        by_role = dict(zip(source_roles(s, in_types), args))
+        # Operands: tile sources in stream order, then the scalar post-processing parameters
+        # in B.IOR dense order (what a0, a1 hold under the pseudo convention, docs/blocks.md).
+        in_types: list[TileType] = [v.type for v in op.ins if isinstance(v.type, TileType)]
+        roles = [*source_roles(s, in_types), *scalar_roles(s)]
+        by_role = dict(zip(roles, args))
         ordered = tuple(by_role[r] for r in tile_op.operand_by_role())
         return self.tile._run_cube(tile_op, ordered)

@@ -12,9 +12,13 @@ and ``operand_by_role()``, so every family member flows through its row:
   ``B.IOT lhs, rhs, mask, last, ->hand<TSize>``.
 * CUBE ops (TGEMV_MX_BIAS and siblings, PTO-SPEC 4): ``BSTART.<BSTART> AType``; ``B.DATR``
   only when BType != AType, RMode is not the default (code 0 = RNE for CUBE) or Sat is set;
-  exactly one ``B.FPATR``; ``B.DIM`` only for a dimension that is not 1; sources in stream
-  order (the op's operand declaration order), packed two per B.IOT; the destinations (D,
-  then RowMaxOut, GroupMaxOut) one per B.IOT on the last B.IOTs, the last with ``last``.
+  exactly one ``B.FPATR``; ``B.DIM`` only for a dimension that is not 1; when B.FPATR
+  selects scalar post-processing parameters, ``B.IOR [a0[, a1]], ->zero`` (PTO-SPEC 3.3:
+  dense order, quant first, then LReLU; LReLU alone uses RegSrc0), the scalars linked after
+  the tile sources (RegSrc k = ``a<k>``, the pseudo register convention of docs/blocks.md);
+  sources in stream order (the op's operand declaration order), packed two per B.IOT; the
+  destinations (D, then RowMaxOut, GroupMaxOut) one per B.IOT on the last B.IOTs, the last
+  with ``last``.
 * ``pto.tload`` / ``pto.tstore`` (pto-spec ``BSTART.TLOAD.asl`` / ``BSTART.TSTORE.asl``
   block compositions): ``BSTART.TLOAD|TSTORE DT``; ``B.DATR <conversion>, DTYPE_NONE, <Pad>``
   when the tile is not row-major (ND2M16...) or, for a load, the pad is not Null; LB0 =
@@ -29,8 +33,8 @@ and ``operand_by_role()``, so every family member flows through its row:
 Registers: this pass does NOT assign them. Each formed block carries ``pto.unassigned``; its
 B.IOT source fields hold the placeholder ``t#1`` and its destination hands the type's default
 hand, until ``pto-assign-registers`` (passes/pto_assign_registers.py) rewrites them from a
-liveness-based allocation and drops the marker. The targets refuse unassigned blocks. Scalar
-post-processing parameters (B.IOR GPRs) are refused with a clear error.
+liveness-based allocation and drops the marker. The targets refuse unassigned blocks. The
+B.IOR GPRs are not allocated: they follow the fixed ``a<k>`` convention.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from pto_dialect.bundle import (
     GM_STRIDE_GPR,
     MOVE_LAYOUT_CODES,
     PE_STRIDE_ATTR,
+    SLOT_GPRS,
     UNASSIGNED_ATTR,
     BlockOp,
 )
@@ -105,8 +110,8 @@ def _size_code(op: Operation, t: TileType) -> int:
 class _Form:
     commands: list[isa.Command]
     ins: list[SSAValue]
-    """The linked block's operands (tile sources in stream order; for data movement the
-    tensor and offsets too)."""
+    """The linked block's operands (tile sources in stream order, then a CUBE block's scalar
+    post-processing parameters in B.IOR order; for data movement the tensor and offsets)."""
     attributes: dict[str, Attribute] = field(default_factory=dict)
 
 
@@ -142,11 +147,6 @@ def binary_block(op: BinaryTileOp) -> _Form:
 def cube_block(op: CubeMatrixOp) -> _Form:
     """Canonical CUBE block (PTO-SPEC 4 block composition), from the op's ``FUNCTION`` row."""
     f = op.fpatr_fields
-    if f.scalar_params():
-        raise PassFailedException(
-            f"'{op.name}': scalar post-processing parameters ({', '.join(f.scalar_params())}) "
-            "need B.IOR GPR assignment, which pto-form-bundles does not do"
-        )
     a, b = op.a.type, op.b.type  # type: ignore[attr-defined]
     assert isinstance(a, TileType) and isinstance(b, TileType)
     fn = isa.CUBE_FUNCTIONS[op.FUNCTION]
@@ -162,8 +162,13 @@ def cube_block(op: CubeMatrixOp) -> _Form:
     for lb, v in ((0, m), (1, n), (2, k)):
         if v != 1:
             cmds.append(_lb(lb, v))
+    # Scalar post-processing parameters: B.IOR dense order (quant, then LReLU), RegSrc k = a<k>.
+    by_role = op.operand_by_role()
+    scalars = [by_role[r] for r in f.scalar_params()]
+    if scalars:
+        cmds.append(isa.BIor(*SLOT_GPRS[: len(scalars)]))
     # Stream order = operand declaration order (operand_by_role keeps it).
-    srcs = [v for v in op.operand_by_role().values() if isinstance(v.type, TileType)]
+    srcs = [v for v in by_role.values() if isinstance(v.type, TileType)]
     dsts = list(op.results)
     mode = _pe_mode(op, op.mask.data)
     groups = [srcs[i : i + 2] for i in range(0, len(srcs), 2)]
@@ -184,7 +189,7 @@ def cube_block(op: CubeMatrixOp) -> _Form:
             )
         )
     cmds.append(isa.BStop())
-    return _Form(cmds, srcs)
+    return _Form(cmds, [*srcs, *scalars])
 
 
 def move_block(op: TLoadOp | TStoreOp) -> _Form:

@@ -2,8 +2,9 @@
 
 * ``-t pto-asm``: the canonical block assembly of every ``pto.block`` in program order
   (:func:`pto_dialect.isa.print_program`), one block per stanza, stanzas separated by a blank
-  line. A TLOAD/TSTORE block is preceded by its ``# pseudo GMADDR`` comment line (what its
-  B.IOR GPRs hold, docs/blocks.md). A tile-level op left in the module, or a block whose
+  line. A TLOAD/TSTORE block is preceded by its ``# pseudo GMADDR`` comment line, a CUBE
+  block with scalar post-processing parameters by its ``# pseudo MV`` line (what its B.IOR
+  GPRs hold, docs/blocks.md). A tile-level op left in the module, or a block whose
   registers are still unassigned (``pto.unassigned``), is an error: run ``pto-lower`` (or
   ``pto-form-bundles`` then ``pto-assign-registers``) first.
 * ``-t pto-bin``: the encoded words (:func:`pto_dialect.isa.encode_program`), one per line,
@@ -27,7 +28,9 @@ from xdsl.utils.frontend import Frontend
 from xdsl.utils.target import Target
 
 from pto_dialect import isa
+from pto_dialect.attributes import TileType
 from pto_dialect.bundle import (
+    SLOT_GPRS,
     UNASSIGNED_ATTR,
     BlockOp,
     BundleCommandOp,
@@ -36,6 +39,7 @@ from pto_dialect.bundle import (
 )
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
+from pto_dialect.isa.commands import GPR_NAMES
 
 
 def _blocks(module: ModuleOp) -> list[BlockOp]:
@@ -96,10 +100,25 @@ def gmaddr_comment(block: BlockOp) -> str | None:
     )
 
 
+def scalars_comment(block: BlockOp) -> str | None:
+    """The pseudo-instruction line of a linked CUBE block with scalar post-processing
+    parameters (docs/blocks.md): ``a<k>`` holds the k-th linked scalar (B.IOR RegSrc k,
+    PTO-SPEC 3.3 dense order). Scalar set-up outside the block stream: a comment, not encoded.
+    """
+    scalars = [v for v in block.ins if not isinstance(v.type, TileType)]
+    cmds = block.commands()
+    start = cmds[0] if cmds else None
+    if not scalars or not isinstance(start, isa.BStart) or start.family is not isa.BlockFamily.CUBE:
+        return None
+    regs = ", ".join(GPR_NAMES[g] for g in SLOT_GPRS[: len(scalars)])
+    vals = ", ".join(_value_text(v) for v in scalars)
+    return f"# pseudo MV {regs} <- {vals}  (scalar parameters; not encoded, docs/blocks.md)"
+
+
 def print_asm(module: ModuleOp) -> str:
     stanzas = []
     for op in _blocks(module):
-        pseudo = gmaddr_comment(op)
+        pseudo = gmaddr_comment(op) or scalars_comment(op)
         text = isa.print_program(op.commands())
         stanzas.append(text if pseudo is None else pseudo + "\n" + text)
     return "\n".join(stanzas)

@@ -15,10 +15,12 @@ Syntax::
       pto.b.stop
     } : (!pto.tile<...>, !pto.tile<...>) -> !pto.tile<...>
 
-The operands of ``pto.block`` are the tiles its B.IOTs read, in stream order, and the results
-are its destinations in stream order ("linked" block): the register names in the B.IOTs are
-the machine view, the SSA links keep the IR analysable and let the verifier check the tile
-types. A block read back from assembly or hex has neither ("unlinked"); it is verified
+The operands of ``pto.block`` are the tiles its B.IOTs read, in stream order, then (CUBE
+only) the i64 scalar post-processing parameters its B.FPATR selects, in B.IOR dense order
+(``quant_scalar``, then ``lrelu_scalar``; B.IOR RegSrc k names ``a<k>``, the pseudo register
+convention of :data:`SLOT_GPRS`); the results are its destinations in stream order ("linked"
+block): the register names in the B.IOTs and the B.IOR are the machine view, the SSA links
+keep the IR analysable and let the verifier check the tile types. A block read back from assembly or hex has neither ("unlinked"); it is verified
 structurally only.
 
 Verification (D12 order, D16 split): the commands are checked by
@@ -26,7 +28,8 @@ Verification (D12 order, D16 split): the commands are checked by
 TileLegality rules of the block); for a linked block the equivalent tile-level op is rebuilt
 (:func:`tile_op_of`) and verified (TileLegality of types, shapes, layouts), then the block's
 own facts are compared with the tile types (BSTART/B.DATR types, LB values, and each
-destination SizeCode against the result's capacity -> TileAllocation when it does not fit).
+destination SizeCode against the result's capacity -> TileAllocation when it does not fit;
+the B.IOR against the B.FPATR's scalar parameters -> TileLegality).
 """
 
 from __future__ import annotations
@@ -93,11 +96,24 @@ MOVE_LAYOUT_CODES: dict[Layout, tuple[int, int]] = {
 ND2NZ/NZ2ND, ND2M32/M322ND, ND2M16/M162ND, ND2N8/N82ND (PTO-SPEC 3.2; pto-spec
 ``BSTART.TLOAD.asl`` / ``BSTART.TSTORE.asl``)."""
 
-GM_BASE_GPR = GPR_NAMES.index("a0")
-GM_STRIDE_GPR = GPR_NAMES.index("a1")
+SLOT_GPRS: tuple[int, int, int] = (
+    GPR_NAMES.index("a0"), GPR_NAMES.index("a1"), GPR_NAMES.index("a2"),
+)  # fmt: skip
+"""The pseudo register convention of linked blocks (docs/blocks.md): B.IOR ``RegSrc k`` names
+``a<k>``, the GPR that scalar set-up code outside the block stream (a pseudo-instruction,
+not encoded) loads with the block's k-th scalar. B.IOR's input slots are dense and
+operation-independent (pto-spec ``asl/block/operands/B.IOR.asl``), so the k-th linked scalar
+is always read through ``a<k>``."""
+
+GM_BASE_GPR = SLOT_GPRS[0]
+GM_STRIDE_GPR = SLOT_GPRS[1]
 """The GPRs a linked TLOAD/TSTORE block reads through ``B.IOR [a0, a1, zero], ->zero``: the
 per-PE GM base address and the byte row stride. Their values are set by the ``GMADDR``
 pseudo-instruction (docs/blocks.md), which is scalar code outside the block stream."""
+
+SCALAR_PARAM_ROLES = ("quant_scalar", "lrelu_scalar")
+"""The CUBE post-processing scalar parameters, in B.IOR dense order (PTO-SPEC 3.3: quant
+first, then LReLU; pto-spec ``cube-tmatmul.asl`` / ``BundleOperationGPRInputSelector``)."""
 
 PE_STRIDE_ATTR = "pto.pe_stride"
 """Attribute of a linked TLOAD/TSTORE block: the per-PE offset step of ``pto.tload`` /
@@ -386,7 +402,7 @@ def source_roles(s: isa.BlockSummary, in_types: list[TileType] | None = None) ->
             "a_scale": mx_needs_scale(TileDataType(s.a_type)),
             "b_scale": mx_needs_scale(TileDataType(s.b_type)),
         }
-        post = ("row_max_in", "quant", "prelu", "quant_scalar", "lrelu_scalar")
+        post = ("row_max_in", "quant", "prelu", *SCALAR_PARAM_ROLES)
         roles = [
             r
             for r in cls.operand_roles()
@@ -397,6 +413,20 @@ def source_roles(s: isa.BlockSummary, in_types: list[TileType] | None = None) ->
         FaultKind.TILE_LEGALITY,
         f"linked blocks of {s.op_name or 'this operation'} have no tile-level op here",
     )
+
+
+def scalar_roles(s: isa.BlockSummary) -> tuple[str, ...]:
+    """Role of each scalar operand of a linked block, in B.IOR dense order (PTO-SPEC 3.3).
+
+    A CUBE block's are the scalar post-processing parameters its B.FPATR selects
+    (``Fpatr.scalar_params()``: ``quant_scalar`` for a scalar PreQuantMode, then
+    ``lrelu_scalar`` for ReluMode 2); they follow the tile sources among the block's
+    operands, and B.IOR ``RegSrc k`` reads the k-th through ``a<k>`` (:data:`SLOT_GPRS`).
+    Other families link no post-processing scalar.
+    """
+    if s.family is BlockFamily.CUBE and s.fpatr is not None:
+        return tuple(s.fpatr.scalar_params())
+    return ()
 
 
 def pe_stride_of(block: BlockOp) -> list[int]:
@@ -446,11 +476,18 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     """
     if s.op_name in ("TLOAD", "TSTORE"):
         return move_op_of(block, s)
-    in_types = [v.type for v in block.ins]
+    all_in = [v.type for v in block.ins]
     out_types = [r.type for r in block.outs]
-    for t in (*in_types, *out_types):
-        if not isinstance(t, TileType):
-            raise _fail(FaultKind.TILE_LEGALITY, "pto.block operands and results are tiles")
+    n_tiles = next((i for i, t in enumerate(all_in) if not isinstance(t, TileType)), len(all_in))
+    in_types, scalar_types = all_in[:n_tiles], all_in[n_tiles:]
+    if any(isinstance(t, TileType) for t in scalar_types) or not all(
+        isinstance(t, TileType) for t in out_types
+    ):
+        raise _fail(
+            FaultKind.TILE_LEGALITY,
+            "pto.block operands are its tile sources then its scalar parameters, and its "
+            "results are tiles",
+        )
     roles = source_roles(s, in_types)  # type: ignore[arg-type]
     if len(roles) != len(in_types) or len(s.sources) != len(in_types):
         raise _fail(
@@ -464,8 +501,15 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
             f"the block binds {len(s.destinations)} destination(s) but has "
             f"{len(out_types)} result(s)",
         )
-    vals = Block(arg_types=in_types).args
-    by_role = dict(zip(roles, vals))
+    sc_roles = scalar_roles(s)
+    if len(scalar_types) != len(sc_roles):
+        raise _fail(
+            FaultKind.TILE_LEGALITY,
+            f"the block links {len(scalar_types)} scalar operand(s); {s.op_name} with this "
+            f"B.FPATR consumes {len(sc_roles)} ({', '.join(sc_roles) or 'none'}; PTO-SPEC 3.3)",
+        )
+    vals = Block(arg_types=all_in).args
+    by_role = dict(zip([*roles, *sc_roles], vals))
     mask = PE_MODE_MASKS[s.pe_mode] if s.pe_mode is not None else "0000"
     d = s.datr
     if s.family is BlockFamily.TEPL:
@@ -512,6 +556,7 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     if isinstance(op, TLoadOp | TStoreOp):
         _check_move(block, s, op)
         return op
+    _check_scalar_binding(s)
     ins: list[TileType] = [v.type for v in block.ins]  # type: ignore[misc]
     outs: list[TileType] = [r.type for r in block.outs]  # type: ignore[misc]
     # The encoded DataType is AType: the `a` operand for CUBE (C comes first in ACC forms),
@@ -553,6 +598,39 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
                 f"result tile's capacity {t.capacity} B",
             )
     return op
+
+
+def _check_scalar_binding(s: isa.BlockSummary) -> None:
+    """The B.IOR of a linked block against its B.FPATR's scalar parameters (PTO-SPEC 3.3).
+
+    The k-th parameter of ``Fpatr.scalar_params()`` (dense order: quant, then LReLU; an
+    LReLU-only block uses RegSrc0) is read through RegSrc k, which a linked block names
+    ``a<k>`` (:data:`SLOT_GPRS`, docs/blocks.md). A missing B.IOR, or a selector other than
+    the convention's, is TileLegality: binding-stream completeness is a TileLegality rule of
+    the CUBE path (pto-spec ``cube-tmatmul.asl`` ``BundleMatrixDynamicBindingsComplete``,
+    PTO-SPEC 3.5). Surplus nonzero B.IOR fields are rejected earlier, by
+    :func:`pto_dialect.isa.check_block` (TileLegality, ``BundleOperationScalarBindingSchema
+    Legal``).
+    """
+    roles = scalar_roles(s)
+    if not roles:
+        return
+    want = SLOT_GPRS[: len(roles)]
+    spelled = ", ".join(f"{GPR_NAMES[g]} ({r})" for g, r in zip(want, roles))
+    ior = s.scalars
+    if ior is None:
+        raise _fail(
+            FaultKind.TILE_LEGALITY,
+            f"B.FPATR selects {len(roles)} scalar parameter(s) but the block has no B.IOR: "
+            f"expected B.IOR [{spelled}] (PTO-SPEC 3.3, dense order)",
+        )
+    if ior.sources[: len(roles)] != want:
+        have = ", ".join(GPR_NAMES[g] if g < len(GPR_NAMES) else str(g) for g in ior.sources)
+        raise _fail(
+            FaultKind.TILE_LEGALITY,
+            f"B.IOR [{have}] does not read the linked scalar parameter(s): expected "
+            f"[{spelled}] (RegSrc k = a<k>, docs/blocks.md; PTO-SPEC 3.3, dense order)",
+        )
 
 
 def _check_move(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreOp) -> None:
