@@ -1063,6 +1063,9 @@ ELEMENTWISE_BODIES: dict[type[Operation], tuple[str, str | None]] = {
     arith.DivfOp: ("div", None),
     arith.DivSIOp: ("div", "signed"),
     arith.DivUIOp: ("div", "unsigned"),
+    arith.AndIOp: ("and", "signed"),  # bitwise: either signedness gives the same bits
+    arith.OrIOp: ("or", "signed"),
+    arith.XOrIOp: ("xor", "signed"),
     arith.MaxnumfOp: ("max", None),
     arith.MaxSIOp: ("max", "signed"),
     arith.MaxUIOp: ("max", "unsigned"),
@@ -1078,6 +1081,7 @@ ELEMENTWISE_BODIES: dict[type[Operation], tuple[str, str | None]] = {
   ``divui`` is unsigned division. A zero divisor and ``INT_MIN / -1`` are undefined
   upstream; TDIV faults on an integer zero divisor (TilePayloadNonzero) and wraps
   INT_MIN / -1 to INT_MIN: a refinement of undefined behaviour.
+* and/or/xor: bitwise in both (TAND/TOR/TXOR take S/U 8-64 only, so ``i1`` stays).
 * max/min: ``maxnumf``/``minnumf`` return the other operand for one NaN, as TMAX/TMIN do
   (``HardwareNumericMinMaxSpecial``); both order -0 < +0. ``maximumf``/``minimumf``
   propagate NaN, so they are **not** in the table (nor ``linalg.max``/``linalg.min`` on
@@ -1110,8 +1114,8 @@ def _replace_with_elementwise(op: Operation, rewriter: PatternRewriter, inputs) 
     elt = op.results[0].type.element_type  # type: ignore[union-attr]
     if isinstance(elt, IntegerType) != (sign is not None):
         return
-    if floor_mod_dtype(elt, sign, ELEMENTWISE_TYPES) is None:
-        return  # outside TileVecArithmeticDataTypeSupported (i1, f80 ...): left alone
+    if floor_mod_dtype(elt, sign, ELEMENTWISE_TYPES[kind]) is None:
+        return  # outside the op's type set (i1, f80 ...): left alone
     for v in inputs:
         g = _gemv_input(v, op)
         if kind == "add" and g is not None and _can_take_bias(g):

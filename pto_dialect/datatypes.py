@@ -274,3 +274,8 @@ VEC_ARITH_TYPES = TREM_TYPES | frozenset(
     }
 )
 """ASL ``TileVecArithmeticDataTypeSupported``: the wider profile of D6 (opt-in only)."""
+
+VEC_INT_TYPES = frozenset(t for t in VEC_ARITH_TYPES if t.is_integer)
+"""ASL ``TileVecScalarIntegerDataTypeSupported`` (``asl/tile/model/legality/dtype-layout.asl``):
+S64 S32 S16 S8 U64 U32 U16 U8, the set of the bitwise TAND/TOR/TXOR
+(``TileBinaryDataTypeSupported``)."""

@@ -54,6 +54,7 @@ from pto_dialect.datatypes import (
     MX_INPUT_TYPES,
     TREM_TYPES,
     VEC_ARITH_TYPES,
+    VEC_INT_TYPES,
     TileDataType,
     mx_needs_scale,
 )
@@ -1170,7 +1171,51 @@ class TMinOp(_VecBinaryOp):
     MNEMONIC: ClassVar[str] = "TMIN"
 
 
-BINARY_OPS: list[type[BinaryTileOp]] = [TAddOp, TSubOp, TMulOp, TDivOp, TRemOp, TMaxOp, TMinOp]
+class _VecBitwiseOp(BinaryTileOp):
+    """Element-width bitwise ops on integers only; signedness does not change the bits
+    (``asl/tile/elementwise-tile-tile/logical/T{AND,OR,XOR}.asl``,
+    ``TileBinaryDataTypeSupported`` in ``asl/tile/model/legality/dtype-layout.asl``)."""
+
+    TYPES: ClassVar[frozenset[TileDataType]] = VEC_INT_TYPES
+    TYPES_REF: ClassVar[str] = "PTO-SPEC 5, TileVecScalarIntegerDataTypeSupported"
+
+
+@irdl_op_definition
+class TAndOp(_VecBitwiseOp):
+    """``pto.tand`` — ``r = a & b`` elementwise (TEPL 0/6). Example:
+    ``%r = pto.tand %a, %b : !pto.tile<8x16xsi32>``."""
+
+    name = "pto.tand"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 6
+    MNEMONIC: ClassVar[str] = "TAND"
+
+
+@irdl_op_definition
+class TOrOp(_VecBitwiseOp):
+    """``pto.tor`` — ``r = a | b`` elementwise (TEPL 0/7). Example:
+    ``%r = pto.tor %a, %b : !pto.tile<8x16xui16>``."""
+
+    name = "pto.tor"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 7
+    MNEMONIC: ClassVar[str] = "TOR"
+
+
+@irdl_op_definition
+class TXorOp(_VecBitwiseOp):
+    """``pto.txor`` — ``r = a ^ b`` elementwise (TEPL 0/8). Example:
+    ``%r = pto.txor %a, %b : !pto.tile<16x8xsi8>``."""
+
+    name = "pto.txor"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 8
+    MNEMONIC: ClassVar[str] = "TXOR"
+
+
+BINARY_OPS: list[type[BinaryTileOp]] = [
+    TAddOp, TSubOp, TMulOp, TDivOp, TRemOp, TAndOp, TOrOp, TXorOp, TMaxOp, TMinOp
+]  # fmt: skip
 """The binary elementwise family (TEPL mode 0)."""
 
 

@@ -12,8 +12,8 @@ D4 ``exact`` bound, plus one FP32 rounding per K chunk, for ``pto.gemv``).
 * ``pto.matmul`` — an M x K by K x N matrix product (MX-scaled or FP16/BF16), optionally
   accumulated into an FP32 ``acc`` tensor (TMATMUL(_MX)(_ACC), PTO-SPEC 3.1; D1-D4).
 * ``pto.floor_mod`` — elementwise floor modulo (TREM, PTO-SPEC 5; D6-D8).
-* ``pto.elementwise`` — the binary siblings of TREM: add, sub, mul, div, max, min
-  (TADD TSUB TMUL TDIV TMAX TMIN, PTO-SPEC 5).
+* ``pto.elementwise`` — the binary siblings of TREM: add, sub, mul, div, and, or, xor,
+  max, min (TADD TSUB TMUL TDIV TAND TOR TXOR TMAX TMIN, PTO-SPEC 5).
 """
 
 from __future__ import annotations
@@ -48,12 +48,11 @@ from pto_dialect.datatypes import (
     MX_BLOCK,
     MX_INPUT_TYPES,
     TREM_TYPES,
-    VEC_ARITH_TYPES,
     TileDataType,
     mx_needs_scale,
 )
 from pto_dialect.faults import FaultKind
-from pto_dialect.ops import PTOOp, type_name
+from pto_dialect.ops import BINARY_OPS, PTOOp, type_name
 
 TL = FaultKind.TILE_LEGALITY
 
@@ -448,14 +447,21 @@ ELEMENTWISE_KINDS: dict[str, str] = {
     "sub": "TSUB",
     "mul": "TMUL",
     "div": "TDIV",
+    "and": "TAND",
+    "or": "TOR",
+    "xor": "TXOR",
     "max": "TMAX",
     "min": "TMIN",
 }
 """``pto.elementwise`` kinds and the TEPL instruction each one is (PTO-SPEC 5)."""
 
-ELEMENTWISE_TYPES = VEC_ARITH_TYPES - {TileDataType.TF32, TileDataType.HF32}
-"""TileVecArithmeticDataTypeSupported (FP64 FP32 FP16 BF16 E4M3 E5M2, S/U 8-64); TF32 and
-HF32 have no tensor element type."""
+ELEMENTWISE_TYPES: dict[str, frozenset[TileDataType]] = {
+    kind: next(c.TYPES for c in BINARY_OPS if c.MNEMONIC == m)
+    - {TileDataType.TF32, TileDataType.HF32}
+    for kind, m in ELEMENTWISE_KINDS.items()
+}
+"""Element types of each kind: its tile op's set (TileVecArithmeticDataTypeSupported; the
+integers only for and/or/xor) without TF32 and HF32, which have no tensor element type."""
 
 
 @irdl_op_definition
@@ -465,6 +471,7 @@ class ElementwiseOp(PTOOp):
     Semantics (PTO-SPEC 5; ``interpreter/kernels/elementwise.py`` rows), for every index i::
 
         add / sub / mul: r = a[i] op b[i]   (integers wrap to the width; floats IEEE, RNE)
+        and / or / xor: bitwise on the element width; integers only
         div:  floats IEEE (x/0 = +-inf or NaN); integers truncate toward zero, signed
               INT_MIN / -1 = INT_MIN, an integer zero divisor is Fault_TileLegality
         max / min: integers by signedness; floats: one NaN -> the other operand, two NaNs
@@ -507,7 +514,9 @@ class ElementwiseOp(PTOOp):
     @property
     def dtype(self) -> TileDataType:
         dt = floor_mod_dtype(
-            self.lhs.type.element_type, self.signedness_kind, ELEMENTWISE_TYPES  # type: ignore[union-attr]
+            self.lhs.type.element_type,  # type: ignore[union-attr]
+            self.signedness_kind,
+            ELEMENTWISE_TYPES[self.kind.data],
         )
         assert dt is not None, "verified"
         return dt
@@ -556,7 +565,7 @@ class ElementwiseOp(PTOOp):
             raise self.fault(
                 TL, f"unknown elementwise kind '{self.kind.data}' ({', '.join(ELEMENTWISE_KINDS)})", refs
             )
-        _verify_elementwise(self, ELEMENTWISE_TYPES, refs)
+        _verify_elementwise(self, ELEMENTWISE_TYPES[self.kind.data], refs)
 
 
 @irdl_op_definition

@@ -62,6 +62,10 @@ arithmetic/T{ADD,SUB,MUL,MAX,MIN}.asl``, ``transcendental/TDIV.asl``:
   (:func:`round_to_narrow_fp32`): overflow gives +-inf, an underflow keeps the sign, and
   every NaN result is the canonical 0x7FC00000. The result stays a float32 carrier with its
   low bits zero. TREM on TF32/HF32 follows D7 the same way; TMAX/TMIN select an operand.
+* TAND / TOR / TXOR (``logical/T{AND,OR,XOR}.asl``): element-width bitwise AND / OR / XOR;
+  signedness does not change the bits (``TileIntegerBinaryValue``). Types: only
+  ``TileVecScalarIntegerDataTypeSupported`` (S64 S32 S16 S8 U64 U32 U16 U8,
+  ``asl/tile/model/legality/dtype-layout.asl``); floats and packed types are TileLegality.
 * TFMOD is not a row: ``spec/catalog/tile-operations.json`` lists TFMOD and TFMODS in
   ``deleted_names`` (also ``asl/tile/model/dispatch/top-level.asl``), its former selector
   0x018 (Mode 0, Function 24) is in the reserved TEPL range 0x018-0x019, and
@@ -76,7 +80,7 @@ from dataclasses import dataclass
 import ml_dtypes
 import numpy as np
 
-from pto_dialect.datatypes import TREM_TYPES, VEC_ARITH_TYPES, TileDataType
+from pto_dialect.datatypes import TREM_TYPES, VEC_ARITH_TYPES, VEC_INT_TYPES, TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
 from .padding import pad_tile, parse_pad
@@ -206,6 +210,9 @@ BINARY_ROWS: dict[str, BinaryRow] = {
         _row("TSUB", np.subtract, np.subtract),
         _row("TMUL", np.multiply, np.multiply),
         _row("TDIV", _int_trunc_div, np.divide, True, "divisor"),  # float x/0 = IEEE inf/NaN
+        _row("TAND", np.bitwise_and, np.bitwise_and, types=VEC_INT_TYPES),  # integers only:
+        _row("TOR", np.bitwise_or, np.bitwise_or, types=VEC_INT_TYPES),  # float_op is never
+        _row("TXOR", np.bitwise_xor, np.bitwise_xor, types=VEC_INT_TYPES),  # reached
         _row("TMAX", np.maximum, _float_minmax(np.fmax, False)),
         _row("TMIN", np.minimum, _float_minmax(np.fmin, True)),
     )

@@ -1,5 +1,5 @@
-"""Evidence for the binary elementwise family (TEPL mode 0: TADD TSUB TMUL TDIV TREM TMAX TMIN;
-PTO-SPEC 5, D6-D9, D12).
+"""Evidence for the binary elementwise family (TEPL mode 0: TADD TSUB TMUL TDIV TREM TAND TOR
+TXOR TMAX TMIN; PTO-SPEC 5, D6-D9, D12).
 
 Every op runs through the tile interpreter (``interpreter.run``) and, where the decoded path
 supports it, through ``pto-form-bundles`` + decoded execution, against an INDEPENDENT Python
@@ -95,6 +95,9 @@ INT_REF = {
     "TMUL": lambda a, b: a * b,
     "TDIV": _trunc_div,  # truncates toward zero; INT_MIN / -1 wraps (ScalarDivideSigned)
     "TREM": lambda a, b: a % b,  # Python % is floor modulo; INT_MIN % -1 = 0 (D8)
+    "TAND": lambda a, b: a & b,  # Python ints: two's complement of unbounded width, then
+    "TOR": lambda a, b: a | b,  # wrapped to the element width (logical/T{AND,OR,XOR}.asl;
+    "TXOR": lambda a, b: a ^ b,  # integers only, TileVecScalarIntegerDataTypeSupported)
     "TMAX": max,
     "TMIN": min,
 }

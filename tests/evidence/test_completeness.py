@@ -53,7 +53,7 @@ INVALID = _lit_files("--verify-diagnostics")
 
 
 def test_families_are_nonempty_and_disjoint():
-    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 7
+    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 10
     assert len({c.name for c in ALL_OPS}) == len(ALL_OPS)
 
 

@@ -90,6 +90,8 @@ BODIES = {
     "muli": ("i32", lambda a, b: a * b), "divsi": ("i32", lambda a, b: int(a / b)),
     "divui": ("i16", lambda a, b: a // b), "maxsi": ("i16", max), "minui": ("i32", min),
     "maxui": ("i32", max), "minsi": ("i16", min),
+    "andi": ("i32", lambda a, b: a & b), "ori": ("i16", lambda a, b: a | b),
+    "xori": ("i32", lambda a, b: a ^ b),
 }
 FNP = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16}
 
@@ -111,8 +113,9 @@ def ew_program(shape, elt, body):
 @pytest.mark.parametrize("body", sorted(BODIES))
 @pytest.mark.parametrize("shape", [(7,), (33, 5)])
 def test_pto_spec_5_sibling_lowering_is_exact(body, shape):
-    """TADD ... TMIN after pto-lower equal the linalg program and an independent reference
-    bit for bit (integers: Python ints wrapped to the width; floats: float64 rounded once)."""
+    """TADD ... TMIN and TAND/TOR/TXOR after pto-lower equal the linalg program and an
+    independent reference bit for bit (integers: Python ints wrapped to the width; floats:
+    float64 rounded once)."""
     elt, ref = BODIES[body]
     rng = np.random.default_rng(len(shape) * 100 + sorted(BODIES).index(body))
     if elt.startswith("i"):

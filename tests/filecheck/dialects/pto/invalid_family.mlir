@@ -421,6 +421,34 @@
 
 // -----
 
+// pto.tand: floats are illegal, integers only (PTO-SPEC 5, TileVecScalarIntegerDataTypeSupported)
+%x = "test.op"() : () -> !pto.tile<8x16xf32>
+%d = pto.tand %x, %x : !pto.tile<8x16xf32>
+// CHECK: {{^}}'pto.tand' op [TileLegality] lhs: element type f32 is not supported (allowed: S16, S32, S64, S8, U16, U32, U64, U8) (PTO-SPEC 5, TileVecScalarIntegerDataTypeSupported){{$}}
+
+// -----
+
+// pto.tor: packed integers are illegal (PTO-SPEC 5, TileVecScalarIntegerDataTypeSupported)
+%x = "test.op"() : () -> !pto.tile<32x8xui4>
+%d = pto.tor %x, %x : !pto.tile<32x8xui4>
+// CHECK: {{^}}'pto.tor' op [TileLegality] lhs: element type ui4 is not supported (allowed: S16, S32, S64, S8, U16, U32, U64, U8) (PTO-SPEC 5, TileVecScalarIntegerDataTypeSupported){{$}}
+
+// -----
+
+// pto.txor: floats are illegal, integers only (PTO-SPEC 5, TileVecScalarIntegerDataTypeSupported)
+%x = "test.op"() : () -> !pto.tile<8x16xbf16>
+%d = pto.txor %x, %x : !pto.tile<8x16xbf16>
+// CHECK: {{^}}'pto.txor' op [TileLegality] lhs: element type bf16 is not supported (allowed: S16, S32, S64, S8, U16, U32, U64, U8) (PTO-SPEC 5, TileVecScalarIntegerDataTypeSupported){{$}}
+
+// -----
+
+// pto.elementwise and: the kind's type set is its tile op's (TAND: integers only, PTO-SPEC 5)
+%t = "test.op"() : () -> tensor<8xf32>
+%r = pto.elementwise and %t, %t : tensor<8xf32>
+// CHECK: {{^}}'pto.elementwise' op [TileLegality] element type f32 is not supported (allowed: S16, S32, S64, S8, U16, U32, U64, U8) (PTO-SPEC 5){{$}}
+
+// -----
+
 // pto.tmax: element type outside its set (PTO-SPEC 5)
 %x = "test.op"() : () -> !pto.tile<16x8x!pto.hif8>
 %d = pto.tmax %x, %x : !pto.tile<16x8x!pto.hif8>

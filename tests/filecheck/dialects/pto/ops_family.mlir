@@ -198,6 +198,12 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
 // CHECK-NEXT: %rem0 = pto.trem %xsi32, %xsi32 {pad = #pto.pad<min>} : !pto.tile<8x16xsi32>{{$}}
 %rem1 = pto.trem %xbf16, %xbf16 : !pto.tile<8x16xbf16>
 // CHECK-NEXT: %rem1 = pto.trem %xbf16, %xbf16 : !pto.tile<8x16xbf16>{{$}}
+%and0 = pto.tand %xsi32, %xsi32 {pad = #pto.pad<max>} : !pto.tile<8x16xsi32>
+// CHECK-NEXT: %and0 = pto.tand %xsi32, %xsi32 {pad = #pto.pad<max>} : !pto.tile<8x16xsi32>{{$}}
+%or0 = pto.tor %xui16, %xui16 : !pto.tile<8x16xui16>
+// CHECK-NEXT: %or0 = pto.tor %xui16, %xui16 : !pto.tile<8x16xui16>{{$}}
+%xor0 = pto.txor %xsi8, %xsi8 : !pto.tile<16x8xsi8>
+// CHECK-NEXT: %xor0 = pto.txor %xsi8, %xsi8 : !pto.tile<16x8xsi8>{{$}}
 %max0 = pto.tmax %xbf16, %xbf16 : !pto.tile<8x16xbf16>
 // CHECK-NEXT: %max0 = pto.tmax %xbf16, %xbf16 : !pto.tile<8x16xbf16>{{$}}
 %max1 = pto.tmax %xf32, %xf32 {pad = #pto.pad<zero>, mask = #pto.mask<1111>} : !pto.tile<8x16xf32, valid=3x5>
@@ -226,6 +232,9 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
 // GENERIC:      %mul0 = "pto.tmul"(%xf16, %xf16) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}>
 // GENERIC:      %div0 = "pto.tdiv"(%xf32, %xf32) <{pad = #pto.pad<zero>, mask = #pto.mask<1111>}>
 // GENERIC:      %rem0 = "pto.trem"(%xsi32, %xsi32) <{pad = #pto.pad<min>, mask = #pto.mask<1111>}>
+// GENERIC:      %and0 = "pto.tand"(%xsi32, %xsi32) <{pad = #pto.pad<max>, mask = #pto.mask<1111>}>
+// GENERIC:      %or0 = "pto.tor"(%xui16, %xui16) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}>
+// GENERIC:      %xor0 = "pto.txor"(%xsi8, %xsi8) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}>
 // GENERIC:      %max0 = "pto.tmax"(%xbf16, %xbf16) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}>
 // GENERIC:      %min0 = "pto.tmin"(%xui16, %xui16) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}>
 
