@@ -47,10 +47,25 @@ class PTOBundleFunctions(InterpreterFunctions):
 
     def __init__(self, profile: str = "exact"):
         self.tile = PTOFunctions(profile)
+        self._decoded: dict[int, tuple[BlockOp, Any, Any]] = {}
+
+    def _decode(self, op: BlockOp):
+        """The block's static decode and legality (pure functions of the IR), cached per op
+        like a decode cache: a block in a loop is decoded once. Faults are never cached, so
+        a faulting block faults on every execution."""
+        hit = self._decoded.get(id(op))
+        if hit is not None and hit[0] is op:
+            return hit[1], hit[2]
+        s = op.summary()  # PTOFault: IllegalInstruction / BundleControl / TileLegality
+        tile_op = None
+        if not s.noop and op.linked:
+            tile_op = check_linked(op, s)
+        self._decoded[id(op)] = (op, s, tile_op)
+        return s, tile_op
 
     @impl(BlockOp)
     def run_block(self, interpreter: Interpreter, op: BlockOp, args: tuple[Any, ...]):
-        s = op.summary()  # PTOFault: IllegalInstruction / BundleControl / TileLegality
+        s, tile_op = self._decode(op)
         if s.noop:
             return tuple(TileValue(r.type) for r in op.outs)  # type: ignore[arg-type]
         if not op.linked:
@@ -58,7 +73,6 @@ class PTOBundleFunctions(InterpreterFunctions):
                 "an unlinked pto.block (read from assembly or hex) names registers only; run "
                 "the tile-level program or its pto-form-bundles form instead"
             )
-        tile_op = check_linked(op, s)
         if isinstance(tile_op, TLoadOp):
             return self.tile.run_tload(interpreter, tile_op, args).values
         if isinstance(tile_op, TStoreOp):
