@@ -101,6 +101,58 @@ def _vector_shape_ok(shape: tuple[int, ...], n: int) -> bool:
     return shape == (n,) or shape == (1, n)
 
 
+def _print_contraction(op, printer: Printer, attrs: dict[str, Attribute]) -> None:
+    """``%a, %b [role %v]... [{attrs}] : (types) -> type``: pto.gemv's and pto.matmul's syntax."""
+    printer.print_string(" ")
+    printer.print_operand(op.a)
+    printer.print_string(", ")
+    printer.print_operand(op.b)
+    for role in op.OPTIONAL_ROLES:
+        v = getattr(op, role)
+        if v is not None:
+            printer.print_string(f" {role} ")
+            printer.print_operand(v)
+    if attrs:
+        printer.print_string(" ")
+        printer.print_attr_dict(attrs)
+    printer.print_string(" : ")
+    printer.print_function_type([o.type for o in op.operands], [op.result.type])
+
+
+def _parse_contraction(cls, parser: Parser):
+    """Parse :func:`_print_contraction`'s syntax: (values by role, attributes, result type)."""
+    a = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    b = parser.parse_unresolved_operand()
+    opt: dict[str, object] = {}
+    while True:
+        pos = parser.pos
+        kw = next(
+            (r for r in cls.OPTIONAL_ROLES if parser.parse_optional_keyword(r) is not None),
+            None,
+        )
+        if kw is None:
+            break
+        if kw in opt:
+            parser.raise_error(f"operand '{kw}' given twice", pos, parser.pos)
+        opt[kw] = parser.parse_unresolved_operand()
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    ft = parser.parse_function_type()
+    present = ["a", "b", *(r for r in cls.OPTIONAL_ROLES if r in opt)]
+    if len(ft.inputs.data) != len(present) or len(ft.outputs.data) != 1:
+        parser.raise_error(
+            f"expected {len(present)} operand types and 1 result type", pos, parser.pos
+        )
+    unresolved = {"a": a, "b": b, **opt}
+    vals = {
+        r: parser.resolve_operand(unresolved[r], t)  # type: ignore[arg-type]
+        for r, t in zip(present, ft.inputs.data)
+    }
+    return vals, attrs, ft.outputs.data[0]
+
+
 @irdl_op_definition
 class GemvOp(PTOOp):
     """``pto.gemv`` — tensor-level MX matrix-vector product with bias, ReLU and conversion.
@@ -170,62 +222,21 @@ class GemvOp(PTOOp):
 
     # -- syntax -----------------------------------------------------------------------
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.a)
-        printer.print_string(", ")
-        printer.print_operand(self.b)
-        for role in self.OPTIONAL_ROLES:
-            v = getattr(self, role)
-            if v is not None:
-                printer.print_string(f" {role} ")
-                printer.print_operand(v)
         attrs = dict(self.attributes)
         if self.relu is not None:
             attrs["relu"] = UnitAttr()
-        if attrs:
-            printer.print_string(" ")
-            printer.print_attr_dict(attrs)
-        printer.print_string(" : ")
-        printer.print_function_type([o.type for o in self.operands], [self.result.type])
+        _print_contraction(self, printer, attrs)
 
     @classmethod
     def parse(cls, parser: Parser) -> GemvOp:
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        opt: dict[str, object] = {}
-        while True:
-            pos = parser.pos
-            kw = next(
-                (r for r in cls.OPTIONAL_ROLES if parser.parse_optional_keyword(r) is not None),
-                None,
-            )
-            if kw is None:
-                break
-            if kw in opt:
-                parser.raise_error(f"operand '{kw}' given twice", pos, parser.pos)
-            opt[kw] = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        ft = parser.parse_function_type()
-        present = ["a", "b", *(r for r in cls.OPTIONAL_ROLES if r in opt)]
-        if len(ft.inputs.data) != len(present) or len(ft.outputs.data) != 1:
-            parser.raise_error(
-                f"expected {len(present)} operand types and 1 result type", pos, parser.pos
-            )
-        unresolved = {"a": a, "b": b, **opt}
-        vals = {
-            r: parser.resolve_operand(unresolved[r], t)  # type: ignore[arg-type]
-            for r, t in zip(present, ft.inputs.data)
-        }
+        vals, attrs, result_type = _parse_contraction(cls, parser)
         relu = attrs.pop("relu", None)
         if relu is not None and not isinstance(relu, UnitAttr):
             parser.raise_error("'relu' is a unit attribute")
         op = cls(
             vals["a"],
             vals["b"],
-            ft.outputs.data[0],
+            result_type,
             a_scale=vals.get("a_scale"),
             b_scale=vals.get("b_scale"),
             bias=vals.get("bias"),
@@ -620,56 +631,15 @@ class MatmulOp(PTOOp):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.a)
-        printer.print_string(", ")
-        printer.print_operand(self.b)
-        for role in self.OPTIONAL_ROLES:
-            v = getattr(self, role)
-            if v is not None:
-                printer.print_string(f" {role} ")
-                printer.print_operand(v)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type([o.type for o in self.operands], [self.result.type])
+        _print_contraction(self, printer, dict(self.attributes))
 
     @classmethod
     def parse(cls, parser: Parser) -> MatmulOp:
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        opt: dict[str, object] = {}
-        while True:
-            pos = parser.pos
-            kw = next(
-                (r for r in cls.OPTIONAL_ROLES if parser.parse_optional_keyword(r) is not None),
-                None,
-            )
-            if kw is None:
-                break
-            if kw in opt:
-                parser.raise_error(f"operand '{kw}' given twice", pos, parser.pos)
-            opt[kw] = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        ft = parser.parse_function_type()
-        present = ["a", "b", *(r for r in cls.OPTIONAL_ROLES if r in opt)]
-        if len(ft.inputs.data) != len(present) or len(ft.outputs.data) != 1:
-            parser.raise_error(
-                f"expected {len(present)} operand types and 1 result type", pos, parser.pos
-            )
-        unresolved = {"a": a, "b": b, **opt}
-        vals = {
-            r: parser.resolve_operand(unresolved[r], t)  # type: ignore[arg-type]
-            for r, t in zip(present, ft.inputs.data)
-        }
+        vals, attrs, result_type = _parse_contraction(cls, parser)
         op = cls(
             vals["a"],
             vals["b"],
-            ft.outputs.data[0],
+            result_type,
             a_scale=vals.get("a_scale"),
             b_scale=vals.get("b_scale"),
             acc=vals.get("acc"),
