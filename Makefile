@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all install demo test pytest lit lint bench clean
+.PHONY: all install demo test pytest lit lint bench fuzz clean
 
 all: test
 
@@ -34,6 +34,12 @@ lit: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+# Mutation fuzzing of pto-opt / pto-run (tests/fuzz); make test runs a small budget.
+FUZZ_MUTANTS ?= 20000
+FUZZ_SEED ?= 1
+fuzz: $(STAMP)
+	nice $(BIN)/python -m tests.fuzz.fuzz --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED)
 
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m benchmarks

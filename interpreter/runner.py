@@ -95,7 +95,22 @@ def parse_module_text(
     try:
         return Parser(ctx or build_context(), text, name).parse_module()
     except ParseError as e:
+        from pto_dialect.upstream.xdsl_fixes import fix_parse_error
+
+        fix_parse_error(e)
         raise RunError(f"parse error: {_one_line(e)}", str(e)) from None
+    except (RecursionError, MemoryError):
+        raise
+    except Exception as e:  # an exception inside xDSL's parser: malformed input
+        from pto_dialect.tools.boundary import first_line, parser_location
+
+        where = parser_location(e) or name
+        reason = (
+            "a value is out of range for its type"
+            if isinstance(e, OverflowError)
+            else first_line(e)
+        )
+        raise RunError(f"parse error: {where}: malformed input: {reason}") from None
 
 
 def load_module(
@@ -120,11 +135,20 @@ def load_module(
         else:
             raise RunError(f"expected a ModuleOp, a path or MLIR text, got {type(module_or_path)}")
         module = parse_module_text(text, name, ctx)
+    from pto_dialect.ssa_checks import check_module
+
     try:
+        check_module(module)
         module.verify()
     except DiagnosticException as e:
         notes = "\n".join(getattr(e, "__notes__", []))
         raise RunError(f"verification failed: {_one_line(e)}", f"{e}\n{notes}") from None
+    except (RecursionError, MemoryError):
+        raise
+    except Exception as e:  # an exception inside an xDSL verifier: malformed op
+        from pto_dialect.tools.boundary import first_line
+
+        raise RunError(f"verification failed: malformed input: {first_line(e)}") from None
     return module
 
 
@@ -206,6 +230,33 @@ def _convert_argument(value: Any, t: Attribute, index: int) -> Any:
     raise RunError(f"{where}: expected a scalar of dtype {dtype}, got {value!r}")
 
 
+MAX_TENSOR_BYTES = 1 << 32
+"""Memory limit of :func:`run`: no tensor the program names may need more than 4 GiB."""
+
+
+def _check_tensor_sizes(module: Operation) -> None:
+    """Refuse a program with a static tensor larger than :data:`MAX_TENSOR_BYTES` before
+    running anything (numpy would fail late, or the machine would swap)."""
+    seen: set[Attribute] = set()
+    for op in module.walk():
+        for value in (*op.results, *op.operands):
+            t = value.type
+            if t in seen or not isinstance(t, builtin.TensorType):
+                continue
+            seen.add(t)
+            shape = [d for d in t.get_shape() if d != builtin.DYNAMIC_INDEX]
+            elem = t.element_type
+            bits = getattr(elem, "bitwidth", None) or getattr(
+                getattr(elem, "width", None), "data", 8
+            )
+            nbytes = (int(np.prod(shape, dtype=object)) * max(int(bits), 8)) // 8
+            if nbytes > MAX_TENSOR_BYTES:
+                raise RunError(
+                    f"'{op.name}': {t} needs {nbytes} bytes, more than pto-run's memory limit "
+                    f"of {MAX_TENSOR_BYTES} bytes per tensor"
+                )
+
+
 class _OpTracker(Interpreter.Listener):
     """Remembers which ops are being interpreted, to name the one that failed."""
 
@@ -242,6 +293,7 @@ def run(
     if len(arrays) != len(inputs):
         raise RunError(f"@{symbol} takes {len(inputs)} argument(s), got {len(arrays)}")
     args = tuple(_convert_argument(v, t, i) for i, (v, t) in enumerate(zip(arrays, inputs)))
+    _check_tensor_sizes(module)
 
     tracker = _OpTracker()
     interpreter = Interpreter(module, index_bitwidth=64, listeners=(tracker,))

@@ -167,6 +167,16 @@ def assign_function(fn: func.FuncOp) -> dict[SSAValue, int]:
     return regs.of
 
 
+def _register_of(of: dict[SSAValue, int], v: SSAValue, role: str) -> int:
+    reg = of.get(v)
+    if reg is None:
+        raise PassFailedException(
+            f"pto-assign-registers: a pto.block {role} tile is not defined in the function "
+            "body that uses it (a tile from outside the function has no register)"
+        )
+    return reg
+
+
 def write_registers(block: BlockOp, of: dict[SSAValue, int]) -> None:
     """Fill the B.IOT register fields of a linked block from the allocation."""
     srcs = [v for v in block.ins if _is_tile(v)]
@@ -184,12 +194,12 @@ def write_registers(block: BlockOp, of: dict[SSAValue, int]) -> None:
                 v = next(si, None)
                 if v is None:
                     raise PassFailedException("pto.block binds more sources than it links")
-                changes[name] = of[v]
+                changes[name] = _register_of(of, v, "source")
         if cmd.dst_hand is not None:
             r = next(di, None)
             if r is None:
                 raise PassFailedException("pto.block binds more destinations than it has results")
-            changes["dst_hand"] = of[r] >> 4
+            changes["dst_hand"] = _register_of(of, r, "destination") >> 4
         new = BundleCommandOp.from_command(cmd.replace(**changes))
         block.body.block.insert_op_before(new, cmd_op)
         block.body.block.erase_op(cmd_op)

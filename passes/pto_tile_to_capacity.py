@@ -96,6 +96,11 @@ LOCAL_MAX_BYTES = 64 * 1024
 REGISTERS_PER_HAND = 16
 """Local tile registers per hand (PTO-SPEC 2)."""
 
+MAX_INSTRUCTIONS_PER_OP = 1 << 16
+"""Lowering limit (documented in docs/hardening.md): one tensor-level op tiles into at most
+this many compute instructions. Planning and emission are linear in the instructions; a
+larger op (e.g. a GEMV with K = 10^20) is refused before planning, with this limit named."""
+
 PRE_QUANT_FOR_OUTPUT = {TileDataType.FP32: 0, TileDataType.FP16: 1, TileDataType.BF16: 16}
 """PreQuantMode converting the FP32 accumulator to the result type (PTO-SPEC 3.3, D11)."""
 
@@ -903,6 +908,19 @@ class PtoTileToCapacityPass(ModulePass):
         except ValueError as e:
             raise PassFailedException(f"{self.name}: {e}") from None
         for o in list(op.walk()):
+            if isinstance(o, FloorModOp | ElementwiseOp | GemvOp | MatmulOp) and _lower_empty(
+                o, self.name
+            ):
+                continue
+            if isinstance(o, FloorModOp | ElementwiseOp):
+                t = o.result.type
+                assert isinstance(t, TensorType)
+                dt = o.dtype
+                _check_size(
+                    self.name,
+                    f"the {'x'.join(map(str, t.get_shape()))} {o.name}",
+                    trem_lower_bound(math.prod(t.get_shape()), dt, self.tile_bytes, self.pes),
+                )
             if isinstance(o, FloorModOp):
                 lower_floor_mod(o, self.tile_bytes, self.pes)
             elif isinstance(o, ElementwiseOp):
@@ -911,7 +929,11 @@ class PtoTileToCapacityPass(ModulePass):
                 s = cube_shape(o)
                 if s.mx and target is not TargetProfile.A5:
                     continue  # no MX CUBE function on a2a3 (D15)
+                what = f"the {s.m}x{s.k}x{s.n} product"
+                _check_size(self.name, what, gemv_lower_bound(s, self.tile_bytes, self.pes))
                 plan = plan_gemv(s, self.tile_bytes, self.pes)
+                if plan is not None:
+                    _check_size(self.name, what, plan.instructions)
                 if plan is None:
                     raise PassFailedException(
                         f"{self.name}: no tiling of the {s.m}x{s.k}x{s.n} product fits "
@@ -921,6 +943,34 @@ class PtoTileToCapacityPass(ModulePass):
                     lower_gemv_memory(o, plan)
                 else:
                     lower_cube(o, plan)
+
+
+def _check_size(pass_name: str, what: str, count: int) -> None:
+    if count > MAX_INSTRUCTIONS_PER_OP:
+        raise PassFailedException(
+            f"{pass_name}: {what} needs at least {count} compute instructions, more than the "
+            f"lowering limit of {MAX_INSTRUCTIONS_PER_OP} per op (split it at the source)"
+        )
+
+
+def _lower_empty(o: FloorModOp | ElementwiseOp | GemvOp | MatmulOp, pass_name: str) -> bool:
+    """Zero-sized work: an op whose result has no element lowers to nothing (its result is
+    an empty tensor); an empty contraction (K = 0) is refused. True when ``o`` was handled."""
+    t = o.result.type
+    assert isinstance(t, TensorType)
+    shapes = [t.get_shape()] + [
+        v.type.get_shape() for v in o.operands if isinstance(v.type, TensorType)
+    ]
+    if all(d > 0 for shape in shapes for d in shape):
+        return False
+    if any(d == 0 for d in t.get_shape()):
+        empty = tensor.EmptyOp((), t)
+        Rewriter.replace_op(o, empty)
+        return True
+    raise PassFailedException(
+        f"{pass_name}: '{o.name}' has an operand with a zero-sized dimension "
+        "(an empty contraction, K = 0), which has no PTO instruction; remove it at the source"
+    )
 
 
 __all__ = [

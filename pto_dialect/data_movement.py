@@ -9,7 +9,8 @@ semantics here (PTO-SPEC 2 tile model, D9 padding, D13 PEs):
     rectangle of PE ``p``'s payload, then write every element outside the valid rectangle
     with the pad value (``null`` leaves it undefined). The tile's layout only changes how the
     payload is stored (ND -> CUBE_M16/M32/N8 conversions), never the logical values.
-    A slice out of the tensor's bounds is ``Fault_TileLegality`` before any effect.
+    A slice out of the tensor's bounds is ``Fault_TileLegality`` before any effect; with
+    constant offsets (``arith.constant``) the verifier already rejects it.
 
 ``%r = pto.tstore %t, %dst[%i, %j] {pe_stride = [s0, s1]} : T, tensor<RxCxE> -> tensor<RxCxE>``
     The inverse: the valid rectangle of each selected PE's payload is written into a copy of
@@ -65,6 +66,16 @@ def element_types_compatible(tensor_elt: Attribute, tile_elt: Attribute) -> bool
     )
 
 
+def constant_index(value: SSAValue) -> int | None:
+    """The value of ``value`` when an ``arith.constant`` of an integer defines it."""
+    owner = value.owner
+    if getattr(owner, "name", None) != "arith.constant":
+        return None
+    attr = getattr(owner, "value", None)
+    data = getattr(attr, "value", None)
+    return data.data if isinstance(getattr(data, "data", None), int) else None
+
+
 class TileMoveOp(PTOOp):
     """Common parts of the data-movement ops: 2-D offsets and a per-PE stride."""
 
@@ -95,6 +106,23 @@ class TileMoveOp(PTOOp):
                 raise self.fault(
                     TL,
                     f"dimension {d}: {npe} PE slice(s) of {v} with stride {s} exceed the "
+                    f"{self.TENSOR_ROLE}'s extent {ext}",
+                    "docs/dialect.md",
+                )
+
+        self._verify_constant_offsets(shape, (vr, vc), stride, npe, offsets)
+
+    def _verify_constant_offsets(self, shape, valid, stride, npe, offsets) -> None:
+        """Static bounds: constant offsets place every PE slice inside the tensor."""
+        for d, (ext, v, s, o) in enumerate(zip(shape, valid, stride, offsets)):
+            start = constant_index(o)
+            if start is None:
+                continue
+            end = start + (npe - 1) * s + v
+            if start < 0 or (ext >= 0 and end > ext):
+                raise self.fault(
+                    TL,
+                    f"offset {d} = {start}: the PE slice(s) [{start}, {end}) lie outside the "
                     f"{self.TENSOR_ROLE}'s extent {ext}",
                     "docs/dialect.md",
                 )

@@ -11,7 +11,13 @@ with the shortest digits that identify the value in its own type, arrays above 1
 elements summarised.
 
 Errors are one line on stderr and exit status 1: ``pto-run: fault [Kind] ...`` for a
-:class:`~pto_dialect.faults.PTOFault`, ``pto-run: error: ...`` otherwise.
+:class:`~pto_dialect.faults.PTOFault`, ``pto-run: error: ...`` otherwise; an unexpected
+error says it is a bug and how to report it (``--debug`` shows the traceback). Arguments are
+checked before anything runs: ``--profile`` must be a known profile, ``--inputs`` an ``.npz``
+archive (a ``.npy`` file, a pickle or text is named as such), ``--output`` is written at
+exactly the path given (never a directory), ``--symbol`` takes ``main`` or ``@main``. A
+program nested beyond the recursion limit or asking for more memory than there is fails
+with a message saying so (:mod:`pto_dialect.tools.boundary`).
 
 xDSL's ``xDSLRunMain`` passes arguments as attribute text and prints Python values, so
 it does not fit the npz interface; this is a small argparse tool on :func:`interpreter.run`.
@@ -20,6 +26,7 @@ it does not fit the npz interface; this is a small argparse tool on :func:`inter
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import zipfile
 from collections.abc import Sequence
@@ -81,6 +88,7 @@ def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
         if count:
             raise RunError(f"the function takes {count} argument(s): pass --inputs in.npz")
         return []
+    _check_npz(path)
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
@@ -105,30 +113,97 @@ def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
     return result
 
 
+_NPZ_HINT = "pto-run reads .npz archives: np.savez(path, arg0=..., arg1=...)"
+
+
+def _check_npz(path: str) -> None:
+    """``--inputs`` must be a readable ``.npz`` (zip) archive; name what it is otherwise."""
+    from interpreter.runner import RunError
+
+    if os.path.isdir(path):
+        raise RunError(f"inputs '{path}' is a directory, not an .npz file")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8)
+    except OSError as e:
+        raise RunError(f"cannot read inputs '{path}': {e.strerror or e}") from None
+    if head.startswith(b"PK"):
+        return
+    if head.startswith(b"\x93NUMPY"):
+        what = "a single-array .npy file"
+    elif head[:1] == b"\x80" or head[:1] in (b"(", b"]", b"}"):
+        what = "a Python pickle (never loaded: pickles can run code)"
+    elif not head:
+        what = "empty"
+    else:
+        try:
+            head.decode("utf-8")
+            what = "a text file"
+        except UnicodeDecodeError:
+            what = "not an .npz archive"
+    raise RunError(f"inputs '{path}' is {what}; {_NPZ_HINT}")
+
+
+def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
+    """Write an ``.npz`` at exactly ``path`` (np.savez would append ``.npz`` to a name)."""
+    from interpreter.runner import RunError
+
+    if os.path.isdir(path):
+        raise RunError(f"--output '{path}' is a directory; give a file name such as out.npz")
+    try:
+        with open(path, "wb") as f:
+            np.savez(f, **arrays)
+    except OSError as e:
+        raise RunError(f"cannot write '{path}': {e.strerror or e}") from None
+
+
+def _check_args(args: argparse.Namespace) -> None:
+    from interpreter.kernels import PROFILES
+    from interpreter.runner import RunError
+
+    if args.profile not in PROFILES:
+        raise RunError(
+            f"unknown --profile '{args.profile}' (choose from {', '.join(PROFILES)})"
+        )
+    args.symbol = args.symbol.removeprefix("@")
+    if not args.symbol:
+        raise RunError("--symbol needs a function name, e.g. --symbol main")
+    if args.output is not None and os.path.isdir(args.output):
+        raise RunError(
+            f"--output '{args.output}' is a directory; give a file name such as out.npz"
+        )
+    if args.inputs is not None:
+        _check_npz(args.inputs)
+
+
 def _run(args: argparse.Namespace) -> int:
     from xdsl.dialects import func
     from xdsl.traits import SymbolTable
 
     from interpreter.runner import RunError, load_module, parse_module_text, run
 
+    _check_args(args)
     if args.file == "-":
-        module = load_module(parse_module_text(sys.stdin.read(), "<stdin>"))
+        stream = getattr(sys.stdin, "buffer", sys.stdin)
+        module = load_module(parse_module_text(_read_text(stream, "<stdin>"), "<stdin>"))
     else:
-        import os
-
+        if os.path.isdir(args.file):
+            raise RunError(f"'{args.file}' is a directory, not an MLIR file")
         if not os.path.isfile(args.file):
             raise RunError(f"cannot read '{args.file}': no such file")
-        module = load_module(os.fspath(args.file))
+        try:
+            with open(args.file, "rb") as f:
+                text = _read_text(f, args.file)
+        except OSError as e:
+            raise RunError(f"cannot read '{args.file}': {e.strerror or e}") from None
+        module = load_module(parse_module_text(text, args.file))
     callee = SymbolTable.lookup_symbol(module, args.symbol)
     if not isinstance(callee, func.FuncOp):
         raise RunError(f"no function named @{args.symbol} in the module")
     arrays = _load_inputs(args.inputs, len(callee.function_type.inputs.data))
     results = run(module, args.symbol, *arrays, profile=args.profile)
     if args.output is not None:
-        try:
-            np.savez(args.output, **{f"result{i}": _bits(r) for i, r in enumerate(results)})
-        except OSError as e:
-            raise RunError(f"cannot write '{args.output}': {e.strerror or e}") from None
+        _write_npz(args.output, {f"result{i}": _bits(r) for i, r in enumerate(results)})
         return 0
     result_types = callee.function_type.outputs.data
     for i, (t, r) in enumerate(zip(result_types, results, strict=True)):
@@ -136,12 +211,43 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_text(stream: Any, name: str) -> str:
+    from interpreter.runner import RunError
+
+    data = stream.read()
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RunError(f"'{name}' is not UTF-8 text (byte {e.start}: {e.reason})") from None
+
+
+_EXAMPLE = """\
+example:
+  python -c "import numpy as np; np.savez('in.npz', arg0=np.ones((1, 64), np.float16), \\
+             arg1=np.ones((64, 32), np.float16))"
+  pto-run kernel.mlir --symbol main --inputs in.npz              # prints result0: ...
+  pto-opt kernel.mlir -p pto-lower | pto-run - --symbol main --inputs in.npz --output out.npz
+
+Arrays arg0, arg1, ... of IN.npz are the function's arguments in order (bf16 / f8 / f6 / f4
+/ E8M0 as unsigned bit patterns of the same width); OUT.npz receives result0, result1, ...
+Errors: one line on stderr, exit status 1 (pto-run: fault [Kind] ... for a PTO fault).
+"""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="pto-run", description="Run a function of an MLIR module on numpy arrays."
+        prog="pto-run",
+        description="Run one function of an MLIR module (linalg / arith / tensor / pto, "
+        "tensor-, tile- or block-level) on numpy arrays, with the PTO numeric model.",
+        epilog=_EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("file", metavar="FILE", help="MLIR file, or - for stdin")
-    parser.add_argument("--symbol", default="main", help="function to run (default: main)")
+    parser.add_argument(
+        "--symbol", default="main", help="function to run, main or @main (default: main)"
+    )
     parser.add_argument("--inputs", metavar="IN.npz", help="arguments arg0, arg1, ...")
     parser.add_argument("--output", metavar="OUT.npz", help="write result0, result1, ... here")
     parser.add_argument(
@@ -149,23 +255,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="exact",
         help="numeric profile of PTO ops (D4): exact, fp32-sequential, raw-carrier",
     )
+    parser.add_argument(
+        "--debug", action="store_true", help="on an internal error, show the Python traceback"
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     args = parser.parse_args(argv)
 
     from interpreter.runner import RunError
     from pto_dialect.faults import PTOFault
+    from pto_dialect.tools.boundary import guarded
 
-    try:
-        return _run(args)
-    except PTOFault as e:
-        where = f"'{e.op}': " if e.op else ""
-        print(f"pto-run: fault [{e.kind}] {where}{e.message}", file=sys.stderr)
-    except RunError as e:
-        print(f"pto-run: error: {e}", file=sys.stderr)
-    except Exception as e:  # never a traceback for users
-        message = str(e).strip().splitlines()[0] if str(e).strip() else ""
-        print(f"pto-run: internal error: {type(e).__name__}: {message}", file=sys.stderr)
-    return 1
+    def describe(e: BaseException) -> str | None:
+        if isinstance(e, PTOFault):
+            where = f"'{e.op}': " if e.op else ""
+            return f"pto-run: fault [{e.kind}] {where}{e.message}"
+        if isinstance(e, RunError):
+            return f"pto-run: error: {e}"
+        return None
+
+    return guarded("pto-run", lambda: _run(args), debug=args.debug, describe=describe)
 
 
 if __name__ == "__main__":

@@ -530,8 +530,9 @@ def check_block(
     trem_types: frozenset[TileDataType] = TREM_TYPES,
 ) -> BlockSummary:
     """Check exactly one block ``BSTART ... BSTOP`` and return its summary."""
-    if any(isinstance(c, BStart) for c in cmds[1:]):
-        raise ValueError("check_block takes one block; use check_program for a stream")
+    for i, c in enumerate(cmds[1:], start=1):
+        if isinstance(c, BStart):
+            raise _fault(_BC, "a second BSTART inside one block (one BSTART ... BSTOP per block)", c, i)
     blocks = check_program(cmds, profile=profile, trem_types=trem_types)
     if len(blocks) != 1:
         raise _fault(_BC, "expected one BSTART ... BSTOP block", None, 0)

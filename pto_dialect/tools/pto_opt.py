@@ -1,22 +1,95 @@
-"""``pto-opt``: xdsl-opt with the ``pto`` dialect, our passes and targets, and clean errors.
+"""``pto-opt``: the PTO optimizer driver -- xdsl-opt with the ``pto`` dialect, our passes,
+targets and frontends, and a tool boundary that turns every error into one diagnostic.
 
-A thin subclass of :class:`xdsl.xdsl_opt_main.xDSLOptMain`. Differences from ``xdsl-opt``:
+A subclass of :class:`xdsl.xdsl_opt_main.xDSLOptMain`. Differences from ``xdsl-opt``:
 
 * upstream MLIR ops that xDSL 0.75 lacks or verifies too strictly are registered in place of
   xDSL's (``linalg.vecmat``/``matvec``, mixed-type ``linalg.matmul``, ``arith.remf``);
-* invalid input prints the diagnostic (op, message, location) and exits with status 1,
-  without a Python traceback; ``--verify-diagnostics`` keeps xdsl-opt's behaviour;
+* after parsing, SSA dominance and float widths are checked
+  (:mod:`pto_dialect.ssa_checks`), which xDSL 0.75 does not do;
+* every error is one diagnostic on stderr and exit status 1, never a traceback
+  (:mod:`pto_dialect.tools.boundary`): parse errors with their location, an exception inside
+  xDSL's parser as a malformed-input error at the parser's position, verifier errors with the
+  op; an unexpected error says it is a bug and how to report it (``--debug`` shows the
+  traceback); ``--verify-diagnostics`` keeps xdsl-opt's behaviour;
+* ``--help`` lists our passes, targets and frontends; ``--help-upstream`` lists xDSL's;
 * ``--version`` prints the pto-xdsl and xDSL versions.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from collections.abc import Sequence
 
-from xdsl.utils.exceptions import DiagnosticException, ParseError, PassFailedException
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.xdsl_opt_main import xDSLOptMain
+
+from pto_dialect.tools.boundary import ToolError, guarded, parser_location
+
+TOOL = "pto-opt"
+
+_PASS_SUMMARIES = {
+    "convert-linalg-to-pto": "linalg GEMV / matmul / MX / floor-mod / elementwise -> pto ops",
+    "pto-tile-to-capacity": "tensor-level pto ops -> tile-level tload / compute / tstore",
+    "pto-form-bundles": "tile ops -> pto.block bundles of ISA commands",
+    "pto-assign-registers": "give each bundle's tiles their Local registers",
+    "pto-lower": "all of the above in order; pto-lower{level=tile} stops at tiles",
+}
+
+_HEAD = """\
+pto-opt: the optimizer driver of pto-xdsl, a toolchain for the PTO tile ISA.
+
+Reads MLIR (linalg / arith / tensor / pto), PTO assembly (.s) or encoded words (.hex),
+verifies it against the ISA's legality rules, runs passes and writes MLIR, assembly or
+hex words.
+
+PTO passes (-p, comma separated; options in braces):
+"""
+
+_TAIL = """
+PTO targets (-t):   pto-asm (block assembly), pto-bin (hex words), mlir (default)
+PTO frontends:      .s / -f pto-asm (assembly), .hex / -f pto-bin (hex words), .mlir
+
+examples:
+  pto-opt kernel.mlir -p pto-lower -t pto-asm
+  pto-opt kernel.mlir -p 'pto-lower{level=tile}'
+  pto-opt kernel.pto.s -t pto-bin > kernel.hex
+
+Every error is one diagnostic and exit status 1; --debug shows the traceback of an
+internal error. xDSL's own passes, targets and frontends stay available: --help-upstream.
+"""
+
+
+def description() -> str:
+    """The ``--help`` text: what pto-opt is, then every pass of :func:`passes.get_all_passes`
+    (a pass without a summary here shows its docstring's first line)."""
+    try:
+        from passes import get_all_passes
+
+        names = list(get_all_passes())
+    except ImportError:  # pragma: no cover
+        names = list(_PASS_SUMMARIES)
+    order = [n for n in _PASS_SUMMARIES if n in names] + [n for n in names if n not in _PASS_SUMMARIES]
+    lines = []
+    for name in order:
+        summary = _PASS_SUMMARIES.get(name)
+        if summary is None:
+            from passes import get_all_passes
+
+            doc = (get_all_passes()[name]().__doc__ or "").strip()
+            summary = doc.splitlines()[0].replace("``", "") if doc else ""
+        lines.append(f"  {name:<22}  {summary}")
+    return _HEAD + "\n".join(lines) + "\n" + _TAIL
+
+
+class _PTOArgumentParser(argparse.ArgumentParser):
+    """Builds the description (which imports the passes) only when help is printed."""
+
+    def format_help(self) -> str:
+        self.description = description()
+        return super().format_help()
 
 
 def _versions() -> str:
@@ -29,7 +102,31 @@ def _versions() -> str:
     return f"pto-opt (pto-xdsl) {ours}, xDSL {version('xdsl')}"
 
 
+class _UpstreamHelp(argparse.Action):
+    """``--help-upstream``: every pass, target and frontend the xDSL multiverse offers."""
+
+    def __init__(self, option_strings, dest, tool: PTOOptMain, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+        self.tool = tool
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import textwrap
+
+        for title, names in (
+            ("passes", self.tool.available_passes),
+            ("targets", self.tool.available_targets),
+            ("frontends", self.tool.available_frontends),
+        ):
+            print(f"all {title} (PTO and xDSL):")
+            print(textwrap.fill(", ".join(names), 88, initial_indent="  ", subsequent_indent="  "))
+        parser.exit()
+
+
 class PTOOptMain(xDSLOptMain):
+    def __init__(self, args: Sequence[str] | None = None):
+        self._stage = "setup"
+        super().__init__(description="", args=args)
+
     def register_all_dialects(self):
         super().register_all_dialects()
         try:
@@ -41,36 +138,151 @@ class PTOOptMain(xDSLOptMain):
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
         # xdsl-opt already owns -v/--version; give it our text (its format has no braces).
         self.version_format = _versions().replace("{", "{{").replace("}", "}}")
+        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        arg_parser.__class__ = _PTOArgumentParser
         super().register_all_arguments(arg_parser)
+        short_help = {
+            "passes": "pass pipeline, e.g. pto-lower or 'pto-lower{level=tile}' (PTO passes "
+            "above; all with --help-upstream)",
+            "target": "output: mlir (default), pto-asm, pto-bin (all with --help-upstream)",
+            "frontend": "input format when the file extension does not say it: mlir, "
+            "pto-asm, pto-bin (all with --help-upstream)",
+        }
+        for action in arg_parser._actions:  # pyright: ignore[reportPrivateUsage]
+            if action.dest in short_help:
+                action.help = short_help[action.dest]
+        arg_parser.add_argument(
+            "--help-upstream",
+            action=_UpstreamHelp,
+            tool=self,
+            help="list every pass, target and frontend, xDSL's included, and exit",
+        )
+        arg_parser.add_argument(
+            "--debug",
+            action="store_true",
+            help="on an internal error, show the Python traceback",
+        )
 
-    def run(self):
+    # -- stages: each knows how to describe its failures -----------------------------------
+
+    def parse_chunk(self, chunk, file_extension, start_offset=0):
+        self._stage = "parse"
+        data = chunk.read()
+        if isinstance(data, bytes):
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ToolError(
+                    f"{self.get_input_name()}: the input is not UTF-8 text "
+                    f"(byte {e.start}: {e.reason})"
+                ) from None
         try:
-            super().run()
-        except ParseError as e:
-            print(e, file=sys.stderr)
-            raise SystemExit(1) from None
-        except (DiagnosticException, PassFailedException) as e:
-            print(e, file=sys.stderr)
-            for note in getattr(e, "__notes__", ()):
-                print(note, file=sys.stderr)
-            raise SystemExit(1) from None
-        except (ValueError, KeyError) as e:
-            # Errors raised while reading input or running a pass on malformed IR.
-            print(f"pto-opt: error: {e}", file=sys.stderr)
-            raise SystemExit(1) from None
+            module = super().parse_chunk(io.BytesIO(data), file_extension, start_offset)
+        except (ParseError, DiagnosticException, ToolError):
+            raise
+        except Exception as e:  # an exception inside xDSL's parser: malformed input
+            raise ToolError(_malformed(e, self.get_input_name())) from e
+        if module is not None:
+            self._stage = "verify"
+            from pto_dialect.ssa_checks import check_module
+
+            check_module(module)
+        return module
+
+    def apply_passes(self, prog):
+        self._stage = "verify"
+        _verify(prog)
+        self._stage = "pass"
+        super().apply_passes(prog)
+
+    def output_resulting_program(self, prog):
+        self._stage = "output"
+        return super().output_resulting_program(prog)
+
+    def describe(self, e: BaseException) -> str | None:
+        """The message of an error escaping :meth:`run`, by stage (``None``: the defaults)."""
+        if isinstance(e, DiagnosticException | ParseError | ToolError):
+            return None
+        if self._stage in ("pass", "output") and type(e) is ValueError:
+            # our passes and targets report unsupported input as ValueError
+            return f"{TOOL}: error: {e}"
+        if self._stage == "verify" and isinstance(e, Exception) and not isinstance(
+            e, RecursionError | MemoryError
+        ):
+            return f"{TOOL}: error: {_malformed(e, self.get_input_name())}"
+        return None
 
 
-def main(args: Sequence[str] | None = None) -> None:
+def _malformed(e: BaseException, name: str) -> str:
+    from pto_dialect.tools.boundary import first_line
+
+    where = parser_location(e)
+    op = _failing_op(e)
+    what = "malformed input"
+    if op is not None:
+        what = f"malformed '{op}' op"
+    reason = first_line(e)
+    if isinstance(e, OverflowError):
+        reason = "a value is out of range for its type"
+    elif isinstance(e, RecursionError):
+        reason = "nested too deeply"
+    return f"{where or name}: {what}: {reason}"
+
+
+def _failing_op(e: BaseException) -> str | None:
+    from xdsl.ir import Operation
+
+    from pto_dialect.tools.boundary import frames
+
+    name = None
+    for frame in frames(e.__traceback__):
+        obj = frame.f_locals.get("self")
+        if isinstance(obj, Operation):
+            name = obj.name
+    return name
+
+
+def _verify(module) -> None:
+    """``module.verify()``; an exception other than a diagnostic names the op it hit."""
     try:
-        tool = PTOOptMain(args=args)  # parses the pass pipeline: unknown passes/options raise
-    except (ValueError, KeyError, TypeError) as e:
-        print(f"pto-opt: error: {e}", file=sys.stderr)
-        raise SystemExit(1) from None
-    try:
+        module.verify()
+    except (DiagnosticException, RecursionError, MemoryError):
+        raise
+    except Exception as e:
+        op = _failing_op(e)
+        from pto_dialect.tools.boundary import first_line
+
+        who = f"'{op}' op" if op else "the module"
+        raise VerifyException(f"{who} is malformed: {first_line(e)}") from e
+
+
+def main(args: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if args is None else args)
+    debug = "--debug" in argv
+    holder: dict[str, PTOOptMain] = {}
+
+    def body() -> int:
+        try:
+            tool = PTOOptMain(args=argv)  # parses the pass pipeline: unknown passes raise
+        except (ValueError, KeyError, TypeError) as e:
+            raise ToolError(str(e).strip("'\"")) from None
+        holder["tool"] = tool
+        if tool.args.input_file is not None:
+            import os
+
+            if os.path.isdir(tool.args.input_file):
+                raise ToolError(f"'{tool.args.input_file}' is a directory, not an input file")
         tool.run()
-    except FileNotFoundError as e:
-        print(f"pto-opt: error: {e}", file=sys.stderr)
-        raise SystemExit(1) from None
+        return 0
+
+    def describe(e: BaseException) -> str | None:
+        tool = holder.get("tool")
+        return tool.describe(e) if tool is not None else None
+
+    status = guarded(TOOL, body, debug=debug, describe=describe)
+    if args is None:
+        raise SystemExit(status)
+    return status
 
 
 if __name__ == "__main__":

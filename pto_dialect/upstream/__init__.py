@@ -79,6 +79,9 @@ def register_upstream_overrides(ctx: Context) -> None:
     xDSL's ``Context`` has no public API to replace a registration, so this touches its
     private tables; it is the only place in the project that does.
     """
+    from .xdsl_fixes import apply_xdsl_fixes
+
+    apply_xdsl_fixes()
     registered = ctx._registered_dialects  # pyright: ignore[reportPrivateUsage]
     loaded = ctx._loaded_dialects  # pyright: ignore[reportPrivateUsage]
     loaded_ops = ctx._loaded_ops  # pyright: ignore[reportPrivateUsage]

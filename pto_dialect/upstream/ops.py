@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg import ops as xlinalg
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.ir import Attribute, BlockArgument, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import irdl_op_definition, traits_def
 from xdsl.traits import Pure
@@ -94,6 +94,10 @@ def _check_castable(op: NamedOperation) -> None:
 
 def contraction_region(arg_types: Sequence[Attribute]) -> Region:
     """The upstream contraction body ``yield add(out, mul(cast(U, in0), cast(U, in1)))``."""
+    if len(arg_types) != 3:
+        # Malformed op (wrong operand count, e.g. ``linalg.matmul outs(%c)``): an empty
+        # body; the op's verifier then names the expected operands.
+        return Region(Block([xlinalg.YieldOp()], arg_types=arg_types))
     out_type = arg_types[-1]
     add, mul = (
         (arith.AddfOp, arith.MulfOp)

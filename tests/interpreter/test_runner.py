@@ -163,7 +163,7 @@ func.func @main() -> tensor<2xbf16> {
         (["{path}", "--symbol", "nope"], "pto-run: error: no function named @nope in the module"),
         (["{path}"], "pto-run: error: the function takes 2 argument(s): pass --inputs in.npz"),
         (["{tmp}/absent.mlir"], "pto-run: error: cannot read"),
-        (["{path}", "--inputs", "{tmp}/bad.npz"], "pto-run: error: cannot read inputs"),
+        (["{path}", "--inputs", "{tmp}/bad.npz"], "pto-run: error: inputs '"),
         (["{path}", "--inputs", "{tmp}/few.npz"], "pto-run: error: inputs '"),
         (["{tmp}/broken.mlir"], "pto-run: error: parse error:"),
     ],

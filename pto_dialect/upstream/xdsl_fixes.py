@@ -1,0 +1,38 @@
+"""Fixes for xDSL 0.75 defects that let malformed input hang or crash our tools.
+
+:func:`apply_xdsl_fixes` is idempotent and is called by
+:func:`pto_dialect.upstream.register_upstream_overrides`, i.e. by every context our tools
+build.
+
+* **Unterminated string literal**: xDSL's lexer matches strings with
+  ``"(?:[^"\\\\\\n\\v\\f]+|\\\\(...))*"`` -- a ``+`` inside a ``*``, so a ``"`` followed by
+  ``n`` letters and no closing quote backtracks through 2^n splits before failing (over a
+  minute at n = 40). The same language without nested repetition (one character per
+  iteration) fails in linear time with the same diagnostic.
+* **Unformatted message**: the lexer's "Expected suffix identifier after {first_char}" lacks
+  its ``f`` prefix; :func:`fix_parse_error` puts the character in.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["apply_xdsl_fixes", "fix_parse_error", "STRING_LITERAL_REGEX"]
+
+STRING_LITERAL_REGEX = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+
+
+def apply_xdsl_fixes() -> None:
+    from xdsl.utils.mlir_lexer import MLIRLexer
+
+    MLIRLexer._unescaped_characters_regex = STRING_LITERAL_REGEX  # pyright: ignore[reportPrivateUsage]
+
+
+def fix_parse_error(e: Exception) -> Exception:
+    """Repair a known-bad xDSL parse-error message in place; returns ``e``."""
+    msg = getattr(e, "msg", None)
+    if isinstance(msg, str) and "{first_char}" in msg:
+        span = getattr(e, "span", None)
+        char = span.text[:1] if span is not None else "the prefix"
+        e.msg = msg.replace("{first_char}", f"'{char}'")  # type: ignore[attr-defined]
+    return e
