@@ -92,6 +92,8 @@ def parse_module_text(
     text: str, name: str = "<string>", ctx: Context | None = None
 ) -> builtin.ModuleOp:
     """Parse MLIR text (not verified); a parse error is a one-line :class:`RunError`."""
+    if not text.strip():
+        raise RunError(f"'{name}' is empty: there is no module to run")
     try:
         return Parser(ctx or build_context(), text, name).parse_module()
     except ParseError as e:

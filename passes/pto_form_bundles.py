@@ -84,7 +84,16 @@ def hand_of(t: TileType) -> int:
     return HANDS.index("t")
 
 
+LB_MAX = 0xFFFF
+"""LB0/1/2 hold 16 bits: B.DIM writes (GPR + uimm17)[15:0] (PTO-SPEC 3.4)."""
+
+
 def _lb(lb: int, value: int) -> isa.Command:
+    if not 0 <= value <= LB_MAX:
+        raise PassFailedException(
+            f"pto-form-bundles: LB{lb} = {value} does not fit the 16-bit loop bound "
+            f"(0..{LB_MAX}, PTO-SPEC 3.4); a tile dimension this large has no encoding"
+        )
     return isa.CBDimi(lb, value) if 0 <= value < 256 else isa.BDim(lb, 0, value)
 
 

@@ -254,7 +254,8 @@ def plan_trem(elements: int, dtype: TileDataType, tile_bytes: int, npe: int) -> 
     """Tile a contiguous E-element floor-mod (PTO-SPEC 5, D14): Col = the largest power of
     two dividing E (at most one tile's elements), so full tiles are exactly full."""
     cap_elems = tile_bytes * 8 // dtype.info.carrier_bits
-    cols = min(elements & -elements, cap_elems)
+    # LB0 (the column count) is 16 bits (PTO-SPEC 3.4): at most 2^15 columns, a power of two.
+    cols = min(elements & -elements, cap_elems, 1 << 15)
     best: TremPlan | None = None
     while True:
         rows = elements // cols

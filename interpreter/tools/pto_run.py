@@ -191,6 +191,11 @@ def _run(args: argparse.Namespace) -> int:
             raise RunError(f"'{args.file}' is a directory, not an MLIR file")
         if not os.path.isfile(args.file):
             raise RunError(f"cannot read '{args.file}': no such file")
+        if args.file.endswith((".s", ".hex")):
+            raise RunError(
+                f"'{args.file}' is PTO assembly or hex words; pto-run reads MLIR "
+                f"(pto-opt {args.file} | pto-run - ... runs it)"
+            )
         try:
             with open(args.file, "rb") as f:
                 text = _read_text(f, args.file)

@@ -37,9 +37,19 @@ def form_of(cmd: Command) -> Form:
         if form.implies(cmd):
             return form
     if not isinstance(cmd, Command):
-        raise EncodeError(f"{cmd!r} is not a PTO block command")
+        raise EncodeError(f"a {type(cmd).__name__} is not a PTO block command")
     why = "; ".join(reserved_values(cmd)) or "no encoding form matches its attributes"
-    raise EncodeError(f"cannot encode {cmd!r}: {why}")
+    raise EncodeError(f"cannot encode {_describe(cmd)}: {why}")
+
+
+def _describe(cmd: Command) -> str:
+    """The command as assembly text when it prints, else its mnemonic."""
+    from pto_dialect.isa.asm import print_command
+
+    try:
+        return print_command(cmd)
+    except Exception:  # noqa: BLE001 - a command too broken to print
+        return cmd.mnemonic
 
 
 def decode_form(word: int, width: int = 32) -> Form:

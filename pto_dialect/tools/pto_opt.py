@@ -180,7 +180,10 @@ class PTOOptMain(xDSLOptMain):
             module = super().parse_chunk(io.BytesIO(data), file_extension, start_offset)
         except (ParseError, DiagnosticException, ToolError):
             raise
-        except Exception as e:  # an exception inside xDSL's parser: malformed input
+        except Exception as e:
+            if isinstance(e, ValueError) and _raised_by_us(e):
+                raise ToolError(str(e)) from e  # our frontends' own diagnostics
+            # an exception inside xDSL's parser: malformed input
             raise ToolError(_malformed(e, self.get_input_name())) from e
         if module is not None:
             self._stage = "verify"
@@ -227,6 +230,19 @@ def _malformed(e: BaseException, name: str) -> str:
     elif isinstance(e, RecursionError):
         reason = "nested too deeply"
     return f"{where or name}: {what}: {reason}"
+
+
+def _raised_by_us(e: BaseException) -> bool:
+    """True when the innermost frame of ``e`` is pto-xdsl code, not xDSL's."""
+    from pto_dialect.tools.boundary import frames
+
+    last = None
+    for frame in frames(e.__traceback__):
+        last = frame
+    if last is None:
+        return False
+    module = last.f_globals.get("__name__", "")
+    return module.split(".")[0] in ("pto_dialect", "passes", "interpreter")
 
 
 def _failing_op(e: BaseException) -> str | None:

@@ -275,6 +275,8 @@ def fuzz(mutants: int, seed: int, time_bound: float = 20.0, log: Callable[[str],
                 report.counts[res.outcome] += 1
                 if res.outcome in FAILURES:
                     report.failures.append((res.outcome, s.name, res.detail, data))
+                    if log:
+                        log(f"  mutant {i}: {res.outcome}: seed {s.name}: {res.detail}")
                 if log and (i + 1) % 1000 == 0:
                     log(f"{i + 1} mutants, {time.monotonic() - start:.0f} s: {dict(report.counts)}")
     finally:

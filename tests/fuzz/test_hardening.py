@@ -275,3 +275,41 @@ def test_second_bstart_in_a_block_names_the_rule():
     with pytest.raises(PTOFault) as info:
         isa.check_block(cmds)
     assert "second BSTART" in str(info.value) and "check_program" not in str(info.value)
+
+
+def test_loop_bounds_beyond_16_bits_are_refused():
+    from xdsl.utils.exceptions import PassFailedException
+
+    from passes.pto_form_bundles import LB_MAX, _lb
+
+    assert _lb(0, 255).mnemonic == "C.B.DIMI" and _lb(1, LB_MAX).mnemonic == "B.DIM"
+    with pytest.raises(PassFailedException, match="16-bit loop bound"):
+        _lb(0, LB_MAX + 1)
+
+
+def test_encode_error_shows_assembly_not_repr(tmp_path):
+    status, _, err = opt(tmp_path, "pto.b.dim <lb = 0, reg = 0, imm = 300000>\n")
+    assert_clean(status, err, "does not fit in 17 bits")
+    assert "BDim(" not in err
+
+
+def test_wide_byte_tiles_stay_encodable(tmp_path):
+    """A 1x65536 ui8 elementwise op once tiled into 65536-column tiles, whose LB0 wrapped
+    to 0; columns are now capped at 2^15 and the lowered program computes the same."""
+    from interpreter.runner import run as run_module
+
+    text = """func.func @f(%a: tensor<1x65536xui8>, %b: tensor<1x65536xui8>) -> tensor<1x65536xui8> {
+  %r = pto.elementwise add %a, %b : tensor<1x65536xui8>
+  func.return %r : tensor<1x65536xui8>
+}
+"""
+    status, lowered, err = opt(tmp_path, text, "-p", "pto-lower")
+    assert status == 0, err
+    a = (np.arange(65536) % 251).astype(np.uint8).reshape(1, 65536)
+    b = np.full((1, 65536), 7, np.uint8)
+    (got,) = run_module(lowered, "f", a, b)
+    assert got.view(np.uint8).tolist() == ((a.astype(np.int64) + 7) % 256).tolist()
+
+
+def test_empty_input_to_pto_run(tmp_path):
+    assert_clean(*run(tmp_path, "  \n")[::2], "is empty")

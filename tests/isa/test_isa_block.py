@@ -237,7 +237,7 @@ def test_wide_trem_profile():
 
 
 def test_check_block_is_for_one_block():
-    with pytest.raises(ValueError):
+    with pytest.raises(PTOFault, match="second BSTART"):  # a fault, not API advice (issue 13)
         check_block(parse_program(TREM + TREM))
     with pytest.raises(TypeError):
         check_program([BStart.op("TREM", T.S32), "BSTOP"])  # type: ignore[list-item]
