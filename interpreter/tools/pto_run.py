@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import zipfile
 from collections.abc import Sequence
 from typing import Any
 
@@ -92,8 +91,12 @@ def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
-        raise RunError(f"cannot read inputs '{path}': {e}") from None
+    except MemoryError:
+        raise
+    except Exception as e:  # noqa: BLE001 - zipfile/zlib/numpy raise many kinds on bad data
+        from pto_dialect.tools.boundary import first_line
+
+        raise RunError(f"cannot read inputs '{path}': not a valid .npz archive ({first_line(e)})") from None
     expected = [f"arg{i}" for i in range(count)]
     missing = [n for n in expected if n not in arrays]
     extra = sorted(set(arrays) - set(expected))

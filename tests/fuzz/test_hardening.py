@@ -313,3 +313,14 @@ def test_wide_byte_tiles_stay_encodable(tmp_path):
 
 def test_empty_input_to_pto_run(tmp_path):
     assert_clean(*run(tmp_path, "  \n")[::2], "is empty")
+
+
+def test_corrupt_npz_is_an_input_error(tmp_path):
+    npz = tmp_path / "in.npz"
+    np.savez(npz, arg0=np.ones(2, np.float32))
+    data = bytearray(npz.read_bytes())
+    central = bytes(data).index(b"PK\x01\x02")
+    # "version needed to extract" 20.2 in the central directory: NotImplementedError in zipfile
+    data[central + 6 : central + 8] = b"\xca\x00"
+    npz.write_bytes(bytes(data))
+    assert_clean(*run(tmp_path, PROGRAM, "--inputs", str(npz))[::2], "cannot read inputs")
