@@ -35,7 +35,9 @@ _PASS_SUMMARIES = {
     "pto-tile-to-capacity": "tensor-level pto ops -> tile-level tload / compute / tstore",
     "pto-form-bundles": "tile ops -> pto.block bundles of ISA commands",
     "pto-assign-registers": "give each bundle's tiles their Local registers",
-    "pto-lower": "all of the above in order; pto-lower{level=tile} stops at tiles",
+    "pto-lower": "the four passes above in order; pto-lower{level=tile} stops at tiles",
+    "pto-quantize-mx": "constant contraction weights -> MX codes and E8M0 scales "
+    "({format=mxfp8})",
 }
 
 _HEAD = """\
