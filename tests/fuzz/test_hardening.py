@@ -328,3 +328,14 @@ def test_corrupt_npz_is_an_input_error(tmp_path):
     data[central + 6 : central + 8] = b"\xca\x00"
     npz.write_bytes(bytes(data))
     assert_clean(*run(tmp_path, PROGRAM, "--inputs", str(npz))[::2], "cannot read inputs")
+
+
+def test_help_lists_every_pto_pass_first():
+    from passes import get_all_passes
+
+    status, out, _ = fuzz._run_tool(pto_opt.main, ["--help"])
+    assert status == 0
+    assert out.index("pto-opt: the optimizer driver of pto-xdsl") < out.index("options:")
+    for name in get_all_passes():
+        assert f"  {name}  " in out, name
+    assert "riscv" not in out and "--help-upstream" in out
