@@ -53,6 +53,7 @@ class ToolError(Exception):
 _REPR = re.compile(
     r"<(?:[\w.]+\.)?(\w+)(?:\[[^\]<>\n]*\])?(?: object)?(?: at 0x[0-9a-fA-F]+| [^<>\n]*)?>"
 )
+_CLASS = re.compile(r"<class '([\w.]+)'>")
 _KNOWN_REPRS = {
     "OpResult": "an SSA value",
     "BlockArgument": "a block argument",
@@ -75,6 +76,7 @@ def user_text(text: str) -> str:
             return "an internal object"
         return m.group(0)
 
+    text = _CLASS.sub(lambda m: m.group(1).rsplit(".", 1)[-1], text)
     return _REPR.sub(repl, text)
 
 

@@ -280,10 +280,14 @@ def main(args: Sequence[str] | None = None) -> int:
     holder: dict[str, PTOOptMain] = {}
 
     def body() -> int:
+        from xdsl.utils.exceptions import ArgSpecParseError
+
         try:
             tool = PTOOptMain(args=argv)  # parses the pass pipeline: unknown passes raise
         except (ValueError, KeyError, TypeError) as e:
             raise ToolError(str(e).strip("'\"")) from None
+        except ArgSpecParseError as e:  # a BaseException in xDSL 0.75: a malformed -p text
+            raise ToolError(str(e).strip()) from None
         holder["tool"] = tool
         if tool.args.input_file is not None:
             import os

@@ -4,7 +4,7 @@ Seeds: the examples and lit tests (MLIR), assembly and hex words made from the e
 and ``.npz`` inputs of a small kernel. Each mutant is one seed with 1-3 random edits (delete,
 duplicate or swap spans and lines, splice tokens from other seeds, extreme numbers, stray
 quotes and braces, truncation, byte flips), fed to the tool the way a user would: MLIR with
-no pass, with ``pto-lower`` (tile or block level) and a target, assembly to ``-t pto-bin``,
+no pass, with ``pto-lower`` (tile or block level) and a target, with a mutated pipeline, assembly to ``-t pto-bin``,
 hex to ``-t pto-asm``, MLIR and ``.npz`` to ``pto-run``.
 
 Outcomes: ``ok`` (status 0), ``rejected`` (status 1, a diagnostic), and the failures the
@@ -42,6 +42,14 @@ _EXTREMES = [
 ]
 _SNIPPETS = ['"', "{", "}", "(", ")", "<", ">", "%", "@", "^bb1", ":", ",", "x", "\n", "//",
              "#", "!", "[", "]", "f128", "f80", "i1", "index", "-> ()", "0x", "dense<"]
+
+
+_PIPELINES = [
+    "pto-lower",
+    "pto-lower{level=tile}",
+    "convert-linalg-to-pto,pto-tile-to-capacity{tile-bytes=4096 pes=2}",
+    "pto-tile-to-capacity{chain=memory target=a5}",
+]
 
 
 class Hang(BaseException):
@@ -234,8 +242,12 @@ def run_one(rng: random.Random, seed: Seed, data: bytes, tmp: str, time_bound: f
             argv, tool = [path, "-p", "pto-lower{level=tile}"], _opt
         elif r < 0.8:
             argv, tool = [path, "-p", "pto-lower", "-t", rng.choice(["pto-asm", "pto-bin"])], _opt
-        else:
+        elif r < 0.95:
             argv, tool = [path, "--symbol", rng.choice(["main", "@main", "f"])], _run
+        else:  # a mutated pass pipeline
+            spec = rng.choice(_PIPELINES).encode()
+            spec = _one_edit(rng, "pipeline", spec, [s.encode() for s in _SNIPPETS])
+            argv, tool = [path, "-p", spec.decode("utf-8", "replace")], _opt
     elif seed.kind == "asm":
         argv, tool = [path, "-t", rng.choice(["pto-bin", "pto-asm", "mlir"])], _opt
     elif seed.kind == "hex":

@@ -339,3 +339,18 @@ def test_help_lists_every_pto_pass_first():
     for name in get_all_passes():
         assert f"  {name}  " in out, name
     assert "riscv" not in out and "--help-upstream" in out
+
+
+@pytest.mark.parametrize(
+    "pipeline, needle",
+    [
+        ("pto-lower{level=", "Error parsing pass pipeline specification"),  # a BaseException
+        (",,", "Expected pass name here"),
+        ("pto-tile-to-capacity{pes=abc}", "expected int"),
+        ("no-such-pass", "Unrecognized passes"),
+    ],
+)
+def test_malformed_pipelines(tmp_path, pipeline, needle):
+    status, _, err = opt(tmp_path, "", "-p", pipeline)
+    assert_clean(status, err, needle)
+    assert "<class" not in err
