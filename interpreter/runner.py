@@ -94,7 +94,10 @@ def parse_module_text(
     """Parse MLIR text (not verified); a parse error is a one-line :class:`RunError`."""
     if not text.strip():
         raise RunError(f"'{name}' is empty: there is no module to run")
+    from pto_dialect.upstream.xdsl_fixes import check_dense_sizes
+
     try:
+        check_dense_sizes(text, name)
         return Parser(ctx or build_context(), text, name).parse_module()
     except ParseError as e:
         from pto_dialect.upstream.xdsl_fixes import fix_parse_error

@@ -178,6 +178,10 @@ class PTOOptMain(xDSLOptMain):
                     f"{self.get_input_name()}: the input is not UTF-8 text "
                     f"(byte {e.start}: {e.reason})"
                 ) from None
+        if (self.args.frontend or file_extension) == "mlir":
+            from pto_dialect.upstream.xdsl_fixes import check_dense_sizes
+
+            check_dense_sizes(data.decode("utf-8"), self.get_input_name())
         try:
             module = super().parse_chunk(io.BytesIO(data), file_extension, start_offset)
         except (ParseError, DiagnosticException, ToolError):
@@ -193,6 +197,17 @@ class PTOOptMain(xDSLOptMain):
 
             check_module(module)
         return module
+
+    def prepare_input(self):
+        try:
+            return super().prepare_input()
+        except ValueError as e:
+            if "file extension" not in str(e):
+                raise
+            raise ToolError(
+                f"{self.get_input_name()}: unknown file extension (inputs: .mlir, .s, .hex; "
+                "or say the format with -f mlir|pto-asm|pto-bin)"
+            ) from None
 
     def apply_passes(self, prog):
         self._stage = "verify"

@@ -17,7 +17,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["apply_xdsl_fixes", "fix_parse_error", "STRING_LITERAL_REGEX"]
+__all__ = [
+    "MAX_DENSE_ELEMENTS",
+    "STRING_LITERAL_REGEX",
+    "apply_xdsl_fixes",
+    "check_dense_sizes",
+    "fix_parse_error",
+]
 
 STRING_LITERAL_REGEX = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
@@ -36,3 +42,28 @@ def fix_parse_error(e: Exception) -> Exception:
         char = span.text[:1] if span is not None else "the prefix"
         e.msg = msg.replace("{first_char}", f"'{char}'")  # type: ignore[attr-defined]
     return e
+
+
+MAX_DENSE_ELEMENTS = 1 << 20
+"""Input limit: a ``dense<...>`` constant may hold at most 2^20 elements. xDSL expands a
+splat into every element in Python (about 15 s for 4M f8 values); larger data belongs in
+function arguments (``pto-run --inputs``)."""
+
+_DENSE = re.compile(r"dense<[^<>]*>\s*:\s*tensor<((?:\d+x)+)")
+
+
+def check_dense_sizes(text: str, name: str) -> None:
+    """Refuse a ``dense`` constant over :data:`MAX_DENSE_ELEMENTS` before xDSL parses it."""
+    from xdsl.utils.exceptions import ParseError
+    from xdsl.utils.lexer import Input, Span
+
+    for m in _DENSE.finditer(text):
+        count = 1
+        for d in m.group(1).rstrip("x").split("x"):
+            count *= int(d)
+        if count > MAX_DENSE_ELEMENTS:
+            raise ParseError(
+                Span(m.start(), m.end(), Input(text, name)),
+                f"a dense constant of {count} elements is over the input limit of "
+                f"{MAX_DENSE_ELEMENTS}; pass large data as a function argument",
+            )
