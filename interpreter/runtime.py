@@ -12,7 +12,7 @@ HiF4X2, S4X2 and U4X2.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -20,12 +20,16 @@ from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
+_SHARED_DEFINED: set[int] = set()
+"""ids of the shared all-True masks (never freed: :func:`_all_defined` caches them forever)."""
 
-@lru_cache(maxsize=256)
+
+@cache
 def _all_defined(shape: tuple[int, int]) -> np.ndarray:
     """A shared read-only all-True definedness mask."""
     out = np.ones(shape, dtype=bool)
     out.setflags(write=False)
+    _SHARED_DEFINED.add(id(out))
     return out
 
 
@@ -122,11 +126,11 @@ def require_source(op_name: str, role: str, value: object, expected: TileType) -
             f"{role}: tile is not allocated (produced by a mask-0 no-op)",
             op_name,
         )
-    if value.type != expected:
+    if value.type is not expected and value.type != expected:
         raise PTOFault(FaultKind.TILE_LEGALITY, f"{role}: descriptor differs from the IR type", op_name)
     vr, vc = value.type.valid_shape
-    for p in value.pes:
-        if not value.defined[p][:vr, :vc].all():
+    for p, dfn in sorted(value.defined.items()):
+        if id(dfn) not in _SHARED_DEFINED and not dfn[:vr, :vc].all():
             raise PTOFault(
                 FaultKind.TILE_LEGALITY,
                 f"{role}: PE{p} reads undefined elements in its valid rectangle (D9)",
