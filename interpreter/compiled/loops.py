@@ -30,10 +30,15 @@ from xdsl.ir import Operation
 from interpreter.pto_functions import Owned, owned_copy
 from interpreter.runtime import pe_indices
 
+from .batch import BatchPlan, run_batched
+
 __all__ = ["THREADS", "LoopInfo", "StoreGeometry", "run_loop"]
 
 THREADS = max(1, min(2, int(os.environ.get("PTO_THREADS", os.cpu_count() or 1))))
 """Worker threads for independent loops (``PTO_THREADS=1`` runs every loop in order)."""
+
+BATCH = os.environ.get("PTO_BATCH", "1") != "0"
+"""Batched loops (:mod:`.batch`); ``PTO_BATCH=0`` runs them per iteration."""
 
 _POOL: ThreadPoolExecutor | None = None
 
@@ -96,29 +101,40 @@ class StoreGeometry:
 
 @dataclass(frozen=True)
 class LoopInfo:
-    """The stores of an independent loop, one per iter_arg."""
+    """An independent loop: its stores (one per iter_arg, first in the offsets tuple), its
+    batched form if any, and the ids of the loop-invariant values that form reads."""
 
     stores: list[StoreGeometry]
+    batch: BatchPlan | None = None
+    outer: list[int] | None = None
 
 
-def run_loop(lb, ub, step, inits: tuple[Any, ...], body, info: LoopInfo | None, offsets):
-    """Run ``body(i, *carried) -> carried`` for i in range(lb, ub, step); see the module."""
+def run_loop(lb, ub, step, inits: tuple[Any, ...], body, info: LoopInfo | None, offsets, env):
+    """Run ``body(i, *carried) -> carried`` for i in range(lb, ub, step); see the module.
+    ``offsets(i)`` gives iteration i's store (then load) offsets, ``env()`` the values of
+    the loop-invariant operands of the batched form (:mod:`.batch`)."""
     iterations = range(int(lb), int(ub), int(step))
-    if info is not None and THREADS > 1 and len(iterations) >= 2:
-        done = _parallel(iterations, inits, body, info, offsets)
-        if done is not None:
-            return done
+    if info is not None and len(iterations) >= 2:
+        try:
+            offs = [offsets(i) for i in iterations]
+        except Exception:  # noqa: BLE001 - the in-order run meets (and reports) it
+            offs = None
+        if offs is not None and info.batch is not None and BATCH:
+            try:
+                return run_batched(info.batch, dict(zip(info.outer or (), env())), offs, inits)
+            except Exception:  # noqa: BLE001 - not applicable, or a fault: run per iteration
+                pass
+        if offs is not None and THREADS > 1:
+            done = _parallel(iterations, inits, body, info, offs)
+            if done is not None:
+                return done
     carried = inits
     for i in iterations:
         carried = body(i, *carried)
     return carried
 
 
-def _parallel(iterations: range, inits, body, info: LoopInfo, offsets) -> tuple[Any, ...] | None:
-    try:
-        offs = [offsets(i) for i in iterations]
-    except Exception:  # the in-order run meets (and reports) the same problem
-        return None
+def _parallel(iterations: range, inits, body, info: LoopInfo, offs) -> tuple[Any, ...] | None:
     for k, geometry in enumerate(info.stores):
         if not geometry.disjoint_in_bounds([o[k] for o in offs], np.shape(inits[k])):
             return None

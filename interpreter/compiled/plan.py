@@ -35,7 +35,9 @@ from xdsl.utils.exceptions import InterpretationError
 from interpreter.pto_functions import Owned
 from interpreter.upstream.arith import finish
 from interpreter.upstream.dtypes import dtype_for
+from pto_dialect.bundle import BlockOp
 
+from .batch import _tile_op, batch_plan
 from .builders import PLAN_BUILDERS, BuildContext, store_destination
 from .loops import LoopInfo, StoreGeometry, run_loop
 
@@ -263,7 +265,8 @@ class _Emitter:
         lb, ub, st = (self.name(v) for v in (op.lb, op.ub, op.step))
         self.line(
             f"{outs} = run_loop({lb}, {ub}, {st}, ({''.join(i + ', ' for i in inits)}), body{k}, "
-            f"{self.const(info, 'LOOP')}, {f'offs{k}' if info is not None else 'None'})",
+            f"{self.const(info, 'LOOP')}, {f'offs{k}' if info is not None else 'None'}, "
+            f"{f'env{k}' if info is not None and info.batch is not None else 'None'})",
             op, indent,
         )
 
@@ -286,17 +289,8 @@ class _Emitter:
             if y.operands[j] is not st.results[0] or not st.results[0].has_one_use():
                 return None
             stores.append(st)
-        for inner in body.walk():
-            if inner is op:
-                continue
-            if isinstance(inner, func.CallOp):
-                return None
-            if inner.regions and not isinstance(inner, scf.ForOp | scf.IfOp):
-                return None  # xDSL region ops share the interpreter's scope stack
-            if type(inner) not in PLAN_BUILDERS and not inner.regions and any(
-                r.type.__class__ not in (builtin.IndexType, builtin.IntegerType) for r in inner.results
-            ) and not _pure_tensor_op(inner):
-                return None
+        if not _effect_free(body):
+            return None
         # The offsets: a backward slice of scalar ops of the body, evaluated per iteration.
         needed: list[Operation] = []
         seen: set[int] = set()
@@ -318,23 +312,38 @@ class _Emitter:
             needed.append(o)
             return True
 
-        offsets = []
-        for st in stores:
-            offs = st.operands[2:]
-            if len(offs) != 2 or not all(visit(v) for v in offs):
-                return None
-            offsets.append(offs)
         geometry = [StoreGeometry.of(st) for st in stores]
         if any(g is None for g in geometry):
             return None
+        for st in stores:
+            if not all(visit(v) for v in st.operands[2:]):
+                return None
+        # Batched form: every load of the body too, with offsets from the same slice.
+        loads = [o for o in body.ops if o not in stores and _is_load(o)]
+        movers = [*stores, *loads]
+        batch = None
+        if all(visit(v) for o in loads for v in o.operands[-2:]):
+            batch = batch_plan(list(body.ops)[:-1], movers, stores, {id(o) for o in needed},
+                               self.c.profile)
+        else:
+            movers = stores
         needed.sort(key=lambda o: body.get_operation_index(o))
         self.line(f"def offs{k}(i{k}):", None, indent)
         self.line(f"{self.name(iv)} = {self.iv_names[k]}(i{k})", None, indent + 1)
         for o in needed:
             self.op(o, indent + 1)
-        pairs = "".join(f"({self.name(a)}, {self.name(b)}), " for a, b in offsets)
+        pairs = "".join(f"({self.name(o.operands[-2])}, {self.name(o.operands[-1])}), " for o in movers)
         self.line(f"return ({pairs})", None, indent + 1)
-        return LoopInfo(geometry)  # type: ignore[arg-type]
+        outer: list[SSAValue] = []
+        if batch is not None:
+            for st in batch.steps:
+                for v in st.args:
+                    inside = (v.owner is body) if isinstance(v, BlockArgument) else _inside(v.owner, body)
+                    if not inside and all(v is not w for w in outer):
+                        outer.append(v)
+            self.line(f"def env{k}():", None, indent)
+            self.line(f"return ({''.join(self.name(v) + ', ' for v in outer)})", None, indent + 1)
+        return LoopInfo(geometry, batch, [id(v) for v in outer])  # type: ignore[arg-type]
 
     def if_op(self, op: scf.IfOp, indent: int) -> None:
         outs = [self.name(r) for r in op.results]
@@ -364,6 +373,29 @@ def _inside(op: Operation, block: Block) -> bool:
         parent = p.parent_op()
         p = parent.parent_block() if parent is not None else None
     return False
+
+
+def _effect_free(block: Block) -> bool:
+    """No calls and no xDSL region ops (they share the interpreter's scope stack) in the
+    block, only ops with a plan row, structured control flow and upstream value ops."""
+    for inner in block.ops:
+        if type(inner) in PLAN_BUILDERS or isinstance(inner, scf.YieldOp):
+            continue
+        if isinstance(inner, scf.ForOp | scf.IfOp):
+            if not all(_effect_free(b) for r in inner.regions for b in r.blocks):
+                return False
+        elif inner.regions or not _pure_tensor_op(inner):
+            return False
+    return True
+
+
+def _is_load(op: Operation) -> bool:
+    from pto_dialect.data_movement import TLoadOp
+
+    if isinstance(op, TLoadOp):
+        return True
+    found = _tile_op(op) if isinstance(op, BlockOp) else None
+    return found is not None and isinstance(found[0], TLoadOp)
 
 
 def _pure_tensor_op(op: Operation) -> bool:
