@@ -20,6 +20,7 @@ engine-owned and discarded with the raise, so the fault leaves no effect (D12).
 from __future__ import annotations
 
 import os
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +33,7 @@ from interpreter.runtime import pe_indices
 
 from .batch import BatchPlan, run_batched
 
-__all__ = ["THREADS", "LoopInfo", "StoreGeometry", "run_loop"]
+__all__ = ["BATCH", "STATS", "THREADS", "LoopInfo", "StoreGeometry", "run_loop"]
 
 THREADS = max(1, min(2, int(os.environ.get("PTO_THREADS", os.cpu_count() or 1))))
 """Worker threads for independent loops (``PTO_THREADS=1`` runs every loop in order)."""
@@ -41,6 +42,9 @@ BATCH = os.environ.get("PTO_BATCH", "1") != "0"
 """Batched loops (:mod:`.batch`); ``PTO_BATCH=0`` runs them per iteration."""
 
 _POOL: ThreadPoolExecutor | None = None
+
+STATS: Counter[str] = Counter()
+"""How loops ran: ``batched``, ``threads``, ``inorder`` (for tests and benchmarks)."""
 
 
 def _pool() -> ThreadPoolExecutor:
@@ -121,13 +125,17 @@ def run_loop(lb, ub, step, inits: tuple[Any, ...], body, info: LoopInfo | None, 
             offs = None
         if offs is not None and info.batch is not None and BATCH:
             try:
-                return run_batched(info.batch, dict(zip(info.outer or (), env())), offs, inits)
+                done = run_batched(info.batch, dict(zip(info.outer or (), env())), offs, inits)
+                STATS["batched"] += 1
+                return done
             except Exception:  # noqa: BLE001 - not applicable, or a fault: run per iteration
                 pass
         if offs is not None and THREADS > 1:
             done = _parallel(iterations, inits, body, info, offs)
             if done is not None:
+                STATS["threads"] += 1
                 return done
+    STATS["inorder"] += 1
     carried = inits
     for i in iterations:
         carried = body(i, *carried)
