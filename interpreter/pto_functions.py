@@ -13,7 +13,14 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from interpreter import kernels
-from interpreter.runtime import TileValue, pe_indices, require_source, storage_dtype
+from interpreter.runtime import (
+    TileValue,
+    all_defined,
+    pe_indices,
+    require_source,
+    source_check,
+    storage_dtype,
+)
 from pto_dialect.attributes import TargetProfile, TileType
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.faults import FaultKind, PTOFault
@@ -96,24 +103,26 @@ def binary_plan(op: BinaryTileOp):
             return (_unallocated(rtype),)
 
         return noop
-    name = op.name
     lrole, rrole = op.ROLES
-    ltype, rtype_in = op.lhs.type, op.rhs.type
+    check_lhs = source_check(op.name, lrole, op.lhs.type)  # type: ignore[arg-type]
+    check_rhs = source_check(op.name, rrole, op.rhs.type)  # type: ignore[arg-type]
     row = kernels.BINARY_ROWS[op.MNEMONIC]
     valid, pad, dt = rtype.valid_shape, op.pad.data.value, rtype.dtype
     pes = pe_indices(op.mask.data)
     binary_tile, freeze = kernels.binary_tile, TileValue.freeze
+    # A full valid rectangle leaves no padding: the kernel's result is all defined (D9), so
+    # the shared all-defined mask stands for it (later definedness checks are then free).
+    full = all_defined(rtype.shape) if valid == rtype.shape else None
 
     def plan(lhs, rhs):
-        lhs = require_source(name, lrole, lhs, ltype)  # type: ignore[arg-type]
-        rhs = require_source(name, rrole, rhs, rtype_in)  # type: ignore[arg-type]
+        lhs, rhs = check_lhs(lhs), check_rhs(rhs)
         payloads: dict[int, np.ndarray] = {}
         defined: dict[int, np.ndarray] = {}
         # Every PE is checked and computed before anything is published (D12): a fault on
         # any PE propagates with no result value created.
         for p in pes:
             payload, dfn = binary_tile(row, lhs.payloads[p], rhs.payloads[p], valid, pad, dt)
-            freeze(p, payload, dfn, payloads, defined)
+            freeze(p, payload, dfn if full is None else full, payloads, defined)
         return (TileValue(rtype, payloads, defined),)
 
     return plan

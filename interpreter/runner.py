@@ -270,7 +270,15 @@ def run(
         results = _run_compiled(module, callee, args, profile)
     else:
         results = _run_both(module, callee, args, profile)
-    return tuple(_convert_result(r) for r in results)
+    inputs_ = [a for a in args if isinstance(a, np.ndarray)]
+    return tuple(_unaliased(_convert_result(r), inputs_) for r in results)
+
+
+def _unaliased(result: np.ndarray, inputs: list[np.ndarray]) -> np.ndarray:
+    """A result never shares memory with an argument (reshapes are views, D12 values)."""
+    if any(np.may_share_memory(result, a) for a in inputs):
+        return result.copy()
+    return result
 
 
 def _interpreter(module: builtin.ModuleOp, profile: str, tracker: _OpTracker) -> Interpreter:

@@ -128,6 +128,7 @@ class _Batched:
     axis: int
     array: np.ndarray  # the valid rectangles of every (iteration, PE), concatenated
     pieces: int  # iterations x PEs
+    fresh: bool = False  # a kernel's own output (not a view of any other value)
 
 
 def _union(op: TLoadOp | TStoreOp, offsets: list[tuple[Any, Any]], shape) -> tuple[int, tuple[slice, slice], int]:
@@ -185,7 +186,7 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
             axis, sl, n = _union(op, [o[st.mover] for o in offs], np.shape(dst))
             if axis != tile.axis or n != tile.pieces:
                 raise _Abandon
-            writes.append((st.store, sl, tile.array))
+            writes.append((st.store, sl, tile))
             vals[id(st.result)] = None
         elif st.kind == "binary":
             assert isinstance(op, BinaryTileOp)
@@ -196,19 +197,25 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
                 raise _Abandon
             rt = op.result.type
             row = kernels.BINARY_ROWS[op.MNEMONIC]
-            payload, dfn = kernels.binary_tile(row, lhs.array, rhs.array, None,
-                                               op.pad.data.value, rt.dtype)  # type: ignore[union-attr]
-            if not dfn.all():
-                raise _Abandon
-            vals[id(st.result)] = _Batched(lhs.axis, payload, lhs.pieces)
+            # valid=None: the whole batched rectangle, so no padding and all defined (D9).
+            payload, _ = kernels.binary_tile(row, lhs.array, rhs.array, None,
+                                             op.pad.data.value, rt.dtype)  # type: ignore[union-attr]
+            vals[id(st.result)] = _Batched(lhs.axis, payload, lhs.pieces, fresh=True)
         else:
             vals[id(st.result)] = _cube(op, st.args, get, plan.profile)  # type: ignore[arg-type]
-    buffers = []
-    for x in inits:
-        buffers.append(x if type(x) is Owned and x.flags.owndata else owned_copy(np.asarray(x)))
-    for k, sl, arr in writes:  # every op succeeded: publish
-        out = buffers[k]
-        out[sl] = arr.view(out.dtype) if arr.dtype.itemsize == out.dtype.itemsize else arr
+    buffers: list[Any] = []
+    for k, x in enumerate(inits):  # every op succeeded: publish
+        (sl, tile), = [(sl, t) for j, sl, t in writes if j == k]
+        arr = tile.array
+        x = np.asarray(x)
+        if arr.dtype.itemsize == x.dtype.itemsize:
+            arr = arr.view(x.dtype)
+        if tile.fresh and arr.shape == x.shape and arr.dtype == x.dtype:
+            buffers.append(arr)  # the stores cover the tensor: the kernel output is the result
+            continue
+        out = x if type(x) is Owned and x.flags.owndata else owned_copy(x)
+        out[sl] = arr
+        buffers.append(out)
     return tuple(buffers)
 
 
@@ -262,4 +269,4 @@ def _cube(op: CubeMatrixOp, args: list[SSAValue], get, profile: str) -> _Batched
     d = np.asarray(res).astype(storage_dtype(rt.dtype), copy=False)
     if d.shape[0] != rt.valid_shape[0]:
         raise _Abandon
-    return _Batched(1, d, pieces)
+    return _Batched(1, d, pieces, fresh=True)
