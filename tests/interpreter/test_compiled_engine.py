@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from upstream_programs import MX_GEMV
 from xdsl.dialects import func
 from xdsl.passes import PassPipeline
 from xdsl.traits import SymbolTable
@@ -67,30 +68,6 @@ def test_every_example_agrees_on_both_engines_at_every_level(path):
         assert all(a.tobytes() == b.tobytes() for a, b in zip(got, again))
 
 
-GEMV = """
-func.func @gemv(%x: tensor<{K}xf8E4M3FN>, %xs: tensor<{KB}xf8E8M0FNU>, %w: tensor<{K}x{N}xf8E4M3FN>,
-                %ws: tensor<{KB}x{N}xf8E8M0FNU>, %bias: tensor<{N}xf32>) -> tensor<{N}xf32> {{
-  %y = linalg.generic {{indexing_maps = [affine_map<(n, k) -> (k)>, affine_map<(n, k) -> (k floordiv 32)>,
-      affine_map<(n, k) -> (k, n)>, affine_map<(n, k) -> (k floordiv 32, n)>, affine_map<(n, k) -> (n)>],
-      iterator_types = ["parallel", "reduction"]}}
-      ins(%x, %xs, %w, %ws : tensor<{K}xf8E4M3FN>, tensor<{KB}xf8E8M0FNU>, tensor<{K}x{N}xf8E4M3FN>,
-          tensor<{KB}x{N}xf8E8M0FNU>) outs(%bias : tensor<{N}xf32>) {{
-  ^bb0(%a: f8E4M3FN, %as: f8E8M0FNU, %b: f8E4M3FN, %bs: f8E8M0FNU, %acc: f32):
-    %a32 = arith.extf %a : f8E4M3FN to f32
-    %as32 = arith.extf %as : f8E8M0FNU to f32
-    %av = arith.mulf %a32, %as32 : f32
-    %b32 = arith.extf %b : f8E4M3FN to f32
-    %bs32 = arith.extf %bs : f8E8M0FNU to f32
-    %bv = arith.mulf %b32, %bs32 : f32
-    %p = arith.mulf %av, %bv : f32
-    %s = arith.addf %acc, %p : f32
-    linalg.yield %s : f32
-  }} -> tensor<{N}xf32>
-  func.return %y : tensor<{N}xf32>
-}}
-"""
-
-
 @pytest.mark.parametrize("k,n,profile", [(5000, 1000, "exact"), (2048, 1024, "fp32-sequential")])
 def test_gemv_loops_agree_in_every_loop_form(k, n, profile, loop_mode):
     """A K chain per N group (4 K chunks, several N groups, a ragged tail): batched along
@@ -104,10 +81,10 @@ def test_gemv_loops_agree_in_every_loop_form(k, n, profile, loop_mode):
     xs = rng.integers(118, 136, kb, dtype=np.uint8).view(ml_dtypes.float8_e8m0fnu)
     ws = rng.integers(118, 136, (kb, n), dtype=np.uint8).view(ml_dtypes.float8_e8m0fnu)
     bias = rng.standard_normal(n).astype(np.float32)
-    text = GEMV.format(K=k, N=n, KB=kb)
+    text = MX_GEMV.format(K=k, N=n, KB=kb)
     loops.STATS.clear()
     results = [
-        run(_lowered(text, p), "gemv", x, xs, w, ws, bias, engine="both", profile=profile)[0]
+        run(_lowered(text, p), "mx", x, xs, w, ws, bias, engine="both", profile=profile)[0]
         for p in ("pto-lower{level=tile}", "pto-lower")
     ]
     assert results[0].tobytes() == results[1].tobytes()
