@@ -4,13 +4,11 @@ A function is compiled once into a plan (:mod:`.plan`): straight-line Python ove
 which every op is one call of a step prepared ahead of time (:mod:`.builders`) and loops
 are Python loops, independent ones on two threads (:mod:`.loops`). Plans are cached per
 module object, function and numeric profile; a module must not be mutated after its first
-compiled run (or call :func:`clear_plans`). The xDSL interpreter stays the reference engine
+compiled run (or call :func:`clear_plans` on it). The xDSL interpreter stays the reference engine
 (``engine="xdsl"``); ``engine="both"`` runs the two and checks that they agree.
 """
 
 from __future__ import annotations
-
-import weakref
 
 from xdsl.dialects import builtin, func
 from xdsl.interpreter import Interpreter
@@ -27,19 +25,27 @@ __all__ = [
     "compiled_function",
 ]
 
-_COMPILERS: weakref.WeakKeyDictionary[builtin.ModuleOp, dict[str, Compiler]] = (
-    weakref.WeakKeyDictionary()
-)
+_ATTR = "_pto_compiled_plans"
+"""The plans live on the module object itself (a cycle the garbage collector frees with the
+module; a global table would keep every module that ever ran alive)."""
 
 
-def clear_plans() -> None:
-    """Forget every cached plan (after mutating a module that already ran)."""
-    _COMPILERS.clear()
+def _compilers(module: builtin.ModuleOp) -> dict[str, Compiler]:
+    table = module.__dict__.get(_ATTR)
+    if table is None:
+        table = {}
+        setattr(module, _ATTR, table)
+    return table
+
+
+def clear_plans(module: builtin.ModuleOp) -> None:
+    """Forget the cached plans of ``module`` (after mutating a module that already ran)."""
+    module.__dict__.pop(_ATTR, None)
 
 
 def cached(module: builtin.ModuleOp) -> bool:
     """True when some plan of ``module`` is cached (it was verified when compiled)."""
-    return module in _COMPILERS
+    return bool(module.__dict__.get(_ATTR))
 
 
 def compiled_function(
@@ -48,7 +54,7 @@ def compiled_function(
     """The plan of ``callee`` (compiled on first use). ``make_interpreter()`` returns the
     xDSL interpreter whose implementation tables the plan calls for ops without a fast row.
     Raises :class:`Unsupported` for functions outside the compiled subset."""
-    per_profile = _COMPILERS.setdefault(module, {})
+    per_profile = _compilers(module)
     compiler = per_profile.get(profile)
     if compiler is None:
         interp: Interpreter = make_interpreter()
@@ -57,5 +63,5 @@ def compiled_function(
 
 
 def interpreter_of(module: builtin.ModuleOp, profile: str) -> Interpreter | None:
-    compiler = _COMPILERS.get(module, {}).get(profile)
+    compiler = _compilers(module).get(profile)
     return None if compiler is None else compiler.interp

@@ -22,6 +22,7 @@ store copies once into a fresh owned buffer. Buffers are demoted to plain arrays
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -77,7 +78,7 @@ class CompiledFunction:
         return found
 
 
-_PLAN_FILES: dict[str, CompiledFunction] = {}
+_PLAN_FILES: weakref.WeakValueDictionary[str, CompiledFunction] = weakref.WeakValueDictionary()
 
 
 class Compiler:
