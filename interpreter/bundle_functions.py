@@ -33,12 +33,71 @@ from typing import Any
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.utils.exceptions import InterpretationError
 
-from interpreter.pto_functions import PTOFunctions
+from interpreter.pto_functions import binary_plan, cube_plan, tload_plan, tstore_plan
 from interpreter.runtime import TileValue
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import BlockOp, check_linked, scalar_roles, source_roles
 from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.faults import PTOFault
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
+
+
+def block_plan(op: BlockOp, profile: str, in_place: bool = False):
+    """The block ``op`` decoded once: ``plan(*operands) -> results``.
+
+    A block whose decode faults is not cached: its plan decodes again on every execution and
+    faults there, at the same op, before any effect (D12). ``in_place`` is passed to a
+    TSTORE block's tile plan (:func:`interpreter.pto_functions.tstore_plan`)."""
+    try:
+        s = op.summary()  # PTOFault: IllegalInstruction / BundleControl / TileLegality
+        tile_op = None if s.noop or not op.linked else check_linked(op, s)
+    except PTOFault:
+        def faulting(*_args):
+            op.summary()
+            check_linked(op, op.summary())
+            raise AssertionError("unreachable: the decode faulted before")  # pragma: no cover
+
+        return faulting
+    if s.noop:
+        def noop(*_args):
+            return tuple(TileValue(r.type) for r in op.outs)  # type: ignore[arg-type]
+
+        return noop
+    if not op.linked:
+        def unlinked(*_args):
+            raise InterpretationError(
+                "an unlinked pto.block (read from assembly or hex) names registers only; run "
+                "the tile-level program or its pto-form-bundles form instead"
+            )
+
+        return unlinked
+    if isinstance(tile_op, TLoadOp):
+        return tload_plan(tile_op)
+    if isinstance(tile_op, TStoreOp):
+        return tstore_plan(tile_op, in_place)
+    if isinstance(tile_op, BinaryTileOp):
+        return binary_plan(tile_op)
+    assert isinstance(tile_op, CubeMatrixOp)
+    # Operands: tile sources in stream order, then the scalar post-processing parameters
+    # in B.IOR dense order (what a0, a1 hold under the pseudo convention, docs/blocks.md).
+    in_types: list[TileType] = [v.type for v in op.ins if isinstance(v.type, TileType)]
+    roles = [*source_roles(s, in_types), *scalar_roles(s)]
+    order = [roles.index(r) for r in tile_op.operand_by_role()]
+    cube = cube_plan(tile_op, profile)
+
+    def plan(*args):
+        return cube(*(args[i] for i in order))
+
+    return plan
+
+
+def block_stores(op: BlockOp) -> bool:
+    """True when ``op`` is a linked TSTORE block (its operand 1 is the destination tensor)."""
+    try:
+        s = op.summary()
+        return not s.noop and op.linked and isinstance(check_linked(op, s), TStoreOp)
+    except PTOFault:
+        return False
 
 
 @register_impls
@@ -46,44 +105,16 @@ class PTOBundleFunctions(InterpreterFunctions):
     """Interpreter functions for ``pto.block``; ``profile`` selects the GEMV numerics (D4)."""
 
     def __init__(self, profile: str = "exact"):
-        self.tile = PTOFunctions(profile)
-        self._decoded: dict[int, tuple[BlockOp, Any, Any]] = {}
-
-    def _decode(self, op: BlockOp):
-        """The block's static decode and legality (pure functions of the IR), cached per op
-        like a decode cache: a block in a loop is decoded once. Faults are never cached, so
-        a faulting block faults on every execution."""
-        hit = self._decoded.get(id(op))
-        if hit is not None and hit[0] is op:
-            return hit[1], hit[2]
-        s = op.summary()  # PTOFault: IllegalInstruction / BundleControl / TileLegality
-        tile_op = None
-        if not s.noop and op.linked:
-            tile_op = check_linked(op, s)
-        self._decoded[id(op)] = (op, s, tile_op)
-        return s, tile_op
+        self.profile = profile
+        self._plans: dict[int, tuple[BlockOp, Any]] = {}
 
     @impl(BlockOp)
     def run_block(self, interpreter: Interpreter, op: BlockOp, args: tuple[Any, ...]):
-        s, tile_op = self._decode(op)
-        if s.noop:
-            return tuple(TileValue(r.type) for r in op.outs)  # type: ignore[arg-type]
-        if not op.linked:
-            raise InterpretationError(
-                "an unlinked pto.block (read from assembly or hex) names registers only; run "
-                "the tile-level program or its pto-form-bundles form instead"
-            )
-        if isinstance(tile_op, TLoadOp):
-            return self.tile.run_tload(interpreter, tile_op, args).values
-        if isinstance(tile_op, TStoreOp):
-            return self.tile.run_tstore(interpreter, tile_op, args).values
-        if isinstance(tile_op, BinaryTileOp):
-            return self.tile._run_binary(tile_op, args)
-        assert isinstance(tile_op, CubeMatrixOp)
-        # Operands: tile sources in stream order, then the scalar post-processing parameters
-        # in B.IOR dense order (what a0, a1 hold under the pseudo convention, docs/blocks.md).
-        in_types: list[TileType] = [v.type for v in op.ins if isinstance(v.type, TileType)]
-        roles = [*source_roles(s, in_types), *scalar_roles(s)]
-        by_role = dict(zip(roles, args))
-        ordered = tuple(by_role[r] for r in tile_op.operand_by_role())
-        return self.tile._run_cube(tile_op, ordered)
+        # The block's static decode and legality are pure functions of the IR, cached per op
+        # like a decode cache: a block in a loop is decoded once (a faulting block's plan
+        # decodes, and faults, on every execution).
+        hit = self._plans.get(id(op))
+        if hit is None or hit[0] is not op:
+            hit = (op, block_plan(op, self.profile))
+            self._plans[id(op)] = hit
+        return hit[1](*args)

@@ -13,7 +13,14 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from interpreter import kernels
-from interpreter.runtime import TileValue, pe_indices, require_source, storage_dtype
+from interpreter.runtime import (
+    TileValue,
+    all_defined,
+    pe_indices,
+    require_source,
+    source_check,
+    storage_dtype,
+)
 from pto_dialect.attributes import TargetProfile, TileType
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.faults import FaultKind, PTOFault
@@ -71,6 +78,212 @@ def _join_columns(parts: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(parts, axis=1)
 
 
+class Owned(np.ndarray):
+    """A tensor buffer the compiled engine allocated itself and may update in place.
+
+    A ``pto.tstore`` whose destination is such a buffer, and whose destination SSA value dies
+    at the store (the compiled engine proves that statically, :mod:`interpreter.compiled`),
+    writes into it instead of copying the whole tensor. The xDSL engine never creates one."""
+
+
+def owned_copy(x: np.ndarray) -> Owned:
+    """A fresh engine-owned buffer holding a copy of ``x``."""
+    out = Owned(x.shape, x.dtype)
+    out[...] = x
+    return out
+
+
+def binary_plan(op: BinaryTileOp):
+    """The binary elementwise family member ``op`` with its static parts resolved once:
+    ``plan(lhs, rhs) -> (result,)`` (PTO-SPEC 2, D9, D12, D13)."""
+    rtype = op.result.type
+    assert isinstance(rtype, TileType)
+    if op.mask.is_zero:  # strict no-op (PTO-SPEC 2, D12)
+        def noop(*_args):
+            return (_unallocated(rtype),)
+
+        return noop
+    lrole, rrole = op.ROLES
+    check_lhs = source_check(op.name, lrole, op.lhs.type)  # type: ignore[arg-type]
+    check_rhs = source_check(op.name, rrole, op.rhs.type)  # type: ignore[arg-type]
+    row = kernels.BINARY_ROWS[op.MNEMONIC]
+    valid, pad, dt = rtype.valid_shape, op.pad.data.value, rtype.dtype
+    pes = pe_indices(op.mask.data)
+    binary_tile, freeze = kernels.binary_tile, TileValue.freeze
+    # A full valid rectangle leaves no padding: the kernel's result is all defined (D9), so
+    # the shared all-defined mask stands for it (later definedness checks are then free).
+    full = all_defined(rtype.shape) if valid == rtype.shape else None
+
+    def plan(lhs, rhs):
+        lhs, rhs = check_lhs(lhs), check_rhs(rhs)
+        payloads: dict[int, np.ndarray] = {}
+        defined: dict[int, np.ndarray] = {}
+        # Every PE is checked and computed before anything is published (D12): a fault on
+        # any PE propagates with no result value created.
+        for p in pes:
+            payload, dfn = binary_tile(row, lhs.payloads[p], rhs.payloads[p], valid, pad, dt)
+            freeze(p, payload, dfn if full is None else full, payloads, defined)
+        return (TileValue(rtype, payloads, defined),)
+
+    return plan
+
+
+def cube_plan(op: CubeMatrixOp, profile: str):
+    """The CUBE function ``op`` with its static parts resolved once (roles, B.FPATR, types,
+    PEs, kernel arguments): ``plan(*operands) -> results`` (PTO-SPEC 3, D4, D12, D13, D15)."""
+    result_types = [r.type for r in op.results]
+    name = op.name
+    if op.is_mx() and target_profile(op) is TargetProfile.A2A3:  # decoding first (D12, D15)
+        def illegal(*_args):
+            raise PTOFault(
+                FaultKind.ILLEGAL_INSTRUCTION,
+                f"CUBE function {op.FUNCTION} is an MX function, illegal on target a2a3 (D15)",
+                name,
+            )
+
+        return illegal
+    if op.mask.is_zero:
+        def noop(*_args):
+            return tuple(_unallocated(t) for t in result_types)  # type: ignore[arg-type]
+
+        return noop
+    roles = [(role, v.type if isinstance(v.type, TileType) else None)
+             for role, v in op.operand_by_role().items()]
+    pes = pe_indices(op.mask.data)
+    f = op.fpatr_fields
+    types = dict(roles)
+    a_t, b_t, c_t = types["a"], types["b"], types.get("c")
+    static = dict(
+        a_type=a_t.dtype, b_type=b_t.dtype, c_type=c_t.dtype if c_t is not None else None,
+        fpatr=f, rmode=op.rmode.data.value, sat=op.sat is not None, profile=profile,
+    )
+    function = op.FUNCTION
+    tile_roles = [r for r, t in roles if t is not None]
+    reductions = f.row_max_en or f.group_max_en
+    cube_matrix = kernels.cube_matrix
+    out_dtypes = [storage_dtype(rt.dtype) for rt in result_types]  # type: ignore[union-attr]
+
+    def call(tiles: dict[str, Any], scalars: dict[str, int]):
+        res = cube_matrix(
+            function, tiles["a"], tiles["b"], c=tiles.get("c"), bias=tiles.get("bias"),
+            a_scale=tiles.get("a_scale"), b_scale=tiles.get("b_scale"),
+            quant=tiles.get("quant"), prelu=tiles.get("prelu"),
+            quant_scalar=scalars.get("quant_scalar"), lrelu_scalar=scalars.get("lrelu_scalar"),
+            row_max_in=tiles.get("row_max_in"), **static,
+        )
+        return res if isinstance(res, tuple) else (res,)
+
+    def plan(*args):
+        by_role: dict[str, TileValue] = {}
+        scalars: dict[str, int] = {}
+        for (role, t), arg in zip(roles, args):
+            if t is not None:
+                by_role[role] = require_source(name, role, arg, t)
+            else:
+                scalars[role] = int(arg)
+        per_pe = {p: {r: by_role[r].valid(p) for r in tile_roles} for p in pes}
+        outs_per_pe: dict[int, tuple[np.ndarray, ...]] = {}
+        if len(pes) > 1 and not reductions and _column_batchable(f, per_pe):
+            # Every output column depends only on the same column of the column operands,
+            # so the PEs' column slices run as one kernel call and are split afterwards.
+            widths = [per_pe[p]["b"].shape[1] for p in pes]
+            batched = dict(per_pe[pes[0]])
+            for role in _COLUMN_ROLES & batched.keys():
+                batched[role] = _join_columns([per_pe[p][role] for p in pes])
+            (d,) = call(batched, scalars)
+            cuts = np.cumsum(widths)[:-1]
+            for p, part in zip(pes, np.split(np.asarray(d), cuts, axis=1)):
+                outs_per_pe[p] = (part,)
+        else:
+            for p in pes:  # compute everything first; publish at the end (D12)
+                outs_per_pe[p] = call(per_pe[p], scalars)
+        results = []
+        for i, rt in enumerate(result_types):
+            valid = {
+                p: np.asarray(outs_per_pe[p][i]).reshape(rt.valid_shape).astype(  # type: ignore[union-attr]
+                    out_dtypes[i], copy=False
+                )
+                for p in pes
+            }
+            results.append(TileValue.from_valid(rt, valid, "null"))  # type: ignore[arg-type]
+        return tuple(results)
+
+    return plan
+
+
+def _move_slices(op: TLoadOp | TStoreOp, tile_t: TileType):
+    """``slices(shape, i0, j0) -> {pe: (rows, cols)}`` for TLOAD/TSTORE, bounds-checked."""
+    s0, s1 = op.pe_stride.get_values()
+    vr, vc = tile_t.valid_shape
+    pes = list(enumerate(pe_indices(tile_t.pe_mask)))
+    name = op.name
+
+    def slices(shape: tuple[int, ...], i0: Any, j0: Any) -> dict[int, tuple[slice, slice]]:
+        i0, j0 = int(i0), int(j0)
+        out = {}
+        for q, p in pes:
+            r, c = i0 + q * s0, j0 + q * s1
+            if r < 0 or c < 0 or r + vr > shape[0] or c + vc > shape[1]:
+                raise PTOFault(
+                    FaultKind.TILE_LEGALITY,
+                    f"PE{p} slice [{r}:{r + vr}, {c}:{c + vc}] is outside the tensor of shape "
+                    f"{shape[0]}x{shape[1]}",
+                    name,
+                )
+            out[p] = (slice(r, r + vr), slice(c, c + vc))
+        return out
+
+    return slices
+
+
+def tload_plan(op: TLoadOp):
+    """TLOAD with its descriptor resolved once: ``plan(tensor, i0, j0) -> (tile,)``."""
+    tt = op.result.type
+    assert isinstance(tt, TileType)
+    slices = _move_slices(op, tt)
+    dtype = storage_dtype(tt.dtype)
+    pad = op.pad.data.value
+    from_valid = TileValue.from_valid
+
+    def plan(src, i0, j0):
+        src = np.asarray(src)
+        sl = slices(src.shape, i0, j0)
+        same = src.dtype.itemsize == dtype.itemsize
+        valid = {p: src[s].view(dtype) if same else src[s].astype(dtype) for p, s in sl.items()}
+        return (from_valid(tt, valid, pad),)
+
+    return plan
+
+
+def tstore_plan(op: TStoreOp, in_place: bool = False):
+    """TSTORE with its descriptor resolved once: ``plan(tile, tensor, i0, j0) -> (tensor,)``.
+
+    The result is a new tensor (SSA). With ``in_place`` (only the compiled engine asks, when
+    the destination value dies here) an :class:`Owned` destination is updated in place; any
+    other destination is copied once into a fresh :class:`Owned` buffer."""
+    tt = op.tile.type
+    assert isinstance(tt, TileType)
+    slices = _move_slices(op, tt)
+    name = op.name
+
+    def plan(tile, dst, i0, j0):
+        tile = require_source(name, "tile", tile, tt)
+        dst = np.asarray(dst) if not isinstance(dst, np.ndarray) else dst
+        sl = slices(dst.shape, i0, j0)  # every check before any effect (D12)
+        if in_place and type(dst) is Owned and dst.flags.owndata:
+            out = dst
+        elif in_place:
+            out = owned_copy(dst)
+        else:
+            out = np.array(dst, copy=True, subok=False)
+        for p, s in sl.items():
+            v = tile.valid(p)
+            out[s] = v.view(out.dtype) if v.dtype.itemsize == out.dtype.itemsize else v
+        return (out,)
+
+    return plan
+
+
 def _family_impls(cls):
     """One interpreter implementation per family member, driven by the dialect's op lists."""
 
@@ -99,145 +312,17 @@ class PTOFunctions(InterpreterFunctions):
 
     # -- binary elementwise family ---------------------------------------------------
     def _run_binary(self, op: BinaryTileOp, args: tuple[Any, ...]) -> tuple[TileValue]:
-        rtype = op.result.type
-        assert isinstance(rtype, TileType)
-        if op.mask.is_zero:  # strict no-op (PTO-SPEC 2, D12)
-            return (_unallocated(rtype),)
-        lhs = require_source(op.name, op.ROLES[0], args[0], op.lhs.type)  # type: ignore[arg-type]
-        rhs = require_source(op.name, op.ROLES[1], args[1], op.rhs.type)  # type: ignore[arg-type]
-        row = kernels.BINARY_ROWS[op.MNEMONIC]
-        payloads: dict[int, np.ndarray] = {}
-        defined: dict[int, np.ndarray] = {}
-        # Every PE is checked and computed before anything is published (D12): a fault on
-        # any PE propagates with no result value created.
-        for p in pe_indices(op.mask.data):
-            payload, dfn = kernels.binary_tile(
-                row, lhs.payloads[p], rhs.payloads[p], rtype.valid_shape, op.pad.data.value,
-                rtype.dtype,
-            )
-            TileValue.freeze(p, payload, dfn, payloads, defined)
-        return (TileValue(rtype, payloads, defined),)
-
+        return binary_plan(op)(*args)
 
     # -- CUBE family -----------------------------------------------------------------
     def _run_cube(self, op: CubeMatrixOp, args: tuple[Any, ...]) -> tuple[TileValue, ...]:
-        result_types = [r.type for r in op.results]
-        if op.is_mx() and target_profile(op) is TargetProfile.A2A3:  # decoding first (D12, D15)
-            raise PTOFault(
-                FaultKind.ILLEGAL_INSTRUCTION,
-                f"CUBE function {op.FUNCTION} is an MX function, illegal on target a2a3 (D15)",
-                op.name,
-            )
-        if op.mask.is_zero:
-            return tuple(_unallocated(t) for t in result_types)  # type: ignore[arg-type]
-        by_role: dict[str, Any] = {}
-        values = iter(args)
-        for role, v in op.operand_by_role().items():
-            arg = next(values)
-            if isinstance(v.type, TileType):
-                by_role[role] = require_source(op.name, role, arg, v.type)
-            else:
-                by_role[role] = int(arg)
-        pes = pe_indices(op.mask.data)
-        f = op.fpatr_fields
-        a_t: TileType = by_role["a"].type
-        b_t: TileType = by_role["b"].type
-        c_t: TileType | None = by_role["c"].type if "c" in by_role else None
-
-        def call(tiles: dict[str, np.ndarray | None]):
-            res = kernels.cube_matrix(
-                op.FUNCTION,
-                tiles["a"],
-                tiles["b"],
-                c=tiles.get("c"),
-                bias=tiles.get("bias"),
-                a_scale=tiles.get("a_scale"),
-                b_scale=tiles.get("b_scale"),
-                a_type=a_t.dtype,
-                b_type=b_t.dtype,
-                c_type=c_t.dtype if c_t is not None else None,
-                fpatr=f,
-                rmode=op.rmode.data.value,
-                sat=op.sat is not None,
-                quant=tiles.get("quant"),
-                prelu=tiles.get("prelu"),
-                quant_scalar=by_role.get("quant_scalar"),
-                lrelu_scalar=by_role.get("lrelu_scalar"),
-                row_max_in=tiles.get("row_max_in"),
-                profile=self.profile,
-            )
-            return res if isinstance(res, tuple) else (res,)
-
-        per_pe = {
-            p: {r: t.valid(p) for r, t in by_role.items() if isinstance(t, TileValue)} for p in pes
-        }
-        outs_per_pe: dict[int, tuple[np.ndarray, ...]] = {}
-        if len(pes) > 1 and _column_batchable(f, per_pe):
-            # Every output column depends only on the same column of the column operands,
-            # so the PEs' column slices run as one kernel call and are split afterwards.
-            widths = [per_pe[p]["b"].shape[1] for p in pes]
-            batched = dict(per_pe[pes[0]])
-            for role in _COLUMN_ROLES & batched.keys():
-                batched[role] = _join_columns([per_pe[p][role] for p in pes])
-            (d,) = call(batched)
-            cuts = np.cumsum(widths)[:-1]
-            for p, part in zip(pes, np.split(np.asarray(d), cuts, axis=1)):
-                outs_per_pe[p] = (part,)
-        else:
-            for p in pes:  # compute everything first; publish at the end (D12)
-                outs_per_pe[p] = call(per_pe[p])
-        results = []
-        for i, rt in enumerate(result_types):
-            assert isinstance(rt, TileType)
-            valid = {
-                p: np.asarray(outs_per_pe[p][i]).reshape(rt.valid_shape).astype(
-                    storage_dtype(rt.dtype), copy=False
-                )
-                for p in pes
-            }
-            results.append(TileValue.from_valid(rt, valid, "null"))
-        return tuple(results)
-
+        return cube_plan(op, self.profile)(*args)
 
     # -- data movement ---------------------------------------------------------------
-    @staticmethod
-    def _slices(op: TLoadOp | TStoreOp, tile_t: TileType, shape: tuple[int, ...], offs):
-        i0, j0 = (int(o) for o in offs)
-        s0, s1 = op.pe_stride.get_values()
-        vr, vc = tile_t.valid_shape
-        out = {}
-        for q, p in enumerate(pe_indices(tile_t.pe_mask)):
-            r, c = i0 + q * s0, j0 + q * s1
-            if r < 0 or c < 0 or r + vr > shape[0] or c + vc > shape[1]:
-                raise PTOFault(
-                    FaultKind.TILE_LEGALITY,
-                    f"PE{p} slice [{r}:{r + vr}, {c}:{c + vc}] is outside the tensor of shape "
-                    f"{shape[0]}x{shape[1]}",
-                    op.name,
-                )
-            out[p] = (slice(r, r + vr), slice(c, c + vc))
-        return out
-
     @impl(TLoadOp)
     def run_tload(self, interpreter: Interpreter, op: TLoadOp, args: tuple[Any, ...]):
-        src = np.asarray(args[0])
-        tt = op.result.type
-        assert isinstance(tt, TileType)
-        sl = self._slices(op, tt, src.shape, args[1:])
-        dtype = storage_dtype(tt.dtype)
-        valid = {p: src[s].view(dtype) if src.dtype.itemsize == dtype.itemsize else src[s].astype(dtype)
-                 for p, s in sl.items()}
-        return (TileValue.from_valid(tt, valid, op.pad.data.value),)
+        return tload_plan(op)(*args)
 
     @impl(TStoreOp)
     def run_tstore(self, interpreter: Interpreter, op: TStoreOp, args: tuple[Any, ...]):
-        tt = op.tile.type
-        assert isinstance(tt, TileType)
-        tile = require_source(op.name, "tile", args[0], tt)
-        dst = np.asarray(args[1])
-        sl = self._slices(op, tt, dst.shape, args[2:])
-        out = dst.copy()
-        for p, s in sl.items():
-            v = tile.valid(p)
-            out[s] = v.view(out.dtype) if v.dtype.itemsize == out.dtype.itemsize else v
-        return (out,)
+        return tstore_plan(op)(*args)

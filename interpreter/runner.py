@@ -42,6 +42,8 @@ from pto_dialect.faults import PTOFault
 from pto_dialect.upstream import register_upstream_overrides
 
 __all__ = [
+    "ENGINES",
+    "EngineMismatch",
     "RunError",
     "build_context",
     "extra_functions",
@@ -275,18 +277,38 @@ class _OpTracker(Interpreter.Listener):
         self.stack.pop()
 
 
+ENGINES = ("compiled", "xdsl", "both")
+"""``compiled``: the plan engine (:mod:`interpreter.compiled`, the default); ``xdsl``: the
+reference engine, xDSL's interpreter; ``both``: run the two and require identical outcomes
+(bitwise results, or the same error at the same op). ``PTO_ENGINE`` sets the default."""
+
+
+class EngineMismatch(AssertionError):
+    """``engine="both"``: the compiled and the xDSL engines disagreed."""
+
+
 def run(
     module_or_path: builtin.ModuleOp | str | os.PathLike[str],
     symbol: str,
     *arrays: Any,
     profile: str = "exact",
+    engine: str | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Run function ``@symbol`` of a module (a ``ModuleOp``, a path or MLIR text).
 
     Returns the function's results as numpy arrays. Raises :class:`RunError` for bad
     input and execution errors, and lets :class:`~pto_dialect.faults.PTOFault` through.
+    ``engine`` is one of :data:`ENGINES` (default ``$PTO_ENGINE`` or ``compiled``).
     """
-    module = load_module(module_or_path)
+    engine = engine or os.environ.get("PTO_ENGINE") or "compiled"
+    if engine not in ENGINES:
+        raise RunError(f"unknown engine '{engine}' (choose from {', '.join(ENGINES)})")
+    from interpreter import compiled
+
+    if isinstance(module_or_path, builtin.ModuleOp) and compiled.cached(module_or_path):
+        module = module_or_path  # verified when its first plan was compiled
+    else:
+        module = load_module(module_or_path)
     callee = SymbolTable.lookup_symbol(module, symbol)
     if callee is None:
         raise RunError(f"no function named @{symbol} in the module")
@@ -299,15 +321,37 @@ def run(
         raise RunError(f"@{symbol} takes {len(inputs)} argument(s), got {len(arrays)}")
     args = tuple(_convert_argument(v, t, i) for i, (v, t) in enumerate(zip(arrays, inputs)))
     _check_tensor_sizes(module)
+    if engine == "xdsl":
+        results = _run_xdsl(module, callee, args, profile)
+    elif engine == "compiled":
+        results = _run_compiled(module, callee, args, profile)
+    else:
+        results = _run_both(module, callee, args, profile)
+    inputs_ = [a for a in args if isinstance(a, np.ndarray)]
+    return tuple(_unaliased(_convert_result(r), inputs_) for r in results)
 
-    tracker = _OpTracker()
+
+def _unaliased(result: np.ndarray, inputs: list[np.ndarray]) -> np.ndarray:
+    """A result never shares memory with an argument (reshapes are views, D12 values)."""
+    if any(np.may_share_memory(result, a) for a in inputs):
+        return result.copy()
+    return result
+
+
+def _interpreter(module: builtin.ModuleOp, profile: str, tracker: _OpTracker) -> Interpreter:
     interpreter = Interpreter(module, index_bitwidth=64, listeners=(tracker,))
     for functions in upstream_functions():
         interpreter.register_implementations(functions)
     for functions in extra_functions(profile):
         interpreter.register_implementations(functions, override=True)
+    return interpreter
+
+
+def _run_xdsl(module: builtin.ModuleOp, callee: func.FuncOp, args: tuple[Any, ...], profile: str):
+    tracker = _OpTracker()
+    interpreter = _interpreter(module, profile, tracker)
     try:
-        results = interpreter.call_op(callee, args)
+        return interpreter.call_op(callee, args)
     except PTOFault as e:
         _drop_notes(e)
         raise
@@ -315,7 +359,78 @@ def run(
         where = f"'{tracker.stack[-1].name}': " if tracker.stack else ""
         _drop_notes(e)
         raise RunError(f"{where}{_one_line(e)}", str(e)) from e
-    return tuple(_convert_result(r) for r in results)
+
+
+def _run_compiled(
+    module: builtin.ModuleOp, callee: func.FuncOp, args: tuple[Any, ...], profile: str
+):
+    from interpreter import compiled
+
+    tracker = _OpTracker()
+    try:
+        plan = compiled.compiled_function(
+            module, callee, profile, lambda: _interpreter(module, profile, tracker)
+        )
+    except compiled.Unsupported:
+        return _run_xdsl(module, callee, args, profile)
+    listener = compiled.interpreter_of(module, profile).listeners[0]  # type: ignore[union-attr]
+    listener.stack.clear()
+    try:
+        return plan(*args)
+    except PTOFault as e:
+        _drop_notes(e)
+        raise
+    except (InterpretationError, DiagnosticException, UnsupportedTypeError) as e:
+        # The innermost op xDSL was interpreting (inside a region op), else the plan's op.
+        op = listener.stack[-1] if listener.stack else plan.op_at(e.__traceback__)
+        where = f"'{op.name}': " if op is not None else ""
+        _drop_notes(e)
+        raise RunError(f"{where}{_one_line(e)}", str(e)) from e
+
+
+def _outcome(fn, *args):
+    try:
+        return fn(*args), None
+    except Exception as e:  # noqa: BLE001 - compared, then re-raised
+        return None, e
+
+
+def _describe(e: BaseException) -> tuple[Any, ...]:
+    if isinstance(e, PTOFault):
+        return ("PTOFault", e.kind, e.op, e.message)
+    return (type(e).__name__, str(e))
+
+
+def _run_both(module: builtin.ModuleOp, callee: func.FuncOp, args: tuple[Any, ...], profile: str):
+    got, err = _outcome(_run_compiled, module, callee, args, profile)
+    ref, ref_err = _outcome(_run_xdsl, module, callee, args, profile)
+    name = f"@{callee.sym_name.data}"
+    if err is not None or ref_err is not None:
+        if err is None or ref_err is None or _describe(err) != _describe(ref_err):
+            raise EngineMismatch(
+                f"{name}: compiled engine "
+                f"{_describe(err) if err is not None else 'returned results'}, xdsl engine "
+                f"{_describe(ref_err) if ref_err is not None else 'returned results'}"
+            )
+        raise err
+    assert got is not None and ref is not None
+    if len(got) != len(ref):
+        raise EngineMismatch(f"{name}: {len(got)} results (compiled) vs {len(ref)} (xdsl)")
+    for i, (a, b) in enumerate(zip(got, ref)):
+        x, y = _convert_result(a), _convert_result(b)
+        if x.dtype != y.dtype or x.shape != y.shape or x.tobytes() != y.tobytes():
+            raise EngineMismatch(f"{name}: result {i} differs between the compiled and xdsl engines")
+        if _defined(a) != _defined(b):
+            raise EngineMismatch(f"{name}: result {i} definedness differs between the engines")
+    return got
+
+
+def _defined(value: Any) -> Any:
+    from interpreter.runtime import TileValue
+
+    if isinstance(value, TileValue):
+        return {p: d.tobytes() for p, d in value.defined.items()}
+    return None
 
 
 def _convert_result(value: Any) -> np.ndarray:

@@ -12,7 +12,7 @@ HiF4X2, S4X2 and U4X2.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -20,12 +20,16 @@ from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
+_SHARED_DEFINED: set[int] = set()
+"""ids of the shared all-True masks (never freed: :func:`all_defined` caches them forever)."""
 
-@lru_cache(maxsize=256)
-def _all_defined(shape: tuple[int, int]) -> np.ndarray:
+
+@cache
+def all_defined(shape: tuple[int, int]) -> np.ndarray:
     """A shared read-only all-True definedness mask."""
     out = np.ones(shape, dtype=bool)
     out.setflags(write=False)
+    _SHARED_DEFINED.add(id(out))
     return out
 
 
@@ -91,7 +95,7 @@ class TileValue:
                 # No padding to write: the payload is the valid rectangle itself (a read-only
                 # view is safe, tensors and payloads are never mutated), all defined.
                 payload = v if v.dtype == sdt else v.astype(sdt)
-                dfn = _all_defined(ttype.shape)
+                dfn = all_defined(ttype.shape)
             else:
                 phys = np.zeros(ttype.shape, dtype=sdt)
                 phys[:vr, :vc] = v
@@ -114,25 +118,33 @@ def require_source(op_name: str, role: str, value: object, expected: TileType) -
 
     Raises Fault_TileLegality (D9, D16) before any effect.
     """
-    if not isinstance(value, TileValue):
-        raise PTOFault(FaultKind.TILE_LEGALITY, f"{role}: not a tile value", op_name)
-    if not value.allocated:
-        raise PTOFault(
-            FaultKind.TILE_LEGALITY,
-            f"{role}: tile is not allocated (produced by a mask-0 no-op)",
-            op_name,
-        )
-    if value.type != expected:
-        raise PTOFault(FaultKind.TILE_LEGALITY, f"{role}: descriptor differs from the IR type", op_name)
-    vr, vc = value.type.valid_shape
-    for p in value.pes:
-        if not value.defined[p][:vr, :vc].all():
-            raise PTOFault(
-                FaultKind.TILE_LEGALITY,
-                f"{role}: PE{p} reads undefined elements in its valid rectangle (D9)",
-                op_name,
-            )
-    return value
+    return source_check(op_name, role, expected)(value)
+
+
+def source_check(op_name: str, role: str, expected: TileType):
+    """:func:`require_source` for one operand, with the descriptor's facts resolved once:
+    ``check(value) -> value`` (the compiled engine builds one per operand)."""
+    vr, vc = expected.valid_shape
+    shared = _SHARED_DEFINED
+
+    def fault(message: str) -> PTOFault:
+        return PTOFault(FaultKind.TILE_LEGALITY, f"{role}: {message}", op_name)
+
+    def check(value: object) -> TileValue:
+        if not isinstance(value, TileValue):
+            raise fault("not a tile value")
+        if not value.payloads:
+            raise fault("tile is not allocated (produced by a mask-0 no-op)")
+        if value.type is not expected and value.type != expected:
+            raise fault("descriptor differs from the IR type")
+        for dfn in value.defined.values():
+            if id(dfn) not in shared and not dfn[:vr, :vc].all():
+                for p, d in sorted(value.defined.items()):  # the lowest PE is reported
+                    if not d[:vr, :vc].all():
+                        raise fault(f"PE{p} reads undefined elements in its valid rectangle (D9)")
+        return value
+
+    return check
 
 
 def tile_from_array(ttype: TileType, array: np.ndarray) -> TileValue:

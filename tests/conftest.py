@@ -1,9 +1,13 @@
-"""Hypothesis profiles.
+"""Hypothesis profiles; both interpreter engines.
 
 CI (``CI=true``, as ``.ci/run`` is run) uses the ``ci`` profile: derandomized, so a green run on
 main stays green on the same code; a property failure found there is reproducible from its seed.
 Elsewhere the ``dev`` profile explores new examples on every run. ``HYPOTHESIS_PROFILE=<name>``
 selects a profile explicitly.
+
+Every ``interpreter.run`` / ``pto-run`` in the tests runs on the compiled AND the xDSL
+engine and requires identical outcomes (``PTO_ENGINE=both``, issue 12), unless the
+environment already sets ``PTO_ENGINE``.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from __future__ import annotations
 import os
 
 from hypothesis import HealthCheck, settings
+
+os.environ.setdefault("PTO_ENGINE", "both")
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -1,6 +1,7 @@
 """``pto-run``: run one function of an MLIR file on numpy arrays from an ``.npz``.
 
     pto-run FILE --symbol NAME [--inputs in.npz] [--output out.npz] [--profile P]
+            [--engine compiled|xdsl|both]
 
 ``FILE`` may be ``-`` (stdin). Arrays ``arg0, arg1, ...`` of ``in.npz`` are the arguments
 in order (bf16 / f8 / f6 / f4 / E8M0 arguments as unsigned bit patterns of the same
@@ -209,7 +210,7 @@ def _run(args: argparse.Namespace) -> int:
     if not isinstance(callee, func.FuncOp):
         raise RunError(f"no function named @{args.symbol} in the module")
     arrays = _load_inputs(args.inputs, len(callee.function_type.inputs.data))
-    results = run(module, args.symbol, *arrays, profile=args.profile)
+    results = run(module, args.symbol, *arrays, profile=args.profile, engine=args.engine)
     if args.output is not None:
         _write_npz(args.output, {f"result{i}": _bits(r) for i, r in enumerate(results)})
         return 0
@@ -265,6 +266,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--debug", action="store_true", help="on an internal error, show the Python traceback"
+    )
+    parser.add_argument(
+        "--engine",
+        choices=("compiled", "xdsl", "both"),
+        default=None,
+        help="compiled: plans at kernel speed (default, or $PTO_ENGINE); xdsl: the reference "
+        "interpreter; both: run the two and require identical results or faults",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     args = parser.parse_args(argv)

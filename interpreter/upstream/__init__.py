@@ -4,17 +4,17 @@ xDSL 0.75's own ``arith``/``linalg``/``tensor`` interpreters use ``IntegerAttr``
 ``FloatAttr``/``ShapedArray`` values, have no bf16/f8 tensors, no dense tensor constants
 and run ``linalg.generic`` element by element; these replace them. Run-time values are
 numpy arrays (tensors) and numpy scalars (see :mod:`interpreter.upstream.dtypes`).
-``func`` comes from xDSL unchanged; ``scf`` is xDSL's with ``for``/``index_switch`` fixed
-for numpy integers.
+``func`` is xDSL's (copied: see :mod:`.func`); ``scf`` is xDSL's with ``for``/``index_switch``
+fixed for numpy integers.
 """
 
 from __future__ import annotations
 
 from xdsl.interpreter import InterpreterFunctions
-from xdsl.interpreters.func import FuncFunctions
 
 from .arith import ArithFunctions, UndefinedBehaviourError
 from .dtypes import UnsupportedTypeError, dtype_for
+from .func import FuncFunctions
 from .linalg import LinalgFunctions
 from .scf import ScfFunctions
 from .tensor import TensorFunctions

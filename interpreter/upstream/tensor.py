@@ -151,7 +151,9 @@ class TensorFunctions(InterpreterFunctions):
         if shape.count(DYNAMIC_INDEX) > 1:
             raise InterpretationError(f"{op.name}: more than one dynamic dimension")
         shape = [-1 if d == DYNAMIC_INDEX else d for d in shape]
-        return (np.asarray(args[0]).reshape(shape).copy(),)
+        # A view where numpy can (values are never mutated; interpreter.run copies a result
+        # that shares memory with an argument).
+        return (np.asarray(args[0]).reshape(shape),)
 
 
 for _op_type in (tensor.CollapseShapeOp, tensor.ExpandShapeOp):

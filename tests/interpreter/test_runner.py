@@ -117,7 +117,7 @@ def test_profile_reaches_pto_functions(path, monkeypatch):
     seen = []
     monkeypatch.setattr(runner, "extra_functions", lambda profile: seen.append(profile) or [])
     run(path, "nothing", profile="fp32-sequential")
-    assert seen == ["fp32-sequential"]
+    assert seen and set(seen) == {"fp32-sequential"}  # once per engine run
 
 
 # -- pto-run -------------------------------------------------------------------------
