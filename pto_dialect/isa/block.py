@@ -43,8 +43,9 @@ Check order (follows the ASL's sequential command semantics, read in pto-spec e5
    before the selector in the ASL); binding counts against the catalog schema, missing
    ``last``, and a B.IOR with a nonzero field for a mode-0 (tile-only) operation
    -> BundleControl (``BundleOperationBindingsComplete``; an all-zero B.IOR is accepted, as
-   the B.IOR contract says); B.DATR fields the operation does not accept -> TileLegality (a
-   concrete DataType equal to the BSTART type counts as default); for the mode-0 closed
+   the B.IOR contract says); B.DATR fields the operation does not accept -> TileLegality (ASL
+   ``TileOperationDATRFieldsLegal``: any nonzero field value, so for TREM every DataType but
+   0, DTYPE_NONE included); for the mode-0 closed
    binary/unary schemas LB0 is required and nonzero -> TileLegality; TREM's type set (D6)
    -> TileLegality.
 
@@ -226,7 +227,12 @@ def _lb_static(c: Command | None) -> int | None:
 def _summary(st: _State, noop: bool) -> BlockSummary:
     start = st.start
     datr = st.datr if st.datr is not None else BDatr(pad=PAD_NULL)
-    b_type = datr.dtype if datr.dtype != DTYPE_NONE else start.dtype
+    # B.DATR DataType overrides the BSTART type only where the operation accepts it (BType
+    # of CUBE, "D" operations); elsewhere it is 0 (its zero meaning) or rejected.
+    takes_dtype = start.family is BlockFamily.CUBE or (
+        start.tepl is not None and "D" in start.tepl.datr_fields
+    )
+    b_type = datr.dtype if takes_dtype and datr.dtype != DTYPE_NONE else start.dtype
     lb = tuple(_lb_static(c) for c in st.lb)
     written = tuple(c is not None for c in st.lb)
     regs = tuple(c.reg if isinstance(c, BDim) and c.reg != 0 else None for c in st.lb)
@@ -376,7 +382,10 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
                                  ("canonicalize", "Z"), ("rmode", "R"), ("layout", "L"))
             if getattr(d, name) != 0 and letter not in allowed
         ]  # fmt: skip
-        if "D" not in allowed and d.dtype not in (DTYPE_NONE, start.dtype):
+        if "D" not in allowed and d.dtype != 0:
+            # ASL TileOperationDATRFieldsLegal: an explicit B.DATR encodes every field, and a
+            # nonzero DataType (DTYPE_NONE included) is TileLegality unless the operation
+            # accepts DataType; encoded 0 is the zero meaning (TREM: PadValue only).
             bad.append("dtype")
         if bad:
             raise _fault(_TL, f"B.DATR fields {', '.join(bad)} are not applicable to {op.name}",
@@ -452,9 +461,10 @@ def _complete_tlsu(st: _State, i: int) -> BlockSummary:
             if not (s.lb_written[0] and s.lb_written[1]) or s.lb_written[2]:
                 raise _fault(_TL, f"a CUBE {name} needs explicit LB0 and LB1 and no LB2",
                              name, i)  # fmt: skip
-        elif d.dtype not in (DTYPE_NONE, start.dtype):
-            raise _fault(_TL, f"{name} transfers its BSTART DataType: B.DATR DataType must "
-                         "be DTYPE_NONE", name, i)  # fmt: skip
+        elif d.dtype != 0:
+            raise _fault(_TL, f"an ordinary {name} accepts only Layout and PadValue in "
+                         "B.DATR: DataType must be 0 (ASL TileOperationDATRFieldsLegal)",
+                         name, i)  # fmt: skip
     for k in (0, 1, 2):
         if s.lb_written[k] and s.lb[k] == 0:
             raise _fault(_TL, f"LB{k} is 0 ({name} dimensions are nonzero)", name, i)
