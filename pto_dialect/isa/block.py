@@ -64,6 +64,7 @@ from pto_dialect.datatypes import (
     MATMUL_INPUT_TYPES,
     MX_INPUT_TYPES,
     TREM_TYPES,
+    VEC_ARITH_TYPES,
     TileDataType,
     mx_needs_scale,
 )
@@ -392,10 +393,22 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
                          at, i)  # fmt: skip
     if op.mode == 0 and not s.dims[0]:
         raise _fault(_TL, f"{op.name} needs LB0 = ValidCol (nonzero)", at, i)
-    if op.name == "TREM" and start.dtype not in trem_types:
-        raise _fault(_TL, f"TREM does not support {_dt_name(start.dtype)} (D6)", at, i)
+    if op.name in CLOSED_BINARY_OPS:
+        # ASL SelectedBundleClosedBinarySchemaLegal: destination and both sources in ONE
+        # terminating B.IOT; the type in TileVecArithmeticDataTypeSupported.
+        if len(st.iots) != 1:
+            raise _fault(_TL, f"{op.name} binds its destination and both sources in one "
+                         f"terminating B.IOT (closed binary schema); the block splits them "
+                         f"over {len(st.iots)}", at, i)  # fmt: skip
+        types = trem_types if op.name == "TREM" else VEC_ARITH_TYPES
+        if start.dtype not in types:
+            raise _fault(_TL, f"{op.name} does not support {_dt_name(start.dtype)} "
+                         "(TileVecArithmeticDataTypeSupported, D6)", at, i)  # fmt: skip
     return s
 
+
+CLOSED_BINARY_OPS = frozenset({"TADD", "TSUB", "TMUL", "TDIV", "TREM", "TMAX", "TMIN"})
+"""ASL ``TileOperationUsesClosedBinarySchema``."""
 
 LOAD_LAYOUTS = frozenset({0, 1, 3, 4, 21, 22, 23})
 """B.DATR Layout codes a Local TLOAD accepts: NORM and the ND2* conversions (ND2DN, ND2ZN,
@@ -426,6 +439,16 @@ def _complete_tlsu(st: _State, i: int) -> BlockSummary:
     if st.zero_seen and not st.iots and not st.ios:
         return _summary(st, noop=True)
     s = _summary(st, noop=False)
+    if name == "TSTORE_SPART" or (name == "TSTORE" and st.ios):
+        # BSTART.TSTORE.asl: the Shared forms bind exactly one source B.IOS and no B.IOT;
+        # Function 1 (full) needs PE_MASK 1111, Function 14 (SPART) any nonzero subset.
+        if st.iots or len(st.ios) != 1 or st.ios[0].size_code != 0:
+            raise _fault(_BC, f"a Shared {name} binds exactly one source B.IOS and no B.IOT",
+                         name, i)  # fmt: skip
+        if name == "TSTORE" and s.mask != "1111":
+            raise _fault(_TL, "a Shared TSTORE (Function 1) needs mask=1111; use TSTORE.SPART "
+                         "(Function 14) for a PE subset", name, i)  # fmt: skip
+        return s
     if name not in ("TLOAD", "TSTORE") or st.ios:
         return s
     load = name == "TLOAD"
@@ -518,6 +541,10 @@ def check_program(
             st = None
             continue
         if st is None:
+            if isinstance(cmd, BIot | BIos) and cmd.pe_mode == 0:
+                # A zero-mask binding is a strict no-op before placement checks, also
+                # outside a block (AVS B-IOS-ZERO-MASK-001, B-IOT-PLACEMENT-001).
+                continue
             raise _fault(_BC, f"{cmd.mnemonic} outside an active block", cmd, i)
         st.cmds.append(cmd)
         _header(st, cmd, i)
