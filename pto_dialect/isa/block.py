@@ -332,9 +332,8 @@ def _complete_cube(st: _State, i: int, profile: str) -> BlockSummary:
             errs.append(
                 f"PreQuantMode {mode.name} needs a {mode.acc.asm} accumulator, not {acc.asm}"
             )
-        if fp.pre_quant_mode == 0 and (d.rmode or d.sat):
-            errs.append("PreQuantMode 0 requires B.DATR RMode=0 and Sat=0")
-        elif mode.fixed_rounding is not None and d.rmode:
+        # PreQuantMode 0 accepts any RMode and Sat (D11, AVS TMATMUL-EXEC-001).
+        if fp.pre_quant_mode != 0 and mode.fixed_rounding is not None and d.rmode:
             errs.append(f"PreQuantMode {mode.name} fixes its rounding: B.DATR RMode must be 0")
         elif mode.op is QuantOp.SHIFT and (d.rmode or d.sat):
             errs.append(f"PreQuantMode {mode.name} requires B.DATR RMode=0 and Sat=0")

@@ -151,7 +151,6 @@ NEGATIVE = [
     ("TileLegality", TGEMV, "B.DATR NORM, E5M2, Zero", "B.DATR NORM, E2M3, Zero"),
     ("TileLegality", TGEMV, "BSTART.TGEMVMX.BIAS E4M3", "BSTART.TGEMVMX.BIAS S8"),
     ("TileLegality", TGEMV, "B.DATR NORM, E5M2, Zero", "B.DATR NORM, E5M2, Null"),
-    ("TileLegality", TGEMV, "B.DATR NORM, E5M2, Zero", "B.DATR NORM, E5M2, Zero, RNE"),
     ("TileLegality", TGEMV, "B.FPATR 0, 0, 0, 0,", "B.FPATR 3, 0, 0, 0,"),
     ("TileLegality", TGEMV, "B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0", "B.FPATR 0, 0, 0, 0, 0, 0, 0, 1, 0, 0"),
     ("TileLegality", TGEMV, "B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0", "B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 1"),
@@ -253,3 +252,9 @@ def test_check_block_is_for_one_block():
         check_block(parse_program(TREM + TREM))
     with pytest.raises(TypeError):
         check_program([BStart.op("TREM", T.S32), "BSTOP"])  # type: ignore[list-item]
+
+
+def test_pre_quant_mode_0_accepts_rmode_and_sat():
+    """D11 revised, AVS TMATMUL-EXEC-001: PreQuantMode 0 with RMode 1 and Sat 1 is legal."""
+    text = edit(TGEMV, "B.DATR NORM, E5M2, Zero", "B.DATR NORM, E5M2, Zero, RNE, SAT")
+    assert block(text).datr.sat == 1
