@@ -42,7 +42,7 @@ NOT_EXPRESSIBLE = {
     "B.CATR": "B.CATR control attributes (trap/atom/far) are not modelled",
 }
 
-_TEST_MARK = re.compile(r"@avs\(([^)]*)\)\s*\n\s*def (test_\w+)")
+_TEST_MARK = re.compile(r"@avs\(([^)]*)\)[^\n]*\n\s*def (test_\w+)")
 _QUOTED = re.compile(r'"(PTO-AVS-[A-Z0-9-]+)"')
 
 

@@ -208,3 +208,59 @@ def test_closed_binary_schema_split_binding():
     split = TREM.replace("B.IOT t#1, t#2, mask=1111, last, ->t<128B>",
                          "B.IOT t#1, mask=1111\nB.IOT t#2, mask=1111, last, ->t<128B>")  # fmt: skip
     assert kind(split) == "TileLegality"
+
+
+RESERVED_FPATR = [
+    (26, range(14, 16)), (26, range(21, 23)), (26, range(29, 32)), (26, range(40, 48)),
+    (26, range(48, 56)), (26, range(56, 64)), (23, range(4, 8)), (19, range(10, 16)),
+]  # fmt: skip
+"""(field's low bit, reserved codes): PreQuantMode 31:26, ReluMode 25:23, GroupNCode 22:19."""
+
+
+@avs(
+    "PTO-AVS-BLOCK-B-FPATR-PQ14-15-001", "PTO-AVS-BLOCK-B-FPATR-PQ21-22-001",
+    "PTO-AVS-BLOCK-B-FPATR-PQ29-31-001", "PTO-AVS-BLOCK-B-FPATR-PQ40-47-001",
+    "PTO-AVS-BLOCK-B-FPATR-PQ48-55-001", "PTO-AVS-BLOCK-B-FPATR-PQ56-63-001",
+    "PTO-AVS-BLOCK-B-FPATR-RELU-RSVD-001", "PTO-AVS-BLOCK-B-FPATR-GROUP-RSVD-001",
+)  # fmt: skip
+def test_fpatr_reserved_codes():
+    for lo, codes in RESERVED_FPATR:
+        for code in codes:
+            with pytest.raises(PTOFault) as e:
+                decode(0x00002023 | code << lo, strict=True)
+            assert e.value.kind == "IllegalInstruction", (lo, code)
+
+
+def _binary(op: str, body: str) -> str:
+    return f"BSTART.VEC {op}, S32\n{body}BSTOP\n".replace("VEC TDIV", "SFU TDIV")
+
+
+@avs("PTO-AVS-TILE-TADD-MISSING-LB0-001", "PTO-AVS-TILE-TMAX-LB0-001", "PTO-AVS-TILE-TMIN-LB0-001")
+def test_binary_needs_lb0():
+    for op in ("TADD", "TMAX", "TMIN"):
+        assert kind(_binary(op, "B.IOT t#1, t#2, mask=1111, last, ->t<128B>\n")) == "TileLegality"
+
+
+@avs("PTO-AVS-TILE-TMAX-SCHEMA-001", "PTO-AVS-TILE-TMIN-SCHEMA-001")
+def test_binary_split_schema():
+    body = "C.B.DIMI 2, ->lb0\nB.IOT t#1, mask=1111\nB.IOT t#2, mask=1111, last, ->t<128B>\n"
+    for op in ("TMAX", "TMIN"):
+        assert kind(_binary(op, body)) == "TileLegality"
+
+
+@avs("PTO-AVS-TILE-TMAX-MASK-ZERO-001", "PTO-AVS-TILE-TMIN-MASK-ZERO-001")
+def test_binary_zero_mask_before_dimensions():
+    for op in ("TMAX", "TMIN"):
+        s = check_block(parse_program(_binary(op, "B.IOT t#1, t#2, mask=0000, last, ->t<128B>\n")))
+        assert s.noop
+
+
+@avs(
+    "PTO-AVS-TILE-TADD-DIM-DEFAULTS-001", "PTO-AVS-TILE-TMAX-DEFAULTS-001",
+    "PTO-AVS-TILE-TMIN-DEFAULTS-001", "PTO-AVS-TILE-TDIV-DIM-DEFAULTS-001",
+)  # fmt: skip
+def test_binary_dimension_defaults():
+    """Omitted LB1 is ValidRow 1; omitted LB2 copies LB0 (physical Col = ValidCol)."""
+    for op in ("TADD", "TMAX", "TMIN", "TDIV"):
+        body = "C.B.DIMI 2, ->lb0\nB.IOT t#1, t#2, mask=1111, last, ->t<128B>\n"
+        assert check_block(parse_program(_binary(op, body))).dims == (2, 1, 2)

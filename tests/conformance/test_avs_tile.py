@@ -116,3 +116,99 @@ MATMUL_MASK = """
 def test_sources_on_more_pes_than_the_mask():
     """D13: sources held by all four PEs, op mask 1100: legal; the result lives on 1100."""
     assert verify_error(MATMUL_MASK) is None
+
+
+def _run(op: str, a, b, valid=None, pad="null", dtype=None):
+    return kernels.binary_tile(kernels.BINARY_ROWS[op], np.asarray(a), np.asarray(b), valid, pad,
+                               dtype)  # fmt: skip
+
+
+@avs("PTO-AVS-TILE-TMIN-FLOAT-001", "PTO-AVS-TILE-TMIN-INTEGERS-001")
+def test_tmin_values():
+    assert _run("TMIN", np.float32([-1.0]), np.float32([-2.0]))[0].tolist() == [[-2.0]]
+    assert _run("TMIN", np.int8([1]), np.int8([-1]))[0].tolist() == [[-1]]
+    assert _run("TMIN", np.uint8([255]), np.uint8([1]))[0].tolist() == [[1]]
+
+
+@avs("PTO-AVS-TILE-TMIN-LAYOUT-001")
+def test_tmin_rejects_column_major():
+    msg = verify_error('%a = "test.op"() : () -> !pto.tile<8x16xf32, col_major>\n'
+                       "%r = pto.tmin %a, %a : !pto.tile<8x16xf32, col_major>")  # fmt: skip
+    assert msg is not None and "[TileLegality]" in msg
+
+
+@avs("PTO-AVS-TILE-TSUB-ORDER-001")
+def test_tsub_order():
+    assert _run("TSUB", np.int32([5]), np.int32([3]))[0].tolist() == [[2]]
+
+
+@avs("PTO-AVS-TILE-TDIV-SIGNED-001")
+def test_tdiv_signed_truncates():
+    assert _run("TDIV", np.int32([-7]), np.int32([3]))[0].tolist() == [[-2]]
+
+
+@avs("PTO-AVS-TILE-TDIV-ZERO-TYPES-001")
+def test_tdiv_zero_divisor():
+    with pytest.raises(PTOFault) as e:
+        _run("TDIV", np.uint64([7]), np.uint64([0]))
+    assert e.value.kind == "TileLegality"
+    _run("TDIV", np.float32([7]), np.float32([0]))
+
+
+@avs("PTO-AVS-TILE-TAND-BITS-001", "PTO-AVS-TILE-TOR-BITS-001", "PTO-AVS-TILE-TXOR-BITS-001")
+def test_bitwise_u8():
+    a, b = np.uint8([240]), np.uint8([90])
+    assert _run("TAND", a, b)[0].tolist() == [[80]]
+    assert _run("TOR", a, b)[0].tolist() == [[250]]
+    assert _run("TXOR", a, b)[0].tolist() == [[170]]
+    assert _run("TAND", a, b)[0].dtype == np.uint8
+
+
+@avs("PTO-AVS-TILE-TAND-TYPES-001", "PTO-AVS-TILE-TOR-TYPES-001", "PTO-AVS-TILE-TXOR-TYPES-001")
+def test_bitwise_types():
+    for op in ("TAND", "TOR", "TXOR"):
+        _run(op, np.int64([3]), np.int64([5]))
+        _run(op, np.uint8([3]), np.uint8([5]))
+        with pytest.raises(PTOFault):
+            _run(op, np.float32([3]), np.float32([5]))
+
+
+@avs(
+    "PTO-AVS-TILE-TSUB-TYPES-001", "PTO-AVS-TILE-TMUL-TYPES-001", "PTO-AVS-TILE-TMAX-TYPES-001",
+    "PTO-AVS-TILE-TMIN-TYPES-001",
+)  # fmt: skip
+def test_arith_types():
+    for op in ("TSUB", "TMUL", "TMAX", "TMIN"):
+        _run(op, np.float32([3]), np.float32([5]))
+        _run(op, np.uint8([3]), np.uint8([5]))
+        with pytest.raises(PTOFault):
+            _run(op, np.uint8([3]), np.uint8([5]), dtype="HIF8")
+
+
+@avs(
+    "PTO-AVS-TILE-TSUB-PADDING-001", "PTO-AVS-TILE-TMUL-PADDING-001",
+    "PTO-AVS-TILE-TAND-PADDING-001", "PTO-AVS-TILE-TOR-PADDING-001",
+    "PTO-AVS-TILE-TXOR-PADDING-001",
+)  # fmt: skip
+def test_zero_padding_defined_null_undefined():
+    a = np.full((1, 4), 6, np.int32)
+    for op in ("TSUB", "TMUL", "TAND", "TOR", "TXOR"):
+        p, d = _run(op, a, a, (1, 2), "zero")
+        assert d.all() and p[0, 2:].tolist() == [0, 0]
+        _, d = _run(op, a, a, (1, 2), "null")
+        assert not d[0, 2:].any()
+
+
+@avs("PTO-AVS-TILE-TDIV-PADDING-001", "PTO-AVS-TILE-TMAX-PADDING-001",
+     "PTO-AVS-TILE-TMIN-PADDING-001")  # fmt: skip
+def test_max_min_padding_typed_bounds():
+    u = np.full((1, 4), 6, np.uint64)
+    p, d = _run("TDIV", u, u, (1, 2), "max")
+    assert d.all() and p[0, 2:].tolist() == [2**64 - 1] * 2
+    s = np.full((1, 4), 6, np.int32)
+    p, _ = _run("TMAX", s, s, (1, 2), "max")
+    assert p[0, 2:].tolist() == [2**31 - 1] * 2
+    p, _ = _run("TMIN", s, s, (1, 2), "min")
+    assert p[0, 2:].tolist() == [-(2**31)] * 2
+    _, d = _run("TMAX", s, s, (1, 2), "null")
+    assert not d[0, 2:].any()
