@@ -212,3 +212,31 @@ def test_max_min_padding_typed_bounds():
     assert p[0, 2:].tolist() == [-(2**31)] * 2
     _, d = _run("TMAX", s, s, (1, 2), "null")
     assert not d[0, 2:].any()
+
+
+CUBE_ONE_ELEMENT = ["TMATMUL", "TMATMUL_ACC", "TMATMUL_MX", "TMATMUL_MX_ACC", "TMATMUL_MX_BIAS",
+                    "TGEMV", "TGEMV_ACC", "TGEMV_BIAS", "TGEMV_MX", "TGEMV_MX_ACC",
+                    "TGEMV_MX_BIAS"]  # fmt: skip
+
+
+@avs(
+    "PTO-AVS-BLOCK-TMATMUL-ACC-EXEC-001", "PTO-AVS-BLOCK-TMATMULMX-EXEC-001",
+    "PTO-AVS-BLOCK-TMATMULMX-ACC-EXEC-001", "PTO-AVS-BLOCK-TMATMULMX-BIAS-EXEC-001",
+    "PTO-AVS-BLOCK-TGEMV-EXEC-001", "PTO-AVS-BLOCK-TGEMV-ACC-EXEC-001",
+    "PTO-AVS-BLOCK-TGEMV-BIAS-EXEC-001", "PTO-AVS-BLOCK-TGEMVMX-EXEC-001",
+    "PTO-AVS-BLOCK-TGEMVMX-ACC-EXEC-001", "PTO-AVS-BLOCK-TGEMVMX-BIAS-EXEC-001",
+    "PTO-AVS-BLOCK-TMATMUL-DEFAULT-001",
+)  # fmt: skip
+def test_cube_one_element():
+    """A=2, B=3 (FP16; the MX forms need no scale for FP16, D2): 6; with C=5 or Bias=5: 11."""
+    a = np.array([[2.0]], np.float16)
+    b = np.array([[3.0]], np.float16)
+    for name in CUBE_ONE_ELEMENT:
+        kw = {}
+        if name.endswith("ACC"):
+            kw["c"] = np.array([[5.0]], np.float32)
+        if name.endswith("BIAS"):
+            kw["bias"] = np.array([[5.0]], np.float32)
+        d = kernels.cube_matrix(name, a, b, **kw)
+        d = d[0] if isinstance(d, tuple) else d
+        assert d.dtype == np.float32 and d.reshape(-1).tolist() == [11.0 if kw else 6.0], name
