@@ -84,6 +84,7 @@ from pto_dialect.isa.commands import (
     CBDimi,
     Command,
     check_reserved,
+    size_code_bytes,
 )
 from pto_dialect.postprocess import PRE_QUANT_MODES, Fpatr, QuantOp
 
@@ -403,6 +404,16 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         if start.dtype not in types:
             raise _fault(_TL, f"{op.name} does not support {_dt_name(start.dtype)} "
                          "(TileVecArithmeticDataTypeSupported, D6)", at, i)  # fmt: skip
+        col, rows = s.dims[2], s.dims[1]
+        if col is not None and rows is not None and s.destinations:
+            need = -(-col * rows * TileDataType(start.dtype).bits // 8)
+            have = size_code_bytes(s.destinations[0][1])
+            if need > have:
+                # ASL ResolveBundleTileDestinations: the shape does not fit the destination's
+                # SizeCode -> TileAllocation (AVS tile-fault-*-capacity-001).
+                raise PTOFault(FaultKind.TILE_ALLOCATION, f"at block completion (command {i}): "
+                               f"{rows} x {col} {_dt_name(start.dtype)} needs {need} B, the "
+                               f"destination SizeCode gives {have} B", op=at)  # fmt: skip
     return s
 
 

@@ -264,3 +264,12 @@ def test_binary_dimension_defaults():
     for op in ("TADD", "TMAX", "TMIN", "TDIV"):
         body = "C.B.DIMI 2, ->lb0\nB.IOT t#1, t#2, mask=1111, last, ->t<128B>\n"
         assert check_block(parse_program(_binary(op, body))).dims == (2, 1, 2)
+
+
+def test_destination_not_fitting_its_size_code_is_tile_allocation():
+    """Issue 11 / ASL destination resolution: 17 valid of 32 physical U64 columns need 256 B;
+    a 128 B destination is TileAllocation (the pattern of AVS tile-fault-*-capacity-001)."""
+    text = ("BSTART.VEC TADD, U64\nC.B.DIMI 17, ->lb0\nC.B.DIMI 32, ->lb2\n"
+            "B.IOT t#1, t#2, mask=1111, last, ->t<128B>\nBSTOP\n")  # fmt: skip
+    assert kind(text) == "TileAllocation"
+    assert kind(text.replace("<128B>", "<256B>")) is None
