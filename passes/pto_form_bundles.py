@@ -132,7 +132,9 @@ def binary_block(op: BinaryTileOp) -> _Form:
     cmds: list[isa.Command] = [isa.BStart.op(op.MNEMONIC, t.dtype.value)]
     pad = op.pad.data
     if pad is not PadValue.NULL:
-        cmds.append(isa.BDatr(pad=pad.code))
+        # PadValue only: every other field 0 (DataType 0 included: DTYPE_NONE is a nonzero
+        # value the binary family rejects, ASL TileOperationDATRFieldsLegal).
+        cmds.append(isa.BDatr(dtype=0, pad=pad.code))
     vr, vc = t.valid_shape
     cmds.append(_lb(0, vc))
     if vr != 1:
@@ -215,7 +217,10 @@ def move_block(op: TLoadOp | TStoreOp) -> _Form:
     pad = op.pad.data if load else PadValue.NULL
     cmds: list[isa.Command] = [isa.BStart.op("TLOAD" if load else "TSTORE", t.dtype.value)]
     if layout != 0 or pad is not PadValue.NULL:
-        cmds.append(isa.BDatr(layout=layout, dtype=DTYPE_NONE, pad=pad.code))
+        # CUBE conversions need DTYPE_NONE; ordinary forms accept only Layout/PadValue
+        # (DataType 0), pto-spec BSTART.TLOAD.asl / BSTART.TSTORE.asl.
+        dtype = DTYPE_NONE if t.layout_kind.is_cube else 0
+        cmds.append(isa.BDatr(layout=layout, dtype=dtype, pad=pad.code))
     vr, vc = t.valid_shape
     cmds += [_lb(0, vc), _lb(1, vr)]
     if not t.layout_kind.is_cube and t.shape[1] != vc:

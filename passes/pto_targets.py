@@ -128,7 +128,10 @@ def print_hex(module: ModuleOp) -> str:
     cmds: list[isa.Command] = []
     for op in _blocks(module):
         cmds.extend(op.commands())
-    return isa.write_hex(isa.encode_program(cmds))
+    try:
+        return isa.write_hex(isa.encode_program(cmds))
+    except isa.EncodeError as e:
+        raise ValueError(f"-t pto-bin: {e}") from None
 
 
 @dataclass(frozen=True)

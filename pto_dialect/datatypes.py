@@ -247,7 +247,35 @@ def mx_needs_scale(t: TileDataType) -> bool:
     return t not in MX_UNSCALED_TYPES
 
 
-TREM_TYPES = frozenset(
+VEC_ARITH_TYPES = frozenset(
+    {
+        TileDataType.FP64,
+        TileDataType.FP32,
+        TileDataType.TF32,
+        TileDataType.HF32,
+        TileDataType.FP16,
+        TileDataType.BF16,
+        TileDataType.E4M3,
+        TileDataType.E5M2,
+        TileDataType.S64,
+        TileDataType.S32,
+        TileDataType.S16,
+        TileDataType.S8,
+        TileDataType.U64,
+        TileDataType.U32,
+        TileDataType.U16,
+        TileDataType.U8,
+    }
+)
+"""ASL ``TileVecArithmeticDataTypeSupported`` (``asl/tile/model/legality/dtype-layout.asl``):
+the 16 types of the closed binary schema (TADD TSUB TMUL TDIV TREM TMAX TMIN)."""
+
+TREM_TYPES = VEC_ARITH_TYPES
+"""TREM's type set (D6 revised): the ASL executable set ``TileVecArithmeticDataTypeSupported``,
+which ``SelectedBundleClosedBinarySchemaLegal`` checks for TREM (AVS
+``tile-bound-trem-zero-types-001``: S64 assigned, HiF8 not)."""
+
+TREM_PROSE_TYPES = frozenset(
     {
         TileDataType.S32,
         TileDataType.U32,
@@ -258,22 +286,7 @@ TREM_TYPES = frozenset(
         TileDataType.BF16,
     }
 )
-"""TREM's default type set (seed 004 contract; D6)."""
-
-VEC_ARITH_TYPES = TREM_TYPES | frozenset(
-    {
-        TileDataType.FP64,
-        TileDataType.TF32,
-        TileDataType.HF32,
-        TileDataType.E4M3,
-        TileDataType.E5M2,
-        TileDataType.S64,
-        TileDataType.S8,
-        TileDataType.U64,
-        TileDataType.U8,
-    }
-)
-"""ASL ``TileVecArithmeticDataTypeSupported``: the wider profile of D6 (opt-in only)."""
+"""The seven types of seed 004's contract prose (history; D6 revised: the ASL set wins)."""
 
 VEC_INT_TYPES = frozenset(t for t in VEC_ARITH_TYPES if t.is_integer)
 """ASL ``TileVecScalarIntegerDataTypeSupported`` (``asl/tile/model/legality/dtype-layout.asl``):

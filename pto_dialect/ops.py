@@ -723,12 +723,7 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
         )
     rmode_set = op.rmode.data is not RoundingMode.DEFAULT
     sat = op.sat is not None
-    if f.pre_quant_mode == 0 and (rmode_set or sat):
-        raise fail(
-            TL,
-            "rmode/sat: pre_quant_mode 0 (NoQuant) requires rmode default and no sat",
-            "PTO-SPEC 3.2, D11",
-        )
+    # PreQuantMode 0 accepts any RMode and Sat (no effect): D11, AVS TMATMUL-EXEC-001.
     if mode.fixed_rounding and rmode_set:
         raise fail(
             TL,
@@ -779,11 +774,21 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
                 f"{role}: shared operands (B.IOS) of {op.BSTART} are not supported by this toolchain",
                 "PTO-SPEC 3.4",
             )
-        if t.pe_mask != op.mask.data:
+        is_result = role in ("d", "row_max", "group_max")
+        held = {i for i, c in enumerate(t.pe_mask) if c == "1"}
+        selected = {i for i, c in enumerate(op.mask.data) if c == "1"}
+        if is_result and t.pe_mask != op.mask.data:
             raise fail(
                 TL,
-                f"{role}: held by PEs {t.pe_mask} but the op's mask is {op.mask.data}; all bindings "
-                "share one mask",
+                f"{role}: allocated on PEs {t.pe_mask} but the op's mask is {op.mask.data}; only "
+                "the selected PEs allocate and publish",
+                "PTO-SPEC 2, D13",
+            )
+        if not is_result and not selected <= held:
+            raise fail(
+                TL,
+                f"{role}: held by PEs {t.pe_mask} but the op's mask {op.mask.data} selects a PE "
+                "that does not hold it",
                 "PTO-SPEC 2, D13",
             )
 
@@ -806,6 +811,13 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
         if t is None:
             continue
         _expect_row_major(op, role, t, shape, dt, "PTO-SPEC 3.3")
+        if t.location_kind is not Location.ANY:
+            raise fail(
+                TL,
+                f"{role}: auxiliary matrix sources live in location any, got "
+                f"{t.location_kind.value}",
+                "asl/tile/model/legality/matrix-postprocess.asl TileMatrixAuxiliarySourceSchemaLegal",
+            )
 
     # 7. Mathematical sources in stream order (PTO-SPEC 4, D1, D3, D10). The left and right
     #    primaries are distinct tiles: "A==B rejected" (PTO-SPEC 6, tile-bound-preflight-002).

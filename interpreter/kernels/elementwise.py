@@ -13,9 +13,9 @@ Public API::
 
 TREM semantics (PTO-SPEC 5, D6-D9):
 
-* Types: by default exactly S32, U32, FP32, S16, U16, FP16, BF16 (D6). ``wide_types=True``
-  opts into ASL's TileVecArithmeticDataTypeSupported: also FP64, S64, S8, U64, U8, E4M3,
-  E5M2, TF32, HF32 (TF32/HF32 as below).
+* Types (D6 revised): ASL's TileVecArithmeticDataTypeSupported: FP64, FP32, TF32, HF32,
+  FP16, BF16, E4M3, E5M2, S64, S32, S16, S8, U64, U32, U16, U8 (TF32/HF32 as below).
+  ``wide_types`` is kept for compatibility and has no effect any more.
 * Integers (D8): signed floor modulo (the result has the divisor's sign), INT_MIN rem -1
   = 0, unsigned ordinary remainder; an integer zero anywhere in the divisor's valid
   rectangle is a TileLegality fault raised before any computation; padding is never read.

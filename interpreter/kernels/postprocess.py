@@ -399,7 +399,7 @@ def validate(
     if errs:
         raise PTOFault(FaultKind.TILE_LEGALITY, "B.FPATR: " + "; ".join(errs), op)
     shift_mode = m.op is QuantOp.SHIFT
-    if (code == 0 or shift_mode) and (rmode or sat):
+    if shift_mode and (rmode or sat):  # PreQuantMode 0 accepts any (D11, TMATMUL-EXEC-001)
         raise PTOFault(
             FaultKind.TILE_LEGALITY, f"PreQuantMode {code} requires RMode = 0 and Sat = 0", op
         )

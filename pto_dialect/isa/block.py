@@ -43,8 +43,9 @@ Check order (follows the ASL's sequential command semantics, read in pto-spec e5
    before the selector in the ASL); binding counts against the catalog schema, missing
    ``last``, and a B.IOR with a nonzero field for a mode-0 (tile-only) operation
    -> BundleControl (``BundleOperationBindingsComplete``; an all-zero B.IOR is accepted, as
-   the B.IOR contract says); B.DATR fields the operation does not accept -> TileLegality (a
-   concrete DataType equal to the BSTART type counts as default); for the mode-0 closed
+   the B.IOR contract says); B.DATR fields the operation does not accept -> TileLegality (ASL
+   ``TileOperationDATRFieldsLegal``: any nonzero field value, so for TREM every DataType but
+   0, DTYPE_NONE included); for the mode-0 closed
    binary/unary schemas LB0 is required and nonzero -> TileLegality; TREM's type set (D6)
    -> TileLegality.
 
@@ -63,6 +64,7 @@ from pto_dialect.datatypes import (
     MATMUL_INPUT_TYPES,
     MX_INPUT_TYPES,
     TREM_TYPES,
+    VEC_ARITH_TYPES,
     TileDataType,
     mx_needs_scale,
 )
@@ -82,6 +84,7 @@ from pto_dialect.isa.commands import (
     CBDimi,
     Command,
     check_reserved,
+    size_code_bytes,
 )
 from pto_dialect.postprocess import PRE_QUANT_MODES, Fpatr, QuantOp
 
@@ -226,7 +229,12 @@ def _lb_static(c: Command | None) -> int | None:
 def _summary(st: _State, noop: bool) -> BlockSummary:
     start = st.start
     datr = st.datr if st.datr is not None else BDatr(pad=PAD_NULL)
-    b_type = datr.dtype if datr.dtype != DTYPE_NONE else start.dtype
+    # B.DATR DataType overrides the BSTART type only where the operation accepts it (BType
+    # of CUBE, "D" operations); elsewhere it is 0 (its zero meaning) or rejected.
+    takes_dtype = start.family is BlockFamily.CUBE or (
+        start.tepl is not None and "D" in start.tepl.datr_fields
+    )
+    b_type = datr.dtype if takes_dtype and datr.dtype != DTYPE_NONE else start.dtype
     lb = tuple(_lb_static(c) for c in st.lb)
     written = tuple(c is not None for c in st.lb)
     regs = tuple(c.reg if isinstance(c, BDim) and c.reg != 0 else None for c in st.lb)
@@ -325,9 +333,8 @@ def _complete_cube(st: _State, i: int, profile: str) -> BlockSummary:
             errs.append(
                 f"PreQuantMode {mode.name} needs a {mode.acc.asm} accumulator, not {acc.asm}"
             )
-        if fp.pre_quant_mode == 0 and (d.rmode or d.sat):
-            errs.append("PreQuantMode 0 requires B.DATR RMode=0 and Sat=0")
-        elif mode.fixed_rounding is not None and d.rmode:
+        # PreQuantMode 0 accepts any RMode and Sat (D11, AVS TMATMUL-EXEC-001).
+        if fp.pre_quant_mode != 0 and mode.fixed_rounding is not None and d.rmode:
             errs.append(f"PreQuantMode {mode.name} fixes its rounding: B.DATR RMode must be 0")
         elif mode.op is QuantOp.SHIFT and (d.rmode or d.sat):
             errs.append(f"PreQuantMode {mode.name} requires B.DATR RMode=0 and Sat=0")
@@ -376,17 +383,42 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
                                  ("canonicalize", "Z"), ("rmode", "R"), ("layout", "L"))
             if getattr(d, name) != 0 and letter not in allowed
         ]  # fmt: skip
-        if "D" not in allowed and d.dtype not in (DTYPE_NONE, start.dtype):
+        if "D" not in allowed and d.dtype != 0:
+            # ASL TileOperationDATRFieldsLegal: an explicit B.DATR encodes every field, and a
+            # nonzero DataType (DTYPE_NONE included) is TileLegality unless the operation
+            # accepts DataType; encoded 0 is the zero meaning (TREM: PadValue only).
             bad.append("dtype")
         if bad:
             raise _fault(_TL, f"B.DATR fields {', '.join(bad)} are not applicable to {op.name}",
                          at, i)  # fmt: skip
     if op.mode == 0 and not s.dims[0]:
         raise _fault(_TL, f"{op.name} needs LB0 = ValidCol (nonzero)", at, i)
-    if op.name == "TREM" and start.dtype not in trem_types:
-        raise _fault(_TL, f"TREM does not support {_dt_name(start.dtype)} (D6)", at, i)
+    if op.name in CLOSED_BINARY_OPS:
+        # ASL SelectedBundleClosedBinarySchemaLegal: destination and both sources in ONE
+        # terminating B.IOT; the type in TileVecArithmeticDataTypeSupported.
+        if len(st.iots) != 1:
+            raise _fault(_TL, f"{op.name} binds its destination and both sources in one "
+                         f"terminating B.IOT (closed binary schema); the block splits them "
+                         f"over {len(st.iots)}", at, i)  # fmt: skip
+        types = trem_types if op.name == "TREM" else VEC_ARITH_TYPES
+        if start.dtype not in types:
+            raise _fault(_TL, f"{op.name} does not support {_dt_name(start.dtype)} "
+                         "(TileVecArithmeticDataTypeSupported, D6)", at, i)  # fmt: skip
+        col, rows = s.dims[2], s.dims[1]
+        if col is not None and rows is not None and s.destinations:
+            need = -(-col * rows * TileDataType(start.dtype).bits // 8)
+            have = size_code_bytes(s.destinations[0][1])
+            if need > have:
+                # ASL ResolveBundleTileDestinations: the shape does not fit the destination's
+                # SizeCode -> TileAllocation (AVS tile-fault-*-capacity-001).
+                raise PTOFault(FaultKind.TILE_ALLOCATION, f"at block completion (command {i}): "
+                               f"{rows} x {col} {_dt_name(start.dtype)} needs {need} B, the "
+                               f"destination SizeCode gives {have} B", op=at)  # fmt: skip
     return s
 
+
+CLOSED_BINARY_OPS = frozenset({"TADD", "TSUB", "TMUL", "TDIV", "TREM", "TMAX", "TMIN"})
+"""ASL ``TileOperationUsesClosedBinarySchema``."""
 
 LOAD_LAYOUTS = frozenset({0, 1, 3, 4, 21, 22, 23})
 """B.DATR Layout codes a Local TLOAD accepts: NORM and the ND2* conversions (ND2DN, ND2ZN,
@@ -417,6 +449,16 @@ def _complete_tlsu(st: _State, i: int) -> BlockSummary:
     if st.zero_seen and not st.iots and not st.ios:
         return _summary(st, noop=True)
     s = _summary(st, noop=False)
+    if name == "TSTORE_SPART" or (name == "TSTORE" and st.ios):
+        # BSTART.TSTORE.asl: the Shared forms bind exactly one source B.IOS and no B.IOT;
+        # Function 1 (full) needs PE_MASK 1111, Function 14 (SPART) any nonzero subset.
+        if st.iots or len(st.ios) != 1 or st.ios[0].size_code != 0:
+            raise _fault(_BC, f"a Shared {name} binds exactly one source B.IOS and no B.IOT",
+                         name, i)  # fmt: skip
+        if name == "TSTORE" and s.mask != "1111":
+            raise _fault(_TL, "a Shared TSTORE (Function 1) needs mask=1111; use TSTORE.SPART "
+                         "(Function 14) for a PE subset", name, i)  # fmt: skip
+        return s
     if name not in ("TLOAD", "TSTORE") or st.ios:
         return s
     load = name == "TLOAD"
@@ -452,9 +494,10 @@ def _complete_tlsu(st: _State, i: int) -> BlockSummary:
             if not (s.lb_written[0] and s.lb_written[1]) or s.lb_written[2]:
                 raise _fault(_TL, f"a CUBE {name} needs explicit LB0 and LB1 and no LB2",
                              name, i)  # fmt: skip
-        elif d.dtype not in (DTYPE_NONE, start.dtype):
-            raise _fault(_TL, f"{name} transfers its BSTART DataType: B.DATR DataType must "
-                         "be DTYPE_NONE", name, i)  # fmt: skip
+        elif d.dtype != 0:
+            raise _fault(_TL, f"an ordinary {name} accepts only Layout and PadValue in "
+                         "B.DATR: DataType must be 0 (ASL TileOperationDATRFieldsLegal)",
+                         name, i)  # fmt: skip
     for k in (0, 1, 2):
         if s.lb_written[k] and s.lb[k] == 0:
             raise _fault(_TL, f"LB{k} is 0 ({name} dimensions are nonzero)", name, i)
@@ -508,6 +551,10 @@ def check_program(
             st = None
             continue
         if st is None:
+            if isinstance(cmd, BIot | BIos) and cmd.pe_mode == 0:
+                # A zero-mask binding is a strict no-op before placement checks, also
+                # outside a block (AVS B-IOS-ZERO-MASK-001, B-IOT-PLACEMENT-001).
+                continue
             raise _fault(_BC, f"{cmd.mnemonic} outside an active block", cmd, i)
         st.cmds.append(cmd)
         _header(st, cmd, i)

@@ -127,9 +127,12 @@ TLSU_FUNCTIONS: dict[int, TlsuFunction] = {
         TlsuFunction(7, "MSCATTER_MASK", "MSCATTER.MASK"),
         TlsuFunction(8, "MGATHER_CAS", "MGATHER.CAS"),
         TlsuFunction(13, "GMOV", "GMOV"),
+        TlsuFunction(14, "TSTORE_SPART", "TSTORE.SPART"),
     ]
 }
-"""Tile load/store unit BSTART functions (catalog family TLSU); other codes are reserved."""
+"""Tile load/store unit BSTART functions (catalog family TLSU); other codes are reserved.
+Function 14 is the TSTORE.SPART variant of BSTART.TSTORE (catalog ``encoding_variants``,
+``asl/block/execution/BSTART.TSTORE.asl``): a Shared partial-PE store."""
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.isa.asm import strip_comment
-from pto_dialect.isa.commands import Command, check_reserved, reserved_values
+from pto_dialect.isa.commands import BFpatr, Command, check_reserved, reserved_values
 from pto_dialect.isa.errors import AsmSyntaxError, EncodeError
 from pto_dialect.isa.forms import DECODE_ORDER, FORMS, Form
 
@@ -38,6 +38,11 @@ def form_of(cmd: Command) -> Form:
             return form
     if not isinstance(cmd, Command):
         raise EncodeError(f"a {type(cmd).__name__} is not a PTO block command")
+    if isinstance(cmd, BFpatr) and cmd.cscale_en:
+        raise EncodeError(
+            "B.FPATR CScaleEn=1 has no binary encoding: pto-spec v0.58 reserves B.FPATR bits "
+            "10:9 (D11); use the assembly target, or CScaleEn=0"
+        )
     why = "; ".join(reserved_values(cmd)) or "no encoding form matches its attributes"
     raise EncodeError(f"cannot encode {_describe(cmd)}: {why}")
 

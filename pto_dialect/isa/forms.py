@@ -37,11 +37,11 @@ DstTile bits of a source-only B.IOT): they are reserved and must be zero for the
 that form ("Reserved instruction bits ... raise Fault_IllegalInstruction", B.IOT contract).
 With that rule every word that decodes re-encodes to itself.
 
-ASSUMPTION - CScaleEn (D11). The v0.58 spec has nine B.FPATR fields; the tenth assembly
-operand CScaleEn (seed 001, LinxISA assembler tests) has no published bit. D11 puts it in the
-reserved bits 10:9; **this table uses bit 9** and keeps bit 10 fixed at zero, so the B.FPATR
-row's mask is 0x00007C7F instead of the spec's 0x00007E7F. The canonical all-zero B.FPATR is
-still 0x00002023.
+CScaleEn (D11, revised). The v0.58 spec has nine B.FPATR fields and reserves bits 10:9
+(``asl/block/attributes/B.FPATR.asl``; AVS ``B-FPATR-TRANSPOSE-RSVD-012``): the row's mask is
+the spec's 0x00007E7F, so a word with bit 9 or 10 set decodes as IllegalInstruction. The tenth
+assembly operand CScaleEn (seed 001) exists in the IR and the assembly only: the row fixes it
+at 0, and :func:`~pto_dialect.isa.encoding.encode` refuses CScaleEn = 1 with a clear error.
 
 Both 16-bit forms have bit 0 clear and every 32-bit form here has bit 0 set, which is how a
 little-endian byte stream is split into commands (:func:`~pto_dialect.isa.encoding.split_bytes`).
@@ -188,11 +188,11 @@ FORMS: tuple[Form, ...] = (
          (_f("cmode", 31, 29), _f("pad", 28, 27), _f("sat", 26), _f("canonicalize", 25),
           _f("dtype", 24, 20), _f("rmode", 17, 15), _f("layout", 11, 7)),
          (), "asl/block/attributes/B.DATR.asl"),
-    Form("B.FPATR", BFpatr, 32, 0x00002023, 0x00007C7F,
+    Form("B.FPATR", BFpatr, 32, 0x00002023, 0x00007E7F,
          (_f("pre_quant_mode", 31, 26), _f("relu_mode", 25, 23), _f("group_n_code", 22, 19),
           _f("row_max_en", 18), _f("group_max_en", 17), _f("row_max_init", 16),
-          _f("max_abs_en", 15), _f("cscale_en", 9), _f("trans_b", 8), _f("trans_a", 7)),
-         (), "asl/block/attributes/B.FPATR.asl (+ CScaleEn at bit 9, D11)"),
+          _f("max_abs_en", 15), _f("trans_b", 8), _f("trans_a", 7)),
+         (("cscale_en", 0),), "asl/block/attributes/B.FPATR.asl (bits 10:9 reserved, D11)"),
     *(
         Form(f"B.DIM.LB{k}", BDim, 32, 0x00000043 | k << 12, 0x0000707F,
              (_f("reg", 19, 15), _UIMM17), (("lb", k),), "asl/block/attributes/B.DIM.asl")

@@ -116,7 +116,7 @@ def test_form_trem_canonical_elides_defaults():
     m = _bundled(TREM)
     assert print_asm(m) == (
         "BSTART.SFU TREM, S32\n"
-        "B.DATR NORM, DTYPE_NONE, Zero\n"
+        "B.DATR NORM, FP64, Zero\n"
         "C.B.DIMI 2, ->lb0\n"
         "C.B.DIMI 8, ->lb2\n"
         "B.IOT t#1, t#2, mask=1111, last, ->t<128B>\n"

@@ -365,7 +365,6 @@ def _inputs():
         (lambda kw: kw.update(bias=np.zeros((1, 3), np.float64)), "FP32"),
         (lambda kw: kw.update(fpatr=Fpatr(pre_quant_mode=2)), "S32 accumulator"),
         (lambda kw: kw.update(fpatr=Fpatr(trans_a=1)), "TransA"),
-        (lambda kw: kw.update(sat=True), "PreQuantMode 0 requires"),
         (lambda kw: kw.update(fpatr=Fpatr(pre_quant_mode=27)), "quant_scalar, which is missing"),
         (lambda kw: kw.update(fpatr=Fpatr(pre_quant_mode=27), quant_scalar=0), "positive normal"),
         (lambda kw: kw.update(fpatr=Fpatr(pre_quant_mode=27),

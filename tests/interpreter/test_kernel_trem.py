@@ -148,13 +148,11 @@ def test_floats_correctly_rounded_against_exact_rationals(dt, seed):
             assert np.array(got).view(f"u{bits // 8}") == np.array(want).view(f"u{bits // 8}")
 
 
-def test_types_d6_and_wide_opt_in():
-    with pytest.raises(PTOFault, match="wide_types"):
-        trem(np.ones(2, np.int64), np.ones(2, np.int64))
-    with pytest.raises(PTOFault, match="wide_types"):  # TF32 is in the wide profile only
-        trem(np.ones(2, np.float32), np.ones(2, np.float32), dtype="TF32")
+def test_types_d6_revised():
+    """D6 (revised): the ASL set by default (S64 and TF32 included); HiF8 is not in it."""
+    assert trem(np.array([-7], np.int64), np.array([3], np.int64)).tolist() == [2]
     tf = np.array([-4.0, 4.0, 5.5], np.float32)  # TF32 TREM follows D7 (floor, signed zero)
-    r = trem(tf, np.array([2.0, -2.0, 2.0], np.float32), dtype="TF32", wide_types=True)
+    r = trem(tf, np.array([2.0, -2.0, 2.0], np.float32), dtype="TF32")
     assert r.view(np.uint32).tolist() == [0x80000000, 0, 0x3FC00000]
     with pytest.raises(PTOFault, match="HiF8"):
         trem(np.ones(2, np.uint8), np.ones(2, np.uint8), dtype="HIF8", wide_types=True)

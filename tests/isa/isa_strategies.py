@@ -76,7 +76,7 @@ def commands(raw: bool = False):
     gpr = bits(5) if raw else st.integers(0, 23)
     if raw:
         datr = st.builds(BDatr, bits(5), bits(5), bits(2), bits(3), bits(3), bits(1), bits(1))
-        fpatr = st.builds(BFpatr, bits(6), bits(3), bits(4), *[bits(1)] * 7)
+        fpatr = st.builds(BFpatr, bits(6), bits(3), bits(4), *[bits(1)] * 6)  # CScaleEn 0: D11
     else:
         from pto_dialect.datatypes import DTYPE_NONE
         from pto_dialect.isa.commands import LAYOUTS
@@ -86,7 +86,7 @@ def commands(raw: bool = False):
                          st.one_of(DTYPES, st.just(DTYPE_NONE)), bits(2),
                          st.integers(0, 5), bits(3), bits(1), bits(1))  # fmt: skip
         fpatr = st.builds(BFpatr, st.sampled_from(sorted(PRE_QUANT_MODES)), st.integers(0, 3),
-                          st.integers(0, 9), *[bits(1)] * 7)  # fmt: skip
+                          st.integers(0, 9), *[bits(1)] * 6)  # fmt: skip
     return st.one_of(
         bstart(raw),
         datr,

@@ -23,7 +23,7 @@ BSTOP
 
 TREM = """
 BSTART.SFU TREM, S32
-B.DATR NORM, DTYPE_NONE, Zero
+B.DATR NORM, FP64, Zero
 C.B.DIMI 16, ->lb0
 B.IOT t#1, t#2, mask=1111, last, ->t<4KB>
 C.BSTOP
@@ -69,7 +69,7 @@ def test_trem_summary_defaults():
 
 
 def test_omitted_datr_defaults_to_null_pad():
-    s = block(edit(TREM, "B.DATR NORM, DTYPE_NONE, Zero\n", ""))
+    s = block(edit(TREM, "B.DATR NORM, FP64, Zero\n", ""))
     assert not s.datr_present and s.datr.pad == 3 and s.datr.rmode == 0 and s.datr.sat == 0
 
 
@@ -96,8 +96,8 @@ NEGATIVE = [
     ("IllegalInstruction", TGEMV, "BSTART.TGEMVMX.BIAS E4M3", "BSTART.CUBE 8, FP16"),
     ("IllegalInstruction", TREM, "BSTART.SFU TREM, S32", "BSTART.TEPL 0, 5, S32"),
     ("IllegalInstruction", TREM, "BSTART.SFU TREM, S32", "BSTART.SFU TREM, 21"),
-    ("IllegalInstruction", TREM, "B.DATR NORM, DTYPE_NONE, Zero", "B.DATR Layout2, S32, Zero"),
-    ("IllegalInstruction", TREM, "B.DATR NORM, DTYPE_NONE, Zero", "B.DATR NORM, S32, Zero, CMODE6"),
+    ("IllegalInstruction", TREM, "B.DATR NORM, FP64, Zero", "B.DATR Layout2, S32, Zero"),
+    ("IllegalInstruction", TREM, "B.DATR NORM, FP64, Zero", "B.DATR NORM, S32, Zero, CMODE6"),
     ("IllegalInstruction", TGEMV, "B.FPATR 0, 0, 0, 0,", "B.FPATR 6, 0, 0, 0,"),
     ("IllegalInstruction", TGEMV, "B.FPATR 0, 0, 0, 0,", "B.FPATR 0, 0, 10, 0,"),
     ("IllegalInstruction", TREM, "C.B.DIMI 16, ->lb0", "B.DIM r24, 16, ->lb0"),
@@ -115,8 +115,8 @@ NEGATIVE = [
      "C.B.DIMI 64, ->lb2\nB.IOT t#1, t#2, mask=1111\n",
      "C.B.DIMI 32, ->lb1\nC.B.DIMI 64, ->lb2\nB.IOT t#1, t#2, mask=1111\n"
      "B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0\n"),
-    ("BundleControl", TREM, "B.DATR NORM, DTYPE_NONE, Zero\n",
-     "B.DATR NORM, DTYPE_NONE, Zero\nB.DATR NORM, DTYPE_NONE, Zero\n"),
+    ("BundleControl", TREM, "B.DATR NORM, FP64, Zero\n",
+     "B.DATR NORM, FP64, Zero\nB.DATR NORM, FP64, Zero\n"),
     ("BundleControl", TREM, "C.B.DIMI 16, ->lb0\n", "C.B.DIMI 16, ->lb0\nB.DIM zero, 8, ->lb0\n"),
     ("BundleControl", TGEMV, "B.IOT n#1, mask=1111, last, ->m<4KB>\n",
      "B.IOT n#1, mask=1111, last\nB.IOT mask=1111, ->m<4KB>\n"),
@@ -135,12 +135,15 @@ NEGATIVE = [
     # TileLegality: static schema rules
     ("TileLegality", TREM, "C.B.DIMI 16, ->lb0\n",
      "C.B.DIMI 16, ->lb0\nB.IOS S1, mask=1111\n"),
-    ("TileLegality", TREM, "B.DATR NORM, DTYPE_NONE, Zero", "B.DATR NORM, DTYPE_NONE, Zero, SAT"),
-    ("TileLegality", TREM, "B.DATR NORM, DTYPE_NONE, Zero", "B.DATR ND2M16, DTYPE_NONE, Zero"),
-    ("TileLegality", TREM, "B.DATR NORM, DTYPE_NONE, Zero", "B.DATR NORM, FP32, Zero"),
+    ("TileLegality", TREM, "B.DATR NORM, FP64, Zero", "B.DATR NORM, FP64, Zero, SAT"),
+    ("TileLegality", TREM, "B.DATR NORM, FP64, Zero", "B.DATR ND2M16, DTYPE_NONE, Zero"),
+    ("TileLegality", TREM, "B.DATR NORM, FP64, Zero", "B.DATR NORM, FP32, Zero"),
     ("TileLegality", TREM, "C.B.DIMI 16, ->lb0\n", ""),
     ("TileLegality", TREM, "C.B.DIMI 16, ->lb0", "C.B.DIMI 0, ->lb0"),
-    ("TileLegality", TREM, "BSTART.SFU TREM, S32", "BSTART.SFU TREM, S64"),
+    ("TileLegality", TREM, "BSTART.SFU TREM, S32", "BSTART.SFU TREM, HiF8"),
+    # ASL TileOperationDATRFieldsLegal: TREM's B.DATR carries PadValue only; DTYPE_NONE (31)
+    # is a nonzero DataType
+    ("TileLegality", TREM, "B.DATR NORM, FP64, Zero", "B.DATR NORM, DTYPE_NONE, Zero"),
     ("TileLegality", TREM, "B.IOT t#1, t#2, mask=1111, last, ->t<4KB>",
      "B.IOT t#1, mask=1111\nB.IOT t#2, mask=1100, last, ->t<4KB>"),
     ("TileLegality", TGEMV, "B.IOT n#1, mask=1111, last, ->m<4KB>\n",
@@ -148,7 +151,6 @@ NEGATIVE = [
     ("TileLegality", TGEMV, "B.DATR NORM, E5M2, Zero", "B.DATR NORM, E2M3, Zero"),
     ("TileLegality", TGEMV, "BSTART.TGEMVMX.BIAS E4M3", "BSTART.TGEMVMX.BIAS S8"),
     ("TileLegality", TGEMV, "B.DATR NORM, E5M2, Zero", "B.DATR NORM, E5M2, Null"),
-    ("TileLegality", TGEMV, "B.DATR NORM, E5M2, Zero", "B.DATR NORM, E5M2, Zero, RNE"),
     ("TileLegality", TGEMV, "B.FPATR 0, 0, 0, 0,", "B.FPATR 3, 0, 0, 0,"),
     ("TileLegality", TGEMV, "B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0", "B.FPATR 0, 0, 0, 0, 0, 0, 0, 1, 0, 0"),
     ("TileLegality", TGEMV, "B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0", "B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 1"),
@@ -187,7 +189,7 @@ def test_zero_mask_biot_is_not_counted():
 def test_first_offending_command_wins():
     """Stream order: a duplicate B.DATR (BundleControl) before a reserved B.DIM (Illegal)."""
     text = edit(TREM, "C.B.DIMI 16, ->lb0",
-                "B.DATR NORM, DTYPE_NONE, Zero\nB.DIM r25, 1, ->lb0")  # fmt: skip
+                "B.DATR NORM, FP64, Zero\nB.DIM r25, 1, ->lb0")  # fmt: skip
     assert fault(text).kind == "BundleControl"
 
 
@@ -231,9 +233,18 @@ def test_postprocess_streams_change_counts():
     assert block(scalar).scalars is not None
 
 
-def test_wide_trem_profile():
+def test_trem_asl_type_set_d6_revised():
+    """D6 revised: S64 is in TREM's set (AVS tile-bound-trem-zero-types-001)."""
     text = edit(TREM, "TREM, S32", "TREM, S64")
+    assert block(text).a_type == T.S64
     assert block(text, trem_types=VEC_ARITH_TYPES).a_type == T.S64
+
+
+def test_trem_datr_datatype_zero_is_accepted():
+    """ASL TileOperationDATRFieldsLegal: encoded DataType 0 is the zero meaning for TREM and
+    leaves the operation type at the BSTART DataType."""
+    s = block(TREM)
+    assert s.datr.dtype == 0 and s.b_type == T.S32
 
 
 def test_check_block_is_for_one_block():
@@ -241,3 +252,9 @@ def test_check_block_is_for_one_block():
         check_block(parse_program(TREM + TREM))
     with pytest.raises(TypeError):
         check_program([BStart.op("TREM", T.S32), "BSTOP"])  # type: ignore[list-item]
+
+
+def test_pre_quant_mode_0_accepts_rmode_and_sat():
+    """D11 revised, AVS TMATMUL-EXEC-001: PreQuantMode 0 with RMode 1 and Sat 1 is legal."""
+    text = edit(TGEMV, "B.DATR NORM, E5M2, Zero", "B.DATR NORM, E5M2, Zero, RNE, SAT")
+    assert block(text).datr.sat == 1

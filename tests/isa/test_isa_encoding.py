@@ -1,4 +1,4 @@
-"""Encoder/decoder of PTO block commands (PTO-SPEC 3; D11 CScaleEn at bit 9).
+"""Encoder/decoder of PTO block commands (PTO-SPEC 3; D11: B.FPATR bits 10:9 reserved).
 
 Reference values are independent of the form table: the spec's word examples (PTO-SPEC 3.1,
 3.3, 3.4), words produced by the public LinxISA assembler for the v0.58 PTO ISA
@@ -110,7 +110,7 @@ def ref_encode(c) -> int:
     if isinstance(c, BFpatr):
         return (c.pre_quant_mode << 26 | c.relu_mode << 23 | c.group_n_code << 19
                 | c.row_max_en << 18 | c.group_max_en << 17 | c.row_max_init << 16
-                | c.max_abs_en << 15 | 2 << 12 | c.cscale_en << 9 | c.trans_b << 8
+                | c.max_abs_en << 15 | 2 << 12 | c.trans_b << 8
                 | c.trans_a << 7 | 0x23)  # fmt: skip
     if isinstance(c, BDim):
         return ((c.imm & 0xFFF) << 20 | c.reg << 15 | c.lb << 12 | (c.imm >> 12) << 7
@@ -296,3 +296,22 @@ def test_isa_layer_is_pure_python():
 
     code = "import sys, pto_dialect.isa; assert 'xdsl' not in sys.modules, 'xdsl imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -- D11 (revised): B.FPATR bits 10:9 are reserved ---------------------------------------------
+
+
+@pytest.mark.parametrize("bit", [9, 10])
+def test_fpatr_reserved_bits_decode_as_illegal_instruction(bit):
+    """AVS B-FPATR-TRANSPOSE-RSVD-012 / D11: a B.FPATR word with bit 9 or 10 set is not a
+    command (IllegalInstruction), also with every other field zero."""
+    with pytest.raises(PTOFault) as e:
+        decode(0x00002023 | 1 << bit)
+    assert e.value.kind == "IllegalInstruction"
+
+
+def test_cscale_en_has_no_binary_encoding():
+    """D11: CScaleEn = 1 exists in the IR and assembly but `encode` refuses it clearly."""
+    with pytest.raises(EncodeError, match="CScaleEn=1 has no binary encoding"):
+        encode(BFpatr(cscale_en=1))
+    assert encode(BFpatr()) == 0x00002023

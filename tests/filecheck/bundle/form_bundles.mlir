@@ -20,7 +20,7 @@ func.func @k(%a: !pto.tile<1x1xf16, cube_m16, mat>, %b: !pto.tile<1x1xf16, cube_
 // CHECK-NEXT: } : (!pto.tile<1x1xf16, cube_m16, mat>, !pto.tile<1x1xf16, cube_n8, mat>, !pto.tile<1x32xf32, valid=1x1>) -> !pto.tile<1x1xf32, cube_m16, mat>
 // CHECK:      %r = pto.block (%x, %y) {
 // CHECK-NEXT:   pto.b.start TREM, S32
-// CHECK-NEXT:   pto.b.datr <layout = NORM, dtype = DTYPE_NONE, pad = Zero, cmode = EQ, rmode = RNONE, sat = 0, canonicalize = 0>
+// CHECK-NEXT:   pto.b.datr <layout = NORM, dtype = FP64, pad = Zero, cmode = EQ, rmode = RNONE, sat = 0, canonicalize = 0>
 // CHECK-NEXT:   pto.b.dimi <lb = 0, imm = 3>
 // CHECK-NEXT:   pto.b.dimi <lb = 1, imm = 2>
 // CHECK-NEXT:   pto.b.dimi <lb = 2, imm = 8>
@@ -37,7 +37,7 @@ func.func @k(%a: !pto.tile<1x1xf16, cube_m16, mat>, %b: !pto.tile<1x1xf16, cube_
 // ASM-NEXT: BSTOP
 // ASM-EMPTY:
 // ASM-NEXT: BSTART.SFU TREM, S32
-// ASM-NEXT: B.DATR NORM, DTYPE_NONE, Zero
+// ASM-NEXT: B.DATR NORM, FP64, Zero
 // ASM-NEXT: C.B.DIMI 3, ->lb0
 // ASM-NEXT: C.B.DIMI 2, ->lb1
 // ASM-NEXT: C.B.DIMI 8, ->lb2
@@ -50,7 +50,7 @@ func.func @k(%a: !pto.tile<1x1xf16, cube_m16, mat>, %b: !pto.tile<1x1xf16, cube_
 // BIN-NEXT: 0x0008DF13
 // BIN-NEXT: 0x00000001
 // BIN-NEXT: 0x88419181
-// BIN-NEXT: 0x01F01023
+// BIN-NEXT: 0x00001023
 // BIN-NEXT: 0x00FC
 // BIN-NEXT: 0x40BC
 // BIN-NEXT: 0x823C

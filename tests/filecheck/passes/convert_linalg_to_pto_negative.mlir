@@ -115,40 +115,6 @@ func.func @floor_mod_swapped_select(%a: tensor<16xi32>, %b: tensor<16xi32>) -> t
   return %r : tensor<16xi32>
 }
 
-// f64 is outside TREM's default type set (D6).
-// CHECK-LABEL: func.func @floor_mod_f64
-// CHECK:         arith.remf
-func.func @floor_mod_f64(%a: tensor<8xf64>, %b: tensor<8xf64>) -> tensor<8xf64> {
-  %z = arith.constant 0.000000e+00 : f64
-  %init = tensor.empty() : tensor<8xf64>
-  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a, %b : tensor<8xf64>, tensor<8xf64>) outs(%init : tensor<8xf64>) {
-  ^bb0(%x: f64, %y: f64, %o: f64):
-    %rem = arith.remf %x, %y : f64
-    %nz = arith.cmpf one, %rem, %z : f64
-    %yneg = arith.cmpf olt, %y, %z : f64
-    %rneg = arith.cmpf olt, %rem, %z : f64
-    %signs = arith.xori %yneg, %rneg : i1
-    %fix = arith.andi %nz, %signs : i1
-    %sum = arith.addf %rem, %y : f64
-    %res = arith.select %fix, %sum, %rem : f64
-    linalg.yield %res : f64
-  } -> tensor<8xf64>
-  return %r : tensor<8xf64>
-}
-
-// i8 is outside TREM's default type set (D6).
-// CHECK-LABEL: func.func @remui_i8
-// CHECK:         arith.remui
-func.func @remui_i8(%a: tensor<8xi8>, %b: tensor<8xi8>) -> tensor<8xi8> {
-  %init = tensor.empty() : tensor<8xi8>
-  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a, %b : tensor<8xi8>, tensor<8xi8>) outs(%init : tensor<8xi8>) {
-  ^bb0(%x: i8, %y: i8, %o: i8):
-    %q = arith.remui %x, %y : i8
-    linalg.yield %q : i8
-  } -> tensor<8xi8>
-  return %r : tensor<8xi8>
-}
-
 // A transposed access of the operands is not the identity-mapped elementwise op.
 // CHECK-LABEL: func.func @remui_transposed
 // CHECK:         arith.remui

@@ -415,9 +415,9 @@
 // -----
 
 // pto.trem: element type outside its set (PTO-SPEC 5, D6)
-%x = "test.op"() : () -> !pto.tile<2x8xsi64>
-%d = pto.trem %x, %x : !pto.tile<2x8xsi64>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type si64 is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
+%x = "test.op"() : () -> !pto.tile<32x8xf4E2M1FN>
+%d = pto.trem %x, %x : !pto.tile<32x8xf4E2M1FN>
+// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type f4E2M1FN is not supported (allowed: BF16, E4M3, E5M2, FP16, FP32, FP64, HF32, S16, S32, S64, S8, TF32, U16, U32, U64, U8) (PTO-SPEC 5, D6){{$}}
 
 // -----
 

@@ -220,23 +220,16 @@ builtin.module attributes {pto.target = "a2a3"} {
 
 // -----
 
-// PreQuantMode 0 requires RMode 0 (D11)
+// A quant vector tile must be in location any (asl TileMatrixAuxiliarySourceSchemaLegal)
 %a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
 %b = "test.op"() : () -> !pto.tile<64x32xf16, cube_n8, mat>
 %bias = "test.op"() : () -> !pto.tile<1x32xf32>
-%d = pto.tgemv_mx_bias %a, %b, %bias {rmode = #pto.rmode<rne>} : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m16, mat>
-// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] rmode/sat: pre_quant_mode 0 (NoQuant) requires rmode default and no sat (PTO-SPEC 3.2, D11){{$}}
+%q = "test.op"() : () -> !pto.tile<1x32xui64, vec>
+%d = pto.tgemv_mx_bias %a, %b, %bias, quant %q {fpatr = #pto.fpatr<pre_quant_mode = 23>} : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>, !pto.tile<1x32xui64, vec>) -> !pto.tile<1x32xsi8, cube_m16, mat>
+// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] quant: auxiliary matrix sources live in location any, got vec (asl/tile/model/legality/matrix-postprocess.asl TileMatrixAuxiliarySourceSchemaLegal){{$}}
 
 // -----
 
-// PreQuantMode 0 requires Sat 0 (D11)
-%a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
-%b = "test.op"() : () -> !pto.tile<64x32xf16, cube_n8, mat>
-%bias = "test.op"() : () -> !pto.tile<1x32xf32>
-%d = pto.tgemv_mx_bias %a, %b, %bias {sat} : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m16, mat>
-// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] rmode/sat: pre_quant_mode 0 (NoQuant) requires rmode default and no sat (PTO-SPEC 3.2, D11){{$}}
-
-// -----
 
 // QF322F16_PRE fixes RNE: rmode must stay default (PTO-SPEC 3.2, 3.3)
 %a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
@@ -429,21 +422,21 @@ builtin.module attributes {pto.target = "a2a3"} {
 
 // -----
 
-// All bindings share the op's mask (D13)
+// Every PE the op's mask selects must hold each source (D13)
 %a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
 %b = "test.op"() : () -> !pto.tile<64x32xf16, cube_n8, mat, pe=1100>
 %bias = "test.op"() : () -> !pto.tile<1x32xf32>
 %d = pto.tgemv_mx_bias %a, %b, %bias : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat, pe=1100>, !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m16, mat>
-// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] b: held by PEs 1100 but the op's mask is 1111; all bindings share one mask (PTO-SPEC 2, D13){{$}}
+// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] b: held by PEs 1100 but the op's mask 1111 selects a PE that does not hold it (PTO-SPEC 2, D13){{$}}
 
 // -----
 
-// The op's mask must match its tiles' (D13)
+// Sources may be held by more PEs (AVS TMATMUL-MASK-001), the destination only by the selected ones (D13)
 %a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
 %b = "test.op"() : () -> !pto.tile<64x32xf16, cube_n8, mat>
 %bias = "test.op"() : () -> !pto.tile<1x32xf32>
 %d = pto.tgemv_mx_bias %a, %b, %bias {mask = #pto.mask<1100>} : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m16, mat>
-// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] a: held by PEs 1111 but the op's mask is 1100; all bindings share one mask (PTO-SPEC 2, D13){{$}}
+// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] d: allocated on PEs 1111 but the op's mask is 1100; only the selected PEs allocate and publish (PTO-SPEC 2, D13){{$}}
 
 // -----
 

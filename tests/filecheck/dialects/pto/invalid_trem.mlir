@@ -3,101 +3,10 @@
 // shape and element type always have the same TSize (D14).
 // RUN: xdsl-opt %s --verify-diagnostics --split-input-file | filecheck %s
 
-// 8-bit signed is outside TREM's default type set (D6; the wider ASL set is opt-in only)
-%a = "test.op"() : () -> !pto.tile<16x8xsi8>
-%r = pto.trem %a, %a : !pto.tile<16x8xsi8>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type si8 is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
-
-// -----
-
-// 8-bit unsigned is outside TREM's default type set (D6; the wider ASL set is opt-in only)
-%a = "test.op"() : () -> !pto.tile<16x8xui8>
-%r = pto.trem %a, %a : !pto.tile<16x8xui8>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type ui8 is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
-
-// -----
-
-// 64-bit signed is outside TREM's default type set (D6; the wider ASL set is opt-in only)
-%a = "test.op"() : () -> !pto.tile<2x8xsi64>
-%r = pto.trem %a, %a : !pto.tile<2x8xsi64>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type si64 is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
-
-// -----
-
-// 64-bit unsigned is outside TREM's default type set (D6; the wider ASL set is opt-in only)
-%a = "test.op"() : () -> !pto.tile<2x8xui64>
-%r = pto.trem %a, %a : !pto.tile<2x8xui64>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type ui64 is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
-
-// -----
-
-// FP64 is outside TREM's default type set (D6; the wider ASL set is opt-in only)
-%a = "test.op"() : () -> !pto.tile<2x8xf64>
-%r = pto.trem %a, %a : !pto.tile<2x8xf64>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type f64 is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
-
-// -----
-
-// TF32 is outside TREM's default type set (D6; the wider ASL set is opt-in only)
-%a = "test.op"() : () -> !pto.tile<4x8xtf32>
-%r = pto.trem %a, %a : !pto.tile<4x8xtf32>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type tf32 is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
-
-// -----
-
-// HF32 is outside TREM's default type set (D6; the wider ASL set is opt-in only)
-%a = "test.op"() : () -> !pto.tile<4x8x!pto.hf32>
-%r = pto.trem %a, %a : !pto.tile<4x8x!pto.hf32>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type !pto.hf32 is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
-
-// -----
-
-// FP8 E4M3 is outside TREM's default type set (D6; the wider ASL set is opt-in only)
-%a = "test.op"() : () -> !pto.tile<16x8xf8E4M3FN>
-%r = pto.trem %a, %a : !pto.tile<16x8xf8E4M3FN>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type f8E4M3FN is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
-
-// -----
-
-// FP8 E5M2 is outside TREM's default type set (D6; the wider ASL set is opt-in only)
-%a = "test.op"() : () -> !pto.tile<16x8xf8E5M2>
-%r = pto.trem %a, %a : !pto.tile<16x8xf8E5M2>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type f8E5M2 is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
-
-// -----
-
-// HiF8 is outside TREM's default type set (D6; the wider ASL set is opt-in only)
+// HiF8 is outside TREM's set: the ASL TileVecArithmeticDataTypeSupported (D6 revised)
 %a = "test.op"() : () -> !pto.tile<16x8x!pto.hif8>
 %r = pto.trem %a, %a : !pto.tile<16x8x!pto.hif8>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type !pto.hif8 is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
-
-// -----
-
-// FP6 is outside TREM's default type set (D6; the wider ASL set is opt-in only)
-%a = "test.op"() : () -> !pto.tile<16x8xf6E2M3FN>
-%r = pto.trem %a, %a : !pto.tile<16x8xf6E2M3FN>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type f6E2M3FN is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
-
-// -----
-
-// packed FP4 is outside TREM's default type set (D6; the wider ASL set is opt-in only)
-%a = "test.op"() : () -> !pto.tile<32x8xf4E2M1FN>
-%r = pto.trem %a, %a : !pto.tile<32x8xf4E2M1FN>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type f4E2M1FN is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
-
-// -----
-
-// packed S4 is outside TREM's default type set (D6; the wider ASL set is opt-in only)
-%a = "test.op"() : () -> !pto.tile<32x8xsi4>
-%r = pto.trem %a, %a : !pto.tile<32x8xsi4>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type si4 is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
-
-// -----
-
-// E8M0 scale is outside TREM's default type set (D6; the wider ASL set is opt-in only)
-%a = "test.op"() : () -> !pto.tile<16x8xf8E8M0FNU>
-%r = pto.trem %a, %a : !pto.tile<16x8xf8E8M0FNU>
-// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type f8E8M0FNU is not supported (allowed: BF16, FP16, FP32, S16, S32, U16, U32) (PTO-SPEC 5, D6){{$}}
+// CHECK: {{^}}'pto.trem' op [TileLegality] dividend: element type !pto.hif8 is not supported (allowed: BF16, E4M3, E5M2, FP16, FP32, FP64, HF32, S16, S32, S64, S8, TF32, U16, U32, U64, U8) (PTO-SPEC 5, D6){{$}}
 
 // -----
 

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Regenerate tests/conformance/avs_inventory.tsv from a pto-spec checkout (D17).
+
+Usage: python scripts/avs_inventory.py PATH-TO-PTO-SPEC-CHECKOUT
+
+Lists every AVS test (``tests/asl``) under block/execution, block/attributes, block/encoding,
+block/operands, tile/** and arch/data-types with its id, path, kind and subject (the directory
+that names the instruction), plus the encoding facts our table-driven conformance tests need
+(command words the test decodes; TEPL selector, operation and engine of a static contract
+test). Each row then names how we meet it: the pytest node id of our test (a hand-written
+test marks its AVS ids with ``@avs("PTO-AVS-...")``; a table-driven test covers every row
+with the facts it checks), or the reason we do not (``op not implemented yet: OP``,
+``not expressible: reason``, ``not translated yet``). CI has no spec checkout: the generated
+file is committed and ``tests/conformance/test_inventory.py`` checks it against the tests.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "tests" / "conformance" / "avs_inventory.tsv"
+SCOPES = ("block/execution", "block/attributes", "block/encoding", "block/operands", "tile",
+          "arch/data-types")  # fmt: skip
+
+IMPLEMENTED = {
+    "TMATMUL", "TMATMUL_BIAS", "TMATMUL_ACC", "TMATMUL_MX", "TMATMUL_MX_BIAS", "TMATMUL_MX_ACC",
+    "TGEMV", "TGEMV_BIAS", "TGEMV_ACC", "TGEMV_MX", "TGEMV_MX_BIAS", "TGEMV_MX_ACC",
+    "TADD", "TSUB", "TMUL", "TDIV", "TREM", "TMAX", "TMIN", "TAND", "TOR", "TXOR",
+    "TLOAD", "TSTORE",
+}  # fmt: skip
+CARRIERS = {"BSTART.SFU": None, "BSTART.VEC": None, "BSTART.TEPL": None}
+"""Generic TEPL carriers: about every TEPL operation, so in scope."""
+NOT_EXPRESSIBLE = {
+    "C.BSTART": "compressed C.BSTART forms are not modelled (16-bit block starts)",
+    "C.BSTART.FP": "compressed C.BSTART forms are not modelled (16-bit block starts)",
+    "C.BSTART.STD": "compressed C.BSTART forms are not modelled (16-bit block starts)",
+    "C.BSTART.SYS": "compressed C.BSTART forms are not modelled (16-bit block starts)",
+    "B.CATR": "B.CATR control attributes (trap/atom/far) are not modelled",
+}
+
+_TEST_MARK = re.compile(r"@avs\(([^)]*)\)[^\n]*\n\s*def (test_\w+)")
+_QUOTED = re.compile(r'"(PTO-AVS-[A-Z0-9-]+)"')
+
+
+def subject_of(rel: str) -> str:
+    parts = rel.split("/")
+    return parts[-2]
+
+
+def op_of(subject: str) -> str:
+    name = subject.removeprefix("BSTART.").removeprefix("C.BSTART.")
+    name = name.replace("MX.", "_MX_").replace(".", "_")
+    if name.endswith("MX"):
+        name = name[:-2] + "_MX"
+    return name
+
+
+def facts_of(text: str) -> dict:
+    facts: dict = {}
+    words = [(int(b, 2), int(w), (op == "==") != (rhs == "PTO_COMMAND_FORM_COUNT"))
+             for b, w, op, rhs in re.findall(
+                 r"DecodeCommandForm\('([01]+)',\s*(\d+)\)\s*(==|!=)\s*(\w+)", text)]  # fmt: skip
+    if words:
+        facts["words"] = words
+    m = re.search(r"DecodeTileOperation\(TileDecode_(\w+), '([01]+)'\) == (\d+)", text)
+    if m:
+        idx = m.group(3)
+        op = re.search(rf"TileOperationOfIndex\({idx}\) == TileOperation_(\w+)", text)
+        eng = re.search(rf"TileEngineOfIndex\({idx}\) == TileEngine_(\w+)", text)
+        facts["tile_op"] = {
+            "family": m.group(1),
+            "code": int(m.group(2), 2),
+            "op": op.group(1) if op else None,
+            "engine": eng.group(1) if eng else None,
+        }
+    return facts
+
+
+def hand_tests() -> dict[str, str]:
+    """AVS id -> pytest node id of the hand-written test that marks it."""
+    out: dict[str, str] = {}
+    for path in sorted((ROOT / "tests" / "conformance").glob("test_*.py")):
+        text = path.read_text()
+        for m in _TEST_MARK.finditer(text):
+            for avs_id in _QUOTED.findall(m.group(1)):
+                out[avs_id] = f"tests/conformance/{path.name}::{m.group(2)}"
+    return out
+
+
+def status_of(avs_id: str, subject: str, facts: dict, hand: dict[str, str]) -> tuple[str, str]:
+    if avs_id in hand:
+        return "test", hand[avs_id]
+    if "tile_op" in facts and facts["tile_op"]["family"] == "TEPL":
+        return "test", f"tests/conformance/test_avs_tables.py::test_tepl_selector[{avs_id}]"
+    if subject in NOT_EXPRESSIBLE:
+        return "not-expressible", NOT_EXPRESSIBLE[subject]
+    op = op_of(subject)
+    if subject == "XB":
+        return "not-implemented", "op not implemented yet: XB (scalar branch, outside the tile ISA)"
+    if subject.startswith(("BSTART.", "T", "M", "G")) and subject not in CARRIERS:
+        if op not in IMPLEMENTED:
+            return "not-implemented", f"op not implemented yet: {op}"
+    if "words" in facts:
+        return "test", f"tests/conformance/test_avs_tables.py::test_decodes[{avs_id}]"
+    return "todo", "not translated yet"
+
+
+def main(spec: Path) -> int:
+    base = spec / "tests" / "asl"
+    if not base.is_dir():
+        print(f"{spec}: not a pto-spec checkout (no tests/asl)", file=sys.stderr)
+        return 2
+    hand = hand_tests()
+    rows = []
+    for scope in SCOPES:
+        for f in sorted((base / scope).glob("**/*.asl")):
+            text = f.read_text()
+            head = text.split("// PTO-TEST:", 1)[1].split("\n", 1)[0]
+            meta = json.loads(head)
+            rel = str(f.relative_to(base))
+            subject = subject_of(rel)
+            facts = facts_of(text)
+            status, detail = status_of(meta["id"], subject, facts, hand)
+            rows.append((meta["id"], rel, meta["kind"], subject, status, detail,
+                         json.dumps(facts, sort_keys=True)))  # fmt: skip
+    ids = [r[0] for r in rows]
+    assert len(ids) == len(set(ids)), "duplicate AVS ids"
+    lines = ["# generated by scripts/avs_inventory.py from pto-spec e599a3d3 (D17); do not edit",
+             "id\tpath\tkind\tsubject\tstatus\tdetail\tfacts"]  # fmt: skip
+    lines += ["\t".join(r) for r in rows]
+    OUT.write_text("\n".join(lines) + "\n")
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r[4]] = counts.get(r[4], 0) + 1
+    print(f"{len(rows)} AVS ids -> {OUT.relative_to(ROOT)}: {counts}")
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(Path(sys.argv[1])))
