@@ -45,7 +45,7 @@ from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
 class PTOBundleFunctions(InterpreterFunctions):
     """Interpreter functions for ``pto.block``; ``profile`` selects the GEMV numerics (D4)."""
 
-    def __init__(self, profile: str = "exact"):
+    def __init__(self, profile: str = "ordered"):
         self.tile = PTOFunctions(profile)
         self._decoded: dict[int, tuple[BlockOp, Any, Any]] = {}
 

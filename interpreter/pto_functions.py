@@ -19,7 +19,7 @@ from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS, BinaryTileOp, CubeMatrixOp, target_profile
 
-PROFILES = ("exact", "fp32-sequential", "raw-carrier")
+PROFILES = ("ordered", "exact", "raw-carrier", "fp32-sequential")
 
 
 def _unallocated(t: TileType) -> TileValue:
@@ -92,7 +92,7 @@ def _family_impls(cls):
 class PTOFunctions(InterpreterFunctions):
     """Interpreter functions for the pto dialect; ``profile`` selects the GEMV numerics (D4)."""
 
-    def __init__(self, profile: str = "exact"):
+    def __init__(self, profile: str = "ordered"):
         if profile not in PROFILES:
             raise ValueError(f"unknown numeric profile '{profile}' (choose from {', '.join(PROFILES)})")
         self.profile = profile
