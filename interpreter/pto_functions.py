@@ -187,15 +187,17 @@ class PTOFunctions(InterpreterFunctions):
             for p in pes:  # compute everything first; publish at the end (D12)
                 outs_per_pe[p] = call(per_pe[p])
         results = []
+        # raw-carrier results are the ASL's raw payload words (D4): stored as int64 words
+        # (the integer 11, not the float 11.0), never converted to the tile's float type
+        raw = np.dtype(np.int64) if self.profile == "raw-carrier" else None
         for i, rt in enumerate(result_types):
             assert isinstance(rt, TileType)
+            sdt = storage_dtype(rt.dtype) if raw is None else raw
             valid = {
-                p: np.asarray(outs_per_pe[p][i]).reshape(rt.valid_shape).astype(
-                    storage_dtype(rt.dtype), copy=False
-                )
+                p: np.asarray(outs_per_pe[p][i]).reshape(rt.valid_shape).astype(sdt, copy=False)
                 for p in pes
             }
-            results.append(TileValue.from_valid(rt, valid, "null"))
+            results.append(TileValue.from_valid(rt, valid, "null", raw))
         return tuple(results)
 
 
