@@ -302,9 +302,10 @@ def _add_rows(rows: np.ndarray, out: np.ndarray) -> None:
 
     ``np.add.reduce`` over axis 0 of a C-contiguous 2-D array with at least two columns
     iterates the rows in order (the inner loop runs over the columns); with a single column
-    numpy sums pairwise, so narrow outputs take an explicit loop."""
+    numpy sums pairwise, so narrow outputs take an explicit loop. ``initial=-0.0`` (the
+    exact additive identity): without it numpy starts from +0, and -0 + -0 would give +0."""
     if rows.shape[1] >= 8:
-        np.add.reduce(rows, axis=0, out=out)
+        np.add.reduce(rows, axis=0, out=out, initial=-0.0)
         return
     out[...] = rows[0]
     for r in rows[1:]:

@@ -360,6 +360,7 @@ def cube_matrix(
                    else acc_mod.DenseTerms(av, bv))
             run = acc_mod.exact if profile == "exact" else acc_mod.ordered
             acc = run(src, c, bias)
+            acc[np.isnan(acc)] = np.nan  # FP32CanonicalNaN 0x7FC00000, not x86's 0xFFC00000
         d = pp.apply(acc, params)
     aux = pp.reductions(acc, fpatr, row_max_in)
     return (d, *aux) if aux else d

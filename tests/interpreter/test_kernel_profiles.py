@@ -27,6 +27,8 @@ from test_kernel_tgemv import MX_TYPES, f32_nearest_even, raw
 from interpreter.kernels import cube_matrix
 from pto_dialect.datatypes import TileDataType as T
 
+F32 = np.float32
+
 EXTREME = np.array([0, 1, 2, 10, 60, 100, 127, 150, 200, 240, 250, 253, 254], np.uint8)
 
 
@@ -180,6 +182,9 @@ def test_signed_zeros():
     c = np.array([[-0.0]], np.float32)
     assert np.signbit(cube_matrix(18, a, b, c=c)[0, 0])  # TGEMV_ACC: -0 + -0 + -0
     assert not np.signbit(cube_matrix(18, a, b, c=c, profile="exact")[0, 0])
+    # the same on a wide row (the kernel's np.add.reduce path, which must start from -0)
+    wide = cube_matrix(18, a, np.repeat(-np.abs(b), 16, axis=1), c=np.full((1, 16), -0.0, F32))
+    assert np.signbit(wide).all()
     tiny = np.array([[0x01]], np.uint8)  # E4M3 2^-9, times scales 2^-127 each: 2^-263
     d = cube_matrix(20, tiny | 0x80, tiny, a_scale=np.array([[0]], np.uint8),
                     b_scale=np.array([[0]], np.uint8), a_type="E4M3", b_type="E4M3")
