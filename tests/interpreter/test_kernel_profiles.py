@@ -183,7 +183,7 @@ def test_signed_zeros():
     assert np.signbit(cube_matrix(18, a, b, c=c)[0, 0])  # TGEMV_ACC: -0 + -0 + -0
     assert not np.signbit(cube_matrix(18, a, b, c=c, profile="exact")[0, 0])
     # the same on a wide row (the kernel's np.add.reduce path, which must start from -0)
-    wide = cube_matrix(18, a, np.repeat(-np.abs(b), 16, axis=1), c=np.full((1, 16), -0.0, F32))
+    wide = cube_matrix(18, a, np.repeat(b, 16, axis=1), c=np.full((1, 16), -0.0, F32))
     assert np.signbit(wide).all()
     tiny = np.array([[0x01]], np.uint8)  # E4M3 2^-9, times scales 2^-127 each: 2^-263
     d = cube_matrix(20, tiny | 0x80, tiny, a_scale=np.array([[0]], np.uint8),
