@@ -158,6 +158,7 @@ class MxTerms:
             e, nan = self._exp(0, k, 0, n)
             self._pre = (self._scales(0, k, 0, n, F32), self._safe(e, nan))
             self.all_safe = bool(self._pre[1].all())
+            self._lim = self._limit(self._pre[0]) if self.block_scaling else None
         self.pair = bt not in (T.FP16, T.BF16) and np.little_endian
 
     def _codes(self, k0, k1, c0, c1):
@@ -238,9 +239,18 @@ class MxTerms:
             self._scale_rows(out, self._s32(k0, k1, c0, c1))
 
     def block_scale(self, k0, c0, c1):
-        """(M, n) float32 combined scale of the block starting at row k0 (power of two or
-        NaN), for the block-scaled tier of :func:`_ordered_cols`."""
-        return self._s32(k0, k0 + 1, c0, c1)[0]
+        """(M, n) float32 combined scale S of the block starting at row k0 (power of two or
+        NaN) and the bound L = min(2^126, 2^127 / S - 2^headroom) on |acc / S| for the
+        block-scaled tier of :func:`_blocks_scaled` (NaN where S is NaN, so the check fails)."""
+        s = self._s32(k0, k0 + 1, c0, c1)[0]
+        if self._pre is not None:
+            return s, self._lim[k0 // MX_BLOCK, :, c0:c1]
+        return s, self._limit(s)
+
+    def _limit(self, s):
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            lim = np.float32(2.0**127) / s - np.float32(2.0**self.headroom)
+            return np.minimum(lim, np.float32(2.0**126))
 
     def b64(self, k0, k1, cols):
         codes = self.cb[k0:k1]
@@ -323,21 +333,20 @@ def _blocks_scaled(src, acc, b, k0, k1, c0, c1) -> None:
     values) and has at most 23 significant bits, so it is exact in the other one too. So
     ``acc_out = S * ordered_sum(acc / S, q_0, ..., q_31)`` bit for bit, provided acc / S is
     exact and no partial sum overflows in either domain, checked per column as
-    ``(acc / S) * S == acc``, ``|acc / S| < 2^126`` and ``(|acc / S| + 2^headroom) * S <
-    2^127``. A block failing the check has its rows multiplied by S in place (exact: the
+    ``(acc / S) * S == acc`` and ``|acc / S| < min(2^126, 2^127 / S - 2^headroom)`` (a
+    NaN / inf accumulator or a NaN scale fails the check). A block failing the check has its rows multiplied by S in place (exact: the
     terms are FP32 values) and is summed from acc directly. The row before a block's rows
     (the previous block's last row, already summed) holds the block's starting value."""
     flat = acc.reshape(-1)
     src.fill32(b[1 : k1 - k0 + 1], k0, k1, c0, c1, scaled=False)
-    big = np.float32(2.0**src.headroom)
     for r0 in range(0, k1 - k0, MX_BLOCK):
         r1 = min(k1 - k0, r0 + MX_BLOCK)
         blk = b[r0 : r1 + 1]
-        s = src.block_scale(k0 + r0, c0, c1)
+        s, lim = src.block_scale(k0 + r0, c0, c1)
         x = acc / s
-        ax = np.abs(x)
-        ok = (x * s == acc) & (ax < np.float32(2.0**126)) & ((ax + big) * s < np.float32(2.0**127))
-        if (ok | np.isnan(s)).all():
+        ok = x * s == acc
+        ok &= np.abs(x) < lim
+        if ok.all():
             blk[0] = x
             _add_rows(blk.reshape(r1 - r0 + 1, -1), flat)
             np.multiply(acc, s, out=acc)

@@ -349,7 +349,6 @@ def cube_matrix(
     if raw:
         if f.is_mx:
             ar, br = ca.astype(np.int64), (mx.unpack_x2(cb, n) if b_packed else cb)
-            br = br.astype(np.int64)
         acc = _raw_carrier(ar, sa, br, sb, c, bias, k)
         d = acc
     else:
@@ -380,13 +379,28 @@ def _integer(av, bv, c, bias, acc_t):
     return ((y + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)
 
 
+_RAW_CHUNK = 256  # K rows widened to int64 per step (a K x N int64 copy of B is 8 B/element)
+
+
 def _raw_carrier(ar, sa, br, sb, c, bias, k):
-    """64-bit wrapping sum of raw payload words (numpy integer matmul wraps)."""
+    """64-bit wrapping sum of raw payload words (numpy integer matmul wraps), in K chunks.
+    ``br`` holds raw codes / values of any integer dtype (K x N)."""
     if sa is not None:
         ar = ar * sa.astype(np.int64)[:, np.arange(k) // MX_BLOCK]
-    if sb is not None:
-        br = br * sb.astype(np.int64)[np.arange(k) // MX_BLOCK]
-    acc = ar @ br
+    # float64 BLAS is exact (and no word wraps) when every partial sum stays below 2^53
+    bmax = int(np.abs(br).max(initial=0)) * (1 if sb is None else int(sb.max(initial=1)))
+    wide = int(np.abs(ar).max(initial=0)) * bmax * k < 1 << 53
+    dt = np.float64 if wide else np.int64
+    acc = np.zeros((ar.shape[0], br.shape[1]), dt)
+    a_dt = ar.astype(dt)
+    sb_dt = None if sb is None else sb.astype(dt)
+    for k0 in range(0, k, _RAW_CHUNK):
+        k1 = min(k, k0 + _RAW_CHUNK)
+        bk = br[k0:k1].astype(dt)
+        if sb_dt is not None:
+            bk *= sb_dt[np.arange(k0, k1) // MX_BLOCK]
+        acc += a_dt[:, k0:k1] @ bk
+    acc = acc.astype(np.int64)
     for x in (c, bias):
         if x is not None:
             w = x.view(np.uint32) if x.dtype == np.float32 else x
