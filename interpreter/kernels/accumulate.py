@@ -47,6 +47,7 @@ How they are computed fast (NUMERICS.md 5):
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
@@ -395,9 +396,19 @@ def _ordered_cols(src, c, c0: int, c1: int) -> np.ndarray:
     return acc
 
 
+def _cores_free() -> bool:
+    """Two threads pay off only when the machine has a spare core (on an oversubscribed
+    machine the per-block GIL hand-offs make them slower). Results never depend on this:
+    columns are independent chains."""
+    try:
+        return os.getloadavg()[0] < (os.cpu_count() or 1) - 0.5
+    except OSError:  # pragma: no cover - no load average on this platform
+        return True
+
+
 def _split_columns(fn, src, *args) -> np.ndarray:
     m, k, n = src.shape
-    if m * k * n >= _THREAD_MIN and n >= 64:
+    if m * k * n >= _THREAD_MIN and n >= 64 and _cores_free():
         h = (n // 2) & ~1
         futs = [_pool().submit(fn, src, *args, c0, c1) for c0, c1 in ((0, h), (h, n))]
         return np.concatenate([fu.result() for fu in futs], axis=1)
