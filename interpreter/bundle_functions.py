@@ -104,7 +104,7 @@ def block_stores(op: BlockOp) -> bool:
 class PTOBundleFunctions(InterpreterFunctions):
     """Interpreter functions for ``pto.block``; ``profile`` selects the GEMV numerics (D4)."""
 
-    def __init__(self, profile: str = "exact"):
+    def __init__(self, profile: str = "ordered"):
         self.profile = profile
         self._plans: dict[int, tuple[BlockOp, Any]] = {}
 

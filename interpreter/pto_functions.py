@@ -26,7 +26,7 @@ from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS, BinaryTileOp, CubeMatrixOp, target_profile
 
-PROFILES = ("exact", "fp32-sequential", "raw-carrier")
+PROFILES = ("ordered", "exact", "raw-carrier", "fp32-sequential")
 
 
 def _unallocated(t: TileType) -> TileValue:
@@ -161,7 +161,11 @@ def cube_plan(op: CubeMatrixOp, profile: str):
     tile_roles = [r for r, t in roles if t is not None]
     reductions = f.row_max_en or f.group_max_en
     cube_matrix = kernels.cube_matrix
-    out_dtypes = [storage_dtype(rt.dtype) for rt in result_types]  # type: ignore[union-attr]
+    # raw-carrier results are the ASL's raw payload words (D4): stored as int64 words (the
+    # integer 11, not the float 11.0), never converted to the tile's float type
+    raw = np.dtype(np.int64) if profile == "raw-carrier" else None
+    out_dtypes = [storage_dtype(rt.dtype) if raw is None else raw  # type: ignore[union-attr]
+                  for rt in result_types]
 
     def call(tiles: dict[str, Any], scalars: dict[str, int]):
         res = cube_matrix(
@@ -205,7 +209,7 @@ def cube_plan(op: CubeMatrixOp, profile: str):
                 )
                 for p in pes
             }
-            results.append(TileValue.from_valid(rt, valid, "null"))  # type: ignore[arg-type]
+            results.append(TileValue.from_valid(rt, valid, "null", raw))  # type: ignore[arg-type]
         return tuple(results)
 
     return plan
@@ -305,7 +309,7 @@ def _family_impls(cls):
 class PTOFunctions(InterpreterFunctions):
     """Interpreter functions for the pto dialect; ``profile`` selects the GEMV numerics (D4)."""
 
-    def __init__(self, profile: str = "exact"):
+    def __init__(self, profile: str = "ordered"):
         if profile not in PROFILES:
             raise ValueError(f"unknown numeric profile '{profile}' (choose from {', '.join(PROFILES)})")
         self.profile = profile

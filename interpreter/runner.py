@@ -291,7 +291,7 @@ def run(
     module_or_path: builtin.ModuleOp | str | os.PathLike[str],
     symbol: str,
     *arrays: Any,
-    profile: str = "exact",
+    profile: str = "ordered",
     engine: str | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Run function ``@symbol`` of a module (a ``ModuleOp``, a path or MLIR text).

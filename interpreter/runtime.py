@@ -80,13 +80,15 @@ class TileValue:
 
     @staticmethod
     def from_valid(
-        ttype: TileType, valid_per_pe: dict[int, np.ndarray], pad: str = "null"
+        ttype: TileType, valid_per_pe: dict[int, np.ndarray], pad: str = "null",
+        storage: np.dtype | None = None,
     ) -> TileValue:
-        """Build a tile from each PE's valid rectangle, padding the rest (D9)."""
+        """Build a tile from each PE's valid rectangle, padding the rest (D9). ``storage``
+        overrides the payload dtype (the raw-carrier profile stores int64 payload words)."""
         from interpreter.kernels import pad_tile
 
         dt = ttype.dtype
-        sdt = storage_dtype(dt)
+        sdt = storage_dtype(dt) if storage is None else np.dtype(storage)
         payloads, defined = {}, {}
         vr, vc = ttype.valid_shape
         for p, v in valid_per_pe.items():

@@ -5,7 +5,7 @@ They let a program run between ``convert-linalg-to-pto`` and ``pto-tile-to-capac
 Each op is one call of the vectorised kernel of its PTO instruction on the whole tensor
 (:func:`interpreter.kernels.tgemv_mx_bias`, :func:`interpreter.kernels.trem`), so the
 tensor-level meaning is the instruction's meaning with no capacity limit: ``pto.gemv``
-rounds once to FP32 (D4 ``exact`` profile by default), ``pto.matmul`` is TMATMUL(_MX)_ACC on
+accumulates in FP32 (D4 ``ordered`` profile by default), ``pto.matmul`` is TMATMUL(_MX)_ACC on
 the whole matrices, ``pto.floor_mod`` is TREM (D7, D8; an integer zero divisor is
 ``Fault_TileLegality``) and ``pto.elementwise`` the TADD ... TMIN kernel row.
 """
@@ -30,7 +30,7 @@ PRE_QUANT_FOR_OUTPUT = {TileDataType.FP32: 0, TileDataType.FP16: 1, TileDataType
 class TensorPTOFunctions(InterpreterFunctions):
     """Interpreter functions of ``pto.gemv`` / ``pto.floor_mod``; ``profile`` as in D4."""
 
-    def __init__(self, profile: str = "exact"):
+    def __init__(self, profile: str = "ordered"):
         if profile not in kernels.PROFILES:
             raise ValueError(
                 f"unknown numeric profile '{profile}' (choose from {', '.join(kernels.PROFILES)})"

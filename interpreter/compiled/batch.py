@@ -113,7 +113,8 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
         else:
             assert isinstance(tile_op, CubeMatrixOp)
             f = tile_op.fpatr_fields
-            if (len(tile_op.results) != 1 or f.row_max_en or f.group_max_en
+            if (profile == "raw-carrier"  # raw int64 words: the per-op path stores them
+                    or len(tile_op.results) != 1 or f.row_max_en or f.group_max_en
                     or tile_op.mask.is_zero
                     or any(isinstance(v.type, TileType) and v.type.pe_mask != tile_op.mask.data
                            for v in (*tile_op.operands, *tile_op.results))

@@ -11,14 +11,15 @@ modified):
     ``(payload, defined)``.
 ``tgemv_mx_bias(a, b, bias=None, a_scale=None, b_scale=None, *, a_type=None, b_type=None,
 packed=False, fpatr=None, rmode="default", sat=False, quant=None, prelu=None,
-quant_scalar=None, lrelu_scalar=None, row_max_in=None, profile="exact")``
+quant_scalar=None, lrelu_scalar=None, row_max_in=None, profile="ordered")``
     TGEMV_MX_BIAS with B.FPATR post-processing (PTO-SPEC 3.3, 4; D1-D5); returns the
     (1, N) D, or ``(D, row_max, group_max)`` with only the enabled reductions. Profiles
-    ``"exact"``, ``"fp32-sequential"``, ``"raw-carrier"``. See :mod:`.tgemv`.
+    ``"ordered"`` (default, ADR-0047), ``"exact"``, ``"raw-carrier"``, and
+    ``"fp32-sequential"`` (alias of ordered). See :mod:`.tgemv`, :mod:`.accumulate`.
 ``cube_matrix(function, a, b, *, c=None, bias=None, a_scale=None, b_scale=None,
 a_type=None, b_type=None, c_type=None, packed=False, fpatr=None, rmode="default", sat=False,
 quant=None, prelu=None, quant_scalar=None, lrelu_scalar=None, row_max_in=None,
-profile="exact")``
+profile="ordered")``
     Every live CUBE function (codes/names in ``CUBE_FUNCTION_NAMES``): MX or ordinary
     inputs, bias, ACC, GEMV / matmul, S32/U32/FP32 accumulators, post-processing; returns
     D (M x N) or ``(D, row_max, group_max)``. See :mod:`.cube`.

@@ -5,7 +5,7 @@ Public entry point::
     cube_matrix(function, a, b, *, c=None, bias=None, a_scale=None, b_scale=None,
                 a_type=None, b_type=None, c_type=None, packed=False, fpatr=None,
                 rmode="default", sat=False, quant=None, prelu=None, quant_scalar=None,
-                lrelu_scalar=None, row_max_in=None, profile="exact") -> ndarray | tuple
+                lrelu_scalar=None, row_max_in=None, profile="ordered") -> ndarray | tuple
 
 ``function`` is a CUBE function code or catalog name (``CUBE_FUNCTION_NAMES``): 0 TMATMUL,
 1 _BIAS, 2 _ACC, 4 TMATMUL_MX, 5 _MX_BIAS, 6 _MX_ACC, 16 TGEMV, 17 _BIAS, 18 _ACC,
@@ -38,25 +38,25 @@ nibble first (:mod:`.mx`); S4X2 also takes int8 values in [-8, 7].
 
 Numeric profiles (D4), for every function:
 
-* ``"exact"``: floats decoded exactly; MX sums as in :mod:`.tgemv`'s history (float32
-  sub-blocks of 8 exact products, or float64 sub-blocks of 32 with a BF16 side, scaled by
-  the exact block scales and summed in float64); ordinary floats as one float64 matmul
-  (each product of two decoded inputs is exact in float64; the sum's error is at most
-  K * 2^-53 * sum|terms|). C, then the bias, are added in float64 and the sum is rounded
-  ONCE to FP32 (RNE; overflow +-inf, or +-FLT_MAX with Sat=1; an exact zero is +0).
-  Integers: the exact sum (float64 BLAS is exact here: |a*b| <= 2^32 and K <= 65535 keep
-  every partial sum below 2^53) plus C and bias, then wrapped to 32 bits -- the ASL sums in
-  64-bit words and the S32/U32 tile and every post-processing step read ``value[31:0]``
-  (``MatrixPostQuantBaseWithFlags``); Sat never applies to the accumulation.
-* ``"fp32-sequential"``: k in increasing order, an FP32 accumulator per element starting at
-  C (ACC) or 0, each product formed exactly and added in double then rounded to FP32, the
-  bias added last in FP32. Integer accumulators: the exact integer result as above.
+* ``"ordered"`` (default; ``"fp32-sequential"`` is an alias): pto-spec ADR-0047 -- k in
+  increasing order, one RNE-rounded FMA into the FP32 accumulator per exact term, starting
+  at C (ACC) or +0, then ``RNE(acc + Bias)``. ``"exact"``: C + the exact sum of the exact
+  terms + Bias, rounded ONCE to FP32 (RNE; an exact zero is +0). Both: overflow is +-inf and
+  Sat/RMode act only in post-processing (D11); the exact semantics, special values and the
+  fast algorithms are in :mod:`.accumulate`. Integers (S32/U32 accumulators, every
+  profile but raw-carrier): the exact sum (float64 BLAS is exact here: |a*b| <= 2^32 and
+  K <= 65535 keep every partial sum below 2^53) plus C and bias, then wrapped to 32 bits --
+  the ASL sums in 64-bit words and the S32/U32 tile and every post-processing step read
+  ``value[31:0]`` (``MatrixPostQuantBaseWithFlags``); Sat never applies to the
+  accumulation.
 * ``"raw-carrier"``: the ASL reference profile (``asl/arch/profile/reference-profile.asl``
   TileProfileMatrixAccumulate / ScaledAccumulate / MatrixBias): 64-bit wrapping integer
   arithmetic on payload words, ``acc = C + sum_k (A*sA)(B*sB) (+ Bias)``. Float codes are
   unsigned raw codes (FP16 0x0002 is 2, E8M0 code 1 is 1, an FP32 C / bias is its bit
   pattern), integer elements are their sign- or zero-extended values, a missing scale is 1.
-  Result int64 raw words; only the identity post-processing is allowed. The totality
+  Result: the raw payload words, as int64 (the two's-complement view of the ASL's 64-bit
+  Word; the interpreter stores them unconverted, so a tile holds the integer word 11, not
+  the float 11.0); only the identity post-processing is allowed. The totality
   vectors A=2, B=3, C=5, Bias=7 give 6 (plain), 11 (ACC), 13 (BIAS) for every function.
 
 Post-processing (PTO-SPEC 3.3, :mod:`.postprocess`): the PreQuantMode must match the
@@ -70,8 +70,6 @@ reductions, computed on the raw accumulator; all of it before anything is return
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import ml_dtypes
 import numpy as np
 
@@ -80,11 +78,13 @@ from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.isa.commands import CUBE_DELETED, CUBE_FUNCTIONS, CubeFunction
 from pto_dialect.postprocess import Fpatr
 
+from . import accumulate as acc_mod
 from . import mx
 from . import postprocess as pp
 
 T = TileDataType
-PROFILES = ("exact", "fp32-sequential", "raw-carrier")
+PROFILES = ("ordered", "exact", "raw-carrier", "fp32-sequential")
+"""Numeric profiles (D4); ``fp32-sequential`` is an alias of ``ordered``."""
 CUBE_FUNCTION_NAMES: dict[int, str] = {c: f.name for c, f in CUBE_FUNCTIONS.items()}
 """The 12 live CUBE function codes -> catalog names (PTO-SPEC 3.1)."""
 _BY_NAME = {f.name: f for f in CUBE_FUNCTIONS.values()}
@@ -112,11 +112,6 @@ _NUMPY: dict[np.dtype, TileDataType] = {
 _LOW_ZERO = {T.TF32: 0x1FFF, T.HF32: 0x0FFF}
 _ACC_DTYPE = {T.FP32: np.dtype(np.float32), T.S32: np.dtype(np.int32), T.U32: np.dtype(np.uint32)}
 
-_CHUNK = 256  # K rows decoded per step (8 scale blocks)
-_SUB32 = 8  # sub-block length of the float32 BLAS path (error bound in the docstring)
-_SUB64 = 32
-_THREAD_MIN = 1 << 21  # M*K*N above which the N columns are split across two threads
-_POOL: ThreadPoolExecutor | None = None
 
 
 class _Ctx:
@@ -143,13 +138,6 @@ def cube_function(function: int | str) -> CubeFunction:
     raise PTOFault(
         FaultKind.ILLEGAL_INSTRUCTION, f"CUBE function {function!r} is reserved{what} (PTO-SPEC 3.1)"
     )
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(2, thread_name_prefix="pto-cube")
-    return _POOL
 
 
 # -- operands -----------------------------------------------------------------------------
@@ -293,7 +281,7 @@ def cube_matrix(
     quant_scalar=None,
     lrelu_scalar=None,
     row_max_in=None,
-    profile: str = "exact",
+    profile: str = "ordered",
 ):
     """One live CUBE function on plain arrays; see the module docstring. Faults are PTOFault
     and every check runs before any arithmetic (D12)."""
@@ -361,31 +349,17 @@ def cube_matrix(
     if raw:
         if f.is_mx:
             ar, br = ca.astype(np.int64), (mx.unpack_x2(cb, n) if b_packed else cb)
-            br = br.astype(np.int64)
         acc = _raw_carrier(ar, sa, br, sb, c, bias, k)
         d = acc
     else:
         if acc_t is not T.FP32:
             acc = _integer(av, bv, c, bias, acc_t)
-        elif profile == "exact":
-            y = (_mx_exact(ca, at, sa, cb, bt, b_packed, sb, m, k, n) if f.is_mx
-                 else _float_exact(av, bv))
-            if c is not None:
-                y += c.astype(np.float64)
-            if bias is not None:
-                y += bias.astype(np.float64)
-            y += 0.0  # an exact zero sum is +0
-            acc = pp.round_fp32_accumulator(y, params.sat)
         else:
-            if f.is_mx:
-                av = mx.value_lut(at)[ca]
-                if sa is not None:
-                    av = av * mx.value_lut(T.E8M0)[sa][:, np.arange(k) // MX_BLOCK]
-                # B is decoded one k row at a time inside the sequential loop (a K x N float64
-                # copy of B would cost 8 bytes per element).
-                bv = _MxRows(mx.value_lut(bt), mx.unpack_x2(cb, n) if b_packed else cb,
-                             None if sb is None else mx.value_lut(T.E8M0)[sb])
-            acc = _fp32_sequential(av, bv, c, bias, params.sat)
+            src = (acc_mod.MxTerms(ca, at, sa, cb, bt, b_packed, sb, n) if f.is_mx
+                   else acc_mod.DenseTerms(av, bv))
+            run = acc_mod.exact if profile == "exact" else acc_mod.ordered
+            acc = run(src, c, bias)
+            acc[np.isnan(acc)] = np.nan  # FP32CanonicalNaN 0x7FC00000, not x86's 0xFFC00000
         d = pp.apply(acc, params)
     aux = pp.reductions(acc, fpatr, row_max_in)
     return (d, *aux) if aux else d
@@ -405,139 +379,30 @@ def _integer(av, bv, c, bias, acc_t):
     return ((y + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32)
 
 
-def _float_exact(av, bv):
-    with np.errstate(invalid="ignore", over="ignore"):
-        return av @ bv  # products exact in float64; sum error <= K * 2^-53 * sum|terms|
-
-
-class _MxRows:
-    """Row ``k`` of a scaled MX matrix, decoded on demand: lut[codes[k]] * scale[k // 32]."""
-
-    def __init__(self, lut: np.ndarray, codes: np.ndarray, scales: np.ndarray | None):
-        self.lut, self.codes, self.scales = lut, codes, scales
-        self.shape = codes.shape
-
-    def __getitem__(self, kk: int) -> np.ndarray:
-        row = self.lut[self.codes[kk]]
-        if self.scales is not None:
-            row *= self.scales[kk // MX_BLOCK]
-        return row
-
-
-def _fp32_sequential(av, bv, c, bias, sat):
-    """k in increasing order; each exact product is added in float64 to the FP32 accumulator,
-    which is rounded back to FP32 after every step (D4). Vectorised over M x N."""
-    m, k = av.shape
-    n = bv.shape[1]
-    acc = c.astype(np.float32) if c is not None else np.zeros((m, n), np.float32)
-    step = np.empty((m, n), np.float64)
-    with np.errstate(invalid="ignore", over="ignore"):
-        for kk in range(k):
-            np.multiply(av[:, kk : kk + 1], bv[kk], out=step)
-            np.add(step, acc, out=step)
-            if sat:
-                acc = pp.round_fp32_accumulator(step, sat)
-            else:
-                acc[...] = step  # one RNE rounding to FP32 per step
-        if bias is None:
-            return acc
-        out = acc + bias
-    if sat:
-        big = np.isinf(out) & np.isfinite(acc) & np.isfinite(bias)
-        out[big] = np.copysign(np.finfo(np.float32).max, out[big])
-    return out
+_RAW_CHUNK = 256  # K rows widened to int64 per step (a K x N int64 copy of B is 8 B/element)
 
 
 def _raw_carrier(ar, sa, br, sb, c, bias, k):
-    """64-bit wrapping sum of raw payload words (numpy integer matmul wraps)."""
+    """64-bit wrapping sum of raw payload words (numpy integer matmul wraps), in K chunks.
+    ``br`` holds raw codes / values of any integer dtype (K x N)."""
     if sa is not None:
         ar = ar * sa.astype(np.int64)[:, np.arange(k) // MX_BLOCK]
-    if sb is not None:
-        br = br * sb.astype(np.int64)[np.arange(k) // MX_BLOCK]
-    acc = ar @ br
+    # float64 BLAS is exact (and no word wraps) when every partial sum stays below 2^53
+    bmax = int(np.abs(br).max(initial=0)) * (1 if sb is None else int(sb.max(initial=1)))
+    wide = int(np.abs(ar).max(initial=0)) * bmax * k < 1 << 53
+    dt = np.float64 if wide else np.int64
+    acc = np.zeros((ar.shape[0], br.shape[1]), dt)
+    a_dt = ar.astype(dt)
+    sb_dt = None if sb is None else sb.astype(dt)
+    for k0 in range(0, k, _RAW_CHUNK):
+        k1 = min(k, k0 + _RAW_CHUNK)
+        bk = br[k0:k1].astype(dt)
+        if sb_dt is not None:
+            bk *= sb_dt[np.arange(k0, k1) // MX_BLOCK]
+        acc += a_dt[:, k0:k1] @ bk
+    acc = acc.astype(np.int64)
     for x in (c, bias):
         if x is not None:
             w = x.view(np.uint32) if x.dtype == np.float32 else x
             acc = acc + w.astype(np.int64)
     return acc
-
-
-# -- the MX exact profile: chunked decode + batched matmul over sub-blocks ------------------
-_PAIR_LUTS: dict[tuple[TileDataType, bool], np.ndarray] = {}
-
-
-def _pair_lut(t: TileDataType, packed: bool) -> np.ndarray:
-    """float32 value pairs viewed as float64: index a uint16 holding two 8-bit codes
-    (little-endian: element 2i in the low byte), or one packed X2 byte (low nibble first)."""
-    key = (t, packed)
-    if key not in _PAIR_LUTS:
-        lut = mx.value_lut(t).astype(np.float32)
-        n = 256 if packed else 65536
-        i = np.arange(n)
-        pairs = np.empty((n, 2), np.float32)
-        if packed:
-            pairs[:, 0], pairs[:, 1] = lut[i & 0x0F], lut[i >> 4]
-        else:
-            pairs[:, 0], pairs[:, 1] = lut[i & 0xFF], lut[i >> 8]
-        _PAIR_LUTS[key] = pairs.view(np.float64).reshape(n)
-    return _PAIR_LUTS[key]
-
-
-def _mx_exact(ca, at, sa, cb, bt, b_packed, sb, m, k, n):
-    """(M, N) float64 sum before C and bias (error bound in the module docstring)."""
-    nb = -(-k // MX_BLOCK)
-    e8 = mx.value_lut(T.E8M0)
-    scale = None  # (nb, M, N) exact powers of two or NaN
-    if sa is not None:
-        scale = np.broadcast_to(e8[sa].T[:, :, None], (nb, m, n))
-    if sb is not None:
-        vb = e8[sb][:, None, :]
-        scale = np.broadcast_to(vb, (nb, m, n)) if scale is None else scale * vb
-    wide = T.BF16 in (at, bt)
-    dt = np.float64 if wide else np.float32
-    sub = _SUB64 if wide else _SUB32
-    kp = -(-k // _CHUNK) * _CHUNK
-    a_pad = np.zeros((m, kp), dt)
-    a_pad[:, :k] = mx.value_lut(at)[ca]
-    args = (a_pad, cb, bt, b_packed, scale, k, m, dt, sub)
-    if m * k * n >= _THREAD_MIN and n >= 64:
-        h = (n // 2) & ~1
-        futs = [_pool().submit(_mx_cols, *args, c0, c1) for c0, c1 in ((0, h), (h, n))]
-        return np.concatenate([fu.result() for fu in futs], axis=1)
-    return _mx_cols(*args, 0, n)
-
-
-def _mx_cols(a_pad, cb, bt, b_packed, scale, k, m, dt, sub, c0, c1):
-    n = c1 - c0
-    codes = cb[:, c0 // 2 : c1 // 2] if b_packed else cb[:, c0:c1]
-    pair = (
-        dt == np.float32
-        and bt not in (T.FP16, T.BF16)
-        and np.little_endian
-        and (b_packed or (n % 2 == 0 and codes.strides[1] == 1))
-    )
-    lut = mx.value_lut(bt).astype(dt)
-    buf = np.empty((_CHUNK, n), dt)
-    y = np.zeros((m, n), np.float64)
-    per_block = MX_BLOCK // sub
-    with np.errstate(invalid="ignore", over="ignore"):  # inf/NaN follow IEEE (D5)
-        for k0 in range(0, k, _CHUNK):
-            rows = min(_CHUNK, k - k0)
-            rows_p = -(-rows // MX_BLOCK) * MX_BLOCK
-            chunk = codes[k0 : k0 + rows]
-            if pair:
-                np.take(_pair_lut(bt, b_packed), chunk if b_packed else chunk.view(np.uint16),
-                        out=buf[:rows].view(np.float64), mode="wrap")
-            else:
-                np.take(lut, chunk, out=buf[:rows], mode="wrap")
-            if rows_p != rows:
-                buf[rows:rows_p] = 0
-            nsub = rows_p // sub
-            a3 = a_pad[:, k0 : k0 + rows_p].reshape(m, nsub, sub).transpose(1, 0, 2)
-            p = np.matmul(a3, buf[:rows_p].reshape(nsub, sub, n))  # (nsub, M, n)
-            blk = p.reshape(rows_p // MX_BLOCK, per_block, m, n).sum(axis=1, dtype=np.float64)
-            if scale is not None:
-                b0 = k0 // MX_BLOCK
-                blk *= scale[b0 : b0 + rows_p // MX_BLOCK, :, c0:c1]
-            y += blk.sum(axis=0)
-    return y

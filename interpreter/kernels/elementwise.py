@@ -44,14 +44,18 @@ arithmetic/T{ADD,SUB,MUL,MAX,MIN}.asl``, ``transcendental/TDIV.asl``:
 * Floats: IEEE with the default control's RNE (``DefaultNumericExecutionControl``,
   asl/arch/data-types/rounding.asl); FP16/BF16/E4M3/E5M2 are computed in float32 and rounded
   once (correct for + - * / since float32 has >= 2p+2 bits); a float zero divisor gives
-  +-inf or NaN; E4M3 overflow is NaN (no inf). TMAX/TMIN: ``HardwareNumericMinMaxSpecial``
-  (one NaN -> the other operand, both -> canonical NaN, max(+0,-0) = +0, min = -0).
+  +-inf or NaN; E4M3 overflow is NaN (no inf); a NaN created by an invalid operation is
+  the format's canonical quiet NaN (``TileNumericCanonicalNaN``), never x86's negative
+  default NaN. TMAX/TMIN: ``HardwareNumericMinMaxSpecial`` (one NaN, quiet or signalling
+  -> the other operand, both -> canonical NaN, max(+0,-0) = +0, min = -0).
   Floating status flags (signalling NaN, inexact) are not modelled.
 * TF32 / HF32 (``asl/arch/data-types/formats/tf32.asl``, ``hf32.asl``): float32 carriers
   (``interpreter/runtime.py`` storage_dtype) whose low 13 / 12 bits must be 0
-  (``TF32EncodingValid`` / ``HF32EncodingValid``); a source element in the valid rectangle
-  with a low bit set is a TileLegality fault before any effect (``TileSourceEncodingsValid``
-  in ``asl/tile/model/legality/operand-schema.asl``). The formats are IEEE-like: 8-bit
+  (``TF32EncodingValid`` / ``HF32EncodingValid``). Only TMAX / TMIN check the encodings, as
+  ``TileOperandsLegal_ExecuteTileBinary`` (``asl/tile/model/legality/operand-schema.asl``)
+  does for MAX / MIN: a source element in the valid rectangle with a low bit set is a
+  TileLegality fault before any effect (``TileSourceEncodingsValid``); the other ops take
+  the carrier's value as it is and round the result to the format. The formats are IEEE-like: 8-bit
   exponent (bias 127, FP32's range), 10 / 11 fraction bits, subnormals (fraction x 2^-136 /
   2^-137), signed zeros, inf, NaN (canonical 0x7FC00000). The ASL reference profile leaves
   the arithmetic open (``ScalarFPBinaryProfile`` in ``asl/arch/profile/reference-profile.asl``
@@ -166,6 +170,9 @@ class BinaryRow:
     wide_types: frozenset[TileDataType]
     int_zero_rhs_faults: bool
     rhs_name: str = "divisor"
+    checks_encodings: bool = False
+    """Floating source encodings are checked (TF32/HF32 low bits): only MAX and MIN
+    (``TileOperandsLegal_ExecuteTileBinary`` in asl/tile/model/legality/operand-schema.asl)."""
 
 
 def _int_trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -181,13 +188,15 @@ def _int_trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _float_minmax(pick: Callable, neg_zero_wins: bool) -> Callable:
     """TMAX/TMIN on floats (``HardwareNumericMinMaxSpecial``, asl/arch/features/mx-formats.asl):
-    one NaN -> the other operand, two NaNs -> the canonical quiet NaN, +0/-0 -> +0 (max) /
-    -0 (min); otherwise the larger / smaller operand."""
+    one NaN (quiet or signalling) -> the other operand, unchanged; two NaNs -> the
+    canonical quiet NaN; +0/-0 -> +0 (max) / -0 (min); otherwise the larger / smaller
+    operand. Selection only: NaN operands never go through numpy arithmetic (``np.fmax``
+    returns a quieted signalling NaN instead of the other operand)."""
 
     def op(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        r = pick(a, b)
-        both_nan = np.isnan(a) & np.isnan(b)
-        r[both_nan] = np.nan  # numpy's NaN is the canonical quiet NaN of every PTO float
+        an, bn = np.isnan(a), np.isnan(b)
+        r = np.where(an, b, np.where(bn, a, pick(np.where(an | bn, 0, a), np.where(an | bn, 0, b))))
+        r[an & bn] = np.nan  # np.nan casts to the canonical quiet NaN of every PTO float
         zeros = (a == 0) & (b == 0)
         sign = (np.signbit(a) | np.signbit(b)) if neg_zero_wins else np.signbit(a) & np.signbit(b)
         return np.where(zeros, np.where(sign, -0.0, 0.0).astype(r.dtype), r)
@@ -195,9 +204,10 @@ def _float_minmax(pick: Callable, neg_zero_wins: bool) -> Callable:
     return op
 
 
-def _row(name, int_op, float_op, faults=False, rhs="second operand", types=VEC_ARITH_TYPES):
+def _row(name, int_op, float_op, faults=False, rhs="second operand", types=VEC_ARITH_TYPES,
+         encodings=False):
     """A binary sibling of TREM typed by ASL ``TileVecArithmeticDataTypeSupported``."""
-    return BinaryRow(name, int_op, float_op, types, types, faults, rhs)
+    return BinaryRow(name, int_op, float_op, types, types, faults, rhs, encodings)
 
 
 TREM_ROW = BinaryRow("TREM", _int_floor_mod, _float_floor_mod, TREM_TYPES, VEC_ARITH_TYPES, True)
@@ -213,8 +223,8 @@ BINARY_ROWS: dict[str, BinaryRow] = {
         _row("TAND", np.bitwise_and, np.bitwise_and, types=VEC_INT_TYPES),  # integers only:
         _row("TOR", np.bitwise_or, np.bitwise_or, types=VEC_INT_TYPES),  # float_op is never
         _row("TXOR", np.bitwise_xor, np.bitwise_xor, types=VEC_INT_TYPES),  # reached
-        _row("TMAX", np.maximum, _float_minmax(np.fmax, False)),
-        _row("TMIN", np.minimum, _float_minmax(np.fmin, True)),
+        _row("TMAX", np.maximum, _float_minmax(np.maximum, False), encodings=True),
+        _row("TMIN", np.minimum, _float_minmax(np.minimum, True), encodings=True),
     )
 }
 """Binary elementwise ops. TFMOD is not a row: the catalog deletes it (see the module doc)."""
@@ -266,7 +276,7 @@ def binary_core(
                 row,
             )
         return row.int_op(a, b)
-    if t in NARROW_FP32:
+    if t in NARROW_FP32 and row.checks_encodings:
         mask = LOW_ZERO_MASK[t]
         for x, what in ((a, "first operand"), (b, row.rhs_name)):
             bad = (x.view(np.uint32) & mask) != 0
@@ -283,9 +293,17 @@ def binary_core(
             r = row.float_op(a.astype(np.float64), b.astype(np.float64))
             return round_to_narrow_fp32(r, t)
         if t in _COMPUTE_IN_F32:
-            r = row.float_op(a.astype(np.float32), b.astype(np.float32))
-            return r.astype(a.dtype)
-        return row.float_op(a, b)
+            r = row.float_op(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
+        else:
+            r = row.float_op(a, b)
+    # a NaN created by an invalid operation (inf - inf, 0 * inf, 0 / 0, x rem 0) is the
+    # format's canonical quiet NaN (TileNumericCanonicalNaN, asl/arch/features/
+    # mx-formats.asl: FP32 0x7FC00000, FP16 0x7E00, BF16 0x7FC0, E4M3 0x7F, E5M2 0x7E),
+    # not the machine's default NaN (0xFFC00000 on x86)
+    created = np.isnan(r) & ~np.isnan(a) & ~np.isnan(b)
+    if created.any():
+        r[created] = np.nan  # np.nan casts to each format's canonical NaN
+    return r
 
 
 def binary_tile(

@@ -5,10 +5,14 @@ to ``payload`` inside the valid ``(vr, vc)`` rectangle and holding the PadValue 
 and a boolean mask of defined elements:
 
 * ``"zero"``: 0, defined;
-* ``"max"`` / ``"min"``: the largest / most negative finite value of the type, chosen by
-  bit pattern (PTO-SPEC 2: FP32 0x7F7FFFFF, FP16 0x7BFF, BF16 0x7F7F, E4M3 0x7E, E5M2 0x7B,
-  TF32 0x7F7FE000, HF32 0x7F7FF000, FP64 0x7FEF..., unsigned all-ones / 0, signed
-  INT_MAX / INT_MIN, any other type all-ones), defined;
+* ``"max"`` / ``"min"``: the bit pattern of ``TilePadValueForDataType``
+  (``asl/tile/model/definedness/elements.asl``): the largest / most negative finite value
+  of FP64, FP32, TF32 (0x7F7FE000), HF32 (0x7F7FF000), FP16 (0x7BFF), BF16 (0x7F7F), E4M3
+  (0x7E), E5M2 (0x7B); all-ones / 0 for U8, U16, U32, U64; INT_MAX / INT_MIN for S8, S16,
+  S32, S64. Every other type (HiF8, E3M2, E2M3, E8M0, the X2 types, S4X2, U4X2) takes the
+  ASL's ``otherwise`` words: Max is all ones (Ones{64}: the carrier's bits all set), Min is
+  the word 0x8000000000000000, whose carrier bits are all zero (U4X2 Min is 0 as well),
+  defined;
 * ``"null"`` (also the meaning of an omitted B.DATR): 0 bits, **undefined**.
 """
 
@@ -35,6 +39,10 @@ _FLOAT_MAX_BITS = {
 }
 
 
+_INTEGERS = frozenset({T.U8, T.U16, T.U32, T.U64, T.S8, T.S16, T.S32, T.S64})
+"""Integer types with their own TilePadValueForDataType rows (S4X2 / U4X2 have none)."""
+
+
 def parse_pad(pad: str | int) -> str:
     """A PadValue name from a name or its 2-bit code (00 Zero, 01 Max, 10 Min, 11 Null)."""
     if isinstance(pad, str) and pad.lower() in PAD_CODES:
@@ -51,14 +59,16 @@ def pad_bits(t: TileDataType, pad: str) -> int:
     ones = (1 << carrier) - 1
     if pad in ("zero", "null"):
         return 0
-    if t.is_unsigned:
-        return ones if pad == "max" else 0
-    if t.is_signed:
-        return (ones >> 1) if pad == "max" else 1 << (carrier - 1)
     if t in _FLOAT_MAX_BITS:
         mx = _FLOAT_MAX_BITS[t]
         return mx if pad == "max" else mx | 1 << (carrier - 1)
-    return ones
+    if t in _INTEGERS and t.is_unsigned:
+        return ones if pad == "max" else 0
+    if t in _INTEGERS:
+        return (ones >> 1) if pad == "max" else 1 << (carrier - 1)
+    # TilePadValueForDataType "otherwise": Max = Ones{64}, Min = 0x8000000000000000, both
+    # truncated to the carrier
+    return ones if pad == "max" else (1 << 63) & ones
 
 
 def pad_scalar(t: TileDataType, pad: str, dtype: np.dtype) -> np.ndarray:

@@ -13,13 +13,16 @@ order (``asl/tile/model/execution/matrix-postprocess.asl``):
    zero multiplier is treated as 0.
 4. ``value * multiplier`` is exact in float64 (FP32 x FP19). Float outputs (FP32, FP16,
    BF16, E4M3) round it once with the rounding mode (fixed RNE for modes 1, 16, 26, 32-34,
-   36, 37; else B.DATR RMode, 0 = RNE); overflow gives inf (E4M3: NaN) with Sat=0 and the
-   largest finite value with Sat=1 (E4M3 overflows when |x| > 448 before rounding, as in
-   the ASL encoder). An exact zero gives +0, except a -0 accumulator with a nonzero
-   multiplier and zero offset, which stays -0.
+   36, 37; else B.DATR RMode, 0 = RNE); overflow gives inf (E4M3: the canonical NaN 0x7F
+   for either sign) with Sat=0 and the largest finite value with Sat=1 (E4M3 overflows
+   when |x| > 448 before rounding, as in the ASL encoder ``ReferenceFP8Encoding``). An
+   exact zero gives +0, and an E4M3 result that rounds to zero is 0x00 whatever the sign
+   (``ReferenceFP8Encoding``), except a -0 accumulator with a nonzero multiplier and zero
+   offset, which stays -0 (``MatrixFloatingSignedZero``).
 5. S8 outputs (modes 23, 24): round with the rounding mode and saturate to the signed
    9-bit intermediate [-256, 255], add the signed 9-bit offset, then convert: Sat=1 clamps
-   to [-128, 127], Sat=0 wraps.
+   to [-128, 127], Sat=0 wraps the exact integer (computed in float64 integers, so
+   |acc x scale| >= 2^63 neither overflows nor wraps wrongly).
 
 S32/U32 accumulators (non-MX integer CUBE functions) follow the same order with the value
 read as a signed (unsigned) 32-bit integer and no special values; the intermediate of modes
@@ -40,8 +43,9 @@ MatrixShiftS32ToS16, ReferenceMatrixIntegerEncoding).
    0x6F / 0xEF (0x6E / 0xEE with Sat=1).
 
 Reductions (RowMax / GroupMax, optional MaxAbs, RowMaxInit) run on the raw FP32
-accumulator before post-processing (PTO-SPEC 3.3), in increasing column order; a NaN
-anywhere in the reduced set gives NaN.
+accumulator before post-processing (PTO-SPEC 3.3) with TMAX's rule
+(``HardwareNumericMinMaxSpecial``): NaNs are skipped, an all-NaN set gives the canonical
+NaN, max(+0, -0) = +0.
 """
 
 from __future__ import annotations
@@ -152,9 +156,16 @@ def encode_float(v: np.ndarray, t: TileDataType, mode: int, sat: bool) -> np.nda
     with np.errstate(all="ignore"):
         r, over = round_to_format(v, fmt, mode)
     if over.any():
-        big = fmt.max_finite if sat else (np.inf if fmt.has_inf else np.nan)
-        r = np.where(over, np.copysign(big, v), r)
-    r = np.where(v == 0, 0.0, r)  # an exact zero is +0
+        if sat or fmt.has_inf:
+            r = np.where(over, np.copysign(fmt.max_finite if sat else np.inf, v), r)
+        else:  # E4M3 with Sat=0: the canonical NaN 0x7F for both signs (ReferenceFP8Encoding)
+            r = np.where(over, np.nan, r)
+    if fmt.has_inf:
+        r = np.where(v == 0, 0.0, r)  # an exact zero is +0
+    else:
+        # E4M3 (ReferenceFP8Encoding): 0 -> 0x00, and a nonzero value rounding to zero
+        # picks code 0x00 too (the candidate search meets +0 first; -0 is the same real)
+        r = np.where(r == 0, 0.0, r)
     with np.errstate(all="ignore"):
         return r.astype(fmt.dtype)
 
@@ -487,15 +498,21 @@ def apply(acc: np.ndarray, p: PostParams) -> np.ndarray:
     act = xs * mult  # exact: FP32 (or S32) x FP19 fits in float64
     if p.out_type in INT_OUT:
         lo, hi, dt = INT_OUT[p.out_type]
-        r = round_to_integer(act, p.mode).astype(np.int64)
+        # float64 integers throughout (exact: |act| may exceed 2^63, e.g. 1e19, which an
+        # int64 cannot hold); ReferenceMatrixIntegerEncoding / MatrixQuantizedAffine
+        val = round_to_integer(act, p.mode)
         if p.offset_bits:
             half = 1 << (p.offset_bits - 1)
-            r = np.clip(r, -half, half - 1)  # the S5/S9/S17 intermediate always saturates
-        val = r + np.asarray(p.offset, np.int64)
+            val = np.clip(val, -half, half - 1)  # the S5/S9/S17 intermediate saturates
+        val = val + np.asarray(p.offset, np.float64)  # exact: the offset is 0 or small
         if p.sat:
             val = np.clip(val, lo, hi)
-        else:
-            val = (val - lo) % (hi - lo + 1) + lo
+        else:  # NormalizeTileInteger: the exact integer modulo 2^width (np.mod is exact)
+            span = float(hi - lo + 1)
+            val = np.mod(val, span)
+            if lo < 0:
+                val = np.where(val > hi, val - span, val)
+        val = val.astype(np.int64)
         if special.any():
             pos_inf = inf & ~neg
             if p.sat:
@@ -525,7 +542,18 @@ def apply(acc: np.ndarray, p: PostParams) -> np.ndarray:
 
 
 def _max_reduce(v: np.ndarray, axis: int) -> np.ndarray:
-    return np.maximum.reduce(v, axis=axis)
+    """Max over ``axis`` with TMAX's NaN rule (``TileProfileMatrixReductionStepWithFlags`` ->
+    ``TileReductionStepWithFlags`` MAX -> ``HardwareNumericMinMaxSpecial``): a NaN operand
+    yields the other operand, so NaNs are skipped and only an all-NaN set gives the
+    canonical NaN; max(+0, -0) = +0, so a zero maximum is -0 only when no +0 takes part.
+    Integers: the plain maximum."""
+    if v.dtype.kind != "f":
+        return np.maximum.reduce(v, axis=axis)
+    nan = np.isnan(v)
+    r = np.maximum.reduce(np.where(nan, -np.inf, v), axis=axis)  # never touches a NaN
+    r = np.where(nan.all(axis=axis), np.nan, r)  # np.nan is the canonical quiet NaN
+    plus_zero = ((v == 0) & ~np.signbit(v)).any(axis=axis)
+    return np.where(r == 0, np.where(plus_zero, 0.0, -0.0), r).astype(v.dtype)
 
 
 def _abs(acc: np.ndarray) -> np.ndarray:
@@ -551,13 +579,13 @@ def reductions(acc: np.ndarray, fpatr: Fpatr, row_max_in) -> list[np.ndarray]:
             rin = np.asarray(row_max_in).reshape(m)
             if fpatr.max_abs_en:
                 rin = _abs(rin)
-            r = np.maximum(rin, r)
+            r = _max_reduce(np.stack([np.asarray(rin, v.dtype), r]), 0)
         outs.append(np.asarray(r, acc.dtype).reshape(m, 1))
     if fpatr.group_max_en:
         g = fpatr.group_n
         n = v.shape[1]
         ng = -(-n // g)
-        low = -np.inf if v.dtype.kind == "f" else np.iinfo(v.dtype).min
+        low = np.nan if v.dtype.kind == "f" else np.iinfo(v.dtype).min  # NaN is skipped
         padded = np.full((m, ng * g), low, v.dtype)
         padded[:, :n] = v
         outs.append(_max_reduce(padded.reshape(m, ng, g), 2).reshape(m, ng))

@@ -38,7 +38,7 @@ def tgemv_mx_bias(
     quant_scalar=None,
     lrelu_scalar=None,
     row_max_in=None,
-    profile: str = "exact",
+    profile: str = "ordered",
 ):
     """TGEMV_MX_BIAS on plain arrays (``cube_matrix(21, ...)``); faults are PTOFault."""
     if bias is None:

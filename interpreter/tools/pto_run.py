@@ -261,8 +261,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--output", metavar="OUT.npz", help="write result0, result1, ... here")
     parser.add_argument(
         "--profile",
-        default="exact",
-        help="numeric profile of PTO ops (D4): exact, fp32-sequential, raw-carrier",
+        default="ordered",
+        help="numeric profile of PTO ops (D4): ordered (default; ADR-0047 K-ordered FP32 "
+        "FMAs), exact (one rounding), raw-carrier (raw payload words), fp32-sequential "
+        "(alias of ordered)",
     )
     parser.add_argument(
         "--debug", action="store_true", help="on an internal error, show the Python traceback"

@@ -53,7 +53,7 @@ def _bundled(text: str) -> ModuleOp:
     return m
 
 
-def _call(m: ModuleOp, name: str, *args, profile="exact"):
+def _call(m: ModuleOp, name: str, *args, profile="ordered"):
     interp = Interpreter(m)
     interp.register_implementations(FuncFunctions())
     interp.register_implementations(PTOFunctions(profile))

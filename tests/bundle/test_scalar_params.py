@@ -96,8 +96,8 @@ def _block(m: ModuleOp) -> BlockOp:
 def _call(m: ModuleOp, *args):
     interp = Interpreter(m)
     interp.register_implementations(FuncFunctions())
-    interp.register_implementations(PTOFunctions("exact"))
-    interp.register_implementations(PTOBundleFunctions("exact"))
+    interp.register_implementations(PTOFunctions("ordered"))
+    interp.register_implementations(PTOBundleFunctions("ordered"))
     return interp.call_op("g", args)
 
 

@@ -26,7 +26,7 @@ from pto_dialect import isa
 from pto_dialect.bundle import BlockOp
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
-from pto_dialect.ops import BINARY_OPS, BinaryTileOp, TAddOp
+from pto_dialect.ops import BINARY_OPS, BinaryTileOp, TAddOp, TMaxOp
 
 T = TileDataType
 NARROW_FP32 = frozenset({T.TF32, T.HF32})
@@ -253,14 +253,18 @@ def test_minmax_signed_zero_and_nan():
 @pytest.mark.parametrize("dt, want", [(T.TF32, 1.0), (T.HF32, 1.0 + 2.0**-11)], ids=["TF32", "HF32"])
 def test_tf32_hf32_round_to_their_mantissa(dt, want):
     """TF32 keeps 10 fraction bits, HF32 11 (PTO-SPEC 1): 1 + 2^-11 rounds to 1 (tie to even)
-    in TF32 and is exact in HF32; an input with nonzero low bits is TileLegality."""
+    in TF32 and is exact in HF32. An input with nonzero low bits is TileLegality for TMAX
+    (TileOperandsLegal_ExecuteTileBinary checks encodings for MAX / MIN only); TADD takes the
+    carrier's value and rounds the result."""
     a = np.array([[1.0] * 8], np.float32)
     b = np.array([[2.0**-11] * 8], np.float32)
     (got,) = run(_program(TAddOp, dt), "f", a, b)
     assert got.astype(np.float64).tolist() == [[[want] * 8]] * 4
     bad = np.array([[1.0 + 2.0**-20] * 8], np.float32)
+    (got,) = run(_program(TAddOp, dt), "f", bad, b)
+    assert (got.view(np.uint32) & (0x1FFF if dt is T.TF32 else 0x0FFF) == 0).all()
     with pytest.raises(PTOFault) as e:
-        run(_program(TAddOp, dt), "f", bad, b)
+        run(_program(TMaxOp, dt), "f", bad, b)
     assert e.value.kind == "TileLegality"
 
 

@@ -119,7 +119,7 @@ def _bundled(m: ModuleOp) -> ModuleOp:
     return m
 
 
-def _call(m: ModuleOp, *args, profile: str = "exact"):
+def _call(m: ModuleOp, *args, profile: str = "ordered"):
     """Run @f on interpreter-level values (TileValue), without re-verifying the module."""
     interp = Interpreter(m, index_bitwidth=64)
     for fns in upstream_functions():
@@ -181,7 +181,7 @@ def _selector_cases():
 # ---- decoded selector matrix (tile-bound-totality-001) ----------------------------------------
 
 
-@pytest.mark.parametrize("profile", ["raw-carrier", "exact"])
+@pytest.mark.parametrize("profile", ["raw-carrier", "ordered", "exact"])
 @pytest.mark.parametrize("cls", _selector_cases())
 def test_decoded_selector_matrix(cls, profile):
     """ADR-0034 TestCubeDecodedSelectorMatrix / PTO-SPEC 6: each live function, formed into its
@@ -202,7 +202,7 @@ def test_decoded_selector_matrix(cls, profile):
     assert d.ravel().tolist() == [float(_expected(cls))] * 4
 
 
-@pytest.mark.parametrize("profile", ["raw-carrier", "exact"])
+@pytest.mark.parametrize("profile", ["raw-carrier", "ordered", "exact"])
 @pytest.mark.parametrize("cls", CUBE_OPS, ids=lambda c: c.name[4:])
 def test_tile_level_selector_matrix(cls, profile):
     """The same vectors through the tile-level interpreter (every function, ACC included)."""
@@ -375,8 +375,8 @@ def test_alias_accumulator_and_left_source(name):
     text, params = cube_program(cls, T.FP32, alias={"a": "c"})
     assert params == ["c", "b"]
     m = _module(text)
-    for profile, vals in (("exact", (5.0, 3.0)), ("raw-carrier", (5, 3))):
-        dtype = np.float32 if profile == "exact" else np.uint32
+    for profile, vals in (("ordered", (5.0, 3.0)), ("exact", (5.0, 3.0)), ("raw-carrier", (5, 3))):
+        dtype = np.uint32 if profile == "raw-carrier" else np.float32
         c, b = _tiles(m, [np.array([[vals[0]]], dtype), np.array([[vals[1]]], dtype)])
         before = (_snap(c), _snap(b))
         (d,) = _call(m, c, b, profile=profile)

@@ -344,15 +344,16 @@ def test_narrow_fp32_hand_examples():
 
 
 def test_narrow_fp32_invalid_encoding_faults():
-    """A TF32 source element with a low mantissa bit set (TF32EncodingValid) faults; the
-    padding outside the valid rectangle is never read."""
+    """A TF32 source element with a low mantissa bit set (TF32EncodingValid) faults in TMAX /
+    TMIN (operand-schema.asl checks encodings for MAX / MIN only); the padding outside the
+    valid rectangle is never read."""
     a = np.ones((2, 2), np.float32)
     b = a.copy()
     b.view(np.uint32)[1, 1] |= 1
     with pytest.raises(PTOFault, match="low bits"):
-        binary_tile(BINARY_ROWS["TADD"], a, b, None, "null", "TF32")
-    r, _ = binary_tile(BINARY_ROWS["TADD"], a, b, (1, 2), "zero", "TF32")
-    assert r[0].tolist() == [2.0, 2.0]
+        binary_tile(BINARY_ROWS["TMAX"], a, b, None, "null", "TF32")
+    r, _ = binary_tile(BINARY_ROWS["TMAX"], a, b, (1, 2), "zero", "TF32")
+    assert r[0].tolist() == [1.0, 1.0]
     b.view(np.uint32)[1, 1] = 0x3F800800  # bit 11: legal HF32? no (low 12 bits), TF32 no
     with pytest.raises(PTOFault, match="HF32EncodingValid"):
         binary_tile(BINARY_ROWS["TMAX"], a, b, None, "null", "HF32")

@@ -1,0 +1,523 @@
+"""FP32 accumulation of the CUBE family: the ``ordered`` and ``exact`` numeric profiles (D4).
+
+A floating CUBE function computes, for every output element (m, j),
+
+    D[m, j] = C[m, j] (ACC forms, else +0)  (+)  t[m, 0, j]  (+)  ...  (+)  t[m, K-1, j]
+              then (+) Bias[j] (bias forms)
+
+where each term ``t[m, k, j] = (A[m, k] * sA[m, k // 32]) * (B[k, j] * sB[k // 32, j])`` is the
+EXACT product of the decoded elements and their E8M0 scales (a missing scale is 1; an E8M0
+0xFF scale is NaN; inf and NaN elements follow IEEE: 0 * inf = NaN). The two profiles differ
+only in how the sum is rounded:
+
+``ordered`` (the default; ``fp32-sequential`` is an alias) -- pto-spec ADR-0047 "Operation-fixed
+    domains": visit k in increasing order and perform ONE fused multiply-add into the FP32
+    accumulator per term, rounded to FP32 with RNE: ``acc = RNE_fp32(acc + t[m, k, j])``;
+    overflow gives +-inf (IEEE), a NaN term or operand gives NaN. Then
+    ``D = RNE_fp32(acc + Bias[j])`` (a plain FP32 addition). The accumulator starts at C, or at
+    +0, so an all-zero sum is +0 unless C is -0. Sat and RMode do not act on the accumulator
+    (D11: they only act in B.FPATR post-processing). Every element is an independent chain
+    over k; chains of different (m, j) never interact, so a compiled executor may batch or
+    reorder them freely, but must keep each chain's k order and its per-term rounding.
+``exact`` -- the real-number value of ``C + sum_k t[m, k, j] + Bias[j]`` (no intermediate
+    rounding of any kind) rounded ONCE to FP32 with RNE; overflow +-inf; an exact zero sum is
+    +0. Non-finite terms/operands: the IEEE sum of the infinities (NaN if any NaN or +inf
+    meets -inf), whatever the finite rest is.
+
+How they are computed fast (NUMERICS.md 5):
+
+* ordered: an FMA with an FP32-representable term is exactly a float32 addition, and
+  ``np.add.reduce`` over axis 0 of a C-contiguous float32 array adds its rows strictly in
+  order. So each chunk of ``_CHUNK`` rows of K is decoded into a float32 buffer whose row 0
+  is the running accumulator, and reduced. A term is FP32-representable when it is
+  finite-and-in-range: products of two MX/FP16/BF16/FP8/FP6/FP4 elements have at most 22
+  significant bits, so only the exponent range matters. For MX operands this is decided
+  statically per (scale block, column) from the combined scale exponent and the two formats'
+  value ranges (:meth:`MxTerms.safe`); elsewhere the float64 terms (always exact) are
+  compared with their float32 casts. Columns of a chunk that fail both checks take the wide
+  path: per k, the float64 sum ``acc + t`` with its TwoSum error is rounded to odd and then
+  cast to float32, which is one correct RNE rounding (53 >= 24 + 2 bits).
+* exact: per chunk, the float64 terms (or, for format pairs whose 32-term block sums are
+  exact in float64, the block sums from a float64 matmul times the exact block scales) are
+  split by Rump-style extraction against powers of two into pieces whose sums are exact in
+  float64 (:func:`_extract`). The few exact components per element are then rounded once:
+  by a float64 sum when an error interval proves the float32 result, else with Python
+  Fractions (:func:`_round_components`).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
+
+import numpy as np
+
+from pto_dialect.datatypes import MX_BLOCK, TileDataType
+
+from . import mx
+
+T = TileDataType
+F32, F64 = np.dtype(np.float32), np.dtype(np.float64)
+
+_CHUNK = 128  # K rows per step (4 scale blocks): the float32 buffer stays in the L2 cache
+_THREAD_MIN = 1 << 21  # M*K*N above which the N columns are split across two threads
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(2, thread_name_prefix="pto-cube")
+    return _POOL
+
+
+def _range(lut: np.ndarray) -> tuple[int, int]:
+    """(lsb, top) of a value table: every finite value is a multiple of 2^lsb and below 2^top."""
+    fin = np.abs(lut[np.isfinite(lut)])
+    nz = fin[fin > 0]
+    lsb = int(np.floor(np.log2(nz.min())))
+    top = int(np.floor(np.log2(nz.max()))) + 1
+    return lsb, top
+
+
+# -- term sources ----------------------------------------------------------------------------
+class DenseTerms:
+    """Terms of a non-MX product from exact float64 values a (M, K) and b (K, N)."""
+
+    block_exact = False
+    block_scaling = False
+
+    def __init__(self, a: np.ndarray, b: np.ndarray):
+        self.a, self.b = a, b
+        self.shape = (a.shape[0], a.shape[1], b.shape[1])
+
+    def safe(self, k0, k1, c0, c1):
+        return False  # no static knowledge: the float64 terms are checked instead
+
+    def fill32(self, out, k0, k1, c0, c1):  # pragma: no cover - safe() is never true
+        raise NotImplementedError
+
+    def terms64(self, k0, k1, cols):
+        """(rows, M, len(cols)) exact float64 terms."""
+        with np.errstate(invalid="ignore", over="ignore"):
+            return self.a[:, k0:k1].T[:, :, None] * self.b[k0:k1, cols][:, None, :]
+
+
+_PAIR_LUTS: dict[tuple[TileDataType, bool], np.ndarray] = {}
+
+
+def _pair_lut(t: TileDataType, packed: bool) -> np.ndarray:
+    """float32 value pairs viewed as float64: index a uint16 holding two 8-bit codes
+    (little-endian: element 2i in the low byte), or one packed X2 byte (low nibble first)."""
+    key = (t, packed)
+    if key not in _PAIR_LUTS:
+        lut = mx.value_lut(t).astype(np.float32)
+        n = 256 if packed else 65536
+        i = np.arange(n)
+        pairs = np.empty((n, 2), np.float32)
+        if packed:
+            pairs[:, 0], pairs[:, 1] = lut[i & 0x0F], lut[i >> 4]
+        else:
+            pairs[:, 0], pairs[:, 1] = lut[i & 0xFF], lut[i >> 8]
+        _PAIR_LUTS[key] = pairs.view(np.float64).reshape(n)
+    return _PAIR_LUTS[key]
+
+
+class MxTerms:
+    """Terms of an MX product from raw codes: A codes (M, K), B codes (K, N) or packed X2
+    bytes (K, N/2), E8M0 scale codes sA (M, nb) / sB (nb, N) or None."""
+
+    def __init__(self, ca, at, sa, cb, bt, b_packed, sb, n):
+        m, k = ca.shape
+        self.shape = (m, k, n)
+        self.at, self.bt, self.cb, self.b_packed = at, bt, cb, b_packed
+        la, lb = mx.value_lut(at), mx.value_lut(bt)
+        self.a64 = la[ca]  # (M, K) exact
+        self.a32 = self.a64.astype(np.float32)  # exact: every MX element fits FP32
+        self.lut32, self.lut64 = lb.astype(np.float32), lb
+        nb = -(-k // MX_BLOCK)
+        # scale exponents (missing scale: 0) and NaN flags (E8M0 0xFF) per side
+        self.ea = np.zeros((nb, m), np.int32) if sa is None else sa.T.astype(np.int32) - 127
+        self.eb = np.zeros((nb, n), np.int32) if sb is None else sb.astype(np.int32) - 127
+        self.na = np.zeros((nb, m), bool) if sa is None else sa.T == 0xFF
+        self.nbs = np.zeros((nb, n), bool) if sb is None else sb == 0xFF
+        (lsa, ta), (lsb, tb) = _range(la), _range(lb)
+        # every term of a block is an FP32 value (or inf / NaN) for every element pair iff
+        # E + lsb_a + lsb_b >= -149 and E + top_a + top_b <= 128 (see the module docstring)
+        self.e_lo, self.e_hi = -149 - lsa - lsb, 128 - ta - tb
+        # 32-term block sums of element products are exact in float64 when the product's
+        # span of bits plus log2(32) fits 53 bits
+        self.block_exact = (ta - lsa) + (tb - lsb) + 5 <= 53
+        # the unscaled products A*B are FP32 values, so a block can be summed in the
+        # scaled domain acc / S (see _ordered_cols); 2^headroom bounds 32 |A*B|
+        self.block_scaling = -149 - lsa - lsb <= 0 <= 128 - ta - tb
+        self.headroom = ta + tb + 5
+        # precomputed per block when small enough (the GEMV case): scales and safety
+        self._pre = None
+        if nb * m * n <= 1 << 23:
+            e, nan = self._exp(0, k, 0, n)
+            self._pre = (self._scales(0, k, 0, n, F32), self._safe(e, nan))
+            self.all_safe = bool(self._pre[1].all())
+            self._lim = self._limit(self._pre[0]) if self.block_scaling else None
+        self.pair = bt not in (T.FP16, T.BF16) and np.little_endian
+
+    def _codes(self, k0, k1, c0, c1):
+        if self.b_packed:
+            return self.cb[k0:k1, c0 // 2 : c1 // 2]
+        return self.cb[k0:k1, c0:c1]
+
+    def decode32(self, out, k0, k1, c0, c1):
+        """Decode B rows k0:k1, columns c0:c1 (c0 even) into the float32 array ``out``."""
+        codes = self._codes(k0, k1, c0, c1)
+        if self.pair and (c1 - c0) % 2 == 0 and (self.b_packed or codes.strides[1] == 1):
+            src = codes if self.b_packed else codes.view(np.uint16)
+            np.take(_pair_lut(self.bt, self.b_packed), src, out=out.view(np.float64), mode="wrap")
+        elif self.b_packed:
+            np.take(self.lut32, mx.unpack_x2(codes)[:, : c1 - c0], out=out)
+        else:
+            np.take(self.lut32, codes, out=out, mode="wrap")
+
+    def _exp(self, k0, k1, c0, c1):
+        """Combined scale exponents E (nblk, M, n) of rows k0:k1 and their NaN flags."""
+        b0, b1 = k0 // MX_BLOCK, -(-k1 // MX_BLOCK)
+        e = self.ea[b0:b1, :, None] + self.eb[b0:b1, None, c0:c1]
+        nan = self.na[b0:b1, :, None] | self.nbs[b0:b1, None, c0:c1]
+        return e, nan
+
+    def _scales(self, k0, k1, c0, c1, dtype):
+        e, nan = self._exp(k0, k1, c0, c1)
+        lo, hi = (-149, 127) if dtype == F32 else (-1022, 1023)
+        s = np.ldexp(np.ones((), dtype), np.clip(e, lo, hi))
+        s[nan] = np.nan
+        return s
+
+    def _safe(self, e, nan):
+        return nan | ((e >= self.e_lo) & (e <= self.e_hi))
+
+    def safe(self, k0, k1, c0, c1):
+        """(M, c1-c0) bool: every term of rows k0:k1 is exactly an FP32 value (or inf/NaN);
+        True when that holds for every term of the product."""
+        if self._pre is not None:
+            if self.all_safe:
+                return True
+            return self._pre[1][k0 // MX_BLOCK : -(-k1 // MX_BLOCK), :, c0:c1].all(axis=0)
+        return self._safe(*self._exp(k0, k1, c0, c1)).all(axis=0)
+
+    def _s32(self, k0, k1, c0, c1):
+        if self._pre is not None:
+            return self._pre[0][k0 // MX_BLOCK : -(-k1 // MX_BLOCK), :, c0:c1]
+        return self._scales(k0, k1, c0, c1, F32)
+
+    @staticmethod
+    def _scale_rows(x, s):
+        """x (rows, ...) *= the block scale s (nblk, ...) of each row (in place); row 0 of x
+        is the first row of a block."""
+        rows = x.shape[0]
+        full = rows // MX_BLOCK
+        if full:
+            v = x[: full * MX_BLOCK].reshape(full, MX_BLOCK, *x.shape[1:])
+            v *= s[:full, None]
+        if rows % MX_BLOCK:
+            x[full * MX_BLOCK :] *= s[full]
+
+    def fill32(self, out, k0, k1, c0, c1, scaled: bool = True):
+        """out (rows, M, n) float32 = the terms (exact where :meth:`safe`); with
+        ``scaled=False`` the unscaled element products A*B (exact when ``block_scaling``).
+        Callers hold ``np.errstate`` (over/invalid/under ignored)."""
+        m = self.shape[0]
+        if m == 1:  # 2-D views: cheaper broadcasting
+            o2 = out[:, 0, :]
+            self.decode32(o2, k0, k1, c0, c1)
+            if scaled:
+                self._scale_rows(o2, self._s32(k0, k1, c0, c1)[:, 0, :])
+            o2 *= self.a32[0, k0:k1, None]
+            return
+        tmp = np.empty((k1 - k0, c1 - c0), np.float32)
+        self.decode32(tmp, k0, k1, c0, c1)
+        np.multiply(tmp[:, None, :], self.a32[:, k0:k1].T[:, :, None], out=out)
+        if scaled:
+            self._scale_rows(out, self._s32(k0, k1, c0, c1))
+
+    def block_scale(self, k0, c0, c1):
+        """(M, n) float32 combined scale S of the block starting at row k0 (power of two or
+        NaN) and the bound L = min(2^126, 2^127 / S - 2^headroom) on |acc / S| for the
+        block-scaled tier of :func:`_blocks_scaled` (NaN where S is NaN, so the check fails)."""
+        s = self._s32(k0, k0 + 1, c0, c1)[0]
+        if self._pre is not None:
+            return s, self._lim[k0 // MX_BLOCK, :, c0:c1]
+        return s, self._limit(s)
+
+    def _limit(self, s):
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            lim = np.float32(2.0**127) / s - np.float32(2.0**self.headroom)
+            return np.minimum(lim, np.float32(2.0**126))
+
+    def b64(self, k0, k1, cols):
+        codes = self.cb[k0:k1]
+        if self.b_packed:
+            codes = mx.unpack_x2(codes)
+        return self.lut64[codes[:, cols]]
+
+    def terms64(self, k0, k1, cols):
+        """(rows, M, len(cols)) exact float64 terms (scaled elements multiplied)."""
+        b = self.b64(k0, k1, cols)[:, None, :]
+        a = self.a64[:, k0:k1].T[:, :, None]
+        b0, b1 = k0 // MX_BLOCK, -(-k1 // MX_BLOCK)
+        s = np.ldexp(1.0, self.ea[b0:b1, :, None] + self.eb[b0:b1, None, cols])
+        s[self.na[b0:b1, :, None] | self.nbs[b0:b1, None, cols]] = np.nan
+        with np.errstate(invalid="ignore", over="ignore"):
+            out = a * b
+            self._scale_rows(out, s)
+        return out
+
+    def block_sums64(self, k0, k1, c0, c1):
+        """(nblk, M, n) exact float64 scaled block sums (only when ``block_exact``); k0 is a
+        multiple of 32."""
+        m = self.shape[0]
+        rows = k1 - k0
+        nblk = -(-rows // MX_BLOCK)
+        rp = nblk * MX_BLOCK
+        buf = np.zeros((rp, c1 - c0), np.float32)
+        self.decode32(buf[:rows], k0, k1, c0, c1)
+        a = np.zeros((m, rp))
+        a[:, :rows] = self.a64[:, k0:k1]
+        a3 = a.reshape(m, nblk, MX_BLOCK).transpose(1, 0, 2)
+        with np.errstate(invalid="ignore", over="ignore"):
+            p = np.matmul(a3, buf.reshape(nblk, MX_BLOCK, c1 - c0).astype(np.float64))
+            p *= self._scales(k0, k1, c0, c1, F64)
+        return p
+
+
+# -- the ordered profile ---------------------------------------------------------------------
+def _wide_steps(acc: np.ndarray, terms: np.ndarray) -> np.ndarray:
+    """acc (M, n) float32; terms (rows, M, n) exact float64: per row one correctly rounded
+    FP32 FMA, ``acc = RNE_fp32(acc + t)``, via TwoSum + round-to-odd in float64."""
+    acc = acc.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for t in terms:
+            s = acc + t
+            bb = s - acc
+            e = (acc - (s - bb)) + (t - bb)
+            fix = np.isfinite(e) & (e != 0) & ((s.view(np.uint64) & np.uint64(1)) == 0)
+            if fix.any():
+                away = (e > 0) == (s > 0)
+                bits = s.view(np.int64) + np.where(away, 1, -1)
+                s = np.where(fix, bits.view(np.float64), s)
+            acc = s.astype(np.float32).astype(np.float64)
+    return acc.astype(np.float32)
+
+
+def _add_rows(rows: np.ndarray, out: np.ndarray) -> None:
+    """out = rows[0] + rows[1] + ... in row order, one float32 rounding per addition.
+
+    ``np.add.reduce`` over axis 0 of a C-contiguous 2-D array with at least two columns
+    iterates the rows in order (the inner loop runs over the columns); with a single column
+    numpy sums pairwise, so narrow outputs take an explicit loop. ``initial=-0.0`` (the
+    exact additive identity): without it numpy starts from +0, and -0 + -0 would give +0."""
+    if rows.shape[1] >= 8:
+        np.add.reduce(rows, axis=0, out=out, initial=-0.0)
+        return
+    out[...] = rows[0]
+    for r in rows[1:]:
+        np.add(out, r, out=out)
+
+
+def _blocks_scaled(src, acc, b, k0, k1, c0, c1) -> None:
+    """Rows k0:k1 (whole scale blocks from k0, all terms FP32 values) into ``acc``.
+
+    ``b[1 + r]`` receives the unscaled products q = A*B of row k0 + r (FP32 values). Each
+    block then runs in the scaled domain where it can: every term of a block is S * q with
+    one power of two S per (m, j), and scaling by S commutes with each RNE addition -- both
+    domains round at the same relative precision when the result is normal in both, and a
+    sum whose result is subnormal in either domain is exact there (its operands are FP32
+    values) and has at most 23 significant bits, so it is exact in the other one too. So
+    ``acc_out = S * ordered_sum(acc / S, q_0, ..., q_31)`` bit for bit, provided acc / S is
+    exact and no partial sum overflows in either domain, checked per column as
+    ``(acc / S) * S == acc`` and ``|acc / S| < min(2^126, 2^127 / S - 2^headroom)`` (a
+    NaN / inf accumulator or a NaN scale fails the check). A block failing the check has its rows multiplied by S in place (exact: the
+    terms are FP32 values) and is summed from acc directly. The row before a block's rows
+    (the previous block's last row, already summed) holds the block's starting value."""
+    flat = acc.reshape(-1)
+    src.fill32(b[1 : k1 - k0 + 1], k0, k1, c0, c1, scaled=False)
+    for r0 in range(0, k1 - k0, MX_BLOCK):
+        r1 = min(k1 - k0, r0 + MX_BLOCK)
+        blk = b[r0 : r1 + 1]
+        s, lim = src.block_scale(k0 + r0, c0, c1)
+        x = acc / s
+        ok = x * s == acc
+        ok &= np.abs(x) < lim
+        if ok.all():
+            blk[0] = x
+            _add_rows(blk.reshape(r1 - r0 + 1, -1), flat)
+            np.multiply(acc, s, out=acc)
+        else:
+            blk[1:] *= s
+            blk[0] = acc
+            _add_rows(blk.reshape(r1 - r0 + 1, -1), flat)
+
+
+def _ordered_cols(src, c, c0: int, c1: int) -> np.ndarray:
+    m, k, _ = src.shape
+    n = c1 - c0
+    acc = np.zeros((m, n), np.float32) if c is None else c[:, c0:c1].astype(np.float32)
+    buf = np.empty((min(_CHUNK, k) + 1, m, n), np.float32)
+    flat = acc.reshape(-1)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for k0 in range(0, k, _CHUNK):
+            k1 = min(k, k0 + _CHUNK)
+            rows = k1 - k0
+            safe = src.safe(k0, k1, c0, c1)
+            b = buf[: rows + 1]
+            colsafe = None if safe is False else safe if safe is True else safe.all(axis=0)
+            if colsafe is True or (colsafe is not None and colsafe.all()):
+                if src.block_scaling:
+                    _blocks_scaled(src, acc, b, k0, k1, c0, c1)
+                    continue
+                b[0] = acc
+                src.fill32(b[1:], k0, k1, c0, c1)
+                _add_rows(b.reshape(rows + 1, -1), flat)
+                continue
+            uns = np.arange(n) if colsafe is None else np.flatnonzero(~colsafe)
+            t64 = src.terms64(k0, k1, uns + c0)
+            t32 = t64.astype(np.float32)
+            ok = ((t32 == t64) | np.isnan(t64)).all(axis=(0, 1))
+            wide = uns[~ok]
+            old = acc[:, wide].copy()
+            b[0] = acc
+            if colsafe is not None:
+                src.fill32(b[1:], k0, k1, c0, c1)
+            b[1:, :, uns[ok]] = t32[:, :, ok]
+            if wide.size:
+                b[1:, :, wide] = 0
+            _add_rows(b.reshape(rows + 1, -1), flat)
+            if wide.size:
+                acc[:, wide] = _wide_steps(old, t64[:, :, ~ok])
+    return acc
+
+
+def _cores_free() -> bool:
+    """Two threads pay off only when the machine has a spare core (on an oversubscribed
+    machine the per-block GIL hand-offs make them slower). Results never depend on this:
+    columns are independent chains."""
+    try:
+        return os.getloadavg()[0] < (os.cpu_count() or 1) - 0.5
+    except OSError:  # pragma: no cover - no load average on this platform
+        return True
+
+
+def _split_columns(fn, src, *args) -> np.ndarray:
+    m, k, n = src.shape
+    if m * k * n >= _THREAD_MIN and n >= 64 and _cores_free():
+        h = (n // 2) & ~1
+        futs = [_pool().submit(fn, src, *args, c0, c1) for c0, c1 in ((0, h), (h, n))]
+        return np.concatenate([fu.result() for fu in futs], axis=1)
+    return fn(src, *args, 0, n)
+
+
+def ordered(src, c: np.ndarray | None, bias: np.ndarray | None) -> np.ndarray:
+    """The ``ordered`` profile (module docstring): (M, N) float32."""
+    acc = _split_columns(_ordered_cols, src, c)
+    if bias is None:
+        return acc
+    with np.errstate(invalid="ignore", over="ignore"):
+        return acc + bias.astype(np.float32)
+
+
+# -- the exact profile -----------------------------------------------------------------------
+def _extract(x: np.ndarray) -> list[np.ndarray]:
+    """Exact float64 components whose sum is ``x.sum(axis=0)`` exactly (x finite, float64).
+
+    Per level: sigma = a power of two >= (rows + 2) * max|x| per element position;
+    ``q = (sigma + x) - sigma`` is x on the grid 2^-53 sigma (error-free), so the q's and
+    all their partial sums are exact in float64; the remainders x - q (exact, below the
+    grid) go to the next level, until they are all zero."""
+    out = []
+    rows = x.shape[0]
+    grow = float(2 ** int(np.ceil(np.log2(rows + 2))))
+    with np.errstate(over="ignore", under="ignore"):
+        while True:
+            mx_ = np.abs(x).max(axis=0)
+            if not mx_.any():
+                return out
+            _, e = np.frexp(mx_ * grow)  # mx * grow < 2^e
+            sigma = np.where(mx_ > 0, np.ldexp(1.0, e), 0.0)
+            q = (sigma + x) - sigma
+            x = x - q
+            out.append(q.sum(axis=0))
+
+
+def _fraction_f32(fr: Fraction) -> np.float32:
+    """RNE float32 of an exact rational: round to odd in float64, then cast."""
+    f = float(fr)
+    if Fraction(f) != fr and (np.float64(f).view(np.uint64) & np.uint64(1)) == 0:
+        f = float(np.nextafter(f, np.inf if Fraction(f) < fr else -np.inf))
+    with np.errstate(over="ignore"):
+        return np.float32(f)
+
+
+def _round_components(comps: np.ndarray) -> np.ndarray:
+    """Round the exact sum over axis 0 of finite float64 components once to float32."""
+    if comps.shape[0] == 0:
+        return np.zeros(comps.shape[1:], np.float32)
+    approx = comps.sum(axis=0)
+    bound = 2.0 * comps.shape[0] * 2.0**-53 * np.abs(comps).sum(axis=0) + 2.0**-1070
+    with np.errstate(over="ignore"):
+        lo, hi = (approx - bound).astype(np.float32), (approx + bound).astype(np.float32)
+        out = approx.astype(np.float32)
+    nonzero = comps.any(axis=0)
+    out[~nonzero] = 0.0  # an exact zero is +0
+    # the float64 sum decides the result unless the interval straddles a rounding boundary
+    # (or the result is a zero whose sign the interval does not fix)
+    hard = np.flatnonzero(((lo != hi) | ((out == 0) & nonzero)).reshape(-1))
+    if hard.size:
+        flat = comps.reshape(comps.shape[0], -1)
+        res = out.reshape(-1)
+        for i in hard:
+            res[i] = _fraction_f32(sum((Fraction(float(v)) for v in flat[:, i]), Fraction(0)))
+    return out
+
+
+def _exact_cols(src, extras, c0: int, c1: int) -> np.ndarray:
+    m, k, _ = src.shape
+    n = c1 - c0
+    comps: list[np.ndarray] = []
+    special = np.zeros((m, n))
+    chunk = 256 if src.block_exact else _CHUNK
+    with np.errstate(invalid="ignore", over="ignore"):
+        for x in extras:
+            x = x[:, c0:c1].astype(np.float64)
+            fin = np.isfinite(x)
+            special += np.where(fin, 0.0, x)
+            comps.append(np.where(fin, x, 0.0))
+        for k0 in range(0, k, chunk):
+            k1 = min(k, k0 + chunk)
+            if src.block_exact:
+                p = src.block_sums64(k0, k1, c0, c1)
+                if np.isfinite(p).all():
+                    comps += _extract(p)
+                    continue
+            t = src.terms64(k0, k1, np.arange(c0, c1))
+            fin = np.isfinite(t)
+            if not fin.all():
+                special += np.where(fin, 0.0, t).sum(axis=0)
+                t = np.where(fin, t, 0.0)
+            comps += _extract(t)
+            if len(comps) > 64:
+                comps = _extract(np.stack(comps))  # exact: fold into a few components
+        stacked = np.stack(comps) if comps else np.zeros((0, m, n))
+        # re-extract the per-chunk components (exact) so few are left for the rounding
+        if len(comps) > 4:
+            folded = _extract(stacked)
+            stacked = np.stack(folded) if folded else np.zeros((0, m, n))
+        res = _round_components(stacked)
+        nonfinite = special != 0
+        return np.where(nonfinite, special.astype(np.float32), res)
+
+
+def exact(src, c: np.ndarray | None, bias: np.ndarray | None) -> np.ndarray:
+    """The ``exact`` profile (module docstring): (M, N) float32."""
+    m, _, n = src.shape
+    extras = [x for x in (c, None if bias is None else np.broadcast_to(bias, (m, n)))
+              if x is not None]
+    return _split_columns(_exact_cols, src, extras)
