@@ -40,6 +40,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
+    PatternRewriterListener,
     PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
@@ -1247,12 +1248,17 @@ class ConvertLinalgToPtoPass(ModulePass):
             pats += ELEMENTWISE_PATTERNS
         return [p() for p in pats]
 
-    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+    def apply(
+        self, ctx: Context, op: builtin.ModuleOp, listener: PatternRewriterListener | None = None
+    ) -> None:
+        """Rewrite ``op``; ``listener`` (optional) sees every replacement (the lowering
+        report, :mod:`passes.lowering.report`)."""
         pats = self.patterns(op)
         if pats:
-            PatternRewriteWalker(
-                GreedyRewritePatternApplier(pats, dce_enabled=False)
-            ).rewrite_module(op)
+            walker = PatternRewriteWalker(GreedyRewritePatternApplier(pats, dce_enabled=False))
+            if listener is not None:
+                walker.listener = listener
+            walker.rewrite_module(op)
 
 
 __all__ = [
