@@ -1240,6 +1240,15 @@ UNSCALED_PATTERNS: tuple[type[RewritePattern], ...] = (
 TGEMV / TMATMUL forms run (D15 removes only the MX functions)."""
 
 
+def _lowering_patterns() -> list[type[RewritePattern]]:
+    """The contraction and epilogue patterns of :mod:`passes.lowering` (batched matmul,
+    matmul epilogues); imported lazily: those modules build on this one's helpers."""
+    from passes.lowering.contraction import BatchMatmulToLoop
+    from passes.lowering.epilogues import FoldTruncfIntoMatmul
+
+    return [BatchMatmulToLoop, FoldTruncfIntoMatmul]
+
+
 @dataclass(frozen=True)
 class ConvertLinalgToPtoPass(ModulePass):
     """Recognise GEMV, matmul, floor-modulo and elementwise linalg programs as ``pto.gemv``,
@@ -1267,11 +1276,14 @@ class ConvertLinalgToPtoPass(ModulePass):
             pats += GEMV_PATTERNS if a5 else [p for p in UNSCALED_PATTERNS if p in GEMV_PATTERNS]
         if self.matmul:
             pats += MATMUL_PATTERNS if a5 else [p for p in UNSCALED_PATTERNS if p not in GEMV_PATTERNS]
+            pats += _lowering_patterns()
         if self.floor_mod:
             pats += FLOOR_MOD_PATTERNS
         if self.elementwise:
             # After the GEMV epilogue folds: a bias add on a GEMV result is the GEMV's bias.
-            pats += ELEMENTWISE_PATTERNS
+            from passes.lowering.normalise import SplatOperandToFullConstant
+
+            pats += [SplatOperandToFullConstant, *ELEMENTWISE_PATTERNS]
         return [p() for p in pats]
 
     def apply(

@@ -14,11 +14,6 @@ from xdsl.ir import Operation
 from passes.lowering.classify import CONTRACTION, ELEMENTWISE, REDUCTION, classify
 from passes.lowering.rows import BODY_ROWS, missing_for, pto_op_available
 
-_CONTRACTION_TYPES_LOWERED = {
-    ("f16", "f16", "f32"), ("bf16", "bf16", "f32"), ("f16", "bf16", "f32"), ("bf16", "f16", "f32"),
-}
-"""Input/output element types whose contractions lower today (pto.gemv / pto.matmul)."""
-
 
 def _needs(names: list[str]) -> str:
     return ", ".join(sorted(set(names)))
@@ -38,7 +33,28 @@ def _body_reason(body: list[Operation]) -> tuple[list[str], list[str]]:
     return missing, impossible
 
 
+def _floor_mod_idiom(op: Operation) -> tuple[bool, bool]:
+    """(the body is the floor-modulo idiom, its element type is one ``pto.floor_mod`` takes)."""
+    from passes.convert_linalg_to_pto import SIGNED_IDIOM, _float_idiom, match_floor_mod_body
+    from pto_dialect.tensor_ops import floor_mod_dtype
+
+    if not op.regions or not op.regions[0].blocks or not op.results:
+        return False, False
+    block = op.regions[0].block
+    signed = match_floor_mod_body(block, SIGNED_IDIOM) is not None
+    if not signed and match_floor_mod_body(block, _float_idiom()) is None:
+        return False, False
+    elt = op.results[0].type.get_element_type()  # type: ignore[union-attr]
+    return True, floor_mod_dtype(elt, "signed" if signed else None) is not None
+
+
 def _elementwise(op: Operation, c) -> str:
+    is_fm, type_ok = _floor_mod_idiom(op)
+    if is_fm and not type_ok:
+        elt = op.results[0].type.get_element_type()  # type: ignore[union-attr]
+        return f"elementwise: the floor-modulo idiom on {elt}: outside pto.floor_mod's element types (TREM, D6)"
+    if is_fm:
+        c.body_ops = []  # the idiom is TREM's: only the operands can be in the way
     missing, impossible = _body_reason(c.body_ops)
     body = " + ".join(o.name for o in c.body_ops) or "a copy"
     parts: list[str] = []
@@ -66,22 +82,33 @@ def _elementwise(op: Operation, c) -> str:
 
 
 def _contraction(op: Operation, c) -> str:
+    from pto_dialect.tensor_ops import cube_accumulator, cube_dtype_of, result_dtype_of
+
     ts = c.element_types
-    if op.name == "linalg.batch_matmul" or (c.maps and c.maps[-1].num_dims >= 4):
-        return (
-            f"batched contraction ({' x '.join(ts[:2])} -> {ts[-1]}): batch loop of CUBE ops "
-            "not implemented yet"
-        )
-    if len(ts) >= 3 and tuple(ts[:3]) not in _CONTRACTION_TYPES_LOWERED:
-        return (
-            f"contraction {ts[0]} x {ts[1]} -> {ts[-1]}: only f16/bf16 -> f32 and MX-scaled "
-            "inputs lower yet (ordinary TGEMV/TMATMUL FP32 and S8/U8/S16 -> S32 forms "
-            "not implemented in the lowering)"
-        )
-    identity_like = all(m.num_symbols == 0 for m in c.maps)
-    if identity_like:
-        return "contraction with transposed or broadcast operand maps: needs TTRANS or a data-movement rewrite"
-    return "contraction: not recognised"
+    vals = list(op.operands)
+    dts = [cube_dtype_of(v.type.get_element_type()) for v in vals[:2] if isinstance(v.type, ShapedType)]
+    if len(dts) == 2 and None not in dts and len(vals) == 3:
+        acc = cube_accumulator(dts[0], dts[1], False)  # type: ignore[arg-type]
+        out = result_dtype_of(vals[2].type.get_element_type())  # type: ignore[union-attr]
+        if acc is None:
+            return f"contraction {ts[0]} x {ts[1]}: neither an MX pair (D2) nor an ordinary pair of one class (PTO-SPEC 1)"
+        if out is not acc:
+            return f"contraction {ts[0]} x {ts[1]} -> {ts[-1]}: the result is not the {acc.name} accumulator (D3)"
+        default = getattr(op, "get_default_indexing_maps", None)
+        if op.name in ("linalg.matmul", "linalg.batch_matmul") and default is not None:
+            if list(c.maps) == list(default()):
+                return (
+                    f"contraction {ts[0]} x {ts[1]} -> {ts[-1]} that pto-lower converts "
+                    "(TGEMV/TMATMUL): the program was not lowered (-p pto-lower)"
+                )
+    elif len(vals) == 3:
+        return f"contraction on {', '.join(ts)}: not a CUBE input type pair (D2, PTO-SPEC 1)"
+    if c.maps and c.maps[-1].num_dims >= 4:
+        return "batched contraction with maps other than (b, m, k), (b, k, n) -> (b, m, n)"
+    return (
+        "contraction with transposed, broadcast or scaled operand maps no pattern matches "
+        "(a transposed operand needs TTRANS)"
+    )
 
 
 def _reduction(op: Operation, c) -> str:

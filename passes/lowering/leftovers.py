@@ -109,7 +109,9 @@ def check_fully_lowered(module: builtin.ModuleOp, target: str) -> None:
         return
     lines = [
         f"-t {target}: {len(left)} operation(s) not lowered to PTO; emitting blocks would "
-        "drop their computation (D19):"
+        "drop their computation (D19)"
+        + ("; lower it first (-p pto-lower)" if any("(-p pto-lower)" in x.reason for x in left) else "")
+        + ":"
     ]
     lines += [f"  {x.diagnostic()}" for x in left]
     raise NotFullyLoweredError("\n".join(lines))

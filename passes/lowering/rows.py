@@ -92,6 +92,7 @@ BODY_ROWS: dict[str, Row] = {
     "math.tanh": _r(why="no PTO instruction computes tanh exactly"),
     "math.erf": _r(why="no PTO instruction computes erf"),
     "math.powf": _r(why="no PTO instruction computes pow"),
+    "cf.assert": _r(why="a run-time check (torch-mlir's zero-divisor guard): PTO has no trap"),
 }
 """Body op name -> the PTO instructions that compute it exactly (D18)."""
 

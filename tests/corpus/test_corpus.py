@@ -27,6 +27,7 @@ from passes.pto_targets import print_asm
 FULLY_LOWERED = frozenset(
     """
     matmul_1xk_f32 matmul_mxk_f32 matmul_1xk_f16 matmul_1xk_bf16 matmulinteger_1xk_i8
+    matmul_mxk_f16 matmul_mxk_bf16 matmul_batched_f32 matmul_3d_f32
     matmulinteger_mxk_i8 matmul_k50_f32
     add_i16 add_i32 add_i64 add_f16 add_f32 sub_i16 sub_i32 sub_i64 sub_f16 sub_f32
     mul_i16 mul_i32 mul_i64 mul_f16 mul_f32 div_i16 div_i32 div_i64 div_f16 div_f32
