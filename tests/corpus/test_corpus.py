@@ -33,6 +33,7 @@ FULLY_LOWERED = frozenset(
     mul_i16 mul_i32 mul_i64 mul_f16 mul_f32 div_i16 div_i32 div_i64 div_f16 div_f32
     max_i16 max_i32 max_i64 min_i16 min_i32 min_i64
     mod_fmod0_i16 mod_fmod1_i16 mod_fmod0_i32 mod_fmod1_i32 mod_fmod1_i64
+    add_const_f32 mul_const_i16 div_const_f32
     """.split()
 )
 """Corpus programs that lower completely today (the others say why: D19)."""
