@@ -33,6 +33,12 @@ def _pto_lower():
     return PTOLowerPass
 
 
+def _pto_quantize_mx():
+    from passes.pto_quantize_mx import PtoQuantizeMxPass
+
+    return PtoQuantizeMxPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type]]:
     """Pass name -> factory returning the pass class."""
     return {
@@ -42,6 +48,7 @@ def get_all_passes() -> dict[str, Callable[[], type]]:
         "pto-form-bundles": _pto_form_bundles,
         "pto-assign-registers": _pto_assign_registers,
         "pto-lowering-report": _pto_lowering_report,
+        "pto-quantize-mx": _pto_quantize_mx,
     }
 
 
