@@ -443,7 +443,9 @@ _STRUCTURED_OPS: tuple[type[Operation], ...] = (
     xlinalg.TransposeOp,
 )
 for _op_type in _STRUCTURED_OPS:
-    setattr(
-        LinalgFunctions, f"run_{_op_type.__name__}", impl(_op_type)(LinalgFunctions._structured)
+    setattr(  # module in the name: our GenericOp and xDSL's share a class name
+        LinalgFunctions,
+        f"run_{_op_type.__module__.replace('.', '_')}_{_op_type.__name__}",
+        impl(_op_type)(LinalgFunctions._structured),
     )
 register_impls(LinalgFunctions)

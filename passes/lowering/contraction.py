@@ -131,7 +131,10 @@ class BatchMatmulToLoop(RewritePattern):
         def piece(v: SSAValue, i: int, rows: int, cols: int, src2: SSAValue | None) -> SSAValue:
             if src2 is not None:
                 return src2
-            s = tensor.ExtractSliceOp.from_static_parameters(v, [i, 0, 0], [1, rows, cols], reduce_rank=True)
+            # xDSL's from_static_parameters(reduce_rank=True) drops the unit size from the
+            # static sizes too (invalid IR): spell the rank-reducing slice out.
+            elt = v.type.get_element_type()  # type: ignore[union-attr]
+            s = tensor.ExtractSliceOp(v, [i, 0, 0], [1, rows, cols], [1, 1, 1], TensorType(elt, [rows, cols]))
             new_ops.append(s)
             return s.results[0]
 
@@ -143,9 +146,9 @@ class BatchMatmulToLoop(RewritePattern):
             ins = tensor.InsertSliceOp.from_static_parameters(mm.result, cur, [i, 0, 0], [1, m, n])
             new_ops += [mm, ins]
             cur = ins.results[0]
-        rewriter.replace_op(op, new_ops, [cur])
+        rewriter.replace(op, new_ops, [cur])
         for v in (a, b):  # a batch broadcast read through is dead now: it did no work
             g = v.owner
             if isinstance(g, linalg.GenericOp) and not g.results[0].uses and v in (a, b):
                 if (a2 is not None and v is a) or (b2 is not None and v is b):
-                    rewriter.erase_op(g)
+                    rewriter.erase(g)

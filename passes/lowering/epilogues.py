@@ -70,5 +70,5 @@ class FoldTruncfIntoMatmul(RewritePattern):
         if tile_dtype_of(out_t.element_type) not in GEMV_OUTPUT_TYPES:
             return
         new = MatmulOp(mm.a, mm.b, out_t, a_scale=mm.a_scale, b_scale=mm.b_scale)
-        rewriter.replace_op(op, new)
-        rewriter.erase_op(mm)
+        rewriter.replace(op, new)
+        rewriter.erase(mm)

@@ -69,7 +69,7 @@ class SplatOperandToFullConstant(RewritePattern):
                 continue
             full_t = TensorType(val.get_element_type(), out_t.get_shape())
             full = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(full_t, [values[0]]), full_t)
-            rewriter.insert_op(full, InsertPoint.before(op))
+            rewriter.insert(full, InsertPoint.before(op))
             new_inputs[i] = full.result
             maps[i] = ident
             changed = True
