@@ -6,7 +6,8 @@
 // and prints the error table.
 //
 // RUN: pto-opt %s -p 'pto-quantize-mx{format=mxfp8}' | filecheck %s --check-prefix=Q8
-// RUN: pto-opt %s -p 'pto-quantize-mx{format=mxfp8},pto-lower' -t pto-asm | filecheck %s --check-prefix=ASM
+// RUN: pto-opt %s -p 'pto-quantize-mx{format=mxfp8},pto-lower' | filecheck %s --check-prefix=ASM
+// RUN: not pto-opt %s -p 'pto-quantize-mx{format=mxfp8},pto-lower' -t pto-asm 2>&1 | filecheck %s --check-prefix=D19
 // RUN: python %S/mx_quantize_mlp.py --check | filecheck %s --check-prefix=TABLE
 //
 // Q8-LABEL: func.func @mlp
@@ -17,8 +18,16 @@
 // Q8-NEXT:    tensor<4x64xf8E8M0FNU>
 // Q8-NOT:     linalg.matmul
 //
-// ASM:      BSTART.TGEMVMX FP16
-// ASM-NEXT: B.DATR NORM, E4M3
+// ASM:      pto.b.start TGEMVMX, FP16
+// ASM-NEXT: pto.b.datr <layout = NORM, dtype = E4M3
+//
+// The f16 bias adds (after the f16 truncation, so not foldable) and the ReLU stay until
+// TROWEXPAND / TCMP / TSEL exist: the block targets refuse the program (D19) instead of
+// printing it without them.
+// D19: -t pto-asm: 3 operation(s) not lowered to PTO; emitting blocks would drop their computation (D19):
+// D19-NEXT: 'linalg.generic' not lowered to PTO: elementwise: broadcast operand input 1 ((d0, d1) -> (d1)) needs TCOLEXPAND, TROWEXPAND
+// D19-NEXT: 'linalg.generic' not lowered to PTO: elementwise: body (arith.cmpf + arith.select) needs TCMP, TSEL
+// D19-NEXT: 'linalg.generic' not lowered to PTO: elementwise: broadcast operand input 1 ((d0, d1) -> (d1)) needs TCOLEXPAND, TROWEXPAND
 //
 // TABLE: format   weight bytes
 // TABLE: f16

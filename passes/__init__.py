@@ -21,6 +21,12 @@ def _pto_tile_to_capacity():
     return PtoTileToCapacityPass
 
 
+def _pto_lowering_report():
+    from passes.lowering.report import PTOLoweringReportPass
+
+    return PTOLoweringReportPass
+
+
 def _pto_lower():
     from passes.pto_lower import PTOLowerPass
 
@@ -41,6 +47,7 @@ def get_all_passes() -> dict[str, Callable[[], type]]:
         "pto-lower": _pto_lower,
         "pto-form-bundles": _pto_form_bundles,
         "pto-assign-registers": _pto_assign_registers,
+        "pto-lowering-report": _pto_lowering_report,
         "pto-quantize-mx": _pto_quantize_mx,
     }
 

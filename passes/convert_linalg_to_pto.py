@@ -40,13 +40,20 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
+    PatternRewriterListener,
     PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 
 from pto_dialect.attributes import TargetAttr, TargetProfile, tile_dtype_of
-from pto_dialect.datatypes import MX_BLOCK, MX_UNSCALED_TYPES, TileDataType, mx_needs_scale
+from pto_dialect.datatypes import (
+    MX_BLOCK,
+    MX_INPUT_TYPES,
+    MX_UNSCALED_TYPES,
+    TileDataType,
+    mx_needs_scale,
+)
 from pto_dialect.ops import TARGET_ATTR_NAME
 from pto_dialect.tensor_ops import (
     ELEMENTWISE_TYPES,
@@ -55,8 +62,11 @@ from pto_dialect.tensor_ops import (
     FloorModOp,
     GemvOp,
     MatmulOp,
+    cube_accumulator,
+    cube_dtype_of,
     floor_mod_dtype,
     mx_dtype_of,
+    result_dtype_of,
 )
 
 # ======================================================================================
@@ -194,27 +204,39 @@ def _init_bias(init: SSAValue) -> SSAValue | None:
 
 
 def _gemv_types_ok(c: Contraction) -> bool:
-    """D2 input types with a scale exactly on the non-FP16/BF16 sides, D1 scale shapes."""
+    """An MX pair with a scale exactly on the non-FP16/BF16 sides and D1 scale shapes (D2),
+    or an ordinary pair of one class with no scales (FP32 x FP32, S8/S16 -> S32 ...,
+    PTO-SPEC 1); the result the accumulator's type (FP32 or S32/U32) and the init's."""
     a_t, b_t = c.a.type, c.b.type
     assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
     k, n = b_t.get_shape()
     nb = _ceil(k, MX_BLOCK)
     m = a_t.get_shape()[0]
-    for val, scale, scale_shapes in (
-        (c.a, c.a_scale, ((nb,),) if a_t.get_num_dims() == 1 else ((m, nb),)),
-        (c.b, c.b_scale, ((nb, n),)),
-    ):
-        dt = mx_dtype_of(val.type.element_type)  # type: ignore[union-attr]
-        if dt is None or mx_needs_scale(dt) != (scale is not None):
-            return False
-        if scale is not None:
-            st = _static_tensor(scale.type)
-            if st is None or tile_dtype_of(st.element_type) is not TileDataType.E8M0:
+    dts = [cube_dtype_of(v.type.element_type) for v in (c.a, c.b)]  # type: ignore[union-attr]
+    if None in dts:
+        return False
+    scaled = c.a_scale is not None or c.b_scale is not None
+    acc = cube_accumulator(dts[0], dts[1], scaled)  # type: ignore[arg-type]
+    if acc is None:
+        return False
+    if acc is TileDataType.FP32 and all(d in MX_INPUT_TYPES for d in dts):
+        for val, scale, scale_shapes in (
+            (c.a, c.a_scale, ((nb,),) if a_t.get_num_dims() == 1 else ((m, nb),)),
+            (c.b, c.b_scale, ((nb, n),)),
+        ):
+            dt = mx_dtype_of(val.type.element_type)  # type: ignore[union-attr]
+            if dt is None or mx_needs_scale(dt) != (scale is not None):
                 return False
-            if tuple(st.get_shape()) not in scale_shapes:
-                return False
+            if scale is not None:
+                st = _static_tensor(scale.type)
+                if st is None or tile_dtype_of(st.element_type) is not TileDataType.E8M0:
+                    return False
+                if tuple(st.get_shape()) not in scale_shapes:
+                    return False
+    elif scaled:
+        return False
     r = c.result_type
-    if tile_dtype_of(r.element_type) is not TileDataType.FP32:
+    if result_dtype_of(r.element_type) is not acc:
         return False
     if c.init.type != r:
         return False
@@ -223,6 +245,12 @@ def _gemv_types_ok(c: Contraction) -> bool:
 
 def _make_gemv(c: Contraction, op: Operation, rewriter: PatternRewriter) -> None:
     bias = _init_bias(c.init)
+    if bias is not None and result_dtype_of(c.result_type.element_type) is not TileDataType.FP32:
+        # An integer accumulator takes no bias (D3): accumulate the init through the ACC
+        # form of TMATMUL (M = 1) instead; a 1-D vecmat has no such spelling and stays.
+        if c.a.type.get_num_dims() == 2:  # type: ignore[union-attr]
+            rewriter.replace(op, MatmulOp(c.a, c.b, c.result_type, acc=bias))
+        return
     gemv = GemvOp(
         c.a, c.b, c.result_type, a_scale=c.a_scale, b_scale=c.b_scale, bias=bias
     )
@@ -276,10 +304,9 @@ class MatmulM1ToGemv(RewritePattern):
 
     @staticmethod
     def _unscaled(c: Contraction) -> bool:
-        return all(
-            tile_dtype_of(v.type.element_type) in MX_UNSCALED_TYPES  # type: ignore[union-attr]
-            for v in (c.a, c.b)
-        )
+        """Neither side needs an E8M0 scale: FP16/BF16 (D2) or an ordinary CUBE type."""
+        dts = [cube_dtype_of(v.type.element_type) for v in (c.a, c.b)]  # type: ignore[union-attr]
+        return all(d is not None and (d in MX_UNSCALED_TYPES or d not in MX_INPUT_TYPES) for d in dts)
 
 
 class VecmatToGemv(RewritePattern):
@@ -1213,6 +1240,15 @@ UNSCALED_PATTERNS: tuple[type[RewritePattern], ...] = (
 TGEMV / TMATMUL forms run (D15 removes only the MX functions)."""
 
 
+def _lowering_patterns() -> list[type[RewritePattern]]:
+    """The contraction and epilogue patterns of :mod:`passes.lowering` (batched matmul,
+    matmul epilogues); imported lazily: those modules build on this one's helpers."""
+    from passes.lowering.contraction import BatchMatmulToLoop
+    from passes.lowering.epilogues import FoldTruncfIntoMatmul
+
+    return [BatchMatmulToLoop, FoldTruncfIntoMatmul]
+
+
 @dataclass(frozen=True)
 class ConvertLinalgToPtoPass(ModulePass):
     """Recognise GEMV, matmul, floor-modulo and elementwise linalg programs as ``pto.gemv``,
@@ -1240,19 +1276,27 @@ class ConvertLinalgToPtoPass(ModulePass):
             pats += GEMV_PATTERNS if a5 else [p for p in UNSCALED_PATTERNS if p in GEMV_PATTERNS]
         if self.matmul:
             pats += MATMUL_PATTERNS if a5 else [p for p in UNSCALED_PATTERNS if p not in GEMV_PATTERNS]
+            pats += _lowering_patterns()
         if self.floor_mod:
             pats += FLOOR_MOD_PATTERNS
         if self.elementwise:
             # After the GEMV epilogue folds: a bias add on a GEMV result is the GEMV's bias.
-            pats += ELEMENTWISE_PATTERNS
+            from passes.lowering.normalise import SplatOperandToFullConstant
+
+            pats += [SplatOperandToFullConstant, *ELEMENTWISE_PATTERNS]
         return [p() for p in pats]
 
-    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+    def apply(
+        self, ctx: Context, op: builtin.ModuleOp, listener: PatternRewriterListener | None = None
+    ) -> None:
+        """Rewrite ``op``; ``listener`` (optional) sees every replacement (the lowering
+        report, :mod:`passes.lowering.report`)."""
         pats = self.patterns(op)
         if pats:
-            PatternRewriteWalker(
-                GreedyRewritePatternApplier(pats, dce_enabled=False)
-            ).rewrite_module(op)
+            walker = PatternRewriteWalker(GreedyRewritePatternApplier(pats, dce_enabled=False))
+            if listener is not None:
+                walker.listener = listener
+            walker.rewrite_module(op)
 
 
 __all__ = [

@@ -12,7 +12,9 @@
 ``pto-lower{level=tile}`` stops after step 3 (the tile-level program of docs/lowering.md);
 ``level=block`` (the default) runs all five steps.
 
-Everything PTO cannot run (other linalg ops, near misses of the idioms) is kept as it was.
+Everything PTO cannot run (other linalg ops, near misses of the idioms) is kept as it was;
+``pto-lower{report=true}`` says which ops were lowered to what and why the others were kept,
+and the block targets refuse a program with such leftovers (D19, ``passes.lowering``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 from xdsl.utils.exceptions import PassFailedException
 
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
+from passes.lowering.report import LoweringTrace, print_lines
 from passes.pto_assign_registers import PTOAssignRegistersPass
 from passes.pto_form_bundles import PTOFormBundlesPass
 from passes.pto_tile_to_capacity import LOCAL_MAX_BYTES, NUM_PES, PtoTileToCapacityPass
@@ -40,7 +43,8 @@ class PTOLowerPass(ModulePass):
     Options: ``level`` (``block``, the default, or ``tile``); forwarded: ``target`` (``a5`` /
     ``a2a3``, default: the module's ``pto.target`` or ``a5``), ``tile-bytes`` (default
     65536), ``pes`` (default 4), ``chain`` (``acc``, the default: K chunks accumulate through
-    the ACC forms; ``memory``: through an FP32 tensor).
+    the ACC forms; ``memory``: through an FP32 tensor); ``report`` (default false: print
+    the lowering report to stderr, :mod:`passes.lowering.report`).
     """
 
     name = "pto-lower"
@@ -50,6 +54,7 @@ class PTOLowerPass(ModulePass):
     pes: int = NUM_PES
     level: str = "block"
     chain: str = "acc"
+    report: bool = False
 
     LEVELS = ("tile", "block")
 
@@ -62,13 +67,18 @@ class PTOLowerPass(ModulePass):
             tile_bytes=self.tile_bytes, pes=self.pes, target=self.target, chain=self.chain
         )
         tiling.check_options()
-        ConvertLinalgToPtoPass(target=self.target).apply(ctx, op)
+        trace = LoweringTrace.start(op) if self.report else None
+        ConvertLinalgToPtoPass(target=self.target).apply(
+            ctx, op, listener=trace.listener() if trace else None
+        )
         tiling.apply(ctx, op)
         remove_dead_tensor_inits(op)
         DeadCodeElimination().apply(ctx, op)
         if self.level == "block":
             PTOFormBundlesPass().apply(ctx, op)
             PTOAssignRegistersPass().apply(ctx, op)
+        if trace is not None:
+            print_lines(trace.lines(op))
 
 
 def remove_dead_tensor_inits(module: builtin.ModuleOp) -> None:

@@ -6,7 +6,10 @@
   block with scalar post-processing parameters by its ``# pseudo MV`` line (what its B.IOR
   GPRs hold, docs/blocks.md). A tile-level op left in the module, or a block whose
   registers are still unassigned (``pto.unassigned``), is an error: run ``pto-lower`` (or
-  ``pto-form-bundles`` then ``pto-assign-registers``) first.
+  ``pto-form-bundles`` then ``pto-assign-registers``) first. Computation that is not PTO
+  (a ``linalg`` op, ``math`` or ``arith`` on tensors ...) is refused first, with one line
+  per op: its location and why it was not lowered (D19, :mod:`passes.lowering.leftovers`);
+  a program never lowered is refused the same way.
 * ``-t pto-bin``: the encoded words (:func:`pto_dialect.isa.encode_program`), one per line,
   ``0x%08X`` (or ``0x%04X`` for a 16-bit command).
 * Frontends: ``.s`` (e.g. ``kernel.pto.s``; also ``-f pto-asm``) and ``.hex`` (also
@@ -27,6 +30,7 @@ from xdsl.ir import BlockArgument, SSAValue
 from xdsl.utils.frontend import Frontend
 from xdsl.utils.target import Target
 
+from passes.lowering.leftovers import check_fully_lowered
 from pto_dialect import isa
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import (
@@ -116,6 +120,7 @@ def scalars_comment(block: BlockOp) -> str | None:
 
 
 def print_asm(module: ModuleOp) -> str:
+    check_fully_lowered(module, "pto-asm")
     stanzas = []
     for op in _blocks(module):
         pseudo = gmaddr_comment(op) or scalars_comment(op)
@@ -125,6 +130,7 @@ def print_asm(module: ModuleOp) -> str:
 
 
 def print_hex(module: ModuleOp) -> str:
+    check_fully_lowered(module, "pto-bin")
     cmds: list[isa.Command] = []
     for op in _blocks(module):
         cmds.extend(op.commands())

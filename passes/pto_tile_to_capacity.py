@@ -55,7 +55,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from pto_dialect.attributes import TargetProfile, TileType, element_type
 from pto_dialect.data_movement import TLoadOp, TStoreOp
-from pto_dialect.datatypes import MX_BLOCK, TileDataType
+from pto_dialect.datatypes import MX_BLOCK, MX_INPUT_TYPES, TileDataType
 from pto_dialect.geometry import (
     CELL_BYTES,
     Layout,
@@ -101,8 +101,12 @@ MAX_INSTRUCTIONS_PER_OP = 1 << 16
 this many compute instructions. Planning and emission are linear in the instructions; a
 larger op (e.g. a GEMV with K = 10^20) is refused before planning, with this limit named."""
 
-PRE_QUANT_FOR_OUTPUT = {TileDataType.FP32: 0, TileDataType.FP16: 1, TileDataType.BF16: 16}
-"""PreQuantMode converting the FP32 accumulator to the result type (PTO-SPEC 3.3, D11)."""
+PRE_QUANT_FOR_OUTPUT = {
+    TileDataType.FP32: 0, TileDataType.FP16: 1, TileDataType.BF16: 16,
+    TileDataType.S32: 0, TileDataType.U32: 0,
+}  # fmt: skip
+"""PreQuantMode converting the accumulator to the result type (PTO-SPEC 3.3, D11): none for
+an FP32 / S32 / U32 result, F322F16 / F322BF16 for FP16 / BF16."""
 
 
 def _ceil(a: int, b: int) -> int:
@@ -290,6 +294,8 @@ class GemvShape:
     b_scaled: bool
     m: int = 1
     """Rows of A (1 for GEMV: the TGEMV forms, M = 1)."""
+    acc: TileDataType = TileDataType.FP32
+    """The accumulator (C and the chain's D): FP32, or S32/U32 for integer inputs (D3)."""
 
     @property
     def granule(self) -> int:
@@ -402,7 +408,7 @@ def _plan_layout(s: GemvShape, tile_bytes: int, npe: int, layout: Layout) -> Gem
         # C and the chain's D are FP32 (D3); a single-chunk GEMV only has the final D. A
         # matmul may take an FP32 C (its init) even then.
         nk = _ceil(s.k, kc)
-        d_type = s.out if (nk == 1 and s.is_gemv) else TileDataType.FP32
+        d_type = s.out if (nk == 1 and s.is_gemv) else s.acc
         if not (fits(kc, 1, d_type) and fits(kc, 1, s.out)):
             return None
         lo, hi = 1, s.n
@@ -580,11 +586,7 @@ def lower_binary(
 
 
 def cube_shape(op: GemvOp | MatmulOp) -> GemvShape:
-    if isinstance(op, MatmulOp):
-        return GemvShape(
-            op.k, op.n, op.a_dtype, op.b_dtype, TileDataType.FP32,
-            op.a_scale is not None, op.b_scale is not None, op.m,
-        )
+    m = op.m if isinstance(op, MatmulOp) else 1
     return GemvShape(
         op.k,
         op.n,
@@ -593,6 +595,8 @@ def cube_shape(op: GemvOp | MatmulOp) -> GemvShape:
         op.out_dtype,
         op.a_scale is not None,
         op.b_scale is not None,
+        m,
+        op.acc_dtype,
     )
 
 
@@ -740,8 +744,10 @@ def lower_cube(op: GemvOp | MatmulOp, plan: GemvPlan) -> None:
     relu = gemv and op.has_relu
     first_plain, first_bias, acc_form = CUBE_FORMS[(gemv, s.mx)]
     layout, mt = plan.layout, plan.mt
-    out_t = TensorType(element_type(s.out), [s.m, s.n])
+    res_elt = op.result.type.element_type  # type: ignore[union-attr]
+    out_t = TensorType(res_elt, [s.m, s.n])  # signless i32 stays signless (tstore allows it)
     fp32 = TileDataType.FP32
+    acc_dt = s.acc
     chunks = [(c * plan.kc, plan.kc if c < plan.nk - 1 else plan.k_last) for c in range(plan.nk)]
     hoist = plan.nk <= HOIST_MAX_CHUNKS
 
@@ -788,11 +794,11 @@ def lower_cube(op: GemvOp | MatmulOp, plan: GemvPlan) -> None:
                         ).results[0]
                     elif init is not None:
                         form = acc_form
-                        ct = cube_tile((mv, nv), fp32, layout, mask)
+                        ct = cube_tile((mv, nv), acc_dt, layout, mask)
                         roles["c"] = e2(TLoadOp(init, [m, n], ct, pe_stride=stride)).results[0]
                     else:
                         form = first_plain
-                    d_dt = s.out if last else fp32
+                    d_dt = s.out if last else acc_dt
                     fpatr = Fpatr(
                         pre_quant_mode=PRE_QUANT_FOR_OUTPUT[d_dt] if last else 0,
                         relu_mode=ReluMode.RELU.value if (last and relu) else 0,
@@ -940,7 +946,8 @@ class PtoTileToCapacityPass(ModulePass):
                         f"{self.name}: no tiling of the {s.m}x{s.k}x{s.n} product fits "
                         f"tile-bytes={self.tile_bytes} (D14)"
                     )
-                if isinstance(o, GemvOp) and self.chain == "memory" and target is TargetProfile.A5:
+                mx_pair = s.a in MX_INPUT_TYPES and s.b in MX_INPUT_TYPES
+                if isinstance(o, GemvOp) and self.chain == "memory" and target is TargetProfile.A5 and mx_pair:
                     lower_gemv_memory(o, plan)
                 else:
                     lower_cube(o, plan)

@@ -71,6 +71,74 @@ def mx_dtype_of(elt: Attribute) -> TileDataType | None:
     return dt if dt in MX_INPUT_TYPES else None
 
 
+ORDINARY_CUBE_TYPES = frozenset(
+    {
+        TileDataType.FP32, TileDataType.FP16, TileDataType.BF16,
+        TileDataType.S8, TileDataType.U8, TileDataType.S16, TileDataType.U16,
+    }
+)  # fmt: skip
+"""Ordinary (non-MX) TGEMV/TMATMUL inputs that have a tensor element type (PTO-SPEC 1,
+``matrix-shape.asl``): FP32, FP16, BF16 (FP32 accumulator) and S8/U8/S16/U16 (S32/U32
+accumulator). TF32/HF32/HiF8/FP8/FP6/FP4 ordinary forms have no tensor spelling here."""
+
+
+def cube_dtype_of(elt: Attribute) -> TileDataType | None:
+    """The CUBE input TileDataType of a tensor element type: the MX types (D2) and the
+    ordinary ones; a signless ``i8``/``i16`` is signed (upstream linalg's ``cast_signed``)."""
+    if isinstance(elt, IntegerType) and elt.signedness.data is Signedness.SIGNLESS:
+        elt = IntegerType(elt.width.data, Signedness.SIGNED)
+    dt = tile_dtype_of(elt)
+    return dt if dt in MX_INPUT_TYPES | ORDINARY_CUBE_TYPES else None
+
+
+def result_dtype_of(elt: Attribute) -> TileDataType | None:
+    """A contraction result's TileDataType; a signless ``i32`` is the S32 accumulator."""
+    if isinstance(elt, IntegerType) and elt.signedness.data is Signedness.SIGNLESS:
+        elt = IntegerType(elt.width.data, Signedness.SIGNED)
+    return tile_dtype_of(elt)
+
+
+def cube_accumulator(a: TileDataType, b: TileDataType, scaled: bool) -> TileDataType | None:
+    """FP32 for the MX pairs (D3); the ordinary pair's ``TileMatrixAccumulatorDataType``
+    when both sides are ordinary and of one class (PTO-SPEC 1); None otherwise."""
+    if scaled or (a in MX_INPUT_TYPES and b in MX_INPUT_TYPES):
+        return TileDataType.FP32 if a in MX_INPUT_TYPES and b in MX_INPUT_TYPES else None
+    if a in ORDINARY_CUBE_TYPES and b in ORDINARY_CUBE_TYPES and a.klass is b.klass:
+        if a.is_integer and a.is_signed != b.is_signed:
+            return None
+        return a.accumulator
+    return None
+
+
+def _verify_cube_types(op, a_scale, b_scale) -> TileDataType:
+    """Both inputs a legal MX or ordinary CUBE type (D2, PTO-SPEC 1); returns the
+    accumulator type (FP32, S32 or U32)."""
+    dts = {}
+    for role, val in (("a", op.a), ("b", op.b)):
+        elt = val.type.element_type  # type: ignore[union-attr]
+        dt = cube_dtype_of(elt)
+        if dt is None:
+            raise op.fault(
+                TL,
+                f"{role}: element type {type_name(elt)} is not a CUBE input type (MX: f16, "
+                "bf16, f8E4M3FN, f8E5M2, f4E2M1FN, !pto.e1m2x2; ordinary: f32, f16, bf16, "
+                "i8/si8/ui8, i16/si16/ui16)",
+                "PTO-SPEC 1, D2",
+            )
+        dts[role] = dt
+    acc = cube_accumulator(dts["a"], dts["b"], a_scale is not None or b_scale is not None)
+    if acc is None:
+        raise op.fault(
+            TL,
+            f"a {dts['a'].name} and b {dts['b'].name}: neither an MX pair (D2) nor an ordinary "
+            "pair of one class",
+            "PTO-SPEC 1, D2",
+        )
+    return acc
+
+
+
+
 def floor_mod_dtype(
     elt: Attribute, signedness: str | None, types: frozenset[TileDataType] = TREM_TYPES
 ) -> TileDataType | None:
@@ -167,7 +235,9 @@ class GemvOp(PTOOp):
             result[j] = convert(acc[j], result element type)  # FP32, or RNE to FP16 / BF16
 
     Operands: ``a`` ``tensor<K>`` or ``tensor<1xK>``; ``b`` ``tensor<KxN>``; element types in
-    {f16, bf16, f8E4M3FN, f8E5M2, f4E2M1FN, !pto.e1m2x2} (D2), the two sides may differ.
+    {f16, bf16, f8E4M3FN, f8E5M2, f4E2M1FN, !pto.e1m2x2} (D2), the two sides may differ; or
+    an ordinary pair of one class (PTO-SPEC 1): f32/f16/bf16 (FP32 accumulator), i8/i16
+    (signed) or ui8/ui16 (S32/U32 accumulator: result i32 / ui32, no bias, no relu).
     ``a_scale`` (``tensor<ceil(K/32)>`` / ``tensor<1xceil(K/32)>``) and ``b_scale``
     (``tensor<ceil(K/32)xN>``) are ``f8E8M0FNU`` and present **exactly when** their side is
     not f16/bf16 (D1, D2). ``bias`` is ``f32``, ``tensor<N>`` or ``tensor<1xN>`` (D3); absent
@@ -256,15 +326,22 @@ class GemvOp(PTOOp):
 
     @property
     def a_dtype(self) -> TileDataType:
-        return tile_dtype_of(self.a.type.element_type)  # type: ignore[union-attr,return-value]
+        return cube_dtype_of(self.a.type.element_type)  # type: ignore[union-attr,return-value]
 
     @property
     def b_dtype(self) -> TileDataType:
-        return tile_dtype_of(self.b.type.element_type)  # type: ignore[union-attr,return-value]
+        return cube_dtype_of(self.b.type.element_type)  # type: ignore[union-attr,return-value]
 
     @property
     def out_dtype(self) -> TileDataType:
-        return tile_dtype_of(self.result.type.element_type)  # type: ignore[union-attr,return-value]
+        return result_dtype_of(self.result.type.element_type)  # type: ignore[union-attr,return-value]
+
+    @property
+    def acc_dtype(self) -> TileDataType:
+        """The accumulator: FP32 (MX and ordinary floats, D3) or S32/U32 (integers)."""
+        acc = cube_accumulator(self.a_dtype, self.b_dtype, self.a_scale is not None or self.b_scale is not None)
+        assert acc is not None, "verified"
+        return acc
 
     @property
     def has_relu(self) -> bool:
@@ -289,14 +366,19 @@ class GemvOp(PTOOp):
             ("b", self.b, self.b_scale, ((nb, n),)),
         ):
             elt = val.type.element_type  # type: ignore[union-attr]
-            dt = mx_dtype_of(elt)
+            dt = cube_dtype_of(elt)
             if dt is None:
                 raise self.fault(
                     TL,
-                    f"{role}: element type {type_name(elt)} is not an MX input type "
-                    "(f16, bf16, f8E4M3FN, f8E5M2, f4E2M1FN, !pto.e1m2x2)",
+                    f"{role}: element type {type_name(elt)} is not a CUBE input type (MX: f16, "
+                    "bf16, f8E4M3FN, f8E5M2, f4E2M1FN, !pto.e1m2x2; ordinary: f32, f16, bf16, "
+                    "i8/si8/ui8, i16/si16/ui16)",
                     "PTO-SPEC 1, D2",
                 )
+            if dt not in MX_INPUT_TYPES:
+                if scale is not None:
+                    raise self.fault(TL, f"{role}_scale must be absent: {dt.name} is an ordinary CUBE type", "D2")
+                continue
             if mx_needs_scale(dt) and scale is None:
                 raise self.fault(TL, f"{role}_scale is required: {dt.name} carries an E8M0 scale", "D2")
             if not mx_needs_scale(dt) and scale is not None:
@@ -314,7 +396,10 @@ class GemvOp(PTOOp):
                         f"(one scale per {MX_BLOCK} K elements)",
                         "D1",
                     )
+        acc = _verify_cube_types(self, self.a_scale, self.b_scale)
         if self.bias is not None:
+            if acc is not TileDataType.FP32:
+                raise self.fault(TL, f"bias: only FP32-accumulator GEMVs take one (accumulator {acc.name})", "D3")
             bias_shape = _static_shape(self, "bias", self.bias.type)
             bias_elt = self.bias.type.element_type  # type: ignore[union-attr]
             if tile_dtype_of(bias_elt) is not TileDataType.FP32:
@@ -328,6 +413,13 @@ class GemvOp(PTOOp):
                 TL, f"result shape {'x'.join(map(str, r_shape))} must be {'x'.join(map(str, want_r))}", refs
             )
         r_elt = self.result.type.element_type  # type: ignore[union-attr]
+        if acc is not TileDataType.FP32:
+            if result_dtype_of(r_elt) is not acc or self.has_relu:
+                raise self.fault(
+                    TL, f"result element type {type_name(r_elt)} must be the {acc.name} accumulator (no relu)",
+                    "PTO-SPEC 3.3, D11",
+                )
+            return
         if tile_dtype_of(r_elt) not in GEMV_OUTPUT_TYPES:
             raise self.fault(
                 TL,
@@ -588,12 +680,17 @@ class MatmulOp(PTOOp):
         for i < M, j < N:
             result[i, j] = (acc[i, j] if acc else 0)
                            + sum_{k < K} (a[i,k] * sa[i, k/32]) * (b[k,j] * sb[k/32, j])
-                           # exact, rounded once to FP32 (D4 exact profile)
+                           # exact, rounded once to FP32 (D4 exact profile);
+                           # integers: exact, wrapped to the S32 / U32 accumulator
+            result[i, j] = convert(result[i, j], result element type)  # f16/bf16: RNE
 
     Operands: ``a`` ``tensor<MxK>``, ``b`` ``tensor<KxN>``, element types as for
-    ``pto.gemv`` (D2); ``a_scale`` ``tensor<Mxceil(K/32)>`` and ``b_scale``
-    ``tensor<ceil(K/32)xN>`` (``f8E8M0FNU``) exactly on the non-FP16/BF16 sides (D1);
-    ``acc`` ``tensor<MxNxf32>``. Result ``tensor<MxNxf32>`` (D3).
+    ``pto.gemv``: an MX pair (D2) or an ordinary pair of one class (f32/f16/bf16, or
+    i8/i16 signed, ui8/ui16 unsigned: PTO-SPEC 1); ``a_scale`` ``tensor<Mxceil(K/32)>`` and
+    ``b_scale`` ``tensor<ceil(K/32)xN>`` (``f8E8M0FNU``) exactly on the scaled MX sides (D1);
+    ``acc`` ``tensor<MxN>`` of the accumulator type (f32, or i32 for integers). Result
+    ``tensor<MxN>``: f32 (f16/bf16 through PreQuantMode 1/16 when there is no ``acc``), or
+    i32 for integers (D3, D11).
 
     Example::
 
@@ -661,11 +758,22 @@ class MatmulOp(PTOOp):
 
     @property
     def a_dtype(self) -> TileDataType:
-        return tile_dtype_of(self.a.type.element_type)  # type: ignore[union-attr,return-value]
+        return cube_dtype_of(self.a.type.element_type)  # type: ignore[union-attr,return-value]
 
     @property
     def b_dtype(self) -> TileDataType:
-        return tile_dtype_of(self.b.type.element_type)  # type: ignore[union-attr,return-value]
+        return cube_dtype_of(self.b.type.element_type)  # type: ignore[union-attr,return-value]
+
+    @property
+    def out_dtype(self) -> TileDataType:
+        return result_dtype_of(self.result.type.element_type)  # type: ignore[union-attr,return-value]
+
+    @property
+    def acc_dtype(self) -> TileDataType:
+        """The accumulator: FP32 (MX and ordinary floats, D3) or S32/U32 (integers)."""
+        acc = cube_accumulator(self.a_dtype, self.b_dtype, self.a_scale is not None or self.b_scale is not None)
+        assert acc is not None, "verified"
+        return acc
 
     def verify_(self) -> None:
         refs = "PTO-SPEC 3.1, 4, D1, D2, D3"
@@ -682,9 +790,13 @@ class MatmulOp(PTOOp):
             ("b", self.b, self.b_scale, (nb, n)),
         ):
             elt = val.type.element_type  # type: ignore[union-attr]
-            dt = mx_dtype_of(elt)
+            dt = cube_dtype_of(elt)
             if dt is None:
-                raise self.fault(TL, f"{role}: element type {type_name(elt)} is not an MX input type", "D2")
+                raise self.fault(TL, f"{role}: element type {type_name(elt)} is not a CUBE input type", "PTO-SPEC 1, D2")
+            if dt not in MX_INPUT_TYPES:
+                if scale is not None:
+                    raise self.fault(TL, f"{role}_scale must be absent: {dt.name} is an ordinary CUBE type", "D2")
+                continue
             if mx_needs_scale(dt) != (scale is not None):
                 need = "required" if mx_needs_scale(dt) else "absent"
                 raise self.fault(TL, f"{role}_scale must be {need} for {dt.name}", "D2")
@@ -694,12 +806,18 @@ class MatmulOp(PTOOp):
                     raise self.fault(TL, f"{role}_scale: element type must be f8E8M0FNU", "D1")
                 if s_shape != want:
                     raise self.fault(TL, f"{role}_scale: shape must be {want[0]}x{want[1]}", "D1")
-        for role, v in (("acc", self.acc), ("result", self.result)):
-            if v is None:
-                continue
-            shape = _static_shape(self, role, v.type)
-            if shape != (m, n) or tile_dtype_of(v.type.element_type) is not TileDataType.FP32:  # type: ignore[union-attr]
-                raise self.fault(TL, f"{role} must be tensor<{m}x{n}xf32>", "D3")
+        acc = _verify_cube_types(self, self.a_scale, self.b_scale)
+        acc_elt = "f32" if acc is TileDataType.FP32 else "i32"
+        if self.acc is not None:
+            shape = _static_shape(self, "acc", self.acc.type)
+            if shape != (m, n) or result_dtype_of(self.acc.type.element_type) is not acc:  # type: ignore[union-attr]
+                raise self.fault(TL, f"acc must be tensor<{m}x{n}x{acc_elt}>", "D3")
+        shape = _static_shape(self, "result", self.result.type)
+        r_dt = result_dtype_of(self.result.type.element_type)  # type: ignore[union-attr]
+        outs = GEMV_OUTPUT_TYPES if acc is TileDataType.FP32 else (acc,)
+        if shape != (m, n) or r_dt not in outs or (self.acc is not None and r_dt is not acc):
+            want = "f32, f16 or bf16 (f32 with acc)" if acc is TileDataType.FP32 else acc_elt
+            raise self.fault(TL, f"result must be tensor<{m}x{n}x...> of {want}", "D3, D11")
 
 
 TENSOR_OPS = [GemvOp, MatmulOp, FloorModOp, ElementwiseOp]

@@ -63,7 +63,7 @@ from xdsl.ir.affine import (
 )
 from xdsl.utils.exceptions import InterpretationError
 
-from pto_dialect.upstream import MatmulOp, MatvecOp, VecmatOp
+from pto_dialect.upstream import BatchMatmulOp, GenericOp, MatmulOp, MatvecOp, VecmatOp
 
 from .arith import finish
 from .dtypes import dtype_for
@@ -288,6 +288,11 @@ def run_structured(
             for out, m, v in zip(outs, out_maps, values, strict=True)
         )
 
+    # Outputs indexed with a constant 0 on a unit dimension (a keep-dims reduction,
+    # ``(d0, d1) -> (d0, 0)``): reduce into the view without those dimensions.
+    shapes_back = [o.shape for o in outs]
+    out_maps, outs = zip(*(_drop_unit_constants(m, o) for m, o in zip(out_maps, outs, strict=True)))
+    out_maps, outs = list(out_maps), list(outs)
     for m in out_maps:
         if not _is_projected_permutation(m) or any(
             isinstance(e, AffineDimExpr) and e.position in reduction for e in m.results
@@ -317,8 +322,22 @@ def run_structured(
                 for v, dt in zip(values, out_dtypes, strict=True)
             ]
     return tuple(
-        _scatter(out, m, acc, par_space) for out, m, acc in zip(outs, out_maps, accs, strict=True)
+        _scatter(out, m, acc, par_space).reshape(shape)
+        for out, m, acc, shape in zip(outs, out_maps, accs, shapes_back, strict=True)
     )
+
+
+def _drop_unit_constants(amap: AffineMap, out: np.ndarray) -> tuple[AffineMap, np.ndarray]:
+    """``amap`` without its constant-0 results on size-1 dimensions, and ``out`` viewed
+    without those dimensions; unchanged when there are none (or other constants)."""
+    keep = [
+        i for i, e in enumerate(amap.results)
+        if not (isinstance(e, AffineConstantExpr) and e.value == 0 and out.shape[i] == 1)
+    ]
+    if len(keep) == len(amap.results):
+        return amap, out
+    new_map = AffineMap(amap.num_dims, amap.num_symbols, tuple(amap.results[i] for i in keep))
+    return new_map, out.reshape(tuple(out.shape[i] for i in keep))
 
 
 def _fold_idiom(
@@ -409,10 +428,12 @@ class LinalgFunctions(InterpreterFunctions):
 
 _STRUCTURED_OPS: tuple[type[Operation], ...] = (
     xlinalg.GenericOp,
+    GenericOp,
     xlinalg.FillOp,
     MatmulOp,
     VecmatOp,
     MatvecOp,
+    BatchMatmulOp,
     xlinalg.AddOp,
     xlinalg.SubOp,
     xlinalg.MulOp,
@@ -422,7 +443,9 @@ _STRUCTURED_OPS: tuple[type[Operation], ...] = (
     xlinalg.TransposeOp,
 )
 for _op_type in _STRUCTURED_OPS:
-    setattr(
-        LinalgFunctions, f"run_{_op_type.__name__}", impl(_op_type)(LinalgFunctions._structured)
+    setattr(  # module in the name: our GenericOp and xDSL's share a class name
+        LinalgFunctions,
+        f"run_{_op_type.__module__.replace('.', '_')}_{_op_type.__name__}",
+        impl(_op_type)(LinalgFunctions._structured),
     )
 register_impls(LinalgFunctions)

@@ -3,8 +3,10 @@
 Our tools (``pto-opt``, ``pto-run``) register these two dialects **instead of** xDSL's:
 
 * ``linalg``: every op of xDSL's ``Linalg`` except its ``linalg.matmul``, replaced by
-  :class:`~pto_dialect.upstream.ops.MatmulOp` (mixed element types), plus
-  ``linalg.vecmat`` and ``linalg.matvec``;
+  :class:`~pto_dialect.upstream.ops.MatmulOp` (mixed element types), and its
+  ``linalg.generic``, replaced by :class:`~pto_dialect.upstream.ops.GenericOp` (also parses
+  ``-> (t1, t2)``), plus
+  ``linalg.vecmat``, ``linalg.matvec`` and ``linalg.batch_matmul``;
 * ``arith``: every op of xDSL's ``Arith`` plus ``arith.remf``.
 
 xDSL 0.75 already has ``arith.remsi``, ``arith.remui``, ``arith.cmpi``, ``arith.cmpf`` and
@@ -25,9 +27,20 @@ from xdsl.dialects.linalg import Linalg
 from xdsl.dialects.linalg import ops as xlinalg
 from xdsl.ir import Dialect
 
-from .ops import MatmulOp, MatvecOp, RemFOp, VecmatOp, cast_signed, contraction_region
+from .ops import (
+    BatchMatmulOp,
+    GenericOp,
+    MatmulOp,
+    MatvecOp,
+    RemFOp,
+    VecmatOp,
+    cast_signed,
+    contraction_region,
+)
 
 __all__ = [
+    "BatchMatmulOp",
+    "GenericOp",
     "MatmulOp",
     "MatvecOp",
     "RemFOp",
@@ -41,13 +54,13 @@ __all__ = [
     "register_upstream_overrides",
 ]
 
-_REPLACED = {xlinalg.MatmulOp: MatmulOp}
+_REPLACED = {xlinalg.MatmulOp: MatmulOp, xlinalg.GenericOp: GenericOp}
 
 
 def upstream_linalg() -> Dialect:
     """xDSL's ``linalg`` with our ``linalg.matmul`` and ``linalg.vecmat``/``linalg.matvec``."""
     ops = [_REPLACED.get(op, op) for op in Linalg.operations]
-    return Dialect("linalg", [*ops, VecmatOp, MatvecOp], list(Linalg.attributes))
+    return Dialect("linalg", [*ops, VecmatOp, MatvecOp, BatchMatmulOp], list(Linalg.attributes))
 
 
 def upstream_arith() -> Dialect:

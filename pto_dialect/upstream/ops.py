@@ -30,18 +30,20 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     IntegerType,
     ShapedType,
+    StringAttr,
     TensorType,
 )
 from xdsl.dialects.linalg import ops as xlinalg
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
-from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import irdl_op_definition, traits_def
+from xdsl.parser import Parser
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-__all__ = ["RemFOp", "MatmulOp", "VecmatOp", "MatvecOp", "cast_signed", "contraction_region"]
+__all__ = ["RemFOp", "MatmulOp", "BatchMatmulOp", "GenericOp", "VecmatOp", "MatvecOp", "cast_signed", "contraction_region"]
 
 
 @irdl_op_definition
@@ -153,7 +155,10 @@ class _ContractionBase(NamedOperation):
         return self.DEFAULT_MAPS
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
-        return ArrayAttr([IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()])
+        num_parallel = self.DEFAULT_MAPS[-1].num_dims - 1
+        return ArrayAttr(
+            [*(IteratorTypeAttr.parallel() for _ in range(num_parallel)), IteratorTypeAttr.reduction()]
+        )
 
     def verify_(self) -> None:
         if len(self.inputs) != 2 or len(self.outputs) != 1:
@@ -200,6 +205,23 @@ class MatvecOp(_ContractionBase):
     RANKS: ClassVar[tuple[int, int, int]] = (2, 1, 1)
 
 
+@irdl_op_definition
+class BatchMatmulOp(_ContractionBase):
+    """``linalg.batch_matmul``: ``C[b, m, n] += A[b, m, k] * B[b, k, n]`` (inputs cast to
+    the output type), domain ``(b, m, n, k)``; torch-mlir emits it for a 3-D ``MatMul``.
+
+    See https://mlir.llvm.org/docs/Dialects/Linalg/#linalgbatch_matmul-linalgbatchmatmulop.
+    """
+
+    name = "linalg.batch_matmul"
+    DEFAULT_MAPS: ClassVar[tuple[AffineMap, ...]] = (
+        AffineMap.from_callable(lambda b, m, n, k: (b, m, k)),
+        AffineMap.from_callable(lambda b, m, n, k: (b, k, n)),
+        AffineMap.from_callable(lambda b, m, n, k: (b, m, n)),
+    )
+    RANKS: ClassVar[tuple[int, int, int]] = (3, 3, 3)
+
+
 class MatmulOp(xlinalg.MatmulOp):
     """``linalg.matmul`` accepting mixed element types (``bf16 x bf16 -> f32``).
 
@@ -221,3 +243,78 @@ class MatmulOp(xlinalg.MatmulOp):
             raise VerifyException("'linalg.matmul' expects 2 inputs and 1 output")
         _check_castable(self)
         super().verify_()
+
+
+
+class GenericOp(xlinalg.GenericOp):
+    """``linalg.generic`` that also parses a parenthesised result type list.
+
+    Upstream MLIR prints a multi-result generic as ``} -> (tensor<4xf32>, tensor<4xi64>)``
+    (torch-mlir's ``ReduceMax`` / ``Softmax`` emit one: the max and its index); xDSL 0.75's
+    parser reads only the bare list ``-> tensor<4xf32>, tensor<4xi64>`` (what it prints).
+    This subclass accepts both; everything else is xDSL's op (same name, syntax otherwise,
+    ``isinstance`` identity).
+    """
+
+    name = "linalg.generic"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GenericOp:
+        pos = parser.pos
+        attrs = parser.parse_optional_attr_dict()
+        maps = attrs.pop("indexing_maps", None)
+        its = attrs.pop("iterator_types", None)
+        if not isinstance(maps, ArrayAttr) or not isinstance(its, ArrayAttr):
+            parser.raise_error(
+                "Expected indexing_maps and iterator_types for linalg.generic", pos, parser.pos
+            )
+        iterator_types: list[IteratorTypeAttr] = []
+        for it in its.data:
+            if isinstance(it, IteratorTypeAttr):
+                iterator_types.append(it)
+            elif isinstance(it, StringAttr) and it.data in {t.value for t in IteratorType}:
+                iterator_types.append(IteratorTypeAttr(IteratorType(it.data)))
+            else:
+                parser.raise_error(f"Unknown iterator type {it}", pos, parser.pos)
+        doc = attrs.pop("doc", None)
+        library_call = attrs.pop("library_call", None)
+        ins = _parse_operand_group(parser, "ins")
+        outs = _parse_operand_group(parser, "outs")
+        extra: dict[str, Attribute] = {}
+        if parser.parse_optional_keyword("attrs"):
+            parser.parse_punctuation("=")
+            extra = parser.expect(parser.parse_optional_attr_dict, "expect extra attributes")
+        body = parser.parse_region()
+        res_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->"):
+            if parser.parse_optional_punctuation("(") is not None:
+                res_types = parser.parse_comma_separated_list(
+                    parser.Delimiter.NONE, parser.parse_type
+                )
+                parser.parse_punctuation(")")
+            else:
+                res_types = parser.parse_comma_separated_list(
+                    parser.Delimiter.NONE, parser.parse_type
+                )
+        op = cls(
+            ins, outs, body, ArrayAttr(maps.data), ArrayAttr(iterator_types), res_types,
+            doc if isinstance(doc, StringAttr) else None,
+            library_call if isinstance(library_call, StringAttr) else None,
+        )
+        op.attributes |= attrs | extra
+        return op
+
+
+def _parse_operand_group(parser: Parser, keyword: str) -> Sequence[SSAValue]:
+    """``ins(%a, %b : t1, t2)`` / ``outs(...)``, or nothing."""
+    pos = parser.pos
+    if not parser.parse_optional_characters(keyword):
+        return ()
+    parser.parse_punctuation("(")
+    names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    if len(names) != len(types):
+        parser.raise_error(f"{keyword}: {len(names)} operands but {len(types)} types", pos, parser.pos)
+    return parser.resolve_operands(names, types, pos)

@@ -124,12 +124,34 @@ def test_d8_near_misses_of_the_signed_idiom_are_left_unchanged(old, new):
     assert str(m) == str(parse(bad))
 
 
-def test_d2_f32_matmul_is_left_unchanged():
-    text = """func.func @f(%a: tensor<1x8xf32>, %b: tensor<8x4xf32>, %c: tensor<1x4xf32>) -> tensor<1x4xf32> {
-  %r = linalg.matmul ins(%a, %b : tensor<1x8xf32>, tensor<8x4xf32>) outs(%c : tensor<1x4xf32>) -> tensor<1x4xf32>
-  return %r : tensor<1x4xf32>
-}
+def _matmul_text(a: str, b: str, out: str, m: int = 1) -> str:
+    return f"""func.func @f(%a: tensor<{m}x8x{a}>, %b: tensor<8x4x{b}>, %c: tensor<{m}x4x{out}>) -> tensor<{m}x4x{out}> {{
+  %r = linalg.matmul ins(%a, %b : tensor<{m}x8x{a}>, tensor<8x4x{b}>) outs(%c : tensor<{m}x4x{out}>) -> tensor<{m}x4x{out}>
+  return %r : tensor<{m}x4x{out}>
+}}
 """
+
+
+@pytest.mark.parametrize("m", [1, 3])
+@pytest.mark.parametrize(
+    "a, b, out", [("f32", "f32", "f32"), ("f32", "f16", "f32"), ("i8", "i8", "i32"), ("i16", "i8", "i32")]
+)
+def test_ordinary_cube_pairs_lower(a, b, out, m):
+    """Ordinary TGEMV/TMATMUL pairs (PTO-SPEC 1): FP32 x FP32, one float class, S8/S16 -> S32.
+    An integer accumulator takes no bias (D3): its init accumulates through pto.matmul."""
+    text = apply(ConvertLinalgToPtoPass(), parse(_matmul_text(a, b, out, m))).__str__()
+    gemv = m == 1 and out == "f32"
+    assert ("pto.gemv" if gemv else "pto.matmul") in text
+    assert "linalg.matmul" not in text
+
+
+@pytest.mark.parametrize(
+    "a, b, out",
+    [("i8", "f16", "f32"), ("f32", "f32", "f16"), ("i8", "i8", "f32"), ("f8E4M3FN", "f8E4M3FN", "f32")],
+)
+def test_illegal_cube_pairs_are_left_unchanged(a, b, out):
+    """Mixed classes, a result that is not the accumulator, unscaled FP8 (D2) stay."""
+    text = _matmul_text(a, b, out)
     m = apply(ConvertLinalgToPtoPass(), parse(text))
     assert str(m) == str(parse(text))
 

@@ -8,14 +8,15 @@
 
 // A2A3-NOT: pto.gemv
 
-// f32 x f32 is not an MX input type (D2).
-// CHECK-LABEL: func.func @matmul_f32
+// i8 x f16 mixes the integer and float classes: neither an MX pair (D2) nor an ordinary
+// pair (PTO-SPEC 1). (f32 x f32 and i8 x i8 -> i32 are ordinary pairs: they lower.)
+// CHECK-LABEL: func.func @matmul_mixed_class
 // CHECK:         linalg.matmul
-func.func @matmul_f32(%a: tensor<1x64xf32>, %b: tensor<64x32xf32>) -> tensor<1x32xf32> {
+func.func @matmul_mixed_class(%a: tensor<1x64xi8>, %b: tensor<64x32xf16>) -> tensor<1x32xf32> {
   %zero = arith.constant 0.000000e+00 : f32
   %e = tensor.empty() : tensor<1x32xf32>
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32xf32>) -> tensor<1x32xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<1x64xf32>, tensor<64x32xf32>) outs(%z : tensor<1x32xf32>) -> tensor<1x32xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1x64xi8>, tensor<64x32xf16>) outs(%z : tensor<1x32xf32>) -> tensor<1x32xf32>
   return %r : tensor<1x32xf32>
 }
 

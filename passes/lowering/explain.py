@@ -1,0 +1,161 @@
+"""Why an op was not lowered to PTO: one sentence per op (D19, the lowering report).
+
+:func:`explain` classifies the op (:mod:`passes.lowering.classify`) and checks it against
+the lowering rules and the per-op table (:mod:`passes.lowering.rows`). Reasons name the
+missing PTO instruction when that is what is missing, so that an op which starts lowering
+once an instruction lands is easy to find (``needs TEXP``).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ShapedType
+from xdsl.ir import Operation
+
+from passes.lowering.classify import CONTRACTION, ELEMENTWISE, REDUCTION, classify
+from passes.lowering.rows import BODY_ROWS, missing_for, pto_op_available
+
+
+def _needs(names: list[str]) -> str:
+    return ", ".join(sorted(set(names)))
+
+
+def _body_reason(body: list[Operation]) -> tuple[list[str], list[str]]:
+    """(missing instructions, ops with no exact PTO composition) of a body."""
+    missing: list[str] = []
+    impossible: list[str] = []
+    for o in body:
+        m = missing_for(o.name)
+        if m is None:
+            row = BODY_ROWS.get(o.name)
+            impossible.append(f"{o.name}" + (f" ({row.why})" if row and row.why else ""))
+        else:
+            missing.extend(m)
+    return missing, impossible
+
+
+def _floor_mod_idiom(op: Operation) -> tuple[bool, bool]:
+    """(the body is the floor-modulo idiom, its element type is one ``pto.floor_mod`` takes)."""
+    from passes.convert_linalg_to_pto import SIGNED_IDIOM, _float_idiom, match_floor_mod_body
+    from pto_dialect.tensor_ops import floor_mod_dtype
+
+    if not op.regions or not op.regions[0].blocks or not op.results:
+        return False, False
+    block = op.regions[0].block
+    signed = match_floor_mod_body(block, SIGNED_IDIOM) is not None
+    if not signed and match_floor_mod_body(block, _float_idiom()) is None:
+        return False, False
+    elt = op.results[0].type.get_element_type()  # type: ignore[union-attr]
+    return True, floor_mod_dtype(elt, "signed" if signed else None) is not None
+
+
+def _elementwise(op: Operation, c) -> str:
+    is_fm, type_ok = _floor_mod_idiom(op)
+    if is_fm and not type_ok:
+        elt = op.results[0].type.get_element_type()  # type: ignore[union-attr]
+        return f"elementwise: the floor-modulo idiom on {elt}: outside pto.floor_mod's element types (TREM, D6)"
+    if is_fm:
+        c.body_ops = []  # the idiom is TREM's: only the operands can be in the way
+    missing, impossible = _body_reason(c.body_ops)
+    body = " + ".join(o.name for o in c.body_ops) or "a copy"
+    parts: list[str] = []
+    if impossible:
+        parts.append(f"body op {', '.join(impossible)} has no exact PTO lowering")
+    if missing:
+        parts.append(f"body ({body}) needs {_needs(missing)}, not in the pto dialect yet")
+    if c.broadcast_inputs:
+        exp = [m for m in ("TROWEXPAND", "TCOLEXPAND") if not pto_op_available(m)]
+        ins = ", ".join(f"input {i} ({c.maps[i]})" for i in c.broadcast_inputs)
+        parts.append(
+            f"broadcast operand {ins}"
+            + (f" needs {_needs(exp)}, not in the pto dialect yet" if exp else " is not expanded yet")
+        )
+    consts = [o for o in c.body_ops for v in o.operands if v.owner.__class__.__name__ == "ConstantOp"]
+    if consts and not pto_op_available("TADDS"):
+        parts.append("a constant operand needs the tile-scalar forms (TADDS ...), not in the pto dialect yet")
+    if not parts:
+        if len(c.body_ops) > 1:
+            parts.append(f"body of {len(c.body_ops)} ops ({body}): no idiom matches and the "
+                         "expression-tree lowering does not take it yet")
+        else:
+            parts.append(f"body ({body}) with these types has no PTO row (types: {', '.join(c.element_types)})")
+    return "elementwise: " + "; ".join(parts)
+
+
+def _contraction(op: Operation, c) -> str:
+    from pto_dialect.tensor_ops import cube_accumulator, cube_dtype_of, result_dtype_of
+
+    ts = c.element_types
+    vals = list(op.operands)
+    dts = [cube_dtype_of(v.type.get_element_type()) for v in vals[:2] if isinstance(v.type, ShapedType)]
+    if len(dts) == 2 and None not in dts and len(vals) == 3:
+        acc = cube_accumulator(dts[0], dts[1], False)  # type: ignore[arg-type]
+        out = result_dtype_of(vals[2].type.get_element_type())  # type: ignore[union-attr]
+        if acc is None:
+            return f"contraction {ts[0]} x {ts[1]}: neither an MX pair (D2) nor an ordinary pair of one class (PTO-SPEC 1)"
+        if out is not acc:
+            return f"contraction {ts[0]} x {ts[1]} -> {ts[-1]}: the result is not the {acc.name} accumulator (D3)"
+        default = getattr(op, "get_default_indexing_maps", None)
+        if op.name in ("linalg.matmul", "linalg.batch_matmul") and default is not None:
+            if list(c.maps) == list(default()):
+                return (
+                    f"contraction {ts[0]} x {ts[1]} -> {ts[-1]} that pto-lower converts "
+                    "(TGEMV/TMATMUL): the program was not lowered (-p pto-lower)"
+                )
+    elif len(vals) == 3:
+        return f"contraction on {', '.join(ts)}: not a CUBE input type pair (D2, PTO-SPEC 1)"
+    if c.maps and c.maps[-1].num_dims >= 4:
+        return "batched contraction with maps other than (b, m, k), (b, k, n) -> (b, m, n)"
+    return (
+        "contraction with transposed, broadcast or scaled operand maps no pattern matches "
+        "(a transposed operand needs TTRANS)"
+    )
+
+
+def _reduction(op: Operation, c) -> str:
+    names = [o.name for o in c.body_ops]
+    want = {
+        "arith.addf": "TROWSUM/TCOLSUM", "arith.addi": "TROWSUM/TCOLSUM",
+        "arith.maximumf": "TROWMAX/TCOLMAX", "arith.maxnumf": "TROWMAX/TCOLMAX",
+        "arith.minimumf": "TROWMIN/TCOLMIN", "arith.minnumf": "TROWMIN/TCOLMIN",
+        "arith.maxsi": "TROWMAX/TCOLMAX", "arith.minsi": "TROWMIN/TCOLMIN",
+        "arith.mulf": "TROWPROD/TCOLPROD",
+    }
+    needs = sorted({want[n] for n in names if n in want})
+    if needs:
+        avail = all(pto_op_available(m) for n in needs for m in n.split("/"))
+        tail = "" if avail else ", not in the pto dialect yet"
+        return f"reduction ({' + '.join(names)}): needs {', '.join(needs)}{tail}"
+    return f"reduction ({' + '.join(names) or 'no body'}): no PTO reduction computes it"
+
+
+def explain(op: Operation) -> str:
+    """One sentence: what ``op`` is and why it is not (yet) PTO."""
+    c = classify(op)
+    if c is None:
+        if op.name.startswith(("math.", "arith.")):
+            shaped = any(isinstance(v.type, ShapedType) for v in (*op.operands, *op.results))
+            if shaped:
+                m = missing_for(op.name)
+                if m:
+                    return f"{op.name} on tensors: needs {_needs(list(m))}, not in the pto dialect yet"
+                return f"{op.name} on tensors: not lowered (wrap it in a linalg.generic)"
+        if op.name.startswith("tensor."):
+            return f"{op.name}: computes tensor contents, not data movement PTO expresses"
+        return f"'{op.name}' is not a PTO op, data movement or scalar control"
+    if c.kind == ELEMENTWISE:
+        return _elementwise(op, c)
+    if c.kind == CONTRACTION:
+        return _contraction(op, c)
+    if c.kind == REDUCTION:
+        return _reduction(op, c)
+    if c.kind == "transpose":
+        tail = "" if pto_op_available("TTRANS") else ", not in the pto dialect yet"
+        return f"transpose: needs TTRANS (or folding into its consumer's map){tail}"
+    if c.kind == "fill":
+        tail = "" if pto_op_available("TEXPANDS") else ", not in the pto dialect yet"
+        return f"fill of a tensor with a scalar: needs TEXPANDS{tail}"
+    if c.kind == "broadcast":
+        return "broadcast: needs TROWEXPAND/TCOLEXPAND"
+    if c.kind == "copy":
+        return "copy: needs a TLOAD/TSTORE pair (not generated yet)"
+    return f"{op.name}: iterators/maps of no PTO family"

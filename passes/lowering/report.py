@@ -1,0 +1,144 @@
+"""The lowering report: which ops were lowered to what, which were not and why.
+
+Two ways to get it (printed to stderr, so the IR on stdout stays usable):
+
+* ``pto-opt prog.mlir -p 'pto-lower{report=true}'`` — records every computing op of the
+  input (its location and class), follows the recognition rewrites (a listener on the
+  rewriter: op -> the tensor-level PTO op that replaced it, epilogues folded into a CUBE op
+  included) and, after lowering, lists each source op as ``lowered -> pto.X`` or ``kept:
+  <reason>``, then the PTO instructions the program executes (static loop trip counts
+  multiplied out);
+* ``pto-opt prog.mlir -p pto-lowering-report`` — for any program (lowered or not): its
+  leftovers with reasons (:mod:`passes.lowering.leftovers`) and its PTO instruction counts.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import IO
+
+from xdsl.context import Context
+from xdsl.dialects import builtin
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriterListener
+
+from passes.lowering.classify import classify
+from passes.lowering.leftovers import find_leftovers
+
+__all__ = ["LoweringTrace", "PTOLoweringReportPass", "instruction_counts", "format_counts"]
+
+
+def _describe(op: Operation) -> str:
+    c = classify(op)
+    kind = f" [{c.kind}: {', '.join(c.element_types)}]" if c is not None else ""
+    return f"'{op.name}'{kind}"
+
+
+@dataclass
+class LoweringTrace:
+    """Source ops of a module before lowering and what replaced each of them."""
+
+    sources: list[tuple[Operation, str, str]] = field(default_factory=list)
+    replaced_by: dict[Operation, str] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, module: builtin.ModuleOp) -> LoweringTrace:
+        t = cls()
+        for x in find_leftovers(module):
+            t.sources.append((x.op, x.location, _describe(x.op)))
+        return t
+
+    def listener(self) -> PatternRewriterListener:
+        def on_replace(old: Operation, new: Sequence[SSAValue | None]) -> None:
+            owners = sorted({v.owner.name for v in new if v is not None and isinstance(v.owner, Operation)})
+            if owners:
+                self.replaced_by[old] = ", ".join(owners)
+
+        return PatternRewriterListener(operation_replacement_handler=[on_replace])
+
+    def lines(self, module: builtin.ModuleOp) -> list[str]:
+        remaining = {x.op: x for x in find_leftovers(module)}
+        out: list[str] = []
+        lowered = sum(1 for op, _, _ in self.sources if op not in remaining)
+        out.append(f"pto-lower report: {lowered} of {len(self.sources)} computing op(s) lowered")
+        for op, loc, desc in self.sources:
+            if op in remaining:
+                out.append(f"  kept     {loc}: {desc}: {remaining[op].reason}")
+            else:
+                to = self.replaced_by.get(op, "erased (dead, or folded into its consumer)")
+                out.append(f"  lowered  {loc}: {desc} -> {to}")
+        extra = [x for op, x in remaining.items() if op not in {s[0] for s in self.sources}]
+        for x in extra:
+            out.append(f"  kept     {x.location}: {_describe(x.op)}: {x.reason}")
+        counts = instruction_counts(module)
+        out.append("  instructions executed: " + (format_counts(counts) or "none"))
+        return out
+
+
+def instruction_counts(module: builtin.ModuleOp) -> Counter[str]:
+    """PTO instructions executed, by mnemonic (``scf.for`` with constant bounds multiplied
+    out): a ``pto.block`` counts as its instruction (its B.START), a tile-level op as its
+    name, a tensor-level op (``pto.gemv`` ...) as itself."""
+    from xdsl.dialects import scf
+
+    from passes.pto_tile_to_capacity import _trip_count
+    from pto_dialect import isa
+    from pto_dialect.bundle import BlockOp, BundleCommandOp
+
+    counts: Counter[str] = Counter()
+
+    def walk(op: Operation, mult: int) -> None:
+        if isinstance(op, BlockOp):
+            cmds = op.commands()
+            start = cmds[0] if cmds else None
+            counts[start.op_name if isinstance(start, isa.BStart) else "pto.block"] += mult
+            return
+        if op.name.startswith("pto.") and not isinstance(op, BundleCommandOp):
+            counts[op.name] += mult
+        inner = mult
+        if isinstance(op, scf.ForOp):
+            trips = _trip_count(op)
+            inner = mult * (trips if trips is not None else 1)
+        for region in op.regions:
+            for block in region.blocks:
+                for o in block.ops:
+                    walk(o, inner)
+
+    walk(module, 1)
+    return counts
+
+
+def format_counts(counts: Counter[str]) -> str:
+    return ", ".join(f"{v} x {k}" for k, v in sorted(counts.items()))
+
+
+def report_lines(module: builtin.ModuleOp) -> list[str]:
+    left = find_leftovers(module)
+    out = [f"pto lowering report: {len(left)} op(s) not lowered to PTO"]
+    out += [f"  kept     {x.location}: {_describe(x.op)}: {x.reason}" for x in left]
+    out.append("  instructions executed: " + (format_counts(instruction_counts(module)) or "none"))
+    return out
+
+
+@dataclass(frozen=True)
+class PTOLoweringReportPass(ModulePass):
+    """``pto-lowering-report``: print what is not PTO in the module and why (stderr).
+
+    Changes nothing. Each line: location, op, class, reason (D19); then the PTO
+    instructions the program executes.
+    """
+
+    name = "pto-lowering-report"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        print_lines(report_lines(op))
+
+
+def print_lines(lines: list[str], stream: IO[str] | None = None) -> None:
+    s = stream or sys.stderr
+    for line in lines:
+        print(line, file=s)

@@ -1,0 +1,118 @@
+"""The per-op lowering table: which PTO instruction computes each arith/math body op.
+
+One :class:`Row` per upstream scalar op that can appear in a ``linalg.generic`` body (or
+on whole tensors). A row names the PTO instruction(s) that compute the op **exactly**
+under MLIR semantics (D18), the tile-scalar form used when one operand is a scalar or a
+splat constant, and a note on exactness. The elementwise lowering and the explanations of
+what stays (D19, the lowering report) both read this table, so a new PTO op (issue 9's
+unary, tile-scalar, compare/select and conversion families) plugs in as: its op class in
+the ``pto`` dialect (:func:`pto_op_available` then finds it) and the lowering rule of its
+family.
+
+``needs`` lists the tile-level mnemonics the row composes (all of them must exist in the
+dialect for the row to be usable); ``scalar`` the tile-scalar form (TADDS ...). A row
+whose ``needs`` is empty has no exact PTO composition at all (``why`` says why).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+
+@dataclass(frozen=True)
+class Row:
+    needs: tuple[str, ...]
+    scalar: str | None = None
+    why: str = ""
+
+
+def _r(*needs: str, scalar: str | None = None, why: str = "") -> Row:
+    return Row(tuple(needs), scalar, why)
+
+
+BODY_ROWS: dict[str, Row] = {
+    # Binary arithmetic: the TEPL binary family (PTO-SPEC 5) and its tile-scalar forms.
+    "arith.addf": _r("TADD", scalar="TADDS"),
+    "arith.addi": _r("TADD", scalar="TADDS"),
+    "arith.subf": _r("TSUB", scalar="TSUBS"),
+    "arith.subi": _r("TSUB", scalar="TSUBS"),
+    "arith.mulf": _r("TMUL", scalar="TMULS"),
+    "arith.muli": _r("TMUL", scalar="TMULS"),
+    "arith.divf": _r("TDIV", scalar="TDIVS"),
+    "arith.divsi": _r("TDIV", scalar="TDIVS"),
+    "arith.divui": _r("TDIV", scalar="TDIVS"),
+    "arith.andi": _r("TAND", scalar="TANDS"),
+    "arith.ori": _r("TOR", scalar="TORS"),
+    "arith.xori": _r("TXOR", scalar="TXORS"),
+    "arith.shli": _r("TSHL", scalar="TSHLS"),
+    "arith.shrsi": _r("TSHR", scalar="TSHRS"),
+    "arith.shrui": _r("TSHR", scalar="TSHRS"),
+    "arith.maxnumf": _r("TMAX", scalar="TMAXS"),
+    "arith.minnumf": _r("TMIN", scalar="TMINS"),
+    "arith.maxsi": _r("TMAX", scalar="TMAXS"),
+    "arith.minsi": _r("TMIN", scalar="TMINS"),
+    "arith.maxui": _r("TMAX", scalar="TMAXS"),
+    "arith.minui": _r("TMIN", scalar="TMINS"),
+    # maximumf/minimumf propagate NaN, TMAX/TMIN return the other operand (D18): the exact
+    # composition is a compare and a select (NaN-propagating through an unordered compare).
+    "arith.maximumf": _r("TCMP", "TSEL", why="NaN rule differs from TMAX: TCMP + TSEL"),
+    "arith.minimumf": _r("TCMP", "TSEL", why="NaN rule differs from TMIN: TCMP + TSEL"),
+    "arith.remsi": _r(why="truncating remainder: only the floor-modulo idiom maps to TREM"),
+    "arith.remui": _r("TREM"),
+    "arith.remf": _r(why="C fmod: only the floor-modulo idiom (remf + fix-up) maps to TREM"),
+    "arith.cmpf": _r("TCMP", scalar="TCMPS"),
+    "arith.cmpi": _r("TCMP", scalar="TCMPS"),
+    "arith.select": _r("TSEL", scalar="TSELS"),
+    "arith.negf": _r("TNEG"),
+    # Conversions: TCVT with the matching rounding mode.
+    "arith.extf": _r("TCVT"),
+    "arith.truncf": _r("TCVT"),
+    "arith.sitofp": _r("TCVT"),
+    "arith.uitofp": _r("TCVT"),
+    "arith.fptosi": _r("TCVT"),
+    "arith.fptoui": _r("TCVT"),
+    "arith.extsi": _r("TCVT"),
+    "arith.extui": _r("TCVT"),
+    "arith.trunci": _r("TCVT"),
+    "arith.bitcast": _r(why="a bit reinterpretation: no tile instruction"),
+    # math: the TEPL unary family.
+    "math.absf": _r("TABS"),
+    "math.absi": _r("TABS"),
+    "math.exp": _r("TEXP"),
+    "math.log": _r("TLOG"),
+    "math.sqrt": _r("TSQRT"),
+    "math.rsqrt": _r("TRSQRT"),
+    "math.floor": _r("TCVT", why="TCVT with the floor rounding mode"),
+    "math.ceil": _r("TCVT", why="TCVT with the ceil rounding mode"),
+    "math.trunc": _r("TCVT", why="TCVT with the truncating rounding mode"),
+    "math.roundeven": _r("TCVT", why="TCVT with the round-to-even mode"),
+    "math.round": _r("TCVT", why="TCVT with the round-half-away mode"),
+    "math.fma": _r("TFMA"),
+    "math.tanh": _r(why="no PTO instruction computes tanh exactly"),
+    "math.erf": _r(why="no PTO instruction computes erf"),
+    "math.powf": _r(why="no PTO instruction computes pow"),
+    "cf.assert": _r(why="a run-time check (torch-mlir's zero-divisor guard): PTO has no trap"),
+}
+"""Body op name -> the PTO instructions that compute it exactly (D18)."""
+
+
+@cache
+def available_mnemonics() -> frozenset[str]:
+    """The tile-level instructions the ``pto`` dialect defines (``pto.tadd`` -> ``TADD``)."""
+    from pto_dialect.dialect import PTO
+
+    return frozenset(op.name.removeprefix("pto.").upper() for op in PTO.operations)
+
+
+def pto_op_available(mnemonic: str) -> bool:
+    return mnemonic in available_mnemonics()
+
+
+def missing_for(op_name: str) -> tuple[str, ...] | None:
+    """The instructions a body op still needs that the dialect lacks; ``()`` when all are
+    there; ``None`` when no exact PTO composition exists (or the op has no row)."""
+    row = BODY_ROWS.get(op_name)
+    if row is None or not row.needs:
+        return None
+    return tuple(m for m in row.needs if not pto_op_available(m))

@@ -1,0 +1,402 @@
+"""Regenerate the frontend corpus: small ONNX models -> linalg-on-tensors MLIR + data.
+
+Run with the generation venv (never needed by CI; the outputs are committed)::
+
+    /work/genvenv/bin/python tests/corpus/generate.py            # every case
+    /work/genvenv/bin/python tests/corpus/generate.py mlp_f32    # some cases
+
+Per case ``NAME`` it writes:
+
+* ``programs/NAME.mlir`` — what ``iree-import-onnx`` and then ``iree-opt
+  --pass-pipeline='builtin.module(torch-onnx-to-torch-backend-pipeline,
+  torch-backend-to-linalg-on-tensors-backend-pipeline)'`` emit (the function is ``@main``);
+* ``data/NAME.npz`` — ``arg0, arg1, ...`` (inputs) and ``result0`` (onnxruntime's output, or
+  ``onnx.reference``'s where onnxruntime has no CPU kernel, e.g. bf16). Element types npz
+  cannot store (bf16) are stored as their uint16 bit patterns;
+* one line of ``manifest.json``: the case's ``compare`` class (``exact``: bit for bit;
+  ``contraction``: within the contraction bound; ``transcendental``: a few ulps),
+  the reference used and the ONNX ops.
+
+The models are built with ``onnx.helper``; every case is one row of :data:`CASES`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+
+import ml_dtypes
+import numpy as np
+import onnx
+from onnx import TensorProto as TP
+from onnx import helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BIN = os.path.dirname(sys.executable)
+PIPELINE = (
+    "builtin.module(torch-onnx-to-torch-backend-pipeline,"
+    "torch-backend-to-linalg-on-tensors-backend-pipeline)"
+)
+OPSET = 17
+
+ONNX_TYPE = {
+    "f32": TP.FLOAT, "f16": TP.FLOAT16, "bf16": TP.BFLOAT16, "i8": TP.INT8, "u8": TP.UINT8,
+    "i16": TP.INT16, "i32": TP.INT32, "i64": TP.INT64, "bool": TP.BOOL,
+}
+NP_TYPE = {
+    "f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "i8": np.int8,
+    "u8": np.uint8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "bool": np.bool_,
+}
+
+
+@dataclass
+class Case:
+    """One corpus program: ONNX nodes over named inputs, with their types and shapes."""
+
+    name: str
+    nodes: list
+    inputs: list[tuple[str, str, tuple[int, ...]]]
+    output: tuple[str, str, tuple[int, ...]]
+    compare: str = "exact"
+    consts: dict[str, np.ndarray] = field(default_factory=dict)
+    gen: dict[str, str] = field(default_factory=dict)  # input name -> value range kind
+
+
+def _rand(rng: np.random.Generator, dtype: str, shape, kind: str) -> np.ndarray:
+    np_t = NP_TYPE[dtype]
+    if dtype.startswith(("i", "u")):
+        info = np.iinfo(np_t)
+        lo, hi = max(info.min, -100), min(info.max, 100)
+        if kind == "nonzero":
+            v = rng.integers(1, hi, size=shape) * rng.choice([-1, 1], size=shape)
+            if info.min == 0:
+                v = np.abs(v)
+            return v.astype(np_t)
+        if kind == "small":
+            lo, hi = max(info.min, -8), min(info.max, 8)
+        return rng.integers(lo, hi, size=shape, endpoint=True).astype(np_t)
+    if kind == "positive":
+        v = rng.uniform(0.1, 4.0, size=shape)
+    elif kind == "nonzero":
+        v = rng.uniform(0.5, 4.0, size=shape) * rng.choice([-1.0, 1.0], size=shape)
+    else:
+        v = rng.uniform(-3.0, 3.0, size=shape)
+    return v.astype(np.float32).astype(np_t)
+
+
+def _model(case: Case) -> onnx.ModelProto:
+    ins = [helper.make_tensor_value_info(n, ONNX_TYPE[t], list(s)) for n, t, s in case.inputs]
+    on, ot, os_ = case.output
+    out = helper.make_tensor_value_info(on, ONNX_TYPE[ot], list(os_))
+    inits = [numpy_helper.from_array(v, k) for k, v in case.consts.items()]
+    g = helper.make_graph(case.nodes, "main", ins, [out], initializer=inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", OPSET)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    return m
+
+
+def _reference(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> tuple[np.ndarray, str]:
+    try:
+        import onnxruntime as ort
+
+        sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+        return sess.run(None, feeds)[0], "onnxruntime"
+    except Exception:
+        from onnx.reference import ReferenceEvaluator
+
+        return ReferenceEvaluator(model).run(None, feeds)[0], "onnx.reference"
+
+
+def _import(model: onnx.ModelProto) -> str:
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "m.onnx")
+        torch_mlir = os.path.join(d, "m.torch.mlir")
+        out = os.path.join(d, "m.mlir")
+        onnx.save(model, src)
+        subprocess.run([os.path.join(BIN, "iree-import-onnx"), src, "-o", torch_mlir], check=True)
+        subprocess.run(
+            [os.path.join(BIN, "iree-opt"), f"--pass-pipeline={PIPELINE}", torch_mlir, "-o", out],
+            check=True,
+        )
+        with open(out) as f:
+            return f.read()
+
+
+def _storable(a: np.ndarray) -> np.ndarray:
+    """bf16 as its uint16 bit patterns (npz cannot store ml_dtypes types)."""
+    if a.dtype == ml_dtypes.bfloat16:
+        return a.view(np.uint16)
+    return np.asarray(a)
+
+
+def build(case: Case, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    model = _model(case)
+    feeds = {n: _rand(rng, t, s, case.gen.get(n, "any")) for n, t, s in case.inputs}
+    expected, ref = _reference(model, feeds)
+    text = _import(model)
+    header = (
+        f"// Corpus program '{case.name}' (tests/corpus/generate.py): ONNX "
+        f"{', '.join(sorted({n.op_type for n in case.nodes}))} imported with iree-import-onnx +\n"
+        "// torch-onnx-to-torch-backend-pipeline,torch-backend-to-linalg-on-tensors-backend-pipeline.\n"
+    )
+    with open(os.path.join(HERE, "programs", f"{case.name}.mlir"), "w") as f:
+        f.write(header + text)
+    arrays = {f"arg{i}": _storable(feeds[n]) for i, (n, _, _) in enumerate(case.inputs)}
+    arrays["result0"] = _storable(np.asarray(expected).astype(NP_TYPE[case.output[1]]))
+    np.savez_compressed(os.path.join(HERE, "data", f"{case.name}.npz"), **arrays)
+    return {
+        "name": case.name,
+        "compare": case.compare,
+        "reference": ref,
+        "onnx_ops": sorted({n.op_type for n in case.nodes}),
+        "bf16": [k for k, v in zip(arrays, [*feeds.values(), expected]) if np.asarray(v).dtype == ml_dtypes.bfloat16],
+    }
+
+
+# ------------------------------------------------------------------------------------------
+# The cases
+# ------------------------------------------------------------------------------------------
+
+N = helper.make_node
+
+
+def binary(op: str, t: str, shape_a, shape_b, out_shape=None, *, name=None, **attrs) -> Case:
+    gen = {"b": "nonzero"} if op in ("Div", "Mod") else {}
+    nm = name or f"{op.lower()}_{t}"
+    return Case(
+        nm,
+        [N(op, ["a", "b"], ["y"], **attrs)],
+        [("a", t, tuple(shape_a)), ("b", t, tuple(shape_b))],
+        ("y", t, tuple(out_shape or shape_a)),
+        gen=gen,
+    )
+
+
+def binary_const(op: str, t: str, shape, value, *, name: str) -> Case:
+    c = np.full((), value, dtype=NP_TYPE[t])
+    return Case(
+        name,
+        [N(op, ["a", "c"], ["y"])],
+        [("a", t, tuple(shape))],
+        ("y", t, tuple(shape)),
+        consts={"c": c},
+    )
+
+
+def unary(op: str, t: str, shape=(4, 16), gen="any", compare="exact", **attrs) -> Case:
+    return Case(
+        f"{op.lower()}_{t}",
+        [N(op, ["a"], ["y"], **attrs)],
+        [("a", t, shape)],
+        ("y", t, shape),
+        compare=compare,
+        gen={"a": gen},
+    )
+
+
+def matmul(name: str, t: str, sa, sb, so, out_t=None) -> Case:
+    return Case(
+        name,
+        [N("MatMul", ["a", "b"], ["y"])],
+        [("a", t, sa), ("b", t, sb)],
+        ("y", out_t or t, so),
+        compare="contraction",
+    )
+
+
+def _cases() -> list[Case]:
+    cs: list[Case] = [
+        matmul("matmul_1xk_f32", "f32", (1, 40), (40, 16), (1, 16)),
+        matmul("matmul_mxk_f32", "f32", (8, 40), (40, 16), (8, 16)),
+        matmul("matmul_1xk_f16", "f16", (1, 64), (64, 16), (1, 16)),
+        matmul("matmul_mxk_f16", "f16", (8, 64), (64, 16), (8, 16)),
+        matmul("matmul_1xk_bf16", "bf16", (1, 64), (64, 16), (1, 16)),
+        matmul("matmul_mxk_bf16", "bf16", (8, 64), (64, 16), (8, 16)),
+        Case(
+            "matmulinteger_1xk_i8",
+            [N("MatMulInteger", ["a", "b"], ["y"])],
+            [("a", "i8", (1, 40)), ("b", "i8", (40, 16))],
+            ("y", "i32", (1, 16)),
+        ),
+        Case(
+            "matmulinteger_mxk_i8",
+            [N("MatMulInteger", ["a", "b"], ["y"])],
+            [("a", "i8", (8, 40)), ("b", "i8", (40, 16))],
+            ("y", "i32", (8, 16)),
+        ),
+        matmul("matmul_k50_f32", "f32", (4, 50), (50, 8), (4, 8)),
+        matmul("matmul_batched_f32", "f32", (2, 4, 40), (2, 40, 8), (2, 4, 8)),
+        matmul("matmul_3d_f32", "f32", (2, 4, 40), (40, 8), (2, 4, 8)),
+        Case(
+            "gemm_bias_transb0_f32",
+            [N("Gemm", ["a", "b", "c"], ["y"], transB=0)],
+            [("a", "f32", (4, 40)), ("b", "f32", (40, 16)), ("c", "f32", (16,))],
+            ("y", "f32", (4, 16)),
+            compare="contraction",
+        ),
+        Case(
+            "gemm_bias_transb1_f32",
+            [N("Gemm", ["a", "b", "c"], ["y"], transB=1)],
+            [("a", "f32", (4, 40)), ("b", "f32", (16, 40)), ("c", "f32", (16,))],
+            ("y", "f32", (4, 16)),
+            compare="contraction",
+        ),
+        Case(
+            "gemm_bias_transb1_1xk_f32",
+            [N("Gemm", ["a", "b", "c"], ["y"], transB=1)],
+            [("a", "f32", (1, 40)), ("b", "f32", (16, 40)), ("c", "f32", (16,))],
+            ("y", "f32", (1, 16)),
+            compare="contraction",
+        ),
+        Case(
+            "mlp_f32",
+            [
+                N("MatMul", ["x", "w"], ["h"]),
+                N("Add", ["h", "bias"], ["z"]),
+                N("Relu", ["z"], ["y"]),
+            ],
+            [("x", "f32", (4, 40)), ("w", "f32", (40, 16)), ("bias", "f32", (16,))],
+            ("y", "f32", (4, 16)),
+            compare="contraction",
+        ),
+        Case(
+            "mlp_1xk_f16",
+            [
+                N("MatMul", ["x", "w"], ["h"]),
+                N("Add", ["h", "bias"], ["z"]),
+                N("Relu", ["z"], ["y"]),
+            ],
+            [("x", "f16", (1, 64)), ("w", "f16", (64, 16)), ("bias", "f16", (16,))],
+            ("y", "f16", (1, 16)),
+            compare="contraction",
+        ),
+    ]
+    # Elementwise binary ops on every integer and float type, same shape.
+    for op in ("Add", "Sub", "Mul", "Div", "Max", "Min"):
+        for t in ("i16", "i32", "i64", "f16", "f32"):
+            cs.append(binary(op, t, (4, 16), (4, 16)))
+    for t in ("i16", "i32", "i64"):
+        cs.append(binary("Mod", t, (4, 16), (4, 16), name=f"mod_fmod0_{t}", fmod=0))
+        cs.append(binary("Mod", t, (4, 16), (4, 16), name=f"mod_fmod1_{t}", fmod=1))
+    for t in ("f16", "f32"):
+        cs.append(binary("Mod", t, (4, 16), (4, 16), name=f"mod_fmod1_{t}", fmod=1))
+    # Broadcasting (a row vector, a column, a scalar tensor) and constants.
+    cs += [
+        binary("Add", "f32", (4, 16), (16,), name="add_bcast_row_f32"),
+        binary("Sub", "i32", (4, 16), (4, 1), name="sub_bcast_col_i32"),
+        binary("Mul", "f16", (4, 16), (1,), name="mul_bcast_scalar_f16"),
+        binary("Max", "f32", (4, 16), (16,), name="max_bcast_row_f32"),
+        binary("Div", "i64", (4, 16), (16,), name="div_bcast_row_i64"),
+        binary("Mod", "i32", (4, 16), (16,), name="mod_fmod0_bcast_row_i32", fmod=0),
+        binary_const("Add", "f32", (4, 16), 1.5, name="add_const_f32"),
+        binary_const("Mul", "i16", (4, 16), 3, name="mul_const_i16"),
+        binary_const("Min", "f32", (4, 16), 0.25, name="min_const_f32"),
+        binary_const("Div", "f32", (4, 16), 4.0, name="div_const_f32"),
+    ]
+    # Unary ops.
+    cs += [
+        unary("Abs", "f32"),
+        unary("Abs", "i32"),
+        unary("Neg", "f32"),
+        unary("Neg", "i16"),
+        unary("Exp", "f32", compare="transcendental"),
+        unary("Log", "f32", gen="positive", compare="transcendental"),
+        unary("Sqrt", "f32", gen="positive"),
+        unary("Reciprocal", "f32", gen="nonzero"),
+        unary("Relu", "f32"),
+        unary("Relu", "f16"),
+        unary("LeakyRelu", "f32", alpha=0.125),
+        unary("Floor", "f32"),
+        unary("Ceil", "f32"),
+        unary("Tanh", "f32", compare="transcendental"),
+        unary("Erf", "f32", compare="transcendental"),
+        unary("Sigmoid", "f32", compare="transcendental"),
+    ]
+    # Casts (torch-mlir 2025 cannot import an ONNX Cast to int16: not in the corpus).
+    for src, dst in (("f32", "f16"), ("f16", "f32"), ("f32", "bf16"), ("f32", "i32"), ("i32", "f32"), ("i16", "i32")):
+        cs.append(
+            Case(
+                f"cast_{src}_to_{dst}",
+                [N("Cast", ["a"], ["y"], to=ONNX_TYPE[dst])],
+                [("a", src, (4, 16))],
+                ("y", dst, (4, 16)),
+            )
+        )
+    # Reductions, softmax, layer normalisation.
+    cs += [
+        Case(
+            "reducesum_f32",
+            [N("ReduceSum", ["a", "axes"], ["y"], keepdims=1)],
+            [("a", "f32", (4, 16))],
+            ("y", "f32", (4, 1)),
+            consts={"axes": np.array([1], np.int64)},
+            compare="contraction",
+        ),
+        Case(
+            "reducesum_i32",
+            [N("ReduceSum", ["a", "axes"], ["y"], keepdims=0)],
+            [("a", "i32", (4, 16))],
+            ("y", "i32", (16,)),
+            consts={"axes": np.array([0], np.int64)},
+        ),
+        Case(
+            "reducemax_f32",
+            [N("ReduceMax", ["a"], ["y"], axes=[1], keepdims=1)],
+            [("a", "f32", (4, 16))],
+            ("y", "f32", (4, 1)),
+        ),
+        Case(
+            "softmax_f32",
+            [N("Softmax", ["a"], ["y"], axis=-1)],
+            [("a", "f32", (4, 16))],
+            ("y", "f32", (4, 16)),
+            compare="transcendental",
+        ),
+        Case(
+            "layernorm_f32",
+            [N("LayerNormalization", ["a", "g", "b"], ["y"], axis=-1, epsilon=1e-5)],
+            [("a", "f32", (4, 16)), ("g", "f32", (16,)), ("b", "f32", (16,))],
+            ("y", "f32", (4, 16)),
+            compare="transcendental",
+        ),
+    ]
+    return cs
+
+
+CASES = _cases()
+
+
+def main(argv: list[str]) -> int:
+    os.makedirs(os.path.join(HERE, "programs"), exist_ok=True)
+    os.makedirs(os.path.join(HERE, "data"), exist_ok=True)
+    manifest_path = os.path.join(HERE, "manifest.json")
+    manifest = {}
+    if argv and os.path.exists(manifest_path):
+        with open(manifest_path) as f:
+            manifest = {e["name"]: e for e in json.load(f)}
+    wanted = set(argv)
+    names = [c.name for c in CASES]
+    assert len(names) == len(set(names)), "duplicate case names"
+    for i, case in enumerate(CASES):
+        if wanted and case.name not in wanted:
+            continue
+        print(f"[{i + 1}/{len(CASES)}] {case.name}", flush=True)
+        try:
+            manifest[case.name] = build(case, seed=1000 + i)
+        except subprocess.CalledProcessError as e:  # the frontend cannot import it
+            print(f"  skipped: {e}", flush=True)
+    entries = [manifest[n] for n in names if n in manifest]
+    with open(manifest_path, "w") as f:
+        json.dump(entries, f, indent=1)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

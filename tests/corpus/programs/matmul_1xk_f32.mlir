@@ -1,0 +1,12 @@
+// Corpus program 'matmul_1xk_f32' (tests/corpus/generate.py): ONNX MatMul imported with iree-import-onnx +
+// torch-onnx-to-torch-backend-pipeline,torch-backend-to-linalg-on-tensors-backend-pipeline.
+module {
+  func.func @main(%arg0: tensor<1x40xf32>, %arg1: tensor<40x16xf32>) -> tensor<1x16xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %0 = tensor.empty() : tensor<1x16xf32>
+    %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x16xf32>) -> tensor<1x16xf32>
+    %2 = linalg.matmul ins(%arg0, %arg1 : tensor<1x40xf32>, tensor<40x16xf32>) outs(%1 : tensor<1x16xf32>) -> tensor<1x16xf32>
+    return %2 : tensor<1x16xf32>
+  }
+}
+

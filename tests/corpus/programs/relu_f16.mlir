@@ -1,0 +1,17 @@
+// Corpus program 'relu_f16' (tests/corpus/generate.py): ONNX Relu imported with iree-import-onnx +
+// torch-onnx-to-torch-backend-pipeline,torch-backend-to-linalg-on-tensors-backend-pipeline.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @main(%arg0: tensor<4x16xf16>) -> tensor<4x16xf16> {
+    %cst = arith.constant 0.000000e+00 : f16
+    %0 = tensor.empty() : tensor<4x16xf16>
+    %1 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<4x16xf16>) outs(%0 : tensor<4x16xf16>) {
+    ^bb0(%in: f16, %out: f16):
+      %2 = arith.cmpf ugt, %in, %cst : f16
+      %3 = arith.select %2, %in, %cst : f16
+      linalg.yield %3 : f16
+    } -> tensor<4x16xf16>
+    return %1 : tensor<4x16xf16>
+  }
+}
+

@@ -1,0 +1,15 @@
+// Corpus program 'sub_i32' (tests/corpus/generate.py): ONNX Sub imported with iree-import-onnx +
+// torch-onnx-to-torch-backend-pipeline,torch-backend-to-linalg-on-tensors-backend-pipeline.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @main(%arg0: tensor<4x16xi32>, %arg1: tensor<4x16xi32>) -> tensor<4x16xi32> {
+    %0 = tensor.empty() : tensor<4x16xi32>
+    %1 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%arg0, %arg1 : tensor<4x16xi32>, tensor<4x16xi32>) outs(%0 : tensor<4x16xi32>) {
+    ^bb0(%in: i32, %in_0: i32, %out: i32):
+      %2 = arith.subi %in, %in_0 : i32
+      linalg.yield %2 : i32
+    } -> tensor<4x16xi32>
+    return %1 : tensor<4x16xi32>
+  }
+}
+

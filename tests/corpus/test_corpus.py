@@ -1,0 +1,94 @@
+"""The frontend corpus runs before lowering, after lowering and as blocks (issue 10, D18).
+
+Every program of ``tests/corpus/programs`` (ONNX -> linalg through iree-import-onnx, see
+``generate.py``) is run on its recorded inputs:
+
+* as imported (the upstream interpreter) — against onnxruntime's recorded output;
+* after ``pto-lower{level=tile}`` and after ``pto-lower`` (block level) — against the same
+  output, by the case's compare class (``corpus.assert_matches``), and bit for bit against
+  the unlowered run where the case is ``exact`` (D18);
+* a program that lowers completely also assembles (``-t pto-asm``) and has no leftovers;
+  one that does not is refused by ``-t pto-asm`` with one diagnostic per leftover (D19).
+  :data:`FULLY_LOWERED` pins which programs lower completely today, so progress and
+  regressions both show up here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from corpus import CASES, assert_matches
+
+from interpreter.runner import build_context, parse_module_text, run
+from passes.lowering.leftovers import NotFullyLoweredError, find_leftovers
+from passes.pto_lower import PTOLowerPass
+from passes.pto_targets import print_asm
+
+FULLY_LOWERED = frozenset(
+    """
+    matmul_1xk_f32 matmul_mxk_f32 matmul_1xk_f16 matmul_1xk_bf16 matmulinteger_1xk_i8
+    matmul_mxk_f16 matmul_mxk_bf16 matmul_batched_f32 matmul_3d_f32
+    matmulinteger_mxk_i8 matmul_k50_f32
+    add_i16 add_i32 add_i64 add_f16 add_f32 sub_i16 sub_i32 sub_i64 sub_f16 sub_f32
+    mul_i16 mul_i32 mul_i64 mul_f16 mul_f32 div_i16 div_i32 div_i64 div_f16 div_f32
+    max_i16 max_i32 max_i64 min_i16 min_i32 min_i64
+    mod_fmod0_i16 mod_fmod1_i16 mod_fmod0_i32 mod_fmod1_i32 mod_fmod1_i64
+    add_const_f32 mul_const_i16 div_const_f32
+    """.split()
+)
+"""Corpus programs that lower completely today (the others say why: D19)."""
+
+IDS = [c.name for c in CASES]
+
+
+def _lower(case, level: str):
+    module = parse_module_text(case.text())
+    PTOLowerPass(level=level).apply(build_context(), module)
+    module.verify()
+    return module
+
+
+def test_corpus_is_complete():
+    """The manifest, the programs and the data agree; the corpus stays small."""
+    import os
+
+    from corpus import DATA, PROGRAMS
+
+    names = {c.name for c in CASES}
+    assert {f[:-5] for f in os.listdir(PROGRAMS)} == names
+    assert {f[:-4] for f in os.listdir(DATA)} == names
+    size = sum(
+        os.path.getsize(os.path.join(d, f)) for d in (DATA, PROGRAMS) for f in os.listdir(d)
+    )
+    assert size < 3_000_000
+    assert FULLY_LOWERED <= names
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_runs_before_lowering(case):
+    (got,) = run(case.text(), "main", *case.inputs())
+    assert_matches(case, got, what="(as imported)")
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_runs_after_lowering_and_as_blocks(case):
+    inputs = case.inputs()
+    (before,) = run(case.text(), "main", *inputs)
+    tile = _lower(case, "tile")
+    (got_tile,) = run(tile, "main", *inputs)
+    assert_matches(case, got_tile, what="(tile level)")
+    blocks = _lower(case, "block")
+    (got_blocks,) = run(blocks, "main", *inputs)
+    assert_matches(case, got_blocks, what="(blocks)")
+    if case.compare == "exact":
+        assert_matches(case, got_tile, want=np.asarray(before), what="(tile vs unlowered, D18)")
+    left = find_leftovers(blocks)
+    if case.name in FULLY_LOWERED:
+        assert not left, [x.diagnostic() for x in left]
+        assert "B.START" in print_asm(blocks) or "BSTART" in print_asm(blocks).upper()
+    else:
+        assert left, f"{case.name} now lowers completely: add it to FULLY_LOWERED"
+        with pytest.raises(NotFullyLoweredError) as err:
+            print_asm(blocks)
+        lines = str(err.value).splitlines()
+        assert len(lines) == 1 + len(left)  # one diagnostic per leftover op (D19)
