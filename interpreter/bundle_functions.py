@@ -38,6 +38,7 @@ from interpreter.runtime import TileValue
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import BlockOp, check_linked, scalar_roles, source_roles
 from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
 
 
@@ -79,6 +80,13 @@ class PTOBundleFunctions(InterpreterFunctions):
             return self.tile.run_tstore(interpreter, tile_op, args).values
         if isinstance(tile_op, BinaryTileOp):
             return self.tile._run_binary(tile_op, args)
+        if isinstance(tile_op, TeplElementwiseOp):
+            # tile sources, then the scalar B.IOR RegSrc0 reads (a0); an omitted B.IOR or
+            # RegSrc0 = zero supplies scalar zero (catalog defaults of the tile-scalar ops)
+            n = len(tile_op.TILE_ROLES)
+            linked = args[n:]
+            scalars = tuple(linked) + (0,) * (len(tile_op.SCALAR_ROLES) - len(linked))
+            return self.tile._run_elementwise(tile_op, (*args[:n], *scalars))
         assert isinstance(tile_op, CubeMatrixOp)
         # Operands: tile sources in stream order, then the scalar post-processing parameters
         # in B.IOR dense order (what a0, a1 hold under the pseudo convention, docs/blocks.md).

@@ -16,6 +16,7 @@ from interpreter import kernels
 from interpreter.runtime import TileValue, pe_indices, require_source, storage_dtype
 from pto_dialect.attributes import TargetProfile, TileType
 from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS, TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS, BinaryTileOp, CubeMatrixOp, target_profile
 
@@ -84,6 +85,12 @@ def _family_impls(cls):
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(cube))
     for op_cls in BINARY_OPS:
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(binary))
+
+    def elementwise(self, interpreter: Interpreter, op: TeplElementwiseOp, args: tuple[Any, ...]):
+        return self._run_elementwise(op, args)
+
+    for op_cls in ELEMENTWISE_FAMILY_OPS:
+        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(elementwise))
     return cls
 
 
@@ -118,6 +125,31 @@ class PTOFunctions(InterpreterFunctions):
             TileValue.freeze(p, payload, dfn, payloads, defined)
         return (TileValue(rtype, payloads, defined),)
 
+
+    # -- unary and tile-scalar families -------------------------------------------------
+    def _run_elementwise(self, op: TeplElementwiseOp, args: tuple[Any, ...]) -> tuple[TileValue]:
+        """One kernel call per selected PE (``kernels.KERNELS[MNEMONIC]``: the sources'
+        payloads, then the scalars), every PE before any publication (D12)."""
+        rtype = op.results[0].type
+        assert isinstance(rtype, TileType)
+        if op.mask.is_zero:  # strict no-op before GPR or descriptor reads (PTO-SPEC 2, D12)
+            return (_unallocated(rtype),)
+        n = len(op.TILE_ROLES)
+        tiles = [
+            require_source(op.name, role, a, v.type)  # type: ignore[arg-type]
+            for role, a, v in zip(op.TILE_ROLES, args[:n], op.tile_operands())
+        ]
+        scalars = [int(a) if isinstance(a, (int, np.integer)) else a for a in args[n:]]
+        kernel = kernels.KERNELS[op.MNEMONIC]
+        payloads: dict[int, np.ndarray] = {}
+        defined: dict[int, np.ndarray] = {}
+        for p in pe_indices(op.mask.data):
+            payload, dfn = kernel(
+                *(t.payloads[p] for t in tiles), *scalars, rtype.valid_shape,
+                op.pad.data.value, rtype.dtype,
+            )  # fmt: skip
+            TileValue.freeze(p, payload, dfn, payloads, defined)
+        return (TileValue(rtype, payloads, defined),)
 
     # -- CUBE family -----------------------------------------------------------------
     def _run_cube(self, op: CubeMatrixOp, args: tuple[Any, ...]) -> tuple[TileValue, ...]:
