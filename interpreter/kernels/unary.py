@@ -82,8 +82,14 @@ def canonical_nan(r: np.ndarray) -> np.ndarray:
 
 
 def _frelu(a: np.ndarray, t: TileDataType) -> np.ndarray:
-    r = np.where(a > 0, a, np.zeros((), a.dtype))
-    return canonical_nan(np.where(np.isnan(a), a, r))
+    zero = np.zeros((), a.dtype)
+    with np.errstate(invalid="ignore"):  # a signalling NaN input is a value here
+        r = np.maximum(a, zero)  # negatives -> +0 or -0; NaN propagates
+        r += zero  # -0 + +0 = +0 under RNE: every zero result is +0
+    nan = np.isnan(a)
+    if nan.any():
+        r[nan] = np.array(np.nan).astype(a.dtype)  # the canonical quiet NaN
+    return r
 
 
 def round_from_f64(v: np.ndarray, t: TileDataType, dtype: np.dtype) -> np.ndarray:
