@@ -144,9 +144,10 @@ class PTOFunctions(InterpreterFunctions):
         payloads: dict[int, np.ndarray] = {}
         defined: dict[int, np.ndarray] = {}
         for p in pe_indices(op.mask.data):
+            extra = {} if tiles else {"shape": rtype.shape}  # TEXPANDS: no source
             payload, dfn = kernel(
                 *(t.payloads[p] for t in tiles), *scalars, rtype.valid_shape,
-                op.pad.data.value, rtype.dtype,
+                op.pad.data.value, rtype.dtype, **extra,
             )  # fmt: skip
             TileValue.freeze(p, payload, dfn, payloads, defined)
         return (TileValue(rtype, payloads, defined),)

@@ -132,9 +132,10 @@ def elementwise_block(op: TeplElementwiseOp) -> _Form:
 
 
 def tepl_block(op, sources: list[SSAValue], scalars: list[SSAValue]) -> _Form:
-    """One TEPL block with up to two tile sources in one B.IOT and B.IOR scalars."""
-    t = sources[0].type
+    """One TEPL block: up to two tile sources in the destination's B.IOT (a third in a
+    preceding source-only B.IOT, stream order), then the B.IOR scalars."""
     rt = op.results[0].type
+    t = sources[0].type if sources else rt
     assert isinstance(t, TileType) and isinstance(rt, TileType)
     cmds: list[isa.Command] = [isa.BStart.op(op.MNEMONIC, t.dtype.value)]
     pad = op.pad.data
@@ -146,10 +147,16 @@ def tepl_block(op, sources: list[SSAValue], scalars: list[SSAValue]) -> _Form:
         cmds.append(_lb(1, vr))
     if t.shape[1] != vc:
         cmds.append(_lb(2, t.shape[1]))
+    if len(sources) > 2:  # TFMA: lhs, rhs in a source B.IOT, the addend with the destination
+        cmds.append(isa.BIot(src0=PLACEHOLDER_SOURCE, src1=PLACEHOLDER_SOURCE,
+                             pe_mode=_pe_mode(op, op.mask.data)))  # fmt: skip
+        sources_last = sources[2:]
+    else:
+        sources_last = sources
     cmds.append(
         isa.BIot(
-            src0=PLACEHOLDER_SOURCE,
-            src1=PLACEHOLDER_SOURCE if len(sources) > 1 else None,
+            src0=PLACEHOLDER_SOURCE if sources_last else None,
+            src1=PLACEHOLDER_SOURCE if len(sources_last) > 1 else None,
             last=1,
             size_code=_size_code(op, rt),
             pe_mode=_pe_mode(op, op.mask.data),

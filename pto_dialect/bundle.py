@@ -582,7 +582,11 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     outs: list[TileType] = [r.type for r in block.outs]  # type: ignore[misc]
     # The encoded DataType is AType: the `a` operand for CUBE (C comes first in ACC forms),
     # the first source for the binary family (PTO-SPEC 3.1).
-    first = op.a.type if isinstance(op, CubeMatrixOp) else ins[0]
+    first = (
+        op.a.type
+        if isinstance(op, CubeMatrixOp)
+        else ins[0] if ins and isinstance(ins[0], TileType) else outs[0]
+    )
     assert isinstance(first, TileType)
     if first.dtype.value != s.a_type:
         raise _fail(

@@ -257,7 +257,75 @@ UNARY_OPS: list[type[UnaryTileOp]] = [
 ]  # fmt: skip
 """The unary family (TEPL mode 0, functions 15-23)."""
 
-ELEMENTWISE_FAMILY_OPS: list[type[_TeplElementwise]] = [*TILE_SCALAR_OPS, *UNARY_OPS]
+@irdl_op_definition
+class TFmaOp(_TeplElementwise):
+    """``pto.tfma`` — d = lhs * rhs + addend with one rounding (TEPL 0/28).
+
+    Semantics (``asl/tile/elementwise-tile-tile/arithmetic/TFMA.asl``)::
+
+        for (i, j) in valid rectangle:
+            integers: d = (a * b + c) mod 2^W
+            floats:   d = round_RNE(a * b + c)   # exact product, ONE rounding; NaN canonical
+        elements outside the valid rectangle <- pad (D9)
+
+    Types: ``TileFusedMultiplyAddDataTypeSupported`` (= TileVecArithmeticDataTypeSupported;
+    FP64 is verified but its execution is not implemented). Example::
+
+        %d = pto.tfma %a, %b, %c : !pto.tile<8x16xf32>
+    """
+
+    name = "pto.tfma"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 28
+    MNEMONIC: ClassVar[str] = "TFMA"
+    TYPES: ClassVar[frozenset[TileDataType]] = VEC_ARITH_TYPES
+    TYPES_REF: ClassVar[str] = "PTO-SPEC 5, TileFusedMultiplyAddDataTypeSupported"
+    SPEC: ClassVar[str] = f"{_EW}/arithmetic/TFMA.asl"
+    TILE_ROLES: ClassVar[tuple[str, ...]] = ("lhs", "rhs", "addend")
+
+    lhs = operand_def(TileType)
+    rhs = operand_def(TileType)
+    addend = operand_def(TileType)
+    result = result_def(TileType)
+
+
+@irdl_op_definition
+class TExpandsOp(_TeplElementwise):
+    """``pto.texpands`` — d = scalar broadcast over the valid rectangle (TEPL 1/27).
+
+    Semantics (``asl/tile/tile-scalar-and-immediate/initialization/TEXPANDS.asl``)::
+
+        s = low element-width bits of the scalar word (no conversion)
+        d[i, j] = s on the valid rectangle; pad outside (D9)
+
+    The block has no tile source (``B.IOT ->dst`` only) and reads the scalar through
+    ``B.IOR [a0]``; an omitted B.IOR fills zeros. Example::
+
+        %d = pto.texpands %s : !pto.tile<8x16xf32>, i64
+    """
+
+    name = "pto.texpands"
+    MODE: ClassVar[int] = 1
+    FUNCTION: ClassVar[int] = 27
+    MNEMONIC: ClassVar[str] = "TEXPANDS"
+    TYPES: ClassVar[frozenset[TileDataType]] = VEC_ARITH_TYPES
+    TYPES_REF: ClassVar[str] = "PTO-SPEC 5, TEXPANDS.asl"
+    SPEC: ClassVar[str] = f"{_TS}/initialization/TEXPANDS.asl"
+    TILE_ROLES: ClassVar[tuple[str, ...]] = ()
+    SCALAR_ROLES: ClassVar[tuple[str, ...]] = ("scalar",)
+
+    scalar = operand_def()
+    result = result_def(TileType)
+
+
+TERNARY_OPS: list[type[_TeplElementwise]] = [TFmaOp]
+"""Three-source elementwise ops."""
+FILL_OPS: list[type[_TeplElementwise]] = [TExpandsOp]
+"""Tile initialisation from a scalar."""
+
+ELEMENTWISE_FAMILY_OPS: list[type[_TeplElementwise]] = [
+    *TILE_SCALAR_OPS, *UNARY_OPS, *TERNARY_OPS, *FILL_OPS
+]  # fmt: skip
 ELEMENTWISE_OP_OF_SELECTOR: dict[tuple[int, int], type[_TeplElementwise]] = {
     (c.MODE, c.FUNCTION): c for c in ELEMENTWISE_FAMILY_OPS
 }

@@ -7,7 +7,7 @@ against it (tests/evidence/test_completeness.py) and listed in the generated op 
 
 from __future__ import annotations
 
-from pto_dialect.elementwise_ops import TILE_SCALAR_OPS, UNARY_OPS
+from pto_dialect.elementwise_ops import FILL_OPS, TERNARY_OPS, TILE_SCALAR_OPS, UNARY_OPS
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS
 
 TILE_OP_FAMILIES: list[tuple[str, list]] = [
@@ -15,5 +15,7 @@ TILE_OP_FAMILIES: list[tuple[str, list]] = [
     ("binary elementwise", BINARY_OPS),
     ("unary elementwise", UNARY_OPS),
     ("tile-scalar", TILE_SCALAR_OPS),
+    ("ternary elementwise", TERNARY_OPS),
+    ("fill", FILL_OPS),
 ]
 """(family, op classes) in documentation order."""

@@ -34,6 +34,8 @@ profile="exact")``
     TABS TNEG TNOT TRELU TEXP TLOG TRECIP TSQRT TRSQRT (:mod:`.unary`).
 ``tile_scalar(mnemonic, src, scalar, valid, pad="null", dtype=None)``, ``TILE_SCALAR_ROWS``
     TADDS ... TSHRS: the binary row with a raw-word scalar (:mod:`.tile_scalar`).
+``tfma_tile(lhs, rhs, addend, valid, pad, dtype)``, ``texpands_tile(scalar, valid, pad,
+dtype, *, shape)``: TFMA (one rounding) and TEXPANDS (:mod:`.ternary`).
 
 ``KERNELS`` maps an op mnemonic to its tile-level kernel; ``BINARY_ROWS`` holds the
 per-op rows of the generic binary elementwise kernel (TREM, TADD, TSUB, TMUL, TDIV, TMAX,
@@ -50,6 +52,7 @@ from .elementwise import BINARY_ROWS, BinaryRow, binary_tile, trem, trem_tile
 from .mx import decode, pack_x2, unpack_x2, value_lut
 from .padding import pad_tile
 from .postprocess import lrelu_param_word, quant_param_word
+from .ternary import texpands_tile, tfma_tile
 from .tgemv import PROFILES, tgemv_mx_bias
 from .tile_scalar import TILE_SCALAR_ROWS, tile_scalar
 from .unary import UNARY_ROWS, UnaryRow, unary_tile
@@ -59,6 +62,8 @@ KERNELS: dict[str, Callable] = {
     "TREM": trem_tile,
     **{name: partial(unary_tile, row) for name, row in UNARY_ROWS.items()},
     **{name: partial(tile_scalar, name) for name in TILE_SCALAR_ROWS},
+    "TFMA": tfma_tile,
+    "TEXPANDS": texpands_tile,
     **{name: partial(cube_matrix, code) for code, name in CUBE_FUNCTION_NAMES.items()},
     "TGEMV_MX_BIAS": tgemv_mx_bias,
 }
@@ -83,6 +88,8 @@ __all__ = [
     "pack_x2",
     "pad_tile",
     "quant_param_word",
+    "texpands_tile",
+    "tfma_tile",
     "tgemv_mx_bias",
     "tile_scalar",
     "unary_tile",

@@ -12,13 +12,20 @@ import pytest
 from interpreter import kernels
 from pto_dialect import isa
 from pto_dialect.datatypes import TileDataType
-from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR, TILE_SCALAR_OPS, UNARY_OPS
+from pto_dialect.elementwise_ops import (
+    ELEMENTWISE_OP_OF_SELECTOR,
+    FILL_OPS,
+    TERNARY_OPS,
+    TILE_SCALAR_OPS,
+    UNARY_OPS,
+)
 from pto_dialect.faults import PTOFault
 from pto_dialect.ops import TShlOp, TShrOp
 
 T = TileDataType
 K = kernels.KERNELS
-BY = {c.MNEMONIC: c for c in (*TILE_SCALAR_OPS, *UNARY_OPS, TShlOp, TShrOp)}
+BY = {c.MNEMONIC: c for c in (*TILE_SCALAR_OPS, *UNARY_OPS, *TERNARY_OPS, *FILL_OPS, TShlOp,
+                               TShrOp)}  # fmt: skip
 
 
 def _u8(m, values, *scalar, dt=T.U8, npdt=np.uint8):
@@ -61,6 +68,11 @@ EXEC = {
     "PTO-AVS-TILE-TRSQRT-E4M3ZERO-001": lambda: list(K["TRSQRT"](np.array([[0x00, 0x80]], np.uint8), None, "null", T.E4M3)[0].view(np.uint8)[0]) == [0x7F, 0x7F],
     "PTO-AVS-TILE-TRSQRT-INFINITY-001": lambda: K["TRSQRT"](np.array([[math.inf]], np.float32), None)[0].view(np.uint32)[0, 0] == 0,
     "PTO-AVS-TILE-TRECIP-E4M3ZERO-001": lambda: list(K["TRECIP"](np.array([[0x00, 0x80]], np.uint8), None, "null", T.E4M3)[0].view(np.uint8)[0]) == [0x7F, 0x7F],
+    "PTO-AVS-TILE-TFMA-WIDTH-001": lambda: (
+        int(K["TFMA"](*(np.array([[v]], np.int8) for v in (100, 3, 7)), None, "null", T.S8)[0][0, 0]) == 307 - 256
+        and int(K["TFMA"](*(np.array([[v]], np.uint8) for v in (200, 2, 7)), None, "null", T.U8)[0][0, 0]) == 407 % 256),
+    "PTO-AVS-TILE-TFMA-INVALID-001": lambda: list(K["TFMA"](np.array([[0.0, math.inf, 1.0]], np.float32), np.array([[math.inf, 1.0, 1.0]], np.float32), np.array([[1.0, -math.inf, math.nan]], np.float32), None)[0].view(np.uint32)[0]) == [0x7FC00000] * 3,
+    "PTO-AVS-TILE-TEXPANDS-BUNDLE-001": lambda: list(K["TEXPANDS"](0xFFFF_FF05, (1, 2), "null", T.U8, shape=(1, 128))[0][0, :2]) == [5, 5],
     "PTO-AVS-TILE-TRECIP-SIGNEDZERO-001": lambda: K["TRECIP"](np.array([[-0.0]], np.float32), None)[0].view(np.uint32)[0, 0] == 0xFF800000,
 }  # fmt: skip
 
@@ -90,6 +102,8 @@ TYPES = {
     "PTO-AVS-TILE-TEXP-TYPES-001": ("TEXP", [T.FP64, T.E5M2], [T.S32, T.E8M0, T.E2M3, T.E2M1X2]),
     "PTO-AVS-TILE-TSQRT-TYPES-001": ("TSQRT", [T.FP64, T.E5M2], [T.S32, T.E8M0, T.E2M3, T.E2M1X2]),
     "PTO-AVS-TILE-TRECIP-ZERO-001": ("TRECIP", [T.FP32], [T.U64]),
+    "PTO-AVS-TILE-TFMA-TYPES-001": ("TFMA", [T.FP64, T.E4M3, T.S8, T.U64], [T.HIF8, T.U4X2]),
+    "PTO-AVS-TILE-TEXPANDS-TYPES-001": ("TEXPANDS", [T.FP32, T.U8], [T.HIF8, T.U4X2]),
     "PTO-AVS-TILE-TSHL-TYPES-001": ("TSHL", [T.S16, T.U32], [T.FP16, T.U4X2]),
     "PTO-AVS-TILE-TSHR-TYPES-001": ("TSHR", [T.S32, T.U64], [T.BF16, T.S4X2]),
 }
@@ -156,6 +170,35 @@ def test_avs_padding_001(m):
     assert dfn[0, :2].all() and not dfn[1].any() and not dfn[0, 2:].any()
 
 
+def test_avs_texpands_tfma_padding_001():
+    """PTO-AVS-TILE-TEXPANDS-PADDING-001 (Zero defines padding, Null leaves it undefined) and
+    PTO-AVS-TILE-TFMA-PADDING-001 (explicit Max defines the element outside the valid
+    rectangle)."""
+    _, dfn = K["TEXPANDS"](1, (1, 2), "zero", T.S32, shape=(2, 4))
+    assert dfn.all()
+    _, dfn = K["TEXPANDS"](1, (1, 2), "null", T.S32, shape=(2, 4))
+    assert not dfn[1].any()
+    ones = np.ones((2, 4), np.float32)
+    out, dfn = K["TFMA"](ones, ones, ones, (1, 1), "max", T.FP32)
+    assert dfn.all() and out[0, 0] == 2 and out.view(np.uint32)[1, 1] == 0x7F7FFFFF
+
+
+def test_avs_tfma_schema_lb0_001():
+    """PTO-AVS-TILE-TFMA-SCHEMA-001 (two-binding tuple passes, an added B.IOR rejects) and
+    PTO-AVS-TILE-TFMA-LB0-001 (absent LB0 rejects)."""
+    def blk(lb0=True, ior=None):
+        c = [isa.BStart.op("TFMA", T.FP32.value)]
+        if lb0:
+            c.append(isa.CBDimi(0, 2))
+        c += [isa.BIot(src0=1, src1=2), isa.BIot(src0=3, last=1, size_code=1, dst_hand=0)]
+        return c + ([ior] if ior else []) + [isa.BStop()]
+
+    isa.check_block(blk())
+    for bad in (blk(ior=isa.BIor(12)), blk(lb0=False)):
+        with pytest.raises(PTOFault):
+            isa.check_block(bad)
+
+
 def test_avs_tadds_padding_001():
     """PTO-AVS-TILE-TADDS-PADDING-001: Zero defines padding as zero, Null leaves it undefined."""
     out, dfn = K["TADDS"](np.ones((2, 4), np.int32), 1, (1, 2), "zero", T.S32)
@@ -196,6 +239,8 @@ def test_avs_tile_scalar_bundle_schema():
 
 AVS_IDS = sorted(
     [*EXEC, *TYPES, "PTO-AVS-TILE-TDIVS-ZERO-001", "PTO-AVS-TILE-TADDS-PADDING-001",
+     "PTO-AVS-TILE-TEXPANDS-PADDING-001", "PTO-AVS-TILE-TFMA-PADDING-001",
+     "PTO-AVS-TILE-TFMA-SCHEMA-001", "PTO-AVS-TILE-TFMA-LB0-001",
      "PTO-AVS-TILE-TSHL-PADDING-001", "PTO-AVS-TILE-TSHR-PADDING-001",
      *(f"PTO-AVS-TILE-{m}-{k}-001" for m in UNARY_BLOCK for k in ("DATR", "LB0", "MASK-ZERO", "DEFAULTS")),
      *(f"PTO-AVS-TILE-{m}-PADDING-001" for m in ("TRELU", "TABS", "TNEG", "TNOT", "TEXP", "TSQRT")),

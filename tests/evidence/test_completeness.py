@@ -28,13 +28,13 @@ import test_cube_evidence
 import test_elementwise_evidence
 
 from interpreter.kernels import BINARY_ROWS, KERNELS, TILE_SCALAR_ROWS, UNARY_ROWS
+from interpreter.kernels.ternary import TEXPANDS_ROW, TFMA_ROW
 from passes import get_all_passes
 from pto_dialect import isa
 from pto_dialect.bundle import BINARY_OP_OF_SELECTOR, CUBE_OP_OF_FUNCTION
 from pto_dialect.elementwise_ops import (
     ELEMENTWISE_FAMILY_OPS,
     ELEMENTWISE_OP_OF_SELECTOR,
-    TILE_SCALAR_OPS,
 )
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS
 
@@ -91,9 +91,11 @@ def test_unary_and_tile_scalar_rows(cls):
     row = isa.TEPL_OPS.get((cls.MODE, cls.FUNCTION))
     assert row is not None and row.name == cls.MNEMONIC, f"{cls.name}: encoding row"
     assert row.sources == len(cls.TILE_ROLES), f"{cls.name}: catalog source count"
-    kernel_rows = TILE_SCALAR_ROWS if cls in TILE_SCALAR_OPS else UNARY_ROWS
-    assert cls.MNEMONIC in kernel_rows and cls.MNEMONIC in KERNELS, f"{cls.name}: kernel row"
-    assert kernel_rows[cls.MNEMONIC].wide_types == cls.TYPES, f"{cls.name}: type sets differ"
+    assert cls.MNEMONIC in KERNELS, f"{cls.name}: kernel row"
+    types = {**{m: r.wide_types for m, r in TILE_SCALAR_ROWS.items()},
+             **{m: r.types for m, r in UNARY_ROWS.items()},
+             "TFMA": TFMA_ROW.types, "TEXPANDS": TEXPANDS_ROW.types}  # fmt: skip
+    assert types[cls.MNEMONIC] == cls.TYPES, f"{cls.name}: type sets differ"
     assert ELEMENTWISE_OP_OF_SELECTOR.get((cls.MODE, cls.FUNCTION)) is cls, cls.name
 
 

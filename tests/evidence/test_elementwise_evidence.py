@@ -30,7 +30,7 @@ from test_binary_evidence import (
 
 from interpreter import kernels, run
 from pto_dialect.datatypes import TileDataType
-from pto_dialect.elementwise_ops import TILE_SCALAR_OPS, UNARY_OPS
+from pto_dialect.elementwise_ops import FILL_OPS, TERNARY_OPS, TILE_SCALAR_OPS, UNARY_OPS
 from pto_dialect.faults import PTOFault
 from pto_dialect.ops import BINARY_OPS
 
@@ -150,6 +150,12 @@ def test_special_values_fp32(m):
 def _program(op, dt) -> str:
     rows = 1024 // (8 * dt.info.carrier_bits)
     t = f"!pto.tile<{rows}x8x{dt.ir}, valid=1x8>"
+    if op in TERNARY_OPS:
+        return (f"func.func @f(%a: {t}, %b: {t}, %c: {t}) -> {t} {{\n  %r = {op.name} %a, %b, %c "
+                f": {t}\n  func.return %r : {t}\n}}")  # fmt: skip
+    if op in FILL_OPS:
+        return (f"func.func @f(%s: i64) -> {t} {{\n  %r = {op.name} %s {{pad = #pto.pad<zero>}} "
+                f": {t}, i64\n  func.return %r : {t}\n}}")  # fmt: skip
     if op in TILE_SCALAR_OPS:
         return (f"func.func @f(%a: {t}, %s: i64) -> {t} {{\n  %r = {op.name} %a, %s "
                 f"{{pad = #pto.pad<zero>}} : {t}, i64\n  func.return %r : {t}\n}}")  # fmt: skip
@@ -162,7 +168,9 @@ def _exec_case(op):
     return op, dt
 
 
-@pytest.mark.parametrize("op", [*TILE_SCALAR_OPS, *UNARY_OPS], ids=lambda c: c.MNEMONIC)
+@pytest.mark.parametrize(
+    "op", [*TILE_SCALAR_OPS, *UNARY_OPS, *TERNARY_OPS, *FILL_OPS], ids=lambda c: c.MNEMONIC
+)
 def test_execution_tile_and_decoded(op):
     """The tile interpreter and decoded execution of the formed block agree with the kernel
     reference above (one representative type per op; the scalar is linked through B.IOR)."""
@@ -176,10 +184,15 @@ def test_execution_tile_and_decoded(op):
         args = [np.array([a], np.float32)]
     if op in TILE_SCALAR_OPS:
         args.append(3 if dt.is_integer else _raw_word(0.5, dt))
+    if op in TERNARY_OPS:
+        args += [args[0] + 1, args[0] * 2]
+    if op in FILL_OPS:
+        args = [7]
     (tile_out,) = run(text, "f", *args)
     (blk_out,) = run(_bundled(text), "f", *args)
     assert np.array_equal(tile_out, blk_out, equal_nan=True)
-    ref, _ = kernels.KERNELS[op.MNEMONIC](*args, None, "null", dt)
+    extra = {"shape": (1, 8)} if op in FILL_OPS else {}
+    ref, _ = kernels.KERNELS[op.MNEMONIC](*args, None, "null", dt, **extra)
     assert np.array_equal(tile_out[0], ref, equal_nan=True)
 
 
@@ -194,5 +207,51 @@ def test_integer_zero_scalar_faults_before_effect():
     assert list(got[0]) == [-math.inf, math.inf]
 
 
-EXECUTED = frozenset(op.name for op in (*TILE_SCALAR_OPS, *UNARY_OPS))
+FMA_TYPES = sorted(TERNARY_OPS[0].TYPES - {T.FP64})
+
+
+@pytest.mark.parametrize("dt", FMA_TYPES, ids=lambda t: t.name)
+def test_tfma_kernel_against_reference(dt):
+    """TFMA: exact a * b + c rounded ONCE (Fraction), integers modulo the width."""
+    if dt.is_integer:
+        a, b = _int_values(dt)
+        c = list(reversed(a))
+        mod = 1 << dt.bits
+        want = [(x * y + z) % mod for x, y, z in zip(a, b, c)]
+        want = [w - mod if dt.is_signed and w >> (dt.bits - 1) else w for w in want]
+        got, _ = kernels.tfma_tile(*(np.array([v], _npdt(dt)) for v in (a, b, c)), None,
+                                   "null", dt)  # fmt: skip
+        assert [int(v) for v in got[0]] == want
+        return
+    a, b = FLOAT_A, FLOAT_B
+    c = [0.25, -6.0, 0.5, -9.0, 1.0, 9.0, -3.0, 0.75]
+    arrs = [np.array([v], _npdt(dt)) for v in (a, b, c)]
+    got, _ = kernels.tfma_tile(*arrs, None, "null", dt)
+    a, b, c = ([float(x) for x in v[0].astype(np.float64)] for v in arrs)  # stored values
+    want = [round_to_format(Fraction(x) * Fraction(y) + Fraction(z), dt) for x, y, z in zip(a, b, c)]
+    assert [Fraction(float(v)) for v in got[0].astype(np.float64)] == want
+
+
+def test_tfma_single_rounding_fp32():
+    """(1 + 2^-23)(1 - 2^-23) - 1 = -2^-46 exactly: a rounded product would give 0."""
+    a = np.array([[1 + 2**-23]], np.float32)
+    b = np.array([[1 - 2**-23]], np.float32)
+    got, _ = kernels.tfma_tile(a, b, np.array([[-1.0]], np.float32), None)
+    assert float(got[0, 0]) == -(2.0**-46)
+    # round-to-odd matters: a tie in FP16 after an inexact float64 sum
+    x = np.array([[1.0]], np.float16)
+    y = np.array([[2.0**-11]], np.float16)  # 1 + 2^-11 + tiny is above the FP16 tie
+    z = np.array([[2.0**-24]], np.float16)
+    got, _ = kernels.tfma_tile(x, y, z, None)
+    want = round_to_format(Fraction(1) * Fraction(2**-11) + Fraction(2**-24), T.FP16)
+    assert Fraction(float(got[0, 0])) == want
+
+
+def test_texpands_fills_raw_low_bits():
+    """TEXPANDS copies the scalar's low element-width bits (AVS TEXPANDS-BUNDLE-001)."""
+    out, dfn = kernels.texpands_tile(0x1234_56AB, (1, 2), "null", T.U8, shape=(2, 64))
+    assert list(out[0, :2]) == [0xAB, 0xAB] and dfn[0, :2].all() and not dfn[1].any()
+
+
+EXECUTED = frozenset(op.name for op in (*TILE_SCALAR_OPS, *UNARY_OPS, *TERNARY_OPS, *FILL_OPS))
 """Ops with execution evidence here (the completeness test reads this)."""

@@ -160,6 +160,20 @@
 
 // -----
 
+// TFMA: element type outside its set (PTO-SPEC 5, TileFusedMultiplyAddDataTypeSupported)
+%a = "test.op"() : () -> !pto.tile<16x16xf8E8M0FNU>
+%d = "pto.tfma"(%a, %a, %a) : (!pto.tile<16x16xf8E8M0FNU>, !pto.tile<16x16xf8E8M0FNU>, !pto.tile<16x16xf8E8M0FNU>) -> !pto.tile<16x16xf8E8M0FNU>
+// CHECK: {{^}}'pto.tfma' op [TileLegality] lhs: element type f8E8M0FNU is not supported (allowed: BF16, E4M3, E5M2, FP16, FP32, FP64, HF32, S16, S32, S64, S8, TF32, U16, U32, U64, U8) (PTO-SPEC 5, TileFusedMultiplyAddDataTypeSupported){{$}}
+
+// -----
+
+// TEXPANDS: element type outside its set (PTO-SPEC 5, TEXPANDS.asl)
+%s = "test.op"() : () -> i64
+%d = "pto.texpands"(%s) : (i64) -> !pto.tile<16x16xf8E8M0FNU>
+// CHECK: {{^}}'pto.texpands' op [TileLegality] result: element type f8E8M0FNU is not supported (allowed: BF16, E4M3, E5M2, FP16, FP32, FP64, HF32, S16, S32, S64, S8, TF32, U16, U32, U64, U8) (PTO-SPEC 5, TEXPANDS.asl){{$}}
+
+// -----
+
 // TSHL: element type outside its set (PTO-SPEC 5, TileVecScalarIntegerDataTypeSupported)
 %a = "test.op"() : () -> !pto.tile<4x16xf32>
 %d = "pto.tshl"(%a, %a) : (!pto.tile<4x16xf32>, !pto.tile<4x16xf32>) -> !pto.tile<4x16xf32>

@@ -1,5 +1,5 @@
-// Round trip of the unary (TEPL mode 0, functions 15-23) and tile-scalar (mode 1,
-// functions 0-12) families and the TSHL/TSHR binary rows, custom and generic (PTO-SPEC 5).
+// Round trip of the unary (TEPL mode 0, functions 15-23), tile-scalar (mode 1, functions
+// 0-12), TFMA and TEXPANDS ops and the TSHL/TSHR binary rows, custom and generic (PTO-SPEC 5).
 // RUN: xdsl-opt %s | xdsl-opt | filecheck %s
 // RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
 // RUN: xdsl-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
@@ -86,12 +86,18 @@ builtin.module {
 %r20 = pto.trelu %t0 {pad = #pto.pad<zero>} : !pto.tile<4x16xf32, valid=3x10>
 // CHECK-NEXT: %r20 = pto.trelu %t0 {pad = #pto.pad<zero>} : !pto.tile<4x16xf32, valid=3x10>{{$}}
 // GENERIC: %r20 = "pto.trelu"(%t0) <{pad = #pto.pad<zero>, mask = #pto.mask<1111>}> : (!pto.tile<4x16xf32, valid=3x10>) -> !pto.tile<4x16xf32, valid=3x10>
-%r21 = pto.tshl %t1, %t1 : !pto.tile<4x16xsi32, valid=3x10>
-// CHECK-NEXT: %r21 = pto.tshl %t1, %t1 : !pto.tile<4x16xsi32, valid=3x10>{{$}}
-// GENERIC: %r21 = "pto.tshl"(%t1, %t1) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}> : (!pto.tile<4x16xsi32, valid=3x10>, !pto.tile<4x16xsi32, valid=3x10>) -> !pto.tile<4x16xsi32, valid=3x10>
-%r22 = pto.tshr %t2, %t2 {pad = #pto.pad<zero>} : !pto.tile<8x16xsi16, valid=3x10>
-// CHECK-NEXT: %r22 = pto.tshr %t2, %t2 {pad = #pto.pad<zero>} : !pto.tile<8x16xsi16, valid=3x10>{{$}}
-// GENERIC: %r22 = "pto.tshr"(%t2, %t2) <{pad = #pto.pad<zero>, mask = #pto.mask<1111>}> : (!pto.tile<8x16xsi16, valid=3x10>, !pto.tile<8x16xsi16, valid=3x10>) -> !pto.tile<8x16xsi16, valid=3x10>
+%r21 = pto.tfma %t0, %t0, %t0 : !pto.tile<4x16xf32, valid=3x10>
+// CHECK-NEXT: %r21 = pto.tfma %t0, %t0, %t0 : !pto.tile<4x16xf32, valid=3x10>{{$}}
+// GENERIC: %r21 = "pto.tfma"(%t0, %t0, %t0) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}> : (!pto.tile<4x16xf32, valid=3x10>, !pto.tile<4x16xf32, valid=3x10>, !pto.tile<4x16xf32, valid=3x10>) -> !pto.tile<4x16xf32, valid=3x10>
+%r22 = pto.texpands %s {pad = #pto.pad<zero>} : !pto.tile<4x16xf32, valid=3x10>, i64
+// CHECK-NEXT: %r22 = pto.texpands %s {pad = #pto.pad<zero>} : !pto.tile<4x16xf32, valid=3x10>, i64{{$}}
+// GENERIC: %r22 = "pto.texpands"(%s) <{pad = #pto.pad<zero>, mask = #pto.mask<1111>}> : (i64) -> !pto.tile<4x16xf32, valid=3x10>
+%r23 = pto.tshl %t1, %t1 : !pto.tile<4x16xsi32, valid=3x10>
+// CHECK-NEXT: %r23 = pto.tshl %t1, %t1 : !pto.tile<4x16xsi32, valid=3x10>{{$}}
+// GENERIC: %r23 = "pto.tshl"(%t1, %t1) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}> : (!pto.tile<4x16xsi32, valid=3x10>, !pto.tile<4x16xsi32, valid=3x10>) -> !pto.tile<4x16xsi32, valid=3x10>
+%r24 = pto.tshr %t2, %t2 {pad = #pto.pad<zero>} : !pto.tile<8x16xsi16, valid=3x10>
+// CHECK-NEXT: %r24 = pto.tshr %t2, %t2 {pad = #pto.pad<zero>} : !pto.tile<8x16xsi16, valid=3x10>{{$}}
+// GENERIC: %r24 = "pto.tshr"(%t2, %t2) <{pad = #pto.pad<zero>, mask = #pto.mask<1111>}> : (!pto.tile<8x16xsi16, valid=3x10>, !pto.tile<8x16xsi16, valid=3x10>) -> !pto.tile<8x16xsi16, valid=3x10>
 %f = "test.op"() : () -> f32
 // CHECK-NEXT: %f = "test.op"() : () -> f32{{$}}
 %rf = pto.tmuls %t0, %f {mask = #pto.mask<1111>} : !pto.tile<4x16xf32, valid=3x10>, f32
