@@ -255,3 +255,25 @@ def test_texpands_fills_raw_low_bits():
 
 EXECUTED = frozenset(op.name for op in (*TILE_SCALAR_OPS, *UNARY_OPS, *TERNARY_OPS, *FILL_OPS))
 """Ops with execution evidence here (the completeness test reads this)."""
+
+
+def test_tensor_map_lowers_and_agrees():
+    """``pto.map`` (the tensor-level kind table) gives the same answer on tensors, after
+    ``pto-tile-to-capacity`` and after block formation (decoded execution)."""
+    from pathlib import Path
+
+    from interpreter.runner import build_context, parse_module_text
+    from passes import get_all_passes
+
+    text = (Path(__file__).parents[1] / "filecheck/passes/pto_map.mlir").read_text()
+    a = np.arange(100, dtype=np.int32) - 50
+    b = np.arange(63, dtype=np.float16).reshape(7, 9) / 16
+    args = (a, -3, b, np.float16(0.5))
+    want = run(text, "f", *args)
+    assert np.array_equal(want[1], (np.exp(b.astype(np.float64)).astype(np.float16) * 0.5))
+    ctx = build_context()
+    m = parse_module_text(text, ctx=ctx)
+    for name in ("pto-tile-to-capacity", "pto-form-bundles", "pto-assign-registers"):
+        get_all_passes()[name]()().apply(ctx, m)
+        got = run(m, "f", *args)
+        assert all(np.array_equal(x, y) for x, y in zip(got, want)), name
