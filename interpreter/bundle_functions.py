@@ -33,11 +33,18 @@ from typing import Any
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.utils.exceptions import InterpretationError
 
-from interpreter.pto_functions import binary_plan, cube_plan, tload_plan, tstore_plan
+from interpreter.pto_functions import (
+    binary_plan,
+    cube_plan,
+    elementwise_plan,
+    tload_plan,
+    tstore_plan,
+)
 from interpreter.runtime import TileValue
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import BlockOp, check_linked, scalar_roles, source_roles
 from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.faults import PTOFault
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
 
@@ -77,6 +84,17 @@ def block_plan(op: BlockOp, profile: str, in_place: bool = False):
         return tstore_plan(tile_op, in_place)
     if isinstance(tile_op, BinaryTileOp):
         return binary_plan(tile_op)
+    if isinstance(tile_op, TeplElementwiseOp):
+        # tile sources, then the scalar B.IOR RegSrc0 reads (a0); an omitted B.IOR or
+        # RegSrc0 = zero supplies scalar zero (catalog defaults of the tile-scalar ops)
+        n, k = len(tile_op.TILE_ROLES), len(tile_op.SCALAR_ROLES)
+        elementwise = elementwise_plan(tile_op)
+
+        def run_elementwise(*args):
+            linked = args[n:]
+            return elementwise(*args[:n], *linked, *(0,) * (k - len(linked)))
+
+        return run_elementwise
     assert isinstance(tile_op, CubeMatrixOp)
     # Operands: tile sources in stream order, then the scalar post-processing parameters
     # in B.IOR dense order (what a0, a1 hold under the pseudo convention, docs/blocks.md).

@@ -23,6 +23,7 @@ from interpreter.runtime import (
 )
 from pto_dialect.attributes import TargetProfile, TileType
 from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS, TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS, BinaryTileOp, CubeMatrixOp, target_profile
 
@@ -123,6 +124,40 @@ def binary_plan(op: BinaryTileOp):
         for p in pes:
             payload, dfn = binary_tile(row, lhs.payloads[p], rhs.payloads[p], valid, pad, dt)
             freeze(p, payload, dfn if full is None else full, payloads, defined)
+        return (TileValue(rtype, payloads, defined),)
+
+    return plan
+
+
+def elementwise_plan(op: TeplElementwiseOp):
+    """A unary / tile-scalar / TFMA / TEXPANDS op with its static parts resolved once:
+    ``plan(*tiles, *scalars) -> (result,)``, one kernel call per selected PE
+    (``kernels.KERNELS[MNEMONIC]``: the sources' payloads, then the scalars), every PE before
+    any publication (D12)."""
+    rtype = op.results[0].type
+    assert isinstance(rtype, TileType)
+    if op.mask.is_zero:  # strict no-op before GPR or descriptor reads (PTO-SPEC 2, D12)
+        def noop(*_args):
+            return (_unallocated(rtype),)
+
+        return noop
+    n = len(op.TILE_ROLES)
+    sources = list(zip(op.TILE_ROLES, (v.type for v in op.tile_operands())))
+    kernel = kernels.KERNELS[op.MNEMONIC]
+    pes = pe_indices(op.mask.data)
+    extra = {} if n else {"shape": rtype.shape}  # TEXPANDS: no source
+    name, valid, pad, dt = op.name, rtype.valid_shape, op.pad.data.value, rtype.dtype
+
+    def plan(*args):
+        tiles = [require_source(name, role, a, t)  # type: ignore[arg-type]
+                 for (role, t), a in zip(sources, args[:n])]
+        scalars = [int(a) if isinstance(a, (int, np.integer)) else a for a in args[n:]]
+        payloads: dict[int, np.ndarray] = {}
+        defined: dict[int, np.ndarray] = {}
+        for p in pes:
+            payload, dfn = kernel(*(t.payloads[p] for t in tiles), *scalars, valid, pad, dt,
+                                  **extra)
+            TileValue.freeze(p, payload, dfn, payloads, defined)
         return (TileValue(rtype, payloads, defined),)
 
     return plan
@@ -301,6 +336,12 @@ def _family_impls(cls):
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(cube))
     for op_cls in BINARY_OPS:
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(binary))
+
+    def elementwise(self, interpreter: Interpreter, op: TeplElementwiseOp, args: tuple[Any, ...]):
+        return self._run_elementwise(op, args)
+
+    for op_cls in ELEMENTWISE_FAMILY_OPS:
+        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(elementwise))
     return cls
 
 
@@ -317,6 +358,10 @@ class PTOFunctions(InterpreterFunctions):
     # -- binary elementwise family ---------------------------------------------------
     def _run_binary(self, op: BinaryTileOp, args: tuple[Any, ...]) -> tuple[TileValue]:
         return binary_plan(op)(*args)
+
+    # -- unary and tile-scalar families -------------------------------------------------
+    def _run_elementwise(self, op: TeplElementwiseOp, args: tuple[Any, ...]) -> tuple[TileValue]:
+        return elementwise_plan(op)(*args)
 
     # -- CUBE family -----------------------------------------------------------------
     def _run_cube(self, op: CubeMatrixOp, args: tuple[Any, ...]) -> tuple[TileValue, ...]:

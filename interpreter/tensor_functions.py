@@ -20,6 +20,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from interpreter import kernels
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.postprocess import Fpatr, ReluMode
+from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp, FloorModOp, GemvOp, MatmulOp
 
 PRE_QUANT_FOR_OUTPUT = {TileDataType.FP32: 0, TileDataType.FP16: 1, TileDataType.BF16: 16}
@@ -91,6 +92,16 @@ class TensorPTOFunctions(InterpreterFunctions):
         row = kernels.BINARY_ROWS[op.mnemonic]
         r, _ = kernels.binary_tile(row, a2, b2, None, "null", dt)
         return (np.asarray(r).view(a.dtype).reshape(shape),)
+
+    @impl(MapOp)
+    def run_map(self, interpreter: Interpreter, op: MapOp, args: tuple[Any, ...]):
+        a = np.asarray(args[0])
+        a2 = a.reshape(1, -1)
+        dt = op.dtype
+        if dt.is_integer:  # signless tensors hold signed numpy ints: raw carriers
+            a2 = a2.view(np.dtype(f"uint{a.dtype.itemsize * 8}"))
+        r, _ = kernels.KERNELS[op.tile_op.MNEMONIC](a2, *args[1:], None, "null", dt)
+        return (np.asarray(r).view(a.dtype).reshape(a.shape),)
 
     @impl(MatmulOp)
     def run_matmul(self, interpreter: Interpreter, op: MatmulOp, args: tuple[Any, ...]):

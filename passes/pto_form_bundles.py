@@ -10,6 +10,9 @@ and ``operand_by_role()``, so every family member flows through its row:
   ``B.DATR`` only when the PadValue is not Null (omitted B.DATR = Null, D9); LB0 = ValidCol
   always, LB1 = ValidRow only when it is not 1, LB2 = Col only when it is not ValidCol; one
   ``B.IOT lhs, rhs, mask, last, ->hand<TSize>``.
+* unary and tile-scalar TEPL ops (PTO-SPEC 5): as binary, with one source; a tile-scalar
+  op's scalar is read through ``B.IOR [a0], ->zero`` after the B.IOT (the catalog's block
+  composition order) and linked after the tile source.
 * CUBE ops (TGEMV_MX_BIAS and siblings, PTO-SPEC 4): ``BSTART.<BSTART> AType``; ``B.DATR``
   only when BType != AType, RMode is not the default (code 0 = RNE for CUBE) or Sat is set;
   exactly one ``B.FPATR``; ``B.DIM`` only for a dimension that is not 1; when B.FPATR
@@ -64,6 +67,7 @@ from pto_dialect.bundle import (
 )
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import DTYPE_NONE, TileDataType
+from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.geometry import code_of_size
 from pto_dialect.isa.commands import HANDS, MASK_PE_MODES
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
@@ -126,8 +130,21 @@ class _Form:
 
 def binary_block(op: BinaryTileOp) -> _Form:
     """Canonical binary TEPL block (PTO-SPEC 5), from the op's ``MNEMONIC`` row."""
-    t = op.lhs.type
-    rt = op.result.type
+    return tepl_block(op, [op.lhs, op.rhs], [])
+
+
+def elementwise_block(op: TeplElementwiseOp) -> _Form:
+    """Canonical unary / tile-scalar TEPL block: the catalog composition ``BSTART.<engine>
+    <MNEMONIC>, DT; [B.DATR Pad]; B.DIM..; B.IOT src, mask, last, ->dst<TSize>;
+    [B.IOR a0, zero, zero, ->zero]; BSTOP`` (the scalar read through RegSrc0 = ``a0``)."""
+    return tepl_block(op, op.tile_operands(), op.scalar_operands())
+
+
+def tepl_block(op, sources: list[SSAValue], scalars: list[SSAValue]) -> _Form:
+    """One TEPL block: up to two tile sources in the destination's B.IOT (a third in a
+    preceding source-only B.IOT, stream order), then the B.IOR scalars."""
+    rt = op.results[0].type
+    t = sources[0].type if sources else rt
     assert isinstance(t, TileType) and isinstance(rt, TileType)
     cmds: list[isa.Command] = [isa.BStart.op(op.MNEMONIC, t.dtype.value)]
     pad = op.pad.data
@@ -141,18 +158,26 @@ def binary_block(op: BinaryTileOp) -> _Form:
         cmds.append(_lb(1, vr))
     if t.shape[1] != vc:
         cmds.append(_lb(2, t.shape[1]))
+    if len(sources) > 2:  # TFMA: lhs, rhs in a source B.IOT, the addend with the destination
+        cmds.append(isa.BIot(src0=PLACEHOLDER_SOURCE, src1=PLACEHOLDER_SOURCE,
+                             pe_mode=_pe_mode(op, op.mask.data)))  # fmt: skip
+        sources_last = sources[2:]
+    else:
+        sources_last = sources
     cmds.append(
         isa.BIot(
-            src0=PLACEHOLDER_SOURCE,
-            src1=PLACEHOLDER_SOURCE,
+            src0=PLACEHOLDER_SOURCE if sources_last else None,
+            src1=PLACEHOLDER_SOURCE if len(sources_last) > 1 else None,
             last=1,
             size_code=_size_code(op, rt),
             pe_mode=_pe_mode(op, op.mask.data),
             dst_hand=hand_of(rt),
         )
     )
+    if scalars:
+        cmds.append(isa.BIor(*SLOT_GPRS[: len(scalars)]))
     cmds.append(isa.BStop())
-    return _Form(cmds, [op.lhs, op.rhs])
+    return _Form(cmds, [*sources, *scalars])
 
 
 def cube_block(op: CubeMatrixOp) -> _Form:
@@ -240,6 +265,7 @@ def move_block(op: TLoadOp | TStoreOp) -> _Form:
 
 FORMERS: tuple[tuple[type[Operation], Callable[[Any], _Form]], ...] = (
     (BinaryTileOp, binary_block),
+    (TeplElementwiseOp, elementwise_block),
     (CubeMatrixOp, cube_block),
     (TLoadOp, move_block),
     (TStoreOp, move_block),

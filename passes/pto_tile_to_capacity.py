@@ -53,7 +53,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from pto_dialect.attributes import TargetProfile, TileType, element_type
+from pto_dialect.attributes import PadValue, TargetProfile, TileType, element_type
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import MX_BLOCK, MX_INPUT_TYPES, TileDataType
 from pto_dialect.geometry import (
@@ -85,6 +85,7 @@ from pto_dialect.ops import (
     TRemOp,
 )
 from pto_dialect.postprocess import Fpatr, ReluMode
+from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp, FloorModOp, GemvOp, MatmulOp
 
 NUM_PES = 4
@@ -543,8 +544,13 @@ def lower_floor_mod(op: FloorModOp, tile_bytes: int, npe: int) -> None:
     lower_binary(op, TRemOp, op.dtype, tile_bytes, npe)
 
 
+def lower_map(op: MapOp, tile_bytes: int, npe: int) -> None:
+    """``pto.map`` -> tload, the unary / tile-scalar tile op, tstore over the same cover."""
+    lower_binary(op, op.tile_op, op.dtype, tile_bytes, npe)
+
+
 def lower_binary(
-    op: FloorModOp | ElementwiseOp,
+    op: FloorModOp | ElementwiseOp | MapOp,
     tile_op: type[BinaryTileOp],
     dt: TileDataType,
     tile_bytes: int,
@@ -557,8 +563,9 @@ def lower_binary(
     consts: dict[int, SSAValue] = {}
     emit = _Emitter(InsertPoint.before(op), consts, InsertPoint.before(op))
     view = (plan.rows, plan.cols)
-    a = reshape(emit, op.lhs, view)
-    b = reshape(emit, op.rhs, view)
+    mapped = isinstance(op, MapOp)
+    a = reshape(emit, op.source if mapped else op.lhs, view)
+    b = None if mapped else reshape(emit, op.rhs, view)
     acc = _empty(emit, TensorType(t.element_type, list(view)))
     full_size = tile_bytes
     for run in plan.runs:
@@ -573,6 +580,11 @@ def lower_binary(
         def body(e: _Emitter, row: SSAValue, cur: SSAValue, tile=tile, stride=stride):
             c0 = e.index(0)
             ta = e(TLoadOp(a, [row, c0], tile, pe_stride=stride)).results[0]
+            if mapped:  # unary / tile-scalar: one source, the scalar is defined outside
+                roles = dict(zip((*tile_op.TILE_ROLES, *tile_op.SCALAR_ROLES),
+                                 [ta, *op.scalars]))  # fmt: skip
+                tr = e(tile_op.build(roles, tile, PadValue.NULL, tile.pe_mask)).results[0]
+                return e(TStoreOp(tr, cur, [row, c0], pe_stride=stride)).results[0]
             tb = e(TLoadOp(b, [row, c0], tile, pe_stride=stride)).results[0]
             tr = e(tile_op(ta, tb, tile, mask=tile.pe_mask)).results[0]
             return e(TStoreOp(tr, cur, [row, c0], pe_stride=stride)).results[0]
@@ -930,6 +942,8 @@ class PtoTileToCapacityPass(ModulePass):
                 )
             if isinstance(o, FloorModOp):
                 lower_floor_mod(o, self.tile_bytes, self.pes)
+            elif isinstance(o, MapOp):
+                lower_map(o, self.tile_bytes, self.pes)
             elif isinstance(o, ElementwiseOp):
                 lower_binary(o, BINARY_TILE_OPS[o.mnemonic], o.dtype, self.tile_bytes, self.pes)
             elif isinstance(o, GemvOp | MatmulOp):

@@ -46,7 +46,7 @@ import re
 from dataclasses import fields
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntAttr, StringAttr, TensorType, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -66,6 +66,7 @@ from pto_dialect import isa
 from pto_dialect.attributes import PadValue, RoundingMode, TileType
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import TileDataType, mx_needs_scale
+from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR, TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Layout, code_of_size, size_of_code
 from pto_dialect.isa import field_names
@@ -472,6 +473,9 @@ def source_roles(s: isa.BlockSummary, in_types: list[TileType] | None = None) ->
     """
     if s.family is BlockFamily.TEPL and (s.start.mode, s.start.function) in BINARY_OP_OF_SELECTOR:
         return ["lhs", "rhs"]
+    ew = _elementwise_class(s)
+    if ew is not None:
+        return list(ew.TILE_ROLES)
     if s.family is BlockFamily.CUBE:
         cls = _cube_class(s)
         assert s.fpatr is not None
@@ -503,7 +507,18 @@ def scalar_roles(s: isa.BlockSummary) -> tuple[str, ...]:
     """
     if s.family is BlockFamily.CUBE and s.fpatr is not None:
         return tuple(s.fpatr.scalar_params())
+    ew = _elementwise_class(s)
+    if ew is not None and ew.SCALAR_ROLES and s.scalars is not None and s.scalars.src0 != 0:
+        # A tile-scalar block links its scalar when B.IOR RegSrc0 names a GPR; an omitted
+        # B.IOR or RegSrc0 = zero supplies scalar zero and links nothing (catalog defaults).
+        return ew.SCALAR_ROLES
     return ()
+
+
+def _elementwise_class(s: isa.BlockSummary) -> type[TeplElementwiseOp] | None:
+    if s.family is not BlockFamily.TEPL:
+        return None
+    return ELEMENTWISE_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
 
 
 def pe_stride_of(block: BlockOp) -> list[int]:
@@ -589,6 +604,12 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     by_role = dict(zip([*roles, *sc_roles], vals))
     mask = PE_MODE_MASKS[s.pe_mode] if s.pe_mode is not None else "0000"
     d = s.datr
+    ew = _elementwise_class(s)
+    if ew is not None:
+        for r in ew.SCALAR_ROLES:  # an unlinked scalar is the zero register (value 0)
+            if r not in by_role:
+                by_role[r] = Block(arg_types=[i64]).args[0]
+        return ew.build(by_role, out_types[0], list(PadValue)[d.pad], mask)
     if s.family is BlockFamily.TEPL:
         cls = BINARY_OP_OF_SELECTOR[(s.start.mode, s.start.function)]
         op = cls.__new__(cls)
@@ -638,7 +659,11 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     outs: list[TileType] = [r.type for r in block.outs]  # type: ignore[misc]
     # The encoded DataType is AType: the `a` operand for CUBE (C comes first in ACC forms),
     # the first source for the binary family (PTO-SPEC 3.1).
-    first = op.a.type if isinstance(op, CubeMatrixOp) else ins[0]
+    first = (
+        op.a.type
+        if isinstance(op, CubeMatrixOp)
+        else ins[0] if ins and isinstance(ins[0], TileType) else outs[0]
+    )
     assert isinstance(first, TileType)
     if first.dtype.value != s.a_type:
         raise _fail(

@@ -292,3 +292,8 @@ VEC_INT_TYPES = frozenset(t for t in VEC_ARITH_TYPES if t.is_integer)
 """ASL ``TileVecScalarIntegerDataTypeSupported`` (``asl/tile/model/legality/dtype-layout.asl``):
 S64 S32 S16 S8 U64 U32 U16 U8, the set of the bitwise TAND/TOR/TXOR
 (``TileBinaryDataTypeSupported``)."""
+
+VEC_FLOAT_TYPES = frozenset(t for t in VEC_ARITH_TYPES if t.is_float)
+"""ASL ``TileFloatingElementwiseDataTypeSupported``: FP64 FP32 TF32 HF32 FP16 BF16 E4M3 E5M2,
+the set of the SFU unary operations TEXP TLOG TRECIP TSQRT TRSQRT
+(``asl/tile/model/execution/unary.asl`` ``TileUnaryDataTypeSupported``)."""

@@ -1017,49 +1017,68 @@ class BinaryTileOp(PTOOp):
             return
         lname, rname = self.ROLES
         tiles = {lname: self.lhs.type, rname: self.rhs.type, "result": self.result.type}
-        for role, t in tiles.items():
-            if not isinstance(t, TileType):
-                raise self.fault(TL, f"{role} must be a !pto.tile, got {type_name(t)}", "PTO-SPEC 2")
-        lt: TileType = self.lhs.type  # type: ignore[assignment]
-        if lt.dtype not in self.TYPES:
-            allowed = ", ".join(sorted(t.name for t in self.TYPES))
-            raise self.fault(
+        verify_same_tiles(self, tiles, self.TYPES, self.TYPES_REF)
+
+
+def verify_same_tiles(
+    op: PTOOp,
+    tiles: dict[str, Attribute],
+    types: frozenset[TileDataType],
+    types_ref: str,
+    type_role: str | None = None,
+) -> None:
+    """Static legality shared by the elementwise TEPL families (PTO-SPEC 5, D10, D13): every
+    tile is a Local row-major ``!pto.tile`` held by the op's PEs, the element type of
+    ``type_role`` (default: the first role) is in ``types``, and all tiles match the first
+    exactly (element type, physical and valid shape, capacity)."""
+    for role, t in tiles.items():
+        if not isinstance(t, TileType):
+            raise op.fault(TL, f"{role} must be a !pto.tile, got {type_name(t)}", "PTO-SPEC 2")
+    names = list(tiles)
+    lname = names[0]
+    lt: TileType = tiles[lname]  # type: ignore[assignment]
+    tt: TileType = tiles[type_role or lname]  # type: ignore[assignment]
+    if tt.dtype not in types:
+        allowed = ", ".join(sorted(t.name for t in types))
+        raise op.fault(
+            TL,
+            f"{type_role or lname}: element type {type_name(tt.element_type)} is not supported "
+            f"(allowed: {allowed})",
+            types_ref,
+        )
+    mask = op.mask.data  # type: ignore[attr-defined]
+    for role, t in tiles.items():
+        assert isinstance(t, TileType)
+        if t.layout_kind is not Layout.ROW_MAJOR:
+            raise op.fault(TL, f"{role}: layout {t.layout_kind.value} must be row_major", "PTO-SPEC 5, D10")
+        if t.storage_kind is not Storage.LOCAL:
+            raise op.fault(TL, f"{role}: operands are Local tiles, got shared", "PTO-SPEC 5")
+        if t.pe_mask != mask:
+            raise op.fault(
                 TL,
-                f"{lname}: element type {type_name(lt.element_type)} is not supported "
-                f"(allowed: {allowed})",
-                self.TYPES_REF,
+                f"{role}: held by PEs {t.pe_mask} but the op's mask is {mask}; "
+                "all bindings share one mask",
+                "PTO-SPEC 2, D13",
             )
-        for role, t in tiles.items():
-            assert isinstance(t, TileType)
-            if t.layout_kind is not Layout.ROW_MAJOR:
-                raise self.fault(TL, f"{role}: layout {t.layout_kind.value} must be row_major", "PTO-SPEC 5, D10")
-            if t.storage_kind is not Storage.LOCAL:
-                raise self.fault(TL, f"{role}: operands are Local tiles, got shared", "PTO-SPEC 5")
-            if t.pe_mask != self.mask.data:
-                raise self.fault(
+    together = ", ".join(names[:-1]) + " and " + names[-1]
+    for role in names[1:]:
+        t = tiles[role]
+        assert isinstance(t, TileType)
+        if t == lt:
+            continue
+        for what, mine, ref in (
+            ("element type", type_name(t.element_type), type_name(lt.element_type)),
+            ("physical shape", "x".join(map(str, t.shape)), "x".join(map(str, lt.shape))),
+            ("valid shape", "x".join(map(str, t.valid_shape)), "x".join(map(str, lt.valid_shape))),
+            ("capacity", str(t.capacity), str(lt.capacity)),
+        ):
+            if mine != ref:
+                raise op.fault(
                     TL,
-                    f"{role}: held by PEs {t.pe_mask} but the op's mask is {self.mask.data}; "
-                    "all bindings share one mask",
-                    "PTO-SPEC 2, D13",
+                    f"{role}: {what} {mine} differs from {lname}'s {ref}; {together} "
+                    "must match exactly",
+                    "PTO-SPEC 5, D10",
                 )
-        for role in (rname, "result"):
-            t = tiles[role]
-            assert isinstance(t, TileType)
-            if t == lt:
-                continue
-            for what, mine, ref in (
-                ("element type", type_name(t.element_type), type_name(lt.element_type)),
-                ("physical shape", "x".join(map(str, t.shape)), "x".join(map(str, lt.shape))),
-                ("valid shape", "x".join(map(str, t.valid_shape)), "x".join(map(str, lt.valid_shape))),
-                ("capacity", str(t.capacity), str(lt.capacity)),
-            ):
-                if mine != ref:
-                    raise self.fault(
-                        TL,
-                        f"{role}: {what} {mine} differs from {lname}'s {ref}; {lname}, {rname} and "
-                        "result must match exactly",
-                        "PTO-SPEC 5, D10",
-                    )
 
 
 @irdl_op_definition
@@ -1225,8 +1244,35 @@ class TXorOp(_VecBitwiseOp):
     MNEMONIC: ClassVar[str] = "TXOR"
 
 
+@irdl_op_definition
+class TShlOp(_VecBitwiseOp):
+    """``pto.tshl`` — ``r = a << (b & (W - 1))`` on the element width W, low W bits kept
+    (TEPL 0/9, ``asl/tile/elementwise-tile-tile/logical/TSHL.asl``). Example:
+    ``%r = pto.tshl %a, %b : !pto.tile<8x16xui32>``."""
+
+    name = "pto.tshl"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 9
+    MNEMONIC: ClassVar[str] = "TSHL"
+    ROLES: ClassVar[tuple[str, str]] = ("lhs", "count")
+
+
+@irdl_op_definition
+class TShrOp(_VecBitwiseOp):
+    """``pto.tshr`` — ``r = a >> (b & (W - 1))``: arithmetic for signed, logical for unsigned
+    element types (TEPL 0/10, ``asl/tile/elementwise-tile-tile/logical/TSHR.asl``). Example:
+    ``%r = pto.tshr %a, %b : !pto.tile<8x16xsi16>``."""
+
+    name = "pto.tshr"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 10
+    MNEMONIC: ClassVar[str] = "TSHR"
+    ROLES: ClassVar[tuple[str, str]] = ("lhs", "count")
+
+
 BINARY_OPS: list[type[BinaryTileOp]] = [
-    TAddOp, TSubOp, TMulOp, TDivOp, TRemOp, TAndOp, TOrOp, TXorOp, TMaxOp, TMinOp
+    TAddOp, TSubOp, TMulOp, TDivOp, TRemOp, TAndOp, TOrOp, TXorOp, TShlOp, TShrOp, TMaxOp,
+    TMinOp
 ]  # fmt: skip
 """The binary elementwise family (TEPL mode 0)."""
 

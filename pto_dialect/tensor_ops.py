@@ -12,7 +12,7 @@ D4 ``exact`` bound, plus one FP32 rounding per K chunk, for ``pto.gemv``).
 * ``pto.matmul`` — an M x K by K x N matrix product (MX-scaled or FP16/BF16), optionally
   accumulated into an FP32 ``acc`` tensor (TMATMUL(_MX)(_ACC), PTO-SPEC 3.1; D1-D4).
 * ``pto.floor_mod`` — elementwise floor modulo (TREM, PTO-SPEC 5; D6-D8).
-* ``pto.elementwise`` — the binary siblings of TREM: add, sub, mul, div, and, or, xor,
+* ``pto.elementwise`` — the binary siblings of TREM: add, sub, mul, div, and, or, xor, shl, shr,
   max, min (TADD TSUB TMUL TDIV TAND TOR TXOR TMAX TMIN, PTO-SPEC 5).
 """
 
@@ -553,6 +553,8 @@ ELEMENTWISE_KINDS: dict[str, str] = {
     "and": "TAND",
     "or": "TOR",
     "xor": "TXOR",
+    "shl": "TSHL",
+    "shr": "TSHR",
     "max": "TMAX",
     "min": "TMIN",
 }
@@ -575,6 +577,7 @@ class ElementwiseOp(PTOOp):
 
         add / sub / mul: r = a[i] op b[i]   (integers wrap to the width; floats IEEE, RNE)
         and / or / xor: bitwise on the element width; integers only
+        shl / shr: shift by the low log2(W) bits of b (shr arithmetic when signed); integers
         div:  floats IEEE (x/0 = +-inf or NaN); integers truncate toward zero, signed
               INT_MIN / -1 = INT_MIN, an integer zero divisor is Fault_TileLegality
         max / min: integers by signedness; floats: one NaN -> the other operand, two NaNs

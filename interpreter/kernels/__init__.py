@@ -31,6 +31,13 @@ profile="ordered")``
 ``quant_param_word(scale, offset=0, offset_bits=0)``, ``lrelu_param_word(slope)``
     Build the 64-bit post-processing parameter words (PTO-SPEC 3.3).
 
+``unary_tile(row, src, valid, pad="null", dtype=None)``, ``UNARY_ROWS``
+    TABS TNEG TNOT TRELU TEXP TLOG TRECIP TSQRT TRSQRT (:mod:`.unary`).
+``tile_scalar(mnemonic, src, scalar, valid, pad="null", dtype=None)``, ``TILE_SCALAR_ROWS``
+    TADDS ... TSHRS: the binary row with a raw-word scalar (:mod:`.tile_scalar`).
+``tfma_tile(lhs, rhs, addend, valid, pad, dtype)``, ``texpands_tile(scalar, valid, pad,
+dtype, *, shape)``: TFMA (one rounding) and TEXPANDS (:mod:`.ternary`).
+
 ``KERNELS`` maps an op mnemonic to its tile-level kernel; ``BINARY_ROWS`` holds the
 per-op rows of the generic binary elementwise kernel (TREM, TADD, TSUB, TMUL, TDIV, TMAX,
 TMIN; TFMOD is deleted from the catalog, so it has no row).
@@ -46,15 +53,23 @@ from .elementwise import BINARY_ROWS, BinaryRow, binary_tile, trem, trem_tile
 from .mx import decode, pack_x2, unpack_x2, value_lut
 from .padding import pad_tile
 from .postprocess import lrelu_param_word, quant_param_word
+from .ternary import texpands_tile, tfma_tile
 from .tgemv import PROFILES, tgemv_mx_bias
+from .tile_scalar import TILE_SCALAR_ROWS, tile_scalar
+from .unary import UNARY_ROWS, UnaryRow, unary_tile
 
 KERNELS: dict[str, Callable] = {
     **{name: partial(binary_tile, row) for name, row in BINARY_ROWS.items()},
     "TREM": trem_tile,
+    **{name: partial(unary_tile, row) for name, row in UNARY_ROWS.items()},
+    **{name: partial(tile_scalar, name) for name in TILE_SCALAR_ROWS},
+    "TFMA": tfma_tile,
+    "TEXPANDS": texpands_tile,
     **{name: partial(cube_matrix, code) for code, name in CUBE_FUNCTION_NAMES.items()},
     "TGEMV_MX_BIAS": tgemv_mx_bias,
 }
-"""Op mnemonic -> kernel. Binary elementwise ops take (lhs, rhs, valid, pad, dtype); CUBE
+"""Op mnemonic -> kernel. Binary elementwise ops take (lhs, rhs, valid, pad, dtype); unary
+ops (src, valid, pad, dtype); tile-scalar ops (src, scalar, valid, pad, dtype); CUBE
 functions take cube_matrix's arguments after ``function`` (TGEMV_MX_BIAS keeps its
 positional ``bias, a_scale, b_scale`` form)."""
 
@@ -63,6 +78,9 @@ __all__ = [
     "CUBE_FUNCTION_NAMES",
     "KERNELS",
     "PROFILES",
+    "TILE_SCALAR_ROWS",
+    "UNARY_ROWS",
+    "UnaryRow",
     "BinaryRow",
     "binary_tile",
     "cube_matrix",
@@ -71,7 +89,11 @@ __all__ = [
     "pack_x2",
     "pad_tile",
     "quant_param_word",
+    "texpands_tile",
+    "tfma_tile",
     "tgemv_mx_bias",
+    "tile_scalar",
+    "unary_tile",
     "trem",
     "trem_tile",
     "unpack_x2",

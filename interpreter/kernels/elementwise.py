@@ -120,14 +120,14 @@ LOW_ZERO_MASK = {T.TF32: np.uint32(0x1FFF), T.HF32: np.uint32(0x0FFF)}
 """``required_low_zero_bits`` of TF32 (13) and HF32 (12) as carrier masks."""
 
 
-def round_to_narrow_fp32(v: np.ndarray, t: TileDataType) -> np.ndarray:
+def round_to_narrow_fp32(v: np.ndarray, t: TileDataType | None, mbits: int | None = None) -> np.ndarray:
     """Round float64 ``v`` once to TF32 / HF32 with RNE: float32 carriers, low bits zero.
 
     Finite values go to the nearest value with 10 / 11 fraction bits in FP32's exponent
     range (subnormal step 2^-136 / 2^-137), ties to even; a result beyond the largest
     finite value (|v| >= max + half an ulp) is +-inf; zeros keep their sign; NaN becomes
     the canonical 0x7FC00000 (``TF32CanonicalNaN`` / ``HF32CanonicalNaN``)."""
-    f = NARROW_FP32[t].mbits
+    f = NARROW_FP32[t].mbits if mbits is None else mbits  # mbits=7: BF16 (same exponents)
     v = np.asarray(v, np.float64)
     s = np.uint64(52 - f)  # float64 fraction bits dropped
     bits = v.view(np.uint64)
@@ -204,6 +204,21 @@ def _float_minmax(pick: Callable, neg_zero_wins: bool) -> Callable:
     return op
 
 
+def _shift(left: bool) -> Callable:
+    """TSHL / TSHR (``logical/TSHL.asl``, ``TSHR.asl``): the count is the unsigned low
+    log2(W) bits of the second operand; left shifts keep the low W bits, right shifts are
+    arithmetic for signed and logical for unsigned element types."""
+
+    def op(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        u = np.dtype(f"u{a.dtype.itemsize}")
+        count = b.view(u) & u.type(a.dtype.itemsize * 8 - 1)
+        if left:
+            return np.left_shift(a.view(u), count).view(a.dtype)
+        return np.right_shift(a, count.astype(a.dtype))
+
+    return op
+
+
 def _row(name, int_op, float_op, faults=False, rhs="second operand", types=VEC_ARITH_TYPES,
          encodings=False):
     """A binary sibling of TREM typed by ASL ``TileVecArithmeticDataTypeSupported``."""
@@ -223,6 +238,8 @@ BINARY_ROWS: dict[str, BinaryRow] = {
         _row("TAND", np.bitwise_and, np.bitwise_and, types=VEC_INT_TYPES),  # integers only:
         _row("TOR", np.bitwise_or, np.bitwise_or, types=VEC_INT_TYPES),  # float_op is never
         _row("TXOR", np.bitwise_xor, np.bitwise_xor, types=VEC_INT_TYPES),  # reached
+        _row("TSHL", _shift(True), _shift(True), types=VEC_INT_TYPES),
+        _row("TSHR", _shift(False), _shift(False), types=VEC_INT_TYPES),
         _row("TMAX", np.maximum, _float_minmax(np.maximum, False), encodings=True),
         _row("TMIN", np.minimum, _float_minmax(np.minimum, True), encodings=True),
     )
@@ -264,6 +281,24 @@ def _as_tile_dtype(x: np.ndarray, npdt: np.dtype, what: str, row: BinaryRow) -> 
     raise _fault(f"{what} has dtype {x.dtype}, expected {npdt} (or raw carriers)", row)
 
 
+def check_encodings(t: TileDataType, named: tuple, op: str) -> None:
+    """TF32 / HF32 sources: every element's low 13 / 12 carrier bits must be zero
+    (``TileSourceEncodingsValid``); otherwise Fault_TileLegality before any effect."""
+    if t not in NARROW_FP32:
+        return
+    mask = LOW_ZERO_MASK[t]
+    for x, what in named:
+        bad = (np.asarray(x).view(np.uint32) & mask) != 0
+        if bad.any():
+            idx = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise PTOFault(
+                FaultKind.TILE_LEGALITY,
+                f"{what}: {t.asm} element at {idx} has nonzero low bits "
+                f"(required_low_zero_bits = {int(mask).bit_length()}, {t.asm}EncodingValid)",
+                op,
+            )
+
+
 def binary_core(
     row: BinaryRow, a: np.ndarray, b: np.ndarray, t: TileDataType
 ) -> np.ndarray:
@@ -276,18 +311,8 @@ def binary_core(
                 row,
             )
         return row.int_op(a, b)
-    if t in NARROW_FP32 and row.checks_encodings:
-        mask = LOW_ZERO_MASK[t]
-        for x, what in ((a, "first operand"), (b, row.rhs_name)):
-            bad = (x.view(np.uint32) & mask) != 0
-            if bad.any():
-                idx = tuple(int(i) for i in np.argwhere(bad)[0])
-                raise _fault(
-                    f"{what}: {t.asm} element at {idx} has nonzero low bits "
-                    f"(required_low_zero_bits = {int(mask).bit_length()}, "
-                    f"{t.asm}EncodingValid)",
-                    row,
-                )
+    if row.checks_encodings:  # only MAX/MIN check encodings (TileOperandsLegal_ExecuteTileBinary)
+        check_encodings(t, ((a, "first operand"), (b, row.rhs_name)), row.mnemonic)
     with np.errstate(all="ignore"):  # IEEE inf/NaN results are values, not faults
         if t in NARROW_FP32:
             r = row.float_op(a.astype(np.float64), b.astype(np.float64))

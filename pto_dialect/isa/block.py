@@ -240,7 +240,7 @@ def _summary(st: _State, noop: bool) -> BlockSummary:
     regs = tuple(c.reg if isinstance(c, BDim) and c.reg != 0 else None for c in st.lb)
     if start.family is BlockFamily.CUBE:
         dims = tuple(v if w else 1 for v, w in zip(lb, written))
-    elif start.family is BlockFamily.TEPL and start.mode == 0:
+    elif start.family is BlockFamily.TEPL and start.mode in (0, 1):
         col = lb[0]
         dims = (col, lb[1] if written[1] else 1, lb[2] if written[2] else col)
     else:
@@ -374,6 +374,14 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         raise _fault(_BC, "the B.IOT sequence is not terminated with 'last'", at, i)
     if op.mode == 0 and st.ior is not None and (any(st.ior.sources) or st.ior.dst):
         raise _fault(_BC, f"{op.name} takes no scalar operand: B.IOR must be all zero", at, i)
+    if op.mode == 1 and st.ior is not None and (st.ior.src1 or st.ior.src2 or st.ior.dst):
+        raise _fault(
+            _TL,
+            f"{op.name} reads one scalar through B.IOR RegSrc0: RegSrc1, RegSrc2 and RegDst "
+            "must be zero (surplus B.IOR field)",
+            at,
+            i,
+        )
     if st.datr is not None:
         d = st.datr
         allowed = op.datr_fields
@@ -391,7 +399,7 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         if bad:
             raise _fault(_TL, f"B.DATR fields {', '.join(bad)} are not applicable to {op.name}",
                          at, i)  # fmt: skip
-    if op.mode == 0 and not s.dims[0]:
+    if op.mode in (0, 1) and not s.dims[0]:
         raise _fault(_TL, f"{op.name} needs LB0 = ValidCol (nonzero)", at, i)
     if op.name in CLOSED_BINARY_OPS:
         # ASL SelectedBundleClosedBinarySchemaLegal: destination and both sources in ONE

@@ -100,7 +100,12 @@ INT_REF = {
     "TXOR": lambda a, b: a ^ b,  # integers only, TileVecScalarIntegerDataTypeSupported)
     "TMAX": max,
     "TMIN": min,
+    # count = unsigned low log2(W) bits of the second operand (logical/TSHL.asl, TSHR.asl);
+    # Python's >> on a negative int is arithmetic, on a non-negative one logical
+    "TSHL": lambda a, b, w: a << (b & (w - 1)),
+    "TSHR": lambda a, b, w: a >> (b & (w - 1)),
 }
+SHIFTS = ("TSHL", "TSHR")
 
 FLOAT_A = [1.5, -2.0, 0.25, 3.0, -0.5, 6.0, 1.0, -0.75]
 FLOAT_B = [0.5, 4.0, -0.75, 3.0, 2.0, -1.5, 3.0, 0.25]
@@ -153,6 +158,8 @@ def _reference(op: type[BinaryTileOp], dt: TileDataType, a: list, b: list) -> li
         f = FLOAT_REF[op.MNEMONIC]
         return [round_to_format(f(Fraction(x), Fraction(y)), dt) for x, y in zip(a, b)]
     f = INT_REF[op.MNEMONIC]
+    if op.MNEMONIC in SHIFTS:
+        return [_wrap(f(x, y, dt.bits), dt.bits, dt.is_signed) for x, y in zip(a, b)]
     return [_wrap(f(x, y), dt.bits, dt.is_signed) for x, y in zip(a, b)]
 
 

@@ -25,15 +25,21 @@ from pathlib import Path
 import pytest
 import test_binary_evidence
 import test_cube_evidence
+import test_elementwise_evidence
 
-from interpreter.kernels import BINARY_ROWS, KERNELS
+from interpreter.kernels import BINARY_ROWS, KERNELS, TILE_SCALAR_ROWS, UNARY_ROWS
+from interpreter.kernels.ternary import TEXPANDS_ROW, TFMA_ROW
 from passes import get_all_passes
 from pto_dialect import isa
 from pto_dialect.bundle import BINARY_OP_OF_SELECTOR, CUBE_OP_OF_FUNCTION
+from pto_dialect.elementwise_ops import (
+    ELEMENTWISE_FAMILY_OPS,
+    ELEMENTWISE_OP_OF_SELECTOR,
+)
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS
 
 FILECHECK = Path(__file__).resolve().parents[1] / "filecheck"
-ALL_OPS = [*CUBE_OPS, *BINARY_OPS]
+ALL_OPS = [*CUBE_OPS, *BINARY_OPS, *ELEMENTWISE_FAMILY_OPS]
 
 
 def _lit_files(flag: str) -> dict[Path, str]:
@@ -53,7 +59,7 @@ INVALID = _lit_files("--verify-diagnostics")
 
 
 def test_families_are_nonempty_and_disjoint():
-    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 10
+    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 12
     assert len({c.name for c in ALL_OPS}) == len(ALL_OPS)
 
 
@@ -80,6 +86,19 @@ def test_binary_rows(cls):
     assert BINARY_OP_OF_SELECTOR.get((cls.MODE, cls.FUNCTION)) is cls, cls.name
 
 
+@pytest.mark.parametrize("cls", ELEMENTWISE_FAMILY_OPS, ids=lambda c: c.name)
+def test_unary_and_tile_scalar_rows(cls):
+    row = isa.TEPL_OPS.get((cls.MODE, cls.FUNCTION))
+    assert row is not None and row.name == cls.MNEMONIC, f"{cls.name}: encoding row"
+    assert row.sources == len(cls.TILE_ROLES), f"{cls.name}: catalog source count"
+    assert cls.MNEMONIC in KERNELS, f"{cls.name}: kernel row"
+    types = {**{m: r.wide_types for m, r in TILE_SCALAR_ROWS.items()},
+             **{m: r.types for m, r in UNARY_ROWS.items()},
+             "TFMA": TFMA_ROW.types, "TEXPANDS": TEXPANDS_ROW.types}  # fmt: skip
+    assert types[cls.MNEMONIC] == cls.TYPES, f"{cls.name}: type sets differ"
+    assert ELEMENTWISE_OP_OF_SELECTOR.get((cls.MODE, cls.FUNCTION)) is cls, cls.name
+
+
 @pytest.mark.parametrize("cls", ALL_OPS, ids=lambda c: c.name)
 def test_block_composition_row(cls):
     """pto-form-bundles is table-driven by family (FORMERS: op family -> former)."""
@@ -104,5 +123,9 @@ def test_lit_round_trip_and_invalid_tests(cls):
 
 @pytest.mark.parametrize("cls", ALL_OPS, ids=lambda c: c.name)
 def test_execution_evidence(cls):
-    executed = test_cube_evidence.EXECUTED | test_binary_evidence.EXECUTED
+    executed = (
+        test_cube_evidence.EXECUTED
+        | test_binary_evidence.EXECUTED
+        | test_elementwise_evidence.EXECUTED
+    )
     assert cls.name in executed, f"{cls.name}: no execution evidence"

@@ -1,0 +1,161 @@
+"""Unary elementwise tile kernels (TEPL mode 0): one generic kernel driven by a row per op.
+
+Semantics (``asl/tile/model/execution/unary.asl``; ``asl/tile/elementwise-tile-tile/
+{logical,transcendental}/T*.asl``):
+
+* Types are the executable ASL sets (``TileUnaryDataTypeSupported``; as D6, the executable
+  ASL wins over narrower contract prose): TNOT the integers (S64..U8); TABS, TNEG, TRELU
+  ``TileVecArithmeticDataTypeSupported``; TEXP, TLOG, TRECIP, TSQRT, TRSQRT the floats of
+  ``TileFloatingElementwiseDataTypeSupported`` (FP64 FP32 TF32 HF32 FP16 BF16 E4M3 E5M2).
+* Integers (``TileIntegerUnaryValue``): ABS is signed absolute value modulo the width
+  (INT_MIN stays INT_MIN), unsigned identity; NEG and NOT modulo the width; RELU clamps
+  signed negatives to 0, unsigned identity.
+* Floats, closed ops (``TileFloatingUnaryValue``): ABS clears and NEG flips only the sign
+  bit (NaN payloads kept, no status); RELU gives +0 for every negative value and for -0,
+  keeps positive values and +inf, and any NaN gives the format's canonical quiet NaN.
+* Floats, SFU ops (``TileSFUUnarySpecialValue``): every NaN gives the canonical quiet NaN;
+  exp(+-0) = 1, exp(+inf) = +inf, exp(-inf) = +0; log(1) = +0, log(+-0) = -inf,
+  log(+inf) = +inf, log(x < 0) = NaN; recip(+-0) = +-inf, recip(+-inf) = +-0; sqrt keeps
+  +-0 and +inf, sqrt(x < 0) = NaN; rsqrt(+-0) = +-inf, rsqrt(+inf) = +0, rsqrt(x < 0) = NaN.
+  E4M3 has no infinity: where the result would be infinite it is the canonical NaN 0x7F
+  (no saturation). Finite non-special results are profile-defined (``TileProfileUnary`` is
+  ``impdef``); this interpreter's profile computes the real function in float64 and rounds
+  ONCE to the format with RNE (FP32/FP16/E4M3/E5M2 by numpy/ml_dtypes casts, BF16/TF32/HF32
+  by :func:`.elementwise.round_to_narrow_fp32`). For FP32 and narrower that is the correctly
+  rounded result except when the float64 value (itself within one float64 ulp) lies within
+  2^-29 relative of a rounding boundary; FP64 results are numpy's (faithful, < 1 ulp).
+* TF32/HF32 sources must have zero low bits (``TileSourceEncodingsValid``): TileLegality.
+* Floating status flags are not modelled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from pto_dialect.datatypes import VEC_ARITH_TYPES, VEC_FLOAT_TYPES, VEC_INT_TYPES, TileDataType
+
+from .elementwise import NARROW_FP32, check_encodings, round_to_narrow_fp32
+from .tepl import map_valid
+
+T = TileDataType
+
+@dataclass(frozen=True)
+class UnaryRow:
+    """One unary op: integer and float numpy kernels and its type set."""
+
+    mnemonic: str
+    int_op: Callable[[np.ndarray], np.ndarray] | None
+    float_op: Callable[[np.ndarray, TileDataType], np.ndarray]
+    types: frozenset[TileDataType]
+
+    @property
+    def wide_types(self) -> frozenset[TileDataType]:
+        return self.types
+
+
+def _sign_bit(a: np.ndarray) -> np.ndarray:
+    bits = a.dtype.itemsize * 8
+    return np.array(1 << (bits - 1), np.dtype(f"u{a.dtype.itemsize}"))
+
+
+def _fabs(a: np.ndarray, t: TileDataType) -> np.ndarray:
+    u = np.dtype(f"u{a.dtype.itemsize}")
+    return (a.view(u) & ~_sign_bit(a)).view(a.dtype)
+
+
+def _fneg(a: np.ndarray, t: TileDataType) -> np.ndarray:
+    u = np.dtype(f"u{a.dtype.itemsize}")
+    return (a.view(u) ^ _sign_bit(a)).view(a.dtype)
+
+
+def canonical_nan(r: np.ndarray) -> np.ndarray:
+    """Every NaN of ``r`` (a float carrier array) as the format's canonical quiet NaN
+    (numpy's / ml_dtypes' positive NaN is the canonical encoding of every PTO float type:
+    FP32 0x7FC00000, FP16 0x7E00, BF16 0x7FC0, E4M3 0x7F, E5M2 0x7E, FP64 0x7FF8...)."""
+    nan = np.isnan(r)
+    if nan.any():
+        r = np.where(nan, np.array(np.nan).astype(r.dtype), r)
+    return r
+
+
+def _frelu(a: np.ndarray, t: TileDataType) -> np.ndarray:
+    zero = np.zeros((), a.dtype)
+    with np.errstate(invalid="ignore"):  # a signalling NaN input is a value here
+        r = np.maximum(a, zero)  # negatives -> +0 or -0; NaN propagates
+        r += zero  # -0 + +0 = +0 under RNE: every zero result is +0
+    nan = np.isnan(a)
+    if nan.any():
+        r[nan] = np.array(np.nan).astype(a.dtype)  # the canonical quiet NaN
+    return r
+
+
+def round_from_f64(v: np.ndarray, t: TileDataType, dtype: np.dtype) -> np.ndarray:
+    """float64 values rounded once (RNE) to type ``t`` in its numpy carrier ``dtype``."""
+    if t in NARROW_FP32:
+        return round_to_narrow_fp32(v, t)
+    if t is T.BF16:
+        r = round_to_narrow_fp32(v, None, mbits=7)  # BF16: FP32's exponents, 7 fraction bits
+        return r.astype(dtype)  # exact: the float32 has BF16's precision
+    with np.errstate(over="ignore", invalid="ignore"):
+        return v.astype(dtype)
+
+
+def _sfu(fn: Callable[[np.ndarray], np.ndarray]) -> Callable:
+    def op(a: np.ndarray, t: TileDataType) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            v = fn(a.astype(np.float64))
+        return canonical_nan(round_from_f64(v, t, a.dtype))
+
+    return op
+
+
+def _recip(x):
+    return 1.0 / x
+
+
+def _rsqrt(x):
+    return 1.0 / np.sqrt(x)
+
+
+def _int_relu(a: np.ndarray) -> np.ndarray:
+    return np.maximum(a, np.zeros((), a.dtype)) if a.dtype.kind == "i" else a.copy()
+
+
+def _int_abs(a: np.ndarray) -> np.ndarray:
+    return np.abs(a) if a.dtype.kind == "i" else a.copy()  # INT_MIN wraps to itself
+
+
+UNARY_ROWS: dict[str, UnaryRow] = {
+    r.mnemonic: r
+    for r in (
+        UnaryRow("TABS", _int_abs, _fabs, VEC_ARITH_TYPES),
+        UnaryRow("TNEG", np.negative, _fneg, VEC_ARITH_TYPES),
+        UnaryRow("TNOT", np.invert, _fneg, VEC_INT_TYPES),  # float_op never reached
+        UnaryRow("TRELU", _int_relu, _frelu, VEC_ARITH_TYPES),
+        UnaryRow("TEXP", None, _sfu(np.exp), VEC_FLOAT_TYPES),
+        UnaryRow("TLOG", None, _sfu(np.log), VEC_FLOAT_TYPES),
+        UnaryRow("TRECIP", None, _sfu(_recip), VEC_FLOAT_TYPES),
+        UnaryRow("TSQRT", None, _sfu(np.sqrt), VEC_FLOAT_TYPES),
+        UnaryRow("TRSQRT", None, _sfu(_rsqrt), VEC_FLOAT_TYPES),
+    )
+}
+"""Unary elementwise ops (TEPL mode 0, functions 15-23)."""
+
+
+def unary_core(row: UnaryRow, a: np.ndarray, t: TileDataType) -> np.ndarray:
+    """The elementwise result on an already-checked array of t's numpy carrier."""
+    if t.is_integer:
+        assert row.int_op is not None
+        return row.int_op(a)
+    check_encodings(t, ((a, "source"),), row.mnemonic)
+    return row.float_op(a, t)
+
+
+def unary_tile(row: UnaryRow, src, valid, pad="null", dtype=None) -> tuple[np.ndarray, np.ndarray]:
+    """Tile-level unary kernel: physical payload, valid (rows, cols), PadValue ->
+    ``(payload, defined)``. Only the valid rectangle is read."""
+    return map_valid(row, [src], ["source"], valid, pad, dtype,
+                     lambda v, t: unary_core(row, v[0], t))  # fmt: skip

@@ -1,0 +1,334 @@
+"""Elementwise TEPL families beyond the binary one: tile-scalar (mode 1) and unary (mode 0).
+
+* :class:`TileScalarOp` — ``d = source <op> scalar`` (PTO-SPEC 5; ``ExecuteTileScalar``,
+  ``asl/tile/tile-scalar-and-immediate/**``). The scalar is an SSA value: an ``i64`` raw GPR
+  word (the element is its low element-width bits, ``TileRawElementValue``) or, for a
+  float tile, a scalar of the tile's own float type. In the block it is read through
+  ``B.IOR [a0, zero, zero], ->zero`` (RegSrc0; docs/blocks.md pseudo register convention).
+* :class:`UnaryTileOp` — ``d = f(source)`` (``ExecuteTileUnary``,
+  ``asl/tile/model/execution/unary.asl``).
+
+A member is a few lines: name, ``MNEMONIC``, ``MODE``/``FUNCTION`` (the catalog selector),
+``TYPES`` (the executable ASL set). The kernel rows live in ``interpreter.kernels``
+(``TILE_SCALAR_ROWS``, ``UNARY_ROWS``). Diagnostics: ``'<op>' op [<FaultKind>] <operand>:
+<rule> (<refs>)``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import AnyFloat, i64
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+
+from pto_dialect.attributes import MaskAttr, PadValue, PadValueAttr, TileType
+from pto_dialect.datatypes import VEC_ARITH_TYPES, VEC_FLOAT_TYPES, VEC_INT_TYPES, TileDataType
+from pto_dialect.faults import FaultKind
+from pto_dialect.ops import PTOOp, _print_props, _split_props, type_name, verify_same_tiles
+
+TL = FaultKind.TILE_LEGALITY
+
+
+class _TeplElementwise(PTOOp):
+    """Common base: the ``pad``/``mask`` properties, the selector constants and the
+    constructor used by the parser, the bundle decoder and the passes."""
+
+    MODE: ClassVar[int]
+    FUNCTION: ClassVar[int]
+    MNEMONIC: ClassVar[str]
+    TYPES: ClassVar[frozenset[TileDataType]]
+    TYPES_REF: ClassVar[str]
+    SPEC: ClassVar[str]
+    """The op's ASL path in the spec (docs table)."""
+    TILE_ROLES: ClassVar[tuple[str, ...]] = ("source",)
+    SCALAR_ROLES: ClassVar[tuple[str, ...]] = ()
+
+    pad = prop_def(PadValueAttr, PadValueAttr(PadValue.NULL))
+    mask = prop_def(MaskAttr, MaskAttr("1111"))
+    traits = traits_def(Pure())
+
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "pad": PadValueAttr(PadValue.NULL),
+        "mask": MaskAttr("1111"),
+    }
+
+    def __init__(
+        self,
+        operands: list[SSAValue],
+        result_type: Attribute | None = None,
+        *,
+        pad: PadValue = PadValue.NULL,
+        mask: str = "1111",
+    ):
+        super().__init__(
+            operands=operands,
+            result_types=[result_type or operands[0].type],
+            properties={"pad": PadValueAttr(pad), "mask": MaskAttr(mask)},
+        )
+
+    @classmethod
+    def build(cls, by_role: dict[str, SSAValue], result_type: Attribute, pad: PadValue, mask: str):
+        """The op from its operands by role (the decoded-block rebuild)."""
+        op = cls.__new__(cls)
+        roles = (*cls.TILE_ROLES, *cls.SCALAR_ROLES)
+        _TeplElementwise.__init__(op, [by_role[r] for r in roles], result_type, pad=pad, mask=mask)
+        return op
+
+    def tile_operands(self) -> list[SSAValue]:
+        return list(self.operands[: len(self.TILE_ROLES)])
+
+    def scalar_operands(self) -> list[SSAValue]:
+        return list(self.operands[len(self.TILE_ROLES) :])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_props(printer, self, self.PROPERTY_DEFAULTS)
+        printer.print_string(" : ")
+        printer.print_attribute(self.results[0].type)
+        for s in self.scalar_operands():
+            printer.print_string(", ")
+            printer.print_attribute(s.type)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        n = len(cls.TILE_ROLES) + len(cls.SCALAR_ROLES)
+        names = [parser.parse_unresolved_operand()]
+        for _ in range(n - 1):
+            parser.parse_punctuation(",")
+            names.append(parser.parse_unresolved_operand())
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        tile_t = parser.parse_type()
+        scalar_ts = []
+        for _ in cls.SCALAR_ROLES:
+            parser.parse_punctuation(",")
+            scalar_ts.append(parser.parse_type())
+        types = [tile_t] * len(cls.TILE_ROLES) + scalar_ts
+        props, others = _split_props(cls, attrs)
+        op = cls.__new__(cls)
+        operands = [parser.resolve_operand(nm, t) for nm, t in zip(names, types)]
+        _TeplElementwise.__init__(op, operands, tile_t)
+        op.properties.update(props)
+        op.attributes.update(others)
+        return op
+
+    def verify_(self) -> None:
+        if self.mask.is_zero:  # a strict no-op with no checks (PTO-SPEC 2, D12)
+            return
+        tiles = dict(zip(self.TILE_ROLES, (v.type for v in self.tile_operands())))
+        tiles["result"] = self.results[0].type
+        verify_same_tiles(self, tiles, self.TYPES, self.TYPES_REF)
+        for role, v in zip(self.SCALAR_ROLES, self.scalar_operands()):
+            self._verify_scalar(role, v.type, tiles["result"])  # type: ignore[arg-type]
+
+    def _verify_scalar(self, role: str, st: Attribute, tile: TileType) -> None:
+        """A scalar is an i64 raw GPR word, or a float of exactly the tile's float type."""
+        if st == i64:
+            return
+        if isinstance(st, AnyFloat) and tile.dtype.is_float and st == tile.element_type:
+            return
+        want = "i64 (a raw GPR word)"
+        if tile.dtype.is_float:
+            want += f" or {type_name(tile.element_type)}"
+        raise self.fault(
+            TL,
+            f"{role}: scalar type {type_name(st)} must be {want}",
+            "PTO-SPEC 5, TileRawElementValue",
+        )
+
+
+class TileScalarOp(_TeplElementwise):
+    """Family base of the tile-scalar operations (TEPL mode 1, ``ExecuteTileScalar``).
+
+    Semantics, for every (i, j) of the valid rectangle::
+
+        s = low element-width bits of the scalar word (TileRawElementValue)
+        d[i, j] = source[i, j] <op> s     # exactly the tile-tile op's row (TADD for TADDS...)
+        elements outside the valid rectangle <- pad (D9)
+
+    Syntax::
+
+        %d = pto.tadds %src, %s [{pad = #pto.pad<zero>, mask = #pto.mask<1111>}]
+               : !pto.tile<...>, i64
+    """
+
+    TILE_ROLES: ClassVar[tuple[str, ...]] = ("source",)
+    SCALAR_ROLES: ClassVar[tuple[str, ...]] = ("scalar",)
+    TYPES: ClassVar[frozenset[TileDataType]] = VEC_ARITH_TYPES
+    TYPES_REF: ClassVar[str] = "PTO-SPEC 5, TileBinaryDataTypeSupported"
+
+    source = operand_def(TileType)
+    scalar = operand_def()
+    result = result_def(TileType)
+
+
+class UnaryTileOp(_TeplElementwise):
+    """Family base of the unary operations (TEPL mode 0, ``ExecuteTileUnary``).
+
+    Semantics: ``d[i, j] = f(source[i, j])`` on the valid rectangle, padding outside (D9).
+    Syntax: ``%d = pto.texp %src [{pad = ..., mask = ...}] : !pto.tile<...>``.
+    """
+
+    TILE_ROLES: ClassVar[tuple[str, ...]] = ("source",)
+    MODE: ClassVar[int] = 0
+
+    source = operand_def(TileType)
+    result = result_def(TileType)
+
+
+_CLASSVARS = {k: ClassVar for k in ("MODE", "FUNCTION", "MNEMONIC", "TYPES", "TYPES_REF", "SPEC")}
+
+
+def _scalar_op(name: str, mnemonic: str, function: int, types, doc: str, path: str):
+    cls = type(
+        f"{mnemonic[0]}{mnemonic[1:].capitalize()}Op",
+        (TileScalarOp,),
+        {
+            "__doc__": f"``{name}`` — {doc} (TEPL 1/{function}, ``{path}``). Example: "
+            f"``%d = {name} %a, %s : !pto.tile<8x16xsi32>, i64``.",
+            "name": name,
+            "MODE": 1,
+            "FUNCTION": function,
+            "MNEMONIC": mnemonic,
+            "TYPES": types,
+            "SPEC": path,
+            "__annotations__": _CLASSVARS,
+        },
+    )
+    return irdl_op_definition(cls)
+
+
+def _unary_op(name: str, mnemonic: str, function: int, types, ref: str, doc: str, path: str):
+    cls = type(
+        f"{mnemonic[0]}{mnemonic[1:].capitalize()}Op",
+        (UnaryTileOp,),
+        {
+            "__doc__": f"``{name}`` — {doc} (TEPL 0/{function}, ``{path}``). Example: "
+            f"``%d = {name} %a : !pto.tile<8x16xf32>``.",
+            "name": name,
+            "FUNCTION": function,
+            "MNEMONIC": mnemonic,
+            "TYPES": types,
+            "TYPES_REF": f"PTO-SPEC 5, {ref}",
+            "SPEC": path,
+            "__annotations__": _CLASSVARS,
+        },
+    )
+    return irdl_op_definition(cls)
+
+
+_TS = "asl/tile/tile-scalar-and-immediate"
+_A = VEC_ARITH_TYPES
+_I = VEC_INT_TYPES
+TILE_SCALAR_OPS: list[type[TileScalarOp]] = [
+    _scalar_op("pto.tadds", "TADDS", 0, _A, "d = a + s (integers wrap; floats RNE)", f"{_TS}/arithmetic/TADDS.asl"),
+    _scalar_op("pto.tsubs", "TSUBS", 1, _A, "d = a - s (tile minus scalar)", f"{_TS}/arithmetic/TSUBS.asl"),
+    _scalar_op("pto.tmuls", "TMULS", 2, _A, "d = a * s", f"{_TS}/arithmetic/TMULS.asl"),
+    _scalar_op("pto.tdivs", "TDIVS", 3, _A, "d = a / s (integer zero scalar faults)", f"{_TS}/arithmetic/TDIVS.asl"),
+    _scalar_op("pto.trems", "TREMS", 4, _A, "d = a floor-mod s (D7, D8)", f"{_TS}/arithmetic/TREMS.asl"),
+    _scalar_op("pto.tands", "TANDS", 6, _I, "d = a & s", f"{_TS}/logical/TANDS.asl"),
+    _scalar_op("pto.tors", "TORS", 7, _I, "d = a | s", f"{_TS}/logical/TORS.asl"),
+    _scalar_op("pto.txors", "TXORS", 8, _I, "d = a ^ s", f"{_TS}/logical/TXORS.asl"),
+    _scalar_op("pto.tshls", "TSHLS", 9, _I, "d = a << (s & (W-1))", f"{_TS}/logical/TSHLS.asl"),
+    _scalar_op("pto.tshrs", "TSHRS", 10, _I, "d = a >> (s & (W-1)), arithmetic if signed", f"{_TS}/logical/TSHRS.asl"),
+    _scalar_op("pto.tmaxs", "TMAXS", 11, _A, "d = max(a, s) (TMAX NaN / signed-zero rules)", f"{_TS}/arithmetic/TMAXS.asl"),
+    _scalar_op("pto.tmins", "TMINS", 12, _A, "d = min(a, s) (TMIN NaN / signed-zero rules)", f"{_TS}/arithmetic/TMINS.asl"),
+]  # fmt: skip
+"""The tile-scalar family (TEPL mode 1, functions 0-12)."""
+
+_EW = "asl/tile/elementwise-tile-tile"
+_VA = "TileVecArithmeticDataTypeSupported"
+_FE = "TileFloatingElementwiseDataTypeSupported"
+UNARY_OPS: list[type[UnaryTileOp]] = [
+    _unary_op("pto.tabs", "TABS", 15, _A, _VA, "d = |a| (float: sign bit cleared; INT_MIN wraps)", f"{_EW}/logical/TABS.asl"),
+    _unary_op("pto.tnot", "TNOT", 16, _I, "TileVecScalarIntegerDataTypeSupported", "d = ~a", f"{_EW}/logical/TNOT.asl"),
+    _unary_op("pto.tneg", "TNEG", 17, _A, _VA, "d = -a (float: sign bit flipped; integers wrap)", f"{_EW}/logical/TNEG.asl"),
+    _unary_op("pto.texp", "TEXP", 18, VEC_FLOAT_TYPES, _FE, "d = e^a", f"{_EW}/transcendental/TEXP.asl"),
+    _unary_op("pto.tlog", "TLOG", 19, VEC_FLOAT_TYPES, _FE, "d = ln a", f"{_EW}/transcendental/TLOG.asl"),
+    _unary_op("pto.trecip", "TRECIP", 20, VEC_FLOAT_TYPES, _FE, "d = 1 / a", f"{_EW}/transcendental/TRECIP.asl"),
+    _unary_op("pto.tsqrt", "TSQRT", 21, VEC_FLOAT_TYPES, _FE, "d = sqrt(a)", f"{_EW}/transcendental/TSQRT.asl"),
+    _unary_op("pto.trsqrt", "TRSQRT", 22, VEC_FLOAT_TYPES, _FE, "d = 1 / sqrt(a)", f"{_EW}/transcendental/TRSQRT.asl"),
+    _unary_op("pto.trelu", "TRELU", 23, _A, _VA, "d = max(a, 0) (-0 -> +0, NaN -> canonical NaN)", f"{_EW}/logical/TRELU.asl"),
+]  # fmt: skip
+"""The unary family (TEPL mode 0, functions 15-23)."""
+
+@irdl_op_definition
+class TFmaOp(_TeplElementwise):
+    """``pto.tfma`` — d = lhs * rhs + addend with one rounding (TEPL 0/28).
+
+    Semantics (``asl/tile/elementwise-tile-tile/arithmetic/TFMA.asl``)::
+
+        for (i, j) in valid rectangle:
+            integers: d = (a * b + c) mod 2^W
+            floats:   d = round_RNE(a * b + c)   # exact product, ONE rounding; NaN canonical
+        elements outside the valid rectangle <- pad (D9)
+
+    Types: ``TileFusedMultiplyAddDataTypeSupported`` (= TileVecArithmeticDataTypeSupported;
+    FP64 is verified but its execution is not implemented). Example::
+
+        %d = pto.tfma %a, %b, %c : !pto.tile<8x16xf32>
+    """
+
+    name = "pto.tfma"
+    MODE: ClassVar[int] = 0
+    FUNCTION: ClassVar[int] = 28
+    MNEMONIC: ClassVar[str] = "TFMA"
+    TYPES: ClassVar[frozenset[TileDataType]] = VEC_ARITH_TYPES
+    TYPES_REF: ClassVar[str] = "PTO-SPEC 5, TileFusedMultiplyAddDataTypeSupported"
+    SPEC: ClassVar[str] = f"{_EW}/arithmetic/TFMA.asl"
+    TILE_ROLES: ClassVar[tuple[str, ...]] = ("lhs", "rhs", "addend")
+
+    lhs = operand_def(TileType)
+    rhs = operand_def(TileType)
+    addend = operand_def(TileType)
+    result = result_def(TileType)
+
+
+@irdl_op_definition
+class TExpandsOp(_TeplElementwise):
+    """``pto.texpands`` — d = scalar broadcast over the valid rectangle (TEPL 1/27).
+
+    Semantics (``asl/tile/tile-scalar-and-immediate/initialization/TEXPANDS.asl``)::
+
+        s = low element-width bits of the scalar word (no conversion)
+        d[i, j] = s on the valid rectangle; pad outside (D9)
+
+    The block has no tile source (``B.IOT ->dst`` only) and reads the scalar through
+    ``B.IOR [a0]``; an omitted B.IOR fills zeros. Example::
+
+        %d = pto.texpands %s : !pto.tile<8x16xf32>, i64
+    """
+
+    name = "pto.texpands"
+    MODE: ClassVar[int] = 1
+    FUNCTION: ClassVar[int] = 27
+    MNEMONIC: ClassVar[str] = "TEXPANDS"
+    TYPES: ClassVar[frozenset[TileDataType]] = VEC_ARITH_TYPES
+    TYPES_REF: ClassVar[str] = "PTO-SPEC 5, TEXPANDS.asl"
+    SPEC: ClassVar[str] = f"{_TS}/initialization/TEXPANDS.asl"
+    TILE_ROLES: ClassVar[tuple[str, ...]] = ()
+    SCALAR_ROLES: ClassVar[tuple[str, ...]] = ("scalar",)
+
+    scalar = operand_def()
+    result = result_def(TileType)
+
+
+TERNARY_OPS: list[type[_TeplElementwise]] = [TFmaOp]
+"""Three-source elementwise ops."""
+FILL_OPS: list[type[_TeplElementwise]] = [TExpandsOp]
+"""Tile initialisation from a scalar."""
+
+ELEMENTWISE_FAMILY_OPS: list[type[_TeplElementwise]] = [
+    *TILE_SCALAR_OPS, *UNARY_OPS, *TERNARY_OPS, *FILL_OPS
+]  # fmt: skip
+ELEMENTWISE_OP_OF_SELECTOR: dict[tuple[int, int], type[_TeplElementwise]] = {
+    (c.MODE, c.FUNCTION): c for c in ELEMENTWISE_FAMILY_OPS
+}
+"""TEPL (Mode, Function) -> tile-level op class of these families (decoded dispatch)."""
+
+TeplElementwiseOp = _TeplElementwise

@@ -1,0 +1,21 @@
+"""The one registry of tile-op families (feeds ``docs/ops.md`` and the completeness checks).
+
+A new family appends ``(family name, op list)`` here; every layer's table is then checked
+against it (tests/evidence/test_completeness.py) and listed in the generated op table
+(``python -m interpreter.op_table``).
+"""
+
+from __future__ import annotations
+
+from pto_dialect.elementwise_ops import FILL_OPS, TERNARY_OPS, TILE_SCALAR_OPS, UNARY_OPS
+from pto_dialect.ops import BINARY_OPS, CUBE_OPS
+
+TILE_OP_FAMILIES: list[tuple[str, list]] = [
+    ("CUBE matrix", CUBE_OPS),
+    ("binary elementwise", BINARY_OPS),
+    ("unary elementwise", UNARY_OPS),
+    ("tile-scalar", TILE_SCALAR_OPS),
+    ("ternary elementwise", TERNARY_OPS),
+    ("fill", FILL_OPS),
+]
+"""(family, op classes) in documentation order."""

@@ -1,0 +1,158 @@
+"""``pto.map`` — a unary or tile-scalar elementwise op on whole tensors (before tiling).
+
+The kind table :data:`MAP_KINDS` has one row per tile op of the unary and tile-scalar
+families (``exp`` -> ``pto.texp``, ``adds`` -> ``pto.tadds`` ...): the kind is the mnemonic
+without its leading ``T``, lower case. ``pto-tile-to-capacity`` lowers ``pto.map`` to
+``pto.tload`` / the tile op / ``pto.tstore`` over the same cover as ``pto.elementwise``;
+the interpreter runs the same kernel on the whole tensor. Semantics are the tile op's
+(``docs/ops.md``).
+
+Syntax::
+
+    %r = pto.map exp %a : tensor<64x128xf32>
+    %r = pto.map adds signed %a, %s : tensor<100xi32>, i64      // scalar: raw i64 word
+    %r = pto.map muls %a, %f : tensor<8x8xf16>, f16             // or the element's float
+
+Signless integers need ``signed`` / ``unsigned`` (it selects the S/U tile type).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import AnyFloat, StringAttr, TensorType, i64
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+
+from pto_dialect.datatypes import TileDataType
+from pto_dialect.elementwise_ops import TILE_SCALAR_OPS, UNARY_OPS, TeplElementwiseOp
+from pto_dialect.faults import FaultKind
+from pto_dialect.ops import PTOOp, type_name
+from pto_dialect.tensor_ops import _static_shape, floor_mod_dtype
+
+TL = FaultKind.TILE_LEGALITY
+
+MAP_KINDS: dict[str, type[TeplElementwiseOp]] = {
+    c.MNEMONIC[1:].lower(): c for c in (*UNARY_OPS, *TILE_SCALAR_OPS)
+}
+"""``pto.map`` kind -> tile op class (one row per op; TF32/HF32 have no tensor type)."""
+
+
+@irdl_op_definition
+class MapOp(PTOOp):
+    """``pto.map`` — ``r[i] = f(a[i])`` or ``r[i] = a[i] <op> s`` (module docstring)."""
+
+    name = "pto.map"
+
+    source = operand_def(TensorType)
+    scalars = var_operand_def()
+    result = result_def(TensorType)
+    kind = prop_def(StringAttr)
+    signedness = opt_prop_def(StringAttr)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, kind: str, source: SSAValue, scalars=(), signedness: str | None = None):
+        props: dict[str, Attribute] = {"kind": StringAttr(kind)}
+        if signedness:
+            props["signedness"] = StringAttr(signedness)
+        super().__init__(
+            operands=[source, list(scalars)], result_types=[source.type], properties=props
+        )
+
+    @property
+    def tile_op(self) -> type[TeplElementwiseOp]:
+        return MAP_KINDS[self.kind.data]
+
+    @property
+    def dtype(self) -> TileDataType:
+        dt = floor_mod_dtype(
+            self.source.type.element_type,  # type: ignore[union-attr]
+            self.signedness.data if self.signedness else None,
+            self.tile_op.TYPES,
+        )
+        assert dt is not None, "verified"
+        return dt
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data} ")
+        if self.signedness is not None:
+            printer.print_string(f"{self.signedness.data} ")
+        printer.print_list([self.source, *self.scalars], printer.print_operand)
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([self.result.type, *(s.type for s in self.scalars)],
+                           printer.print_attribute)  # fmt: skip
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MapOp:
+        pos = parser.pos
+        kind = parser.parse_identifier()
+        if kind not in MAP_KINDS:
+            parser.raise_error(
+                f"unknown pto.map kind '{kind}' (expected one of {', '.join(MAP_KINDS)})",
+                pos,
+                parser.pos,
+            )
+        sign = None
+        for kw in ("signed", "unsigned"):
+            if parser.parse_optional_keyword(kw) is not None:
+                sign = kw
+                break
+        names = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(types) != len(names):
+            parser.raise_error(f"pto.map {kind}: {len(names)} operands but {len(types)} types")
+        vals = [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+        op = cls(kind, vals[0], vals[1:], sign)
+        op.attributes.update(attrs)
+        return op
+
+    def verify_(self) -> None:
+        refs = "PTO-SPEC 5, docs/ops.md"
+        if self.kind.data not in MAP_KINDS:
+            raise self.fault(TL, f"unknown pto.map kind '{self.kind.data}'", refs)
+        cls = self.tile_op
+        shape = _static_shape(self, "source", self.source.type)
+        if not shape:
+            raise self.fault(TL, "source must have rank >= 1", refs)
+        if self.result.type != self.source.type:
+            raise self.fault(TL, "result type must equal the source type", refs)
+        elt = self.source.type.element_type  # type: ignore[union-attr]
+        sign = self.signedness.data if self.signedness else None
+        if sign is not None and sign not in ("signed", "unsigned"):
+            raise self.fault(TL, f"signedness '{sign}' must be signed or unsigned", refs)
+        if floor_mod_dtype(elt, sign, cls.TYPES) is None:
+            allowed = ", ".join(sorted(t.name for t in cls.TYPES))
+            raise self.fault(
+                TL,
+                f"element type {type_name(elt)}{' ' + sign if sign else ''} is not supported by "
+                f"{cls.MNEMONIC} (allowed: {allowed}; signless integers need signed/unsigned)",
+                refs,
+            )
+        if len(self.scalars) != len(cls.SCALAR_ROLES):
+            raise self.fault(
+                TL, f"{self.kind.data} takes {len(cls.SCALAR_ROLES)} scalar operand(s), got "
+                f"{len(self.scalars)}", refs,
+            )  # fmt: skip
+        for s in self.scalars:
+            if s.type != i64 and not (isinstance(elt, AnyFloat) and s.type == elt):
+                raise self.fault(
+                    TL, f"scalar type {type_name(s.type)} must be i64 (a raw word) or the "
+                    "element's float type", refs,
+                )  # fmt: skip
