@@ -18,6 +18,7 @@ from pto_dialect.attributes import TargetProfile, TileType
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS, BinaryTileOp, CubeMatrixOp, target_profile
+from pto_dialect.tile_local import LOCAL_OPS, TeplTileOp
 
 PROFILES = ("exact", "fp32-sequential", "raw-carrier")
 
@@ -82,8 +83,13 @@ def _family_impls(cls):
 
     for op_cls in CUBE_OPS:
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(cube))
+    def local(self, interpreter: Interpreter, op: TeplTileOp, args: tuple[Any, ...]):
+        return self._run_local(op, args)
+
     for op_cls in BINARY_OPS:
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(binary))
+    for op_cls in LOCAL_OPS:
+        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(local))
     return cls
 
 
@@ -118,6 +124,24 @@ class PTOFunctions(InterpreterFunctions):
             TileValue.freeze(p, payload, dfn, payloads, defined)
         return (TileValue(rtype, payloads, defined),)
 
+    # -- tile-local families (reductions, expansions, TTRANS) ------------------------
+    def _run_local(self, op: TeplTileOp, args: tuple[Any, ...]) -> tuple[TileValue]:
+        rtype = op.result.type
+        assert isinstance(rtype, TileType)
+        if op.mask.is_zero:  # strict no-op (PTO-SPEC 2, D12)
+            return (_unallocated(rtype),)
+        tiles = [
+            require_source(op.name, role, a, v.type)  # type: ignore[arg-type]
+            for role, a, v in zip(op.SOURCES, args, op.srcs)
+        ]
+        types = [t.type.dtype for t in tiles]
+        # Every PE is computed before anything is published (D12).
+        out = {
+            p: kernels.local_tile(op.MNEMONIC, [t.valid(p) for t in tiles], types, rtype.dtype,
+                                  rtype.valid_shape)  # fmt: skip
+            for p in pe_indices(op.mask.data)
+        }
+        return (TileValue.from_valid(rtype, out, op.pad.data.value),)
 
     # -- CUBE family -----------------------------------------------------------------
     def _run_cube(self, op: CubeMatrixOp, args: tuple[Any, ...]) -> tuple[TileValue, ...]:

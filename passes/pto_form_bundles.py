@@ -67,6 +67,7 @@ from pto_dialect.datatypes import DTYPE_NONE, TileDataType
 from pto_dialect.geometry import code_of_size
 from pto_dialect.isa.commands import HANDS, MASK_PE_MODES
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
+from pto_dialect.tile_local import TeplTileOp
 
 PLACEHOLDER_SOURCE = 0
 """B.IOT source field of an unassigned block (``t#1``) until pto-assign-registers runs."""
@@ -142,6 +143,42 @@ def binary_block(op: BinaryTileOp) -> _Form:
     )
     cmds.append(isa.BStop())
     return _Form(cmds, [op.lhs, op.rhs])
+
+
+def local_block(op: TeplTileOp) -> _Form:
+    """Canonical block of a tile-local TEPL op (reductions, expansions, TTRANS): the catalog
+    composition ``BSTART.SFU <op>, DT; [B.DATR [DataType,] PadValue]; B.DIM LB0=ValidCol;
+    [LB1=ValidRow]; [LB2=Col]; B.IOT <sources>, ->dst; BSTOP`` from the op's row. DT is the
+    first source's type; an EXPDIF destination of another type (FP16/BF16 -> FP32) is named
+    by B.DATR DataType; the LBs describe ``op.lb_geometry()``."""
+    rt = op.result.type
+    g = op.lb_geometry()
+    assert isinstance(rt, TileType)
+    cmds: list[isa.Command] = [isa.BStart.op(op.MNEMONIC, op.data_type.value)]
+    pad = op.pad.data
+    # B.DATR DataType names the destination type only where the catalog accepts it (EXPDIF);
+    # an arg reduction's S32/U32 index type is the destination descriptor's.
+    named = "D" in isa.TEPL_BY_NAME[op.MNEMONIC].datr_fields and rt.dtype is not op.data_type
+    if pad is not PadValue.NULL or named:
+        cmds.append(isa.BDatr(pad=pad.code, dtype=rt.dtype.value if named else DTYPE_NONE))
+    vr, vc = g.valid_shape
+    cmds.append(_lb(0, vc))
+    if vr != 1:
+        cmds.append(_lb(1, vr))
+    if g.shape[1] != vc:
+        cmds.append(_lb(2, g.shape[1]))
+    cmds.append(
+        isa.BIot(
+            src0=PLACEHOLDER_SOURCE,
+            src1=PLACEHOLDER_SOURCE if len(op.srcs) > 1 else None,
+            last=1,
+            size_code=_size_code(op, rt),
+            pe_mode=_pe_mode(op, op.mask.data),
+            dst_hand=hand_of(rt),
+        )
+    )
+    cmds.append(isa.BStop())
+    return _Form(cmds, list(op.srcs))
 
 
 def cube_block(op: CubeMatrixOp) -> _Form:
@@ -226,6 +263,7 @@ def move_block(op: TLoadOp | TStoreOp) -> _Form:
 
 FORMERS: tuple[tuple[type[Operation], Callable[[Any], _Form]], ...] = (
     (BinaryTileOp, binary_block),
+    (TeplTileOp, local_block),
     (CubeMatrixOp, cube_block),
     (TLoadOp, move_block),
     (TStoreOp, move_block),

@@ -75,6 +75,7 @@ from pto_dialect.ops import (
     PTOOp,
     target_profile,
 )
+from pto_dialect.tile_local import LOCAL_OPS, TeplTileOp
 
 CUBE_OP_OF_FUNCTION: dict[int, type[CubeMatrixOp]] = {c.FUNCTION: c for c in CUBE_OPS}
 """CUBE Function -> tile-level op class (the family table of ``pto_dialect.ops``)."""
@@ -82,6 +83,10 @@ BINARY_OP_OF_SELECTOR: dict[tuple[int, int], type[BinaryTileOp]] = {
     (c.MODE, c.FUNCTION): c for c in BINARY_OPS
 }
 """TEPL (Mode, Function) -> tile-level binary op class."""
+LOCAL_OP_OF_SELECTOR: dict[tuple[int, int], type[TeplTileOp]] = {
+    (c.MODE, c.FUNCTION): c for c in LOCAL_OPS
+}
+"""TEPL (Mode, Function) -> tile-local op class (reductions, expansions, TTRANS)."""
 
 MOVE_LAYOUT_CODES: dict[Layout, tuple[int, int]] = {
     Layout.ROW_MAJOR: (0, 0),
@@ -395,6 +400,9 @@ def source_roles(s: isa.BlockSummary, in_types: list[TileType] | None = None) ->
     """
     if s.family is BlockFamily.TEPL and (s.start.mode, s.start.function) in BINARY_OP_OF_SELECTOR:
         return ["lhs", "rhs"]
+    local = LOCAL_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    if s.family is BlockFamily.TEPL and local is not None:
+        return list(local.SOURCES)
     if s.family is BlockFamily.CUBE:
         cls = _cube_class(s)
         assert s.fpatr is not None
@@ -512,6 +520,13 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     by_role = dict(zip([*roles, *sc_roles], vals))
     mask = PE_MODE_MASKS[s.pe_mode] if s.pe_mode is not None else "0000"
     d = s.datr
+    local = LOCAL_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    if s.family is BlockFamily.TEPL and local is not None:
+        lop = local.__new__(local)
+        pad = list(PadValue)[d.pad] if local.HAS_PAD else PadValue.NULL
+        TeplTileOp.__init__(lop, [by_role[r] for r in local.SOURCES], out_types[0], pad=pad,
+                            mask=mask)  # fmt: skip
+        return lop
     if s.family is BlockFamily.TEPL:
         cls = BINARY_OP_OF_SELECTOR[(s.start.mode, s.start.function)]
         op = cls.__new__(cls)
@@ -569,6 +584,8 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
             f"BSTART DataType {TileDataType(s.a_type).name} differs from the AType source's "
             f"{first.dtype.name}",
         )
+    if isinstance(op, TeplTileOp):
+        _check_local(s, op)
     if isinstance(op, CubeMatrixOp):
         b = op.b.type
         assert isinstance(b, TileType)
@@ -577,7 +594,8 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         want = (first.valid_shape[0], b.valid_shape[1], b.valid_shape[0])
         names = ("M", "N", "K")
     else:
-        want = (first.valid_shape[1], first.valid_shape[0], first.shape[1])
+        g = op.lb_geometry() if isinstance(op, TeplTileOp) else first
+        want = (g.valid_shape[1], g.valid_shape[0], g.shape[1])
         names = ("ValidCol", "ValidRow", "Col")
     for k, (have, w, n) in enumerate(zip(s.dims, want, names)):
         if s.lb_regs[k] is not None:
@@ -598,6 +616,23 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
                 f"result tile's capacity {t.capacity} B",
             )
     return op
+
+
+def _check_local(s: isa.BlockSummary, op: TeplTileOp) -> None:
+    """B.DATR of a linked tile-local block against its tile types: DataType names the
+    destination type (DTYPE_NONE or omitted: the source type; EXPDIF ``B.DATR DataType``),
+    and TTRANS's B.DATR Layout conversions are not modelled (refused, not ignored)."""
+    tl = FaultKind.TILE_LEGALITY
+    rt = op.result.type
+    assert isinstance(rt, TileType)
+    if "D" in (s.start.tepl.datr_fields if s.start.tepl else ""):
+        want = s.b_type  # B.DATR DataType when concrete, else the BSTART type
+        if rt.dtype.value != want:
+            raise _fail(tl, f"B.DATR DataType {TileDataType(want).name} differs from the result's "
+                        f"{rt.dtype.name}")  # fmt: skip
+    if isinstance(op, TeplTileOp) and op.MNEMONIC == "TTRANS" and s.datr.layout != 0:
+        raise _fail(tl, f"TTRANS with B.DATR Layout {LAYOUTS.get(s.datr.layout, s.datr.layout)} "
+                    "is not modelled (only the plain row-major transpose)")  # fmt: skip
 
 
 def _check_scalar_binding(s: isa.BlockSummary) -> None:

@@ -1,0 +1,199 @@
+// Static legality of the tile-local TEPL ops (reductions, expansions, TTRANS; D16): one
+// negative case per rule of pto_dialect/tile_local.py (asl/tile/model/legality/
+// reduction-and-expansion.asl, layout-rearrangement.asl; PTO-SPEC 2, D10, D13).
+// RUN: xdsl-opt %s --verify-diagnostics --parsing-diagnostics --split-input-file | filecheck %s
+// Operand count: TROWSUM takes one source
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = "pto.trowsum"(%s, %s) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}> : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<32x1xf32, valid=4x1>
+// CHECK: {{^}}'pto.trowsum' op [TileLegality] operands: pto.trowsum takes 1 tile source(s) (src), got 2 (asl/tile/reduce-and-expand/row-reduction/TROWSUM.asl){{$}}
+
+// -----
+
+// Source type outside TileVecArithmeticDataTypeSupported: E8M0
+%s = "test.op"() : () -> !pto.tile<8x16xf8E8M0FNU>
+%d = pto.trowsum %s : (!pto.tile<8x16xf8E8M0FNU>) -> !pto.tile<128x1xf8E8M0FNU, valid=8x1>
+// CHECK: {{^}}'pto.trowsum' op [TileLegality] src: element type f8E8M0FNU is not supported (allowed: BF16, E4M3, E5M2, FP16, FP32, FP64, HF32, S16, S32, S64, S8, TF32, U16, U32, U64, U8) (TileVecArithmeticDataTypeSupported, asl/tile/reduce-and-expand/row-reduction/TROWSUM.asl){{$}}
+
+// -----
+
+// Arg reductions: source type outside TileArgReductionSourceDataTypeSupported (FP64)
+%s = "test.op"() : () -> !pto.tile<4x4xf64>
+%d = pto.trowargmax %s : (!pto.tile<4x4xf64>) -> !pto.tile<32x1xui32, valid=4x1>
+// CHECK: {{^}}'pto.trowargmax' op [TileLegality] src: element type f64 is not supported (allowed: BF16, FP16, FP32, S16, S32, S8, U16, U32, U8) (TileArgReductionSourceDataTypeSupported, asl/tile/reduce-and-expand/row-reduction/TROWARGMAX.asl){{$}}
+
+// -----
+
+// Arg reductions: the index destination is S32 or U32 (AVS TROWARGMIN-SHAPE-001: S16 rejected)
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.trowargmin %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<64x1xsi16, valid=4x1>
+// CHECK: {{^}}'pto.trowargmin' op [TileLegality] result: index element type si16 must be si32 or ui32 (asl/tile/reduce-and-expand/row-reduction/TROWARGMIN.asl){{$}}
+
+// -----
+
+// Reductions: destination type = source type
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.trowmax %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<64x1xf16, valid=4x1>
+// CHECK: {{^}}'pto.trowmax' op [TileLegality] result: element type f16 must be f32 (the source's type) (asl/tile/reduce-and-expand/row-reduction/TROWMAX.asl){{$}}
+
+// -----
+
+// Row reduction: destination Col is 1
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.trowsum %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<16x2xf32, valid=4x1>
+// CHECK: {{^}}'pto.trowsum' op [TileLegality] result: physical Col 2 must be 1 (one column per row) (asl/tile/reduce-and-expand/row-reduction/TROWSUM.asl){{$}}
+
+// -----
+
+// Row reduction: destination valid shape is VR x 1
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.trowsum %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<32x1xf32, valid=3x1>
+// CHECK: {{^}}'pto.trowsum' op [TileLegality] result: valid shape 3x1 must be 4x1 (source valid rows x 1) (asl/tile/reduce-and-expand/row-reduction/TROWSUM.asl){{$}}
+
+// -----
+
+// Column reduction: destination Col is the source's Col
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.tcolsum %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<4x8xf32, valid=1x5>
+// CHECK: {{^}}'pto.tcolsum' op [TileLegality] result: physical Col 8 must be 16 (the source's Col) (asl/tile/reduce-and-expand/column-reduction/TCOLSUM.asl){{$}}
+
+// -----
+
+// Column reduction: destination valid shape is 1 x VC
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.tcolprod %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<2x16xf32, valid=1x4>
+// CHECK: {{^}}'pto.tcolprod' op [TileLegality] result: valid shape 1x4 must be 1x5 (1 x source valid columns) (asl/tile/reduce-and-expand/column-reduction/TCOLPROD.asl){{$}}
+
+// -----
+
+// Layouts: row-major only (D10)
+%s = "test.op"() : () -> !pto.tile<16x8xf32, col_major>
+%d = pto.tcolmin %s : (!pto.tile<16x8xf32, col_major>) -> !pto.tile<2x16xf32, valid=1x8>
+// CHECK: {{^}}'pto.tcolmin' op [TileLegality] src: layout col_major must be row_major (PTO-SPEC 2, D10, asl/tile/reduce-and-expand/column-reduction/TCOLMIN.asl){{$}}
+
+// -----
+
+// Storage: Local only
+%s = "test.op"() : () -> !pto.tile<8x16xf32, shared>
+%d = pto.trowsum %s : (!pto.tile<8x16xf32, shared>) -> !pto.tile<32x1xf32, valid=8x1>
+// CHECK: {{^}}'pto.trowsum' op [TileLegality] src: operands are Local tiles, got shared (asl/tile/reduce-and-expand/row-reduction/TROWSUM.asl){{$}}
+
+// -----
+
+// One PE mask for every binding (D13)
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.trowsum %s {mask = #pto.mask<1100>} : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<32x1xf32, valid=4x1, pe=1100>
+// CHECK: {{^}}'pto.trowsum' op [TileLegality] src: held by PEs 1111 but the op's mask is 1100; all bindings share one mask (PTO-SPEC 2, D13){{$}}
+
+// -----
+
+// Expansion: src and result match exactly
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<32x1xf32, valid=4x1>
+%d = pto.trowexpandadd %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<32x1xf32, valid=4x1>) -> !pto.tile<8x16xf32, valid=4x6>
+// CHECK: {{^}}'pto.trowexpandadd' op [TileLegality] result: valid shape 4x6 must be 4x5 (src and result match exactly) (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDADD.asl){{$}}
+
+// -----
+
+// Expansion: the broadcast has the result's type
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<64x1xf16, valid=4x1>
+%d = pto.trowexpandmul %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<64x1xf16, valid=4x1>) -> !pto.tile<8x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.trowexpandmul' op [TileLegality] bcast: element type f16 must be f32 (the result's type) (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDMUL.asl){{$}}
+
+// -----
+
+// Row expansion: the broadcast is one column
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<16x2xf32, valid=4x1>
+%d = pto.trowexpandsub %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<16x2xf32, valid=4x1>) -> !pto.tile<8x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.trowexpandsub' op [TileLegality] bcast: physical Col 2 must be 1 (a one-column broadcast) (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDSUB.asl){{$}}
+
+// -----
+
+// Row expansion: broadcast valid shape VR x 1
+%b = "test.op"() : () -> !pto.tile<32x1xf32, valid=3x1>
+%d = pto.trowexpand %b : (!pto.tile<32x1xf32, valid=3x1>) -> !pto.tile<8x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.trowexpand' op [TileLegality] bcast: valid shape 3x1 must be 4x1 (result valid rows x 1) (asl/tile/reduce-and-expand/row-expansion/TROWEXPAND.asl){{$}}
+
+// -----
+
+// Column expansion: broadcast Col is the result's Col
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<4x8xf32, valid=1x5>
+%d = pto.tcolexpandmax %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<4x8xf32, valid=1x5>) -> !pto.tile<8x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.tcolexpandmax' op [TileLegality] bcast: physical Col 8 must be 16 (the result's Col) (asl/tile/reduce-and-expand/column-expansion/TCOLEXPANDMAX.asl){{$}}
+
+// -----
+
+// Column expansion: broadcast valid shape 1 x VC
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<2x16xf32, valid=2x5>
+%d = pto.tcolexpanddiv %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<2x16xf32, valid=2x5>) -> !pto.tile<8x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.tcolexpanddiv' op [TileLegality] bcast: valid shape 2x5 must be 1x5 (1 x result valid columns) (asl/tile/reduce-and-expand/column-expansion/TCOLEXPANDDIV.asl){{$}}
+
+// -----
+
+// TCOLEXPAND: the result has the broadcast's type
+%b = "test.op"() : () -> !pto.tile<2x16xf32, valid=1x5>
+%d = pto.tcolexpand %b : (!pto.tile<2x16xf32, valid=1x5>) -> !pto.tile<8x16xsi32, valid=4x5>
+// CHECK: {{^}}'pto.tcolexpand' op [TileLegality] bcast: element type f32 must be si32 (the result's type) (asl/tile/reduce-and-expand/column-expansion/TCOLEXPAND.asl){{$}}
+
+// -----
+
+// EXPDIF: source types FP16, BF16, FP32 only
+%s = "test.op"() : () -> !pto.tile<8x16xsi32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<32x1xsi32, valid=4x1>
+%d = pto.trowexpandexpdif %s, %b : (!pto.tile<8x16xsi32, valid=4x5>, !pto.tile<32x1xsi32, valid=4x1>) -> !pto.tile<8x16xsi32, valid=4x5>
+// CHECK: {{^}}'pto.trowexpandexpdif' op [TileLegality] src: element type si32 is not supported (allowed: BF16, FP16, FP32) (TileExpandExpdifTypePairLegal, asl/tile/reduce-and-expand/row-expansion/TROWEXPANDEXPDIF.asl){{$}}
+
+// -----
+
+// EXPDIF: (FP32, FP16) is not a legal pair
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<32x1xf32, valid=4x1>
+%d = pto.trowexpandexpdif %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<32x1xf32, valid=4x1>) -> !pto.tile<16x16xf16, valid=4x5>
+// CHECK: {{^}}'pto.trowexpandexpdif' op [TileLegality] result: type pair (FP32,FP16) is not legal (allowed: (FP32,FP32), (FP16,FP32), (FP16,FP16), (BF16,FP32), (BF16,BF16)) (TileExpandExpdifTypePairLegal, asl/tile/reduce-and-expand/row-expansion/TROWEXPANDEXPDIF.asl){{$}}
+
+// -----
+
+// EXPDIF: the broadcast has the source's type
+%s = "test.op"() : () -> !pto.tile<8x16xf16, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<2x16xf32, valid=1x5>
+%d = pto.tcolexpandexpdif %s, %b : (!pto.tile<8x16xf16, valid=4x5>, !pto.tile<2x16xf32, valid=1x5>) -> !pto.tile<8x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.tcolexpandexpdif' op [TileLegality] bcast: element type f32 must be f16 (the source's type) (asl/tile/reduce-and-expand/column-expansion/TCOLEXPANDEXPDIF.asl){{$}}
+
+// -----
+
+// EXPDIF: the result has the source's logical shape
+%s = "test.op"() : () -> !pto.tile<8x16xf16, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<4x16xf16, valid=1x5>
+%d = pto.tcolexpandexpdif %s, %b : (!pto.tile<8x16xf16, valid=4x5>, !pto.tile<4x16xf16, valid=1x5>) -> !pto.tile<4x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.tcolexpandexpdif' op [TileLegality] result: physical shape 4x16 must be 8x16 (the source's) (asl/tile/reduce-and-expand/column-expansion/TCOLEXPANDEXPDIF.asl){{$}}
+
+// -----
+
+// TTRANS: no PadValue (B.DATR PadValue is must-zero)
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.ttrans %s {pad = #pto.pad<zero>} : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<16x8xf32, valid=5x4>
+// CHECK: {{^}}'pto.ttrans' op [TileLegality] pad: TTRANS takes no PadValue (B.DATR PadValue must be zero) (asl/tile/layout-and-rearrangement/layout/TTRANS.asl){{$}}
+
+// -----
+
+// TTRANS: HiF4X2 is not a TTRANS type
+%s = "test.op"() : () -> !pto.tile<8x256x!pto.hif4x2>
+%d = pto.ttrans %s : (!pto.tile<8x256x!pto.hif4x2>) -> !pto.tile<256x8x!pto.hif4x2>
+// CHECK: {{^}}'pto.ttrans' op [TileLegality] src: element type !pto.hif4x2 is not supported (allowed: BF16, E1M2X2, E2M1X2, E2M3, E3M2, E4M3, E5M2, E8M0, FP16, FP32, FP64, HF32, HIF8, S16, S32, S4X2, S64, S8, TF32, U16, U32, U4X2, U64, U8) (TileCarrierOrMove24BaselineDataTypeSupported, asl/tile/layout-and-rearrangement/layout/TTRANS.asl){{$}}
+
+// -----
+
+// TTRANS: same element type
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.ttrans %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<16x8xui32, valid=5x4>
+// CHECK: {{^}}'pto.ttrans' op [TileLegality] result: element type ui32 must be f32 (the source's type) (asl/tile/layout-and-rearrangement/layout/TTRANS.asl){{$}}
+
+// -----
+
+// TTRANS: the valid shape is transposed
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.ttrans %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<16x8xf32, valid=4x5>
+// CHECK: {{^}}'pto.ttrans' op [TileLegality] result: valid shape 4x5 must be 5x4 (the source's valid shape transposed) (asl/tile/layout-and-rearrangement/layout/TTRANS.asl){{$}}
