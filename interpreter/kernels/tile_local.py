@@ -77,7 +77,7 @@ def _fold(reduction: str, x: np.ndarray, t: TileDataType) -> np.ndarray:
         if t not in NARROW_FP32:
             with np.errstate(all="ignore"):
                 rest = np.concatenate([acc[:, None], x[:, 1:]], axis=1)
-                return _ACCUMULATE[reduction].accumulate(rest, axis=1)[:, -1]
+                return _ACCUMULATE[reduction].accumulate(rest, axis=1, dtype=rest.dtype)[:, -1]
         for i in range(1, x.shape[1]):
             acc = binary_core(step, acc, np.ascontiguousarray(x[:, i]), t)
         return acc

@@ -197,3 +197,94 @@
 %s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
 %d = pto.ttrans %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<16x8xf32, valid=4x5>
 // CHECK: {{^}}'pto.ttrans' op [TileLegality] result: valid shape 4x5 must be 5x4 (the source's valid shape transposed) (asl/tile/layout-and-rearrangement/layout/TTRANS.asl){{$}}
+
+// -----
+
+// TROWMIN: row reduction destination Col is 1
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.trowmin %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<16x2xf32, valid=4x1>
+// CHECK: {{^}}'pto.trowmin' op [TileLegality] result: physical Col 2 must be 1 (one column per row) (asl/tile/reduce-and-expand/row-reduction/TROWMIN.asl){{$}}
+
+// -----
+
+// TROWPROD: row reduction destination Col is 1
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.trowprod %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<16x2xf32, valid=4x1>
+// CHECK: {{^}}'pto.trowprod' op [TileLegality] result: physical Col 2 must be 1 (one column per row) (asl/tile/reduce-and-expand/row-reduction/TROWPROD.asl){{$}}
+
+// -----
+
+// TCOLMAX: destination type = source type
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.tcolmax %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<4x16xsi16, valid=1x5>
+// CHECK: {{^}}'pto.tcolmax' op [TileLegality] result: element type si16 must be f32 (the source's type) (asl/tile/reduce-and-expand/column-reduction/TCOLMAX.asl){{$}}
+
+// -----
+
+// TCOLARGMAX: the index destination is S32 or U32
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.tcolargmax %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<1x16xf64, valid=1x5>
+// CHECK: {{^}}'pto.tcolargmax' op [TileLegality] result: index element type f64 must be si32 or ui32 (asl/tile/reduce-and-expand/column-reduction/TCOLARGMAX.asl){{$}}
+
+// -----
+
+// TCOLARGMIN: the index destination is S32 or U32
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%d = pto.tcolargmin %s : (!pto.tile<8x16xf32, valid=4x5>) -> !pto.tile<1x16xf64, valid=1x5>
+// CHECK: {{^}}'pto.tcolargmin' op [TileLegality] result: index element type f64 must be si32 or ui32 (asl/tile/reduce-and-expand/column-reduction/TCOLARGMIN.asl){{$}}
+
+// -----
+
+// TROWEXPANDDIV: broadcast valid shape VR x 1
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<32x1xf32, valid=2x1>
+%d = pto.trowexpanddiv %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<32x1xf32, valid=2x1>) -> !pto.tile<8x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.trowexpanddiv' op [TileLegality] bcast: valid shape 2x1 must be 4x1 (result valid rows x 1) (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDDIV.asl){{$}}
+
+// -----
+
+// TROWEXPANDMAX: broadcast valid shape VR x 1
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<32x1xf32, valid=2x1>
+%d = pto.trowexpandmax %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<32x1xf32, valid=2x1>) -> !pto.tile<8x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.trowexpandmax' op [TileLegality] bcast: valid shape 2x1 must be 4x1 (result valid rows x 1) (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDMAX.asl){{$}}
+
+// -----
+
+// TROWEXPANDMIN: broadcast valid shape VR x 1
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<32x1xf32, valid=2x1>
+%d = pto.trowexpandmin %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<32x1xf32, valid=2x1>) -> !pto.tile<8x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.trowexpandmin' op [TileLegality] bcast: valid shape 2x1 must be 4x1 (result valid rows x 1) (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDMIN.asl){{$}}
+
+// -----
+
+// TCOLEXPANDADD: broadcast Col is the result's Col
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<4x8xf32, valid=1x5>
+%d = pto.tcolexpandadd %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<4x8xf32, valid=1x5>) -> !pto.tile<8x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.tcolexpandadd' op [TileLegality] bcast: physical Col 8 must be 16 (the result's Col) (asl/tile/reduce-and-expand/column-expansion/TCOLEXPANDADD.asl){{$}}
+
+// -----
+
+// TCOLEXPANDSUB: broadcast Col is the result's Col
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<4x8xf32, valid=1x5>
+%d = pto.tcolexpandsub %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<4x8xf32, valid=1x5>) -> !pto.tile<8x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.tcolexpandsub' op [TileLegality] bcast: physical Col 8 must be 16 (the result's Col) (asl/tile/reduce-and-expand/column-expansion/TCOLEXPANDSUB.asl){{$}}
+
+// -----
+
+// TCOLEXPANDMUL: broadcast Col is the result's Col
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<4x8xf32, valid=1x5>
+%d = pto.tcolexpandmul %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<4x8xf32, valid=1x5>) -> !pto.tile<8x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.tcolexpandmul' op [TileLegality] bcast: physical Col 8 must be 16 (the result's Col) (asl/tile/reduce-and-expand/column-expansion/TCOLEXPANDMUL.asl){{$}}
+
+// -----
+
+// TCOLEXPANDMIN: broadcast Col is the result's Col
+%s = "test.op"() : () -> !pto.tile<8x16xf32, valid=4x5>
+%b = "test.op"() : () -> !pto.tile<4x8xf32, valid=1x5>
+%d = pto.tcolexpandmin %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<4x8xf32, valid=1x5>) -> !pto.tile<8x16xf32, valid=4x5>
+// CHECK: {{^}}'pto.tcolexpandmin' op [TileLegality] bcast: physical Col 8 must be 16 (the result's Col) (asl/tile/reduce-and-expand/column-expansion/TCOLEXPANDMIN.asl){{$}}
