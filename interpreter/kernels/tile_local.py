@@ -43,7 +43,7 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
-from .elementwise import BINARY_ROWS, NARROW_FP32, binary_core
+from .elementwise import BINARY_ROWS, LOW_ZERO_MASK, NARROW_FP32, binary_core
 
 T = TileDataType
 
@@ -62,48 +62,113 @@ def _bits(x: np.ndarray) -> np.ndarray:
     return x.view(f"u{x.dtype.itemsize}")
 
 
-_STEP = {"sum": "TADD", "prod": "TMUL", "max": "TMAX", "min": "TMIN", "argmax": "TMAX", "argmin": "TMIN"}
-_ACCUMULATE = {"sum": np.add, "prod": np.multiply}
+_REDUCE_UFUNC = {"sum": np.add, "prod": np.multiply}
+_NUMPY_FLOATS = frozenset({T.FP64, T.FP32, T.FP16})
 
 
-def _fold(reduction: str, x: np.ndarray, t: TileDataType) -> np.ndarray:
-    """Fold every row of ``x`` (outer x inner) along the inner axis; returns shape (outer,)."""
-    step = BINARY_ROWS[_STEP[reduction]]
-    if reduction in ("sum", "prod"):
-        init = np.zeros if reduction == "sum" else np.ones
-        acc = binary_core(step, init(x.shape[0], x.dtype), np.ascontiguousarray(x[:, 0]), t)
-        if x.shape[1] == 1:
+def _check_encodings(x: np.ndarray, t: TileDataType) -> None:
+    """TF32/HF32 sources: every valid element's low bits zero (TileSourceEncodingsValid)."""
+    if t in NARROW_FP32 and x.size:
+        mask = LOW_ZERO_MASK[t]
+        bad = (x.view(np.uint32) & mask) != 0
+        if bad.any():
+            idx = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise PTOFault(FaultKind.TILE_LEGALITY, f"source: {t.asm} element at {idx} has "
+                           f"nonzero low bits ({t.asm}EncodingValid)")  # fmt: skip
+
+
+def _sum_prod(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarray:
+    """Typed SUM / PROD fold along ``ax``, increasing index (module docstring)."""
+    uf = _REDUCE_UFUNC[reduction]
+    with np.errstate(all="ignore"):
+        if t.is_integer:
+            # Wrapping + and * are associative and commutative modulo 2^n: every order gives
+            # the sequential fold's bits.
+            return uf.reduce(x, axis=ax, dtype=x.dtype)
+        if t in NARROW_FP32:  # FP32 carriers rounded to TF32 / HF32 after every step
+            step = BINARY_ROWS["TADD" if reduction == "sum" else "TMUL"]
+            xs = x if ax == 1 else x.T
+            init = np.zeros if reduction == "sum" else np.ones
+            acc = binary_core(step, init(xs.shape[0], xs.dtype), np.ascontiguousarray(xs[:, 0]), t)
+            for i in range(1, xs.shape[1]):
+                acc = binary_core(step, acc, np.ascontiguousarray(xs[:, i]), t)
             return acc
-        if t not in NARROW_FP32:
-            with np.errstate(all="ignore"):
-                rest = np.concatenate([acc[:, None], x[:, 1:]], axis=1)
-                return _ACCUMULATE[reduction].accumulate(rest, axis=1, dtype=rest.dtype)[:, -1]
-        for i in range(1, x.shape[1]):
-            acc = binary_core(step, acc, np.ascontiguousarray(x[:, i]), t)
-        return acc
-    acc = np.ascontiguousarray(x[:, 0])
-    if t in NARROW_FP32:
-        binary_core(step, acc, acc, t)  # the first element's encoding (TileSourceEncodingsValid)
+        # IEEE types with numpy / ml_dtypes loops: one rounding per step (FP16, BF16, E4M3
+        # and E5M2 compute in float32 and round back, as the TADD / TMUL rows do).
+        other = x.shape[1 - ax]
+        if ax == 0 and other > 1:
+            # Reducing the outer axis of a C-ordered array adds whole rows in increasing
+            # order (elementwise inner loops, no pairwise blocking).
+            r = uf.reduce(x, axis=0)
+        else:
+            r = uf.accumulate(x, axis=ax)[(slice(None), -1) if ax == 1 else (-1, slice(None))]
+        # The fold starts from +0 (SUM) / one (PROD); starting from the first element differs
+        # only for an all -0 line, whose sum is +0: adding +0 fixes exactly that.
+        return r + r.dtype.type(0) if reduction == "sum" else r
+
+
+def _as_float(x: np.ndarray, t: TileDataType) -> np.ndarray:
+    """Values of a float tile as a numpy float array (exact: float32 holds BF16/FP8)."""
+    return x if t in _NUMPY_FLOATS or t in NARROW_FP32 else x.astype(np.float32)
+
+
+def _minmax(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarray:
+    """MAX / MIN fold (TMAX / TMIN steps; they commute, so any order is the fold)."""
+    is_max = reduction.endswith("max")
+    if x.shape[ax] == 1:  # no step: the first element, bit for bit
+        return np.take(x, 0, axis=ax).copy()
+    if t.is_integer:
+        return (np.max if is_max else np.min)(x, axis=ax)
+    xf = _as_float(x, t)
+    r = (np.fmax if is_max else np.fmin).reduce(xf, axis=ax)
+    r = _canonical_nan(r)  # only all-NaN lines: two NaNs give the canonical NaN
+    zero = r == 0
+    if zero.any():  # max(+0, -0) = +0, min(+0, -0) = -0, whatever the order
+        z = xf == 0
+        want_neg = (z & np.signbit(xf)).any(axis=ax) if not is_max else ~(z & ~np.signbit(xf)).any(axis=ax)
+        r = np.where(zero, np.where(want_neg, -0.0, 0.0).astype(r.dtype), r)
+    return r.astype(x.dtype)
+
+
+def _argminmax(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarray:
+    """ARGMAX / ARGMIN: the index moves where the running fold's value equals the element
+    and differs from the previous fold value, as bit patterns (module docstring)."""
+    is_max = reduction.endswith("max")
+    if t.is_integer:  # bit equality is value equality: the first occurrence of the extreme
+        return (np.argmax if is_max else np.argmin)(x, axis=ax).astype(np.uint32)
+    xs = x if ax == 1 else x.T
+    xf = _as_float(xs, t)
+    with np.errstate(invalid="ignore"):
+        p = (np.fmax if is_max else np.fmin).accumulate(xf, axis=1)
+    p = _canonical_nan(p)
+    z = xf == 0
+    seen = np.logical_or.accumulate(z & (~np.signbit(xf) if is_max else np.signbit(xf)), axis=1)
+    want_neg = ~seen if is_max else seen
+    p = np.where(p == 0, np.where(want_neg, -0.0, 0.0).astype(p.dtype), p)
+    p = p.astype(xs.dtype)
+    p[:, 0] = xs[:, 0]  # the fold starts from the first element, bit for bit
+    pb, vb = _bits(p), _bits(np.ascontiguousarray(xs))
+    sel = np.zeros(p.shape, bool)
+    sel[:, 1:] = (pb[:, 1:] == vb[:, 1:]) & (pb[:, 1:] != pb[:, :-1])
+    last = p.shape[1] - 1 - np.argmax(sel[:, ::-1], axis=1)
+    return np.where(sel.any(axis=1), last, 0).astype(np.uint32)
+
+
+def _fold(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarray:
+    """Reduce ``x`` along ``ax`` (1: each row, 0: each column); shape of the other axis."""
+    _check_encodings(x, t)
+    if reduction in ("sum", "prod"):
+        return _sum_prod(reduction, x, t, ax)
     if reduction in ("max", "min"):
-        for i in range(1, x.shape[1]):
-            acc = binary_core(step, acc, np.ascontiguousarray(x[:, i]), t)
-        return acc
-    idx = np.zeros(x.shape[0], np.uint32)
-    for i in range(1, x.shape[1]):
-        v = np.ascontiguousarray(x[:, i])
-        r = binary_core(step, acc, v, t)
-        sel = (_bits(r) == _bits(v)) & (_bits(r) != _bits(acc))
-        idx[sel] = i
-        acc = r
-    return idx
+        return _minmax(reduction, x, t, ax)
+    return _argminmax(reduction, x, t, ax)
 
 
 def _reduce_kernel(reduction: str, axis: str) -> LocalKernel:
     def kernel(sources, types, dst_type, dst_valid):
         (x,) = sources
         (t,) = types
-        inner_major = x if axis == "row" else x.T
-        out = _fold(reduction, inner_major, t)
+        out = _fold(reduction, x, t, 1 if axis == "row" else 0)
         if reduction.startswith("arg"):
             out = out.astype(dst_type.numpy_dtype())
         return out.reshape(dst_valid)
@@ -140,9 +205,11 @@ def _expand_kernel(operation: str, axis: str) -> LocalKernel:
     def kernel(sources, types, dst_type, dst_valid):
         b = sources[-1]
         b = b[:, :1] if axis == "row" else b[:1, :]
-        bb = np.ascontiguousarray(np.broadcast_to(b, dst_valid))
         if operation == "copy":
-            return bb
+            return np.ascontiguousarray(np.broadcast_to(b, dst_valid))
+        # The binary rows broadcast the one-column / one-row operand themselves (numpy
+        # broadcasting), so the broadcast tile is never materialised.
+        bb = b
         src, t = sources[0], types[0]
         if operation == "div" and t.is_integer and not b.all():
             idx = tuple(int(i) for i in np.argwhere(b == 0)[0])

@@ -213,6 +213,24 @@ def test_reduction_order_is_sequential_not_pairwise():
     assert col[0, 0] == 0.0
 
 
+@pytest.mark.parametrize("t", [T.FP32, T.FP16, T.BF16, T.FP64])
+@pytest.mark.parametrize("shape", [(1, 70), (2, 70), (70, 2), (5, 33), (70, 1)])
+def test_sum_prod_fold_order_on_many_shapes(t, shape):
+    """SUM / PROD of both axes equal the sequential Fraction fold on inputs whose partial sums
+    round at nearly every step (magnitudes spread over 2^-10 .. 2^10), for line counts 1, 2
+    and more (the kernels take different numpy paths for them)."""
+    mag = np.exp2(RNG.integers(-10, 10, size=shape)) * RNG.uniform(1, 2, size=shape)
+    x = (mag * RNG.choice([-1, 1], size=shape)).astype(t.numpy_dtype())
+    for cls in (BY_NAME["TROWSUM"], BY_NAME["TCOLSUM"]):
+        valid = (shape[0], 1) if cls.AXIS == "row" else (1, shape[1])
+        got = _kernel(cls, [x], [t], t, valid)
+        _same(got, _ref_reduce("sum", cls.AXIS, x, t), t)
+    y = (RNG.uniform(0.9, 1.1, size=shape) * RNG.choice([-1, 1], size=shape)).astype(t.numpy_dtype())
+    for cls in (BY_NAME["TROWPROD"], BY_NAME["TCOLPROD"]):
+        valid = (shape[0], 1) if cls.AXIS == "row" else (1, shape[1])
+        _same(_kernel(cls, [y], [t], t, valid), _ref_reduce("prod", cls.AXIS, y, t), t)
+
+
 def test_reduction_fp16_rounds_every_step():
     """FP16 TROWSUM rounds to FP16 after every addition (no FP32 accumulator): 2048 + 1 = 2048
     (tie to even), so 2048 plus sixteen ones stays 2048."""
@@ -257,6 +275,13 @@ def test_argmax_bit_pattern_selection():
     amin = _kernel(BY_NAME["TROWARGMIN"], [x], [T.FP32], T.U32, (3, 1))
     assert amax[:, 0].tolist() == [1, 1, 0]
     assert amin[:, 0].tolist() == [0, 1, 2]
+    cmax = _kernel(BY_NAME["TCOLARGMAX"], [x.T.copy()], [T.FP32], T.S32, (1, 3))
+    assert cmax[0].tolist() == [1, 1, 0]
+    # all NaN: the first step makes the canonical NaN; a payload NaN first is replaced by it
+    n = np.array([[0x7FC00001, 0x7FC00000, 0x7FC00000]], np.uint32).view(np.float32)
+    assert _kernel(BY_NAME["TROWARGMAX"], [n], [T.FP32], T.U32, (1, 1))[0, 0] == 1
+    n2 = np.array([[0x7FC00000, 0x7FC00000, 0x7FC00001]], np.uint32).view(np.float32)
+    assert _kernel(BY_NAME["TROWARGMIN"], [n2], [T.FP32], T.U32, (1, 1))[0, 0] == 0
 
 
 # ---------------------------------------------------------------------------------------
