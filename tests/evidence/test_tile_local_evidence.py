@@ -684,3 +684,35 @@ EXECUTED = frozenset(c.name for c in LOCAL_OPS)
 """Every tile-local op runs at tile level and as a decoded block above."""
 
 assert FLOAT_FORMATS and ml_dtypes  # the shared reference tables are in use
+
+
+# ---------------------------------------------------------------------------------------
+# Tensor-level forms (pto.reduce / pto.expand): the instruction on the whole tensor
+# ---------------------------------------------------------------------------------------
+
+
+def test_tensor_forms_match_the_scalar_references():
+    """``pto.reduce`` / ``pto.expand`` (what lowering targets for ReduceSum, softmax, norms,
+    bias broadcasts) compute the tile instruction on the whole tensor: checked against the
+    independent references, with signless integers taking the declared signedness."""
+    from pto_dialect.tensor_local import EXPAND_KINDS, REDUCE_KINDS
+
+    assert len(REDUCE_KINDS) == len(REDUCE_OPS) and len(EXPAND_KINDS) == len(EXPAND_OPS)
+    text = """func.func @f(%x: tensor<5x7xf32>, %b: tensor<5x1xf32>, %i: tensor<5x7xi16>)
+        -> (tensor<5x1xf32>, tensor<1x7xi32>, tensor<5x7xf32>, tensor<5x1xi16>) {
+  %s = pto.reduce rowsum %x : (tensor<5x7xf32>) -> tensor<5x1xf32>
+  %a = pto.reduce colargmin %x : (tensor<5x7xf32>) -> tensor<1x7xi32>
+  %y = pto.expand row mul %x, %b : (tensor<5x7xf32>, tensor<5x1xf32>) -> tensor<5x7xf32>
+  %m = pto.reduce rowmax unsigned %i : (tensor<5x7xi16>) -> tensor<5x1xi16>
+  func.return %s, %a, %y, %m : tensor<5x1xf32>, tensor<1x7xi32>, tensor<5x7xf32>, tensor<5x1xi16>
+}"""
+    x = _values(T.FP32, (5, 7))
+    b = _values(T.FP32, (5, 1), nonzero=True)
+    i = _values(T.S16, (5, 7))
+    s, a, y, m = run(text, "f", x, b, i)
+    _same(s, _ref_reduce("sum", "row", x, T.FP32), T.FP32)
+    assert a.dtype == np.int32
+    _same(a, _ref_reduce("argmin", "col", x, T.FP32), T.S32)
+    _same(y, [round_to_format(Fraction(float(x[r, c])) * Fraction(float(b[r, 0])), T.FP32)
+              for r in range(5) for c in range(7)], T.FP32)  # fmt: skip
+    _same(m.view(np.uint16), _ref_reduce("max", "row", i.view(np.uint16), T.U16), T.U16)
