@@ -23,6 +23,7 @@ from test_binary_evidence import _bundled as bundled
 
 from interpreter import kernels, run
 from interpreter.runner import RunError, build_context, parse_module_text
+from passes import get_all_passes
 from pto_dialect import isa
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
@@ -716,3 +717,49 @@ def test_tensor_forms_match_the_scalar_references():
     _same(y, [round_to_format(Fraction(float(x[r, c])) * Fraction(float(b[r, 0])), T.FP32)
               for r in range(5) for c in range(7)], T.FP32)  # fmt: skip
     _same(m.view(np.uint16), _ref_reduce("max", "row", i.view(np.uint16), T.U16), T.U16)
+
+
+def _tensor_program(kind: str, m: int, n: int) -> tuple[str, list]:
+    word, *rest = kind.split()
+    if word == "reduce":
+        (k,) = rest
+        rt = f"tensor<{m}x1x{'i32' if 'arg' in k else 'f32'}>" if k.startswith("row") else (
+            f"tensor<1x{n}x{'i32' if 'arg' in k else 'f32'}>")  # fmt: skip
+        return (f"func.func @f(%x: tensor<{m}x{n}xf32>) -> {rt} {{\n"
+                f"  %r = pto.reduce {k} %x : (tensor<{m}x{n}xf32>) -> {rt}\n"
+                f"  func.return %r : {rt}\n}}", [_values(T.FP32, (m, n))])  # fmt: skip
+    axis, o = rest
+    bt = f"tensor<{m}x1xf32>" if axis == "row" else f"tensor<1x{n}xf32>"
+    b = _values(T.FP32, (m, 1) if axis == "row" else (1, n), nonzero=True)
+    xt = f"tensor<{m}x{n}xf32>"
+    if o == "copy":
+        return (f"func.func @f(%b: {bt}) -> {xt} {{\n  %r = pto.expand {axis} copy %b : ({bt}) -> "
+                f"{xt}\n  func.return %r : {xt}\n}}", [b])  # fmt: skip
+    return (f"func.func @f(%x: {xt}, %b: {bt}) -> {xt} {{\n  %r = pto.expand {axis} {o} %x, %b : "
+            f"({xt}, {bt}) -> {xt}\n  func.return %r : {xt}\n}}", [_values(T.FP32, (m, n)), b])  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["reduce rowsum", "reduce colsum", "reduce rowargmax",
+                                  "reduce colmin", "expand row add", "expand col sub",
+                                  "expand row copy", "expand col copy"])  # fmt: skip
+def test_tiled_tensor_forms_are_bit_exact(kind):
+    """``pto-tile-to-capacity`` (tile-bytes 4096): the tiled program (PE groups of whole rows,
+    whole columns for column reductions) computes the tensor-level op bit for bit; a reduced
+    line wider than one tile is refused, never split (D18)."""
+    from xdsl.utils.exceptions import PassFailedException
+
+    for m, n in ((300, 40), (70, 1), (9, 700)):
+        text, args = _tensor_program(kind, m, n)
+        want = run(text, "f", *args)
+        ctx = build_context()
+        mod = parse_module_text(text, ctx=ctx)
+        try:
+            get_all_passes()["pto-tile-to-capacity"]()(tile_bytes=2048).apply(ctx, mod)
+        except PassFailedException as e:
+            assert (m, n) == (9, 700) and "does not fit one tile" in str(e)
+            assert kind != "reduce colsum" and kind != "reduce colmin"
+            continue
+        mod.verify()
+        assert not any(o.name in ("pto.reduce", "pto.expand") for o in mod.walk())
+        got = run(mod, "f", *args)
+        assert all(np.array_equal(a, g) for a, g in zip(want, got)), (kind, m, n)
