@@ -7,6 +7,8 @@ Three family bases on one common base (families are tables, not copies):
 * :class:`ExpandTileOp` — TROWEXPAND*/TCOLEXPAND*: COPY ADD SUB MUL DIV MAX MIN EXPDIF
   (TEPL mode 2; ``asl/tile/model/execution/expansion.asl``).
 * :class:`TTransOp` — TTRANS (TEPL 3/14; ``asl/tile/model/execution/rearrangement.asl``).
+* :class:`PartialTileOp` — TPARTADD / TPARTMUL / TPARTMAX / TPARTMIN (TEPL 3/17-20;
+  ``asl/tile/model/execution/complex.asl`` ``ExecuteTilePartial``).
 
 A member is a row: its selector (``MODE``, ``FUNCTION``), ``MNEMONIC``, operand ``SOURCES``
 (roles in B.IOT stream order), its type set and the family parameters (``REDUCTION`` /
@@ -507,5 +509,89 @@ class TTransOp(TeplTileOp):
                     "the source's valid shape transposed")  # fmt: skip
 
 
-LOCAL_OPS: list[type[TeplTileOp]] = [*REDUCE_OPS, *EXPAND_OPS, TTransOp]
+# ======================================================================================
+# Partial (union) operations
+# ======================================================================================
+
+PARTIAL_TYPES = frozenset({T.FP32, T.FP16, T.BF16, T.S32, T.S16, T.S8, T.U32, T.U16, T.U8})
+"""ASL ``TilePartialDataTypeSupported``."""
+
+
+class PartialTileOp(TeplTileOp):
+    """Family base of TPARTADD / TPARTMUL / TPARTMAX / TPARTMIN (TEPL mode 3,
+    ``ExecuteTilePartial`` in ``asl/tile/model/execution/complex.asl``).
+
+    Semantics: both source rectangles are anchored at the origin; over the destination's valid
+    rectangle::
+
+        covered by both:     d[r,c] = T<op>(left[r,c], right[r,c])   (typed binary step)
+        covered by one only: d[r,c] = that source's element (bit copy)
+        outside the valid rectangle: Null padding (undefined; no PadValue)
+
+    Legality (``TileOperandsLegal_ExecuteTilePartial``, ``TilePartialCoverageLegal``): one
+    type in ``TilePartialDataTypeSupported`` (FP32 FP16 BF16 S32 S16 S8 U32 U16 U8) on all
+    three tiles, all row-major; each source's valid shape fits in the destination's, and
+    every destination coordinate is covered (one source covers the whole valid rectangle).
+    """
+
+    OPERATION: ClassVar[str]
+    SOURCES: ClassVar[tuple[str, ...]] = ("left", "right")
+    TYPES: ClassVar[frozenset[TileDataType]] = PARTIAL_TYPES
+    TYPES_REF: ClassVar[str] = "TilePartialDataTypeSupported"
+    HAS_PAD: ClassVar[bool] = False
+
+    def lb_geometry(self) -> TileType:
+        return self.result.type  # type: ignore[return-value]
+
+    def verify_family(self) -> None:
+        left, right = self.source_types()
+        d = self.result.type
+        assert isinstance(d, TileType)
+        for role, t in (("right", right), ("result", d)):
+            self.expect(role, "element type", type_name(t.element_type),
+                        type_name(left.element_type), "the left source's type")  # fmt: skip
+        dr, dc = d.valid_shape
+        for role, t in (("left", left), ("right", right)):
+            vr, vc = t.valid_shape
+            if vr > dr or vc > dc:
+                raise self.fault(TL, f"{role}: valid shape {_shape(t.valid_shape)} exceeds the "
+                                 f"result's {_shape(d.valid_shape)}", self.refs("TilePartialCoverageLegal"))  # fmt: skip
+        if not any(t.valid_shape == d.valid_shape for t in (left, right)):
+            raise self.fault(TL, f"result: valid shape {_shape(d.valid_shape)} is not covered: "
+                             "one source must span it", self.refs("TilePartialCoverageLegal"))  # fmt: skip
+
+
+def _partial(function: int, operation: str) -> type[PartialTileOp]:
+    mnemonic = f"TPART{operation.upper()}"
+    doc = (
+        f"``pto.{mnemonic.lower()}`` — union {operation}: T{operation.upper()} where both "
+        f"sources cover a coordinate, a bit copy where one does (TEPL 3/{function}).\n\n"
+        "A row of :class:`PartialTileOp` (semantics and legality there). Example::\n\n"
+        f"    %d = pto.{mnemonic.lower()} %l, %r : (!pto.tile<8x16xsi16, valid=4x5>,\n"
+        "        !pto.tile<8x16xsi16, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>\n\n"
+        f"Block: ``BSTART.SFU {mnemonic}, DT; B.DIM LB0=ValidCol; [LB1=ValidRow]; [LB2=Col]; "
+        "B.IOT left, right, mask, last, ->dst<TSize>; BSTOP`` (LBs describe the destination).\n"
+        f"Spec: ``asl/tile/irregular-and-complex/union/{mnemonic}.asl``."
+    )
+    body = {
+        "name": f"pto.{mnemonic.lower()}",
+        "__doc__": doc,
+        "__module__": __name__,
+        "__qualname__": f"{mnemonic.title()}Op",
+        "MODE": 3,
+        "FUNCTION": function,
+        "MNEMONIC": mnemonic,
+        "OPERATION": operation,
+        "SPEC": f"asl/tile/irregular-and-complex/union/{mnemonic}.asl",
+    }
+    return _define(body, PartialTileOp)
+
+
+PARTIAL_OPS: list[type[PartialTileOp]] = [
+    _partial(17, "add"), _partial(18, "mul"), _partial(19, "max"), _partial(20, "min")
+]  # fmt: skip
+"""TPARTADD, TPARTMUL, TPARTMAX, TPARTMIN (selectors 0x071-0x074)."""
+
+
+LOCAL_OPS: list[type[TeplTileOp]] = [*REDUCE_OPS, *EXPAND_OPS, TTransOp, *PARTIAL_OPS]
 """Every tile-local TEPL op of this module (dialect registration, per-concern tables)."""

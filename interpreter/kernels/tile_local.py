@@ -31,6 +31,8 @@ operation (integer width, RNE, NaN choice, signed zeros, TF32/HF32 encodings):
   ``exp`` is within 1 ulp of float64, so the result is the correctly rounded one except when
   the exact value lies within ~2^-29 (relative) of a rounding boundary of the destination.
 * TTRANS: a bit copy of the transposed valid rectangle.
+* TPART ADD / MUL / MAX / MIN (``ExecuteTilePartial``): the typed binary step where both
+  origin-anchored sources cover a coordinate, a bit copy where only one does.
 """
 
 from __future__ import annotations
@@ -228,16 +230,38 @@ def _expand_kernel(operation: str, axis: str) -> LocalKernel:
     return kernel
 
 
+_PARTIAL_STEP = {"add": "TADD", "mul": "TMUL", "max": "TMAX", "min": "TMIN"}
+
+
+def _partial_kernel(operation: str) -> LocalKernel:
+    def kernel(sources, types, dst_type, dst_valid):
+        left, right = sources
+        t = types[0]
+        _check_encodings(left, t)
+        _check_encodings(right, t)
+        out = np.empty(dst_valid, left.dtype)
+        # copies first, then the overlap (covered by both) gets the typed operation
+        out[: right.shape[0], : right.shape[1]] = right
+        out[: left.shape[0], : left.shape[1]] = left
+        r, c = min(left.shape[0], right.shape[0]), min(left.shape[1], right.shape[1])
+        out[:r, :c] = binary_core(BINARY_ROWS[_PARTIAL_STEP[operation]], left[:r, :c],
+                                  right[:r, :c], t)  # fmt: skip
+        return out
+
+    return kernel
+
+
 def _ttrans(sources, types, dst_type, dst_valid):
     return np.ascontiguousarray(sources[0].T)
 
 
 def _rows() -> dict[str, LocalRow]:
-    from pto_dialect.tile_local import EXPAND_OPS, REDUCE_OPS
+    from pto_dialect.tile_local import EXPAND_OPS, PARTIAL_OPS, REDUCE_OPS
 
     rows = [LocalRow(c.MNEMONIC, _reduce_kernel(c.REDUCTION, c.AXIS)) for c in REDUCE_OPS]
     rows += [LocalRow(c.MNEMONIC, _expand_kernel(c.OPERATION, c.AXIS)) for c in EXPAND_OPS]
     rows.append(LocalRow("TTRANS", _ttrans))
+    rows += [LocalRow(c.MNEMONIC, _partial_kernel(c.OPERATION)) for c in PARTIAL_OPS]
     return {r.mnemonic: r for r in rows}
 
 

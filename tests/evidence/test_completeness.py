@@ -62,7 +62,7 @@ INVALID = _lit_files("--verify-diagnostics")
 
 
 def test_families_are_nonempty_and_disjoint():
-    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 10 and len(LOCAL_OPS) == 29
+    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 10 and len(LOCAL_OPS) == 33
     assert len({c.name for c in ALL_OPS}) == len(ALL_OPS)
     registered = {op.name for op in PTO.operations}
     assert all(c.name in registered for c in ALL_OPS), "an op is not in the pto dialect"
@@ -70,7 +70,7 @@ def test_families_are_nonempty_and_disjoint():
 
 @pytest.mark.parametrize("cls", LOCAL_OPS, ids=lambda c: c.name)
 def test_tile_local_rows(cls):
-    """Reductions, expansions, TTRANS: encoding row (selector, mnemonic, source count),
+    """Reductions, expansions, TTRANS, TPART*: encoding row (selector, mnemonic, source count),
     kernel row, decoded-dispatch row."""
     row = isa.TEPL_OPS.get((cls.MODE, cls.FUNCTION))
     assert row is not None, f"{cls.name}: no encoding row TEPL_OPS[({cls.MODE}, {cls.FUNCTION})]"

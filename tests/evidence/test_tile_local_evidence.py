@@ -30,8 +30,10 @@ from pto_dialect.faults import PTOFault
 from pto_dialect.tile_local import (
     EXPAND_OPS,
     LOCAL_OPS,
+    PARTIAL_OPS,
     REDUCE_OPS,
     ExpandTileOp,
+    PartialTileOp,
     ReduceTileOp,
     TeplTileOp,
 )
@@ -148,6 +150,8 @@ def _types_for(cls: type[TeplTileOp], src: TileDataType) -> tuple[list[str], str
             cls.OPERATION == "expdif" and src is not T.FP32
         ) else full  # fmt: skip
         return ([b] if cls.OPERATION == "copy" else [full, b]), dst
+    if issubclass(cls, PartialTileOp):
+        return [full, _tile(src, 8, (2, 3))], full
     return [full], _tile(src, 8, (5, 3))
 
 
@@ -348,6 +352,51 @@ def test_integer_zero_broadcast_divisor_faults_before_effect(name):
 
 
 # ---------------------------------------------------------------------------------------
+# Partial (union) operations
+# ---------------------------------------------------------------------------------------
+
+PARTIAL_CASES = [(c, t) for c in PARTIAL_OPS for t in sorted(c.TYPES, key=lambda t: t.value)]
+
+
+@pytest.mark.parametrize(
+    ("cls", "t"), PARTIAL_CASES, ids=[f"{c.MNEMONIC}-{t.name}" for c, t in PARTIAL_CASES]
+)
+def test_partial_against_reference(cls, t):
+    """Union semantics (``ExecuteTilePartial``): the typed step where both origin-anchored
+    sources cover a coordinate, a copy where one does; either source may be the large one."""
+    big, small = _values(t, (3, 5)), _values(t, (2, 3))
+    for left, right in ((big, small), (small, big)):
+        got = _kernel(cls, [left, right], [t, t], t, (3, 5))
+        want = []
+        for r in range(3):
+            for c in range(5):
+                lv = r < left.shape[0] and c < left.shape[1]
+                rv = r < right.shape[0] and c < right.shape[1]
+                if lv and rv:
+                    want.append(_step(cls.OPERATION, t, _py(left[r, c], t), _py(right[r, c], t)))
+                else:
+                    want.append(_py((left if lv else right)[r, c], t))
+        _same(got, want, t)
+
+
+def test_avs_tpart():
+    """PTO-AVS-TILE-TPARTADD-BUNDLE-001 / -OVERLAP-001 (S16 [1,2,7] + [3,4] -> [4,6,7]: the
+    overlap is added, the left-only tail copied), PTO-AVS-TILE-TPARTMAX-U8-001 (U8 250 over 5,
+    unsigned), PTO-AVS-TILE-TPARTMIN-S8-001 (S8 -1 below +1), PTO-AVS-TILE-TPARTMUL-WRAP-001
+    (U8 16 * 16 wraps to 0, the tail 9 is copied) and PTO-AVS-TILE-TPARTMUL-DTYPE-001 (S8 and
+    U8 are legal for every partial op)."""
+    assert _k("TPARTADD", [[[1, 2, 7]], [[3, 4]]], T.S16, T.S16, (1, 3)).tolist() == [[4, 6, 7]]
+    assert _k("TPARTMAX", [[[250]], [[5]]], T.U8, T.U8, (1, 1))[0, 0] == 250
+    assert _k("TPARTMIN", [[[-1]], [[1]]], T.S8, T.S8, (1, 1))[0, 0] == -1
+    assert _k("TPARTMUL", [[[16, 9]], [[16]]], T.U8, T.U8, (1, 2)).tolist() == [[0, 9]]
+    assert all({T.S8, T.U8, T.S16, T.U16} <= c.TYPES for c in PARTIAL_OPS)
+    text = _program(BY_NAME["TPARTADD"], T.S16)
+    (r,) = run(_bundled(text), "f", np.array([[1, 2, 7, 0, 0]] * 3, np.int16),
+               np.array([[3, 4, 0]] * 2, np.int16))  # fmt: skip
+    assert r[0, 0, :3].tolist() == [4, 6, 7] and r[0, 2, :3].tolist() == [1, 2, 7]
+
+
+# ---------------------------------------------------------------------------------------
 # Tile level + decoded block level, every op (execution evidence)
 # ---------------------------------------------------------------------------------------
 
@@ -357,6 +406,8 @@ def _inputs(cls, t: TileDataType):
     if issubclass(cls, ExpandTileOp):
         b = _values(t, (3, 1) if cls.AXIS == "row" else (1, 5), nonzero=True)
         return [b] if n_src == 1 else [_values(t, (3, 5), small=True), b]
+    if issubclass(cls, PartialTileOp):
+        return [_values(t, (3, 5)), _values(t, (2, 3))]
     return [_values(t, (3, 5))]
 
 
@@ -606,6 +657,8 @@ def test_static_catalog_alignment():
         row = isa.TEPL_OPS[(cls.MODE, cls.FUNCTION)]
         assert row.name == cls.MNEMONIC and str(row.engine) == "SFU"
         want = {"TTRANS": "L"}.get(cls.MNEMONIC, "DP" if cls.MNEMONIC.endswith("EXPDIF") else "P")
+    if issubclass(cls, PartialTileOp):
+        want = ""
         assert row.datr_fields == want
         assert row.sources == len(cls.SOURCES) and row.destinations == 1
 

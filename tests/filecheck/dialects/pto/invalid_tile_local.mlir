@@ -288,3 +288,41 @@
 %b = "test.op"() : () -> !pto.tile<4x8xf32, valid=1x5>
 %d = pto.tcolexpandmin %s, %b : (!pto.tile<8x16xf32, valid=4x5>, !pto.tile<4x8xf32, valid=1x5>) -> !pto.tile<8x16xf32, valid=4x5>
 // CHECK: {{^}}'pto.tcolexpandmin' op [TileLegality] bcast: physical Col 8 must be 16 (the result's Col) (asl/tile/reduce-and-expand/column-expansion/TCOLEXPANDMIN.asl){{$}}
+
+// -----
+
+// TPARTADD: type outside TilePartialDataTypeSupported (S64)
+%l = "test.op"() : () -> !pto.tile<2x8xsi64>
+%d = pto.tpartadd %l, %l : (!pto.tile<2x8xsi64>, !pto.tile<2x8xsi64>) -> !pto.tile<2x8xsi64>
+// CHECK: {{^}}'pto.tpartadd' op [TileLegality] left: element type si64 is not supported (allowed: BF16, FP16, FP32, S16, S32, S8, U16, U32, U8) (TilePartialDataTypeSupported, asl/tile/irregular-and-complex/union/TPARTADD.asl){{$}}
+
+// -----
+
+// TPARTMUL: one element type on all tiles
+%l = "test.op"() : () -> !pto.tile<8x16xsi16, valid=4x5>
+%r = "test.op"() : () -> !pto.tile<16x16xsi8, valid=2x3>
+%d = pto.tpartmul %l, %r : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<16x16xsi8, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>
+// CHECK: {{^}}'pto.tpartmul' op [TileLegality] right: element type si8 must be si16 (the left source's type) (asl/tile/irregular-and-complex/union/TPARTMUL.asl){{$}}
+
+// -----
+
+// TPARTMAX: a source fits in the result's valid shape (TilePartialCoverageLegal)
+%l = "test.op"() : () -> !pto.tile<8x16xsi16, valid=4x5>
+%r = "test.op"() : () -> !pto.tile<8x16xsi16, valid=2x3>
+%d = pto.tpartmax %l, %r : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x4>
+// CHECK: {{^}}'pto.tpartmax' op [TileLegality] left: valid shape 4x5 exceeds the result's 4x4 (TilePartialCoverageLegal, asl/tile/irregular-and-complex/union/TPARTMAX.asl){{$}}
+
+// -----
+
+// TPARTMIN: one source spans the result's valid shape (no uncovered coordinate)
+%l = "test.op"() : () -> !pto.tile<8x16xsi16, valid=4x3>
+%r = "test.op"() : () -> !pto.tile<8x16xsi16, valid=2x3>
+%d = pto.tpartmin %l, %r : (!pto.tile<8x16xsi16, valid=4x3>, !pto.tile<8x16xsi16, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>
+// CHECK: {{^}}'pto.tpartmin' op [TileLegality] result: valid shape 4x5 is not covered: one source must span it (TilePartialCoverageLegal, asl/tile/irregular-and-complex/union/TPARTMIN.asl){{$}}
+
+// -----
+
+// TPARTADD: no PadValue (Null padding)
+%l = "test.op"() : () -> !pto.tile<8x16xsi16, valid=4x5>
+%d = pto.tpartadd %l, %l {pad = #pto.pad<zero>} : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=4x5>) -> !pto.tile<8x16xsi16, valid=4x5>
+// CHECK: {{^}}'pto.tpartadd' op [TileLegality] pad: TPARTADD takes no PadValue (B.DATR PadValue must be zero) (asl/tile/irregular-and-complex/union/TPARTADD.asl){{$}}

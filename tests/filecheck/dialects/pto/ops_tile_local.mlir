@@ -1,5 +1,6 @@
-// Round trip of every tile-local TEPL op (reductions, expansions, TTRANS; TEPL modes 2 and 3,
-// pto_dialect/tile_local.py) in custom and generic syntax; explicit defaults print canonically.
+// Round trip of every tile-local TEPL op (reductions, expansions, TTRANS, TPART*; TEPL modes
+// 2 and 3, pto_dialect/tile_local.py) in custom and generic syntax; explicit defaults print
+// canonically.
 // RUN: xdsl-opt %s | xdsl-opt | filecheck %s
 // RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
 // RUN: xdsl-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
@@ -106,4 +107,20 @@
 %ttrans = pto.ttrans %i {mask = #pto.mask<1100>} : (!pto.tile<8x16xsi16, valid=3x16, pe=1100>) -> !pto.tile<16x8xsi16, valid=16x3, pe=1100>
 // CHECK-NEXT: %ttrans = pto.ttrans %i {mask = #pto.mask<1100>} : (!pto.tile<8x16xsi16, valid=3x16, pe=1100>) -> !pto.tile<16x8xsi16, valid=16x3, pe=1100>
 // GENERIC: %ttrans = "pto.ttrans"(%i) <{pad = #pto.pad<null>, mask = #pto.mask<1100>}> : (!pto.tile<8x16xsi16, valid=3x16, pe=1100>) -> !pto.tile<16x8xsi16, valid=16x3, pe=1100>
+%pl = "test.op"() : () -> !pto.tile<8x16xsi16, valid=4x5>
+// CHECK-NEXT: %pl = "test.op"() : () -> !pto.tile<8x16xsi16, valid=4x5>
+%pr = "test.op"() : () -> !pto.tile<8x16xsi16, valid=2x3>
+// CHECK-NEXT: %pr = "test.op"() : () -> !pto.tile<8x16xsi16, valid=2x3>
+%tpartadd = pto.tpartadd %pl, %pr : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>
+// CHECK-NEXT: %tpartadd = pto.tpartadd %pl, %pr : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>
+// GENERIC: %tpartadd = "pto.tpartadd"(%pl, %pr) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}> : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>
+%tpartmul = pto.tpartmul %pr, %pl : (!pto.tile<8x16xsi16, valid=2x3>, !pto.tile<8x16xsi16, valid=4x5>) -> !pto.tile<8x16xsi16, valid=4x5>
+// CHECK-NEXT: %tpartmul = pto.tpartmul %pr, %pl : (!pto.tile<8x16xsi16, valid=2x3>, !pto.tile<8x16xsi16, valid=4x5>) -> !pto.tile<8x16xsi16, valid=4x5>
+// GENERIC: %tpartmul = "pto.tpartmul"(%pr, %pl) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}> : (!pto.tile<8x16xsi16, valid=2x3>, !pto.tile<8x16xsi16, valid=4x5>) -> !pto.tile<8x16xsi16, valid=4x5>
+%tpartmax = pto.tpartmax %pl, %pl : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=4x5>) -> !pto.tile<16x8xsi16, valid=4x5>
+// CHECK-NEXT: %tpartmax = pto.tpartmax %pl, %pl : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=4x5>) -> !pto.tile<16x8xsi16, valid=4x5>
+// GENERIC: %tpartmax = "pto.tpartmax"(%pl, %pl) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}> : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=4x5>) -> !pto.tile<16x8xsi16, valid=4x5>
+%tpartmin = pto.tpartmin %pl, %pr {mask = #pto.mask<1111>} : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>
+// CHECK-NEXT: %tpartmin = pto.tpartmin %pl, %pr : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>
+// GENERIC: %tpartmin = "pto.tpartmin"(%pl, %pr) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}> : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>
 // CHECK-NEXT: }
