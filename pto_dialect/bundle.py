@@ -621,7 +621,8 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
 def _check_local(s: isa.BlockSummary, op: TeplTileOp) -> None:
     """B.DATR of a linked tile-local block against its tile types: DataType names the
     destination type (DTYPE_NONE or omitted: the source type; EXPDIF ``B.DATR DataType``),
-    and TTRANS's B.DATR Layout conversions are not modelled (refused, not ignored)."""
+    and the B.DATR Layout conversions of TTRANS / TCONCAT are not modelled (refused, not
+    ignored)."""
     tl = FaultKind.TILE_LEGALITY
     rt = op.result.type
     assert isinstance(rt, TileType)
@@ -630,9 +631,10 @@ def _check_local(s: isa.BlockSummary, op: TeplTileOp) -> None:
         if rt.dtype.value != want:
             raise _fail(tl, f"B.DATR DataType {TileDataType(want).name} differs from the result's "
                         f"{rt.dtype.name}")  # fmt: skip
-    if isinstance(op, TeplTileOp) and op.MNEMONIC == "TTRANS" and s.datr.layout != 0:
-        raise _fail(tl, f"TTRANS with B.DATR Layout {LAYOUTS.get(s.datr.layout, s.datr.layout)} "
-                    "is not modelled (only the plain row-major transpose)")  # fmt: skip
+    if op.MNEMONIC in ("TTRANS", "TCONCAT") and s.datr.layout != 0:
+        raise _fail(tl, f"{op.MNEMONIC} with B.DATR Layout "
+                    f"{LAYOUTS.get(s.datr.layout, s.datr.layout)} is not modelled (only the "
+                    "plain row-major form)")  # fmt: skip
 
 
 def _check_scalar_binding(s: isa.BlockSummary) -> None:

@@ -7,6 +7,7 @@ Three family bases on one common base (families are tables, not copies):
 * :class:`ExpandTileOp` — TROWEXPAND*/TCOLEXPAND*: COPY ADD SUB MUL DIV MAX MIN EXPDIF
   (TEPL mode 2; ``asl/tile/model/execution/expansion.asl``).
 * :class:`TTransOp` — TTRANS (TEPL 3/14; ``asl/tile/model/execution/rearrangement.asl``).
+* :class:`TConcatOp` — TCONCAT (TEPL 3/0; ``rearrangement.asl``).
 * :class:`PartialTileOp` — TPARTADD / TPARTMUL / TPARTMAX / TPARTMIN (TEPL 3/17-20;
   ``asl/tile/model/execution/complex.asl`` ``ExecuteTilePartial``).
 
@@ -509,6 +510,57 @@ class TTransOp(TeplTileOp):
                     "the source's valid shape transposed")  # fmt: skip
 
 
+@irdl_op_definition
+class TConcatOp(TeplTileOp):
+    """``pto.tconcat`` — ``d = [left | right]`` along columns (TEPL 3/0).
+
+    Semantics (``asl/tile/model/execution/rearrangement.asl`` ``TCONCAT``)::
+
+        for r < VR:  d[r, c] = left[r, c]                       for c < left.VC
+                     d[r, c] = right[r, c - left.VC]            for c >= left.VC  (bit copies)
+        elements of d outside its valid rectangle: Null padding (undefined; no PadValue)
+
+    Legality (``TileOperandsLegal_TCONCAT``): one element type (any but HiF4X2), equal valid
+    rows on both sources and the result, result valid columns = left's + right's; Local,
+    row-major (this model; B.DATR Layout conversions are not modelled), one PE mask.
+
+    Example::
+
+        %d = pto.tconcat %l, %r : (!pto.tile<64x2xui8, valid=2x2>,
+            !pto.tile<128x1xui8, valid=2x1>) -> !pto.tile<32x4xui8, valid=2x3>
+
+    Block: ``BSTART.SFU TCONCAT, DT; B.DIM LB0=ValidCol; [LB1=ValidRow]; [LB2=Col]; B.IOT
+    left, right, mask, last, ->dst<TSize>; BSTOP`` (assumption: the LBs describe the
+    destination; the catalog says only ``B.DIM LB0; B.DIM (LB1/LB2 for 2D)``).
+    Spec: ``asl/tile/layout-and-rearrangement/layout/TCONCAT.asl``.
+    """
+
+    name = "pto.tconcat"
+    MODE: ClassVar[int] = 3
+    FUNCTION: ClassVar[int] = 0
+    MNEMONIC: ClassVar[str] = "TCONCAT"
+    SOURCES: ClassVar[tuple[str, ...]] = ("left", "right")
+    TYPES: ClassVar[frozenset[TileDataType]] = TRANS_TYPES
+    TYPES_REF: ClassVar[str] = "TileCarrierOrMove24BaselineDataTypeSupported"
+    SPEC: ClassVar[str] = "asl/tile/layout-and-rearrangement/layout/TCONCAT.asl"
+    HAS_PAD: ClassVar[bool] = False
+
+    def lb_geometry(self) -> TileType:
+        return self.result.type  # type: ignore[return-value]
+
+    def verify_family(self) -> None:
+        left, right = self.source_types()
+        d = self.result.type
+        assert isinstance(d, TileType)
+        for role, t in (("right", right), ("result", d)):
+            self.expect(role, "element type", type_name(t.element_type),
+                        type_name(left.element_type), "the left source's type")  # fmt: skip
+            self.expect(role, "valid rows", t.valid_shape[0], left.valid_shape[0],
+                        "the left source's")  # fmt: skip
+        self.expect("result", "valid columns", d.valid_shape[1],
+                    left.valid_shape[1] + right.valid_shape[1], "left's plus right's")  # fmt: skip
+
+
 # ======================================================================================
 # Partial (union) operations
 # ======================================================================================
@@ -593,5 +645,5 @@ PARTIAL_OPS: list[type[PartialTileOp]] = [
 """TPARTADD, TPARTMUL, TPARTMAX, TPARTMIN (selectors 0x071-0x074)."""
 
 
-LOCAL_OPS: list[type[TeplTileOp]] = [*REDUCE_OPS, *EXPAND_OPS, TTransOp, *PARTIAL_OPS]
+LOCAL_OPS: list[type[TeplTileOp]] = [*REDUCE_OPS, *EXPAND_OPS, TTransOp, TConcatOp, *PARTIAL_OPS]
 """Every tile-local TEPL op of this module (dialect registration, per-concern tables)."""

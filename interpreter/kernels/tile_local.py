@@ -30,7 +30,8 @@ operation (integer width, RNE, NaN choice, signed zeros, TF32/HF32 encodings):
   results are the canonical quiet NaN, exp(-inf) = +0, exp(+inf) = +inf. ASSUMPTION: float64
   ``exp`` is within 1 ulp of float64, so the result is the correctly rounded one except when
   the exact value lies within ~2^-29 (relative) of a rounding boundary of the destination.
-* TTRANS: a bit copy of the transposed valid rectangle.
+* TTRANS: a bit copy of the transposed valid rectangle; TCONCAT: the two valid rectangles
+  side by side (bit copies).
 * TPART ADD / MUL / MAX / MIN (``ExecuteTilePartial``): the typed binary step where both
   origin-anchored sources cover a coordinate, a bit copy where only one does.
 """
@@ -261,6 +262,7 @@ def _rows() -> dict[str, LocalRow]:
     rows = [LocalRow(c.MNEMONIC, _reduce_kernel(c.REDUCTION, c.AXIS)) for c in REDUCE_OPS]
     rows += [LocalRow(c.MNEMONIC, _expand_kernel(c.OPERATION, c.AXIS)) for c in EXPAND_OPS]
     rows.append(LocalRow("TTRANS", _ttrans))
+    rows.append(LocalRow("TCONCAT", lambda srcs, types, dst, valid: np.concatenate(srcs, axis=1)))
     rows += [LocalRow(c.MNEMONIC, _partial_kernel(c.OPERATION)) for c in PARTIAL_OPS]
     return {r.mnemonic: r for r in rows}
 

@@ -352,9 +352,12 @@ def closed_lb_schema(name: str, mode: int) -> bool:
     the mode-0 closed binary/unary schemas, the mode-2 reductions and expansions (their
     ``block`` composition in ``spec/catalog/tile-operations.json``) and, by this model's
     assumption (its catalog composition only says ``B.DIM LB0; B.DIM (LB1/LB2 for 2D)``),
-    TTRANS, whose LBs describe the source; and the TPART* union operations (catalog: LB0 =
+    TTRANS (its LBs describe the source) and TCONCAT (they describe the destination); and the
+    TPART* union operations (catalog: LB0 =
     ValidCol, LB1 = ValidRow default 1, LB2 = Col default ValidCol; no B.DATR/B.IOR/B.IOS)."""
-    return mode in (0, 2) or name in ("TTRANS", "TPARTADD", "TPARTMUL", "TPARTMAX", "TPARTMIN")
+    return mode in (0, 2) or name in (
+        "TTRANS", "TCONCAT", "TPARTADD", "TPARTMUL", "TPARTMAX", "TPARTMIN"
+    )
 
 
 def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> BlockSummary:

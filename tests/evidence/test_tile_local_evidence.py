@@ -152,6 +152,8 @@ def _types_for(cls: type[TeplTileOp], src: TileDataType) -> tuple[list[str], str
         return ([b] if cls.OPERATION == "copy" else [full, b]), dst
     if issubclass(cls, PartialTileOp):
         return [full, _tile(src, 8, (2, 3))], full
+    if cls is BY_NAME["TCONCAT"]:
+        return [full, _tile(src, 8, (3, 2))], _tile(src, 8, (3, 7))
     return [full], _tile(src, 8, (5, 3))
 
 
@@ -408,6 +410,8 @@ def _inputs(cls, t: TileDataType):
         return [b] if n_src == 1 else [_values(t, (3, 5), small=True), b]
     if issubclass(cls, PartialTileOp):
         return [_values(t, (3, 5)), _values(t, (2, 3))]
+    if cls is BY_NAME["TCONCAT"]:
+        return [_values(t, (3, 5)), _values(t, (3, 2))]
     return [_values(t, (3, 5))]
 
 
@@ -454,6 +458,21 @@ def test_ttrans_rect_avs():
     for r in range(3):
         for c in range(5):
             assert d[0, c, r] == x[r, c]
+
+
+def test_tconcat_columns_avs():
+    """PTO-AVS-TILE-TCONCAT-COLUMNS-001: each row holds the complete left row followed by the
+    complete right row (U8 [[1,2],[3,4]] | [[5],[6]]); also through the decoded block, and
+    for every type of its set as bit copies (FP16 NaN payloads included)."""
+    got = _k("TCONCAT", [[[1, 2], [3, 4]], [[5], [6]]], T.U8, T.U8, (2, 3))
+    assert got.tolist() == [[1, 2, 5], [3, 4, 6]]
+    x = np.array([[0x7E01, 0x3C00]], np.uint16).view(np.float16)
+    got = _k("TCONCAT", [x, x[:, :1]], T.FP16, T.FP16, (1, 3))
+    assert got.view(np.uint16).tolist() == [[0x7E01, 0x3C00, 0x7E01]]
+    text = _program(BY_NAME["TCONCAT"], T.U8)
+    a, b = _values(T.U8, (3, 5)), _values(T.U8, (3, 2))
+    (r,) = run(_bundled(text), "f", a, b)
+    assert np.array_equal(r[0], np.concatenate([a, b], axis=1))
 
 
 # ---------------------------------------------------------------------------------------
@@ -656,7 +675,7 @@ def test_static_catalog_alignment():
     for cls in LOCAL_OPS:
         row = isa.TEPL_OPS[(cls.MODE, cls.FUNCTION)]
         assert row.name == cls.MNEMONIC and str(row.engine) == "SFU"
-        want = {"TTRANS": "L"}.get(cls.MNEMONIC, "DP" if cls.MNEMONIC.endswith("EXPDIF") else "P")
+        want = {"TTRANS": "L", "TCONCAT": "L"}.get(cls.MNEMONIC, "DP" if cls.MNEMONIC.endswith("EXPDIF") else "P")
     if issubclass(cls, PartialTileOp):
         want = ""
         assert row.datr_fields == want

@@ -326,3 +326,19 @@
 %l = "test.op"() : () -> !pto.tile<8x16xsi16, valid=4x5>
 %d = pto.tpartadd %l, %l {pad = #pto.pad<zero>} : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=4x5>) -> !pto.tile<8x16xsi16, valid=4x5>
 // CHECK: {{^}}'pto.tpartadd' op [TileLegality] pad: TPARTADD takes no PadValue (B.DATR PadValue must be zero) (asl/tile/irregular-and-complex/union/TPARTADD.asl){{$}}
+
+// -----
+
+// TCONCAT: equal valid rows
+%l = "test.op"() : () -> !pto.tile<64x2xui8, valid=2x2>
+%r = "test.op"() : () -> !pto.tile<128x1xui8, valid=3x1>
+%d = pto.tconcat %l, %r : (!pto.tile<64x2xui8, valid=2x2>, !pto.tile<128x1xui8, valid=3x1>) -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK: {{^}}'pto.tconcat' op [TileLegality] right: valid rows 3 must be 2 (the left source's) (asl/tile/layout-and-rearrangement/layout/TCONCAT.asl){{$}}
+
+// -----
+
+// TCONCAT: result valid columns = left's + right's
+%l = "test.op"() : () -> !pto.tile<64x2xui8, valid=2x2>
+%r = "test.op"() : () -> !pto.tile<128x1xui8, valid=2x1>
+%d = pto.tconcat %l, %r : (!pto.tile<64x2xui8, valid=2x2>, !pto.tile<128x1xui8, valid=2x1>) -> !pto.tile<32x4xui8, valid=2x4>
+// CHECK: {{^}}'pto.tconcat' op [TileLegality] result: valid columns 4 must be 3 (left's plus right's) (asl/tile/layout-and-rearrangement/layout/TCONCAT.asl){{$}}

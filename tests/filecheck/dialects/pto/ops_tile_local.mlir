@@ -1,6 +1,6 @@
-// Round trip of every tile-local TEPL op (reductions, expansions, TTRANS, TPART*; TEPL modes
-// 2 and 3, pto_dialect/tile_local.py) in custom and generic syntax; explicit defaults print
-// canonically.
+// Round trip of every tile-local TEPL op (reductions, expansions, TTRANS, TCONCAT, TPART*;
+// TEPL modes 2 and 3, pto_dialect/tile_local.py) in custom and generic syntax; explicit
+// defaults print canonically.
 // RUN: xdsl-opt %s | xdsl-opt | filecheck %s
 // RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
 // RUN: xdsl-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
@@ -123,4 +123,11 @@
 %tpartmin = pto.tpartmin %pl, %pr {mask = #pto.mask<1111>} : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>
 // CHECK-NEXT: %tpartmin = pto.tpartmin %pl, %pr : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>
 // GENERIC: %tpartmin = "pto.tpartmin"(%pl, %pr) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}> : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<8x16xsi16, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>
+%cl = "test.op"() : () -> !pto.tile<64x2xui8, valid=2x2>
+// CHECK-NEXT: %cl = "test.op"() : () -> !pto.tile<64x2xui8, valid=2x2>
+%cr = "test.op"() : () -> !pto.tile<128x1xui8, valid=2x1>
+// CHECK-NEXT: %cr = "test.op"() : () -> !pto.tile<128x1xui8, valid=2x1>
+%tconcat = pto.tconcat %cl, %cr : (!pto.tile<64x2xui8, valid=2x2>, !pto.tile<128x1xui8, valid=2x1>) -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK-NEXT: %tconcat = pto.tconcat %cl, %cr : (!pto.tile<64x2xui8, valid=2x2>, !pto.tile<128x1xui8, valid=2x1>) -> !pto.tile<32x4xui8, valid=2x3>
+// GENERIC: %tconcat = "pto.tconcat"(%cl, %cr) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}> : (!pto.tile<64x2xui8, valid=2x2>, !pto.tile<128x1xui8, valid=2x1>) -> !pto.tile<32x4xui8, valid=2x3>
 // CHECK-NEXT: }
