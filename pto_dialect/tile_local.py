@@ -647,3 +647,14 @@ PARTIAL_OPS: list[type[PartialTileOp]] = [
 
 LOCAL_OPS: list[type[TeplTileOp]] = [*REDUCE_OPS, *EXPAND_OPS, TTransOp, TConcatOp, *PARTIAL_OPS]
 """Every tile-local TEPL op of this module (dialect registration, per-concern tables)."""
+
+LOCAL_FAMILIES: list[tuple[str, list[type[TeplTileOp]]]] = [
+    ("reduction", list(REDUCE_OPS)),
+    ("expansion", list(EXPAND_OPS)),
+    ("rearrangement", [TTransOp, TConcatOp]),
+    ("partial (union)", list(PARTIAL_OPS)),
+]
+"""(family, op classes) of this module in documentation order, for the op-table registry
+(``pto_dialect.families.TILE_OP_FAMILIES``): every class has ``name``, ``MNEMONIC``,
+``MODE``/``FUNCTION``, ``TYPES``, ``SPEC`` and a docstring whose first line is its semantics;
+its decoded-dispatch row is ``pto_dialect.bundle.LOCAL_OP_OF_SELECTOR``."""
