@@ -20,6 +20,7 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/demo.py
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/mx_quantize_mlp.py
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -27,6 +27,12 @@ def _pto_lower():
     return PTOLowerPass
 
 
+def _pto_quantize_mx():
+    from passes.pto_quantize_mx import PtoQuantizeMxPass
+
+    return PtoQuantizeMxPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type]]:
     """Pass name -> factory returning the pass class."""
     return {
@@ -35,6 +41,7 @@ def get_all_passes() -> dict[str, Callable[[], type]]:
         "pto-lower": _pto_lower,
         "pto-form-bundles": _pto_form_bundles,
         "pto-assign-registers": _pto_assign_registers,
+        "pto-quantize-mx": _pto_quantize_mx,
     }
 
 

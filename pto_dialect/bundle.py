@@ -9,11 +9,19 @@ structural rule live in :mod:`pto_dialect.isa`; this module only converts ops <-
 Syntax::
 
     %d = pto.block (%a, %b) {
-      pto.b.start <family = TEPL, function = 4, dtype = 17, mode = 0>
-      pto.b.dim <lb = 0, reg = 0, imm = 8>
-      pto.b.iot <src0 = 0, src1 = 1, last = 1, size_code = 1, pe_mode = 7, dst_hand = 0>
+      pto.b.start TREM, S32
+      pto.b.dim <lb = 0, reg = zero, imm = 8>
+      pto.b.iot <src0 = "t#1", src1 = "t#2", last = 1, size_code = "128B", pe_mode = "1111", dst_hand = t>
       pto.b.stop
     } : (!pto.tile<...>, !pto.tile<...>) -> !pto.tile<...>
+
+Field values print by their assembly names (:mod:`pto_dialect.isa.field_names`, built from
+the isa tables): ``pto.b.start <mnemonic>, <DataType>`` for a live operation (``TREM``,
+``TGEMVMX.BIAS``, ``TLOAD``; catalog names such as ``TGEMV_MX_BIAS`` are accepted on input),
+layouts, DataTypes, pads, CMode/RMode, GPRs, tiles (``"t#1"``), hands, masks (``"1111"``)
+and sizes (``"4KB"``) by name; a value without a name (reserved) prints as its number, and
+a reserved BSTART selector as ``<family = ..., function = ..., dtype = ..., mode = ...>``.
+Numbers are accepted for every field on input.
 
 The operands of ``pto.block`` are the tiles its B.IOTs read, in stream order, then (CUBE
 only) the i64 scalar post-processing parameters its B.FPATR selects, in B.IOR dense order
@@ -34,6 +42,7 @@ the B.IOR against the B.FPATR's scalar parameters -> TileLegality).
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
 from typing import ClassVar
 
@@ -59,6 +68,7 @@ from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import TileDataType, mx_needs_scale
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Layout, code_of_size, size_of_code
+from pto_dialect.isa import field_names
 from pto_dialect.isa.commands import (
     GPR_NAMES,
     LAYOUTS,
@@ -76,6 +86,9 @@ from pto_dialect.ops import (
     target_profile,
 )
 from pto_dialect.tile_local import LOCAL_OPS, TeplTileOp
+
+_BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+"""A name printed without quotes (an MLIR bare identifier)."""
 
 CUBE_OP_OF_FUNCTION: dict[int, type[CubeMatrixOp]] = {c.FUNCTION: c for c in CUBE_OPS}
 """CUBE Function -> tile-level op class (the family table of ``pto_dialect.ops``)."""
@@ -177,16 +190,77 @@ class BundleCommandOp(IRDLOperation):
         except TypeError as e:
             raise VerifyException(f"'{self.name}' op is missing a field: {e}") from None
 
+    # -- syntax: fields by name (pto_dialect.isa.field_names), numbers where unnamed ----------
+    def _value_text(self, name: str, attr: Attribute) -> str | None:
+        if isinstance(attr, StringAttr):
+            return attr.data
+        if not isinstance(attr, IntAttr):
+            return None
+        text = field_names.value_name(self.COMMAND, name, attr.data)
+        if text is None:
+            return str(attr.data)
+        return text if _BARE_ID.fullmatch(text) else f'"{text}"'
+
+    def _short_start(self) -> str | None:
+        """``TREM, S32`` for a BSTART of a live operation with a named type, else None."""
+        if self.COMMAND is not isa.BStart or set(self.properties) != set(self.field_names()):
+            return None
+        fam, fn, dt, mode = (self.properties[k] for k in ("family", "function", "dtype", "mode"))
+        if not (isinstance(fam, StringAttr) and fam.data in BlockFamily.__members__):
+            return None
+        mn = field_names.start_mnemonic(BlockFamily(fam.data), fn.data, mode.data)  # type: ignore[union-attr]
+        dname = field_names.value_name(isa.BStart, "dtype", dt.data)  # type: ignore[union-attr]
+        return None if mn is None or dname is None else f"{mn}, {dname}"
+
     def print(self, printer: Printer) -> None:
+        short = self._short_start()
+        if short is not None:
+            printer.print_string(" " + short)
+            return
         items = []
         for name in self.field_names():
             attr = self.properties.get(name)
-            if isinstance(attr, StringAttr):
-                items.append(f"{name} = {attr.data}")
-            elif isinstance(attr, IntAttr):
-                items.append(f"{name} = {attr.data}")
-        if items:
+            text = None if attr is None else self._value_text(name, attr)
+            if text is not None:
+                items.append(f"{name} = {text}")
+        if items or self.COMMAND is isa.BStart:  # `<>`: a BSTART with no fields at all
             printer.print_string(" <" + ", ".join(items) + ">")
+
+    @classmethod
+    def _parse_value(cls, parser: Parser, key: str) -> Attribute:
+        """An integer, or a name of the field's table (bare or quoted)."""
+        pos = parser.pos
+        if key == "family":
+            return StringAttr(parser.parse_identifier())
+        text = parser.parse_optional_identifier()
+        if text is None:
+            text = parser.parse_optional_str_literal()
+        if text is None:
+            return IntAttr(parser.parse_integer(allow_boolean=False))
+        v = field_names.value_of_name(cls.COMMAND, key, text)
+        if v is None:
+            names = field_names.names_of(cls.COMMAND, key)
+            hint = f" (one of {', '.join(names)}, or a number)" if names else " (a number)"
+            parser.raise_error(f"{cls.name}: '{text}' is not a value of field '{key}'{hint}", pos)
+        return IntAttr(v)
+
+    @classmethod
+    def _parse_short_start(cls, parser: Parser) -> dict[str, Attribute] | None:
+        pos = parser.pos
+        mn = parser.parse_optional_identifier()
+        if mn is None:
+            return None
+        sel = field_names.start_of_mnemonic(mn)
+        if sel is None:
+            parser.raise_error(f"pto.b.start: unknown operation '{mn}'", pos)
+        parser.parse_punctuation(",")
+        family, function, mode = sel
+        return {
+            "family": StringAttr(family.value),
+            "function": IntAttr(function),
+            "dtype": cls._parse_value(parser, "dtype"),
+            "mode": IntAttr(mode),
+        }
 
     @classmethod
     def parse(cls, parser: Parser) -> BundleCommandOp:
@@ -201,14 +275,14 @@ class BundleCommandOp(IRDLOperation):
             if key in props:
                 parser.raise_error(f"field '{key}' given twice", pos)
             parser.parse_punctuation("=")
-            if key == "family":
-                props[key] = StringAttr(parser.parse_identifier())
-            else:
-                props[key] = IntAttr(parser.parse_integer(allow_boolean=False))
+            props[key] = cls._parse_value(parser, key)
 
         if parser.parse_optional_punctuation("<") is not None:
-            parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
-            parser.parse_punctuation(">")
+            if parser.parse_optional_punctuation(">") is None:
+                parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
+                parser.parse_punctuation(">")
+        elif cls.COMMAND is isa.BStart:
+            props = cls._parse_short_start(parser) or props
         op = cls.__new__(cls)
         IRDLOperation.__init__(op, properties=props)
         return op

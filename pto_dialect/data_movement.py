@@ -1,6 +1,6 @@
 """Data movement between tensors and tiles: ``pto.tload`` and ``pto.tstore``.
 
-These mirror the ISA's TLOAD / TSTORE, which are outside the seed documents. Their precise
+These mirror the ISA's TLOAD / TSTORE, which are outside the two operations the project started from (TGEMV_MX_BIAS, TREM). Their precise
 semantics here (PTO-SPEC 2 tile model, D9 padding, D13 PEs):
 
 ``%t = pto.tload %src[%i, %j] {pe_stride = [s0, s1], pad = #pto.pad<zero>} : tensor<RxCxE> -> T``

@@ -34,6 +34,8 @@ import numpy as np
 
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.mx_quant import pack_x2 as pack_x2  # re-exported by kernels
+from pto_dialect.mx_quant import unpack_x2
 
 T = TileDataType
 
@@ -212,29 +214,6 @@ def to_codes(
     if packed and t.packed_x2:
         return unpack_x2(x)
     return x
-
-
-def unpack_x2(packed_bytes: np.ndarray, n: int | None = None) -> np.ndarray:
-    """Split bytes into nibbles along the last axis, low nibble first (PTO-SPEC 1).
-
-    ``n`` trims the logical last-axis length (for an odd count). Returns uint8 codes.
-    """
-    b = np.asarray(packed_bytes, dtype=np.uint8)
-    out = np.empty(b.shape[:-1] + (2 * b.shape[-1],), np.uint8)
-    out[..., 0::2] = b & 0x0F
-    out[..., 1::2] = b >> 4
-    return out if n is None else out[..., :n]
-
-
-def pack_x2(codes: np.ndarray) -> np.ndarray:
-    """Inverse of :func:`unpack_x2`: two 4-bit codes per byte along the last axis.
-
-    An odd last-axis length is padded with a zero nibble.
-    """
-    c = np.asarray(codes, dtype=np.uint8) & 0x0F
-    if c.shape[-1] % 2:
-        c = np.concatenate([c, np.zeros(c.shape[:-1] + (1,), np.uint8)], axis=-1)
-    return (c[..., 0::2] | (c[..., 1::2] << 4)).astype(np.uint8)
 
 
 def decode(

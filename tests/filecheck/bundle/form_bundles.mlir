@@ -12,19 +12,19 @@ func.func @k(%a: !pto.tile<1x1xf16, cube_m16, mat>, %b: !pto.tile<1x1xf16, cube_
 }
 
 // CHECK:      %d = pto.block (%a, %b, %bias) {
-// CHECK-NEXT:   pto.b.start <family = CUBE, function = 21, dtype = 4, mode = 0>
+// CHECK-NEXT:   pto.b.start TGEMVMX.BIAS, FP16
 // CHECK-NEXT:   pto.b.fpatr <pre_quant_mode = 0, relu_mode = 0, group_n_code = 0, row_max_en = 0, group_max_en = 0, row_max_init = 0, max_abs_en = 0, trans_a = 0, trans_b = 0, cscale_en = 0>
-// CHECK-NEXT:   pto.b.iot <src0 = 32, src1 = 48, last = 0, size_code = 0, pe_mode = 7>
-// CHECK-NEXT:   pto.b.iot <src0 = 0, last = 1, size_code = 1, pe_mode = 7, dst_hand = 2>
+// CHECK-NEXT:   pto.b.iot <src0 = "m#1", src1 = "n#1", last = 0, size_code = 0, pe_mode = "1111">
+// CHECK-NEXT:   pto.b.iot <src0 = "t#1", last = 1, size_code = "128B", pe_mode = "1111", dst_hand = m>
 // CHECK-NEXT:   pto.b.stop
 // CHECK-NEXT: } : (!pto.tile<1x1xf16, cube_m16, mat>, !pto.tile<1x1xf16, cube_n8, mat>, !pto.tile<1x32xf32, valid=1x1>) -> !pto.tile<1x1xf32, cube_m16, mat>
 // CHECK:      %r = pto.block (%x, %y) {
-// CHECK-NEXT:   pto.b.start <family = TEPL, function = 4, dtype = 17, mode = 0>
-// CHECK-NEXT:   pto.b.datr <layout = 0, dtype = 31, pad = 0, cmode = 0, rmode = 0, sat = 0, canonicalize = 0>
+// CHECK-NEXT:   pto.b.start TREM, S32
+// CHECK-NEXT:   pto.b.datr <layout = NORM, dtype = DTYPE_NONE, pad = Zero, cmode = EQ, rmode = RNONE, sat = 0, canonicalize = 0>
 // CHECK-NEXT:   pto.b.dimi <lb = 0, imm = 3>
 // CHECK-NEXT:   pto.b.dimi <lb = 1, imm = 2>
 // CHECK-NEXT:   pto.b.dimi <lb = 2, imm = 8>
-// CHECK-NEXT:   pto.b.iot <src0 = 1, src1 = 2, last = 1, size_code = 1, pe_mode = 7, dst_hand = 0>
+// CHECK-NEXT:   pto.b.iot <src0 = "t#2", src1 = "t#3", last = 1, size_code = "128B", pe_mode = "1111", dst_hand = t>
 // CHECK-NEXT:   pto.b.stop
 // CHECK-NEXT: } : (!pto.tile<4x8xsi32, valid=2x3>, !pto.tile<4x8xsi32, valid=2x3>) -> !pto.tile<4x8xsi32, valid=2x3>
 // CHECK-NOT:  pto.trem

@@ -32,13 +32,13 @@ func.func @both(%a: !pto.tile<1x64xf16, cube_m16, mat>, %b: !pto.tile<64x32xf16,
 
 // CHECK:      %d = pto.block (%a, %b, %bias, %ls) {
 // CHECK:        pto.b.dimi <lb = 2, imm = 64>
-// CHECK-NEXT:   pto.b.ior <src0 = 2, src1 = 0, src2 = 0, dst = 0>
-// CHECK-NEXT:   pto.b.iot <src0 = 32, src1 = 48, last = 0, size_code = 0, pe_mode = 7>
+// CHECK-NEXT:   pto.b.ior <src0 = a0, src1 = zero, src2 = zero, dst = zero>
+// CHECK-NEXT:   pto.b.iot <src0 = "m#1", src1 = "n#1", last = 0, size_code = 0, pe_mode = "1111">
 // CHECK:      } : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>, i64) -> !pto.tile<1x32xf32, cube_m16, mat>
 // CHECK:      %d = pto.block (%a, %b, %bias, %qs) {
-// CHECK:        pto.b.ior <src0 = 2, src1 = 0, src2 = 0, dst = 0>
+// CHECK:        pto.b.ior <src0 = a0, src1 = zero, src2 = zero, dst = zero>
 // CHECK:      %d = pto.block (%a, %b, %bias, %qs, %ls) {
-// CHECK:        pto.b.ior <src0 = 2, src1 = 3, src2 = 0, dst = 0>
+// CHECK:        pto.b.ior <src0 = a0, src1 = a1, src2 = zero, dst = zero>
 // CHECK:      } : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>, i64, i64) -> !pto.tile<1x32xsi8, cube_m16, mat>
 // CHECK-NOT:  pto.tgemv_mx_bias
 

@@ -36,8 +36,8 @@ BSTOP
 // CHECK-NEXT: BSTOP
 
 // IR: pto.block {
-// IR-NEXT: pto.b.start <family = CUBE, function = 21, dtype = 4, mode = 0>
-// IR: pto.b.dim <lb = 2, reg = 2, imm = 70000>
-// IR-NEXT: pto.b.iot <src0 = 1, src1 = 2, last = 1, size_code = 6, pe_mode = 5, dst_hand = 0>
+// IR-NEXT: pto.b.start TGEMVMX.BIAS, FP16
+// IR: pto.b.dim <lb = 2, reg = a0, imm = 70000>
+// IR-NEXT: pto.b.iot <src0 = "t#2", src1 = "t#3", last = 1, size_code = "4KB", pe_mode = "1100", dst_hand = t>
 
 // BIN: 0x21531181
