@@ -659,8 +659,8 @@ def test_avs_expdif_stage3_decoded():
     # FP32 -> FP64 (B.DATR DataType 0 is FP64, never absence): the linked block fails
     # with TileLegality before any result
     text = str(_bundled(_expdif_program(BY_NAME["TROWEXPANDEXPDIF"], T.FP32, T.FP32, "zero")))
-    assert "pto.b.datr <layout = 0, dtype = 31," in text
-    text = text.replace("pto.b.datr <layout = 0, dtype = 31,", "pto.b.datr <layout = 0, dtype = 0,")
+    assert "pto.b.datr <layout = NORM, dtype = DTYPE_NONE," in text
+    text = text.replace("dtype = DTYPE_NONE,", "dtype = 0,")  # numeric field form: FP64
     text = text.replace("-> !pto.tile<8x8xf32, valid=2x3>", "-> !pto.tile<4x8xf64, valid=2x3>")
     text = text.replace("return %r : !pto.tile<8x8xf32", "return %r : !pto.tile<4x8xf64")
     with pytest.raises(RunError, match=r"\[TileLegality\] .*\(FP32,FP64\) is not legal"):
