@@ -39,7 +39,7 @@ from pto_dialect.attributes import TileType
 from pto_dialect.bundle import BlockOp, check_linked, scalar_roles, source_roles
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
-from pto_dialect.tile_local import TeplTileOp
+from pto_dialect.tile_local import GeneratorTileOp, TeplTileOp
 
 
 @register_impls
@@ -82,6 +82,8 @@ class PTOBundleFunctions(InterpreterFunctions):
             return self.tile._run_binary(tile_op, args)
         if isinstance(tile_op, TeplTileOp):
             return self.tile._run_local(tile_op, args)
+        if isinstance(tile_op, GeneratorTileOp):
+            return self.tile._run_generator(tile_op, args)
         assert isinstance(tile_op, CubeMatrixOp)
         # Operands: tile sources in stream order, then the scalar post-processing parameters
         # in B.IOR dense order (what a0, a1 hold under the pseudo convention, docs/blocks.md).

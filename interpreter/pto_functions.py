@@ -18,7 +18,7 @@ from pto_dialect.attributes import TargetProfile, TileType
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS, BinaryTileOp, CubeMatrixOp, target_profile
-from pto_dialect.tile_local import LOCAL_OPS, TeplTileOp
+from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS, GeneratorTileOp, TeplTileOp
 
 PROFILES = ("exact", "fp32-sequential", "raw-carrier")
 
@@ -90,6 +90,12 @@ def _family_impls(cls):
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(binary))
     for op_cls in LOCAL_OPS:
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(local))
+
+    def generator(self, interpreter: Interpreter, op: GeneratorTileOp, args: tuple[Any, ...]):
+        return self._run_generator(op, args)
+
+    for op_cls in GENERATOR_OPS:
+        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(generator))
     return cls
 
 
@@ -142,6 +148,17 @@ class PTOFunctions(InterpreterFunctions):
             for p in pe_indices(op.mask.data)
         }
         return (TileValue.from_valid(rtype, out, op.pad.data.value),)
+
+    def _run_generator(self, op: GeneratorTileOp, args: tuple[Any, ...]) -> tuple[TileValue]:
+        """TCI / TTRI: parameters (0, 0) without operands (no B.IOR); a bad flag faults
+        before any effect (D16); Null padding."""
+        rtype = op.result.type
+        assert isinstance(rtype, TileType)
+        if op.mask.is_zero:  # strict no-op before GPR reads (PTO-SPEC 2, D12)
+            return (_unallocated(rtype),)
+        params = tuple(int(a) for a in args) if args else (0, 0)
+        valid = kernels.GENERATOR_ROWS[op.MNEMONIC](params, rtype.dtype, rtype.valid_shape)
+        return (TileValue.from_valid(rtype, {p: valid for p in pe_indices(op.mask.data)}, "null"),)
 
     # -- CUBE family -----------------------------------------------------------------
     def _run_cube(self, op: CubeMatrixOp, args: tuple[Any, ...]) -> tuple[TileValue, ...]:

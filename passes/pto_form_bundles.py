@@ -67,7 +67,7 @@ from pto_dialect.datatypes import DTYPE_NONE, TileDataType
 from pto_dialect.geometry import code_of_size
 from pto_dialect.isa.commands import HANDS, MASK_PE_MODES
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
-from pto_dialect.tile_local import TeplTileOp
+from pto_dialect.tile_local import GeneratorTileOp, TeplTileOp
 
 PLACEHOLDER_SOURCE = 0
 """B.IOT source field of an unassigned block (``t#1``) until pto-assign-registers runs."""
@@ -181,6 +181,27 @@ def local_block(op: TeplTileOp) -> _Form:
     return _Form(cmds, list(op.srcs))
 
 
+def generator_block(op: GeneratorTileOp) -> _Form:
+    """Canonical TCI / TTRI block (catalog composition): ``BSTART.SFU <op>, DT; LB0=ValidCol;
+    [LB1=ValidRow]; [LB2=Col]; [B.IOR a0, a1 (the two parameters)]; B.IOT mask, last,
+    ->dst<TSize>; BSTOP``; without parameters there is no B.IOR (defaults 0, 0)."""
+    rt = op.result.type
+    assert isinstance(rt, TileType)
+    cmds: list[isa.Command] = [isa.BStart.op(op.MNEMONIC, rt.dtype.value)]
+    vr, vc = rt.valid_shape
+    cmds.append(_lb(0, vc))
+    if vr != 1:
+        cmds.append(_lb(1, vr))
+    if rt.shape[1] != vc:
+        cmds.append(_lb(2, rt.shape[1]))
+    if op.params:
+        cmds.append(isa.BIor(*SLOT_GPRS[:2]))
+    cmds.append(isa.BIot(last=1, size_code=_size_code(op, rt), pe_mode=_pe_mode(op, op.mask.data),
+                         dst_hand=hand_of(rt)))  # fmt: skip
+    cmds.append(isa.BStop())
+    return _Form(cmds, list(op.params))
+
+
 def cube_block(op: CubeMatrixOp) -> _Form:
     """Canonical CUBE block (PTO-SPEC 4 block composition), from the op's ``FUNCTION`` row."""
     f = op.fpatr_fields
@@ -264,6 +285,7 @@ def move_block(op: TLoadOp | TStoreOp) -> _Form:
 FORMERS: tuple[tuple[type[Operation], Callable[[Any], _Form]], ...] = (
     (BinaryTileOp, binary_block),
     (TeplTileOp, local_block),
+    (GeneratorTileOp, generator_block),
     (CubeMatrixOp, cube_block),
     (TLoadOp, move_block),
     (TStoreOp, move_block),

@@ -85,7 +85,7 @@ from pto_dialect.ops import (
     PTOOp,
     target_profile,
 )
-from pto_dialect.tile_local import LOCAL_OPS, TeplTileOp
+from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS, GeneratorTileOp, TeplTileOp
 
 _BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 """A name printed without quotes (an MLIR bare identifier)."""
@@ -99,7 +99,11 @@ BINARY_OP_OF_SELECTOR: dict[tuple[int, int], type[BinaryTileOp]] = {
 LOCAL_OP_OF_SELECTOR: dict[tuple[int, int], type[TeplTileOp]] = {
     (c.MODE, c.FUNCTION): c for c in LOCAL_OPS
 }
-"""TEPL (Mode, Function) -> tile-local op class (reductions, expansions, TTRANS)."""
+"""TEPL (Mode, Function) -> tile-local op class (reductions, expansions, TTRANS, ...)."""
+GENERATOR_OP_OF_SELECTOR: dict[tuple[int, int], type[GeneratorTileOp]] = {
+    (c.MODE, c.FUNCTION): c for c in GENERATOR_OPS
+}
+"""TEPL (Mode, Function) -> generator op class (TCI, TTRI: no tile source, B.IOR params)."""
 
 MOVE_LAYOUT_CODES: dict[Layout, tuple[int, int]] = {
     Layout.ROW_MAJOR: (0, 0),
@@ -477,6 +481,8 @@ def source_roles(s: isa.BlockSummary, in_types: list[TileType] | None = None) ->
     local = LOCAL_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
     if s.family is BlockFamily.TEPL and local is not None:
         return list(local.SOURCES)
+    if s.family is BlockFamily.TEPL and (s.start.mode, s.start.function) in GENERATOR_OP_OF_SELECTOR:
+        return []
     if s.family is BlockFamily.CUBE:
         cls = _cube_class(s)
         assert s.fpatr is not None
@@ -508,6 +514,9 @@ def scalar_roles(s: isa.BlockSummary) -> tuple[str, ...]:
     """
     if s.family is BlockFamily.CUBE and s.fpatr is not None:
         return tuple(s.fpatr.scalar_params())
+    gen = GENERATOR_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    if s.family is BlockFamily.TEPL and gen is not None and s.scalars is not None:
+        return gen.PARAMS  # TCI / TTRI read their two parameters through B.IOR
     return ()
 
 
@@ -595,6 +604,11 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     mask = PE_MODE_MASKS[s.pe_mode] if s.pe_mode is not None else "0000"
     d = s.datr
     local = LOCAL_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    gen = GENERATOR_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    if s.family is BlockFamily.TEPL and gen is not None:
+        gop = gen.__new__(gen)
+        GeneratorTileOp.__init__(gop, [by_role[r] for r in sc_roles], out_types[0], mask=mask)
+        return gop
     if s.family is BlockFamily.TEPL and local is not None:
         lop = local.__new__(local)
         pad = list(PadValue)[d.pad] if local.HAS_PAD else PadValue.NULL
@@ -650,7 +664,11 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     outs: list[TileType] = [r.type for r in block.outs]  # type: ignore[misc]
     # The encoded DataType is AType: the `a` operand for CUBE (C comes first in ACC forms),
     # the first source for the binary family (PTO-SPEC 3.1).
-    first = op.a.type if isinstance(op, CubeMatrixOp) else ins[0]
+    first = (
+        op.a.type if isinstance(op, CubeMatrixOp)
+        else op.result.type if isinstance(op, GeneratorTileOp)
+        else ins[0]
+    )  # fmt: skip
     assert isinstance(first, TileType)
     if first.dtype.value != s.a_type:
         raise _fail(
@@ -668,7 +686,7 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         want = (first.valid_shape[0], b.valid_shape[1], b.valid_shape[0])
         names = ("M", "N", "K")
     else:
-        g = op.lb_geometry() if isinstance(op, TeplTileOp) else first
+        g = op.lb_geometry() if isinstance(op, TeplTileOp | GeneratorTileOp) else first
         want = (g.valid_shape[1], g.valid_shape[0], g.shape[1])
         names = ("ValidCol", "ValidRow", "Col")
     for k, (have, w, n) in enumerate(zip(s.dims, want, names)):

@@ -8,6 +8,6 @@ from pto_dialect.data_movement import DATA_MOVEMENT_OPS
 from pto_dialect.ops import PTO_OPS
 from pto_dialect.tensor_local import TENSOR_LOCAL_OPS
 from pto_dialect.tensor_ops import TENSOR_OPS
-from pto_dialect.tile_local import LOCAL_OPS
+from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS
 
-PTO = Dialect("pto", [*PTO_OPS, *LOCAL_OPS, *DATA_MOVEMENT_OPS, *TENSOR_OPS, *TENSOR_LOCAL_OPS, *BUNDLE_OPS], PTO_TYPES_AND_ATTRS)
+PTO = Dialect("pto", [*PTO_OPS, *LOCAL_OPS, *GENERATOR_OPS, *DATA_MOVEMENT_OPS, *TENSOR_OPS, *TENSOR_LOCAL_OPS, *BUNDLE_OPS], PTO_TYPES_AND_ATTRS)

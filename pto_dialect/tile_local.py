@@ -10,6 +10,8 @@ Three family bases on one common base (families are tables, not copies):
 * :class:`TConcatOp` — TCONCAT (TEPL 3/0; ``rearrangement.asl``).
 * :class:`PartialTileOp` — TPARTADD / TPARTMUL / TPARTMAX / TPARTMIN (TEPL 3/17-20;
   ``asl/tile/model/execution/complex.asl`` ``ExecuteTilePartial``).
+* :class:`GeneratorTileOp` (its own base: no tile source, two i64 B.IOR parameters) — TCI,
+  TTRI (TEPL 3/6, 3/7; ``asl/tile/model/execution/generation.asl``).
 
 A member is a row: its selector (``MODE``, ``FUNCTION``), ``MNEMONIC``, operand ``SOURCES``
 (roles in B.IOT stream order), its type set and the family parameters (``REDUCTION`` /
@@ -29,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
@@ -658,3 +661,171 @@ LOCAL_FAMILIES: list[tuple[str, list[type[TeplTileOp]]]] = [
 (``pto_dialect.families.TILE_OP_FAMILIES``): every class has ``name``, ``MNEMONIC``,
 ``MODE``/``FUNCTION``, ``TYPES``, ``SPEC`` and a docstring whose first line is its semantics;
 its decoded-dispatch row is ``pto_dialect.bundle.LOCAL_OP_OF_SELECTOR``."""
+
+
+# ======================================================================================
+# Generators (no tile source; parameters through B.IOR)
+# ======================================================================================
+
+
+class GeneratorTileOp(PTOOp):
+    """Family base of TCI and TTRI (TEPL 3/6, 3/7; ``asl/tile/model/execution/generation.asl``).
+
+    No tile source: the destination is generated from two scalar parameters that the block
+    reads through ``B.IOR [RegSrc0, RegSrc1]`` (``PARAMS``). Without operands the block has no
+    B.IOR and the parameters take their defaults (0, 0). Parameter values are data: a flag
+    other than 0 / 1 (or a TTRI diagonal outside -65535..65535) is Fault_TileLegality at run
+    time, before any effect (D16). Padding is always Null.
+
+    Syntax::
+
+        %d = pto.<op> [%p0, %p1] [{mask = #pto.mask<1111>}] : (i64, i64) -> !pto.tile<...>
+    """
+
+    MODE: ClassVar[int]
+    FUNCTION: ClassVar[int]
+    MNEMONIC: ClassVar[str]
+    PARAMS: ClassVar[tuple[str, str]]
+    TYPES: ClassVar[frozenset[TileDataType]]
+    TYPES_REF: ClassVar[str]
+    SPEC: ClassVar[str]
+    SOURCES: ClassVar[tuple[str, ...]] = ()
+
+    params = var_operand_def(IntegerType)
+    result = result_def(TileType)
+    mask = prop_def(MaskAttr, MaskAttr("1111"))
+
+    traits = traits_def(Pure())
+
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {"mask": MaskAttr("1111")}
+
+    def __init__(self, params: Sequence[SSAValue], result_type: Attribute, *, mask: str = "1111"):
+        super().__init__(
+            operands=[list(params)], result_types=[result_type],
+            properties={"mask": MaskAttr(mask)},
+        )  # fmt: skip
+
+    @property
+    def data_type(self) -> TileDataType:
+        return self.result.type.dtype  # type: ignore[union-attr]
+
+    def lb_geometry(self) -> TileType:
+        return self.result.type  # type: ignore[return-value]
+
+    def print(self, printer: Printer) -> None:
+        if self.params:
+            printer.print_string(" ")
+            printer.print_list(self.params, printer.print_operand)
+        _print_props(printer, self, self.PROPERTY_DEFAULTS)
+        printer.print_string(" : ")
+        printer.print_function_type([v.type for v in self.params], [self.result.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GeneratorTileOp:
+        names = []
+        if parser.parse_optional_punctuation(":") is None:
+            if parser._current_token.text != "{":
+                names = parser.parse_comma_separated_list(
+                    parser.Delimiter.NONE, parser.parse_unresolved_operand
+                )
+            attrs = parser.parse_optional_attr_dict()
+            parser.parse_punctuation(":")
+        else:
+            attrs = {}
+        pos = parser.pos
+        ft = parser.parse_function_type()
+        if len(ft.inputs.data) != len(names) or len(ft.outputs.data) != 1:
+            parser.raise_error(f"{cls.name} takes {len(names)} operand type(s) and one result", pos)
+        vals = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data)]
+        props, others = _split_props(cls, attrs)
+        op = cls.__new__(cls)
+        GeneratorTileOp.__init__(op, vals, ft.outputs.data[0])
+        op.properties.update(props)
+        op.attributes.update(others)
+        return op
+
+    def verify_(self) -> None:
+        refs = self.SPEC
+        if len(self.params) not in (0, 2):
+            raise self.fault(TL, f"operands: {self.name} takes no operand or two i64 "
+                             f"parameters ({', '.join(self.PARAMS)}), got {len(self.params)}", refs)  # fmt: skip
+        for role, v in zip(self.PARAMS, self.params):
+            if not (isinstance(v.type, IntegerType) and v.type.width.data == 64):
+                raise self.fault(TL, f"{role} must be i64 (a GPR read by B.IOR), got "
+                                 f"{type_name(v.type)}", refs)  # fmt: skip
+        if self.mask.is_zero:
+            return
+        d = self.result.type
+        if not isinstance(d, TileType):
+            raise self.fault(TL, f"result must be a !pto.tile, got {type_name(d)}", "PTO-SPEC 2")
+        if d.dtype not in self.TYPES:
+            allowed = ", ".join(sorted(t.name for t in self.TYPES))
+            raise self.fault(TL, f"result: element type {type_name(d.element_type)} is not "
+                             f"supported (allowed: {allowed})", f"{self.TYPES_REF}, {refs}")  # fmt: skip
+        if d.layout_kind is not Layout.ROW_MAJOR:
+            raise self.fault(TL, f"result: layout {d.layout_kind.value} must be row_major",
+                             f"{_ROW_MAJOR}, {refs}")  # fmt: skip
+        if d.storage_kind is not Storage.LOCAL:
+            raise self.fault(TL, "result: operands are Local tiles, got shared", refs)
+        if d.pe_mask != self.mask.data:
+            raise self.fault(TL, f"result: held by PEs {d.pe_mask} but the op's mask is "
+                             f"{self.mask.data}; all bindings share one mask", "PTO-SPEC 2, D13")  # fmt: skip
+        if self.MNEMONIC == "TCI" and d.valid_shape[0] != 1:
+            raise self.fault(TL, f"result: valid rows {d.valid_shape[0]} must be 1 (TCI "
+                             "generates one row)", refs)  # fmt: skip
+
+
+@irdl_op_definition
+class TCIOp(GeneratorTileOp):
+    """``pto.tci`` — d[0, k] = start + k (ascending) or start - k (descending), wrapping at
+    the element width (TEPL 3/6).
+
+    Parameters (``B.IOR RegSrc0, RegSrc1``): ``start`` (raw; bits above the element width are
+    ignored) and ``direction`` (exactly 0 ascending or 1 descending). Types S32 S16 U32 U16
+    (``TileTCIDataTypeSupported``); one valid row. Example::
+
+        %d = pto.tci %start, %dir : (i64, i64) -> !pto.tile<64x1xui16, valid=1x1>
+
+    Block: ``BSTART.SFU TCI, DT; B.DIM LB0=ValidCol; [LB2=Col]; [B.IOR start, direction];
+    B.IOT mask, last, ->dst<TSize>; BSTOP``.
+    Spec: ``asl/tile/irregular-and-complex/initialization/TCI.asl``.
+    """
+
+    name = "pto.tci"
+    MODE: ClassVar[int] = 3
+    FUNCTION: ClassVar[int] = 6
+    MNEMONIC: ClassVar[str] = "TCI"
+    PARAMS: ClassVar[tuple[str, str]] = ("start", "direction")
+    TYPES: ClassVar[frozenset[TileDataType]] = frozenset({T.S32, T.S16, T.U32, T.U16})
+    TYPES_REF: ClassVar[str] = "TileTCIDataTypeSupported"
+    SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/initialization/TCI.asl"
+
+
+@irdl_op_definition
+class TTriOp(GeneratorTileOp):
+    """``pto.ttri`` — a triangle of typed ones: d[r, c] = 1 when c <= r + diagonal (lower) or
+    c >= r + diagonal (upper), else 0 (TEPL 3/7).
+
+    Parameters (``B.IOR RegSrc0, RegSrc1``): ``diagonal`` (signed, -65535..65535) and
+    ``orientation`` (exactly 0 lower or 1 upper). Types FP32 FP16 S32 S16 U32 U16
+    (``TileTTRIDataTypeSupported``; FP ones are 1.0). Example::
+
+        %d = pto.ttri %diag, %upper : (i64, i64) -> !pto.tile<8x16xf16, valid=4x4>
+
+    Block: ``BSTART.SFU TTRI, DT; B.DIM LB0=ValidCol; [LB1=ValidRow]; [LB2=Col]; [B.IOR
+    diagonal, orientation]; B.IOT mask, last, ->dst<TSize>; BSTOP``.
+    Spec: ``asl/tile/irregular-and-complex/initialization/TTRI.asl``.
+    """
+
+    name = "pto.ttri"
+    MODE: ClassVar[int] = 3
+    FUNCTION: ClassVar[int] = 7
+    MNEMONIC: ClassVar[str] = "TTRI"
+    PARAMS: ClassVar[tuple[str, str]] = ("diagonal", "orientation")
+    TYPES: ClassVar[frozenset[TileDataType]] = frozenset({T.FP32, T.FP16, T.S32, T.S16, T.U32, T.U16})
+    TYPES_REF: ClassVar[str] = "TileTTRIDataTypeSupported"
+    SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/initialization/TTRI.asl"
+
+
+GENERATOR_OPS: list[type[GeneratorTileOp]] = [TCIOp, TTriOp]
+LOCAL_FAMILIES.append(("generator", list(GENERATOR_OPS)))

@@ -46,7 +46,7 @@ from .mx import decode, pack_x2, unpack_x2, value_lut
 from .padding import pad_tile
 from .postprocess import lrelu_param_word, quant_param_word
 from .tgemv import PROFILES, tgemv_mx_bias
-from .tile_local import LOCAL_ROWS, LocalRow, local_tile
+from .tile_local import GENERATOR_ROWS, LOCAL_ROWS, LocalRow, local_tile
 
 KERNELS: dict[str, Callable] = {
     **{name: partial(binary_tile, row) for name, row in BINARY_ROWS.items()},
@@ -54,15 +54,18 @@ KERNELS: dict[str, Callable] = {
     **{name: partial(cube_matrix, code) for code, name in CUBE_FUNCTION_NAMES.items()},
     "TGEMV_MX_BIAS": tgemv_mx_bias,
     **{name: partial(local_tile, name) for name in LOCAL_ROWS},
+    **GENERATOR_ROWS,
 }
 """Op mnemonic -> kernel. Binary elementwise ops take (lhs, rhs, valid, pad, dtype); CUBE
 functions take cube_matrix's arguments after ``function`` (TGEMV_MX_BIAS keeps its
 positional ``bias, a_scale, b_scale`` form); the tile-local ops (reductions, expansions,
-TTRANS: ``LOCAL_ROWS``) take (sources, types, dst_type, dst_valid), see :mod:`.tile_local`."""
+TTRANS: ``LOCAL_ROWS``) take (sources, types, dst_type, dst_valid) and the generators TCI /
+TTRI (``GENERATOR_ROWS``) take (params, dst_type, dst_valid), see :mod:`.tile_local`."""
 
 __all__ = [
     "BINARY_ROWS",
     "CUBE_FUNCTION_NAMES",
+    "GENERATOR_ROWS",
     "KERNELS",
     "LOCAL_ROWS",
     "LocalRow",

@@ -277,3 +277,43 @@ def local_tile(mnemonic: str, sources, types, dst_type, dst_valid) -> np.ndarray
         return LOCAL_ROWS[mnemonic].kernel(sources, types, dst_type, tuple(dst_valid))
     except PTOFault as e:
         raise PTOFault(e.kind, e.message, mnemonic) from None
+
+
+# ---------------------------------------------------------------------------------------
+# Generators: TCI, TTRI (``asl/tile/model/execution/generation.asl``)
+# ---------------------------------------------------------------------------------------
+
+
+def _flag(v: int, what: str, mnemonic: str) -> bool:
+    if v not in (0, 1):
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"{what} must be exactly 0 or 1, got {v}", mnemonic)
+    return bool(v)
+
+
+def tci(params: tuple[int, int], dst_type: TileDataType, dst_valid: tuple[int, int]) -> np.ndarray:
+    """TCI: ``start +/- k`` for k < ValidCol, wrapping at the element width (the start's bits
+    above the width are ignored); direction 0 ascending, 1 descending, else a fault."""
+    start, direction = params
+    desc = _flag(direction, "direction", "TCI")
+    bits = dst_type.info.carrier_bits
+    k = np.arange(dst_valid[1], dtype=np.int64)
+    raw = (np.int64(start & ((1 << bits) - 1)) + (-k if desc else k)) & ((1 << bits) - 1)
+    return raw.astype(f"u{bits // 8}").view(dst_type.numpy_dtype()).reshape(dst_valid)
+
+
+def ttri(params: tuple[int, int], dst_type: TileDataType, dst_valid: tuple[int, int]) -> np.ndarray:
+    """TTRI: typed one where ``c <= r + diagonal`` (orientation 0, lower) or ``c >= r +
+    diagonal`` (1, upper), else +0; the diagonal is a signed integer in -65535..65535."""
+    diagonal, orientation = params
+    upper = _flag(orientation, "orientation", "TTRI")
+    if not -65535 <= diagonal <= 65535:
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"diagonal {diagonal} is outside -65535..65535",
+                       "TTRI")  # fmt: skip
+    r = np.arange(dst_valid[0])[:, None]
+    c = np.arange(dst_valid[1])[None, :]
+    sel = c >= r + diagonal if upper else c <= r + diagonal
+    return sel.astype(dst_type.numpy_dtype())
+
+
+GENERATOR_ROWS: dict[str, Callable] = {"TCI": tci, "TTRI": ttri}
+"""Generator mnemonic -> kernel ``(params, dst_type, dst_valid) -> valid rectangle``."""

@@ -233,7 +233,9 @@ def _summary(st: _State, noop: bool) -> BlockSummary:
     regs = tuple(c.reg if isinstance(c, BDim) and c.reg != 0 else None for c in st.lb)
     if start.family is BlockFamily.CUBE:
         dims = tuple(v if w else 1 for v, w in zip(lb, written))
-    elif start.family is BlockFamily.TEPL and start.tepl is not None and closed_lb_schema(start.tepl.name, start.mode):
+    elif start.family is BlockFamily.TEPL and start.tepl is not None and (
+        closed_lb_schema(start.tepl.name, start.mode) or start.tepl.name in GENERATORS
+    ):
         col = lb[0]
         dims = (col, lb[1] if written[1] else 1, lb[2] if written[2] else col)
     else:
@@ -346,6 +348,11 @@ def _complete_cube(st: _State, i: int, profile: str) -> BlockSummary:
     return s
 
 
+GENERATORS = ("TCI", "TTRI")
+"""Destination-only TEPL operations whose parameters come through B.IOR RegSrc0/RegSrc1
+(RegSrc2 and RegDst zero) and whose LBs follow the closed-schema defaults (catalog)."""
+
+
 def closed_lb_schema(name: str, mode: int) -> bool:
     """TEPL operations whose block takes no scalar and whose LBs are ``LB0 = ValidCol``
     (required, nonzero), ``LB1 = ValidRow`` (default 1), ``LB2 = Col`` (default ValidCol):
@@ -397,9 +404,12 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         if bad:
             raise _fault(_TL, f"B.DATR fields {', '.join(bad)} are not applicable to {op.name}",
                          at, i)  # fmt: skip
-    if closed and not s.dims[0]:
+    if op.name in GENERATORS and st.ior is not None and (st.ior.src2 or st.ior.dst):
+        raise _fault(_TL, f"{op.name} reads B.IOR RegSrc0/RegSrc1 only: RegSrc2 and RegDst "
+                     "must be zero", at, i)  # fmt: skip
+    if (closed or op.name in GENERATORS) and not s.dims[0]:
         raise _fault(_TL, f"{op.name} needs LB0 = ValidCol (nonzero)", at, i)
-    if closed and op.mode != 0:
+    if (closed or op.name in GENERATORS) and op.mode != 0:
         for k in (1, 2):
             if s.lb_written[k] and s.lb[k] == 0:
                 raise _fault(_TL, f"{op.name}: an explicit LB{k} must be nonzero", at, i)

@@ -35,14 +35,15 @@ from pto_dialect import isa
 from pto_dialect.bundle import (
     BINARY_OP_OF_SELECTOR,
     CUBE_OP_OF_FUNCTION,
+    GENERATOR_OP_OF_SELECTOR,
     LOCAL_OP_OF_SELECTOR,
 )
 from pto_dialect.dialect import PTO
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS
-from pto_dialect.tile_local import LOCAL_OPS
+from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS
 
 FILECHECK = Path(__file__).resolve().parents[1] / "filecheck"
-ALL_OPS = [*CUBE_OPS, *BINARY_OPS, *LOCAL_OPS]
+ALL_OPS = [*CUBE_OPS, *BINARY_OPS, *LOCAL_OPS, *GENERATOR_OPS]
 
 
 def _lit_files(flag: str) -> dict[Path, str]:
@@ -66,6 +67,15 @@ def test_families_are_nonempty_and_disjoint():
     assert len({c.name for c in ALL_OPS}) == len(ALL_OPS)
     registered = {op.name for op in PTO.operations}
     assert all(c.name in registered for c in ALL_OPS), "an op is not in the pto dialect"
+
+
+@pytest.mark.parametrize("cls", GENERATOR_OPS, ids=lambda c: c.name)
+def test_generator_rows(cls):
+    """TCI, TTRI: encoding row (no source), kernel row, decoded-dispatch row."""
+    row = isa.TEPL_OPS.get((cls.MODE, cls.FUNCTION))
+    assert row is not None and row.name == cls.MNEMONIC and row.sources == 0, cls.name
+    assert cls.MNEMONIC in KERNELS, f"{cls.name}: no KERNELS entry"
+    assert GENERATOR_OP_OF_SELECTOR.get((cls.MODE, cls.FUNCTION)) is cls, cls.name
 
 
 @pytest.mark.parametrize("cls", LOCAL_OPS, ids=lambda c: c.name)

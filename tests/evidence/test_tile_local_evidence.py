@@ -835,3 +835,107 @@ def test_tiled_tensor_forms_are_bit_exact(kind):
         assert not any(o.name in ("pto.reduce", "pto.expand") for o in mod.walk())
         got = run(mod, "f", *args)
         assert all(np.array_equal(a, g) for a, g in zip(want, got)), (kind, m, n)
+
+
+# ---------------------------------------------------------------------------------------
+# Generators: TCI, TTRI (parameters through B.IOR)
+# ---------------------------------------------------------------------------------------
+
+
+def _gen_program(name: str, res: str, params: bool = True) -> str:
+    args = "%p0: i64, %p1: i64" if params else ""
+    ops = " %p0, %p1 : (i64, i64)" if params else " : ()"
+    return (f"func.func @f({args}) -> {res} {{\n  %r = pto.{name}{ops} -> {res}\n"
+            f"  func.return %r : {res}\n}}")  # fmt: skip
+
+
+def _both(text: str, *args):
+    (tile,) = run(text, "f", *args)
+    (blk,) = run(_bundled_gen(text), "f", *args)
+    assert np.array_equal(tile.view(np.uint8), blk.view(np.uint8))
+    return tile[0]
+
+
+def _bundled_gen(text: str):
+    from pto_dialect.tile_local import GeneratorTileOp
+
+    m = bundled(text)
+    assert not any(isinstance(o, GeneratorTileOp) for o in m.walk())
+    return m
+
+
+def test_avs_tci():
+    """PTO-AVS-TILE-TCI-BUNDLE-001 (a decoded U16 TCI without B.IOR gives 0, 1),
+    PTO-AVS-TILE-TCI-WRAP-001 (start all-ones: ascending U16 wraps 65535 -> 0, descending
+    65535, 65534), PTO-AVS-TILE-TCI-DIRECTION-001 (direction 2 is TileLegality before any
+    result), against Python modular arithmetic for every TCI type."""
+    got = _both(_gen_program("tci", "!pto.tile<16x4xui16, valid=1x2>", params=False))
+    assert got.tolist() == [[0, 1]]
+    res = "!pto.tile<16x4xui16, valid=1x2>"
+    assert _both(_gen_program("tci", res), np.int64(-1), np.int64(0)).tolist() == [[0xFFFF, 0]]
+    assert _both(_gen_program("tci", res), np.int64(-1), np.int64(1)).tolist() == [[0xFFFF, 0xFFFE]]
+    with pytest.raises(PTOFault) as e:
+        run(_bundled_gen(_gen_program("tci", res)), "f", np.int64(0), np.int64(2))
+    assert e.value.kind == "TileLegality" and "direction" in e.value.message
+    for t in (T.S32, T.S16, T.U32, T.U16):
+        bits = t.info.carrier_bits
+        for start, d in ((123456789, 0), (-5, 1), (2**40 + 7, 1)):
+            got = kernels.KERNELS["TCI"]((start, d), t, (1, 6))
+            want = [_wrap(start + (-k if d else k), t) for k in range(6)]
+            assert got.astype(np.int64).tolist() == [want], (t, start, d, bits)
+
+
+def test_avs_ttri():
+    """PTO-AVS-TILE-TTRI-TYPED-001 / -BUNDLE-001 (default lower FP16 triangle: 0x3C00 on and
+    below the diagonal, +0 above, Null padding), PTO-AVS-TILE-TTRI-EDGE-001 (diagonal -65535:
+    lower all zero, upper all one), PTO-AVS-TILE-TTRI-ORIENT-001 (orientation 2 faults)."""
+    res = "!pto.tile<8x16xf16, valid=2x3>"
+    got = _both(_gen_program("ttri", res, params=False))
+    assert got.view(np.uint16).tolist() == [[0x3C00, 0, 0], [0x3C00, 0x3C00, 0]]
+    lo = _both(_gen_program("ttri", res), np.int64(-65535), np.int64(0))
+    up = _both(_gen_program("ttri", res), np.int64(-65535), np.int64(1))
+    assert (lo.view(np.uint16) == 0).all() and (up.view(np.uint16) == 0x3C00).all()
+    with pytest.raises(PTOFault) as e:
+        run(_gen_program("ttri", res), "f", np.int64(0), np.int64(2))
+    assert e.value.kind == "TileLegality" and "orientation" in e.value.message
+    for t in (T.FP32, T.FP16, T.S32, T.S16, T.U32, T.U16):
+        for diag, up in ((0, 0), (2, 0), (-1, 1), (3, 1)):
+            got = kernels.KERNELS["TTRI"]((diag, up), t, (4, 5))
+            want = [[1 if (c >= r + diag if up else c <= r + diag) else 0 for c in range(5)]
+                    for r in range(4)]  # fmt: skip
+            assert got.dtype == t.numpy_dtype() and got.tolist() == want
+
+
+def test_generator_padding_is_null():
+    """TCI / TTRI pad with Null: the destination's elements outside the valid rectangle are
+    undefined (the AVS tests' ``defined_elements[padding] == '0'``)."""
+    from interpreter.pto_functions import PTOFunctions
+    from pto_dialect.tile_local import GeneratorTileOp
+
+    m = parse_module_text(_gen_program("ttri", "!pto.tile<8x16xf16, valid=2x3>", params=False),
+                          ctx=build_context())  # fmt: skip
+    op = next(o for o in m.walk() if isinstance(o, GeneratorTileOp))
+    (res,) = PTOFunctions()._run_generator(op, ())
+    assert res.defined[0][:2, :3].all() and not res.defined[0][2:].any()
+    assert not res.defined[0][:, 3:].any()
+
+
+EXECUTED = EXECUTED | {"pto.tci", "pto.ttri"}
+
+
+def test_generator_block_rules():
+    """TCI / TTRI blocks: LB0 required, B.IOR RegSrc2 / RegDst must be zero (TileLegality),
+    no source binding (BundleControl), and a linked block whose B.IOR is absent links no
+    parameter while one with B.IOR links exactly two."""
+    dst = isa.BIot(last=1, size_code=1, pe_mode=7, dst_hand=0)
+    start = isa.BStart.op("TCI", T.U16.value)
+    with pytest.raises(PTOFault, match="needs LB0"):
+        isa.check_block([start, dst, isa.BStop()])
+    with pytest.raises(PTOFault, match="RegSrc2 and RegDst"):
+        isa.check_block([start, isa.CBDimi(0, 2), isa.BIor(2, 3, 4, 0), dst, isa.BStop()])
+    with pytest.raises(PTOFault) as e:
+        isa.check_block([start, isa.CBDimi(0, 2), isa.BIot(src0=0, last=1, size_code=1,
+                                                             pe_mode=7, dst_hand=0), isa.BStop()])  # fmt: skip
+    assert e.value.kind == "BundleControl"
+    s = isa.check_block([start, isa.CBDimi(0, 2), isa.BIor(2, 3, 0, 0), dst, isa.BStop()])
+    assert s.dims == (2, 1, 2)

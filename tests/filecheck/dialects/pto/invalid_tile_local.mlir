@@ -342,3 +342,43 @@
 %r = "test.op"() : () -> !pto.tile<128x1xui8, valid=2x1>
 %d = pto.tconcat %l, %r : (!pto.tile<64x2xui8, valid=2x2>, !pto.tile<128x1xui8, valid=2x1>) -> !pto.tile<32x4xui8, valid=2x4>
 // CHECK: {{^}}'pto.tconcat' op [TileLegality] result: valid columns 4 must be 3 (left's plus right's) (asl/tile/layout-and-rearrangement/layout/TCONCAT.asl){{$}}
+
+// -----
+
+// TCI: types S32 S16 U32 U16 (TileTCIDataTypeSupported); AVS TCI-SHAPE-001 rejects U8
+%d = pto.tci : () -> !pto.tile<128x1xui8, valid=1x1>
+// CHECK: {{^}}'pto.tci' op [TileLegality] result: element type ui8 is not supported (allowed: S16, S32, U16, U32) (TileTCIDataTypeSupported, asl/tile/irregular-and-complex/initialization/TCI.asl){{$}}
+
+// -----
+
+// TCI: one valid row (AVS TCI-SHAPE-001 rejects two valid rows)
+%d = pto.tci : () -> !pto.tile<8x8xui16, valid=2x8>
+// CHECK: {{^}}'pto.tci' op [TileLegality] result: valid rows 2 must be 1 (TCI generates one row) (asl/tile/irregular-and-complex/initialization/TCI.asl){{$}}
+
+// -----
+
+// TTRI: types FP32 FP16 S32 S16 U32 U16 (AVS TTRI-SHAPE-001 rejects U8)
+%d = pto.ttri : () -> !pto.tile<16x8xui8, valid=4x4>
+// CHECK: {{^}}'pto.ttri' op [TileLegality] result: element type ui8 is not supported (allowed: FP16, FP32, S16, S32, U16, U32) (TileTTRIDataTypeSupported, asl/tile/irregular-and-complex/initialization/TTRI.asl){{$}}
+
+// -----
+
+// TTRI: row-major only (AVS TTRI-SHAPE-001 rejects column-major)
+%d = pto.ttri : () -> !pto.tile<8x16xf16, col_major>
+// CHECK: {{^}}'pto.ttri' op [TileLegality] result: layout col_major must be row_major (PTO-SPEC 2, D10, asl/tile/irregular-and-complex/initialization/TTRI.asl){{$}}
+
+// -----
+
+// TTRI: no parameter or exactly two (B.IOR RegSrc0, RegSrc1)
+%a = "test.op"() : () -> i64
+%b = "test.op"() : () -> i64
+%d = pto.ttri %a : (i64) -> !pto.tile<8x16xf16, valid=4x4>
+// CHECK: {{^}}'pto.ttri' op [TileLegality] operands: pto.ttri takes no operand or two i64 parameters (diagonal, orientation), got 1 (asl/tile/irregular-and-complex/initialization/TTRI.asl){{$}}
+
+// -----
+
+// TCI: parameters are i64 GPR values
+%a = "test.op"() : () -> i32
+%b = "test.op"() : () -> i32
+%d = pto.tci %a, %b : (i32, i32) -> !pto.tile<8x8xsi32, valid=1x8>
+// CHECK: {{^}}'pto.tci' op [TileLegality] start must be i64 (a GPR read by B.IOR), got i32 (asl/tile/irregular-and-complex/initialization/TCI.asl){{$}}

@@ -1,4 +1,4 @@
-// Round trip of every tile-local TEPL op (reductions, expansions, TTRANS, TCONCAT, TPART*;
+// Round trip of every tile-local TEPL op (reductions, expansions, TTRANS, TCONCAT, TPART*, TCI, TTRI;
 // TEPL modes 2 and 3, pto_dialect/tile_local.py) in custom and generic syntax; explicit
 // defaults print canonically.
 // RUN: xdsl-opt %s | xdsl-opt | filecheck %s
@@ -130,4 +130,20 @@
 %tconcat = pto.tconcat %cl, %cr : (!pto.tile<64x2xui8, valid=2x2>, !pto.tile<128x1xui8, valid=2x1>) -> !pto.tile<32x4xui8, valid=2x3>
 // CHECK-NEXT: %tconcat = pto.tconcat %cl, %cr : (!pto.tile<64x2xui8, valid=2x2>, !pto.tile<128x1xui8, valid=2x1>) -> !pto.tile<32x4xui8, valid=2x3>
 // GENERIC: %tconcat = "pto.tconcat"(%cl, %cr) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}> : (!pto.tile<64x2xui8, valid=2x2>, !pto.tile<128x1xui8, valid=2x1>) -> !pto.tile<32x4xui8, valid=2x3>
+%p0 = "test.op"() : () -> i64
+// CHECK-NEXT: %p0 = "test.op"() : () -> i64
+%p1 = "test.op"() : () -> i64
+// CHECK-NEXT: %p1 = "test.op"() : () -> i64
+%tci = pto.tci %p0, %p1 : (i64, i64) -> !pto.tile<16x4xui16, valid=1x3>
+// CHECK-NEXT: %tci = pto.tci %p0, %p1 : (i64, i64) -> !pto.tile<16x4xui16, valid=1x3>
+// GENERIC: %tci = "pto.tci"(%p0, %p1) <{mask = #pto.mask<1111>}> : (i64, i64) -> !pto.tile<16x4xui16, valid=1x3>
+%tcidefault = pto.tci : () -> !pto.tile<8x8xsi32, valid=1x8>
+// CHECK-NEXT: %tcidefault = pto.tci : () -> !pto.tile<8x8xsi32, valid=1x8>
+// GENERIC: %tcidefault = "pto.tci"() <{mask = #pto.mask<1111>}> : () -> !pto.tile<8x8xsi32, valid=1x8>
+%ttri = pto.ttri %p0, %p1 {mask = #pto.mask<1111>} : (i64, i64) -> !pto.tile<8x16xf16, valid=4x4>
+// CHECK-NEXT: %ttri = pto.ttri %p0, %p1 : (i64, i64) -> !pto.tile<8x16xf16, valid=4x4>
+// GENERIC: %ttri = "pto.ttri"(%p0, %p1) <{mask = #pto.mask<1111>}> : (i64, i64) -> !pto.tile<8x16xf16, valid=4x4>
+%ttridefault = pto.ttri : () -> !pto.tile<8x4xf32, valid=3x4>
+// CHECK-NEXT: %ttridefault = pto.ttri : () -> !pto.tile<8x4xf32, valid=3x4>
+// GENERIC: %ttridefault = "pto.ttri"() <{mask = #pto.mask<1111>}> : () -> !pto.tile<8x4xf32, valid=3x4>
 // CHECK-NEXT: }
