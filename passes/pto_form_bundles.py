@@ -89,6 +89,18 @@ def _lb(lb: int, value: int) -> isa.Command:
     return isa.CBDimi(lb, value) if 0 <= value < 256 else isa.BDim(lb, 0, value)
 
 
+def closed_lbs(t: TileType) -> list[isa.Command]:
+    """``LB0 = ValidCol; [LB1 = ValidRow]; [LB2 = Col]`` of ``t``, defaults (ValidRow 1, Col =
+    ValidCol) elided: the closed TEPL schemas' dimensions."""
+    vr, vc = t.valid_shape
+    cmds = [_lb(0, vc)]
+    if vr != 1:
+        cmds.append(_lb(1, vr))
+    if t.shape[1] != vc:
+        cmds.append(_lb(2, t.shape[1]))
+    return cmds
+
+
 def _pe_mode(op: Operation, mask: str) -> int:
     if mask not in MASK_PE_MODES:
         raise PassFailedException(
@@ -125,12 +137,7 @@ def binary_block(op: BinaryTileOp) -> _Form:
     pad = op.pad.data
     if pad is not PadValue.NULL:
         cmds.append(isa.BDatr(pad=pad.code))
-    vr, vc = t.valid_shape
-    cmds.append(_lb(0, vc))
-    if vr != 1:
-        cmds.append(_lb(1, vr))
-    if t.shape[1] != vc:
-        cmds.append(_lb(2, t.shape[1]))
+    cmds += closed_lbs(t)
     cmds.append(
         isa.BIot(
             src0=PLACEHOLDER_SOURCE,
@@ -161,12 +168,7 @@ def local_block(op: TeplTileOp) -> _Form:
     named = "D" in isa.TEPL_BY_NAME[op.MNEMONIC].datr_fields and rt.dtype is not op.data_type
     if pad is not PadValue.NULL or named:
         cmds.append(isa.BDatr(pad=pad.code, dtype=rt.dtype.value if named else DTYPE_NONE))
-    vr, vc = g.valid_shape
-    cmds.append(_lb(0, vc))
-    if vr != 1:
-        cmds.append(_lb(1, vr))
-    if g.shape[1] != vc:
-        cmds.append(_lb(2, g.shape[1]))
+    cmds += closed_lbs(g)
     cmds.append(
         isa.BIot(
             src0=PLACEHOLDER_SOURCE,
@@ -188,12 +190,7 @@ def generator_block(op: GeneratorTileOp) -> _Form:
     rt = op.result.type
     assert isinstance(rt, TileType)
     cmds: list[isa.Command] = [isa.BStart.op(op.MNEMONIC, rt.dtype.value)]
-    vr, vc = rt.valid_shape
-    cmds.append(_lb(0, vc))
-    if vr != 1:
-        cmds.append(_lb(1, vr))
-    if rt.shape[1] != vc:
-        cmds.append(_lb(2, rt.shape[1]))
+    cmds += closed_lbs(rt)
     if op.params:
         cmds.append(isa.BIor(*SLOT_GPRS[:2]))
     cmds.append(isa.BIot(last=1, size_code=_size_code(op, rt), pe_mode=_pe_mode(op, op.mask.data),

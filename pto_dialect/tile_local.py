@@ -73,6 +73,16 @@ def _shape(s: tuple[int, int]) -> str:
     return f"{s[0]}x{s[1]}"
 
 
+def _print_operands_and_type(printer: Printer, op: PTOOp, values, result) -> None:
+    """`` [%a, %b] [{props}] : (types) -> result`` (the tile-local custom syntax)."""
+    if values:
+        printer.print_string(" ")
+        printer.print_list(values, printer.print_operand)
+    _print_props(printer, op, op.PROPERTY_DEFAULTS)  # type: ignore[attr-defined]
+    printer.print_string(" : ")
+    printer.print_function_type([v.type for v in values], [result.type])
+
+
 class TeplTileOp(PTOOp):
     """Common base of the tile-local TEPL families: variadic tile sources (their count is the
     row's ``SOURCES``), one destination, B.DATR PadValue and the PE mask."""
@@ -133,11 +143,7 @@ class TeplTileOp(PTOOp):
 
     # -- syntax ---------------------------------------------------------------------
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.srcs, printer.print_operand)
-        _print_props(printer, self, self.PROPERTY_DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_function_type([v.type for v in self.srcs], [self.result.type])
+        _print_operands_and_type(printer, self, self.srcs, self.result)
 
     @classmethod
     def parse(cls, parser: Parser) -> TeplTileOp:
@@ -713,12 +719,7 @@ class GeneratorTileOp(PTOOp):
         return self.result.type  # type: ignore[return-value]
 
     def print(self, printer: Printer) -> None:
-        if self.params:
-            printer.print_string(" ")
-            printer.print_list(self.params, printer.print_operand)
-        _print_props(printer, self, self.PROPERTY_DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_function_type([v.type for v in self.params], [self.result.type])
+        _print_operands_and_type(printer, self, self.params, self.result)
 
     @classmethod
     def parse(cls, parser: Parser) -> GeneratorTileOp:
