@@ -37,6 +37,8 @@ from interpreter.pto_functions import (
     binary_plan,
     cube_plan,
     elementwise_plan,
+    generator_plan,
+    local_plan,
     tload_plan,
     tstore_plan,
 )
@@ -47,6 +49,7 @@ from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.faults import PTOFault
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
+from pto_dialect.tile_local import GeneratorTileOp, TeplTileOp
 
 
 def block_plan(op: BlockOp, profile: str, in_place: bool = False):
@@ -84,6 +87,10 @@ def block_plan(op: BlockOp, profile: str, in_place: bool = False):
         return tstore_plan(tile_op, in_place)
     if isinstance(tile_op, BinaryTileOp):
         return binary_plan(tile_op)
+    if isinstance(tile_op, TeplTileOp):
+        return local_plan(tile_op)
+    if isinstance(tile_op, GeneratorTileOp):
+        return generator_plan(tile_op)
     if isinstance(tile_op, TeplElementwiseOp):
         # tile sources, then the scalar B.IOR RegSrc0 reads (a0); an omitted B.IOR or
         # RegSrc0 = zero supplies scalar zero (catalog defaults of the tile-scalar ops)

@@ -16,7 +16,12 @@ import sys
 from interpreter.kernels import KERNELS
 from passes import pto_form_bundles
 from pto_dialect import isa
-from pto_dialect.bundle import BINARY_OP_OF_SELECTOR, CUBE_OP_OF_FUNCTION
+from pto_dialect.bundle import (
+    BINARY_OP_OF_SELECTOR,
+    CUBE_OP_OF_FUNCTION,
+    GENERATOR_OP_OF_SELECTOR,
+    LOCAL_OP_OF_SELECTOR,
+)
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR
 from pto_dialect.families import TILE_OP_FAMILIES
 from pto_dialect.ops import CubeMatrixOp
@@ -58,7 +63,8 @@ def _row(cls) -> dict[str, str]:
         layers = {
             "encoding": row is not None and row.name == mnemonic,
             "kernel": mnemonic in KERNELS,
-            "decoded": (BINARY_OP_OF_SELECTOR.get(key) or ELEMENTWISE_OP_OF_SELECTOR.get(key))
+            "decoded": (BINARY_OP_OF_SELECTOR.get(key) or ELEMENTWISE_OP_OF_SELECTOR.get(key)
+                        or LOCAL_OP_OF_SELECTOR.get(key) or GENERATOR_OP_OF_SELECTOR.get(key))
             is cls,
         }
     layers["block"] = any(issubclass(cls, fam) for fam, _ in pto_form_bundles.FORMERS)

@@ -26,6 +26,7 @@ from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS, TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS, BinaryTileOp, CubeMatrixOp, target_profile
+from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS, GeneratorTileOp, TeplTileOp
 
 PROFILES = ("ordered", "exact", "raw-carrier", "fp32-sequential")
 
@@ -159,6 +160,55 @@ def elementwise_plan(op: TeplElementwiseOp):
                                   **extra)
             TileValue.freeze(p, payload, dfn, payloads, defined)
         return (TileValue(rtype, payloads, defined),)
+
+    return plan
+
+
+def local_plan(op: TeplTileOp):
+    """A tile-local op (reduction, expansion, TTRANS, TCONCAT, TPART*) with its static parts
+    resolved once: ``plan(*sources) -> (result,)``; every PE is computed before anything is
+    published (D12)."""
+    rtype = op.result.type
+    assert isinstance(rtype, TileType)
+    if op.mask.is_zero:  # strict no-op (PTO-SPEC 2, D12)
+        def noop(*_args):
+            return (_unallocated(rtype),)
+
+        return noop
+    sources = [(role, v.type) for role, v in zip(op.SOURCES, op.srcs)]
+    pes = pe_indices(op.mask.data)
+    name, mnemonic, pad = op.name, op.MNEMONIC, op.pad.data.value
+    local_tile = kernels.local_tile
+
+    def plan(*args):
+        tiles = [require_source(name, role, a, t)  # type: ignore[arg-type]
+                 for (role, t), a in zip(sources, args)]
+        types = [t.type.dtype for t in tiles]
+        out = {p: local_tile(mnemonic, [t.valid(p) for t in tiles], types, rtype.dtype,
+                             rtype.valid_shape)
+               for p in pes}  # fmt: skip
+        return (TileValue.from_valid(rtype, out, pad),)
+
+    return plan
+
+
+def generator_plan(op: GeneratorTileOp):
+    """TCI / TTRI: ``plan(*params) -> (result,)``; parameters (0, 0) without operands (no
+    B.IOR); a bad flag faults before any effect (D16); Null padding."""
+    rtype = op.result.type
+    assert isinstance(rtype, TileType)
+    if op.mask.is_zero:  # strict no-op before GPR reads (PTO-SPEC 2, D12)
+        def noop(*_args):
+            return (_unallocated(rtype),)
+
+        return noop
+    row = kernels.GENERATOR_ROWS[op.MNEMONIC]
+    pes = pe_indices(op.mask.data)
+
+    def plan(*args):
+        params = tuple(int(a) for a in args) if args else (0, 0)
+        valid = row(params, rtype.dtype, rtype.valid_shape)
+        return (TileValue.from_valid(rtype, {p: valid for p in pes}, "null"),)
 
     return plan
 
@@ -334,6 +384,9 @@ def _family_impls(cls):
 
     for op_cls in CUBE_OPS:
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(cube))
+    def local(self, interpreter: Interpreter, op: TeplTileOp, args: tuple[Any, ...]):
+        return self._run_local(op, args)
+
     for op_cls in BINARY_OPS:
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(binary))
 
@@ -342,6 +395,14 @@ def _family_impls(cls):
 
     for op_cls in ELEMENTWISE_FAMILY_OPS:
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(elementwise))
+    for op_cls in LOCAL_OPS:
+        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(local))
+
+    def generator(self, interpreter: Interpreter, op: GeneratorTileOp, args: tuple[Any, ...]):
+        return self._run_generator(op, args)
+
+    for op_cls in GENERATOR_OPS:
+        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(generator))
     return cls
 
 
@@ -362,6 +423,13 @@ class PTOFunctions(InterpreterFunctions):
     # -- unary and tile-scalar families -------------------------------------------------
     def _run_elementwise(self, op: TeplElementwiseOp, args: tuple[Any, ...]) -> tuple[TileValue]:
         return elementwise_plan(op)(*args)
+
+    # -- tile-local families (reductions, expansions, TTRANS, TPART*, generators) ----------
+    def _run_local(self, op: TeplTileOp, args: tuple[Any, ...]) -> tuple[TileValue]:
+        return local_plan(op)(*args)
+
+    def _run_generator(self, op: GeneratorTileOp, args: tuple[Any, ...]) -> tuple[TileValue]:
+        return generator_plan(op)(*args)
 
     # -- CUBE family -----------------------------------------------------------------
     def _run_cube(self, op: CubeMatrixOp, args: tuple[Any, ...]) -> tuple[TileValue, ...]:

@@ -166,6 +166,7 @@ def extra_functions(profile: str) -> list[InterpreterFunctions]:
     funcs: list[InterpreterFunctions] = [PTOFunctions(profile=profile)]
     for module, cls in (
         ("interpreter.tensor_functions", "TensorPTOFunctions"),
+        ("interpreter.tensor_local_functions", "TensorLocalFunctions"),
         ("interpreter.bundle_functions", "PTOBundleFunctions"),
     ):
         try:

@@ -71,6 +71,7 @@ from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.geometry import code_of_size
 from pto_dialect.isa.commands import HANDS, MASK_PE_MODES
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
+from pto_dialect.tile_local import GeneratorTileOp, TeplTileOp
 
 PLACEHOLDER_SOURCE = 0
 """B.IOT source field of an unassigned block (``t#1``) until pto-assign-registers runs."""
@@ -99,6 +100,18 @@ def _lb(lb: int, value: int) -> isa.Command:
             f"(0..{LB_MAX}, PTO-SPEC 3.4); a tile dimension this large has no encoding"
         )
     return isa.CBDimi(lb, value) if 0 <= value < 256 else isa.BDim(lb, 0, value)
+
+
+def closed_lbs(t: TileType) -> list[isa.Command]:
+    """``LB0 = ValidCol; [LB1 = ValidRow]; [LB2 = Col]`` of ``t``, defaults (ValidRow 1, Col =
+    ValidCol) elided: the closed TEPL schemas' dimensions."""
+    vr, vc = t.valid_shape
+    cmds = [_lb(0, vc)]
+    if vr != 1:
+        cmds.append(_lb(1, vr))
+    if t.shape[1] != vc:
+        cmds.append(_lb(2, t.shape[1]))
+    return cmds
 
 
 def _pe_mode(op: Operation, mask: str) -> int:
@@ -152,12 +165,7 @@ def tepl_block(op, sources: list[SSAValue], scalars: list[SSAValue]) -> _Form:
         # PadValue only: every other field 0 (DataType 0 included: DTYPE_NONE is a nonzero
         # value the binary family rejects, ASL TileOperationDATRFieldsLegal).
         cmds.append(isa.BDatr(dtype=0, pad=pad.code))
-    vr, vc = t.valid_shape
-    cmds.append(_lb(0, vc))
-    if vr != 1:
-        cmds.append(_lb(1, vr))
-    if t.shape[1] != vc:
-        cmds.append(_lb(2, t.shape[1]))
+    cmds += closed_lbs(t)
     if len(sources) > 2:  # TFMA: lhs, rhs in a source B.IOT, the addend with the destination
         cmds.append(isa.BIot(src0=PLACEHOLDER_SOURCE, src1=PLACEHOLDER_SOURCE,
                              pe_mode=_pe_mode(op, op.mask.data)))  # fmt: skip
@@ -178,6 +186,53 @@ def tepl_block(op, sources: list[SSAValue], scalars: list[SSAValue]) -> _Form:
         cmds.append(isa.BIor(*SLOT_GPRS[: len(scalars)]))
     cmds.append(isa.BStop())
     return _Form(cmds, [*sources, *scalars])
+
+
+def local_block(op: TeplTileOp) -> _Form:
+    """Canonical block of a tile-local TEPL op (reductions, expansions, TTRANS): the catalog
+    composition ``BSTART.SFU <op>, DT; [B.DATR [DataType,] PadValue]; B.DIM LB0=ValidCol;
+    [LB1=ValidRow]; [LB2=Col]; B.IOT <sources>, ->dst; BSTOP`` from the op's row. DT is the
+    first source's type; an EXPDIF destination of another type (FP16/BF16 -> FP32) is named
+    by B.DATR DataType; the LBs describe ``op.lb_geometry()``."""
+    rt = op.result.type
+    g = op.lb_geometry()
+    assert isinstance(rt, TileType)
+    cmds: list[isa.Command] = [isa.BStart.op(op.MNEMONIC, op.data_type.value)]
+    pad = op.pad.data
+    # B.DATR DataType names the destination type only where the catalog accepts it (EXPDIF);
+    # an arg reduction's S32/U32 index type is the destination descriptor's.
+    named = "D" in isa.TEPL_BY_NAME[op.MNEMONIC].datr_fields and rt.dtype is not op.data_type
+    if pad is not PadValue.NULL or named:
+        cmds.append(isa.BDatr(pad=pad.code, dtype=rt.dtype.value if named else 0))
+    cmds += closed_lbs(g)
+    cmds.append(
+        isa.BIot(
+            src0=PLACEHOLDER_SOURCE,
+            src1=PLACEHOLDER_SOURCE if len(op.srcs) > 1 else None,
+            last=1,
+            size_code=_size_code(op, rt),
+            pe_mode=_pe_mode(op, op.mask.data),
+            dst_hand=hand_of(rt),
+        )
+    )
+    cmds.append(isa.BStop())
+    return _Form(cmds, list(op.srcs))
+
+
+def generator_block(op: GeneratorTileOp) -> _Form:
+    """Canonical TCI / TTRI block (catalog composition): ``BSTART.SFU <op>, DT; LB0=ValidCol;
+    [LB1=ValidRow]; [LB2=Col]; [B.IOR a0, a1 (the two parameters)]; B.IOT mask, last,
+    ->dst<TSize>; BSTOP``; without parameters there is no B.IOR (defaults 0, 0)."""
+    rt = op.result.type
+    assert isinstance(rt, TileType)
+    cmds: list[isa.Command] = [isa.BStart.op(op.MNEMONIC, rt.dtype.value)]
+    cmds += closed_lbs(rt)
+    if op.params:
+        cmds.append(isa.BIor(*SLOT_GPRS[:2]))
+    cmds.append(isa.BIot(last=1, size_code=_size_code(op, rt), pe_mode=_pe_mode(op, op.mask.data),
+                         dst_hand=hand_of(rt)))  # fmt: skip
+    cmds.append(isa.BStop())
+    return _Form(cmds, list(op.params))
 
 
 def cube_block(op: CubeMatrixOp) -> _Form:
@@ -266,6 +321,8 @@ def move_block(op: TLoadOp | TStoreOp) -> _Form:
 FORMERS: tuple[tuple[type[Operation], Callable[[Any], _Form]], ...] = (
     (BinaryTileOp, binary_block),
     (TeplElementwiseOp, elementwise_block),
+    (TeplTileOp, local_block),
+    (GeneratorTileOp, generator_block),
     (CubeMatrixOp, cube_block),
     (TLoadOp, move_block),
     (TStoreOp, move_block),

@@ -27,6 +27,10 @@ the next chunk's bias. ``(Kc, Nc)`` minimise the CUBE op count, then the chain l
 
 **Binary siblings** (``pto.elementwise``): TADD ... TMIN tile exactly like TREM.
 
+**Reductions and expansions** (``pto.reduce``, ``pto.expand``): one instruction per PE group
+over whole rows (or whole columns for the column reductions), never splitting a reduced
+line (:mod:`passes.tile_local_to_capacity`).
+
 On target ``a2a3`` there are no MX CUBE functions (D15): MX products are left as they are,
 FP16/BF16 ones use the ordinary forms.
 """
@@ -53,6 +57,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from passes.tile_local_to_capacity import lower_tensor_local
 from pto_dialect.attributes import PadValue, TargetProfile, TileType, element_type
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import MX_BLOCK, MX_INPUT_TYPES, TileDataType
@@ -85,6 +90,7 @@ from pto_dialect.ops import (
     TRemOp,
 )
 from pto_dialect.postprocess import Fpatr, ReluMode
+from pto_dialect.tensor_local import ExpandOp, ReduceOp
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp, FloorModOp, GemvOp, MatmulOp
 
@@ -946,6 +952,8 @@ class PtoTileToCapacityPass(ModulePass):
                 lower_map(o, self.tile_bytes, self.pes)
             elif isinstance(o, ElementwiseOp):
                 lower_binary(o, BINARY_TILE_OPS[o.mnemonic], o.dtype, self.tile_bytes, self.pes)
+            elif isinstance(o, ReduceOp | ExpandOp):
+                lower_tensor_local(o, self.tile_bytes, self.pes)
             elif isinstance(o, GemvOp | MatmulOp):
                 s = cube_shape(o)
                 if s.mx and target is not TargetProfile.A5:

@@ -86,6 +86,7 @@ from pto_dialect.ops import (
     PTOOp,
     target_profile,
 )
+from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS, GeneratorTileOp, TeplTileOp
 
 _BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 """A name printed without quotes (an MLIR bare identifier)."""
@@ -96,6 +97,14 @@ BINARY_OP_OF_SELECTOR: dict[tuple[int, int], type[BinaryTileOp]] = {
     (c.MODE, c.FUNCTION): c for c in BINARY_OPS
 }
 """TEPL (Mode, Function) -> tile-level binary op class."""
+LOCAL_OP_OF_SELECTOR: dict[tuple[int, int], type[TeplTileOp]] = {
+    (c.MODE, c.FUNCTION): c for c in LOCAL_OPS
+}
+"""TEPL (Mode, Function) -> tile-local op class (reductions, expansions, TTRANS, ...)."""
+GENERATOR_OP_OF_SELECTOR: dict[tuple[int, int], type[GeneratorTileOp]] = {
+    (c.MODE, c.FUNCTION): c for c in GENERATOR_OPS
+}
+"""TEPL (Mode, Function) -> generator op class (TCI, TTRI: no tile source, B.IOR params)."""
 
 MOVE_LAYOUT_CODES: dict[Layout, tuple[int, int]] = {
     Layout.ROW_MAJOR: (0, 0),
@@ -476,6 +485,11 @@ def source_roles(s: isa.BlockSummary, in_types: list[TileType] | None = None) ->
     ew = _elementwise_class(s)
     if ew is not None:
         return list(ew.TILE_ROLES)
+    local = LOCAL_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    if s.family is BlockFamily.TEPL and local is not None:
+        return list(local.SOURCES)
+    if s.family is BlockFamily.TEPL and (s.start.mode, s.start.function) in GENERATOR_OP_OF_SELECTOR:
+        return []
     if s.family is BlockFamily.CUBE:
         cls = _cube_class(s)
         assert s.fpatr is not None
@@ -512,6 +526,9 @@ def scalar_roles(s: isa.BlockSummary) -> tuple[str, ...]:
         # A tile-scalar block links its scalar when B.IOR RegSrc0 names a GPR; an omitted
         # B.IOR or RegSrc0 = zero supplies scalar zero and links nothing (catalog defaults).
         return ew.SCALAR_ROLES
+    gen = GENERATOR_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    if s.family is BlockFamily.TEPL and gen is not None and s.scalars is not None:
+        return gen.PARAMS  # TCI / TTRI read their two parameters through B.IOR
     return ()
 
 
@@ -610,6 +627,18 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
             if r not in by_role:
                 by_role[r] = Block(arg_types=[i64]).args[0]
         return ew.build(by_role, out_types[0], list(PadValue)[d.pad], mask)
+    local = LOCAL_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    gen = GENERATOR_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    if s.family is BlockFamily.TEPL and gen is not None:
+        gop = gen.__new__(gen)
+        GeneratorTileOp.__init__(gop, [by_role[r] for r in sc_roles], out_types[0], mask=mask)
+        return gop
+    if s.family is BlockFamily.TEPL and local is not None:
+        lop = local.__new__(local)
+        pad = list(PadValue)[d.pad] if local.HAS_PAD else PadValue.NULL
+        TeplTileOp.__init__(lop, [by_role[r] for r in local.SOURCES], out_types[0], pad=pad,
+                            mask=mask)  # fmt: skip
+        return lop
     if s.family is BlockFamily.TEPL:
         cls = BINARY_OP_OF_SELECTOR[(s.start.mode, s.start.function)]
         op = cls.__new__(cls)
@@ -660,10 +689,10 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     # The encoded DataType is AType: the `a` operand for CUBE (C comes first in ACC forms),
     # the first source for the binary family (PTO-SPEC 3.1).
     first = (
-        op.a.type
-        if isinstance(op, CubeMatrixOp)
+        op.a.type if isinstance(op, CubeMatrixOp)
+        else op.result.type if isinstance(op, GeneratorTileOp)
         else ins[0] if ins and isinstance(ins[0], TileType) else outs[0]
-    )
+    )  # fmt: skip
     assert isinstance(first, TileType)
     if first.dtype.value != s.a_type:
         raise _fail(
@@ -671,6 +700,8 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
             f"BSTART DataType {TileDataType(s.a_type).name} differs from the AType source's "
             f"{first.dtype.name}",
         )
+    if isinstance(op, TeplTileOp):
+        _check_local(s, op)
     if isinstance(op, CubeMatrixOp):
         b = op.b.type
         assert isinstance(b, TileType)
@@ -679,7 +710,8 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         want = (first.valid_shape[0], b.valid_shape[1], b.valid_shape[0])
         names = ("M", "N", "K")
     else:
-        want = (first.valid_shape[1], first.valid_shape[0], first.shape[1])
+        g = op.lb_geometry() if isinstance(op, TeplTileOp | GeneratorTileOp) else first
+        want = (g.valid_shape[1], g.valid_shape[0], g.shape[1])
         names = ("ValidCol", "ValidRow", "Col")
     for k, (have, w, n) in enumerate(zip(s.dims, want, names)):
         if s.lb_regs[k] is not None:
@@ -700,6 +732,25 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
                 f"result tile's capacity {t.capacity} B",
             )
     return op
+
+
+def _check_local(s: isa.BlockSummary, op: TeplTileOp) -> None:
+    """B.DATR of a linked tile-local block against its tile types: DataType names the
+    destination type (DTYPE_NONE or omitted: the source type; EXPDIF ``B.DATR DataType``),
+    and the B.DATR Layout conversions of TTRANS / TCONCAT are not modelled (refused, not
+    ignored)."""
+    tl = FaultKind.TILE_LEGALITY
+    rt = op.result.type
+    assert isinstance(rt, TileType)
+    if "D" in (s.start.tepl.datr_fields if s.start.tepl else ""):
+        want = s.b_type  # B.DATR DataType when concrete, else the BSTART type
+        if rt.dtype.value != want:
+            raise _fail(tl, f"B.DATR DataType {TileDataType(want).name} differs from the result's "
+                        f"{rt.dtype.name}")  # fmt: skip
+    if op.MNEMONIC in ("TTRANS", "TCONCAT") and s.datr.layout != 0:
+        raise _fail(tl, f"{op.MNEMONIC} with B.DATR Layout "
+                    f"{LAYOUTS.get(s.datr.layout, s.datr.layout)} is not modelled (only the "
+                    "plain row-major form)")  # fmt: skip
 
 
 def _check_scalar_binding(s: isa.BlockSummary) -> None:

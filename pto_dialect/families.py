@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pto_dialect.elementwise_ops import FILL_OPS, TERNARY_OPS, TILE_SCALAR_OPS, UNARY_OPS
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS
+from pto_dialect.tile_local import LOCAL_FAMILIES
 
 TILE_OP_FAMILIES: list[tuple[str, list]] = [
     ("CUBE matrix", CUBE_OPS),
@@ -17,5 +18,6 @@ TILE_OP_FAMILIES: list[tuple[str, list]] = [
     ("tile-scalar", TILE_SCALAR_OPS),
     ("ternary elementwise", TERNARY_OPS),
     ("fill", FILL_OPS),
+    *LOCAL_FAMILIES,
 ]
 """(family, op classes) in documentation order."""

@@ -55,6 +55,7 @@ from .padding import pad_tile
 from .postprocess import lrelu_param_word, quant_param_word
 from .ternary import texpands_tile, tfma_tile
 from .tgemv import PROFILES, tgemv_mx_bias
+from .tile_local import GENERATOR_ROWS, LOCAL_ROWS, LocalRow, local_tile
 from .tile_scalar import TILE_SCALAR_ROWS, tile_scalar
 from .unary import UNARY_ROWS, UnaryRow, unary_tile
 
@@ -67,16 +68,23 @@ KERNELS: dict[str, Callable] = {
     "TEXPANDS": texpands_tile,
     **{name: partial(cube_matrix, code) for code, name in CUBE_FUNCTION_NAMES.items()},
     "TGEMV_MX_BIAS": tgemv_mx_bias,
+    **{name: partial(local_tile, name) for name in LOCAL_ROWS},
+    **GENERATOR_ROWS,
 }
 """Op mnemonic -> kernel. Binary elementwise ops take (lhs, rhs, valid, pad, dtype); unary
 ops (src, valid, pad, dtype); tile-scalar ops (src, scalar, valid, pad, dtype); CUBE
 functions take cube_matrix's arguments after ``function`` (TGEMV_MX_BIAS keeps its
-positional ``bias, a_scale, b_scale`` form)."""
+positional ``bias, a_scale, b_scale`` form); the tile-local ops (reductions, expansions,
+TTRANS: ``LOCAL_ROWS``) take (sources, types, dst_type, dst_valid) and the generators TCI /
+TTRI (``GENERATOR_ROWS``) take (params, dst_type, dst_valid), see :mod:`.tile_local`."""
 
 __all__ = [
     "BINARY_ROWS",
     "CUBE_FUNCTION_NAMES",
+    "GENERATOR_ROWS",
     "KERNELS",
+    "LOCAL_ROWS",
+    "LocalRow",
     "PROFILES",
     "TILE_SCALAR_ROWS",
     "UNARY_ROWS",
@@ -85,6 +93,7 @@ __all__ = [
     "binary_tile",
     "cube_matrix",
     "decode",
+    "local_tile",
     "lrelu_param_word",
     "pack_x2",
     "pad_tile",

@@ -41,12 +41,14 @@ Check order (follows the ASL's sequential command semantics, read in pto-spec e5
 3. At completion, TEPL (``ExecuteBundleTileOperationLocally...``, PTO-SPEC 3.5 for TREM):
    zero-mask -> no-op; an effective B.IOS -> TileLegality (Shared bindings unconsumed, checked
    before the selector in the ASL); binding counts against the catalog schema, missing
-   ``last``, and a B.IOR with a nonzero field for a mode-0 (tile-only) operation
+   ``last``, and a B.IOR with a nonzero field for a closed-schema (tile-only) operation
    -> BundleControl (``BundleOperationBindingsComplete``; an all-zero B.IOR is accepted, as
    the B.IOR contract says); B.DATR fields the operation does not accept -> TileLegality (ASL
    ``TileOperationDATRFieldsLegal``: any nonzero field value, so for TREM every DataType but
-   0, DTYPE_NONE included); for the mode-0 closed
-   binary/unary schemas LB0 is required and nonzero -> TileLegality; TREM's type set (D6)
+   0, DTYPE_NONE included); for the closed schemas (mode 0 binary/unary, mode 2
+   reductions/expansions, TTRANS), the mode-1 tile-scalar schema and the generators LB0 is
+   required and nonzero, and for modes 2 and TTRANS an explicit LB1/LB2 must be nonzero ->
+   TileLegality; the closed binary schema (one terminating B.IOT) and TREM's type set (D6)
    -> TileLegality.
 
 Left to the verifier / interpreter (they need descriptors or data): tile shapes, layouts and
@@ -116,8 +118,8 @@ class BlockSummary:
     lb_regs: tuple[int | None, int | None, int | None]
     """RegSrc of a register-form B.DIM (its value is known only at run time)."""
     dims: tuple[int | None, int | None, int | None]
-    """LBs with the operation's defaults: CUBE (M, N, K) default 1; mode-0 TEPL
-    (ValidCol, ValidRow = 1, Col = ValidCol)."""
+    """LBs with the operation's defaults: CUBE (M, N, K) default 1; closed-schema TEPL
+    (:func:`closed_lb_schema`: modes 0 and 2, TTRANS) (ValidCol, ValidRow = 1, Col = ValidCol)."""
     sources: tuple[int, ...]
     """Local source register indices in stream order."""
     destinations: tuple[tuple[int, int], ...]
@@ -240,7 +242,10 @@ def _summary(st: _State, noop: bool) -> BlockSummary:
     regs = tuple(c.reg if isinstance(c, BDim) and c.reg != 0 else None for c in st.lb)
     if start.family is BlockFamily.CUBE:
         dims = tuple(v if w else 1 for v, w in zip(lb, written))
-    elif start.family is BlockFamily.TEPL and start.mode in (0, 1):
+    elif start.family is BlockFamily.TEPL and start.tepl is not None and (
+        start.mode == 1 or closed_lb_schema(start.tepl.name, start.mode)
+        or start.tepl.name in GENERATORS
+    ):
         col = lb[0]
         dims = (col, lb[1] if written[1] else 1, lb[2] if written[2] else col)
     else:
@@ -352,6 +357,25 @@ def _complete_cube(st: _State, i: int, profile: str) -> BlockSummary:
     return s
 
 
+GENERATORS = ("TCI", "TTRI")
+"""Destination-only TEPL operations whose parameters come through B.IOR RegSrc0/RegSrc1
+(RegSrc2 and RegDst zero) and whose LBs follow the closed-schema defaults (catalog)."""
+
+
+def closed_lb_schema(name: str, mode: int) -> bool:
+    """TEPL operations whose block takes no scalar and whose LBs are ``LB0 = ValidCol``
+    (required, nonzero), ``LB1 = ValidRow`` (default 1), ``LB2 = Col`` (default ValidCol):
+    the mode-0 closed binary/unary schemas, the mode-2 reductions and expansions (their
+    ``block`` composition in ``spec/catalog/tile-operations.json``) and, by this model's
+    assumption (its catalog composition only says ``B.DIM LB0; B.DIM (LB1/LB2 for 2D)``),
+    TTRANS (its LBs describe the source) and TCONCAT (they describe the destination); and the
+    TPART* union operations (catalog: LB0 =
+    ValidCol, LB1 = ValidRow default 1, LB2 = Col default ValidCol; no B.DATR/B.IOR/B.IOS)."""
+    return mode in (0, 2) or name in (
+        "TTRANS", "TCONCAT", "TPARTADD", "TPARTMUL", "TPARTMAX", "TPARTMIN"
+    )
+
+
 def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> BlockSummary:
     start = st.start
     op = start.tepl
@@ -372,7 +396,8 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         )
     if st.iots and not s.terminated:
         raise _fault(_BC, "the B.IOT sequence is not terminated with 'last'", at, i)
-    if op.mode == 0 and st.ior is not None and (any(st.ior.sources) or st.ior.dst):
+    closed = closed_lb_schema(op.name, op.mode)
+    if closed and st.ior is not None and (any(st.ior.sources) or st.ior.dst):
         raise _fault(_BC, f"{op.name} takes no scalar operand: B.IOR must be all zero", at, i)
     if op.mode == 1 and st.ior is not None and (st.ior.src1 or st.ior.src2 or st.ior.dst):
         raise _fault(
@@ -399,8 +424,15 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         if bad:
             raise _fault(_TL, f"B.DATR fields {', '.join(bad)} are not applicable to {op.name}",
                          at, i)  # fmt: skip
-    if op.mode in (0, 1) and not s.dims[0]:
+    if op.name in GENERATORS and st.ior is not None and (st.ior.src2 or st.ior.dst):
+        raise _fault(_TL, f"{op.name} reads B.IOR RegSrc0/RegSrc1 only: RegSrc2 and RegDst "
+                     "must be zero", at, i)  # fmt: skip
+    if (closed or op.mode == 1 or op.name in GENERATORS) and not s.dims[0]:
         raise _fault(_TL, f"{op.name} needs LB0 = ValidCol (nonzero)", at, i)
+    if (closed or op.name in GENERATORS) and op.mode != 0:
+        for k in (1, 2):
+            if s.lb_written[k] and s.lb[k] == 0:
+                raise _fault(_TL, f"{op.name}: an explicit LB{k} must be nonzero", at, i)
     if op.name in CLOSED_BINARY_OPS:
         # ASL SelectedBundleClosedBinarySchemaLegal: destination and both sources in ONE
         # terminating B.IOT; the type in TileVecArithmeticDataTypeSupported.

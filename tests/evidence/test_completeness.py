@@ -1,13 +1,15 @@
 """Completeness of the op families (ADR-0034 "adding a selector requires an explicit evidence
 update"; families are tables, not copies).
 
-Every op class in ``CUBE_OPS`` and ``BINARY_OPS`` must have, keyed by its name:
+Every op class in ``CUBE_OPS``, ``BINARY_OPS`` and ``LOCAL_OPS`` (reductions, expansions,
+TTRANS) must have, keyed by its name:
 
-* a kernel row: ``interpreter.kernels.KERNELS[<catalog name>]`` (CUBE) or
-  ``BINARY_ROWS[<MNEMONIC>]`` (binary);
+* a kernel row: ``interpreter.kernels.KERNELS[<catalog name>]`` (CUBE),
+  ``BINARY_ROWS[<MNEMONIC>]`` (binary) or ``LOCAL_ROWS[<MNEMONIC>]`` (tile-local);
 * an encoding row with the same mnemonic: ``isa.CUBE_FUNCTIONS[FUNCTION]`` /
   ``isa.TEPL_OPS[(MODE, FUNCTION)]``, and the decoded-dispatch row back to the op class
-  (``pto_dialect.bundle.CUBE_OP_OF_FUNCTION`` / ``BINARY_OP_OF_SELECTOR``);
+  (``pto_dialect.bundle.CUBE_OP_OF_FUNCTION`` / ``BINARY_OP_OF_SELECTOR`` /
+  ``LOCAL_OP_OF_SELECTOR``);
 * a block-composition row in ``pto-form-bundles`` (its ``FORMERS`` table is keyed by op
   family, so a member is covered through its base class);
 * a round-trip lit test (a ``CHECK-NEXT`` of its custom form), an invalid lit test (a
@@ -26,20 +28,28 @@ import pytest
 import test_binary_evidence
 import test_cube_evidence
 import test_elementwise_evidence
+import test_tile_local_evidence
 
-from interpreter.kernels import BINARY_ROWS, KERNELS, TILE_SCALAR_ROWS, UNARY_ROWS
+from interpreter.kernels import BINARY_ROWS, KERNELS, LOCAL_ROWS, TILE_SCALAR_ROWS, UNARY_ROWS
 from interpreter.kernels.ternary import TEXPANDS_ROW, TFMA_ROW
 from passes import get_all_passes
 from pto_dialect import isa
-from pto_dialect.bundle import BINARY_OP_OF_SELECTOR, CUBE_OP_OF_FUNCTION
+from pto_dialect.bundle import (
+    BINARY_OP_OF_SELECTOR,
+    CUBE_OP_OF_FUNCTION,
+    GENERATOR_OP_OF_SELECTOR,
+    LOCAL_OP_OF_SELECTOR,
+)
+from pto_dialect.dialect import PTO
 from pto_dialect.elementwise_ops import (
     ELEMENTWISE_FAMILY_OPS,
     ELEMENTWISE_OP_OF_SELECTOR,
 )
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS
+from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS
 
 FILECHECK = Path(__file__).resolve().parents[1] / "filecheck"
-ALL_OPS = [*CUBE_OPS, *BINARY_OPS, *ELEMENTWISE_FAMILY_OPS]
+ALL_OPS = [*CUBE_OPS, *BINARY_OPS, *ELEMENTWISE_FAMILY_OPS, *LOCAL_OPS, *GENERATOR_OPS]
 
 
 def _lit_files(flag: str) -> dict[Path, str]:
@@ -59,8 +69,32 @@ INVALID = _lit_files("--verify-diagnostics")
 
 
 def test_families_are_nonempty_and_disjoint():
-    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 12
+    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 12 and len(LOCAL_OPS) == 34
     assert len({c.name for c in ALL_OPS}) == len(ALL_OPS)
+    registered = {op.name for op in PTO.operations}
+    assert all(c.name in registered for c in ALL_OPS), "an op is not in the pto dialect"
+
+
+@pytest.mark.parametrize("cls", GENERATOR_OPS, ids=lambda c: c.name)
+def test_generator_rows(cls):
+    """TCI, TTRI: encoding row (no source), kernel row, decoded-dispatch row."""
+    row = isa.TEPL_OPS.get((cls.MODE, cls.FUNCTION))
+    assert row is not None and row.name == cls.MNEMONIC and row.sources == 0, cls.name
+    assert cls.MNEMONIC in KERNELS, f"{cls.name}: no KERNELS entry"
+    assert GENERATOR_OP_OF_SELECTOR.get((cls.MODE, cls.FUNCTION)) is cls, cls.name
+
+
+@pytest.mark.parametrize("cls", LOCAL_OPS, ids=lambda c: c.name)
+def test_tile_local_rows(cls):
+    """Reductions, expansions, TTRANS, TPART*: encoding row (selector, mnemonic, source count),
+    kernel row, decoded-dispatch row."""
+    row = isa.TEPL_OPS.get((cls.MODE, cls.FUNCTION))
+    assert row is not None, f"{cls.name}: no encoding row TEPL_OPS[({cls.MODE}, {cls.FUNCTION})]"
+    assert row.name == cls.MNEMONIC, f"{cls.name}: mnemonic {cls.MNEMONIC} vs encoding {row.name}"
+    assert row.sources == len(cls.SOURCES), f"{cls.name}: source count differs from the catalog"
+    assert cls.MNEMONIC in LOCAL_ROWS, f"{cls.name}: no kernel row LOCAL_ROWS[{cls.MNEMONIC!r}]"
+    assert cls.MNEMONIC in KERNELS, f"{cls.name}: no KERNELS entry"
+    assert LOCAL_OP_OF_SELECTOR.get((cls.MODE, cls.FUNCTION)) is cls, cls.name
 
 
 @pytest.mark.parametrize("cls", CUBE_OPS, ids=lambda c: c.name)
@@ -127,5 +161,6 @@ def test_execution_evidence(cls):
         test_cube_evidence.EXECUTED
         | test_binary_evidence.EXECUTED
         | test_elementwise_evidence.EXECUTED
+        | test_tile_local_evidence.EXECUTED
     )
     assert cls.name in executed, f"{cls.name}: no execution evidence"

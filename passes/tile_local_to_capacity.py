@@ -1,0 +1,120 @@
+"""``pto-tile-to-capacity`` for the tensor-level reductions and expansions (``pto.reduce``,
+``pto.expand``; ``pto_dialect/tensor_local.py``): tload / TROW*/TCOL* / tstore programs whose
+tiles fit the capacity (D14). Part of the ``pto-tile-to-capacity`` pass (its ``apply``
+calls :func:`lower_tensor_local`).
+
+Exactness (D18): every reduction is one instruction over the whole reduced line, so the
+fold order is the instruction's (increasing index, from the first element): a line is never
+split, because continuing a floating fold from a partial result is not a TROW*/TCOL*
+operation. Hence
+
+* row kinds (``rowsum`` ..., ``row`` expansions, and ``col`` expansions, whose broadcast
+  row is loaded by every PE): the N columns of a row go in one tile (Col = the next power of
+  two of N); rows are split into PE groups with :func:`~passes.pto_tile_to_capacity.cover`;
+* column reductions: the M rows of a column go in one tile; columns are split into PE
+  groups of at most the widest power-of-two Col whose tile still holds M rows.
+
+A line that does not fit one tile of ``tile-bytes`` is refused with a diagnostic (nothing is
+lowered approximately).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from pto_dialect.attributes import TileType
+from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.datatypes import TileDataType
+from pto_dialect.tensor_local import ExpandOp, ReduceOp
+from pto_dialect.tile_local import TeplTileOp
+
+
+def _pow2_ceil(n: int) -> int:
+    return 1 << max(0, (n - 1).bit_length())
+
+
+def _tile(valid: tuple[int, int], col: int, dt: TileDataType, mask: str, min_rows: int) -> TileType:
+    """A row-major Local tile of Col ``col`` with at least ``min_rows`` rows (D14)."""
+    bits = dt.info.carrier_bits
+    size = 128
+    while size * 8 // (col * bits) < max(min_rows, 1):
+        size *= 2
+    rows = size * 8 // (col * bits)
+    return TileType((rows, col), dt, valid=valid, size=size, pe=mask)
+
+
+def _fail(op, why: str) -> PassFailedException:
+    kind = op.kind.data.replace(".", " ")
+    return PassFailedException(f"pto-tile-to-capacity: '{op.name}' {kind}: {why} (D14, D18)")
+
+
+def lower_tensor_local(op: ReduceOp | ExpandOp, tile_bytes: int, npe: int) -> None:
+    """Replace one ``pto.reduce`` / ``pto.expand`` by its tiled tile-level program."""
+    from passes.pto_tile_to_capacity import _Emitter, _empty, cover
+
+    cls = op.tile_op
+    dt = op.dtype
+    out_dt = op.index_dtype if isinstance(op, ReduceOp) else op.result_dtype
+    rt = op.result.type
+    assert isinstance(rt, TensorType)
+    x_t = op.ins[0].type
+    assert isinstance(x_t, TensorType)
+    m, n = x_t.get_shape() if isinstance(op, ReduceOp) else rt.get_shape()
+    wide = max(dt.info.carrier_bits, out_dt.info.carrier_bits)
+    emit = _Emitter(InsertPoint.before(op), {}, InsertPoint.before(op))
+    acc = _empty(emit, TensorType(rt.element_type, list(rt.get_shape())))
+    col_axis = isinstance(op, ReduceOp) and cls.AXIS == "col"
+    if col_axis:
+        # widest power-of-two Col whose tile of tile-bytes holds all M rows
+        c = 1
+        while c * 2 <= _pow2_ceil(n) and tile_bytes * 8 // (c * 2 * wide) >= m:
+            c *= 2
+        if tile_bytes * 8 // (c * wide) < m:
+            raise _fail(op, f"a column of {m} rows does not fit one tile of {tile_bytes} B")
+        runs, extent_of = cover(n, c, npe), "cols"
+    else:
+        c = _pow2_ceil(n)
+        r_max = tile_bytes * 8 // (c * wide)
+        if r_max < 1:
+            raise _fail(op, f"a row of {n} elements does not fit one tile of {tile_bytes} B")
+        runs, extent_of = cover(m, min(r_max, m), npe), "rows"
+    for run in runs:
+        mask = run.mask
+        if extent_of == "cols":
+            vr, vc, stride = m, run.valid, (0, run.stride)
+        else:
+            vr, vc, stride = run.valid, n, (run.stride, 0)
+        src_t = _tile((vr, vc), c, dt, mask, vr)
+        if isinstance(op, ReduceOp):
+            res_t = (_tile((vr, 1), 1, out_dt, mask, vr) if cls.AXIS == "row"
+                     else _tile((1, vc), c, out_dt, mask, 1))  # fmt: skip
+            srcs_t = [src_t]
+        else:
+            res_t = _tile((vr, vc), c, out_dt, mask, src_t.shape[0])
+            b_t = (_tile((vr, 1), 1, dt, mask, vr) if cls.AXIS == "row"
+                   else _tile((1, vc), c, dt, mask, 1))  # fmt: skip
+            srcs_t = [b_t] if cls.OPERATION == "copy" else [src_t, b_t]
+
+        def body(e, pos: SSAValue, cur: SSAValue, srcs_t=srcs_t, res_t=res_t, stride=stride):
+            c0 = e.index(0)
+            at = [c0, pos] if extent_of == "cols" else [pos, c0]
+            tiles = []
+            for v, t in zip(op.ins, srcs_t):
+                # a column expansion's broadcast row is the same for every group and PE
+                shared = isinstance(op, ExpandOp) and cls.AXIS == "col" and v is op.ins[-1]
+                load = TLoadOp(v, [c0, c0] if shared else at, t,
+                               pe_stride=(0, 0) if shared else stride)  # fmt: skip
+                tiles.append(e(load).results[0])
+            tile_op = cls.__new__(cls)
+            TeplTileOp.__init__(tile_op, tiles, res_t, mask=res_t.pe_mask)
+            r = e(tile_op).results[0]
+            return e(TStoreOp(r, cur, at, pe_stride=stride)).results[0]
+
+        acc = emit.for_loop(run.start, run.count, run.step, acc, body)
+    Rewriter.replace_op(op, [], [acc])
+
+
+__all__ = ["lower_tensor_local"]

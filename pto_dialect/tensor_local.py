@@ -1,0 +1,268 @@
+"""Tensor-level forms of the reductions and expansions (what lowering targets before tiling).
+
+* ``pto.reduce <kind> [signed|unsigned] %x : tensor<MxNxT> -> tensor<Mx1xR>`` (row kinds) or
+  ``-> tensor<1xNxR>`` (column kinds): kinds ``rowsum rowmax rowmin rowprod rowargmax
+  rowargmin colsum colmax colmin colprod colargmax colargmin``, the TROW*/TCOL* instruction of
+  the same name on the whole tensor (``pto_dialect/tile_local.py`` for the semantics: a
+  typed increasing-index left fold; arg kinds give the first winning index as si32/ui32/i32).
+* ``pto.expand <axis> <op> [signed|unsigned] %x, %b : (tensor<MxNxT>, tensor<Mx1xT>) ->
+  tensor<MxNxT>`` (``row``; ``col`` takes ``tensor<1xNxT>``), ops ``add sub mul div max min
+  expdif``, and ``pto.expand <axis> copy %b : (tensor<Mx1xT>) -> tensor<MxNxT>``: the
+  TROWEXPAND*/TCOLEXPAND* instruction on the whole tensor (EXPDIF may widen FP16/BF16 to
+  FP32).
+
+Signless integers need ``signed`` or ``unsigned`` (it selects the S/U tile type). The element
+types are the tile op's set without TF32 and HF32 (no tensor element type). The kind tables
+:data:`REDUCE_KINDS` / :data:`EXPAND_KINDS` map each form to its tile instruction.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import AnyFloat, IntegerType, Signedness, StringAttr, TensorType
+from xdsl.ir import Attribute
+from xdsl.irdl import (
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+
+from pto_dialect.datatypes import TileDataType
+from pto_dialect.faults import FaultKind
+from pto_dialect.ops import PTOOp, type_name
+from pto_dialect.tensor_ops import floor_mod_dtype
+from pto_dialect.tile_local import EXPAND_OPS, REDUCE_OPS, ExpandTileOp, ReduceTileOp
+
+TL = FaultKind.TILE_LEGALITY
+_NO_TENSOR = frozenset({TileDataType.TF32, TileDataType.HF32})
+
+REDUCE_KINDS: dict[str, type[ReduceTileOp]] = {
+    c.AXIS + c.REDUCTION: c for c in REDUCE_OPS
+}
+"""``pto.reduce`` kind -> tile op class (``rowsum`` -> TROWSUM ...)."""
+EXPAND_KINDS: dict[tuple[str, str], type[ExpandTileOp]] = {
+    (c.AXIS, c.OPERATION): c for c in EXPAND_OPS
+}
+"""``pto.expand`` (axis, op) -> tile op class (``(row, add)`` -> TROWEXPANDADD ...)."""
+
+
+def _dtype(op: PTOOp, role: str, t: Attribute, sign: str | None, types) -> TileDataType:
+    """The tile type of tensor ``t``'s elements, with the usual signedness rules."""
+    if not isinstance(t, TensorType) or not t.has_static_shape() or t.get_num_dims() != 2:
+        raise op.fault(TL, f"{role} must be a static 2-D tensor, got {type_name(t)}", "PTO-SPEC 5")
+    elt = t.element_type
+    if sign is not None and sign not in ("signed", "unsigned"):
+        raise op.fault(TL, f"signedness '{sign}' must be signed or unsigned", "PTO-SPEC 5")
+    if isinstance(elt, AnyFloat) and sign is not None:
+        raise op.fault(TL, f"float elements take no signedness, got {sign}", "PTO-SPEC 5")
+    if isinstance(elt, IntegerType):
+        s = elt.signedness.data
+        if s is Signedness.SIGNLESS and sign is None:
+            raise op.fault(TL, f"{role}: signless {type_name(elt)} needs 'signed' or 'unsigned'",
+                           "PTO-SPEC 5")  # fmt: skip
+        if s is not Signedness.SIGNLESS and sign is not None and (
+            (s is Signedness.SIGNED) != (sign == "signed")
+        ):
+            raise op.fault(TL, f"{role}: {type_name(elt)} contradicts '{sign}'", "PTO-SPEC 5")
+    dt = floor_mod_dtype(elt, sign, types - _NO_TENSOR)
+    if dt is None:
+        allowed = ", ".join(sorted(x.name for x in types - _NO_TENSOR))
+        raise op.fault(TL, f"{role}: element type {type_name(elt)} is not supported (allowed: "
+                       f"{allowed})", "PTO-SPEC 5")  # fmt: skip
+    return dt
+
+
+class _TensorLocalOp(PTOOp):
+    """Shared syntax: ``<words> [signed|unsigned] %a[, %b] : (types) -> type``."""
+
+    ins = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    kind = prop_def(StringAttr)
+    signedness = opt_prop_def(StringAttr)
+
+    traits = traits_def(Pure())
+
+    WORDS: ClassVar[int] = 1
+
+    def __init__(self, kind: str, ins, result_type: Attribute, signedness: str | None = None):
+        props: dict[str, Attribute] = {"kind": StringAttr(kind)}
+        if signedness:
+            props["signedness"] = StringAttr(signedness)
+        super().__init__(operands=[list(ins)], result_types=[result_type], properties=props)
+
+    @property
+    def signedness_kind(self) -> str | None:
+        return self.signedness.data if self.signedness is not None else None
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" " + self.kind.data.replace(".", " ") + " ")
+        if self.signedness is not None:
+            printer.print_string(f"{self.signedness.data} ")
+        printer.print_list(self.ins, printer.print_operand)
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([v.type for v in self.ins], [self.result.type])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        pos = parser.pos
+        words = [parser.parse_identifier() for _ in range(cls.WORDS)]
+        kind = ".".join(words)
+        if not cls.known(kind):
+            parser.raise_error(f"unknown {cls.name} kind '{' '.join(words)}'", pos, parser.pos)
+        sign = None
+        for kw in ("signed", "unsigned"):
+            if parser.parse_optional_keyword(kw) is not None:
+                sign = kw
+                break
+        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        if len(ft.inputs.data) != len(names) or len(ft.outputs.data) != 1:
+            parser.raise_error(f"{cls.name} takes {len(names)} operand type(s) and one result", pos)
+        vals = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data)]
+        op = cls(kind, vals, ft.outputs.data[0], sign)
+        op.attributes.update(attrs)
+        return op
+
+    @classmethod
+    def known(cls, kind: str) -> bool:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+@irdl_op_definition
+class ReduceOp(_TensorLocalOp):
+    """``pto.reduce`` — a row / column reduction of a whole 2-D tensor (module docstring).
+
+    Example::
+
+        %s = pto.reduce rowsum %x : (tensor<64x128xf32>) -> tensor<64x1xf32>
+        %i = pto.reduce colargmax signed %y : (tensor<8x16xi16>) -> tensor<1x16xi32>
+    """
+
+    name = "pto.reduce"
+
+    @classmethod
+    def known(cls, kind: str) -> bool:
+        return kind in REDUCE_KINDS
+
+    @property
+    def tile_op(self) -> type[ReduceTileOp]:
+        return REDUCE_KINDS[self.kind.data]
+
+    @property
+    def dtype(self) -> TileDataType:
+        return _dtype(self, "input", self.ins[0].type, self.signedness_kind, self.tile_op.TYPES)
+
+    @property
+    def index_dtype(self) -> TileDataType:
+        """The result's tile type (the source type, or S32 / U32 for the arg kinds)."""
+        elt = self.result.type.element_type  # type: ignore[union-attr]
+        if not self.tile_op.is_arg():
+            return self.dtype
+        if isinstance(elt, IntegerType) and elt.width.data == 32:
+            return TileDataType.U32 if elt.signedness.data is Signedness.UNSIGNED else TileDataType.S32
+        raise self.fault(TL, f"result: index element type {type_name(elt)} must be i32, si32 "
+                         "or ui32", self.tile_op.SPEC)  # fmt: skip
+
+    def verify_(self) -> None:
+        if self.kind.data not in REDUCE_KINDS:
+            raise self.fault(TL, f"unknown kind '{self.kind.data}' ({', '.join(REDUCE_KINDS)})", "PTO-SPEC 5")
+        cls = self.tile_op
+        if len(self.ins) != 1:
+            raise self.fault(TL, f"operands: {self.name} takes one tensor, got {len(self.ins)}", cls.SPEC)
+        dt = self.dtype
+        m, n = self.ins[0].type.get_shape()  # type: ignore[union-attr]
+        want = [m, 1] if cls.AXIS == "row" else [1, n]
+        rt = self.result.type
+        assert isinstance(rt, TensorType)
+        if list(rt.get_shape()) != want:
+            raise self.fault(TL, f"result: shape {'x'.join(map(str, rt.get_shape()))} must be "
+                             f"{want[0]}x{want[1]}", cls.SPEC)  # fmt: skip
+        if cls.is_arg():
+            self.index_dtype  # noqa: B018  (raises on a bad index type)
+        elif rt.element_type != self.ins[0].type.element_type:  # type: ignore[union-attr]
+            raise self.fault(TL, f"result: element type {type_name(rt.element_type)} must be the "
+                             f"input's", cls.SPEC)  # fmt: skip
+        assert dt is not None
+
+
+@irdl_op_definition
+class ExpandOp(_TensorLocalOp):
+    """``pto.expand`` — a row / column broadcast op on a whole 2-D tensor (module docstring).
+
+    Example::
+
+        %y = pto.expand row add %x, %bias : (tensor<64x128xf32>, tensor<64x1xf32>) -> tensor<64x128xf32>
+        %z = pto.expand col copy %b : (tensor<1x128xf16>) -> tensor<64x128xf16>
+    """
+
+    name = "pto.expand"
+    WORDS: ClassVar[int] = 2
+
+    @classmethod
+    def known(cls, kind: str) -> bool:
+        axis, _, op = kind.partition(".")
+        return (axis, op) in EXPAND_KINDS
+
+    @property
+    def tile_op(self) -> type[ExpandTileOp]:
+        axis, _, op = self.kind.data.partition(".")
+        return EXPAND_KINDS[(axis, op)]
+
+    @property
+    def dtype(self) -> TileDataType:
+        return _dtype(self, "input", self.ins[0].type, self.signedness_kind, self.tile_op.TYPES)
+
+    @property
+    def result_dtype(self) -> TileDataType:
+        if self.tile_op.OPERATION != "expdif":
+            return self.dtype
+        return _dtype(self, "result", self.result.type, None, frozenset({TileDataType.FP16,
+                      TileDataType.BF16, TileDataType.FP32}))  # fmt: skip
+
+    def verify_(self) -> None:
+        if not self.known(self.kind.data):
+            raise self.fault(TL, f"unknown kind '{self.kind.data.replace('.', ' ')}'", "PTO-SPEC 5")
+        cls = self.tile_op
+        if len(self.ins) != len(cls.SOURCES):
+            raise self.fault(TL, f"operands: {self.kind.data.replace('.', ' ')} takes "
+                             f"{len(cls.SOURCES)} tensor(s), got {len(self.ins)}", cls.SPEC)  # fmt: skip
+        src_dt = self.dtype
+        rt = self.result.type
+        assert isinstance(rt, TensorType)
+        m, n = rt.get_shape()
+        b = self.ins[-1].type
+        assert isinstance(b, TensorType)
+        want_b = [m, 1] if cls.AXIS == "row" else [1, n]
+        if list(b.get_shape()) != want_b:
+            raise self.fault(TL, f"broadcast: shape {'x'.join(map(str, b.get_shape()))} must be "
+                             f"{want_b[0]}x{want_b[1]}", cls.SPEC)  # fmt: skip
+        if len(self.ins) == 2:
+            x = self.ins[0].type
+            assert isinstance(x, TensorType)
+            if list(x.get_shape()) != [m, n]:
+                raise self.fault(TL, "input: shape must be the result's", cls.SPEC)
+            if b.element_type != x.element_type:
+                raise self.fault(TL, "broadcast: element type must be the input's", cls.SPEC)
+        if cls.OPERATION == "expdif":
+            from pto_dialect.tile_local import EXPDIF_PAIRS
+
+            if (src_dt, self.result_dtype) not in EXPDIF_PAIRS:
+                raise self.fault(TL, f"result: ({src_dt.name},{self.result_dtype.name}) is not "
+                                 "an EXPDIF type pair", cls.SPEC)  # fmt: skip
+        elif rt.element_type != b.element_type:
+            raise self.fault(TL, "result: element type must be the input's", cls.SPEC)
+
+
+TENSOR_LOCAL_OPS = [ReduceOp, ExpandOp]

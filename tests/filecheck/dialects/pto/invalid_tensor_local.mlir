@@ -1,0 +1,79 @@
+// Static legality of the tensor-level reductions and expansions (pto.reduce, pto.expand).
+// RUN: xdsl-opt %s --verify-diagnostics --parsing-diagnostics --split-input-file | filecheck %s
+// Unknown kind
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = pto.reduce rowmean %x : (tensor<4x6xf32>) -> tensor<4x1xf32>
+// CHECK: {{^ *}}unknown pto.reduce kind 'rowmean'{{$}}
+
+// -----
+
+// Row reduction result shape Mx1
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = pto.reduce rowsum %x : (tensor<4x6xf32>) -> tensor<1x6xf32>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] result: shape 1x6 must be 4x1 (asl/tile/reduce-and-expand/row-reduction/TROWSUM.asl){{$}}
+
+// -----
+
+// Reduction result element type is the input's
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = pto.reduce colmax %x : (tensor<4x6xf32>) -> tensor<1x6xf16>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] result: element type f16 must be the input's (asl/tile/reduce-and-expand/column-reduction/TCOLMAX.asl){{$}}
+
+// -----
+
+// Arg reductions give 32-bit integer indices
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = pto.reduce rowargmin %x : (tensor<4x6xf32>) -> tensor<4x1xi16>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] result: index element type i16 must be i32, si32 or ui32 (asl/tile/reduce-and-expand/row-reduction/TROWARGMIN.asl){{$}}
+
+// -----
+
+// Signless integers need a signedness
+%i = "test.op"() : () -> tensor<4x6xi32>
+%s = pto.reduce rowmax %i : (tensor<4x6xi32>) -> tensor<4x1xi32>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] input: signless i32 needs 'signed' or 'unsigned' (PTO-SPEC 5){{$}}
+
+// -----
+
+// Element type outside the arg-reduction set (FP64)
+%d = "test.op"() : () -> tensor<4x6xf64>
+%s = pto.reduce rowargmax %d : (tensor<4x6xf64>) -> tensor<4x1xi32>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] input: element type f64 is not supported (allowed: BF16, FP16, FP32, S16, S32, S8, U16, U32, U8) (PTO-SPEC 5){{$}}
+
+// -----
+
+// Inputs are static 2-D tensors
+%v = "test.op"() : () -> tensor<24xf32>
+%s = pto.reduce rowsum %v : (tensor<24xf32>) -> tensor<24x1xf32>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] input must be a static 2-D tensor, got tensor<24xf32> (PTO-SPEC 5){{$}}
+
+// -----
+
+// Row broadcast shape Mx1
+%x = "test.op"() : () -> tensor<4x6xf32>
+%b = "test.op"() : () -> tensor<1x6xf32>
+%y = pto.expand row add %x, %b : (tensor<4x6xf32>, tensor<1x6xf32>) -> tensor<4x6xf32>
+// CHECK: {{^}}'pto.expand' op [TileLegality] broadcast: shape 1x6 must be 4x1 (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDADD.asl){{$}}
+
+// -----
+
+// Expansion operand count
+%x = "test.op"() : () -> tensor<4x6xf32>
+%y = pto.expand col mul %x : (tensor<4x6xf32>) -> tensor<4x6xf32>
+// CHECK: {{^}}'pto.expand' op [TileLegality] operands: col mul takes 2 tensor(s), got 1 (asl/tile/reduce-and-expand/column-expansion/TCOLEXPANDMUL.asl){{$}}
+
+// -----
+
+// Broadcast element type is the input's
+%x = "test.op"() : () -> tensor<4x6xf32>
+%b = "test.op"() : () -> tensor<4x1xf16>
+%y = pto.expand row min %x, %b : (tensor<4x6xf32>, tensor<4x1xf16>) -> tensor<4x6xf32>
+// CHECK: {{^}}'pto.expand' op [TileLegality] broadcast: element type must be the input's (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDMIN.asl){{$}}
+
+// -----
+
+// EXPDIF type pair
+%x = "test.op"() : () -> tensor<4x6xf32>
+%b = "test.op"() : () -> tensor<4x1xf32>
+%y = pto.expand row expdif %x, %b : (tensor<4x6xf32>, tensor<4x1xf32>) -> tensor<4x6xf16>
+// CHECK: {{^}}'pto.expand' op [TileLegality] result: (FP32,FP16) is not an EXPDIF type pair (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDEXPDIF.asl){{$}}

@@ -1,0 +1,38 @@
+// Round trip of the tensor-level reductions and expansions (pto.reduce, pto.expand;
+// pto_dialect/tensor_local.py) in custom and generic syntax.
+// RUN: xdsl-opt %s | xdsl-opt | filecheck %s
+// RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
+// RUN: xdsl-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+// CHECK: builtin.module {
+%x = "test.op"() : () -> tensor<4x6xf32>
+// CHECK-NEXT: %x = "test.op"() : () -> tensor<4x6xf32>
+%h = "test.op"() : () -> tensor<4x6xbf16>
+// CHECK-NEXT: %h = "test.op"() : () -> tensor<4x6xbf16>
+%i = "test.op"() : () -> tensor<4x6xi16>
+// CHECK-NEXT: %i = "test.op"() : () -> tensor<4x6xi16>
+%b = "test.op"() : () -> tensor<4x1xf32>
+// CHECK-NEXT: %b = "test.op"() : () -> tensor<4x1xf32>
+%c = "test.op"() : () -> tensor<1x6xbf16>
+// CHECK-NEXT: %c = "test.op"() : () -> tensor<1x6xbf16>
+%s = pto.reduce rowsum %x : (tensor<4x6xf32>) -> tensor<4x1xf32>
+// CHECK-NEXT: %s = pto.reduce rowsum %x : (tensor<4x6xf32>) -> tensor<4x1xf32>
+// GENERIC: %s = "pto.reduce"(%x) <{kind = "rowsum"}> : (tensor<4x6xf32>) -> tensor<4x1xf32>
+%a = pto.reduce colargmax %x : (tensor<4x6xf32>) -> tensor<1x6xui32>
+// CHECK-NEXT: %a = pto.reduce colargmax %x : (tensor<4x6xf32>) -> tensor<1x6xui32>
+// GENERIC: %a = "pto.reduce"(%x) <{kind = "colargmax"}> : (tensor<4x6xf32>) -> tensor<1x6xui32>
+%m = pto.reduce rowmin signed %i : (tensor<4x6xi16>) -> tensor<4x1xi16>
+// CHECK-NEXT: %m = pto.reduce rowmin signed %i : (tensor<4x6xi16>) -> tensor<4x1xi16>
+// GENERIC: %m = "pto.reduce"(%i) <{kind = "rowmin", signedness = "signed"}> : (tensor<4x6xi16>) -> tensor<4x1xi16>
+%p = pto.reduce colprod %h : (tensor<4x6xbf16>) -> tensor<1x6xbf16>
+// CHECK-NEXT: %p = pto.reduce colprod %h : (tensor<4x6xbf16>) -> tensor<1x6xbf16>
+// GENERIC: %p = "pto.reduce"(%h) <{kind = "colprod"}> : (tensor<4x6xbf16>) -> tensor<1x6xbf16>
+%y = pto.expand row div %x, %b : (tensor<4x6xf32>, tensor<4x1xf32>) -> tensor<4x6xf32>
+// CHECK-NEXT: %y = pto.expand row div %x, %b : (tensor<4x6xf32>, tensor<4x1xf32>) -> tensor<4x6xf32>
+// GENERIC: %y = "pto.expand"(%x, %b) <{kind = "row.div"}> : (tensor<4x6xf32>, tensor<4x1xf32>) -> tensor<4x6xf32>
+%z = pto.expand row copy %b : (tensor<4x1xf32>) -> tensor<4x6xf32>
+// CHECK-NEXT: %z = pto.expand row copy %b : (tensor<4x1xf32>) -> tensor<4x6xf32>
+// GENERIC: %z = "pto.expand"(%b) <{kind = "row.copy"}> : (tensor<4x1xf32>) -> tensor<4x6xf32>
+%e = pto.expand col expdif %h, %c : (tensor<4x6xbf16>, tensor<1x6xbf16>) -> tensor<4x6xf32>
+// CHECK-NEXT: %e = pto.expand col expdif %h, %c : (tensor<4x6xbf16>, tensor<1x6xbf16>) -> tensor<4x6xf32>
+// GENERIC: %e = "pto.expand"(%h, %c) <{kind = "col.expdif"}> : (tensor<4x6xbf16>, tensor<1x6xbf16>) -> tensor<4x6xf32>
+// CHECK-NEXT: }
