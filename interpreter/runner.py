@@ -399,6 +399,8 @@ def _outcome(fn, *args):
 def _describe(e: BaseException) -> tuple[Any, ...]:
     if isinstance(e, PTOFault):
         return ("PTOFault", e.kind, e.op, e.message)
+    if isinstance(e, RecursionError | MemoryError):
+        return (type(e).__name__,)  # resource limits: Python's wording depends on where
     return (type(e).__name__, str(e))
 
 

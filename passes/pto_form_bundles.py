@@ -203,7 +203,10 @@ def local_block(op: TeplTileOp) -> _Form:
     # an arg reduction's S32/U32 index type is the destination descriptor's.
     named = "D" in isa.TEPL_BY_NAME[op.MNEMONIC].datr_fields and rt.dtype is not op.data_type
     if pad is not PadValue.NULL or named:
-        cmds.append(isa.BDatr(pad=pad.code, dtype=rt.dtype.value if named else 0))
+        # DataType 0 for an op that does not accept the field (TileOperationDATRFieldsLegal);
+        # DTYPE_NONE (inherit) where it does
+        inherit = DTYPE_NONE if "D" in isa.TEPL_BY_NAME[op.MNEMONIC].datr_fields else 0
+        cmds.append(isa.BDatr(pad=pad.code, dtype=rt.dtype.value if named else inherit))
     cmds += closed_lbs(g)
     cmds.append(
         isa.BIot(

@@ -19,6 +19,16 @@ def _needs(names: list[str]) -> str:
     return ", ".join(sorted(set(names)))
 
 
+NOT_WRITTEN = " (in the pto dialect; the lowering onto it is not written yet)"
+"""The tail of a reason whose instructions exist but which the lowering does not emit yet."""
+
+
+def _tail(*mnemonics: str) -> str:
+    if all(pto_op_available(m) for m in mnemonics):
+        return NOT_WRITTEN
+    return ", not in the pto dialect yet"
+
+
 def _body_reason(body: list[Operation]) -> tuple[list[str], list[str]]:
     """(missing instructions, ops with no exact PTO composition) of a body."""
     missing: list[str] = []
@@ -67,7 +77,8 @@ def _elementwise(op: Operation, c) -> str:
         ins = ", ".join(f"input {i} ({c.maps[i]})" for i in c.broadcast_inputs)
         parts.append(
             f"broadcast operand {ins}"
-            + (f" needs {_needs(exp)}, not in the pto dialect yet" if exp else " is not expanded yet")
+            + (f" needs {_needs(exp)}, not in the pto dialect yet" if exp
+               else f" needs TROWEXPAND/TCOLEXPAND{NOT_WRITTEN}")
         )
     consts = [o for o in c.body_ops for v in o.operands if v.owner.__class__.__name__ == "ConstantOp"]
     if consts and not pto_op_available("TADDS"):
@@ -77,7 +88,11 @@ def _elementwise(op: Operation, c) -> str:
             parts.append(f"body of {len(c.body_ops)} ops ({body}): no idiom matches and the "
                          "expression-tree lowering does not take it yet")
         else:
-            parts.append(f"body ({body}) with these types has no PTO row (types: {', '.join(c.element_types)})")
+            row = BODY_ROWS.get(c.body_ops[0].name) if c.body_ops else None
+            if row is not None and row.needs:
+                parts.append(f"body ({body}) needs {_needs(list(row.needs))}{NOT_WRITTEN}")
+            else:
+                parts.append(f"body ({body}) with these types has no PTO row (types: {', '.join(c.element_types)})")
     return "elementwise: " + "; ".join(parts)
 
 
@@ -123,7 +138,7 @@ def _reduction(op: Operation, c) -> str:
     needs = sorted({want[n] for n in names if n in want})
     if needs:
         avail = all(pto_op_available(m) for n in needs for m in n.split("/"))
-        tail = "" if avail else ", not in the pto dialect yet"
+        tail = NOT_WRITTEN if avail else ", not in the pto dialect yet"
         return f"reduction ({' + '.join(names)}): needs {', '.join(needs)}{tail}"
     return f"reduction ({' + '.join(names) or 'no body'}): no PTO reduction computes it"
 
@@ -149,11 +164,9 @@ def explain(op: Operation) -> str:
     if c.kind == REDUCTION:
         return _reduction(op, c)
     if c.kind == "transpose":
-        tail = "" if pto_op_available("TTRANS") else ", not in the pto dialect yet"
-        return f"transpose: needs TTRANS (or folding into its consumer's map){tail}"
+        return f"transpose: needs TTRANS (or folding into its consumer's map){_tail('TTRANS')}"
     if c.kind == "fill":
-        tail = "" if pto_op_available("TEXPANDS") else ", not in the pto dialect yet"
-        return f"fill of a tensor with a scalar: needs TEXPANDS{tail}"
+        return f"fill of a tensor with a scalar: needs TEXPANDS{_tail('TEXPANDS')}"
     if c.kind == "broadcast":
         return "broadcast: needs TROWEXPAND/TCOLEXPAND"
     if c.kind == "copy":

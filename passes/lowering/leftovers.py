@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import ShapedType
 from xdsl.ir import Operation
 
 from passes.lowering.explain import explain
+from pto_dialect.tools.boundary import ToolError
 
 DATA_MOVEMENT = frozenset(
     {
@@ -98,8 +99,9 @@ def find_leftovers(module: builtin.ModuleOp) -> list[Leftover]:
     return found
 
 
-class NotFullyLoweredError(ValueError):
-    """A block target was asked to emit a program that still computes outside PTO (D19)."""
+class NotFullyLoweredError(ToolError, ValueError):
+    """A block target was asked to emit a program that still computes outside PTO (D19): a
+    user-facing error (the tools print it as one diagnostic, exit status 1)."""
 
 
 def check_fully_lowered(module: builtin.ModuleOp, target: str) -> None:

@@ -5,10 +5,10 @@
   what torch-mlir emits for ``Add(x, 1.5)``) becomes the same splat at the output's full
   shape with the identity map. The value of every element is unchanged, so the program's
   meaning is too (D18); the identity-mapped generic then matches the binary table (TADD
-  ...). The constant is data in global memory, loaded like any operand. While the dialect
-  has no tile-scalar forms (TADDS ..., issue 9) this is the exact lowering of a constant
-  operand; once it has them the pattern steps aside (:func:`_scalar_forms_available`) so
-  the scalar form, which needs no constant tensor, is used instead.
+  ...). The constant is data in global memory, loaded like any operand. This is the exact
+  lowering of a constant operand until the elementwise lowering emits the tile-scalar forms
+  (TADDS ..., which need no constant tensor); the dialect has them, the lowering onto them
+  is not written yet.
 """
 
 from __future__ import annotations
@@ -20,12 +20,6 @@ from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
-
-from passes.lowering.rows import pto_op_available
-
-
-def _scalar_forms_available() -> bool:
-    return pto_op_available("TADDS")
 
 
 class SplatOperandToFullConstant(RewritePattern):
@@ -43,7 +37,7 @@ class SplatOperandToFullConstant(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if _scalar_forms_available() or len(op.outputs) != 1:
+        if len(op.outputs) != 1:
             return
         its = [it.data for it in op.iterator_types.data]
         if any(it is not IteratorType.PARALLEL for it in its):

@@ -146,8 +146,8 @@ def test_avs_datr_lb0_mask_zero_defaults_001(m):
     -LB0-001 (omitted LB0 is TileLegality), -MASK-ZERO-001 (mask 0 completes before any
     check), -DEFAULTS-001 (ValidRow 1, Col = LB0)."""
     dt = T.S32
-    isa.check_block(_block(m, dt, datr=isa.BDatr(pad=1)))
-    for bad in (isa.BDatr(cmode=1, pad=3), isa.BDatr(sat=1, pad=3)):
+    isa.check_block(_block(m, dt, datr=isa.BDatr(dtype=0, pad=1)))
+    for bad in (isa.BDatr(dtype=0, cmode=1, pad=3), isa.BDatr(dtype=0, sat=1, pad=3)):
         with pytest.raises(PTOFault) as e:
             isa.check_block(_block(m, dt, datr=bad))
         assert e.value.kind == "TileLegality"

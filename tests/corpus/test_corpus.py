@@ -32,7 +32,7 @@ FULLY_LOWERED = frozenset(
     add_i16 add_i32 add_i64 add_f16 add_f32 sub_i16 sub_i32 sub_i64 sub_f16 sub_f32
     mul_i16 mul_i32 mul_i64 mul_f16 mul_f32 div_i16 div_i32 div_i64 div_f16 div_f32
     max_i16 max_i32 max_i64 min_i16 min_i32 min_i64
-    mod_fmod0_i16 mod_fmod1_i16 mod_fmod0_i32 mod_fmod1_i32 mod_fmod1_i64
+    mod_fmod0_i16 mod_fmod1_i16 mod_fmod0_i32 mod_fmod1_i32 mod_fmod0_i64 mod_fmod1_i64
     add_const_f32 mul_const_i16 div_const_f32
     """.split()
 )

@@ -15,7 +15,7 @@ func.func @f(%s: !pto.tile<8x16xf32, valid=4x5>, %h: !pto.tile<8x16xbf16, valid=
   func.return %d, %e, %x, %t : !pto.tile<32x1xf32, valid=4x1>, !pto.tile<2x16xui32, valid=1x5>, !pto.tile<8x16xf32, valid=4x5>, !pto.tile<16x8xf32, valid=5x4>
 }
 // CHECK: BSTART.SFU TROWSUM, FP32
-// CHECK-NEXT: B.DATR NORM, DTYPE_NONE, Zero
+// CHECK-NEXT: B.DATR NORM, FP64, Zero
 // CHECK-NEXT: C.B.DIMI 5, ->lb0
 // CHECK-NEXT: C.B.DIMI 4, ->lb1
 // CHECK-NEXT: C.B.DIMI 16, ->lb2
