@@ -286,7 +286,7 @@ TREM_PROSE_TYPES = frozenset(
         TileDataType.BF16,
     }
 )
-"""The seven types of seed 004's contract prose (history; D6 revised: the ASL set wins)."""
+"""The seven types of the TREM contract prose (history; D6 revised: the ASL set wins)."""
 
 VEC_INT_TYPES = frozenset(t for t in VEC_ARITH_TYPES if t.is_integer)
 """ASL ``TileVecScalarIntegerDataTypeSupported`` (``asl/tile/model/legality/dtype-layout.asl``):

@@ -40,7 +40,7 @@ With that rule every word that decodes re-encodes to itself.
 CScaleEn (D11, revised). The v0.58 spec has nine B.FPATR fields and reserves bits 10:9
 (``asl/block/attributes/B.FPATR.asl``; AVS ``B-FPATR-TRANSPOSE-RSVD-012``): the row's mask is
 the spec's 0x00007E7F, so a word with bit 9 or 10 set decodes as IllegalInstruction. The tenth
-assembly operand CScaleEn (seed 001) exists in the IR and the assembly only: the row fixes it
+assembly operand CScaleEn (the user design document's 10th field, PTO-SPEC 3.3) exists in the IR and the assembly only: the row fixes it
 at 0, and :func:`~pto_dialect.isa.encoding.encode` refuses CScaleEn = 1 with a clear error.
 
 Both 16-bit forms have bit 0 clear and every 32-bit form here has bit 0 set, which is how a
