@@ -20,20 +20,25 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import AnyFloat, i64
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
+from xdsl.irdl import irdl_op_definition, operand_def, result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import Pure
 
 from pto_dialect.attributes import MaskAttr, PadValue, PadValueAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, VEC_FLOAT_TYPES, VEC_INT_TYPES, TileDataType
 from pto_dialect.faults import FaultKind
-from pto_dialect.ops import PTOOp, _print_props, _split_props, type_name, verify_same_tiles
+from pto_dialect.ops import (
+    TeplTileBase,
+    _print_props,
+    _split_props,
+    type_name,
+    verify_same_tiles,
+)
 
 TL = FaultKind.TILE_LEGALITY
 
 
-class _TeplElementwise(PTOOp):
+class _TeplElementwise(TeplTileBase):
     """Common base: the ``pad``/``mask`` properties, the selector constants and the
     constructor used by the parser, the bundle decoder and the passes."""
 
@@ -47,14 +52,6 @@ class _TeplElementwise(PTOOp):
     TILE_ROLES: ClassVar[tuple[str, ...]] = ("source",)
     SCALAR_ROLES: ClassVar[tuple[str, ...]] = ()
 
-    pad = prop_def(PadValueAttr, PadValueAttr(PadValue.NULL))
-    mask = prop_def(MaskAttr, MaskAttr("1111"))
-    traits = traits_def(Pure())
-
-    PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
-        "pad": PadValueAttr(PadValue.NULL),
-        "mask": MaskAttr("1111"),
-    }
 
     def __init__(
         self,

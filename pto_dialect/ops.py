@@ -112,6 +112,22 @@ class PTOOp(IRDLOperation):
         return VerifyException(f"'{self.name}' op [{kind}] {what} ({refs})")
 
 
+class TeplTileBase(PTOOp):
+    """Properties every TEPL (vector / SFU) tile op has: the B.DATR PadValue of its padding
+    (D9, default Null) and its PE mask (D13, default all four); both are elided from the
+    custom syntax at their defaults."""
+
+    pad = prop_def(PadValueAttr, PadValueAttr(PadValue.NULL))
+    mask = prop_def(MaskAttr, MaskAttr("1111"))
+
+    traits = traits_def(Pure())
+
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "pad": PadValueAttr(PadValue.NULL),
+        "mask": MaskAttr("1111"),
+    }
+
+
 # ======================================================================================
 # Custom syntax shared by the families
 # ======================================================================================
@@ -930,7 +946,7 @@ def _expect_row_major(
 # ======================================================================================
 
 
-class BinaryTileOp(PTOOp):
+class BinaryTileOp(TeplTileBase):
     """Family base of the binary elementwise tile-tile operations (PTO-SPEC 5).
 
     Members set ``name``, the TEPL selector (``MODE``, ``FUNCTION``), the BSTART mnemonic,
@@ -950,15 +966,6 @@ class BinaryTileOp(PTOOp):
     rhs = operand_def(TileType)
     result = result_def(TileType)
 
-    pad = prop_def(PadValueAttr, PadValueAttr(PadValue.NULL))
-    mask = prop_def(MaskAttr, MaskAttr("1111"))
-
-    traits = traits_def(Pure())
-
-    PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
-        "pad": PadValueAttr(PadValue.NULL),
-        "mask": MaskAttr("1111"),
-    }
 
     def __init__(
         self,

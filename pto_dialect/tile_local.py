@@ -48,7 +48,7 @@ from pto_dialect.attributes import MaskAttr, PadValue, PadValueAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.geometry import Layout, Storage
-from pto_dialect.ops import PTOOp, _print_props, _split_props, type_name
+from pto_dialect.ops import PTOOp, TeplTileBase, _print_props, _split_props, type_name
 
 TL = FaultKind.TILE_LEGALITY
 T = TileDataType
@@ -83,7 +83,7 @@ def _print_operands_and_type(printer: Printer, op: PTOOp, values, result) -> Non
     printer.print_function_type([v.type for v in values], [result.type])
 
 
-class TeplTileOp(PTOOp):
+class TeplTileOp(TeplTileBase):
     """Common base of the tile-local TEPL families: variadic tile sources (their count is the
     row's ``SOURCES``), one destination, B.DATR PadValue and the PE mask."""
 
@@ -101,15 +101,6 @@ class TeplTileOp(PTOOp):
 
     srcs = var_operand_def(TileType)
     result = result_def(TileType)
-    pad = prop_def(PadValueAttr, PadValueAttr(PadValue.NULL))
-    mask = prop_def(MaskAttr, MaskAttr("1111"))
-
-    traits = traits_def(Pure())
-
-    PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
-        "pad": PadValueAttr(PadValue.NULL),
-        "mask": MaskAttr("1111"),
-    }
 
     def __init__(
         self,
