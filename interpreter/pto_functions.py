@@ -176,17 +176,28 @@ def local_plan(op: TeplTileOp):
 
         return noop
     sources = [(role, v.type) for role, v in zip(op.SOURCES, op.srcs)]
+    n = len(sources)
     pes = pe_indices(op.mask.data)
-    name, mnemonic, pad = op.name, op.MNEMONIC, op.pad.data.value
+    name, mnemonic = op.name, op.MNEMONIC
+    pad = op.FIXED_PAD or op.pad.data.value
     local_tile = kernels.local_tile
+    physical = kernels.LOCAL_ROWS[mnemonic].physical
 
     def plan(*args):
         tiles = [require_source(name, role, a, t)  # type: ignore[arg-type]
                  for (role, t), a in zip(sources, args)]
         types = [t.type.dtype for t in tiles]
+        # B.IOR parameters follow the tile sources; an omitted B.IOR reads zeros
+        params = tuple(int(a) for a in args[n:]) or (0,) * len(op.PARAMS)
         out = {p: local_tile(mnemonic, [t.valid(p) for t in tiles], types, rtype.dtype,
-                             rtype.valid_shape)
+                             rtype.valid_shape, params, rtype.shape)
                for p in pes}  # fmt: skip
+        if physical:  # the kernel wrote every physical element: all defined
+            payloads: dict[int, np.ndarray] = {}
+            defined: dict[int, np.ndarray] = {}
+            for p, payload in out.items():
+                TileValue.freeze(p, payload, all_defined(rtype.shape), payloads, defined)
+            return (TileValue(rtype, payloads, defined),)
         return (TileValue.from_valid(rtype, out, pad),)
 
     return plan

@@ -191,7 +191,8 @@ def tepl_block(op, sources: list[SSAValue], scalars: list[SSAValue]) -> _Form:
 def local_block(op: TeplTileOp) -> _Form:
     """Canonical block of a tile-local TEPL op (reductions, expansions, TTRANS): the catalog
     composition ``BSTART.SFU <op>, DT; [B.DATR [DataType,] PadValue]; B.DIM LB0=ValidCol;
-    [LB1=ValidRow]; [LB2=Col]; B.IOT <sources>, ->dst; BSTOP`` from the op's row. DT is the
+    [LB1=ValidRow]; [LB2=Col]; B.IOT <sources>, ->dst; [B.IOR <params>]; BSTOP`` from the
+    op's row. DT is the
     first source's type; an EXPDIF destination of another type (FP16/BF16 -> FP32) is named
     by B.DATR DataType; the LBs describe ``op.lb_geometry()``."""
     rt = op.result.type
@@ -218,8 +219,11 @@ def local_block(op: TeplTileOp) -> _Form:
             dst_hand=hand_of(rt),
         )
     )
+    params = list(getattr(op, "params", ()))
+    if params:  # B.IOR parameters (TFILLPAD's padding word) in dense RegSrc order
+        cmds.append(isa.BIor(*SLOT_GPRS[: len(params)]))
     cmds.append(isa.BStop())
-    return _Form(cmds, list(op.srcs))
+    return _Form(cmds, [*op.srcs, *params])
 
 
 def generator_block(op: GeneratorTileOp) -> _Form:

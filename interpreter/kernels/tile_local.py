@@ -46,6 +46,7 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
+from . import rearrange
 from .elementwise import BINARY_ROWS, LOW_ZERO_MASK, NARROW_FP32, binary_core
 
 T = TileDataType
@@ -59,6 +60,9 @@ class LocalRow:
 
     mnemonic: str
     kernel: LocalKernel
+    physical: bool = False
+    """The kernel also takes ``params=`` (the B.IOR words) and ``dst_shape=`` and returns the
+    whole physical destination, every element defined (TFILLPAD)."""
 
 
 def _bits(x: np.ndarray) -> np.ndarray:
@@ -264,6 +268,8 @@ def _rows() -> dict[str, LocalRow]:
     rows.append(LocalRow("TTRANS", _ttrans))
     rows.append(LocalRow("TCONCAT", lambda srcs, types, dst, valid: np.concatenate(srcs, axis=1)))
     rows += [LocalRow(c.MNEMONIC, _partial_kernel(c.OPERATION)) for c in PARTIAL_OPS]
+    rows += [LocalRow("TGATHER", rearrange.tgather), LocalRow("TSCATTER", rearrange.tscatter),
+             LocalRow("TFILLPAD", rearrange.tfillpad, physical=True)]  # fmt: skip
     return {r.mnemonic: r for r in rows}
 
 
@@ -271,10 +277,16 @@ LOCAL_ROWS: dict[str, LocalRow] = _rows()
 """Tile-local op mnemonic -> its kernel row."""
 
 
-def local_tile(mnemonic: str, sources, types, dst_type, dst_valid) -> np.ndarray:
-    """Run the kernel row ``mnemonic`` (the call convention of the module docstring)."""
+def local_tile(mnemonic: str, sources, types, dst_type, dst_valid, params=(), dst_shape=None
+               ) -> np.ndarray:
+    """Run the kernel row ``mnemonic`` (the call convention of the module docstring; a
+    ``physical`` row also takes ``params`` and ``dst_shape``)."""
+    row = LOCAL_ROWS[mnemonic]
     try:
-        return LOCAL_ROWS[mnemonic].kernel(sources, types, dst_type, tuple(dst_valid))
+        if row.physical:
+            return row.kernel(sources, types, dst_type, tuple(dst_valid), params=tuple(params),
+                              dst_shape=tuple(dst_shape or dst_valid))  # fmt: skip
+        return row.kernel(sources, types, dst_type, tuple(dst_valid))
     except PTOFault as e:
         raise PTOFault(e.kind, e.message, mnemonic) from None
 

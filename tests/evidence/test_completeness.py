@@ -28,6 +28,7 @@ import pytest
 import test_binary_evidence
 import test_cube_evidence
 import test_elementwise_evidence
+import test_rearrange_evidence
 import test_tile_local_evidence
 
 from interpreter.kernels import BINARY_ROWS, KERNELS, LOCAL_ROWS, TILE_SCALAR_ROWS, UNARY_ROWS
@@ -69,7 +70,7 @@ INVALID = _lit_files("--verify-diagnostics")
 
 
 def test_families_are_nonempty_and_disjoint():
-    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 12 and len(LOCAL_OPS) == 34
+    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 12 and len(LOCAL_OPS) == 37
     assert len({c.name for c in ALL_OPS}) == len(ALL_OPS)
     registered = {op.name for op in PTO.operations}
     assert all(c.name in registered for c in ALL_OPS), "an op is not in the pto dialect"
@@ -162,5 +163,6 @@ def test_execution_evidence(cls):
         | test_binary_evidence.EXECUTED
         | test_elementwise_evidence.EXECUTED
         | test_tile_local_evidence.EXECUTED
+        | test_rearrange_evidence.EXECUTED
     )
     assert cls.name in executed, f"{cls.name}: no execution evidence"

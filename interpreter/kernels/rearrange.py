@@ -1,0 +1,83 @@
+"""Kernels of the irregular tile-local rearrangements: TGATHER, TSCATTER, TFILLPAD.
+
+Rows of :data:`interpreter.kernels.LOCAL_ROWS` (call convention of
+:mod:`.tile_local`: ``kernel(sources, types, dst_type, dst_valid)`` on the sources' valid
+rectangles). TFILLPAD's row is ``physical``: it also takes ``params`` (the B.IOR words) and
+``dst_shape`` and returns the WHOLE physical destination, every element defined.
+
+* TGATHER (``asl/tile/model/execution/indexed-rearrangement.asl``): ``d[r, c] =
+  src[index[r, c], c]``, one ``np.take_along_axis``; bit copies (raw carriers, TF32/HF32
+  payloads not validated).
+* TSCATTER: a zero destination valid rectangle, then ``d[index[r, c], c] = src[r, c]`` by one
+  fancy-index assignment (the caller pads the rest with typed zero, defined).
+* Index preflight (``TileGatherReferencesLegal`` / ``TileScatterReferencesLegal``): a
+  negative signed index, an index >= the selected tile's valid rows, or (TSCATTER) two
+  source elements selecting one coordinate is Fault_TileLegality before any effect. The
+  index is the unsigned value of its element-width bits (``TileIndexedRowValue``), so a U64
+  index above 2^32 is out of range, never truncated.
+* TFILLPAD (``generation.asl`` ``TFILLPAD``): the padding is the low element-width bits of the
+  word (``TileRawElementValue``), no numeric conversion; the source's valid rectangle is
+  copied at the origin.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pto_dialect.datatypes import TileDataType
+from pto_dialect.faults import FaultKind, PTOFault
+
+_TL = FaultKind.TILE_LEGALITY
+
+
+def _rows_of(index: np.ndarray, t: TileDataType, limit: int, what: str) -> np.ndarray:
+    """Row numbers of an index tile's valid rectangle (int64 when they fit; faults on a
+    negative signed index or a row >= ``limit``)."""
+    if t.is_signed:
+        neg = index < 0
+        if neg.any():
+            at = tuple(int(i) for i in np.argwhere(neg)[0])
+            raise PTOFault(_TL, f"index: element at {at} is negative ({int(index[at])}) "
+                           "(TileIndexedRowIsNegative)")  # fmt: skip
+    bad = index >= limit  # unsigned comparison of the raw value (no truncation)
+    if bad.any():
+        at = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise PTOFault(_TL, f"index: element at {at} selects row {int(index[at])}, outside the "
+                       f"{what}'s {limit} valid rows")  # fmt: skip
+    return index.astype(np.int64)
+
+
+def tgather(sources, types, dst_type, dst_valid) -> np.ndarray:
+    src, index = sources
+    rows = _rows_of(index, types[1], src.shape[0], "source")
+    return np.take_along_axis(src[:, : dst_valid[1]], rows, axis=0)
+
+
+def tscatter(sources, types, dst_type, dst_valid) -> np.ndarray:
+    src, index = sources
+    rows = _rows_of(index, types[1], dst_valid[0], "destination")
+    cols = np.broadcast_to(np.arange(src.shape[1]), src.shape)
+    flat = rows * dst_valid[1] + cols
+    uniq, counts = np.unique(flat, return_counts=True)
+    if (counts > 1).any():
+        dup = int(uniq[np.argmax(counts > 1)])
+        raise PTOFault(_TL, f"index: two source elements select destination element "
+                       f"{divmod(dup, dst_valid[1])} (TileScatterReferencesLegal)")  # fmt: skip
+    out = np.zeros(dst_valid, src.dtype)
+    out[rows, cols] = src
+    return out
+
+
+def raw_element(word: int, t: TileDataType, dtype: np.dtype) -> np.ndarray:
+    """``TileRawElementValue``: the low element-width bits of a 64-bit word as one element."""
+    bits = t.info.carrier_bits
+    raw = np.array([int(word) & ((1 << bits) - 1)], dtype=f"u{bits // 8}")
+    return raw.view(dtype)
+
+
+def tfillpad(sources, types, dst_type, dst_valid, *, params, dst_shape) -> np.ndarray:
+    (src,) = sources
+    (word,) = params or (0,)
+    out = np.full(dst_shape, raw_element(word, dst_type, src.dtype)[0], src.dtype)
+    out[: src.shape[0], : src.shape[1]] = src
+    return out

@@ -1,0 +1,173 @@
+"""Irregular tile-local rearrangements: TGATHER, TSCATTER (row-indexed, within tiles) and
+TFILLPAD (copy plus scalar fill of the whole physical destination).
+
+Rows on the tile-local base (:mod:`pto_dialect.tile_local_base`):
+
+* :class:`IndexedTileOp` — TGATHER / TSCATTER (TEPL 3/15, 3/16;
+  ``asl/tile/model/execution/indexed-rearrangement.asl``,
+  ``asl/tile/model/legality/indexed-rearrangement.asl``): a value source and a row-index
+  source; every index element selects a row at its own column.
+* :class:`TFillPadOp` — TFILLPAD (TEPL 3/5; ``asl/tile/model/execution/generation.asl``
+  ``TFILLPAD``): one tile source and one ``i64`` parameter (the padding word, B.IOR RegSrc0).
+
+Index values are data: a negative (signed index type), out-of-range or (TSCATTER) duplicate
+destination coordinate is Fault_TileLegality at run time, before any effect (D16, D12).
+Kernels are rows of ``interpreter.kernels.LOCAL_ROWS``; block former, decoded dispatch and
+interpreter are driven by ``pto_dialect.tile_local.LOCAL_OPS`` which includes these rows.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.irdl import irdl_op_definition
+
+from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
+from pto_dialect.ops import type_name
+from pto_dialect.tile_local_base import TL, ParamTileOp, T, TeplTileOp, _define_row, _shape
+
+INDEX_TYPES = frozenset({T.S16, T.U16, T.S32, T.U32, T.S64, T.U64})
+"""Row-index types of TGATHER / TSCATTER (``InstructionContractIndexDataTypeLegal_TGATHER``,
+``InstructionContractTypePairLegal_TSCATTER``)."""
+INDEXED_VALUE_TYPES = frozenset(t for t in TileDataType if not t.packed_x2)
+"""``IndexedTLSUTransferDataTypeLegal``: every non-packed (not four-bit) type, raw carriers
+moved bit for bit (TF32/HF32 payloads are not validated)."""
+
+
+class IndexedTileOp(TeplTileOp):
+    """Family base of TGATHER / TSCATTER (TEPL mode 3): ``src`` values, ``index`` row
+    selectors of type S16 U16 S32 U32 S64 U64 (read as the unsigned low element-width bits
+    after the negative check of the signed types, ``TileIndexedRowValue``).
+
+    Semantics (``asl/tile/model/execution/indexed-rearrangement.asl``)::
+
+        TGATHER:  for (r, c) < d.valid:   d[r, c] = src[index[r, c], c]      (bit copies)
+                  outside d's valid rectangle: Null padding
+        TSCATTER: every physical d element <- typed zero (defined)
+                  for (r, c) < src.valid: d[index[r, c], c] = src[r, c]      (bit copies)
+
+    Static legality (``TileOperandsLegal_TGATHER`` / ``_TSCATTER``): value types of
+    ``IndexedTLSUTransferDataTypeLegal``; d and src one element type; TGATHER: d's valid
+    shape = index's, nonzero, src valid columns >= d's; TSCATTER: src's valid shape =
+    index's, nonzero, d's valid columns = src's, d's valid rows nonzero. Run time (D16):
+    an index that is negative or >= the selected tile's valid rows, or (TSCATTER) two
+    source elements selecting one destination coordinate, is Fault_TileLegality before any
+    effect. Block: ``BSTART.SFU <op>, ValueDataType; [B.DATR Layout]; B.DIM LB0=ValidCol;
+    [LB1=ValidRow]; [LB2=Col]; B.IOT ValueSrc, IndexSrc, mask, last, ->dst<TSize>; BSTOP``
+    (the LBs describe the destination; catalog composition).
+    """
+
+    SOURCES: ClassVar[tuple[str, ...]] = ("src", "index")
+    TYPES: ClassVar[frozenset[TileDataType]] = INDEXED_VALUE_TYPES
+    TYPES_REF: ClassVar[str] = "IndexedTLSUTransferDataTypeLegal"
+    HAS_PAD: ClassVar[bool] = False
+    SAME_TYPE_ROLES: ClassVar[tuple[str, ...] | None] = ("result",)
+    SCATTER: ClassVar[bool]
+
+    LB_OF_RESULT: ClassVar[bool] = True
+
+    def verify_family(self) -> None:
+        s, idx, d = self.same_element_type()
+        if idx.dtype not in INDEX_TYPES:
+            allowed = ", ".join(sorted(t.name for t in INDEX_TYPES))
+            raise self.fault(TL, f"index: element type {type_name(idx.element_type)} is not a "
+                             f"row-index type (allowed: {allowed})", self.refs())  # fmt: skip
+        spread = s if self.SCATTER else d  # the tile the index tile is congruent with
+        role = "src" if self.SCATTER else "result"
+        if 0 in spread.valid_shape:
+            raise self.fault(TL, f"{role}: valid shape {_shape(spread.valid_shape)} must be "
+                             "nonzero", self.refs())  # fmt: skip
+        self.expect("index", "valid shape", _shape(idx.valid_shape), _shape(spread.valid_shape),
+                    f"the {role}'s")  # fmt: skip
+        if self.SCATTER:
+            self.expect("result", "valid columns", d.valid_shape[1], s.valid_shape[1],
+                        "the source's")  # fmt: skip
+            if d.valid_shape[0] == 0:
+                raise self.fault(TL, "result: valid rows must be nonzero", self.refs())
+        elif s.valid_shape[1] < d.valid_shape[1]:
+            raise self.fault(TL, f"src: valid columns {s.valid_shape[1]} are fewer than the "
+                             f"result's {d.valid_shape[1]}", self.refs())  # fmt: skip
+
+
+def _indexed(mnemonic: str, function: int, scatter: bool) -> type[IndexedTileOp]:
+    sem = ("d[index[r,c], c] = src[r,c], the rest typed zero" if scatter
+           else "d[r,c] = src[index[r,c], c]")  # fmt: skip
+    src, idx, dst = (("!pto.tile<8x8xf16, valid=2x2>", "!pto.tile<8x8xui32, valid=2x2>",
+                      "!pto.tile<8x8xf16, valid=4x2>") if scatter
+                     else ("!pto.tile<8x8xf16, valid=4x2>", "!pto.tile<8x8xui32, valid=2x2>",
+                           "!pto.tile<8x8xf16, valid=2x2>"))  # fmt: skip
+    doc = (
+        f"``pto.{mnemonic.lower()}`` — {sem} (TEPL 3/{function}).\n\n"
+        "A row of :class:`IndexedTileOp` (semantics and legality there). Example::\n\n"
+        f"    %d = pto.{mnemonic.lower()} %s, %i : ({src}, {idx}) -> {dst}\n\n"
+        f"Spec: ``asl/tile/irregular-and-complex/layout/{mnemonic}.asl``."
+    )
+    return _define_row(IndexedTileOp, __name__, mnemonic, 3, function, doc, SCATTER=scatter,
+                       FIXED_PAD="zero" if scatter else None,
+                       SPEC=f"asl/tile/irregular-and-complex/layout/{mnemonic}.asl")  # fmt: skip
+
+
+INDEXED_OPS: list[type[IndexedTileOp]] = [
+    _indexed("TGATHER", 15, False), _indexed("TSCATTER", 16, True)
+]  # fmt: skip
+"""TGATHER, TSCATTER (selectors 0x06F, 0x070)."""
+
+
+@irdl_op_definition
+class TFillPadOp(ParamTileOp):
+    """``pto.tfillpad`` — d = the source's valid rectangle, every other physical element the padding word (TEPL 3/5).
+
+    Semantics (``asl/tile/model/execution/generation.asl`` ``TFILLPAD``)::
+
+        v = TileRawElementValue(padding, type)         # low element-width bits, no conversion
+        for (r, c) < d.shape (PHYSICAL): d[r, c] = src[r, c] if (r, c) < src.valid else v
+        every physical element of d is defined
+
+    Legality (``TileOperandsLegal_TFILLPAD``): one element type in
+    ``TileFillPadDataTypeSupported`` (= TileVecArithmeticDataTypeSupported); d's physical
+    and valid shapes at least src's; TF32/HF32 sources validly encoded. The padding word is
+    optional: without the ``i64`` operand the block has no B.IOR and the padding is zero.
+    Example::
+
+        %d = pto.tfillpad %s, %w : (!pto.tile<32x4xui8, valid=1x2>, i64)
+            -> !pto.tile<32x4xui8, valid=2x3>
+
+    Block: ``BSTART.SFU TFILLPAD, DT; B.DIM LB0=ValidCol; [LB1=ValidRow]; [LB2=Col];
+    B.IOT src, mask, last, ->dst<TSize>; [B.IOR padding-GPR, zero, zero, ->zero]; BSTOP``
+    (ASSUMPTION: the LBs describe the destination with the closed-schema defaults, as for
+    TCONCAT; the catalog says only ``B.DIM LB0; B.DIM (LB1/LB2 for 2D)``, and the NDF contract
+    ``PTO-TFILLPAD-CONTRACT-001`` names B.IOR.RegSrc0 the padding word).
+    Spec: ``asl/tile/layout-and-rearrangement/initialization/TFILLPAD.asl``.
+    """
+
+    name = "pto.tfillpad"
+    MODE: ClassVar[int] = 3
+    FUNCTION: ClassVar[int] = 5
+    MNEMONIC: ClassVar[str] = "TFILLPAD"
+    PARAMS: ClassVar[tuple[str, ...]] = ("padding",)
+    TYPES: ClassVar[frozenset[TileDataType]] = VEC_ARITH_TYPES
+    TYPES_REF: ClassVar[str] = "TileFillPadDataTypeSupported"
+    SPEC: ClassVar[str] = "asl/tile/layout-and-rearrangement/initialization/TFILLPAD.asl"
+    HAS_PAD: ClassVar[bool] = False
+
+    LB_OF_RESULT: ClassVar[bool] = True
+
+    def verify_family(self) -> None:
+        s, d = self.same_element_type()
+        for what, k in (("physical rows", 0), ("physical columns", 1)):
+            if d.shape[k] < s.shape[k]:
+                raise self.fault(TL, f"result: {what} {d.shape[k]} are fewer than the "
+                                 f"source's {s.shape[k]}", self.refs())  # fmt: skip
+        for what, k in (("valid rows", 0), ("valid columns", 1)):
+            if d.valid_shape[k] < s.valid_shape[k]:
+                raise self.fault(TL, f"result: {what} {d.valid_shape[k]} are fewer than the "
+                                 f"source's {s.valid_shape[k]}", self.refs())  # fmt: skip
+
+
+REARRANGE_OPS: list[type[TeplTileOp]] = [*INDEXED_OPS, TFillPadOp]
+"""Every op of this module (joins ``pto_dialect.tile_local.LOCAL_OPS``)."""
+REARRANGE_FAMILIES: list[tuple[str, list[type[TeplTileOp]]]] = [
+    ("indexed rearrangement", list(INDEXED_OPS)),
+    ("fill padding", [TFillPadOp]),
+]
+"""(family, op classes) for the op-table registry, in documentation order."""

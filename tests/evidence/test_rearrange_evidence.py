@@ -1,0 +1,247 @@
+"""Evidence for the irregular tile-local rearrangements TGATHER, TSCATTER, TFILLPAD
+(``pto_dialect/tile_rearrange.py``; ``asl/tile/model/execution/indexed-rearrangement.asl``,
+``generation.asl``; D9, D12, D16).
+
+References are INDEPENDENT of the kernels: per-element Python loops over lists of raw bit
+patterns (the ASL's loop nests written out), Python integer masking for the raw padding word,
+and the AVS pass conditions (tests/conformance/test_avs_rearrange.py). Every op runs at tile
+level and as a decoded block (``pto-form-bundles`` + ``pto-assign-registers``), every type of
+its set through the kernel row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_binary_evidence import _bundled as bundled
+
+from interpreter import kernels, run
+from interpreter.runner import build_context, parse_module_text
+from interpreter.runtime import storage_dtype
+from pto_dialect import isa
+from pto_dialect.datatypes import TileDataType
+from pto_dialect.faults import PTOFault
+from pto_dialect.tile_rearrange import INDEX_TYPES, REARRANGE_OPS, TFillPadOp
+
+T = TileDataType
+RNG = np.random.default_rng(18)
+
+
+def _bits(t: TileDataType, shape) -> np.ndarray:
+    """Random raw carriers of ``t`` in the interpreter's storage dtype (NaN payloads and
+    TF32 low bits included: these ops move bits, never validate them)."""
+    sd = storage_dtype(t)
+    raw = RNG.integers(0, 256, size=(*shape, sd.itemsize), dtype=np.uint8)
+    return raw.view(sd).reshape(shape)
+
+
+def _raw(x: np.ndarray) -> list:
+    return x.view(f"u{x.dtype.itemsize}").tolist()
+
+
+def _tile(t: TileDataType, cols: int, valid, size: int = 512) -> str:
+    rows = size * 8 // (cols * t.info.carrier_bits)
+    return f"!pto.tile<{rows}x{cols}x{t.ir}, valid={valid[0]}x{valid[1]}>"
+
+
+def _program(name: str, ins: list[str], res: str) -> str:
+    args = ", ".join(f"%a{i}: {t}" for i, t in enumerate(ins))
+    ops = ", ".join(f"%a{i}" for i in range(len(ins)))
+    return (f"func.func @f({args}) -> {res} {{\n  %r = {name} {ops} : ({', '.join(ins)}) -> "
+            f"{res}\n  func.return %r : {res}\n}}")  # fmt: skip
+
+
+def _both(text: str, *args):
+    """Tile-level and decoded-block results (bit-identical), PE0's valid rectangle."""
+    (tile,) = run(text, "f", *args)
+    m = bundled(text)
+    assert not any(isinstance(o, tuple(REARRANGE_OPS)) for o in m.walk()), "not formed"
+    (blk,) = run(m, "f", *args)
+    assert np.array_equal(tile.view(np.uint8), blk.view(np.uint8))
+    return tile[0]
+
+
+# ---------------------------------------------------------------------------------------
+# Independent references (the ASL loop nests on Python lists)
+# ---------------------------------------------------------------------------------------
+
+
+def _ref_gather(src: list, index: list) -> list:
+    return [[src[index[r][c]][c] for c in range(len(index[0]))] for r in range(len(index))]
+
+
+def _ref_scatter(src: list, index: list, rows: int) -> list:
+    out = [[0] * len(src[0]) for _ in range(rows)]
+    for r, line in enumerate(src):
+        for c, v in enumerate(line):
+            out[index[r][c]][c] = v
+    return out
+
+
+def _perm_index(t: TileDataType, rows: int, cols: int, limit: int) -> np.ndarray:
+    """A valid row index per column (a permutation prefix: no duplicates)."""
+    cols_idx = [RNG.permutation(limit)[:rows] for _ in range(cols)]
+    return np.array(cols_idx, np.int64).T.astype(t.numpy_dtype())
+
+
+GATHER_TYPES = sorted(REARRANGE_OPS[0].TYPES, key=lambda t: t.value)
+
+
+@pytest.mark.parametrize("t", GATHER_TYPES, ids=lambda t: t.name)
+def test_gather_scatter_every_value_type(t):
+    """TGATHER / TSCATTER move raw bits for every value type of their set (with a U16 index),
+    against the list-based loop nests."""
+    src = _bits(t, (4, 3))
+    idx = _perm_index(T.U16, 3, 3, 4)
+    g = kernels.KERNELS["TGATHER"]([src, idx], [t, T.U16], t, (3, 3))
+    assert _raw(g) == _ref_gather(_raw(src), idx.tolist())
+    s_src = src[:3]
+    s = kernels.KERNELS["TSCATTER"]([s_src, idx], [t, T.U16], t, (4, 3))
+    assert _raw(s) == _ref_scatter(_raw(s_src), idx.tolist(), 4)
+
+
+@pytest.mark.parametrize("it", sorted(INDEX_TYPES, key=lambda t: t.value), ids=lambda t: t.name)
+def test_every_index_type_and_its_faults(it):
+    """Each index type selects rows by its unsigned value; a negative signed index and an
+    index >= the selected tile's valid rows fault (TileLegality) before any result."""
+    src = np.arange(12, dtype=np.int32).reshape(4, 3)
+    idx = _perm_index(it, 2, 3, 4)
+    got = kernels.KERNELS["TGATHER"]([src, idx], [T.S32, it], T.S32, (2, 3))
+    assert got.tolist() == _ref_gather(src.tolist(), idx.tolist())
+    bad = idx.copy()
+    bad[1, 2] = 4  # one past the source's valid rows
+    for k in ("TGATHER", "TSCATTER"):
+        with pytest.raises(PTOFault) as e:
+            kernels.KERNELS[k]([src[:2], bad] if k == "TSCATTER" else [src, bad], [T.S32, it],
+                               T.S32, (2, 3) if k == "TGATHER" else (4, 3))  # fmt: skip
+        assert e.value.kind == "TileLegality" and "(1, 2)" in e.value.message
+    if it.is_signed:
+        neg = idx.copy()
+        neg[0, 1] = -1
+        with pytest.raises(PTOFault, match="negative"):
+            kernels.KERNELS["TGATHER"]([src, neg], [T.S32, it], T.S32, (2, 3))
+
+
+def test_scatter_duplicates_fault():
+    """Two source elements selecting one destination coordinate are TileLegality."""
+    src = np.array([[10], [20]], np.uint16)
+    with pytest.raises(PTOFault, match="two source elements"):
+        kernels.KERNELS["TSCATTER"]([src, np.array([[1], [1]], np.uint16)], [T.U16, T.U16],
+                                    T.U16, (3, 1))  # fmt: skip
+    # the same row in different columns is no duplicate
+    got = kernels.KERNELS["TSCATTER"]([np.array([[1, 2]], np.uint16), np.array([[2, 2]], np.uint16)],
+                                      [T.U16, T.U16], T.U16, (3, 2))  # fmt: skip
+    assert got.tolist() == [[0, 0], [0, 0], [1, 2]]
+
+
+@pytest.mark.parametrize("t", sorted(TFillPadOp.TYPES, key=lambda t: t.value), ids=lambda t: t.name)
+def test_tfillpad_every_type(t):
+    """TFILLPAD: the source's valid rectangle at the origin, every other PHYSICAL element the
+    low element-width bits of the word (no conversion)."""
+    src = _bits(t, (2, 3))
+    word = 0x0123456789ABCDEF
+    got = kernels.KERNELS["TFILLPAD"]([src], [t], t, (3, 4), params=(word,), dst_shape=(5, 6))
+    fill = word & ((1 << t.info.carrier_bits) - 1)
+    want = [[fill] * 6 for _ in range(5)]
+    for r, line in enumerate(_raw(src)):
+        want[r][:3] = line
+    assert got.shape == (5, 6) and _raw(got) == want
+
+
+# ---------------------------------------------------------------------------------------
+# Tile level + decoded block (execution evidence, D9 padding and definedness)
+# ---------------------------------------------------------------------------------------
+
+
+def test_gather_tile_and_block():
+    src = _bits(T.FP16, (4, 3))
+    idx = _perm_index(T.S32, 2, 3, 4)
+    text = _program("pto.tgather", [_tile(T.FP16, 8, (4, 3)), _tile(T.S32, 4, (2, 3), 128)],
+                    _tile(T.FP16, 8, (2, 3)))  # fmt: skip
+    got = _both(text, src, idx)
+    assert _raw(got) == _ref_gather(_raw(src), idx.tolist())
+
+
+def test_scatter_tile_and_block_zero_fill_is_defined():
+    """TSCATTER: the whole physical destination is typed zero and defined before the writes
+    (no Null padding)."""
+    from interpreter.pto_functions import PTOFunctions
+    from interpreter.runtime import tile_from_array
+
+    src = np.array([[1.5, -2.0], [3.0, 4.0]], np.float32)
+    idx = np.array([[2, 0], [3, 1]], np.uint64)
+    text = _program("pto.tscatter", [_tile(T.FP32, 4, (2, 2), 128), _tile(T.U64, 2, (2, 2), 128)],
+                    _tile(T.FP32, 4, (4, 2), 128))  # fmt: skip
+    got = _both(text, src, idx)
+    assert got.tolist() == _ref_scatter(src.tolist(), idx.tolist(), 4)
+    op = next(o for o in parse_module_text(text, ctx=build_context()).walk()
+              if isinstance(o, tuple(REARRANGE_OPS)))  # fmt: skip
+    (res,) = PTOFunctions()._run_local(op, (tile_from_array(op.srcs[0].type, src),
+                                            tile_from_array(op.srcs[1].type, idx)))  # fmt: skip
+    assert res.defined[0].all() and (res.payloads[0][:, 2:] == 0).all()
+
+
+def test_tfillpad_tile_and_block_with_and_without_word():
+    """The padding word through B.IOR RegSrc0; without it the block has no B.IOR and fills
+    zeros; every physical element is defined."""
+    from interpreter.pto_functions import PTOFunctions
+    from interpreter.runtime import tile_from_array
+
+    ins, res = [_tile(T.S16, 4, (1, 2), 128), "i64"], _tile(T.S16, 4, (2, 3), 128)
+    a = np.array([[-1, 7]], np.int16)
+    got = _both(_program("pto.tfillpad", ins, res), a, np.int64(-3))
+    assert got.tolist() == [[-1, 7, -3], [-3, -3, -3]]
+    text0 = _program("pto.tfillpad", ins[:1], res)
+    assert _both(text0, a).tolist() == [[-1, 7, 0], [0, 0, 0]]
+    assert "pto.b.ior" not in str(bundled(text0))
+    op = next(o for o in parse_module_text(text0, ctx=build_context()).walk()
+              if isinstance(o, TFillPadOp))  # fmt: skip
+    (r,) = PTOFunctions()._run_local(op, (tile_from_array(op.srcs[0].type, a),))
+    assert r.defined[0].all() and r.payloads[0].shape == (16, 4)
+
+
+def test_runtime_fault_before_effect_through_block():
+    """A data-dependent fault (out-of-range index) of a decoded block is TileLegality with
+    no result (D12, D16)."""
+    text = _program("pto.tgather", [_tile(T.U8, 4, (2, 1), 128), _tile(T.U64, 1, (2, 1), 128)],
+                    _tile(T.U8, 4, (2, 1), 128))  # fmt: skip
+    src = np.array([[7], [8]], np.uint8)
+    with pytest.raises(PTOFault) as e:
+        run(bundled(text), "f", src, np.array([[1], [1 << 32]], np.uint64))
+    assert e.value.kind == "TileLegality" and str(1 << 32) in e.value.message
+
+
+def test_block_rules():
+    """Block completion: TGATHER takes no B.IOR; TFILLPAD reads RegSrc0 only; B.DATR Layout
+    of these ops (a conversion) is refused when linked, not ignored."""
+    start = isa.BStart.op("TFILLPAD", T.U8.value)
+    dst = isa.BIot(src0=0, last=1, size_code=1, pe_mode=7, dst_hand=0)
+    with pytest.raises(PTOFault, match="RegSrc1 and RegSrc2 and RegDst must be zero"):
+        isa.check_block([start, isa.CBDimi(0, 2), dst, isa.BIor(2, 3, 0, 0), isa.BStop()])
+    s = isa.check_block([start, isa.CBDimi(0, 2), dst, isa.BIor(2, 0, 0, 0), isa.BStop()])
+    assert s.dims == (2, 1, 2)
+    g = isa.BStart.op("TGATHER", T.U8.value)
+    both = isa.BIot(src0=0, src1=1, last=1, size_code=1, pe_mode=7, dst_hand=0)
+    with pytest.raises(PTOFault) as e:
+        isa.check_block([g, isa.CBDimi(0, 2), both, isa.BIor(2, 0, 0, 0), isa.BStop()])
+    assert e.value.kind == "BundleControl"
+    text = _program("pto.tgather", [_tile(T.U8, 4, (2, 1), 128), _tile(T.U16, 2, (2, 1), 128)],
+                    _tile(T.U8, 4, (2, 1), 128))  # fmt: skip
+    blk = str(bundled(text)).replace("pto.b.dimi <lb = 0", "pto.b.datr <layout = 1, dtype = 0, "
+                                     "pad = 0, cmode = 0, sat = 0, canonicalize = 0, rmode = 0>\n"
+                                     "      pto.b.dimi <lb = 0", 1)  # fmt: skip
+    with pytest.raises(Exception, match="Layout"):
+        run(blk, "f", np.array([[1], [2]], np.uint8), np.array([[1], [0]], np.uint16))
+
+
+def test_static_catalog_alignment():
+    """Each op's encoding row (Mode:Function, SFU engine, source / destination counts, B.DATR
+    applicability: Layout only) is the catalog's."""
+    for cls in REARRANGE_OPS:
+        row = isa.TEPL_OPS[(cls.MODE, cls.FUNCTION)]
+        assert (row.name, str(row.engine), row.datr_fields) == (cls.MNEMONIC, "SFU", "L")
+        assert row.sources == len(cls.SOURCES) and row.destinations == 1
+
+
+EXECUTED = frozenset(c.name for c in REARRANGE_OPS)
+"""Every op of this module runs at tile level and as a decoded block above."""

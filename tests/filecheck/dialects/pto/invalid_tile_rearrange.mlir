@@ -1,0 +1,131 @@
+// Static legality of the irregular tile-local rearrangements (pto_dialect/tile_rearrange.py;
+// asl/tile/model/legality/indexed-rearrangement.asl, layout-rearrangement.asl; D16): one
+// negative case per rule.
+// RUN: xdsl-opt %s --verify-diagnostics --parsing-diagnostics --split-input-file | filecheck %s
+// TGATHER: value types are IndexedTLSUTransferDataTypeLegal (no packed four-bit type)
+%v = "test.op"() : () -> !pto.tile<16x16xui4, valid=4x2>
+%i = "test.op"() : () -> !pto.tile<4x8xui32, valid=2x2>
+%d = pto.tgather %v, %i : (!pto.tile<16x16xui4, valid=4x2>, !pto.tile<4x8xui32, valid=2x2>) -> !pto.tile<16x16xui4, valid=2x2>
+// CHECK: {{^}}'pto.tgather' op [TileLegality] src: element type ui4 is not supported (allowed: BF16, E2M3, E3M2, E4M3, E5M2, E8M0, FP16, FP32, FP64, HF32, HIF8, S16, S32, S64, S8, TF32, U16, U32, U64, U8) (IndexedTLSUTransferDataTypeLegal, asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// TGATHER: the index type is S16 U16 S32 U32 S64 U64 (AVS TGATHER-TYPES-001 rejects S8)
+%v = "test.op"() : () -> !pto.tile<8x8xf16, valid=4x2>
+%i = "test.op"() : () -> !pto.tile<16x8xsi8, valid=2x2>
+%d = pto.tgather %v, %i : (!pto.tile<8x8xf16, valid=4x2>, !pto.tile<16x8xsi8, valid=2x2>) -> !pto.tile<8x8xf16, valid=2x2>
+// CHECK: {{^}}'pto.tgather' op [TileLegality] index: element type si8 is not a row-index type (allowed: S16, S32, S64, U16, U32, U64) (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// TGATHER: the result has the value source's type
+%v = "test.op"() : () -> !pto.tile<8x8xf16, valid=4x2>
+%i = "test.op"() : () -> !pto.tile<4x8xui32, valid=2x2>
+%d = pto.tgather %v, %i : (!pto.tile<8x8xf16, valid=4x2>, !pto.tile<4x8xui32, valid=2x2>) -> !pto.tile<8x8xsi16, valid=2x2>
+// CHECK: {{^}}'pto.tgather' op [TileLegality] result: element type si16 must be f16 (src's type) (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// TGATHER: the index tile's valid shape is the result's
+%v = "test.op"() : () -> !pto.tile<8x8xf16, valid=4x2>
+%i = "test.op"() : () -> !pto.tile<4x8xui32, valid=1x2>
+%d = pto.tgather %v, %i : (!pto.tile<8x8xf16, valid=4x2>, !pto.tile<4x8xui32, valid=1x2>) -> !pto.tile<8x8xf16, valid=2x2>
+// CHECK: {{^}}'pto.tgather' op [TileLegality] index: valid shape 1x2 must be 2x2 (the result's) (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// TGATHER: the source has at least the result's valid columns
+%v = "test.op"() : () -> !pto.tile<8x8xf16, valid=4x1>
+%i = "test.op"() : () -> !pto.tile<4x8xui32, valid=2x2>
+%d = pto.tgather %v, %i : (!pto.tile<8x8xf16, valid=4x1>, !pto.tile<4x8xui32, valid=2x2>) -> !pto.tile<8x8xf16, valid=2x2>
+// CHECK: {{^}}'pto.tgather' op [TileLegality] src: valid columns 1 are fewer than the result's 2 (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// TGATHER: B.DATR PadValue must be zero (catalog pad_union must-zero; Null padding)
+%v = "test.op"() : () -> !pto.tile<8x8xf16, valid=4x2>
+%i = "test.op"() : () -> !pto.tile<4x8xui32, valid=2x2>
+%d = pto.tgather %v, %i {pad = #pto.pad<zero>} : (!pto.tile<8x8xf16, valid=4x2>, !pto.tile<4x8xui32, valid=2x2>) -> !pto.tile<8x8xf16, valid=2x2>
+// CHECK: {{^}}'pto.tgather' op [TileLegality] pad: TGATHER takes no PadValue (B.DATR PadValue must be zero) (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// TSCATTER: the index tile's valid shape is the source's
+%s = "test.op"() : () -> !pto.tile<8x8xf16, valid=2x2>
+%i = "test.op"() : () -> !pto.tile<4x8xui32, valid=2x1>
+%d = pto.tscatter %s, %i : (!pto.tile<8x8xf16, valid=2x2>, !pto.tile<4x8xui32, valid=2x1>) -> !pto.tile<8x8xf16, valid=4x2>
+// CHECK: {{^}}'pto.tscatter' op [TileLegality] index: valid shape 2x1 must be 2x2 (the src's) (asl/tile/irregular-and-complex/layout/TSCATTER.asl){{$}}
+
+// -----
+
+// TSCATTER: the result's valid columns are the source's
+%s = "test.op"() : () -> !pto.tile<8x8xf16, valid=2x2>
+%i = "test.op"() : () -> !pto.tile<4x8xui32, valid=2x2>
+%d = pto.tscatter %s, %i : (!pto.tile<8x8xf16, valid=2x2>, !pto.tile<4x8xui32, valid=2x2>) -> !pto.tile<8x8xf16, valid=4x3>
+// CHECK: {{^}}'pto.tscatter' op [TileLegality] result: valid columns 3 must be 2 (the source's) (asl/tile/irregular-and-complex/layout/TSCATTER.asl){{$}}
+
+// -----
+
+// TSCATTER: the result has the source's type
+%s = "test.op"() : () -> !pto.tile<8x8xf16, valid=2x2>
+%i = "test.op"() : () -> !pto.tile<4x8xui32, valid=2x2>
+%d = pto.tscatter %s, %i : (!pto.tile<8x8xf16, valid=2x2>, !pto.tile<4x8xui32, valid=2x2>) -> !pto.tile<8x8xbf16, valid=4x2>
+// CHECK: {{^}}'pto.tscatter' op [TileLegality] result: element type bf16 must be f16 (src's type) (asl/tile/irregular-and-complex/layout/TSCATTER.asl){{$}}
+
+// -----
+
+// TFILLPAD: at most one parameter (the padding word)
+%s = "test.op"() : () -> !pto.tile<32x4xui8, valid=1x2>
+%w = "test.op"() : () -> i64
+%d = pto.tfillpad %s, %w, %w : (!pto.tile<32x4xui8, valid=1x2>, i64, i64) -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK: {{^}}'pto.tfillpad' op [TileLegality] operands: pto.tfillpad takes no parameter or 1 i64 (padding), got 2 (asl/tile/layout-and-rearrangement/initialization/TFILLPAD.asl){{$}}
+
+// -----
+
+// TFILLPAD: the padding word is an i64 GPR value
+%s = "test.op"() : () -> !pto.tile<32x4xui8, valid=1x2>
+%w = "test.op"() : () -> i32
+%d = pto.tfillpad %s, %w : (!pto.tile<32x4xui8, valid=1x2>, i32) -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK: {{^}}'pto.tfillpad' op [TileLegality] padding must be i64 (a GPR read by B.IOR), got i32 (asl/tile/layout-and-rearrangement/initialization/TFILLPAD.asl){{$}}
+
+// -----
+
+// TFILLPAD: types of TileFillPadDataTypeSupported (E8M0 is not)
+%s = "test.op"() : () -> !pto.tile<32x4xf8E8M0FNU, valid=1x2>
+%d = pto.tfillpad %s : (!pto.tile<32x4xf8E8M0FNU, valid=1x2>) -> !pto.tile<32x4xf8E8M0FNU, valid=2x3>
+// CHECK: {{^}}'pto.tfillpad' op [TileLegality] src: element type f8E8M0FNU is not supported (allowed: BF16, E4M3, E5M2, FP16, FP32, FP64, HF32, S16, S32, S64, S8, TF32, U16, U32, U64, U8) (TileFillPadDataTypeSupported, asl/tile/layout-and-rearrangement/initialization/TFILLPAD.asl){{$}}
+
+// -----
+
+// TFILLPAD: the result has the source's type
+%s = "test.op"() : () -> !pto.tile<32x4xui8, valid=1x2>
+%d = pto.tfillpad %s : (!pto.tile<32x4xui8, valid=1x2>) -> !pto.tile<32x4xsi8, valid=2x3>
+// CHECK: {{^}}'pto.tfillpad' op [TileLegality] result: element type si8 must be ui8 (src's type) (asl/tile/layout-and-rearrangement/initialization/TFILLPAD.asl){{$}}
+
+// -----
+
+// TFILLPAD: the result's physical rows are at least the source's
+%s = "test.op"() : () -> !pto.tile<32x4xui8, valid=1x2>
+%d = pto.tfillpad %s : (!pto.tile<32x4xui8, valid=1x2>) -> !pto.tile<16x8xui8, valid=2x3>
+// CHECK: {{^}}'pto.tfillpad' op [TileLegality] result: physical rows 16 are fewer than the source's 32 (asl/tile/layout-and-rearrangement/initialization/TFILLPAD.asl){{$}}
+
+// -----
+
+// TFILLPAD: the result's physical columns are at least the source's
+%s = "test.op"() : () -> !pto.tile<16x8xui8, valid=1x2>
+%d = pto.tfillpad %s : (!pto.tile<16x8xui8, valid=1x2>) -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK: {{^}}'pto.tfillpad' op [TileLegality] result: physical columns 4 are fewer than the source's 8 (asl/tile/layout-and-rearrangement/initialization/TFILLPAD.asl){{$}}
+
+// -----
+
+// TFILLPAD: the result's valid rows are at least the source's
+%s = "test.op"() : () -> !pto.tile<32x4xui8, valid=3x2>
+%d = pto.tfillpad %s : (!pto.tile<32x4xui8, valid=3x2>) -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK: {{^}}'pto.tfillpad' op [TileLegality] result: valid rows 2 are fewer than the source's 3 (asl/tile/layout-and-rearrangement/initialization/TFILLPAD.asl){{$}}
+
+// -----
+
+// TFILLPAD: the result's valid columns are at least the source's
+%s = "test.op"() : () -> !pto.tile<32x4xui8, valid=1x4>
+%d = pto.tfillpad %s : (!pto.tile<32x4xui8, valid=1x4>) -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK: {{^}}'pto.tfillpad' op [TileLegality] result: valid columns 3 are fewer than the source's 4 (asl/tile/layout-and-rearrangement/initialization/TFILLPAD.asl){{$}}

@@ -1,0 +1,31 @@
+// Round trip of the irregular tile-local rearrangements (TGATHER, TSCATTER, TFILLPAD;
+// pto_dialect/tile_rearrange.py) in custom and generic syntax; explicit defaults print
+// canonically, TFILLPAD with and without its padding word.
+// RUN: xdsl-opt %s | xdsl-opt | filecheck %s
+// RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
+// RUN: xdsl-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: pto-opt %s | pto-opt | filecheck %s
+// CHECK: builtin.module {
+%v = "test.op"() : () -> !pto.tile<8x8xf16, valid=4x2>
+// CHECK-NEXT: %v = "test.op"() : () -> !pto.tile<8x8xf16, valid=4x2>
+%i = "test.op"() : () -> !pto.tile<4x8xui32, valid=2x2>
+// CHECK-NEXT: %i = "test.op"() : () -> !pto.tile<4x8xui32, valid=2x2>
+%tgather = pto.tgather %v, %i {pad = #pto.pad<null>, mask = #pto.mask<1111>} : (!pto.tile<8x8xf16, valid=4x2>, !pto.tile<4x8xui32, valid=2x2>) -> !pto.tile<8x8xf16, valid=2x2>
+// CHECK-NEXT: %tgather = pto.tgather %v, %i : (!pto.tile<8x8xf16, valid=4x2>, !pto.tile<4x8xui32, valid=2x2>) -> !pto.tile<8x8xf16, valid=2x2>
+// GENERIC: %tgather = "pto.tgather"(%v, %i) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}> : (!pto.tile<8x8xf16, valid=4x2>, !pto.tile<4x8xui32, valid=2x2>) -> !pto.tile<8x8xf16, valid=2x2>
+%s = "test.op"() : () -> !pto.tile<8x8xf16, valid=2x2>
+// CHECK-NEXT: %s = "test.op"() : () -> !pto.tile<8x8xf16, valid=2x2>
+%tscatter = pto.tscatter %s, %i : (!pto.tile<8x8xf16, valid=2x2>, !pto.tile<4x8xui32, valid=2x2>) -> !pto.tile<8x8xf16, valid=4x2>
+// CHECK-NEXT: %tscatter = pto.tscatter %s, %i : (!pto.tile<8x8xf16, valid=2x2>, !pto.tile<4x8xui32, valid=2x2>) -> !pto.tile<8x8xf16, valid=4x2>
+// GENERIC: %tscatter = "pto.tscatter"(%s, %i) <{pad = #pto.pad<null>, mask = #pto.mask<1111>}> : (!pto.tile<8x8xf16, valid=2x2>, !pto.tile<4x8xui32, valid=2x2>) -> !pto.tile<8x8xf16, valid=4x2>
+%f = "test.op"() : () -> !pto.tile<32x4xui8, valid=1x2>
+// CHECK-NEXT: %f = "test.op"() : () -> !pto.tile<32x4xui8, valid=1x2>
+%w = "test.op"() : () -> i64
+// CHECK-NEXT: %w = "test.op"() : () -> i64
+%tfillpad = pto.tfillpad %f, %w : (!pto.tile<32x4xui8, valid=1x2>, i64) -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK-NEXT: %tfillpad = pto.tfillpad %f, %w : (!pto.tile<32x4xui8, valid=1x2>, i64) -> !pto.tile<32x4xui8, valid=2x3>
+// GENERIC: %tfillpad = "pto.tfillpad"(%f, %w) <{pad = #pto.pad<null>, mask = #pto.mask<1111>, operandSegmentSizes = array<i32: 1, 1>}> : (!pto.tile<32x4xui8, valid=1x2>, i64) -> !pto.tile<32x4xui8, valid=2x3>
+%tfillpadzero = pto.tfillpad %f {mask = #pto.mask<1111>} : (!pto.tile<32x4xui8, valid=1x2>) -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK-NEXT: %tfillpadzero = pto.tfillpad %f : (!pto.tile<32x4xui8, valid=1x2>) -> !pto.tile<32x4xui8, valid=2x3>
+// GENERIC: %tfillpadzero = "pto.tfillpad"(%f) <{pad = #pto.pad<null>, mask = #pto.mask<1111>, operandSegmentSizes = array<i32: 1, 0>}> : (!pto.tile<32x4xui8, valid=1x2>) -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK-NEXT: }
