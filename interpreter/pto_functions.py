@@ -182,6 +182,8 @@ def local_plan(op: TeplTileOp):
     pad = op.FIXED_PAD or op.pad.data.value
     local_tile = kernels.local_tile
     physical = kernels.LOCAL_ROWS[mnemonic].physical
+    keep = op.SOURCES.index(op.KEEP_SOURCE) if op.KEEP_SOURCE else None
+    vr, vc = rtype.valid_shape
 
     def plan(*args):
         tiles = [require_source(name, role, a, t)  # type: ignore[arg-type]
@@ -192,11 +194,16 @@ def local_plan(op: TeplTileOp):
         out = {p: local_tile(mnemonic, [t.valid(p) for t in tiles], types, rtype.dtype,
                              rtype.valid_shape, params, rtype.shape)
                for p in pes}  # fmt: skip
-        if physical:  # the kernel wrote every physical element: all defined
+        if physical or keep is not None:
             payloads: dict[int, np.ndarray] = {}
             defined: dict[int, np.ndarray] = {}
-            for p, payload in out.items():
-                TileValue.freeze(p, payload, all_defined(rtype.shape), payloads, defined)
+            for p, v in out.items():
+                if keep is None:  # the kernel wrote every physical element: all defined
+                    payload, dfn = v, all_defined(rtype.shape)
+                else:  # outside the valid rectangle: the kept source's payload, definedness
+                    payload, dfn = tiles[keep].payloads[p].copy(), tiles[keep].defined[p].copy()
+                    payload[:vr, :vc], dfn[:vr, :vc] = v, True
+                TileValue.freeze(p, payload, dfn, payloads, defined)
             return (TileValue(rtype, payloads, defined),)
         return (TileValue.from_valid(rtype, out, pad),)
 

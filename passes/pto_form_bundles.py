@@ -195,6 +195,8 @@ def local_block(op: TeplTileOp) -> _Form:
     op's row. DT is the
     first source's type; an EXPDIF destination of another type (FP16/BF16 -> FP32) is named
     by B.DATR DataType; the LBs describe ``op.lb_geometry()``."""
+    if op.BLOCK_UNSOUND:
+        raise PassFailedException(f"'{op.name}': no block form is modelled: {op.BLOCK_UNSOUND}")
     rt = op.result.type
     g = op.lb_geometry()
     assert isinstance(rt, TileType)

@@ -98,9 +98,11 @@ BINARY_OP_OF_SELECTOR: dict[tuple[int, int], type[BinaryTileOp]] = {
 }
 """TEPL (Mode, Function) -> tile-level binary op class."""
 LOCAL_OP_OF_SELECTOR: dict[tuple[int, int], type[TeplTileOp]] = {
-    (c.MODE, c.FUNCTION): c for c in LOCAL_OPS
+    (c.MODE, c.FUNCTION): c for c in LOCAL_OPS if not c.BLOCK_UNSOUND
 }
-"""TEPL (Mode, Function) -> tile-local op class (reductions, expansions, TTRANS, ...)."""
+"""TEPL (Mode, Function) -> tile-local op class (reductions, expansions, TTRANS, ...); not
+the ops whose block form the spec leaves contradictory (``BLOCK_UNSOUND``: TEXTRACT,
+TINSERT), whose decoded blocks are refused."""
 GENERATOR_OP_OF_SELECTOR: dict[tuple[int, int], type[GeneratorTileOp]] = {
     (c.MODE, c.FUNCTION): c for c in GENERATOR_OPS
 }

@@ -74,6 +74,12 @@ class TeplTileOp(TeplTileBase):
     ROW_MAJOR_ONLY: ClassVar[bool] = True
     PARAMS: ClassVar[tuple[str, ...]] = ()
     """Roles of the ``i64`` B.IOR parameters (:class:`ParamTileOp` members only)."""
+    KEEP_SOURCE: ClassVar[str | None] = None
+    """A source whose payload and definedness the result keeps outside its valid rectangle
+    (TINSERT's ``old``); None: the result is padded."""
+    BLOCK_UNSOUND: ClassVar[str] = ""
+    """Why the op has no block form (its spec block slots are contradictory); empty: it has
+    one."""
     FIXED_PAD: ClassVar[str | None] = None
     """The padding the ASL fixes for a member without B.DATR PadValue (``"zero"``: typed
     zero, defined; ``None``: Null)."""
@@ -247,7 +253,7 @@ class ParamTileOp(TeplTileOp):
                              f"{len(self.params)}", self.refs())  # fmt: skip
         for role, v in zip(self.PARAMS, self.params):
             if not (isinstance(v.type, IntegerType) and v.type.width.data == 64):
-                raise self.fault(TL, f"{role} must be i64 (a GPR read by B.IOR), got "
+                raise self.fault(TL, f"{role} must be i64 (a GPR word), got "
                                  f"{type_name(v.type)}", self.refs())  # fmt: skip
         super().verify_()
 

@@ -1,5 +1,6 @@
-"""Irregular tile-local rearrangements: TGATHER, TSCATTER (row-indexed, within tiles) and
-TFILLPAD (copy plus scalar fill of the whole physical destination).
+"""Irregular tile-local rearrangements: TGATHER, TSCATTER (row-indexed, within tiles),
+TFILLPAD (copy plus scalar fill of the whole physical destination), TEXTRACT and TINSERT
+(windows at run-time offsets).
 
 Rows on the tile-local base (:mod:`pto_dialect.tile_local_base`):
 
@@ -9,6 +10,9 @@ Rows on the tile-local base (:mod:`pto_dialect.tile_local_base`):
   source; every index element selects a row at its own column.
 * :class:`TFillPadOp` — TFILLPAD (TEPL 3/5; ``asl/tile/model/execution/generation.asl``
   ``TFILLPAD``): one tile source and one ``i64`` parameter (the padding word, B.IOR RegSrc0).
+* :class:`WindowTileOp` — TEXTRACT / TINSERT (TEPL 3/2, 3/3; ``rearrangement.asl``): a
+  window at two ``i64`` offsets; tile level only (their block form is contradictory in the
+  spec, :data:`WINDOW_BLOCK_UNSOUND`).
 
 Index values are data: a negative (signed index type), out-of-range or (TSCATTER) duplicate
 destination coordinate is Fault_TileLegality at run time, before any effect (D16, D12).
@@ -22,6 +26,7 @@ from typing import ClassVar
 
 from xdsl.irdl import irdl_op_definition
 
+from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.ops import type_name
 from pto_dialect.tile_local_base import TL, ParamTileOp, T, TeplTileOp, _define_row, _shape
@@ -164,10 +169,103 @@ class TFillPadOp(ParamTileOp):
                                  f"source's {s.valid_shape[k]}", self.refs())  # fmt: skip
 
 
-REARRANGE_OPS: list[type[TeplTileOp]] = [*INDEXED_OPS, TFillPadOp]
+WINDOW_BLOCK_UNSOUND = (
+    "the block form is contradictory in the spec: asl/block/model/dispatch/tile-schema.asl "
+    "(BundleTileInstructionOperands) binds the row/column offsets natural0/natural1 to B.DIM "
+    "LB0/LB1, which asl/block/model/dispatch/destination-shape.asl "
+    "(ResolveBundleTileDestinations) also reads as the destination's ValidCol/ValidRow, while "
+    "the NDF contract names two optional private-GPR (B.IOR) offsets and B.IOR carries no "
+    "natural operand (asl/block/model/dispatch/scalar-schema.asl)"
+)
+"""Why TEXTRACT / TINSERT have no block former or decoded dispatch (docs/rearrange.md)."""
+
+
+class WindowTileOp(ParamTileOp):
+    """Family base of TEXTRACT / TINSERT (TEPL 3/2, 3/3; ``asl/tile/model/execution/
+    rearrangement.asl``): a rectangular window at (``row_offset``, ``column_offset``), two
+    ``i64`` parameters (omitted: both zero).
+
+    Semantics::
+
+        TEXTRACT: for (r, c) < d.valid: d[r, c] = src[r + row_offset, c + column_offset]
+                  outside d's valid rectangle: Null padding (B.DATR PadValue must be zero)
+        TINSERT:  d = old (payload AND definedness, padding included), then
+                  for (r, c) < src.valid: d[r + row_offset, c + column_offset] = src[r, c]
+
+    Static legality (``TileOperandsLegal_TEXTRACT`` / ``_TINSERT``): one element type of
+    ``TileCarrierOrMove24BaselineDataTypeSupported`` (every type but HiF4X2); TINSERT: d and
+    old the same shape and type. Run time (D16, before any effect): each offset in
+    0..65535, TEXTRACT: offset + d's valid extent <= src's valid extent; TINSERT: offset +
+    src's valid extent <= d's valid extent (Fault_TileLegality). Bit copies.
+
+    Block form: NOT modelled (:data:`WINDOW_BLOCK_UNSOUND`): ``pto-form-bundles`` refuses
+    these ops with that reason and no decoded block maps to them.
+    """
+
+    PARAMS: ClassVar[tuple[str, ...]] = ("row_offset", "column_offset")
+    TYPES: ClassVar[frozenset[TileDataType]] = frozenset(t for t in TileDataType if t is not T.HIF4X2)
+    TYPES_REF: ClassVar[str] = "TileCarrierOrMove24BaselineDataTypeSupported"
+    HAS_PAD: ClassVar[bool] = False
+    BLOCK_UNSOUND: ClassVar[str] = WINDOW_BLOCK_UNSOUND
+
+    def verify_family(self) -> None:
+        *_, d = self.same_element_type()
+        if self.MNEMONIC == "TINSERT":
+            old = self.source("old").type
+            assert isinstance(old, TileType)
+            for what, get in (("physical shape", lambda t: _shape(t.shape)),
+                              ("valid shape", lambda t: _shape(t.valid_shape))):  # fmt: skip
+                self.expect("result", what, get(d), get(old), "the old destination's")
+
+
+@irdl_op_definition
+class TExtractOp(WindowTileOp):
+    """``pto.textract`` — d[r, c] = src[r + row_offset, c + column_offset] (TEPL 3/2).
+
+    A row of :class:`WindowTileOp` (semantics, legality, block form there). Example::
+
+        %d = pto.textract %s, %r, %c : (!pto.tile<32x4xui8, valid=3x4>, i64, i64)
+            -> !pto.tile<32x4xui8, valid=2x2>
+
+    Spec: ``asl/tile/layout-and-rearrangement/layout/TEXTRACT.asl``.
+    """
+
+    name = "pto.textract"
+    MODE: ClassVar[int] = 3
+    FUNCTION: ClassVar[int] = 2
+    MNEMONIC: ClassVar[str] = "TEXTRACT"
+    SPEC: ClassVar[str] = "asl/tile/layout-and-rearrangement/layout/TEXTRACT.asl"
+
+
+@irdl_op_definition
+class TInsertOp(WindowTileOp):
+    """``pto.tinsert`` — d = old with src written at (row_offset, column_offset) (TEPL 3/3).
+
+    A row of :class:`WindowTileOp` (semantics, legality, block form there). Example::
+
+        %d = pto.tinsert %old, %s, %r, %c : (!pto.tile<32x4xui8, valid=2x3>,
+            !pto.tile<128x1xui8, valid=1x1>, i64, i64) -> !pto.tile<32x4xui8, valid=2x3>
+
+    Spec: ``asl/tile/layout-and-rearrangement/layout/TINSERT.asl``.
+    """
+
+    name = "pto.tinsert"
+    MODE: ClassVar[int] = 3
+    FUNCTION: ClassVar[int] = 3
+    MNEMONIC: ClassVar[str] = "TINSERT"
+    SOURCES: ClassVar[tuple[str, ...]] = ("old", "src")
+    KEEP_SOURCE: ClassVar[str | None] = "old"
+    SPEC: ClassVar[str] = "asl/tile/layout-and-rearrangement/layout/TINSERT.asl"
+
+
+WINDOW_OPS: list[type[WindowTileOp]] = [TExtractOp, TInsertOp]
+"""TEXTRACT, TINSERT (selectors 0x062, 0x063): tile level only (block form unsound)."""
+
+REARRANGE_OPS: list[type[TeplTileOp]] = [*INDEXED_OPS, TFillPadOp, *WINDOW_OPS]
 """Every op of this module (joins ``pto_dialect.tile_local.LOCAL_OPS``)."""
 REARRANGE_FAMILIES: list[tuple[str, list[type[TeplTileOp]]]] = [
     ("indexed rearrangement", list(INDEXED_OPS)),
     ("fill padding", [TFillPadOp]),
+    ("window", list(WINDOW_OPS)),
 ]
 """(family, op classes) for the op-table registry, in documentation order."""

@@ -1,9 +1,12 @@
-"""Kernels of the irregular tile-local rearrangements: TGATHER, TSCATTER, TFILLPAD.
+"""Kernels of the irregular tile-local rearrangements: TGATHER, TSCATTER, TFILLPAD,
+TEXTRACT, TINSERT.
 
 Rows of :data:`interpreter.kernels.LOCAL_ROWS` (call convention of
 :mod:`.tile_local`: ``kernel(sources, types, dst_type, dst_valid)`` on the sources' valid
-rectangles). TFILLPAD's row is ``physical``: it also takes ``params`` (the B.IOR words) and
-``dst_shape`` and returns the WHOLE physical destination, every element defined.
+rectangles). TFILLPAD, TEXTRACT and TINSERT also take ``params`` (the B.IOR words); TFILLPAD's
+row is ``physical``: it takes ``dst_shape`` and returns the WHOLE physical destination, every
+element defined. TINSERT returns the destination's valid rectangle; the caller keeps the old
+destination's payload and definedness outside it (``KEEP_SOURCE``).
 
 * TGATHER (``asl/tile/model/execution/indexed-rearrangement.asl``): ``d[r, c] =
   src[index[r, c], c]``, one ``np.take_along_axis``; bit copies (raw carriers, TF32/HF32
@@ -18,6 +21,9 @@ rectangles). TFILLPAD's row is ``physical``: it also takes ``params`` (the B.IOR
 * TFILLPAD (``generation.asl`` ``TFILLPAD``): the padding is the low element-width bits of the
   word (``TileRawElementValue``), no numeric conversion; the source's valid rectangle is
   copied at the origin.
+* TEXTRACT / TINSERT (``rearrangement.asl``): slices; each offset must be in 0..65535 and the
+  window inside the source's (TEXTRACT) / destination's (TINSERT) valid rectangle
+  (``TileOperandsLegal_TEXTRACT`` / ``_TINSERT``), else Fault_TileLegality before any effect.
 """
 
 from __future__ import annotations
@@ -80,4 +86,30 @@ def tfillpad(sources, types, dst_type, dst_valid, *, params, dst_shape) -> np.nd
     (word,) = params or (0,)
     out = np.full(dst_shape, raw_element(word, dst_type, src.dtype)[0], src.dtype)
     out[: src.shape[0], : src.shape[1]] = src
+    return out
+
+
+def _window(params, extent: tuple[int, int], within: tuple[int, int], what: str) -> tuple[int, int]:
+    """The (row, column) offsets, checked: 0..65535 each and ``offset + extent <= within``."""
+    r, c = (int(p) for p in (params or (0, 0)))
+    for name, off, n, lim in (("row", r, extent[0], within[0]), ("column", c, extent[1], within[1])):
+        if not 0 <= off <= 65535:
+            raise PTOFault(_TL, f"{name}_offset: {off} is outside 0..65535")
+        if off + n > lim:
+            raise PTOFault(_TL, f"{name}_offset: {off} + {n} exceeds the {what}'s {lim} valid "
+                           f"{name}s")  # fmt: skip
+    return r, c
+
+
+def textract(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
+    (src,) = sources
+    r, c = _window(params, dst_valid, src.shape, "source")
+    return src[r : r + dst_valid[0], c : c + dst_valid[1]].copy()
+
+
+def tinsert(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
+    old, src = sources
+    r, c = _window(params, src.shape, dst_valid, "destination")
+    out = old.copy()
+    out[r : r + src.shape[0], c : c + src.shape[1]] = src
     return out

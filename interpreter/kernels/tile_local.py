@@ -61,8 +61,10 @@ class LocalRow:
     mnemonic: str
     kernel: LocalKernel
     physical: bool = False
-    """The kernel also takes ``params=`` (the B.IOR words) and ``dst_shape=`` and returns the
-    whole physical destination, every element defined (TFILLPAD)."""
+    """The kernel also takes ``dst_shape=`` and returns the whole physical destination, every
+    element defined (TFILLPAD)."""
+    params: bool = False
+    """The kernel also takes ``params=`` (the op's B.IOR words; zeros when omitted)."""
 
 
 def _bits(x: np.ndarray) -> np.ndarray:
@@ -269,7 +271,9 @@ def _rows() -> dict[str, LocalRow]:
     rows.append(LocalRow("TCONCAT", lambda srcs, types, dst, valid: np.concatenate(srcs, axis=1)))
     rows += [LocalRow(c.MNEMONIC, _partial_kernel(c.OPERATION)) for c in PARTIAL_OPS]
     rows += [LocalRow("TGATHER", rearrange.tgather), LocalRow("TSCATTER", rearrange.tscatter),
-             LocalRow("TFILLPAD", rearrange.tfillpad, physical=True)]  # fmt: skip
+             LocalRow("TFILLPAD", rearrange.tfillpad, physical=True, params=True),
+             LocalRow("TEXTRACT", rearrange.textract, params=True),
+             LocalRow("TINSERT", rearrange.tinsert, params=True)]  # fmt: skip
     return {r.mnemonic: r for r in rows}
 
 
@@ -280,13 +284,15 @@ LOCAL_ROWS: dict[str, LocalRow] = _rows()
 def local_tile(mnemonic: str, sources, types, dst_type, dst_valid, params=(), dst_shape=None
                ) -> np.ndarray:
     """Run the kernel row ``mnemonic`` (the call convention of the module docstring; a
-    ``physical`` row also takes ``params`` and ``dst_shape``)."""
+    row also takes ``params`` and / or ``dst_shape``, :class:`LocalRow`)."""
     row = LOCAL_ROWS[mnemonic]
+    extra: dict = {}
+    if row.params:
+        extra["params"] = tuple(params)
+    if row.physical:
+        extra["dst_shape"] = tuple(dst_shape or dst_valid)
     try:
-        if row.physical:
-            return row.kernel(sources, types, dst_type, tuple(dst_valid), params=tuple(params),
-                              dst_shape=tuple(dst_shape or dst_valid))  # fmt: skip
-        return row.kernel(sources, types, dst_type, tuple(dst_valid))
+        return row.kernel(sources, types, dst_type, tuple(dst_valid), **extra)
     except PTOFault as e:
         raise PTOFault(e.kind, e.message, mnemonic) from None
 

@@ -174,3 +174,23 @@ def test_tfillpad_low_width_scalar_fills_physical_tile():
               if isinstance(o, TFillPadOp))  # fmt: skip
     (r,) = PTOFunctions()._run_local(op, (tile_from_array(op.srcs[0].type, src), 0x1AA))
     assert r.defined[0][31, 3] and r.payloads[0][31, 3] == 0xAA  # physical element defined
+
+
+@avs("PTO-AVS-TILE-TEXTRACT-WINDOW-001")
+def test_textract_window_at_offsets():
+    # 3x4 U8 source src[r,c] = 4r + c, a 2x2 window at (1, 1): d[0,0] = 5, d[1,1] = 10
+    text = _program("pto.textract", ["!pto.tile<32x4xui8, valid=3x4>", "i64", "i64"],
+                    "!pto.tile<32x4xui8, valid=2x2>")  # fmt: skip
+    src = np.array([[4 * r + c for c in range(4)] for r in range(3)], np.uint8)
+    (d,) = run(text, "f", src, np.int64(1), np.int64(1))
+    assert d[0, 0, 0] == 5 and d[0, 1, 1] == 10
+
+
+@avs("PTO-AVS-TILE-TINSERT-OLD-001")
+def test_tinsert_replaces_one_window():
+    text = _program("pto.tinsert", ["!pto.tile<32x4xui8, valid=2x3>",
+                                    "!pto.tile<128x1xui8, valid=1x1>", "i64", "i64"],
+                    "!pto.tile<32x4xui8, valid=2x3>")  # fmt: skip
+    (d,) = run(text, "f", np.ones((2, 3), np.uint8), np.array([[9]], np.uint8), np.int64(1),
+               np.int64(1))  # fmt: skip
+    assert d[0, 0, 0] == 1 and d[0, 1, 1] == 9 and d[0, 1, 2] == 1

@@ -1,12 +1,13 @@
-"""Evidence for the irregular tile-local rearrangements TGATHER, TSCATTER, TFILLPAD
-(``pto_dialect/tile_rearrange.py``; ``asl/tile/model/execution/indexed-rearrangement.asl``,
-``generation.asl``; D9, D12, D16).
+"""Evidence for the irregular tile-local rearrangements TGATHER, TSCATTER, TFILLPAD, TEXTRACT,
+TINSERT (``pto_dialect/tile_rearrange.py``; ``asl/tile/model/execution/indexed-rearrangement.asl``,
+``generation.asl``, ``rearrangement.asl``; D9, D12, D16).
 
 References are INDEPENDENT of the kernels: per-element Python loops over lists of raw bit
 patterns (the ASL's loop nests written out), Python integer masking for the raw padding word,
 and the AVS pass conditions (tests/conformance/test_avs_rearrange.py). Every op runs at tile
-level and as a decoded block (``pto-form-bundles`` + ``pto-assign-registers``), every type of
-its set through the kernel row.
+level and (but TEXTRACT / TINSERT, whose block form the spec leaves contradictory) as a decoded
+block (``pto-form-bundles`` + ``pto-assign-registers``), every type of its set through the
+kernel row.
 """
 
 from __future__ import annotations
@@ -21,7 +22,14 @@ from interpreter.runtime import storage_dtype
 from pto_dialect import isa
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
-from pto_dialect.tile_rearrange import INDEX_TYPES, REARRANGE_OPS, TFillPadOp
+from pto_dialect.tile_rearrange import (
+    INDEX_TYPES,
+    REARRANGE_OPS,
+    WINDOW_OPS,
+    TExtractOp,
+    TFillPadOp,
+    TInsertOp,
+)
 
 T = TileDataType
 RNG = np.random.default_rng(18)
@@ -239,8 +247,86 @@ def test_static_catalog_alignment():
     applicability: Layout only) is the catalog's."""
     for cls in REARRANGE_OPS:
         row = isa.TEPL_OPS[(cls.MODE, cls.FUNCTION)]
+        if cls in WINDOW_OPS:  # the offsets are no tile sources
+            assert row.sources == len(cls.SOURCES) and row.datr_fields == "L"
+            continue
         assert (row.name, str(row.engine), row.datr_fields) == (cls.MNEMONIC, "SFU", "L")
         assert row.sources == len(cls.SOURCES) and row.destinations == 1
+
+
+# ---------------------------------------------------------------------------------------
+# TEXTRACT / TINSERT (tile level only)
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("t", sorted(TExtractOp.TYPES, key=lambda t: t.value), ids=lambda t: t.name)
+def test_window_every_type(t):
+    """TEXTRACT / TINSERT move raw bits at every offset that fits, against list slicing."""
+    src = _bits(t, (4, 5))
+    raw = _raw(src)
+    for r, c in ((0, 0), (1, 2), (2, 3)):
+        got = kernels.KERNELS["TEXTRACT"]([src], [t], t, (2, 2), params=(r, c))
+        assert _raw(got) == [line[c : c + 2] for line in raw[r : r + 2]]
+        ins = _bits(t, (2, 2))
+        got = kernels.KERNELS["TINSERT"]([src, ins], [t, t], t, (4, 5), params=(r, c))
+        want = [list(line) for line in raw]
+        for i, line in enumerate(_raw(ins)):
+            want[r + i][c : c + 2] = line
+        assert _raw(got) == want
+
+
+@pytest.mark.parametrize(("k", "params", "msg"), [
+    ("TEXTRACT", (3, 0), "row_offset: 3 + 2 exceeds the source's 4 valid rows"),
+    ("TEXTRACT", (0, 4), "column_offset: 4 + 2 exceeds the source's 5 valid columns"),
+    ("TEXTRACT", (-1, 0), "row_offset: -1 is outside 0..65535"),
+    ("TINSERT", (0, 1 << 16), "column_offset: 65536 is outside 0..65535"),
+    ("TINSERT", (3, 0), "row_offset: 3 + 2 exceeds the destination's 4 valid rows"),
+])  # fmt: skip
+def test_window_offsets_fault(k, params, msg):
+    src = np.zeros((4, 5), np.int32)
+    srcs = [src] if k == "TEXTRACT" else [src, np.zeros((2, 2), np.int32)]
+    with pytest.raises(PTOFault) as e:
+        kernels.KERNELS[k](srcs, [T.S32] * len(srcs), T.S32, (2, 2) if k == "TEXTRACT" else (4, 5),
+                           params=params)  # fmt: skip
+    assert e.value.kind == "TileLegality" and msg in e.value.message
+
+
+def test_window_tile_level_padding_and_definedness():
+    """TEXTRACT pads with Null; TINSERT keeps the old destination's payload AND definedness
+    outside the valid rectangle (its Null padding stays undefined); omitted offsets are 0."""
+    from interpreter.pto_functions import PTOFunctions
+    from interpreter.runtime import TileValue, tile_from_array
+
+    text = _program("pto.textract", [_tile(T.U8, 4, (3, 4), 128), "i64", "i64"],
+                    _tile(T.U8, 4, (2, 2), 128))  # fmt: skip
+    src = np.arange(12, dtype=np.uint8).reshape(3, 4)
+    (d,) = run(text, "f", src, np.int64(1), np.int64(1))
+    assert d[0].tolist() == [[5, 6], [9, 10]]
+    old_t = "!pto.tile<32x4xui8, valid=2x3>"
+    text = _program("pto.tinsert", [old_t, "!pto.tile<128x1xui8, valid=1x1>"], old_t)
+    op = next(o for o in parse_module_text(text, ctx=build_context()).walk()
+              if isinstance(o, TInsertOp))  # fmt: skip
+    phys = np.full((32, 4), 7, np.uint8)
+    dfn = np.zeros((32, 4), bool)
+    dfn[:2, :3] = True
+    dfn[5, 3] = True  # one defined padding element survives
+    old = TileValue(op.srcs[0].type, {p: phys for p in range(4)}, {p: dfn for p in range(4)})
+    (r,) = PTOFunctions()._run_local(op, (old, tile_from_array(op.srcs[1].type, np.array([[9]], np.uint8))))
+    assert r.payloads[0][0, 0] == 9 and r.payloads[0][1, 2] == 7 and r.payloads[0][20, 3] == 7
+    assert r.defined[0][5, 3] and not r.defined[0][6, 3] and r.defined[0][:2, :3].all()
+
+
+def test_window_block_form_is_refused_with_the_reason():
+    """No block former and no decoded dispatch for TEXTRACT / TINSERT (docs/rearrange.md):
+    pto-form-bundles refuses them naming the contradictory spec units."""
+    from xdsl.utils.exceptions import PassFailedException
+
+    text = _program("pto.textract", [_tile(T.U8, 4, (3, 4), 128)], _tile(T.U8, 4, (2, 2), 128))
+    with pytest.raises(PassFailedException, match="tile-schema.asl"):
+        bundled(text)
+    from pto_dialect.bundle import LOCAL_OP_OF_SELECTOR
+
+    assert all(LOCAL_OP_OF_SELECTOR.get((c.MODE, c.FUNCTION)) is None for c in WINDOW_OPS)
 
 
 EXECUTED = frozenset(c.name for c in REARRANGE_OPS)

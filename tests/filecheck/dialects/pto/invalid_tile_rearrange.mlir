@@ -86,7 +86,7 @@
 %s = "test.op"() : () -> !pto.tile<32x4xui8, valid=1x2>
 %w = "test.op"() : () -> i32
 %d = pto.tfillpad %s, %w : (!pto.tile<32x4xui8, valid=1x2>, i32) -> !pto.tile<32x4xui8, valid=2x3>
-// CHECK: {{^}}'pto.tfillpad' op [TileLegality] padding must be i64 (a GPR read by B.IOR), got i32 (asl/tile/layout-and-rearrangement/initialization/TFILLPAD.asl){{$}}
+// CHECK: {{^}}'pto.tfillpad' op [TileLegality] padding must be i64 (a GPR word), got i32 (asl/tile/layout-and-rearrangement/initialization/TFILLPAD.asl){{$}}
 
 // -----
 
@@ -129,3 +129,58 @@
 %s = "test.op"() : () -> !pto.tile<32x4xui8, valid=1x4>
 %d = pto.tfillpad %s : (!pto.tile<32x4xui8, valid=1x4>) -> !pto.tile<32x4xui8, valid=2x3>
 // CHECK: {{^}}'pto.tfillpad' op [TileLegality] result: valid columns 3 are fewer than the source's 4 (asl/tile/layout-and-rearrangement/initialization/TFILLPAD.asl){{$}}
+
+// -----
+
+// TEXTRACT: types of TileCarrierOrMove24BaselineDataTypeSupported (HiF4X2 is not)
+%s = "test.op"() : () -> !pto.tile<16x16x!pto.hif4x2, valid=3x4>
+%d = pto.textract %s : (!pto.tile<16x16x!pto.hif4x2, valid=3x4>) -> !pto.tile<16x16x!pto.hif4x2, valid=2x2>
+// CHECK: {{^}}'pto.textract' op [TileLegality] src: element type !pto.hif4x2 is not supported (allowed: BF16, E1M2X2, E2M1X2, E2M3, E3M2, E4M3, E5M2, E8M0, FP16, FP32, FP64, HF32, HIF8, S16, S32, S4X2, S64, S8, TF32, U16, U32, U4X2, U64, U8) (TileCarrierOrMove24BaselineDataTypeSupported, asl/tile/layout-and-rearrangement/layout/TEXTRACT.asl){{$}}
+
+// -----
+
+// TEXTRACT: the result has the source's type
+%s = "test.op"() : () -> !pto.tile<32x4xui8, valid=3x4>
+%d = pto.textract %s : (!pto.tile<32x4xui8, valid=3x4>) -> !pto.tile<32x4xsi8, valid=2x2>
+// CHECK: {{^}}'pto.textract' op [TileLegality] result: element type si8 must be ui8 (src's type) (asl/tile/layout-and-rearrangement/layout/TEXTRACT.asl){{$}}
+
+// -----
+
+// TEXTRACT: the offsets are i64 GPR values
+%s = "test.op"() : () -> !pto.tile<32x4xui8, valid=3x4>
+%r = "test.op"() : () -> i16
+%d = pto.textract %s, %r, %r : (!pto.tile<32x4xui8, valid=3x4>, i16, i16) -> !pto.tile<32x4xui8, valid=2x2>
+// CHECK: {{^}}'pto.textract' op [TileLegality] row_offset must be i64 (a GPR word), got i16 (asl/tile/layout-and-rearrangement/layout/TEXTRACT.asl){{$}}
+
+// -----
+
+// TINSERT: the result has the insertion source's type
+%o = "test.op"() : () -> !pto.tile<32x4xui8, valid=2x3>
+%s = "test.op"() : () -> !pto.tile<64x1xsi16, valid=1x1>
+%d = pto.tinsert %o, %s : (!pto.tile<32x4xui8, valid=2x3>, !pto.tile<64x1xsi16, valid=1x1>) -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK: {{^}}'pto.tinsert' op [TileLegality] src: element type si16 must be ui8 (old's type) (asl/tile/layout-and-rearrangement/layout/TINSERT.asl){{$}}
+
+// -----
+
+// TINSERT: the result has the old destination's physical shape (TileShapeAndTypeMatch)
+%o = "test.op"() : () -> !pto.tile<32x4xui8, valid=2x3>
+%s = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
+%d = pto.tinsert %o, %s : (!pto.tile<32x4xui8, valid=2x3>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<16x8xui8, valid=2x3>
+// CHECK: {{^}}'pto.tinsert' op [TileLegality] result: physical shape 16x8 must be 32x4 (the old destination's) (asl/tile/layout-and-rearrangement/layout/TINSERT.asl){{$}}
+
+// -----
+
+// TINSERT: the result has the old destination's valid shape (TileShapeAndTypeMatch)
+%o = "test.op"() : () -> !pto.tile<32x4xui8, valid=2x3>
+%s = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
+%d = pto.tinsert %o, %s : (!pto.tile<32x4xui8, valid=2x3>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<32x4xui8, valid=2x4>
+// CHECK: {{^}}'pto.tinsert' op [TileLegality] result: valid shape 2x4 must be 2x3 (the old destination's) (asl/tile/layout-and-rearrangement/layout/TINSERT.asl){{$}}
+
+// -----
+
+// TINSERT: no offset or both (two i64), never one
+%o = "test.op"() : () -> !pto.tile<32x4xui8, valid=2x3>
+%s = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
+%r = "test.op"() : () -> i64
+%d = pto.tinsert %o, %s, %r : (!pto.tile<32x4xui8, valid=2x3>, !pto.tile<128x1xui8, valid=1x1>, i64) -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK: {{^}}'pto.tinsert' op [TileLegality] operands: pto.tinsert takes no parameter or 2 i64 (row_offset, column_offset), got 1 (asl/tile/layout-and-rearrangement/layout/TINSERT.asl){{$}}

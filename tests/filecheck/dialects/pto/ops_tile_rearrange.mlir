@@ -1,4 +1,4 @@
-// Round trip of the irregular tile-local rearrangements (TGATHER, TSCATTER, TFILLPAD;
+// Round trip of the irregular tile-local rearrangements (TGATHER, TSCATTER, TFILLPAD, TEXTRACT, TINSERT;
 // pto_dialect/tile_rearrange.py) in custom and generic syntax; explicit defaults print
 // canonically, TFILLPAD with and without its padding word.
 // RUN: xdsl-opt %s | xdsl-opt | filecheck %s
@@ -28,4 +28,18 @@
 %tfillpadzero = pto.tfillpad %f {mask = #pto.mask<1111>} : (!pto.tile<32x4xui8, valid=1x2>) -> !pto.tile<32x4xui8, valid=2x3>
 // CHECK-NEXT: %tfillpadzero = pto.tfillpad %f : (!pto.tile<32x4xui8, valid=1x2>) -> !pto.tile<32x4xui8, valid=2x3>
 // GENERIC: %tfillpadzero = "pto.tfillpad"(%f) <{pad = #pto.pad<null>, mask = #pto.mask<1111>, operandSegmentSizes = array<i32: 1, 0>}> : (!pto.tile<32x4xui8, valid=1x2>) -> !pto.tile<32x4xui8, valid=2x3>
+%e = "test.op"() : () -> !pto.tile<32x4xui8, valid=3x4>
+// CHECK-NEXT: %e = "test.op"() : () -> !pto.tile<32x4xui8, valid=3x4>
+%textract = pto.textract %e, %w, %w : (!pto.tile<32x4xui8, valid=3x4>, i64, i64) -> !pto.tile<32x4xui8, valid=2x2>
+// CHECK-NEXT: %textract = pto.textract %e, %w, %w : (!pto.tile<32x4xui8, valid=3x4>, i64, i64) -> !pto.tile<32x4xui8, valid=2x2>
+// GENERIC: %textract = "pto.textract"(%e, %w, %w) <{pad = #pto.pad<null>, mask = #pto.mask<1111>, operandSegmentSizes = array<i32: 1, 2>}> : (!pto.tile<32x4xui8, valid=3x4>, i64, i64) -> !pto.tile<32x4xui8, valid=2x2>
+%textract0 = pto.textract %e : (!pto.tile<32x4xui8, valid=3x4>) -> !pto.tile<32x4xui8, valid=2x2>
+// CHECK-NEXT: %textract0 = pto.textract %e : (!pto.tile<32x4xui8, valid=3x4>) -> !pto.tile<32x4xui8, valid=2x2>
+%o = "test.op"() : () -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK-NEXT: %o = "test.op"() : () -> !pto.tile<32x4xui8, valid=2x3>
+%x = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
+// CHECK-NEXT: %x = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
+%tinsert = pto.tinsert %o, %x, %w, %w {mask = #pto.mask<1111>} : (!pto.tile<32x4xui8, valid=2x3>, !pto.tile<128x1xui8, valid=1x1>, i64, i64) -> !pto.tile<32x4xui8, valid=2x3>
+// CHECK-NEXT: %tinsert = pto.tinsert %o, %x, %w, %w : (!pto.tile<32x4xui8, valid=2x3>, !pto.tile<128x1xui8, valid=1x1>, i64, i64) -> !pto.tile<32x4xui8, valid=2x3>
+// GENERIC: %tinsert = "pto.tinsert"(%o, %x, %w, %w) <{pad = #pto.pad<null>, mask = #pto.mask<1111>, operandSegmentSizes = array<i32: 2, 2>}> : (!pto.tile<32x4xui8, valid=2x3>, !pto.tile<128x1xui8, valid=1x1>, i64, i64) -> !pto.tile<32x4xui8, valid=2x3>
 // CHECK-NEXT: }
