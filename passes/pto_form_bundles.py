@@ -210,7 +210,8 @@ def local_block(op: TeplTileOp) -> _Form:
         # DTYPE_NONE (inherit) where it does
         inherit = DTYPE_NONE if "D" in isa.TEPL_BY_NAME[op.MNEMONIC].datr_fields else 0
         cmds.append(isa.BDatr(pad=pad.code, dtype=rt.dtype.value if named else inherit))
-    cmds += closed_lbs(g)
+    if not op.NO_LBS:  # TMRGSORT's block has no B.DIM
+        cmds += closed_lbs(g)
     cmds.append(
         isa.BIot(
             src0=PLACEHOLDER_SOURCE,

@@ -716,8 +716,9 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         g = op.lb_geometry() if isinstance(op, TeplTileOp | GeneratorTileOp) else first
         want = (g.valid_shape[1], g.valid_shape[0], g.shape[1])
         names = ("ValidCol", "ValidRow", "Col")
+    no_lbs = isinstance(op, TeplTileOp) and op.NO_LBS  # TMRGSORT: shape from the sources
     for k, (have, w, n) in enumerate(zip(s.dims, want, names)):
-        if s.lb_regs[k] is not None:
+        if no_lbs or s.lb_regs[k] is not None:
             continue  # a GPR-sourced LB is known only at run time
         if have != w:
             raise _fail(tl, f"LB{k} ({n}) is {have}, the tiles say {w}")

@@ -80,6 +80,8 @@ class TeplTileOp(TeplTileBase):
     BLOCK_UNSOUND: ClassVar[str] = ""
     """Why the op has no block form (its spec block slots are contradictory); empty: it has
     one."""
+    NO_LBS: ClassVar[bool] = False
+    """The block has no B.DIM (the destination shape derives from the sources: TMRGSORT)."""
     FIXED_PAD: ClassVar[str | None] = None
     """The padding the ASL fixes for a member without B.DATR PadValue (``"zero"``: typed
     zero, defined; ``None``: Null)."""

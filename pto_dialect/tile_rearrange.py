@@ -10,6 +10,8 @@ Rows on the tile-local base (:mod:`pto_dialect.tile_local_base`):
   source; every index element selects a row at its own column.
 * :class:`TFillPadOp` — TFILLPAD (TEPL 3/5; ``asl/tile/model/execution/generation.asl``
   ``TFILLPAD``): one tile source and one ``i64`` parameter (the padding word, B.IOR RegSrc0).
+* :class:`TMrgSortOp` — TMRGSORT (TEPL 3/13; ``asl/tile/model/execution/sorting.asl``): a
+  stable merge of two sorted single-row streams, direction through B.IOR RegSrc0.
 * :class:`WindowTileOp` — TEXTRACT / TINSERT (TEPL 3/2, 3/3; ``rearrangement.asl``): a
   window at two ``i64`` offsets; tile level only (their block form is contradictory in the
   spec, :data:`WINDOW_BLOCK_UNSOUND`).
@@ -261,11 +263,75 @@ class TInsertOp(WindowTileOp):
 WINDOW_OPS: list[type[WindowTileOp]] = [TExtractOp, TInsertOp]
 """TEXTRACT, TINSERT (selectors 0x062, 0x063): tile level only (block form unsound)."""
 
-REARRANGE_OPS: list[type[TeplTileOp]] = [*INDEXED_OPS, TFillPadOp, *WINDOW_OPS]
+def smallest_physical_columns(valid_columns: int) -> int:
+    """``SmallestTilePhysicalColumns``: the smallest power of two >= ``valid_columns``."""
+    return 1 << max(0, valid_columns - 1).bit_length()
+
+
+@irdl_op_definition
+class TMrgSortOp(ParamTileOp):
+    """``pto.tmrgsort`` — stable merge of two sorted one-row streams, equal keys left first (TEPL 3/13).
+
+    Semantics (``asl/tile/model/execution/sorting.asl`` ``TMRGSORT``, order
+    ``asl/tile/model/ordering/sorting.asl`` ``TileSortLeftBefore``)::
+
+        key order: numbers by value (descending = 1: reversed), +0 and -0 equal,
+                   every NaN after every number (in both directions), NaNs keep their order
+        d[0, :] = merge(left[0, :], right[0, :]) taking left while left <= right (stable)
+        outside d's valid rectangle: Null padding
+
+    Static legality (``TileOperandsLegal_TMRGSORT``): FP32 or FP16
+    (``TileSortDataTypeSupported``) on all three tiles; one valid row each, nonzero source
+    columns, d's valid columns = left's + right's; d's physical Col = the smallest power of
+    two covering them (the block's destination, ``asl/block/model/dispatch/
+    destination-shape.asl`` ``SmallestTilePhysicalColumns``). Run time (D16, before any
+    effect): ``descending`` exactly 0 or 1; each source sorted in that direction
+    (``TileSortSequenceOrdered``); TF32-style encodings do not apply (FP32/FP16 only).
+    NOT modelled: the sticky NV numeric-status flag a signalling NaN sets (numeric status
+    flags are not modelled in this project); the merge itself is exact.
+
+    Example::
+
+        %d = pto.tmrgsort %l, %r, %desc : (!pto.tile<16x2xf32, valid=1x2>,
+            !pto.tile<16x2xf32, valid=1x2>, i64) -> !pto.tile<8x4xf32, valid=1x4>
+
+    Block: ``BSTART.SFU TMRGSORT, DT; B.IOT left, right, mask, last, ->dst<TSize>;
+    [B.IOR descending-GPR, zero, zero, ->zero]; BSTOP`` (no B.DIM: every LB omitted; catalog
+    composition).
+    Spec: ``asl/tile/irregular-and-complex/sorting/TMRGSORT.asl``.
+    """
+
+    name = "pto.tmrgsort"
+    MODE: ClassVar[int] = 3
+    FUNCTION: ClassVar[int] = 13
+    MNEMONIC: ClassVar[str] = "TMRGSORT"
+    SOURCES: ClassVar[tuple[str, ...]] = ("left", "right")
+    PARAMS: ClassVar[tuple[str, ...]] = ("descending",)
+    TYPES: ClassVar[frozenset[TileDataType]] = frozenset({T.FP32, T.FP16})
+    TYPES_REF: ClassVar[str] = "TileSortDataTypeSupported"
+    SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/sorting/TMRGSORT.asl"
+    HAS_PAD: ClassVar[bool] = False
+    NO_LBS: ClassVar[bool] = True
+
+    def verify_family(self) -> None:
+        left, right, d = self.same_element_type()
+        for role, t in (("left", left), ("right", right), ("result", d)):
+            self.expect(role, "valid rows", t.valid_shape[0], 1, "one sorted stream")
+        for role, t in (("left", left), ("right", right)):
+            if t.valid_shape[1] == 0:
+                raise self.fault(TL, f"{role}: valid columns must be nonzero", self.refs())
+        n = left.valid_shape[1] + right.valid_shape[1]
+        self.expect("result", "valid columns", d.valid_shape[1], n, "left's plus right's")
+        self.expect("result", "physical Col", d.shape[1], smallest_physical_columns(n),
+                    "the smallest power of two covering them, SmallestTilePhysicalColumns")  # fmt: skip
+
+
+REARRANGE_OPS: list[type[TeplTileOp]] = [*INDEXED_OPS, TFillPadOp, *WINDOW_OPS, TMrgSortOp]
 """Every op of this module (joins ``pto_dialect.tile_local.LOCAL_OPS``)."""
 REARRANGE_FAMILIES: list[tuple[str, list[type[TeplTileOp]]]] = [
     ("indexed rearrangement", list(INDEXED_OPS)),
     ("fill padding", [TFillPadOp]),
     ("window", list(WINDOW_OPS)),
+    ("sorting", [TMrgSortOp]),
 ]
 """(family, op classes) for the op-table registry, in documentation order."""

@@ -1,9 +1,9 @@
 """Kernels of the irregular tile-local rearrangements: TGATHER, TSCATTER, TFILLPAD,
-TEXTRACT, TINSERT.
+TEXTRACT, TINSERT, TMRGSORT.
 
 Rows of :data:`interpreter.kernels.LOCAL_ROWS` (call convention of
 :mod:`.tile_local`: ``kernel(sources, types, dst_type, dst_valid)`` on the sources' valid
-rectangles). TFILLPAD, TEXTRACT and TINSERT also take ``params`` (the B.IOR words); TFILLPAD's
+rectangles). TFILLPAD, TEXTRACT, TINSERT and TMRGSORT also take ``params`` (the B.IOR words); TFILLPAD's
 row is ``physical``: it takes ``dst_shape`` and returns the WHOLE physical destination, every
 element defined. TINSERT returns the destination's valid rectangle; the caller keeps the old
 destination's payload and definedness outside it (``KEEP_SOURCE``).
@@ -24,6 +24,8 @@ destination's payload and definedness outside it (``KEEP_SOURCE``).
 * TEXTRACT / TINSERT (``rearrangement.asl``): slices; each offset must be in 0..65535 and the
   window inside the source's (TEXTRACT) / destination's (TINSERT) valid rectangle
   (``TileOperandsLegal_TEXTRACT`` / ``_TINSERT``), else Fault_TileLegality before any effect.
+* TMRGSORT (``sorting.asl``): a stable ``np.lexsort`` of the two sorted streams by the
+  ``TileSortLeftBefore`` key; an unsorted stream or a direction other than 0 / 1 faults first.
 """
 
 from __future__ import annotations
@@ -113,3 +115,36 @@ def tinsert(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
     out = old.copy()
     out[r : r + src.shape[0], c : c + src.shape[1]] = src
     return out
+
+
+def _sort_keys(x: np.ndarray, descending: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(NaN flag, numeric key) of ``TileSortLeftBefore``: numbers by value (reversed when
+    descending; +0 and -0 equal), then every NaN, NaNs mutually equal."""
+    v = x.astype(np.float64)
+    nan = np.isnan(v)
+    key = np.where(nan, 0.0, -v if descending else v) + 0.0  # -0 -> +0
+    return nan, key
+
+
+def _flag(params, what: str) -> bool:
+    (v,) = params or (0,)
+    if int(v) not in (0, 1):
+        raise PTOFault(_TL, f"{what}: must be exactly 0 or 1, got {int(v)}")
+    return bool(v)
+
+
+def tmrgsort(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
+    """TMRGSORT: preflight each stream's order (``TileSortSequenceOrdered``), then the stable
+    merge, which for sorted streams is the stable sort of ``left ++ right`` by the key."""
+    desc = _flag(params, "descending")
+    streams = [s.reshape(-1) for s in sources]
+    for role, s in zip(("left", "right"), streams):
+        nan, key = _sort_keys(s, desc)
+        ok = np.where(nan[:-1], nan[1:], nan[1:] | (key[:-1] <= key[1:]))
+        if not ok.all():
+            at = int(np.argmin(ok))
+            raise PTOFault(_TL, f"{role}: not sorted {'descending' if desc else 'ascending'} at "
+                           f"columns {at}, {at + 1} (TileSortSequenceOrdered)")  # fmt: skip
+    both = np.concatenate(streams)
+    nan, key = _sort_keys(both, desc)
+    return both[np.lexsort((key, nan))].reshape(dst_valid)

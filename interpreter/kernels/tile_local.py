@@ -273,7 +273,8 @@ def _rows() -> dict[str, LocalRow]:
     rows += [LocalRow("TGATHER", rearrange.tgather), LocalRow("TSCATTER", rearrange.tscatter),
              LocalRow("TFILLPAD", rearrange.tfillpad, physical=True, params=True),
              LocalRow("TEXTRACT", rearrange.textract, params=True),
-             LocalRow("TINSERT", rearrange.tinsert, params=True)]  # fmt: skip
+             LocalRow("TINSERT", rearrange.tinsert, params=True),
+             LocalRow("TMRGSORT", rearrange.tmrgsort, params=True)]  # fmt: skip
     return {r.mnemonic: r for r in rows}
 
 

@@ -360,10 +360,14 @@ def _complete_cube(st: _State, i: int, profile: str) -> BlockSummary:
 GENERATORS = ("TCI", "TTRI")
 """Destination-only TEPL operations whose parameters come through B.IOR RegSrc0/RegSrc1
 (RegSrc2 and RegDst zero) and whose LBs follow the closed-schema defaults (catalog)."""
-IOR_PARAMS = {"TCI": 2, "TTRI": 2, "TFILLPAD": 1}
+IOR_PARAMS = {"TCI": 2, "TTRI": 2, "TFILLPAD": 1, "TMRGSORT": 1}
 """TEPL mode-3 operations that read parameters through B.IOR RegSrc0.. (this many; the
 other selectors and RegDst must be zero). TFILLPAD: the padding word (NDF contract
-``PTO-TFILLPAD-CONTRACT-001``: ``B.IOR.RegSrc0``, omitted B.IOR = zero)."""
+``PTO-TFILLPAD-CONTRACT-001``: ``B.IOR.RegSrc0``, omitted B.IOR = zero); TMRGSORT: its
+direction flag (``BundleSortingDescending``, omitted = ascending)."""
+NO_LB_OPS = ("TMRGSORT",)
+"""TEPL operations whose block has no B.DIM at all (``SelectedBundleClosedSortingSchemaLegal``:
+the destination shape derives from the sources)."""
 
 
 def closed_lb_schema(name: str, mode: int) -> bool:
@@ -434,6 +438,9 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         if bad:
             raise _fault(_TL, f"B.DATR fields {', '.join(bad)} are not applicable to {op.name}",
                          at, i)  # fmt: skip
+    if op.name in NO_LB_OPS and any(s.lb_written):
+        raise _fault(_TL, f"{op.name} takes no B.DIM (its destination shape derives from the "
+                     "sources)", at, i)  # fmt: skip
     n_ior = IOR_PARAMS.get(op.name)
     if n_ior is not None and st.ior is not None and (any(st.ior.sources[n_ior:]) or st.ior.dst):
         used = "/".join(f"RegSrc{k}" for k in range(n_ior))

@@ -194,3 +194,57 @@ def test_tinsert_replaces_one_window():
     (d,) = run(text, "f", np.ones((2, 3), np.uint8), np.array([[9]], np.uint8), np.int64(1),
                np.int64(1))  # fmt: skip
     assert d[0, 0, 0] == 1 and d[0, 1, 1] == 9 and d[0, 1, 2] == 1
+
+
+def _merge(left, right, desc: int | None = None, *, decoded: bool = False):
+    ins = ["!pto.tile<16x2xf32, valid=1x2>", "!pto.tile<16x2xf32, valid=1x2>"]
+    args = [np.array([left], np.uint32).view(np.float32), np.array([right], np.uint32).view(np.float32)]
+    if desc is not None:
+        ins.append("i64")
+        args.append(np.int64(desc))
+    text = _program("pto.tmrgsort", ins, "!pto.tile<8x4xf32, valid=1x4>")
+    (d,) = run(_decoded(text) if decoded else text, "f", *args)
+    return d[0, 0].view(np.uint32).tolist()
+
+
+@avs("PTO-AVS-TILE-TMRGSORT-KERNEL-001", "PTO-AVS-TILE-TMRGSORT-BUNDLE-001")
+def test_tmrgsort_merges_two_ascending_streams():
+    # 1, 3 | 2, 4 -> 1, 2, 3, 4; the decoded block has no B.DIM and a 1x4 destination
+    want = [0x3F800000, 0x40000000, 0x40400000, 0x40800000]
+    assert _merge([0x3F800000, 0x40400000], [0x40000000, 0x40800000]) == want
+    assert _merge([0x3F800000, 0x40400000], [0x40000000, 0x40800000], decoded=True) == want
+    text = _program("pto.tmrgsort", ["!pto.tile<16x2xf32, valid=1x2>"] * 2,
+                    "!pto.tile<8x4xf32, valid=1x4>")  # fmt: skip
+    assert "pto.b.dim" not in str(_decoded(text))
+
+
+@avs("PTO-AVS-TILE-TMRGSORT-STABLE-001")
+def test_tmrgsort_signed_zeros_equal_left_first():
+    got = _merge([0x00000000, 0x3F800000], [0x80000000, 0x40000000])
+    assert got == [0x00000000, 0x80000000, 0x3F800000, 0x40000000]
+
+
+@avs("PTO-AVS-TILE-TMRGSORT-ORDER-001", "PTO-AVS-TILE-TMRGSORT-LEGALITY-001")
+def test_tmrgsort_rejects_an_unsorted_source():
+    assert _merge([0x3F800000, 0x40400000], [0x40000000, 0x40800000], 0)  # legal
+    for left in ([0x40000000, 0x3F800000], [0x40A00000, 0x40400000]):  # descending left
+        with pytest.raises(PTOFault) as e:
+            _merge(left, [0x40400000, 0x40800000], 0)
+        assert e.value.kind == "TileLegality" and "not sorted ascending" in e.value.message
+
+
+@avs("PTO-AVS-TILE-TMRGSORT-TYPES-001")
+def test_tmrgsort_types():
+    def ok(t: str, rows: int) -> bool:
+        src = f"!pto.tile<{rows}x2x{t}, valid=1x1>"
+        dst = f"!pto.tile<{rows}x2x{t}, valid=1x2>"
+        text = f'%s = "test.op"() : () -> {src}\n%d = pto.tmrgsort %s, %s : ({src}, {src}) -> {dst}'
+        try:
+            parse_module_text(text, ctx=build_context()).verify()
+        except Exception as e:
+            assert "[TileLegality]" in str(e), e
+            return False
+        return True
+
+    assert ok("f32", 16) and ok("f16", 32)
+    assert not ok("bf16", 32) and not ok("ui16", 32) and not ok("ui64", 8)

@@ -12,6 +12,8 @@ kernel row.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from test_binary_evidence import _bundled as bundled
@@ -29,6 +31,7 @@ from pto_dialect.tile_rearrange import (
     TExtractOp,
     TFillPadOp,
     TInsertOp,
+    TMrgSortOp,
 )
 
 T = TileDataType
@@ -327,6 +330,80 @@ def test_window_block_form_is_refused_with_the_reason():
     from pto_dialect.bundle import LOCAL_OP_OF_SELECTOR
 
     assert all(LOCAL_OP_OF_SELECTOR.get((c.MODE, c.FUNCTION)) is None for c in WINDOW_OPS)
+
+
+# ---------------------------------------------------------------------------------------
+# TMRGSORT
+# ---------------------------------------------------------------------------------------
+
+
+def _left_before(a: float, b: float, desc: bool) -> bool:
+    """``TileSortLeftBefore`` on Python floats, written out."""
+    if math.isnan(a):
+        return math.isnan(b)
+    if math.isnan(b) or a == b:  # a == b covers +0 / -0
+        return True
+    return a > b if desc else a < b
+
+
+def _sorted_stream(n: int, desc: bool, dt) -> np.ndarray:
+    """A sorted stream with repeats, signed zeros, infinities and trailing NaNs."""
+    pool = [-np.inf, -2.5, -1.0, -0.0, 0.0, 0.0, 1.0, 1.0, 3.0, np.inf]
+    vals = sorted(RNG.choice(pool, n - 1).tolist(), reverse=desc)
+    return np.array([[*vals, np.nan]], dt)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float16])
+@pytest.mark.parametrize("desc", [False, True])
+def test_tmrgsort_against_the_merge_loop(dt, desc):
+    """Stable merge, left first on equal keys (+0 / -0 equal), NaNs last in both directions,
+    bit for bit (signed zeros tell the sources apart)."""
+    t = T.FP32 if dt is np.float32 else T.FP16
+    for _ in range(4):
+        left, right = _sorted_stream(5, desc, dt), _sorted_stream(4, desc, dt)
+        got = kernels.KERNELS["TMRGSORT"]([left, right], [t, t], t, (1, 9), params=(int(desc),))
+        # the reference merges (value, origin) pairs and compares the chosen origins' bits
+        tagged_l = [(float(v), ("l", k)) for k, v in enumerate(left[0])]
+        tagged_r = [(float(v), ("r", k)) for k, v in enumerate(right[0])]
+        order = _ref_merge_tagged(tagged_l, tagged_r, desc)
+        want = [(left if o == "l" else right)[0, k] for o, k in order]
+        assert _raw(got) == _raw(np.array([want], dt))
+
+
+def _ref_merge_tagged(left: list, right: list, desc: bool) -> list:
+    out, i, j = [], 0, 0
+    while i < len(left) or j < len(right):
+        if j >= len(right) or (i < len(left) and _left_before(left[i][0], right[j][0], desc)):
+            out.append(left[i][1])
+            i += 1
+        else:
+            out.append(right[j][1])
+            j += 1
+    return out
+
+
+def test_tmrgsort_faults_and_block():
+    """An unsorted stream or a direction other than 0 / 1 is TileLegality before any result;
+    a TMRGSORT block has no B.DIM (an LB is TileLegality at block completion); tile level and
+    decoded block agree."""
+    f = np.float32
+    with pytest.raises(PTOFault, match="left: not sorted ascending"):
+        kernels.KERNELS["TMRGSORT"]([np.array([[2, 1]], f), np.array([[1]], f)], [T.FP32] * 2,
+                                    T.FP32, (1, 3), params=(0,))  # fmt: skip
+    with pytest.raises(PTOFault, match="exactly 0 or 1, got 2"):
+        kernels.KERNELS["TMRGSORT"]([np.array([[1]], f), np.array([[1]], f)], [T.FP32] * 2,
+                                    T.FP32, (1, 2), params=(2,))  # fmt: skip
+    start = isa.BStart.op("TMRGSORT", T.FP32.value)
+    iot = isa.BIot(src0=0, src1=1, last=1, size_code=1, pe_mode=7, dst_hand=0)
+    with pytest.raises(PTOFault, match="takes no B.DIM"):
+        isa.check_block([start, isa.CBDimi(0, 4), iot, isa.BStop()])
+    isa.check_block([start, iot, isa.BIor(2, 0, 0, 0), isa.BStop()])
+    ins = [_tile(T.FP16, 2, (1, 2), 128), _tile(T.FP16, 2, (1, 2), 128), "i64"]
+    text = _program("pto.tmrgsort", ins, "!pto.tile<16x4xf16, valid=1x4>")
+    got = _both(text, np.array([[3, 1]], np.float16), np.array([[2, -0.0]], np.float16),
+                np.int64(1))  # fmt: skip
+    assert got.tolist() == [[3, 2, 1, -0.0]]
+    assert TMrgSortOp.NO_LBS
 
 
 EXECUTED = frozenset(c.name for c in REARRANGE_OPS)

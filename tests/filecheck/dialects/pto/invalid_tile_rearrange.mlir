@@ -184,3 +184,47 @@
 %r = "test.op"() : () -> i64
 %d = pto.tinsert %o, %s, %r : (!pto.tile<32x4xui8, valid=2x3>, !pto.tile<128x1xui8, valid=1x1>, i64) -> !pto.tile<32x4xui8, valid=2x3>
 // CHECK: {{^}}'pto.tinsert' op [TileLegality] operands: pto.tinsert takes no parameter or 2 i64 (row_offset, column_offset), got 1 (asl/tile/layout-and-rearrangement/layout/TINSERT.asl){{$}}
+
+// -----
+
+// TMRGSORT: FP32 or FP16 only (TileSortDataTypeSupported; AVS TMRGSORT-TYPES-001 rejects BF16)
+%l = "test.op"() : () -> !pto.tile<32x2xbf16, valid=1x2>
+%d = pto.tmrgsort %l, %l : (!pto.tile<32x2xbf16, valid=1x2>, !pto.tile<32x2xbf16, valid=1x2>) -> !pto.tile<16x4xbf16, valid=1x4>
+// CHECK: {{^}}'pto.tmrgsort' op [TileLegality] left: element type bf16 is not supported (allowed: FP16, FP32) (TileSortDataTypeSupported, asl/tile/irregular-and-complex/sorting/TMRGSORT.asl){{$}}
+
+// -----
+
+// TMRGSORT: both sources and the result one element type
+%l = "test.op"() : () -> !pto.tile<16x2xf32, valid=1x2>
+%r = "test.op"() : () -> !pto.tile<32x2xf16, valid=1x2>
+%d = pto.tmrgsort %l, %r : (!pto.tile<16x2xf32, valid=1x2>, !pto.tile<32x2xf16, valid=1x2>) -> !pto.tile<8x4xf32, valid=1x4>
+// CHECK: {{^}}'pto.tmrgsort' op [TileLegality] right: element type f16 must be f32 (left's type) (asl/tile/irregular-and-complex/sorting/TMRGSORT.asl){{$}}
+
+// -----
+
+// TMRGSORT: single-row streams
+%l = "test.op"() : () -> !pto.tile<16x2xf32, valid=2x2>
+%d = pto.tmrgsort %l, %l : (!pto.tile<16x2xf32, valid=2x2>, !pto.tile<16x2xf32, valid=2x2>) -> !pto.tile<8x4xf32, valid=1x4>
+// CHECK: {{^}}'pto.tmrgsort' op [TileLegality] left: valid rows 2 must be 1 (one sorted stream) (asl/tile/irregular-and-complex/sorting/TMRGSORT.asl){{$}}
+
+// -----
+
+// TMRGSORT: the result's valid columns are left's plus right's
+%l = "test.op"() : () -> !pto.tile<16x2xf32, valid=1x2>
+%d = pto.tmrgsort %l, %l : (!pto.tile<16x2xf32, valid=1x2>, !pto.tile<16x2xf32, valid=1x2>) -> !pto.tile<8x4xf32, valid=1x3>
+// CHECK: {{^}}'pto.tmrgsort' op [TileLegality] result: valid columns 3 must be 4 (left's plus right's) (asl/tile/irregular-and-complex/sorting/TMRGSORT.asl){{$}}
+
+// -----
+
+// TMRGSORT: the result's physical Col is the smallest power of two covering them
+%l = "test.op"() : () -> !pto.tile<16x2xf32, valid=1x2>
+%d = pto.tmrgsort %l, %l : (!pto.tile<16x2xf32, valid=1x2>, !pto.tile<16x2xf32, valid=1x2>) -> !pto.tile<4x8xf32, valid=1x4>
+// CHECK: {{^}}'pto.tmrgsort' op [TileLegality] result: physical Col 8 must be 4 (the smallest power of two covering them, SmallestTilePhysicalColumns) (asl/tile/irregular-and-complex/sorting/TMRGSORT.asl){{$}}
+
+// -----
+
+// TMRGSORT: the direction flag is an i64 GPR word
+%l = "test.op"() : () -> !pto.tile<16x2xf32, valid=1x2>
+%f = "test.op"() : () -> i1
+%d = pto.tmrgsort %l, %l, %f : (!pto.tile<16x2xf32, valid=1x2>, !pto.tile<16x2xf32, valid=1x2>, i1) -> !pto.tile<8x4xf32, valid=1x4>
+// CHECK: {{^}}'pto.tmrgsort' op [TileLegality] descending must be i64 (a GPR word), got i1 (asl/tile/irregular-and-complex/sorting/TMRGSORT.asl){{$}}

@@ -1,4 +1,4 @@
-// Round trip of the irregular tile-local rearrangements (TGATHER, TSCATTER, TFILLPAD, TEXTRACT, TINSERT;
+// Round trip of the irregular tile-local rearrangements (TGATHER, TSCATTER, TFILLPAD, TEXTRACT, TINSERT, TMRGSORT;
 // pto_dialect/tile_rearrange.py) in custom and generic syntax; explicit defaults print
 // canonically, TFILLPAD with and without its padding word.
 // RUN: xdsl-opt %s | xdsl-opt | filecheck %s
@@ -42,4 +42,11 @@
 %tinsert = pto.tinsert %o, %x, %w, %w {mask = #pto.mask<1111>} : (!pto.tile<32x4xui8, valid=2x3>, !pto.tile<128x1xui8, valid=1x1>, i64, i64) -> !pto.tile<32x4xui8, valid=2x3>
 // CHECK-NEXT: %tinsert = pto.tinsert %o, %x, %w, %w : (!pto.tile<32x4xui8, valid=2x3>, !pto.tile<128x1xui8, valid=1x1>, i64, i64) -> !pto.tile<32x4xui8, valid=2x3>
 // GENERIC: %tinsert = "pto.tinsert"(%o, %x, %w, %w) <{pad = #pto.pad<null>, mask = #pto.mask<1111>, operandSegmentSizes = array<i32: 2, 2>}> : (!pto.tile<32x4xui8, valid=2x3>, !pto.tile<128x1xui8, valid=1x1>, i64, i64) -> !pto.tile<32x4xui8, valid=2x3>
+%ml = "test.op"() : () -> !pto.tile<16x2xf32, valid=1x2>
+// CHECK-NEXT: %ml = "test.op"() : () -> !pto.tile<16x2xf32, valid=1x2>
+%tmrgsort = pto.tmrgsort %ml, %ml, %w : (!pto.tile<16x2xf32, valid=1x2>, !pto.tile<16x2xf32, valid=1x2>, i64) -> !pto.tile<8x4xf32, valid=1x4>
+// CHECK-NEXT: %tmrgsort = pto.tmrgsort %ml, %ml, %w : (!pto.tile<16x2xf32, valid=1x2>, !pto.tile<16x2xf32, valid=1x2>, i64) -> !pto.tile<8x4xf32, valid=1x4>
+// GENERIC: %tmrgsort = "pto.tmrgsort"(%ml, %ml, %w) <{pad = #pto.pad<null>, mask = #pto.mask<1111>, operandSegmentSizes = array<i32: 2, 1>}> : (!pto.tile<16x2xf32, valid=1x2>, !pto.tile<16x2xf32, valid=1x2>, i64) -> !pto.tile<8x4xf32, valid=1x4>
+%tmrgsortasc = pto.tmrgsort %ml, %ml : (!pto.tile<16x2xf32, valid=1x2>, !pto.tile<16x2xf32, valid=1x2>) -> !pto.tile<8x4xf32, valid=1x4>
+// CHECK-NEXT: %tmrgsortasc = pto.tmrgsort %ml, %ml : (!pto.tile<16x2xf32, valid=1x2>, !pto.tile<16x2xf32, valid=1x2>) -> !pto.tile<8x4xf32, valid=1x4>
 // CHECK-NEXT: }
