@@ -247,11 +247,11 @@ def test_block_rules():
 
 def test_static_catalog_alignment():
     """Each op's encoding row (Mode:Function, SFU engine, source / destination counts, B.DATR
-    applicability: Layout only) is the catalog's."""
+    applicability: Layout only; TMRGSORT none) is the catalog's."""
     for cls in REARRANGE_OPS:
         row = isa.TEPL_OPS[(cls.MODE, cls.FUNCTION)]
-        if cls in WINDOW_OPS:  # the offsets are no tile sources
-            assert row.sources == len(cls.SOURCES) and row.datr_fields == "L"
+        if cls in WINDOW_OPS or cls is TMrgSortOp:  # offsets / flag are no tile sources
+            assert row.sources == len(cls.SOURCES) and row.datr_fields == ("" if cls is TMrgSortOp else "L")
             continue
         assert (row.name, str(row.engine), row.datr_fields) == (cls.MNEMONIC, "SFU", "L")
         assert row.sources == len(cls.SOURCES) and row.destinations == 1
