@@ -16,6 +16,7 @@ from interpreter import kernels
 from interpreter.runtime import (
     TileValue,
     all_defined,
+    partial_source_check,
     pe_indices,
     require_source,
     source_check,
@@ -185,12 +186,16 @@ def local_plan(op: TeplTileOp):
     keep = op.SOURCES.index(op.KEEP_SOURCE) if op.KEEP_SOURCE else None
     vr, vc = rtype.valid_shape
 
+    static = op.static_params()
+    checks = [partial_source_check(name, role, t, op.referenced(role))
+              if role in op.PARTIAL_SOURCES else source_check(name, role, t)
+              for role, t in sources]  # fmt: skip
+
     def plan(*args):
-        tiles = [require_source(name, role, a, t)  # type: ignore[arg-type]
-                 for (role, t), a in zip(sources, args)]
+        tiles = [check(a) for check, a in zip(checks, args)]
         types = [t.type.dtype for t in tiles]
         # B.IOR parameters follow the tile sources; an omitted B.IOR reads zeros
-        params = tuple(int(a) for a in args[n:]) or (0,) * len(op.PARAMS)
+        params = static + (tuple(int(a) for a in args[n:]) or (0,) * len(op.PARAMS))
         out = {p: local_tile(mnemonic, [t.valid(p) for t in tiles], types, rtype.dtype,
                              rtype.valid_shape, params, rtype.shape)
                for p in pes}  # fmt: skip

@@ -149,6 +149,29 @@ def source_check(op_name: str, role: str, expected: TileType):
     return check
 
 
+def partial_source_check(op_name: str, role: str, expected: TileType, read: tuple[int, int]):
+    """:func:`source_check` for a source of which only the ``read`` (rows, cols) at the origin
+    must be defined (THISTOGRAM's filter, ``TileHistogramPrefixDefined``)."""
+    r, c = read
+
+    def fault(message: str) -> PTOFault:
+        return PTOFault(FaultKind.TILE_LEGALITY, f"{role}: {message}", op_name)
+
+    def check(value: object) -> TileValue:
+        if not isinstance(value, TileValue):
+            raise fault("not a tile value")
+        if not value.payloads:
+            raise fault("tile is not allocated (produced by a mask-0 no-op)")
+        if value.type != expected:
+            raise fault("descriptor differs from the IR type")
+        for p, d in sorted(value.defined.items()):
+            if not d[:r, :c].all():
+                raise fault(f"PE{p} reads undefined elements (D9)")
+        return value
+
+    return check
+
+
 def tile_from_array(ttype: TileType, array: np.ndarray) -> TileValue:
     """A function argument of tile type: ``array`` is the valid rectangle ``(VR, VC)``,
     replicated on every PE of the tile's mask, or ``(P, VR, VC)`` with one slice per PE.

@@ -205,7 +205,10 @@ def local_block(op: TeplTileOp) -> _Form:
     # B.DATR DataType names the destination type only where the catalog accepts it (EXPDIF);
     # an arg reduction's S32/U32 index type is the destination descriptor's.
     named = "D" in isa.TEPL_BY_NAME[op.MNEMONIC].datr_fields and rt.dtype is not op.data_type
-    if pad is not PadValue.NULL or named:
+    fixed = op.block_datr()
+    if fixed is not None:  # a mandatory B.DATR (THISTOGRAM: DataType U32, ByteId)
+        cmds.append(isa.BDatr(**fixed))
+    elif pad is not PadValue.NULL or named:
         # DataType 0 for an op that does not accept the field (TileOperationDATRFieldsLegal);
         # DTYPE_NONE (inherit) where it does
         inherit = DTYPE_NONE if "D" in isa.TEPL_BY_NAME[op.MNEMONIC].datr_fields else 0

@@ -640,8 +640,10 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         return gop
     if s.family is BlockFamily.TEPL and local is not None:
         pad = list(PadValue)[d.pad] if local.HAS_PAD else PadValue.NULL
-        return local.build([by_role[r] for r in (*local.SOURCES, *sc_roles)], out_types[0],
-                           pad=pad, mask=mask)  # fmt: skip
+        lop = local.build([by_role[r] for r in (*local.SOURCES, *sc_roles)], out_types[0],
+                          pad=pad, mask=mask)  # fmt: skip
+        lop.properties.update(local.from_datr(d))  # e.g. THISTOGRAM's ByteId
+        return lop
     if s.family is BlockFamily.TEPL:
         cls = BINARY_OP_OF_SELECTOR[(s.start.mode, s.start.function)]
         op = cls.__new__(cls)

@@ -82,6 +82,9 @@ class TeplTileOp(TeplTileBase):
     one."""
     NO_LBS: ClassVar[bool] = False
     """The block has no B.DIM (the destination shape derives from the sources: TMRGSORT)."""
+    PARTIAL_SOURCES: ClassVar[tuple[str, ...]] = ()
+    """Sources of which only :meth:`referenced` elements must be defined (THISTOGRAM's
+    filter); the others' whole valid rectangle must be (D9)."""
     FIXED_PAD: ClassVar[str | None] = None
     """The padding the ASL fixes for a member without B.DATR PadValue (``"zero"``: typed
     zero, defined; ``None``: Null)."""
@@ -105,6 +108,24 @@ class TeplTileOp(TeplTileBase):
 
     def _operand_groups(self, operands: Sequence[SSAValue]) -> list[list[SSAValue]]:
         return [list(operands)]
+
+    # -- per-op hooks (defaults) ------------------------------------------------------
+    def static_params(self) -> tuple[int, ...]:
+        """Kernel parameters fixed by the op's properties, before the B.IOR ones."""
+        return ()
+
+    def block_datr(self) -> dict[str, int] | None:
+        """B.DATR fields the op's block always carries (THISTOGRAM); None: the default rule."""
+        return None
+
+    @classmethod
+    def from_datr(cls, datr) -> dict[str, Attribute]:
+        """Properties a decoded block's B.DATR sets beyond PadValue (THISTOGRAM's ByteId)."""
+        return {}
+
+    def referenced(self, role: str) -> tuple[int, int]:
+        """The (rows, cols) at the origin of a ``PARTIAL_SOURCES`` source that are read."""
+        raise NotImplementedError
 
     # -- views ------------------------------------------------------------------------
     def source(self, role: str) -> SSAValue:

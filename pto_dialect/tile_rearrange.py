@@ -12,6 +12,8 @@ Rows on the tile-local base (:mod:`pto_dialect.tile_local_base`):
   ``TFILLPAD``): one tile source and one ``i64`` parameter (the padding word, B.IOR RegSrc0).
 * :class:`TMrgSortOp` — TMRGSORT (TEPL 3/13; ``asl/tile/model/execution/sorting.asl``): a
   stable merge of two sorted single-row streams, direction through B.IOR RegSrc0.
+* :class:`THistogramOp` — THISTOGRAM (TEPL 3/8; ``complex.asl``): per-row prefix
+  histogram of a selected byte, ByteId in B.DATR (the ``byte_id`` property).
 * :class:`WindowTileOp` — TEXTRACT / TINSERT (TEPL 3/2, 3/3; ``rearrangement.asl``): a
   window at two ``i64`` offsets; tile level only (their block form is contradictory in the
   spec, :data:`WINDOW_BLOCK_UNSOUND`).
@@ -26,7 +28,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.irdl import irdl_op_definition
+from xdsl.dialects.builtin import I64, IntegerAttr
+from xdsl.ir import Attribute
+from xdsl.irdl import irdl_op_definition, prop_def
 
 from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
@@ -326,12 +330,114 @@ class TMrgSortOp(ParamTileOp):
                     "the smallest power of two covering them, SmallestTilePhysicalColumns")  # fmt: skip
 
 
-REARRANGE_OPS: list[type[TeplTileOp]] = [*INDEXED_OPS, TFillPadOp, *WINDOW_OPS, TMrgSortOp]
+HISTOGRAM_FILTER_ROWS = {(T.U16, 0): None, (T.U16, 1): 0, (T.U32, 0): 3, (T.U32, 1): 2,
+                         (T.U32, 2): 1, (T.U32, 3): 0}  # fmt: skip
+"""(source type, ByteId) -> filter rows read at column 0 (None: one per source row; 0: the
+filter is not read), ``TileHistogramInputsLegal``."""
+
+
+@irdl_op_definition
+class THistogramOp(TeplTileOp):
+    """``pto.thistogram`` — per source row, the inclusive 256-bin prefix histogram of the selected byte of the values passing the filter (TEPL 3/8).
+
+    Semantics (``asl/tile/model/execution/complex.asl`` ``THISTOGRAM``)::
+
+        b = byte_id; for each source row r:
+            U16: b = 0 counts the low byte of values whose high byte = filter[r, 0];
+                 b = 1 counts the high byte of every value (the filter is not read)
+            U32: b < 3 counts byte b of values whose bytes 3, 2, 1 (down to b + 1) equal
+                 filter[0, 0], filter[1, 0], filter[2, 0]; b = 3 counts byte 3, unfiltered
+            d[r, k] = number of counted values with byte <= k  (k < 256; U32 counts)
+        outside d's valid rectangle: Null padding
+
+    Static legality (``TileOperandsLegal_THISTOGRAM``): source U16 or U32 with ``byte_id`` in
+    0..1 (U16) or 0..3 (U32) (``TileHistogramSelectedByteSupported``); filter U8 with at least
+    the rows it is read at (one per source row for U16 / ByteId0; 3 - ByteId for U32), and
+    one column when read; d U32, valid (source valid rows) x 256, physical Col 256 (the
+    block's destination, ``asl/block/model/dispatch/destination-shape.asl``); all row-major.
+    Only the filter elements actually read must be defined (``TileHistogramPrefixDefined``).
+
+    Example::
+
+        %d = pto.thistogram %s, %f {byte_id = 1 : i64} : (!pto.tile<16x4xui16, valid=1x4>,
+            !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x256xui32, valid=1x256>
+
+    Block: ``BSTART.SFU THISTOGRAM, U16|U32; B.DATR DataType=U32, PadValueOrByteId=byte_id
+    (mandatory); B.IOT src, filter, mask, last, ->dst<TSize>; BSTOP`` (no B.DIM, no B.IOR).
+    Spec: ``asl/tile/irregular-and-complex/initialization/THISTOGRAM.asl``.
+    """
+
+    name = "pto.thistogram"
+    MODE: ClassVar[int] = 3
+    FUNCTION: ClassVar[int] = 8
+    MNEMONIC: ClassVar[str] = "THISTOGRAM"
+    SOURCES: ClassVar[tuple[str, ...]] = ("src", "filter")
+    TYPES: ClassVar[frozenset[TileDataType]] = frozenset({T.U16, T.U32})
+    TYPES_REF: ClassVar[str] = "TileHistogramSelectedByteSupported"
+    SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/initialization/THISTOGRAM.asl"
+    HAS_PAD: ClassVar[bool] = False
+    NO_LBS: ClassVar[bool] = True
+    PARTIAL_SOURCES: ClassVar[tuple[str, ...]] = ("filter",)
+
+    byte_id = prop_def(IntegerAttr[I64], IntegerAttr(0, 64))
+
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        **TeplTileOp.PROPERTY_DEFAULTS, "byte_id": IntegerAttr(0, 64)
+    }  # fmt: skip
+
+    @property
+    def selected_byte(self) -> int:
+        return self.byte_id.value.data
+
+    def static_params(self) -> tuple[int, ...]:
+        return (self.selected_byte,)
+
+    def block_datr(self) -> dict[str, int] | None:
+        return {"dtype": T.U32.value, "pad": self.selected_byte}
+
+    @classmethod
+    def from_datr(cls, datr) -> dict[str, Attribute]:
+        return {"byte_id": IntegerAttr(datr.pad, 64)}
+
+    def filter_rows(self) -> int:
+        """Filter rows read at column 0 (0: the filter is not read)."""
+        s, _f = self.source_types()
+        n = HISTOGRAM_FILTER_ROWS[(s.dtype, self.selected_byte)]
+        return s.valid_shape[0] if n is None else n
+
+    def referenced(self, role: str) -> tuple[int, int]:
+        n = self.filter_rows()
+        return (n, 1 if n else 0)
+
+    def verify_family(self) -> None:
+        s, f = self.source_types()
+        d = self.result.type
+        assert isinstance(d, TileType)
+        if (s.dtype, self.selected_byte) not in HISTOGRAM_FILTER_ROWS:
+            raise self.fault(TL, f"byte_id: {self.selected_byte} is not a ByteId of "
+                             f"{s.dtype.name} (U16: 0..1, U32: 0..3)",
+                             self.refs("TileHistogramSelectedByteSupported"))  # fmt: skip
+        self.expect("filter", "element type", type_name(f.element_type), "ui8", "a U8 prefix filter")
+        self.expect("result", "element type", type_name(d.element_type), "ui32", "U32 counts")
+        self.expect("result", "valid shape", _shape(d.valid_shape), _shape((s.valid_shape[0], 256)),
+                    "source valid rows x 256 bins")  # fmt: skip
+        self.expect("result", "physical Col", d.shape[1], 256, "the block's 256-column destination")
+        rows, cols = self.referenced("filter")
+        if f.valid_shape[0] < rows or f.valid_shape[1] < cols:
+            raise self.fault(TL, f"filter: valid shape {_shape(f.valid_shape)} lacks the "
+                             f"{rows} x {cols} elements read at column 0 "
+                             "(TileHistogramInputsLegal)", self.refs())  # fmt: skip
+
+
+REARRANGE_OPS: list[type[TeplTileOp]] = [
+    *INDEXED_OPS, TFillPadOp, *WINDOW_OPS, TMrgSortOp, THistogramOp
+]  # fmt: skip
 """Every op of this module (joins ``pto_dialect.tile_local.LOCAL_OPS``)."""
 REARRANGE_FAMILIES: list[tuple[str, list[type[TeplTileOp]]]] = [
     ("indexed rearrangement", list(INDEXED_OPS)),
     ("fill padding", [TFillPadOp]),
     ("window", list(WINDOW_OPS)),
     ("sorting", [TMrgSortOp]),
+    ("histogram", [THistogramOp]),
 ]
 """(family, op classes) for the op-table registry, in documentation order."""

@@ -1,9 +1,9 @@
 """Kernels of the irregular tile-local rearrangements: TGATHER, TSCATTER, TFILLPAD,
-TEXTRACT, TINSERT, TMRGSORT.
+TEXTRACT, TINSERT, TMRGSORT, THISTOGRAM.
 
 Rows of :data:`interpreter.kernels.LOCAL_ROWS` (call convention of
 :mod:`.tile_local`: ``kernel(sources, types, dst_type, dst_valid)`` on the sources' valid
-rectangles). TFILLPAD, TEXTRACT, TINSERT and TMRGSORT also take ``params`` (the B.IOR words); TFILLPAD's
+rectangles). TFILLPAD, TEXTRACT, TINSERT, TMRGSORT and THISTOGRAM (its ByteId first) also take ``params`` (the B.IOR words); TFILLPAD's
 row is ``physical``: it takes ``dst_shape`` and returns the WHOLE physical destination, every
 element defined. TINSERT returns the destination's valid rectangle; the caller keeps the old
 destination's payload and definedness outside it (``KEEP_SOURCE``).
@@ -148,3 +148,27 @@ def tmrgsort(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
     both = np.concatenate(streams)
     nan, key = _sort_keys(both, desc)
     return both[np.lexsort((key, nan))].reshape(dst_valid)
+
+
+def thistogram(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
+    """THISTOGRAM (``complex.asl``): per row, count the selected byte of the values whose
+    more-significant bytes pass the filter (module docstring), then the inclusive prefix sum
+    over the 256 bins; one ``np.bincount`` for all rows."""
+    src, filt = sources
+    (byte_id, *_) = params
+    v = src.astype(np.uint64)
+    rows = v.shape[0]
+
+    def byte(k: int) -> np.ndarray:
+        return (v >> np.uint64(8 * k)) & np.uint64(0xFF)
+
+    sel = np.ones(v.shape, bool)
+    if types[0] is TileDataType.U16 and byte_id == 0:
+        sel = byte(1) == filt[:rows, :1].astype(np.uint64)
+    elif types[0] is TileDataType.U32:
+        for k, frow in ((3, 0), (2, 1), (1, 2)):
+            if byte_id < k:
+                sel &= byte(k) == np.uint64(filt[frow, 0])
+    bins = byte(byte_id).astype(np.int64) + 256 * np.arange(rows)[:, None]
+    counts = np.bincount(bins[sel], minlength=rows * 256).reshape(rows, 256)
+    return np.cumsum(counts, axis=1).astype(np.uint32)

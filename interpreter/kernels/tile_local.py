@@ -274,7 +274,8 @@ def _rows() -> dict[str, LocalRow]:
              LocalRow("TFILLPAD", rearrange.tfillpad, physical=True, params=True),
              LocalRow("TEXTRACT", rearrange.textract, params=True),
              LocalRow("TINSERT", rearrange.tinsert, params=True),
-             LocalRow("TMRGSORT", rearrange.tmrgsort, params=True)]  # fmt: skip
+             LocalRow("TMRGSORT", rearrange.tmrgsort, params=True),
+             LocalRow("THISTOGRAM", rearrange.thistogram, params=True)]  # fmt: skip
     return {r.mnemonic: r for r in rows}
 
 

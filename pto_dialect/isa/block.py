@@ -365,9 +365,10 @@ IOR_PARAMS = {"TCI": 2, "TTRI": 2, "TFILLPAD": 1, "TMRGSORT": 1}
 other selectors and RegDst must be zero). TFILLPAD: the padding word (NDF contract
 ``PTO-TFILLPAD-CONTRACT-001``: ``B.IOR.RegSrc0``, omitted B.IOR = zero); TMRGSORT: its
 direction flag (``BundleSortingDescending``, omitted = ascending)."""
-NO_LB_OPS = ("TMRGSORT",)
-"""TEPL operations whose block has no B.DIM at all (``SelectedBundleClosedSortingSchemaLegal``:
-the destination shape derives from the sources)."""
+NO_LB_OPS = ("TMRGSORT", "THISTOGRAM")
+"""TEPL operations whose block has no B.DIM at all (``SelectedBundleClosedSortingSchemaLegal``,
+``SelectedBundleClosedHistogramSchemaLegal``: the destination shape derives from the
+sources)."""
 
 
 def closed_lb_schema(name: str, mode: int) -> bool:
@@ -441,6 +442,12 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
     if op.name in NO_LB_OPS and any(s.lb_written):
         raise _fault(_TL, f"{op.name} takes no B.DIM (its destination shape derives from the "
                      "sources)", at, i)  # fmt: skip
+    if op.name == "THISTOGRAM":
+        # SelectedBundleClosedHistogramSchemaLegal: B.DATR mandatory with DataType U32; no B.IOR
+        if st.datr is None or st.datr.dtype != TileDataType.U32.value:
+            raise _fault(_TL, "THISTOGRAM needs B.DATR with DataType U32 (and its ByteId)", at, i)
+        if st.ior is not None:
+            raise _fault(_TL, "THISTOGRAM takes no B.IOR", at, i)
     n_ior = IOR_PARAMS.get(op.name)
     if n_ior is not None and st.ior is not None and (any(st.ior.sources[n_ior:]) or st.ior.dst):
         used = "/".join(f"RegSrc{k}" for k in range(n_ior))

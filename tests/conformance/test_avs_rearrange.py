@@ -248,3 +248,92 @@ def test_tmrgsort_types():
 
     assert ok("f32", 16) and ok("f16", 32)
     assert not ok("bf16", 32) and not ok("ui16", 32) and not ok("ui64", 8)
+
+
+def _histogram(src: np.ndarray, filt: np.ndarray, byte_id: int, *, decoded: bool = False):
+    from pto_dialect.datatypes import TileDataType as DT
+
+    t = DT.U16 if src.dtype == np.uint16 else DT.U32
+    vr, vc = src.shape
+    src_t = f"!pto.tile<{1024 // (vc * t.info.carrier_bits) or 1}x{vc}x{t.ir}, valid={vr}x{vc}>"
+    flt_t = f"!pto.tile<128x1xui8, valid={filt.shape[0]}x1>"
+    dst_t = f"!pto.tile<{vr}x256xui32>"
+    text = _program("pto.thistogram", [src_t, flt_t], dst_t).replace(
+        " : (", f" {{byte_id = {byte_id} : i64}} : (", 1)  # fmt: skip
+    (d,) = run(_decoded(text) if decoded else text, "f", src, filt)
+    return d[0]
+
+
+@avs("PTO-AVS-TILE-THISTOGRAM-PREFIX-001")
+def test_thistogram_unfiltered_u16_high_bytes_and_null_padding():
+    from interpreter.pto_functions import PTOFunctions
+    from interpreter.runtime import tile_from_array
+    from pto_dialect.tile_rearrange import THistogramOp
+
+    src = np.array([[0x0100, 0x0200, 0x0201, 0xFF00]], np.uint16)
+    d = _histogram(src, np.zeros((1, 1), np.uint8), 1)
+    assert [d[0, k] for k in (0, 1, 2, 254, 255)] == [0, 1, 3, 3, 4]
+    # a destination with a padding row: the padding is Null (undefined)
+    text = _program("pto.thistogram", ["!pto.tile<16x4xui16, valid=1x4>",
+                                       "!pto.tile<128x1xui8, valid=1x1>"],
+                    "!pto.tile<2x256xui32, valid=1x256>").replace(" : (", " {byte_id = 1 : i64} : (", 1)  # fmt: skip
+    op = next(o for o in parse_module_text(text, ctx=build_context()).walk()
+              if isinstance(o, THistogramOp))  # fmt: skip
+    (r,) = PTOFunctions()._run_local(op, (tile_from_array(op.srcs[0].type, src),
+                                          tile_from_array(op.srcs[1].type, np.zeros((1, 1), np.uint8))))  # fmt: skip
+    assert not r.defined[0][1, 0] and r.defined[0][0].all()
+
+
+@avs("PTO-AVS-TILE-THISTOGRAM-U16-FILTER-001")
+def test_thistogram_u16_row_filters():
+    src = np.array([[0xAA01, 0xBB02], [0xBB03, 0xAA04]], np.uint16)
+    d = _histogram(src, np.array([[0xAA], [0xBB]], np.uint8), 0)
+    assert (d[0, 0], d[0, 1], d[0, 255]) == (0, 1, 1)
+    assert (d[1, 2], d[1, 3], d[1, 255]) == (0, 1, 1)
+
+
+@avs("PTO-AVS-TILE-THISTOGRAM-U32-PREFIX-001")
+def test_thistogram_u32_three_byte_prefix():
+    src = np.array([[0xAABBCC01, 0xAABBCC02, 0xAABBDD01, 0x11223301]], np.uint32)
+    d = _histogram(src, np.array([[0xAA], [0xBB], [0xCC]], np.uint8), 0)
+    assert (d[0, 0], d[0, 1], d[0, 2], d[0, 255]) == (0, 1, 2, 2)
+
+
+@avs("PTO-AVS-TILE-THISTOGRAM-BUNDLE-001")
+def test_thistogram_bundle_fixed_output_shape():
+    src = np.array([[0x0100, 0x0200]], np.uint16)
+    d = _histogram(src, np.zeros((1, 1), np.uint8), 1, decoded=True)
+    assert d.shape == (1, 256) and d[0, 1] == 1 and d[0, 2] == 2
+
+
+@avs("PTO-AVS-TILE-THISTOGRAM-SCHEMA-001")
+def test_thistogram_schema():
+    def ok(dst: str, filt: str = "ui8", byte_id: int = 0) -> bool:
+        text = (f'%s = "test.op"() : () -> !pto.tile<16x4xui16, valid=1x4>\n'
+                f'%f = "test.op"() : () -> !pto.tile<128x1x{filt}, valid=1x1>\n'
+                f"%d = pto.thistogram %s, %f {{byte_id = {byte_id} : i64}} : "
+                f"(!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1x{filt}, valid=1x1>) -> {dst}")  # fmt: skip
+        try:
+            parse_module_text(text, ctx=build_context()).verify()
+        except Exception as e:
+            assert "[TileLegality]" in str(e), e
+            return False
+        return True
+
+    assert ok("!pto.tile<1x256xui32>") and ok("!pto.tile<1x256xui32>", byte_id=1)
+    assert not ok("!pto.tile<1x256xui32>", byte_id=2)
+    assert not ok("!pto.tile<1x512xui32, valid=1x257>")
+    assert not ok("!pto.tile<1x256xui32>", filt="si8")
+
+
+@avs("PTO-AVS-BLOCK-THISTOGRAM-SCHEMA-001")
+def test_thistogram_block_schema_needs_datr():
+    from pto_dialect import isa
+
+    start = isa.BStart.op("THISTOGRAM", T.U16.value)
+    iot = isa.BIot(src0=0, src1=1, last=1, size_code=4, pe_mode=7, dst_hand=0)
+    s = isa.check_block([start, isa.BDatr(dtype=T.U32.value, pad=0), iot, isa.BStop()])
+    assert not s.noop and len(s.sources) == 2
+    with pytest.raises(PTOFault) as e:
+        isa.check_block([start, iot, isa.BStop()])
+    assert e.value.kind == "TileLegality"

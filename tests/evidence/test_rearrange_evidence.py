@@ -30,6 +30,7 @@ from pto_dialect.tile_rearrange import (
     WINDOW_OPS,
     TExtractOp,
     TFillPadOp,
+    THistogramOp,
     TInsertOp,
     TMrgSortOp,
 )
@@ -250,8 +251,9 @@ def test_static_catalog_alignment():
     applicability: Layout only; TMRGSORT none) is the catalog's."""
     for cls in REARRANGE_OPS:
         row = isa.TEPL_OPS[(cls.MODE, cls.FUNCTION)]
-        if cls in WINDOW_OPS or cls is TMrgSortOp:  # offsets / flag are no tile sources
-            assert row.sources == len(cls.SOURCES) and row.datr_fields == ("" if cls is TMrgSortOp else "L")
+        if cls in WINDOW_OPS or cls in (TMrgSortOp, THistogramOp):  # not Layout-only
+            want = {TMrgSortOp: "", THistogramOp: "DP"}.get(cls, "L")
+            assert row.sources == len(cls.SOURCES) and row.datr_fields == want
             continue
         assert (row.name, str(row.engine), row.datr_fields) == (cls.MNEMONIC, "SFU", "L")
         assert row.sources == len(cls.SOURCES) and row.destinations == 1
@@ -404,6 +406,77 @@ def test_tmrgsort_faults_and_block():
                 np.int64(1))  # fmt: skip
     assert got.tolist() == [[3, 2, 1, -0.0]]
     assert TMrgSortOp.NO_LBS
+
+
+# ---------------------------------------------------------------------------------------
+# THISTOGRAM
+# ---------------------------------------------------------------------------------------
+
+
+def _ref_histogram(src: list, filt: list, t: TileDataType, b: int) -> list:
+    """The ASL loop nest of THISTOGRAM on Python ints."""
+    out = []
+    for r, line in enumerate(src):
+        counts = [0] * 256
+        for v in line:
+            byte = [(v >> (8 * k)) & 0xFF for k in range(4)]
+            if t is T.U16 and b == 0:
+                ok = byte[1] == filt[r][0]
+            elif t is T.U32:
+                ok = all(byte[k] == filt[3 - k][0] for k in (3, 2, 1) if b < k)
+            else:
+                ok = True
+            if ok:
+                counts[byte[b]] += 1
+        out.append([sum(counts[: k + 1]) for k in range(256)])
+    return out
+
+
+@pytest.mark.parametrize(("t", "b"), [(T.U16, 0), (T.U16, 1), (T.U32, 0), (T.U32, 1), (T.U32, 2),
+                                      (T.U32, 3)])  # fmt: skip
+def test_thistogram_every_type_and_byte(t, b):
+    """Random values whose high bytes often match the filter, against the loop nest."""
+    filt = RNG.integers(0, 4, size=(3, 1)).astype(np.uint8)
+    src = RNG.integers(0, 4, size=(3, 40, 4)).astype(np.uint8)  # bytes drawn from 0..3
+    if t is T.U16:
+        src = src[..., :2]
+    vals = src.view(t.numpy_dtype()).reshape(3, 40)
+    got = kernels.KERNELS["THISTOGRAM"]([vals, filt], [t, T.U8], T.U32, (3, 256), params=(b,))
+    assert got.dtype == np.uint32
+    assert got.tolist() == _ref_histogram(vals.tolist(), filt.tolist(), t, b)
+
+
+def test_thistogram_tile_block_and_filter_definedness():
+    """Tile level and decoded block agree; only the filter elements read must be defined
+    (U16 ByteId1 reads none); the block carries a mandatory B.DATR (U32, ByteId) and no
+    B.DIM, and a block without it is TileLegality."""
+    from interpreter.pto_functions import PTOFunctions
+    from interpreter.runtime import TileValue, tile_from_array
+
+    ins = ["!pto.tile<16x4xui16, valid=2x4>", "!pto.tile<64x2xui8, valid=2x1>"]
+    src = np.array([[0xAA01, 0xBB02, 0xAA03, 0x0104], [0xBB05, 0xBB06, 0xAA07, 0xBB07]], np.uint16)
+    filt = np.array([[0xAA], [0xBB]], np.uint8)
+    for b in (0, 1):
+        text = _program("pto.thistogram", ins, "!pto.tile<2x256xui32>").replace(
+            " : (", f" {{byte_id = {b} : i64}} : (", 1)  # fmt: skip
+        got = _both(text, src, filt)
+        assert got.tolist() == _ref_histogram(src.tolist(), filt.tolist(), T.U16, b)
+        blk = str(bundled(text))
+        assert "dtype = U32" in blk and "pto.b.dim" not in blk
+    op = next(o for o in parse_module_text(text, ctx=build_context()).walk()
+              if isinstance(o, THistogramOp))  # fmt: skip
+    undefined = TileValue(op.srcs[1].type, {p: np.zeros((64, 2), np.uint8) for p in range(4)},
+                          {p: np.zeros((64, 2), bool) for p in range(4)})  # fmt: skip
+    (r,) = PTOFunctions()._run_local(op, (tile_from_array(op.srcs[0].type, src), undefined))
+    assert r.defined[0].all()  # ByteId1: the filter is not read
+    op0 = THistogramOp.build(list(op.operands), op.result.type)  # ByteId0 reads filter[r, 0]
+    with pytest.raises(PTOFault, match="filter: PE0 reads undefined"):
+        PTOFunctions()._run_local(op0, (tile_from_array(op.srcs[0].type, src), undefined))
+    start = isa.BStart.op("THISTOGRAM", T.U16.value)
+    iot = isa.BIot(src0=0, src1=1, last=1, size_code=4, pe_mode=7, dst_hand=0)
+    with pytest.raises(PTOFault, match="needs B.DATR"):
+        isa.check_block([start, iot, isa.BStop()])
+    isa.check_block([start, isa.BDatr(dtype=T.U32.value, pad=1), iot, isa.BStop()])
 
 
 EXECUTED = frozenset(c.name for c in REARRANGE_OPS)

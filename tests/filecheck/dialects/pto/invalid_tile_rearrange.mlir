@@ -228,3 +228,59 @@
 %f = "test.op"() : () -> i1
 %d = pto.tmrgsort %l, %l, %f : (!pto.tile<16x2xf32, valid=1x2>, !pto.tile<16x2xf32, valid=1x2>, i1) -> !pto.tile<8x4xf32, valid=1x4>
 // CHECK: {{^}}'pto.tmrgsort' op [TileLegality] descending must be i64 (a GPR word), got i1 (asl/tile/irregular-and-complex/sorting/TMRGSORT.asl){{$}}
+
+// -----
+
+// THISTOGRAM: U16 or U32 sources (TileHistogramSelectedByteSupported)
+%s = "test.op"() : () -> !pto.tile<32x4xui8, valid=1x4>
+%f = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
+%d = pto.thistogram %s, %f : (!pto.tile<32x4xui8, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x256xui32>
+// CHECK: {{^}}'pto.thistogram' op [TileLegality] src: element type ui8 is not supported (allowed: U16, U32) (TileHistogramSelectedByteSupported, asl/tile/irregular-and-complex/initialization/THISTOGRAM.asl){{$}}
+
+// -----
+
+// THISTOGRAM: U16 ByteId is 0 or 1 (AVS THISTOGRAM-SCHEMA-001 rejects 2)
+%s = "test.op"() : () -> !pto.tile<16x4xui16, valid=1x4>
+%f = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
+%d = pto.thistogram %s, %f {byte_id = 2 : i64} : (!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x256xui32>
+// CHECK: {{^}}'pto.thistogram' op [TileLegality] byte_id: 2 is not a ByteId of U16 (U16: 0..1, U32: 0..3) (TileHistogramSelectedByteSupported, asl/tile/irregular-and-complex/initialization/THISTOGRAM.asl){{$}}
+
+// -----
+
+// THISTOGRAM: the filter is U8 (AVS THISTOGRAM-SCHEMA-001 rejects S8)
+%s = "test.op"() : () -> !pto.tile<16x4xui16, valid=1x4>
+%f = "test.op"() : () -> !pto.tile<128x1xsi8, valid=1x1>
+%d = pto.thistogram %s, %f : (!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1xsi8, valid=1x1>) -> !pto.tile<1x256xui32>
+// CHECK: {{^}}'pto.thistogram' op [TileLegality] filter: element type si8 must be ui8 (a U8 prefix filter) (asl/tile/irregular-and-complex/initialization/THISTOGRAM.asl){{$}}
+
+// -----
+
+// THISTOGRAM: U32 counts
+%s = "test.op"() : () -> !pto.tile<16x4xui16, valid=1x4>
+%f = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
+%d = pto.thistogram %s, %f : (!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x256xsi32>
+// CHECK: {{^}}'pto.thistogram' op [TileLegality] result: element type si32 must be ui32 (U32 counts) (asl/tile/irregular-and-complex/initialization/THISTOGRAM.asl){{$}}
+
+// -----
+
+// THISTOGRAM: valid (source valid rows) x 256 (AVS THISTOGRAM-SCHEMA-001 rejects 257 columns)
+%s = "test.op"() : () -> !pto.tile<16x4xui16, valid=1x4>
+%f = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
+%d = pto.thistogram %s, %f : (!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x512xui32, valid=1x257>
+// CHECK: {{^}}'pto.thistogram' op [TileLegality] result: valid shape 1x257 must be 1x256 (source valid rows x 256 bins) (asl/tile/irregular-and-complex/initialization/THISTOGRAM.asl){{$}}
+
+// -----
+
+// THISTOGRAM: physical Col 256 (the block's destination)
+%s = "test.op"() : () -> !pto.tile<16x4xui16, valid=1x4>
+%f = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
+%d = pto.thistogram %s, %f : (!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x512xui32, valid=1x256>
+// CHECK: {{^}}'pto.thistogram' op [TileLegality] result: physical Col 512 must be 256 (the block's 256-column destination) (asl/tile/irregular-and-complex/initialization/THISTOGRAM.asl){{$}}
+
+// -----
+
+// THISTOGRAM: U32 ByteId0 reads filter rows 0..2 at column 0
+%s = "test.op"() : () -> !pto.tile<8x4xui32, valid=1x4>
+%f = "test.op"() : () -> !pto.tile<128x1xui8, valid=2x1>
+%d = pto.thistogram %s, %f : (!pto.tile<8x4xui32, valid=1x4>, !pto.tile<128x1xui8, valid=2x1>) -> !pto.tile<1x256xui32>
+// CHECK: {{^}}'pto.thistogram' op [TileLegality] filter: valid shape 2x1 lacks the 3 x 1 elements read at column 0 (TileHistogramInputsLegal) (asl/tile/irregular-and-complex/initialization/THISTOGRAM.asl){{$}}

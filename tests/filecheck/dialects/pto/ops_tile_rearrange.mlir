@@ -1,4 +1,4 @@
-// Round trip of the irregular tile-local rearrangements (TGATHER, TSCATTER, TFILLPAD, TEXTRACT, TINSERT, TMRGSORT;
+// Round trip of the irregular tile-local rearrangements (TGATHER, TSCATTER, TFILLPAD, TEXTRACT, TINSERT, TMRGSORT, THISTOGRAM;
 // pto_dialect/tile_rearrange.py) in custom and generic syntax; explicit defaults print
 // canonically, TFILLPAD with and without its padding word.
 // RUN: xdsl-opt %s | xdsl-opt | filecheck %s
@@ -49,4 +49,13 @@
 // GENERIC: %tmrgsort = "pto.tmrgsort"(%ml, %ml, %w) <{pad = #pto.pad<null>, mask = #pto.mask<1111>, operandSegmentSizes = array<i32: 2, 1>}> : (!pto.tile<16x2xf32, valid=1x2>, !pto.tile<16x2xf32, valid=1x2>, i64) -> !pto.tile<8x4xf32, valid=1x4>
 %tmrgsortasc = pto.tmrgsort %ml, %ml : (!pto.tile<16x2xf32, valid=1x2>, !pto.tile<16x2xf32, valid=1x2>) -> !pto.tile<8x4xf32, valid=1x4>
 // CHECK-NEXT: %tmrgsortasc = pto.tmrgsort %ml, %ml : (!pto.tile<16x2xf32, valid=1x2>, !pto.tile<16x2xf32, valid=1x2>) -> !pto.tile<8x4xf32, valid=1x4>
+%hs = "test.op"() : () -> !pto.tile<16x4xui16, valid=1x4>
+// CHECK-NEXT: %hs = "test.op"() : () -> !pto.tile<16x4xui16, valid=1x4>
+%hf = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
+// CHECK-NEXT: %hf = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
+%thistogram = pto.thistogram %hs, %hf {byte_id = 1 : i64} : (!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x256xui32>
+// CHECK-NEXT: %thistogram = pto.thistogram %hs, %hf {byte_id = 1 : i64} : (!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x256xui32>
+// GENERIC: %thistogram = "pto.thistogram"(%hs, %hf) <{pad = #pto.pad<null>, mask = #pto.mask<1111>, byte_id = 1 : i64}> : (!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x256xui32>
+%thistogram0 = pto.thistogram %hs, %hf {byte_id = 0 : i64} : (!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x256xui32>
+// CHECK-NEXT: %thistogram0 = pto.thistogram %hs, %hf : (!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x256xui32>
 // CHECK-NEXT: }
