@@ -16,7 +16,6 @@ from interpreter import kernels
 from interpreter.runtime import (
     TileValue,
     all_defined,
-    partial_source_check,
     pe_indices,
     require_source,
     source_check,
@@ -187,8 +186,8 @@ def local_plan(op: TeplTileOp):
     vr, vc = rtype.valid_shape
 
     static = op.static_params()
-    checks = [partial_source_check(name, role, t, op.referenced(role))
-              if role in op.PARTIAL_SOURCES else source_check(name, role, t)
+    checks = [source_check(name, role, t,  # type: ignore[arg-type]
+                           op.referenced(role) if role in op.PARTIAL_SOURCES else None)
               for role, t in sources]  # fmt: skip
 
     def plan(*args):

@@ -123,10 +123,12 @@ def require_source(op_name: str, role: str, value: object, expected: TileType) -
     return source_check(op_name, role, expected)(value)
 
 
-def source_check(op_name: str, role: str, expected: TileType):
+def source_check(op_name: str, role: str, expected: TileType, read: tuple[int, int] | None = None):
     """:func:`require_source` for one operand, with the descriptor's facts resolved once:
-    ``check(value) -> value`` (the compiled engine builds one per operand)."""
-    vr, vc = expected.valid_shape
+    ``check(value) -> value`` (the compiled engine builds one per operand). ``read``: only
+    these (rows, cols) at the origin must be defined (THISTOGRAM's filter,
+    ``TileHistogramPrefixDefined``); default the whole valid rectangle."""
+    vr, vc = expected.valid_shape if read is None else read
     shared = _SHARED_DEFINED
 
     def fault(message: str) -> PTOFault:
@@ -144,29 +146,6 @@ def source_check(op_name: str, role: str, expected: TileType):
                 for p, d in sorted(value.defined.items()):  # the lowest PE is reported
                     if not d[:vr, :vc].all():
                         raise fault(f"PE{p} reads undefined elements in its valid rectangle (D9)")
-        return value
-
-    return check
-
-
-def partial_source_check(op_name: str, role: str, expected: TileType, read: tuple[int, int]):
-    """:func:`source_check` for a source of which only the ``read`` (rows, cols) at the origin
-    must be defined (THISTOGRAM's filter, ``TileHistogramPrefixDefined``)."""
-    r, c = read
-
-    def fault(message: str) -> PTOFault:
-        return PTOFault(FaultKind.TILE_LEGALITY, f"{role}: {message}", op_name)
-
-    def check(value: object) -> TileValue:
-        if not isinstance(value, TileValue):
-            raise fault("not a tile value")
-        if not value.payloads:
-            raise fault("tile is not allocated (produced by a mask-0 no-op)")
-        if value.type != expected:
-            raise fault("descriptor differs from the IR type")
-        for p, d in sorted(value.defined.items()):
-            if not d[:r, :c].all():
-                raise fault(f"PE{p} reads undefined elements (D9)")
         return value
 
     return check
