@@ -67,12 +67,16 @@ def _row(cls) -> dict[str, str]:
                         or LOCAL_OP_OF_SELECTOR.get(key) or GENERATOR_OP_OF_SELECTOR.get(key))
             is cls,
         }
-    layers["block"] = any(issubclass(cls, fam) for fam, _ in pto_form_bundles.FORMERS)
+    layers["block"] = any(issubclass(cls, fam) for fam, _ in pto_form_bundles.FORMERS) and not (
+        getattr(cls, "BLOCK_UNSOUND", "")
+    )
     doc = (cls.__doc__ or "").strip().splitlines()[0].rstrip(".")
     semantics = doc.split("—", 1)[-1].strip() if "—" in doc else doc
     semantics = semantics.split(" (TEPL")[0].split(" (CUBE function")[0]
     order = ("encoding", "block", "kernel", "decoded")
     impl = ", ".join(["dialect", *(k for k in order if layers.get(k))])
+    if getattr(cls, "BLOCK_UNSOUND", ""):
+        impl += " (no block form: contradictory in the spec, docs/rearrange.md)"
     return {
         "op": f"`{cls.name}`",
         "mnemonic": mnemonic,

@@ -176,17 +176,39 @@ def local_plan(op: TeplTileOp):
 
         return noop
     sources = [(role, v.type) for role, v in zip(op.SOURCES, op.srcs)]
+    n = len(sources)
     pes = pe_indices(op.mask.data)
-    name, mnemonic, pad = op.name, op.MNEMONIC, op.pad.data.value
+    name, mnemonic = op.name, op.MNEMONIC
+    pad = op.FIXED_PAD or op.pad.data.value
     local_tile = kernels.local_tile
+    physical = kernels.LOCAL_ROWS[mnemonic].physical
+    keep = op.SOURCES.index(op.KEEP_SOURCE) if op.KEEP_SOURCE else None
+    vr, vc = rtype.valid_shape
+
+    static = op.static_params()
+    checks = [source_check(name, role, t,  # type: ignore[arg-type]
+                           op.referenced(role) if role in op.PARTIAL_SOURCES else None)
+              for role, t in sources]  # fmt: skip
 
     def plan(*args):
-        tiles = [require_source(name, role, a, t)  # type: ignore[arg-type]
-                 for (role, t), a in zip(sources, args)]
+        tiles = [check(a) for check, a in zip(checks, args)]
         types = [t.type.dtype for t in tiles]
+        # B.IOR parameters follow the tile sources; an omitted B.IOR reads zeros
+        params = static + (tuple(int(a) for a in args[n:]) or (0,) * len(op.PARAMS))
         out = {p: local_tile(mnemonic, [t.valid(p) for t in tiles], types, rtype.dtype,
-                             rtype.valid_shape)
+                             rtype.valid_shape, params, rtype.shape)
                for p in pes}  # fmt: skip
+        if physical or keep is not None:
+            payloads: dict[int, np.ndarray] = {}
+            defined: dict[int, np.ndarray] = {}
+            for p, v in out.items():
+                if keep is None:  # the kernel wrote every physical element: all defined
+                    payload, dfn = v, all_defined(rtype.shape)
+                else:  # outside the valid rectangle: the kept source's payload, definedness
+                    payload, dfn = tiles[keep].payloads[p].copy(), tiles[keep].defined[p].copy()
+                    payload[:vr, :vc], dfn[:vr, :vc] = v, True
+                TileValue.freeze(p, payload, dfn, payloads, defined)
+            return (TileValue(rtype, payloads, defined),)
         return (TileValue.from_valid(rtype, out, pad),)
 
     return plan

@@ -123,10 +123,12 @@ def require_source(op_name: str, role: str, value: object, expected: TileType) -
     return source_check(op_name, role, expected)(value)
 
 
-def source_check(op_name: str, role: str, expected: TileType):
+def source_check(op_name: str, role: str, expected: TileType, read: tuple[int, int] | None = None):
     """:func:`require_source` for one operand, with the descriptor's facts resolved once:
-    ``check(value) -> value`` (the compiled engine builds one per operand)."""
-    vr, vc = expected.valid_shape
+    ``check(value) -> value`` (the compiled engine builds one per operand). ``read``: only
+    these (rows, cols) at the origin must be defined (THISTOGRAM's filter,
+    ``TileHistogramPrefixDefined``); default the whole valid rectangle."""
+    vr, vc = expected.valid_shape if read is None else read
     shared = _SHARED_DEFINED
 
     def fault(message: str) -> PTOFault:

@@ -191,9 +191,12 @@ def tepl_block(op, sources: list[SSAValue], scalars: list[SSAValue]) -> _Form:
 def local_block(op: TeplTileOp) -> _Form:
     """Canonical block of a tile-local TEPL op (reductions, expansions, TTRANS): the catalog
     composition ``BSTART.SFU <op>, DT; [B.DATR [DataType,] PadValue]; B.DIM LB0=ValidCol;
-    [LB1=ValidRow]; [LB2=Col]; B.IOT <sources>, ->dst; BSTOP`` from the op's row. DT is the
+    [LB1=ValidRow]; [LB2=Col]; B.IOT <sources>, ->dst; [B.IOR <params>]; BSTOP`` from the
+    op's row. DT is the
     first source's type; an EXPDIF destination of another type (FP16/BF16 -> FP32) is named
     by B.DATR DataType; the LBs describe ``op.lb_geometry()``."""
+    if op.BLOCK_UNSOUND:
+        raise PassFailedException(f"'{op.name}': no block form is modelled: {op.BLOCK_UNSOUND}")
     rt = op.result.type
     g = op.lb_geometry()
     assert isinstance(rt, TileType)
@@ -202,12 +205,16 @@ def local_block(op: TeplTileOp) -> _Form:
     # B.DATR DataType names the destination type only where the catalog accepts it (EXPDIF);
     # an arg reduction's S32/U32 index type is the destination descriptor's.
     named = "D" in isa.TEPL_BY_NAME[op.MNEMONIC].datr_fields and rt.dtype is not op.data_type
-    if pad is not PadValue.NULL or named:
+    fixed = op.block_datr()
+    if fixed is not None:  # a mandatory B.DATR (THISTOGRAM: DataType U32, ByteId)
+        cmds.append(isa.BDatr(**fixed))
+    elif pad is not PadValue.NULL or named:
         # DataType 0 for an op that does not accept the field (TileOperationDATRFieldsLegal);
         # DTYPE_NONE (inherit) where it does
         inherit = DTYPE_NONE if "D" in isa.TEPL_BY_NAME[op.MNEMONIC].datr_fields else 0
         cmds.append(isa.BDatr(pad=pad.code, dtype=rt.dtype.value if named else inherit))
-    cmds += closed_lbs(g)
+    if not op.NO_LBS:  # TMRGSORT's block has no B.DIM
+        cmds += closed_lbs(g)
     cmds.append(
         isa.BIot(
             src0=PLACEHOLDER_SOURCE,
@@ -218,8 +225,11 @@ def local_block(op: TeplTileOp) -> _Form:
             dst_hand=hand_of(rt),
         )
     )
+    params = list(getattr(op, "params", ()))
+    if params:  # B.IOR parameters (TFILLPAD's padding word) in dense RegSrc order
+        cmds.append(isa.BIor(*SLOT_GPRS[: len(params)]))
     cmds.append(isa.BStop())
-    return _Form(cmds, list(op.srcs))
+    return _Form(cmds, [*op.srcs, *params])
 
 
 def generator_block(op: GeneratorTileOp) -> _Form:

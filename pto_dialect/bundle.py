@@ -98,9 +98,11 @@ BINARY_OP_OF_SELECTOR: dict[tuple[int, int], type[BinaryTileOp]] = {
 }
 """TEPL (Mode, Function) -> tile-level binary op class."""
 LOCAL_OP_OF_SELECTOR: dict[tuple[int, int], type[TeplTileOp]] = {
-    (c.MODE, c.FUNCTION): c for c in LOCAL_OPS
+    (c.MODE, c.FUNCTION): c for c in LOCAL_OPS if not c.BLOCK_UNSOUND
 }
-"""TEPL (Mode, Function) -> tile-local op class (reductions, expansions, TTRANS, ...)."""
+"""TEPL (Mode, Function) -> tile-local op class (reductions, expansions, TTRANS, ...); not
+the ops whose block form the spec leaves contradictory (``BLOCK_UNSOUND``: TEXTRACT,
+TINSERT), whose decoded blocks are refused."""
 GENERATOR_OP_OF_SELECTOR: dict[tuple[int, int], type[GeneratorTileOp]] = {
     (c.MODE, c.FUNCTION): c for c in GENERATOR_OPS
 }
@@ -526,9 +528,12 @@ def scalar_roles(s: isa.BlockSummary) -> tuple[str, ...]:
         # A tile-scalar block links its scalar when B.IOR RegSrc0 names a GPR; an omitted
         # B.IOR or RegSrc0 = zero supplies scalar zero and links nothing (catalog defaults).
         return ew.SCALAR_ROLES
-    gen = GENERATOR_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    key = (s.start.mode, s.start.function)
+    gen = GENERATOR_OP_OF_SELECTOR.get(key) or LOCAL_OP_OF_SELECTOR.get(key)
     if s.family is BlockFamily.TEPL and gen is not None and s.scalars is not None:
-        return gen.PARAMS  # TCI / TTRI read their two parameters through B.IOR
+        # TCI / TTRI / TFILLPAD read their parameters through B.IOR; without a B.IOR they
+        # link none and read zeros
+        return gen.PARAMS
     return ()
 
 
@@ -634,10 +639,10 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         GeneratorTileOp.__init__(gop, [by_role[r] for r in sc_roles], out_types[0], mask=mask)
         return gop
     if s.family is BlockFamily.TEPL and local is not None:
-        lop = local.__new__(local)
         pad = list(PadValue)[d.pad] if local.HAS_PAD else PadValue.NULL
-        TeplTileOp.__init__(lop, [by_role[r] for r in local.SOURCES], out_types[0], pad=pad,
-                            mask=mask)  # fmt: skip
+        lop = local.build([by_role[r] for r in (*local.SOURCES, *sc_roles)], out_types[0],
+                          pad=pad, mask=mask)  # fmt: skip
+        lop.properties.update(local.from_datr(d))  # e.g. THISTOGRAM's ByteId
         return lop
     if s.family is BlockFamily.TEPL:
         cls = BINARY_OP_OF_SELECTOR[(s.start.mode, s.start.function)]
@@ -713,8 +718,9 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         g = op.lb_geometry() if isinstance(op, TeplTileOp | GeneratorTileOp) else first
         want = (g.valid_shape[1], g.valid_shape[0], g.shape[1])
         names = ("ValidCol", "ValidRow", "Col")
+    no_lbs = isinstance(op, TeplTileOp) and op.NO_LBS  # TMRGSORT: shape from the sources
     for k, (have, w, n) in enumerate(zip(s.dims, want, names)):
-        if s.lb_regs[k] is not None:
+        if no_lbs or s.lb_regs[k] is not None:
             continue  # a GPR-sourced LB is known only at run time
         if have != w:
             raise _fail(tl, f"LB{k} ({n}) is {have}, the tiles say {w}")
@@ -737,8 +743,8 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
 def _check_local(s: isa.BlockSummary, op: TeplTileOp) -> None:
     """B.DATR of a linked tile-local block against its tile types: DataType names the
     destination type (DTYPE_NONE or omitted: the source type; EXPDIF ``B.DATR DataType``),
-    and the B.DATR Layout conversions of TTRANS / TCONCAT are not modelled (refused, not
-    ignored)."""
+    and the B.DATR Layout conversions (TTRANS, TCONCAT, TGATHER, TSCATTER, TFILLPAD) are not
+    modelled (refused, not ignored)."""
     tl = FaultKind.TILE_LEGALITY
     rt = op.result.type
     assert isinstance(rt, TileType)
@@ -747,7 +753,7 @@ def _check_local(s: isa.BlockSummary, op: TeplTileOp) -> None:
         if rt.dtype.value != want:
             raise _fail(tl, f"B.DATR DataType {TileDataType(want).name} differs from the result's "
                         f"{rt.dtype.name}")  # fmt: skip
-    if op.MNEMONIC in ("TTRANS", "TCONCAT") and s.datr.layout != 0:
+    if "L" in (s.start.tepl.datr_fields if s.start.tepl else "") and s.datr.layout != 0:
         raise _fail(tl, f"{op.MNEMONIC} with B.DATR Layout "
                     f"{LAYOUTS.get(s.datr.layout, s.datr.layout)} is not modelled (only the "
                     "plain row-major form)")  # fmt: skip

@@ -18,12 +18,9 @@ A member is a row: its selector (``MODE``, ``FUNCTION``), ``MNEMONIC``, operand 
 ``OPERATION`` and ``AXIS``). Kernels are rows of ``interpreter.kernels.LOCAL_ROWS``; the
 block former, decoded dispatch and interpreter are driven by :data:`LOCAL_OPS`.
 
-Syntax (all members)::
-
-    %d = pto.<op> %src[, %src2] [{pad = #pto.pad<zero>, mask = #pto.mask<1111>}]
-        : (source types) -> result type
-
-Diagnostics: ``'<op>' op [<FaultKind>] <operand>: <rule> (<spec refs>)``.
+The common base :class:`TeplTileOp` (syntax, shared checks) is in
+:mod:`pto_dialect.tile_local_base`; the indexed rearrangements and TFILLPAD are rows of
+:mod:`pto_dialect.tile_rearrange`.
 """
 
 from __future__ import annotations
@@ -44,14 +41,21 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
-from pto_dialect.attributes import MaskAttr, PadValue, PadValueAttr, TileType
+from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
-from pto_dialect.faults import FaultKind
 from pto_dialect.geometry import Layout, Storage
-from pto_dialect.ops import PTOOp, TeplTileBase, _print_props, _split_props, type_name
-
-TL = FaultKind.TILE_LEGALITY
-T = TileDataType
+from pto_dialect.ops import PTOOp, _split_props, type_name
+from pto_dialect.tile_local_base import (
+    _ROW_MAJOR,
+    TL,
+    T,
+    TeplTileOp,
+    _define,
+    _define_row,
+    _print_operands_and_type,
+    _shape,
+)
+from pto_dialect.tile_rearrange import REARRANGE_FAMILIES, REARRANGE_OPS
 
 ARG_REDUCE_TYPES = frozenset({T.S32, T.U32, T.FP32, T.S16, T.U16, T.FP16, T.BF16, T.S8, T.U8})
 """ASL ``TileArgReductionSourceDataTypeSupported`` (= ``TileA9DataTypeSupported``,
@@ -66,157 +70,6 @@ EXPDIF_PAIRS = frozenset(
 TRANS_TYPES = frozenset(t for t in TileDataType if t is not T.HIF4X2)
 """``TileCarrierOrMove24BaselineDataTypeSupported`` (every type but HiF4X2)."""
 
-_ROW_MAJOR = "PTO-SPEC 2, D10"
-
-
-def _shape(s: tuple[int, int]) -> str:
-    return f"{s[0]}x{s[1]}"
-
-
-def _print_operands_and_type(printer: Printer, op: PTOOp, values, result) -> None:
-    """`` [%a, %b] [{props}] : (types) -> result`` (the tile-local custom syntax)."""
-    if values:
-        printer.print_string(" ")
-        printer.print_list(values, printer.print_operand)
-    _print_props(printer, op, op.PROPERTY_DEFAULTS)  # type: ignore[attr-defined]
-    printer.print_string(" : ")
-    printer.print_function_type([v.type for v in values], [result.type])
-
-
-class TeplTileOp(TeplTileBase):
-    """Common base of the tile-local TEPL families: variadic tile sources (their count is the
-    row's ``SOURCES``), one destination, B.DATR PadValue and the PE mask."""
-
-    MODE: ClassVar[int]
-    FUNCTION: ClassVar[int]
-    MNEMONIC: ClassVar[str]
-    SOURCES: ClassVar[tuple[str, ...]] = ("src",)
-    TYPES: ClassVar[frozenset[TileDataType]] = VEC_ARITH_TYPES
-    TYPES_REF: ClassVar[str] = "TileVecArithmeticDataTypeSupported"
-    SPEC: ClassVar[str] = ""
-    """The op's ASL path (cited in diagnostics and docs)."""
-    HAS_PAD: ClassVar[bool] = True
-    """B.DATR PadValue is applicable (TTRANS pads with Null only)."""
-    ROW_MAJOR_ONLY: ClassVar[bool] = True
-
-    srcs = var_operand_def(TileType)
-    result = result_def(TileType)
-
-    def __init__(
-        self,
-        sources: Sequence[SSAValue],
-        result_type: Attribute,
-        *,
-        pad: PadValue = PadValue.NULL,
-        mask: str = "1111",
-    ):
-        super().__init__(
-            operands=[list(sources)],
-            result_types=[result_type],
-            properties={"pad": PadValueAttr(pad), "mask": MaskAttr(mask)},
-        )
-
-    # -- views ------------------------------------------------------------------------
-    def source(self, role: str) -> SSAValue:
-        return self.srcs[self.SOURCES.index(role)]
-
-    def source_types(self) -> list[TileType]:
-        return [v.type for v in self.srcs]  # type: ignore[misc]
-
-    @property
-    def data_type(self) -> TileDataType:
-        """The BSTART DataType: the first source's element type."""
-        return self.srcs[0].type.dtype  # type: ignore[union-attr]
-
-    def lb_geometry(self) -> TileType:
-        """The tile whose (ValidCol, ValidRow, Col) the block's LB0..LB2 describe."""
-        return self.srcs[0].type  # type: ignore[return-value]
-
-    # -- syntax ---------------------------------------------------------------------
-    def print(self, printer: Printer) -> None:
-        _print_operands_and_type(printer, self, self.srcs, self.result)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TeplTileOp:
-        pos = parser.pos
-        names = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        if len(ft.inputs.data) != len(names) or len(ft.outputs.data) != 1:
-            parser.raise_error(
-                f"{cls.name} takes {len(names)} operand type(s) and one result type", pos, parser.pos
-            )
-        vals = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data)]
-        props, others = _split_props(cls, attrs)
-        op = cls.__new__(cls)
-        TeplTileOp.__init__(op, vals, ft.outputs.data[0])
-        op.properties.update(props)
-        op.attributes.update(others)
-        return op
-
-    # -- static legality (D16) --------------------------------------------------------
-    def refs(self, extra: str = "") -> str:
-        return ", ".join(x for x in (extra, self.SPEC) if x)
-
-    def verify_(self) -> None:
-        if len(self.srcs) != len(self.SOURCES):
-            raise self.fault(
-                TL,
-                f"operands: {self.name} takes {len(self.SOURCES)} tile source(s) "
-                f"({', '.join(self.SOURCES)}), got {len(self.srcs)}",
-                self.refs(),
-            )
-        if self.mask.is_zero:  # strict no-op with no further checks (PTO-SPEC 2, D12)
-            return
-        tiles = {**dict(zip(self.SOURCES, (v.type for v in self.srcs))), "result": self.result.type}
-        for role, t in tiles.items():
-            if not isinstance(t, TileType):
-                raise self.fault(TL, f"{role} must be a !pto.tile, got {type_name(t)}", "PTO-SPEC 2")
-        if not self.HAS_PAD and self.pad.data is not PadValue.NULL:
-            raise self.fault(
-                TL, f"pad: {self.MNEMONIC} takes no PadValue (B.DATR PadValue must be zero)",
-                self.refs(),
-            )  # fmt: skip
-        first = self.SOURCES[0]
-        if self.data_type not in self.TYPES:
-            allowed = ", ".join(sorted(t.name for t in self.TYPES))
-            raise self.fault(
-                TL,
-                f"{first}: element type {type_name(self.srcs[0].type.element_type)} is not "  # type: ignore[union-attr]
-                f"supported (allowed: {allowed})",
-                self.refs(self.TYPES_REF),
-            )
-        for role, t in tiles.items():
-            assert isinstance(t, TileType)
-            if self.ROW_MAJOR_ONLY and t.layout_kind is not Layout.ROW_MAJOR:
-                raise self.fault(TL, f"{role}: layout {t.layout_kind.value} must be row_major",
-                                 self.refs(_ROW_MAJOR))  # fmt: skip
-            if t.storage_kind is not Storage.LOCAL:
-                raise self.fault(TL, f"{role}: operands are Local tiles, got shared", self.refs())
-            if t.pe_mask != self.mask.data:
-                raise self.fault(
-                    TL,
-                    f"{role}: held by PEs {t.pe_mask} but the op's mask is {self.mask.data}; "
-                    "all bindings share one mask",
-                    "PTO-SPEC 2, D13",
-                )
-        self.verify_family()
-
-    def verify_family(self) -> None:  # pragma: no cover - every family overrides it
-        raise NotImplementedError
-
-    def expect(self, role: str, what: str, have, want, rule: str) -> None:
-        if have != want:
-            raise self.fault(TL, f"{role}: {what} {have} must be {want} ({rule})", self.refs())
-
-
-def _define(body: dict, base: type) -> type:
-    """An op class from a row: the uppercase keys are ClassVar constants."""
-    body["__annotations__"] = {k: ClassVar for k in body if k.isupper()}
-    return irdl_op_definition(type(body["__qualname__"], (base,), body))
 
 
 # ======================================================================================
@@ -365,8 +218,7 @@ class ExpandTileOp(TeplTileOp):
     """``copy``, ``add``, ``sub``, ``mul``, ``div``, ``max``, ``min`` or ``expdif``."""
     AXIS: ClassVar[str]
 
-    def lb_geometry(self) -> TileType:
-        return self.result.type  # type: ignore[return-value]
+    LB_OF_RESULT: ClassVar[bool] = True
 
     def verify_family(self) -> None:
         d = self.result.type
@@ -545,16 +397,11 @@ class TConcatOp(TeplTileOp):
     SPEC: ClassVar[str] = "asl/tile/layout-and-rearrangement/layout/TCONCAT.asl"
     HAS_PAD: ClassVar[bool] = False
 
-    def lb_geometry(self) -> TileType:
-        return self.result.type  # type: ignore[return-value]
+    LB_OF_RESULT: ClassVar[bool] = True
 
     def verify_family(self) -> None:
-        left, right = self.source_types()
-        d = self.result.type
-        assert isinstance(d, TileType)
+        left, right, d = self.same_element_type()
         for role, t in (("right", right), ("result", d)):
-            self.expect(role, "element type", type_name(t.element_type),
-                        type_name(left.element_type), "the left source's type")  # fmt: skip
             self.expect(role, "valid rows", t.valid_shape[0], left.valid_shape[0],
                         "the left source's")  # fmt: skip
         self.expect("result", "valid columns", d.valid_shape[1],
@@ -592,16 +439,10 @@ class PartialTileOp(TeplTileOp):
     TYPES_REF: ClassVar[str] = "TilePartialDataTypeSupported"
     HAS_PAD: ClassVar[bool] = False
 
-    def lb_geometry(self) -> TileType:
-        return self.result.type  # type: ignore[return-value]
+    LB_OF_RESULT: ClassVar[bool] = True
 
     def verify_family(self) -> None:
-        left, right = self.source_types()
-        d = self.result.type
-        assert isinstance(d, TileType)
-        for role, t in (("right", right), ("result", d)):
-            self.expect(role, "element type", type_name(t.element_type),
-                        type_name(left.element_type), "the left source's type")  # fmt: skip
+        left, right, d = self.same_element_type()
         dr, dc = d.valid_shape
         for role, t in (("left", left), ("right", right)):
             vr, vc = t.valid_shape
@@ -625,18 +466,8 @@ def _partial(function: int, operation: str) -> type[PartialTileOp]:
         "B.IOT left, right, mask, last, ->dst<TSize>; BSTOP`` (LBs describe the destination).\n"
         f"Spec: ``asl/tile/irregular-and-complex/union/{mnemonic}.asl``."
     )
-    body = {
-        "name": f"pto.{mnemonic.lower()}",
-        "__doc__": doc,
-        "__module__": __name__,
-        "__qualname__": f"{mnemonic.title()}Op",
-        "MODE": 3,
-        "FUNCTION": function,
-        "MNEMONIC": mnemonic,
-        "OPERATION": operation,
-        "SPEC": f"asl/tile/irregular-and-complex/union/{mnemonic}.asl",
-    }
-    return _define(body, PartialTileOp)
+    return _define_row(PartialTileOp, __name__, mnemonic, 3, function, doc, OPERATION=operation,
+                       SPEC=f"asl/tile/irregular-and-complex/union/{mnemonic}.asl")  # fmt: skip
 
 
 PARTIAL_OPS: list[type[PartialTileOp]] = [
@@ -645,14 +476,18 @@ PARTIAL_OPS: list[type[PartialTileOp]] = [
 """TPARTADD, TPARTMUL, TPARTMAX, TPARTMIN (selectors 0x071-0x074)."""
 
 
-LOCAL_OPS: list[type[TeplTileOp]] = [*REDUCE_OPS, *EXPAND_OPS, TTransOp, TConcatOp, *PARTIAL_OPS]
-"""Every tile-local TEPL op of this module (dialect registration, per-concern tables)."""
+LOCAL_OPS: list[type[TeplTileOp]] = [
+    *REDUCE_OPS, *EXPAND_OPS, TTransOp, TConcatOp, *PARTIAL_OPS, *REARRANGE_OPS
+]  # fmt: skip
+"""Every tile-local TEPL op (this module's and :mod:`pto_dialect.tile_rearrange`'s): dialect
+registration and the per-concern tables."""
 
 LOCAL_FAMILIES: list[tuple[str, list[type[TeplTileOp]]]] = [
     ("reduction", list(REDUCE_OPS)),
     ("expansion", list(EXPAND_OPS)),
     ("rearrangement", [TTransOp, TConcatOp]),
     ("partial (union)", list(PARTIAL_OPS)),
+    *REARRANGE_FAMILIES,
 ]
 """(family, op classes) of this module in documentation order, for the op-table registry
 (``pto_dialect.families.TILE_OP_FAMILIES``): every class has ``name``, ``MNEMONIC``,

@@ -46,6 +46,7 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
+from . import rearrange
 from .elementwise import BINARY_ROWS, LOW_ZERO_MASK, NARROW_FP32, binary_core
 
 T = TileDataType
@@ -59,6 +60,11 @@ class LocalRow:
 
     mnemonic: str
     kernel: LocalKernel
+    physical: bool = False
+    """The kernel also takes ``dst_shape=`` and returns the whole physical destination, every
+    element defined (TFILLPAD)."""
+    params: bool = False
+    """The kernel also takes ``params=`` (the op's B.IOR words; zeros when omitted)."""
 
 
 def _bits(x: np.ndarray) -> np.ndarray:
@@ -264,6 +270,12 @@ def _rows() -> dict[str, LocalRow]:
     rows.append(LocalRow("TTRANS", _ttrans))
     rows.append(LocalRow("TCONCAT", lambda srcs, types, dst, valid: np.concatenate(srcs, axis=1)))
     rows += [LocalRow(c.MNEMONIC, _partial_kernel(c.OPERATION)) for c in PARTIAL_OPS]
+    rows += [LocalRow("TGATHER", rearrange.tgather), LocalRow("TSCATTER", rearrange.tscatter),
+             LocalRow("TFILLPAD", rearrange.tfillpad, physical=True, params=True),
+             LocalRow("TEXTRACT", rearrange.textract, params=True),
+             LocalRow("TINSERT", rearrange.tinsert, params=True),
+             LocalRow("TMRGSORT", rearrange.tmrgsort, params=True),
+             LocalRow("THISTOGRAM", rearrange.thistogram, params=True)]  # fmt: skip
     return {r.mnemonic: r for r in rows}
 
 
@@ -271,10 +283,18 @@ LOCAL_ROWS: dict[str, LocalRow] = _rows()
 """Tile-local op mnemonic -> its kernel row."""
 
 
-def local_tile(mnemonic: str, sources, types, dst_type, dst_valid) -> np.ndarray:
-    """Run the kernel row ``mnemonic`` (the call convention of the module docstring)."""
+def local_tile(mnemonic: str, sources, types, dst_type, dst_valid, params=(), dst_shape=None
+               ) -> np.ndarray:
+    """Run the kernel row ``mnemonic`` (the call convention of the module docstring; a
+    row also takes ``params`` and / or ``dst_shape``, :class:`LocalRow`)."""
+    row = LOCAL_ROWS[mnemonic]
+    extra: dict = {}
+    if row.params:
+        extra["params"] = tuple(params)
+    if row.physical:
+        extra["dst_shape"] = tuple(dst_shape or dst_valid)
     try:
-        return LOCAL_ROWS[mnemonic].kernel(sources, types, dst_type, tuple(dst_valid))
+        return row.kernel(sources, types, dst_type, tuple(dst_valid), **extra)
     except PTOFault as e:
         raise PTOFault(e.kind, e.message, mnemonic) from None
 

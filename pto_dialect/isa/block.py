@@ -360,6 +360,15 @@ def _complete_cube(st: _State, i: int, profile: str) -> BlockSummary:
 GENERATORS = ("TCI", "TTRI")
 """Destination-only TEPL operations whose parameters come through B.IOR RegSrc0/RegSrc1
 (RegSrc2 and RegDst zero) and whose LBs follow the closed-schema defaults (catalog)."""
+IOR_PARAMS = {"TCI": 2, "TTRI": 2, "TFILLPAD": 1, "TMRGSORT": 1}
+"""TEPL mode-3 operations that read parameters through B.IOR RegSrc0.. (this many; the
+other selectors and RegDst must be zero). TFILLPAD: the padding word (NDF contract
+``PTO-TFILLPAD-CONTRACT-001``: ``B.IOR.RegSrc0``, omitted B.IOR = zero); TMRGSORT: its
+direction flag (``BundleSortingDescending``, omitted = ascending)."""
+NO_LB_OPS = ("TMRGSORT", "THISTOGRAM")
+"""TEPL operations whose block has no B.DIM at all (``SelectedBundleClosedSortingSchemaLegal``,
+``SelectedBundleClosedHistogramSchemaLegal``: the destination shape derives from the
+sources)."""
 
 
 def closed_lb_schema(name: str, mode: int) -> bool:
@@ -370,9 +379,13 @@ def closed_lb_schema(name: str, mode: int) -> bool:
     assumption (its catalog composition only says ``B.DIM LB0; B.DIM (LB1/LB2 for 2D)``),
     TTRANS (its LBs describe the source) and TCONCAT (they describe the destination); and the
     TPART* union operations (catalog: LB0 =
-    ValidCol, LB1 = ValidRow default 1, LB2 = Col default ValidCol; no B.DATR/B.IOR/B.IOS)."""
+    ValidCol, LB1 = ValidRow default 1, LB2 = Col default ValidCol; no B.DATR/B.IOR/B.IOS);
+    TGATHER / TSCATTER (their catalog composition: the destination's LB0 = ValidCol, LB1 =
+    ValidRow optional, LB2 = Col optional) and, by the TCONCAT assumption, TFILLPAD (which
+    reads its padding word through B.IOR, :data:`IOR_PARAMS`)."""
     return mode in (0, 2) or name in (
-        "TTRANS", "TCONCAT", "TPARTADD", "TPARTMUL", "TPARTMAX", "TPARTMIN"
+        "TTRANS", "TCONCAT", "TPARTADD", "TPARTMUL", "TPARTMAX", "TPARTMIN", "TGATHER",
+        "TSCATTER", "TFILLPAD",
     )
 
 
@@ -397,7 +410,9 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
     if st.iots and not s.terminated:
         raise _fault(_BC, "the B.IOT sequence is not terminated with 'last'", at, i)
     closed = closed_lb_schema(op.name, op.mode)
-    if closed and st.ior is not None and (any(st.ior.sources) or st.ior.dst):
+    if closed and op.name not in IOR_PARAMS and st.ior is not None and (
+        any(st.ior.sources) or st.ior.dst
+    ):
         raise _fault(_BC, f"{op.name} takes no scalar operand: B.IOR must be all zero", at, i)
     if op.mode == 1 and st.ior is not None and (st.ior.src1 or st.ior.src2 or st.ior.dst):
         raise _fault(
@@ -424,9 +439,20 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         if bad:
             raise _fault(_TL, f"B.DATR fields {', '.join(bad)} are not applicable to {op.name}",
                          at, i)  # fmt: skip
-    if op.name in GENERATORS and st.ior is not None and (st.ior.src2 or st.ior.dst):
-        raise _fault(_TL, f"{op.name} reads B.IOR RegSrc0/RegSrc1 only: RegSrc2 and RegDst "
-                     "must be zero", at, i)  # fmt: skip
+    if op.name in NO_LB_OPS and any(s.lb_written):
+        raise _fault(_TL, f"{op.name} takes no B.DIM (its destination shape derives from the "
+                     "sources)", at, i)  # fmt: skip
+    if op.name == "THISTOGRAM":
+        # SelectedBundleClosedHistogramSchemaLegal: B.DATR mandatory with DataType U32; no B.IOR
+        if st.datr is None or st.datr.dtype != TileDataType.U32.value:
+            raise _fault(_TL, "THISTOGRAM needs B.DATR with DataType U32 (and its ByteId)", at, i)
+        if st.ior is not None:
+            raise _fault(_TL, "THISTOGRAM takes no B.IOR", at, i)
+    n_ior = IOR_PARAMS.get(op.name)
+    if n_ior is not None and st.ior is not None and (any(st.ior.sources[n_ior:]) or st.ior.dst):
+        used = "/".join(f"RegSrc{k}" for k in range(n_ior))
+        rest = " and ".join([*(f"RegSrc{k}" for k in range(n_ior, 3)), "RegDst"])
+        raise _fault(_TL, f"{op.name} reads B.IOR {used} only: {rest} must be zero", at, i)
     if (closed or op.mode == 1 or op.name in GENERATORS) and not s.dims[0]:
         raise _fault(_TL, f"{op.name} needs LB0 = ValidCol (nonzero)", at, i)
     if (closed or op.name in GENERATORS) and op.mode != 0:

@@ -302,7 +302,7 @@
 %l = "test.op"() : () -> !pto.tile<8x16xsi16, valid=4x5>
 %r = "test.op"() : () -> !pto.tile<16x16xsi8, valid=2x3>
 %d = pto.tpartmul %l, %r : (!pto.tile<8x16xsi16, valid=4x5>, !pto.tile<16x16xsi8, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>
-// CHECK: {{^}}'pto.tpartmul' op [TileLegality] right: element type si8 must be si16 (the left source's type) (asl/tile/irregular-and-complex/union/TPARTMUL.asl){{$}}
+// CHECK: {{^}}'pto.tpartmul' op [TileLegality] right: element type si8 must be si16 (left's type) (asl/tile/irregular-and-complex/union/TPARTMUL.asl){{$}}
 
 // -----
 
