@@ -224,11 +224,13 @@ def _op(base, name: str, mnemonic: str, mode: int, tiles: tuple, scalars: tuple,
         "__annotations__": {k: ClassVar for k in ("MODE", "FUNCTION", "MNEMONIC", "SPEC",
                                                   "TILE_ROLES", "SCALAR_ROLES")},
     }  # fmt: skip
+    # The predicate operand and the TCMP* result are unconstrained here: verify_ names the
+    # storage-kind rule in the project's diagnostic format.
     for role in tiles:
-        fields[role] = operand_def(PredicateTileType if role == "predicate" else TileType)
+        fields[role] = operand_def() if role == "predicate" else operand_def(TileType)
     for role in scalars:
         fields[role] = operand_def()
-    fields["result"] = result_def(PredicateTileType if base is TileCompareOp else TileType)
+    fields["result"] = result_def() if base is TileCompareOp else result_def(TileType)
     return irdl_op_definition(type(f"{mnemonic[0]}{mnemonic[1:].capitalize()}Op", (base,), fields))
 
 

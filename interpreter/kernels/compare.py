@@ -95,7 +95,8 @@ def compare_values(cmode, left: np.ndarray, right: np.ndarray, t: TileDataType) 
     """``TileCompareElement`` on arrays of the tile's carrier (right may broadcast)."""
     rel = RELATIONS[_cmode(cmode)]
     if t.is_float:
-        return rel(left.astype(np.float64), right.astype(np.float64))
+        with np.errstate(invalid="ignore"):  # signalling NaNs widen quietly (no status model)
+            return rel(left.astype(np.float64), right.astype(np.float64))
     return rel(left, right)
 
 

@@ -467,7 +467,8 @@ block lines): the source count of each B.IOT in stream order, the destination in
 def _check_compare_select(st: _State, s: BlockSummary, name: str, at: str, i: int) -> None:
     """TCMP / TCMPS / TSEL / TSELS block rules (``SelectedBundleClosedTCMPSchemaLegal``,
     ``SelectedBundleClosedTSELSchemaLegal``, the catalog contracts): the B.IOT shape, no B.IOR
-    for the tile-tile forms, CMode 0-5, the data type in TileVecArithmeticDataTypeSupported,
+    for the tile-tile forms (CMode 6 and 7 are reserved encodings, IllegalInstruction at
+    decode), the data type in TileVecArithmeticDataTypeSupported,
     and a destination SizeCode large enough for the packed predicate
     (``ResolveBundlePredicateDestination``: ``ceil(Row*Col/8)`` bytes, TileAllocation) or the
     numeric result."""
@@ -478,9 +479,6 @@ def _check_compare_select(st: _State, s: BlockSummary, name: str, at: str, i: in
                      f"block has {list(shape)}", at, i)  # fmt: skip
     if name in ("TCMP", "TSEL") and st.ior is not None:
         raise _fault(_TL, f"{name} takes no scalar: B.IOR presence is illegal", at, i)
-    if name.startswith("TCMP") and s.datr.cmode > 5:
-        raise _fault(_TL, f"B.DATR CMode {s.datr.cmode} is reserved (0-5: EQ NE LT GT LE GE)",
-                     at, i)  # fmt: skip
     if s.start.dtype not in VEC_ARITH_TYPES:
         raise _fault(_TL, f"{name} does not support {_dt_name(s.start.dtype)} "
                      "(TileCompareDataTypeSupported / TileSelectDataTypeSupported, D6)", at, i)  # fmt: skip
