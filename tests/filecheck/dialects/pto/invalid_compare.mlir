@@ -117,3 +117,42 @@
 // !pto.pred: valid shape beyond the physical shape; capacity not a TSize
 %p = "test.op"() : () -> !pto.pred<8x16, valid=9x16, size=100B>
 // CHECK: [TileLegality] invalid !pto.pred: valid shape 9x16 exceeds physical shape 8x16 (PTO-SPEC 2); capacity 100 B is not a local TSize (128 B * 2^(code-1), code 1..10; PTO-SPEC 2, D14)
+
+// -----
+
+// pto.cmpsel: signless integers need signed/unsigned for the comparison
+%a = "test.op"() : () -> tensor<64xi32>
+%r = pto.cmpsel lt %a, %a, %a, %a : (tensor<64xi32>, tensor<64xi32>, tensor<64xi32>, tensor<64xi32>) -> tensor<64xi32>
+// CHECK: {{^}}'pto.cmpsel' op [TileLegality] lhs: element type i32 is not supported by TCMP (the TileCompareDataTypeSupported types; signless integers need signed/unsigned) (docs/predicates.md){{$}}
+
+// -----
+
+// pto.cmpsel: shapes differ
+%a = "test.op"() : () -> tensor<64xf32>
+%t = "test.op"() : () -> tensor<32xf32>
+%r = pto.cmpsel lt %a, %a, %t, %t : (tensor<64xf32>, tensor<64xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<32xf32>
+// CHECK: {{^}}'pto.cmpsel' op [TileLegality] on_true: shape tensor<32xf32> differs from lhs's (docs/predicates.md){{$}}
+
+// -----
+
+// pto.cmpsel: on_false's type differs from on_true's
+%a = "test.op"() : () -> tensor<64xf32>
+%t = "test.op"() : () -> tensor<64xf16>
+%r = pto.cmpsel lt %a, %a, %a, %t : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf16>) -> tensor<64xf32>
+// CHECK: {{^}}'pto.cmpsel' op [TileLegality] on_false must have on_true's type (docs/predicates.md){{$}}
+
+// -----
+
+// pto.cmpsel: a scalar of the wrong type
+%a = "test.op"() : () -> tensor<64xf32>
+%s = "test.op"() : () -> f16
+%r = pto.cmpsel lt %a, %s, %a, %a : (tensor<64xf32>, f16, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+// CHECK: {{^}}'pto.cmpsel' op [TileLegality] rhs: scalar type f16 must be i64 (a raw word) or the element's float type (docs/predicates.md){{$}}
+
+// -----
+
+// pto.cmpsel: the selected type is not in TileSelectDataTypeSupported
+%a = "test.op"() : () -> tensor<64xf32>
+%t = "test.op"() : () -> tensor<64xi1>
+%r = pto.cmpsel lt %a, %a, %t, %t : (tensor<64xf32>, tensor<64xf32>, tensor<64xi1>, tensor<64xi1>) -> tensor<64xi1>
+// CHECK: {{^}}'pto.cmpsel' op [TileLegality] on_true: element type i1 is not supported by TSEL (TileSelectDataTypeSupported) (docs/predicates.md){{$}}

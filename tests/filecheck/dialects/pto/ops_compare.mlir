@@ -31,5 +31,15 @@ builtin.module {
 %r = pto.tcmp %i, %i {cmode = #pto.cmode<ge>, mask = #pto.mask<1000>} : (!pto.tile<2x64xsi8, pe=1000>, !pto.tile<2x64xsi8, pe=1000>) -> !pto.pred<2x64, pe=1000>
 // CHECK-NEXT: %r = pto.tcmp %i, %i {cmode = #pto.cmode<ge>, mask = #pto.mask<1000>} : (!pto.tile<2x64xsi8, pe=1000>, !pto.tile<2x64xsi8, pe=1000>) -> !pto.pred<2x64, pe=1000>{{$}}
 // GENERIC: %r = "pto.tcmp"(%i, %i) <{pad = #pto.pad<null>, mask = #pto.mask<1000>, cmode = #pto.cmode<ge>}> : (!pto.tile<2x64xsi8, pe=1000>, !pto.tile<2x64xsi8, pe=1000>) -> !pto.pred<2x64, pe=1000>
+%v = "test.op"() : () -> tensor<64xf32>
+// CHECK-NEXT: %v = "test.op"() : () -> tensor<64xf32>{{$}}
+%w = "test.op"() : () -> tensor<64xi32>
+// CHECK-NEXT: %w = "test.op"() : () -> tensor<64xi32>{{$}}
+%c = pto.cmpsel lt %v, %v, %v, %v : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+// CHECK-NEXT: %c = pto.cmpsel lt %v, %v, %v, %v : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>{{$}}
+// GENERIC: %c = "pto.cmpsel"(%v, %v, %v, %v) <{mode = "lt"}> : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+%k = pto.cmpsel ge unsigned %w, %s, %v, %x : (tensor<64xi32>, i64, tensor<64xf32>, f32) -> tensor<64xf32>
+// CHECK-NEXT: %k = pto.cmpsel ge unsigned %w, %s, %v, %x : (tensor<64xi32>, i64, tensor<64xf32>, f32) -> tensor<64xf32>{{$}}
+// GENERIC: %k = "pto.cmpsel"(%w, %s, %v, %x) <{mode = "ge", signedness = "unsigned"}> : (tensor<64xi32>, i64, tensor<64xf32>, f32) -> tensor<64xf32>
 }
 // CHECK-NEXT: }
