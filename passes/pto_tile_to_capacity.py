@@ -91,8 +91,8 @@ from pto_dialect.ops import (
     TRemOp,
 )
 from pto_dialect.postprocess import Fpatr, ReluMode
-from pto_dialect.tensor_local import ExpandOp, ReduceOp
 from pto_dialect.tensor_compare import CmpSelOp
+from pto_dialect.tensor_local import ExpandOp, ReduceOp
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp, FloorModOp, GemvOp, MatmulOp
 
