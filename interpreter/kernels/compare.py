@@ -9,9 +9,9 @@ bits, ``TileInfoWithPredicateBit``) and :func:`unpack_predicate` reads them back
 
 * Comparison (``TileCompareElement``): integers by signed or unsigned value; floats
   (``TileProfileFloatingCompare``): a NaN operand (quiet or signalling) makes EQ LT GT LE GE
-  false and NE true, +0 and -0 compare equal, otherwise the numeric order. Every supported
-  float converts exactly to float64 (FP16 BF16 E4M3 E5M2 TF32 HF32 FP32), where IEEE
-  comparison is that relation. TF32 / HF32 sources (and the TCMPS scalar,
+  false and NE true, +0 and -0 compare equal, otherwise the numeric order: exactly IEEE
+  comparison (numpy compares FP16 / FP32 / FP64 natively, the ml_dtypes
+  formats after an exact widening to float32). TF32 / HF32 sources (and the TCMPS scalar,
   ``TileNumericEncodingValid``) with nonzero low bits are Fault_TileLegality before any
   effect. Floating status (the signalling-NaN invalid flag) is not modelled.
 * Predicate padding (``PredicateTileWithPadding``): Zero and Min write 0 bits, Max 1 bits, all
@@ -51,6 +51,13 @@ RELATIONS = {
 }
 """B.DATR CMode (codes 0-5 in this order) -> numpy relation."""
 CMODES = tuple(RELATIONS)
+
+
+def _all_defined(shape) -> np.ndarray:
+    """The shared read-only all-True definedness mask (no padding to write)."""
+    from interpreter.runtime import all_defined
+
+    return all_defined(tuple(shape))
 
 
 def _fault(msg: str, op: str) -> PTOFault:
@@ -94,10 +101,11 @@ def _numeric(x, t: TileDataType, what: str, op: str) -> np.ndarray:
 def compare_values(cmode, left: np.ndarray, right: np.ndarray, t: TileDataType) -> np.ndarray:
     """``TileCompareElement`` on arrays of the tile's carrier (right may broadcast)."""
     rel = RELATIONS[_cmode(cmode)]
-    if t.is_float:
+    if t.is_float and left.dtype.kind != "f":
+        # BF16 / E4M3 / E5M2 (ml_dtypes): widen exactly to float32 first
         with np.errstate(invalid="ignore"):  # signalling NaNs widen quietly (no status model)
-            return rel(left.astype(np.float64), right.astype(np.float64))
-    return rel(left, right)
+            return rel(left.astype(np.float32), np.asarray(right).astype(np.float32))
+    return rel(left, right)  # FP16 / FP32 (TF32, HF32 carriers) / FP64 and integers: native
 
 
 def predicate_padding(bits: np.ndarray, valid: tuple[int, int], pad) -> tuple[np.ndarray, np.ndarray]:
@@ -121,6 +129,8 @@ def _compare_tile(left, right_of, valid, pad, t, cmode, op):
     lv = left[:vr, :vc]
     right = right_of(vr, vc)
     check_encodings(t, ((lv, "source"), (right, "other")), op)
+    if (vr, vc) == left.shape:  # no padding: every bit is a comparison
+        return compare_values(cmode, lv, right, t), _all_defined(left.shape)
     bits = np.zeros(left.shape, bool)
     bits[:vr, :vc] = compare_values(cmode, lv, right, t)
     return predicate_padding(bits, (vr, vc), pad)
@@ -152,6 +162,8 @@ def _select(predicate, on_true, other_of, valid, pad, t, op):
     vr, vc = _valid(tv.shape, valid, op)
     u = f"u{tv.dtype.itemsize}"
     chosen = np.where(p[:vr, :vc], tv[:vr, :vc].view(u), other_of(vr, vc, tv.dtype).view(u))
+    if (vr, vc) == tv.shape:
+        return chosen.view(tv.dtype), _all_defined(tv.shape)
     out = np.zeros(tv.shape, tv.dtype)
     out[:vr, :vc] = chosen.view(tv.dtype)
     if (vr, vc) == tv.shape:
