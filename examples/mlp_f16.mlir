@@ -22,11 +22,11 @@
 // ASM-NEXT: pto.b.datr <layout = NORM, dtype = E4M3
 //
 // The f16 bias adds (after the f16 truncation, so not foldable) and the ReLU stay until the
-// elementwise lowering emits TROWEXPAND and TCMP / TSEL: the block targets refuse the program
+// elementwise lowering emits TROWEXPAND and TCMP / TSEL (pto.cmpsel): the block targets refuse the program
 // (D19) instead of printing it without them.
 // D19: -t pto-asm: 3 operation(s) not lowered to PTO; emitting blocks would drop their computation (D19):
 // D19-NEXT: 'linalg.generic' not lowered to PTO: elementwise: broadcast operand input 1 ((d0, d1) -> (d1)) needs TROWEXPAND/TCOLEXPAND
-// D19-NEXT: 'linalg.generic' not lowered to PTO: elementwise: body (arith.cmpf + arith.select) needs TCMP, TSEL
+// D19-NEXT: 'linalg.generic' not lowered to PTO: elementwise: body of 2 ops (arith.cmpf + arith.select): no idiom matches and the expression-tree lowering does not take it yet
 // D19-NEXT: 'linalg.generic' not lowered to PTO: elementwise: broadcast operand input 1 ((d0, d1) -> (d1)) needs TROWEXPAND/TCOLEXPAND
 //
 // TABLE: format   weight bytes

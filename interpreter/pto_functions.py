@@ -13,6 +13,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from interpreter import kernels
+from interpreter.compare_functions import compare_select_plan
 from interpreter.runtime import (
     TileValue,
     all_defined,
@@ -22,6 +23,7 @@ from interpreter.runtime import (
     storage_dtype,
 )
 from pto_dialect.attributes import TargetProfile, TileType
+from pto_dialect.compare_ops import COMPARE_SELECT_OPS, CompareSelectOp
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS, TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
@@ -134,7 +136,9 @@ def elementwise_plan(op: TeplElementwiseOp):
     """A unary / tile-scalar / TFMA / TEXPANDS op with its static parts resolved once:
     ``plan(*tiles, *scalars) -> (result,)``, one kernel call per selected PE
     (``kernels.KERNELS[MNEMONIC]``: the sources' payloads, then the scalars), every PE before
-    any publication (D12)."""
+    any publication (D12). TCMP / TCMPS / TSEL / TSELS (predicate tiles) have their own plan."""
+    if isinstance(op, CompareSelectOp):
+        return compare_select_plan(op)
     rtype = op.results[0].type
     assert isinstance(rtype, TileType)
     if op.mask.is_zero:  # strict no-op before GPR or descriptor reads (PTO-SPEC 2, D12)
@@ -415,7 +419,7 @@ def _family_impls(cls):
     def elementwise(self, interpreter: Interpreter, op: TeplElementwiseOp, args: tuple[Any, ...]):
         return self._run_elementwise(op, args)
 
-    for op_cls in ELEMENTWISE_FAMILY_OPS:
+    for op_cls in [*ELEMENTWISE_FAMILY_OPS, *COMPARE_SELECT_OPS]:
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(elementwise))
     for op_cls in LOCAL_OPS:
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(local))

@@ -199,8 +199,9 @@ def _coerce_bits(arr: np.ndarray, dtype: np.dtype[Any], t: Attribute, where: str
 def _convert_argument(value: Any, t: Attribute, index: int) -> Any:
     where = f"argument {index} ({t})"
     from pto_dialect.attributes import TileType
+    from pto_dialect.predicate import PredicateTileType
 
-    if isinstance(t, TileType):
+    if isinstance(t, TileType | PredicateTileType):
         from interpreter.runtime import tile_from_array
 
         try:

@@ -155,11 +155,14 @@ def tile_from_array(ttype: TileType, array: np.ndarray) -> TileValue:
     """A function argument of tile type: ``array`` is the valid rectangle ``(VR, VC)``,
     replicated on every PE of the tile's mask, or ``(P, VR, VC)`` with one slice per PE.
 
-    Elements outside the valid rectangle are Null padding (undefined, D9).
+    Elements outside the valid rectangle are Null padding (undefined, D9). A predicate tile
+    (``!pto.pred``) takes a bool array (or 0/1 integers): its unpacked bits.
     """
     pes = pe_indices(ttype.pe_mask)
     vr, vc = ttype.valid_shape
     a = np.asarray(array)
+    if not isinstance(ttype, TileType):  # a predicate tile: its bits
+        return _predicate_from_array(ttype, a, pes)
     dtype = storage_dtype(ttype.dtype)
     if a.dtype != dtype:
         if a.dtype.itemsize == dtype.itemsize and a.dtype.kind in "ui":
@@ -185,3 +188,27 @@ def array_from_tile(value: TileValue) -> np.ndarray:
     if not value.allocated:
         raise PTOFault(FaultKind.TILE_LEGALITY, "result tile is not allocated (mask-0 no-op)")
     return value.valid_stack()
+
+
+def _predicate_from_array(ttype, a: np.ndarray, pes: list[int]) -> TileValue:
+    vr, vc = ttype.valid_shape
+    if a.dtype != np.bool_:
+        if a.dtype.kind not in "ui" or (a.size and not np.isin(a, (0, 1)).all()):
+            raise ValueError(f"predicate tile argument needs bool (or 0/1) values, got {a.dtype}")
+        a = a.astype(bool)
+    if a.shape == (vr, vc):
+        per_pe = {p: a for p in pes}
+    elif a.shape == (len(pes), vr, vc):
+        per_pe = {p: a[i] for i, p in enumerate(pes)}
+    else:
+        raise ValueError(f"predicate tile argument needs shape ({vr}, {vc}) or ({len(pes)}, "
+                         f"{vr}, {vc}), got {a.shape}")  # fmt: skip
+    payloads: dict[int, np.ndarray] = {}
+    defined: dict[int, np.ndarray] = {}
+    for p, v in per_pe.items():
+        bits = np.zeros(ttype.shape, bool)
+        bits[:vr, :vc] = v
+        dfn = np.zeros(ttype.shape, bool)
+        dfn[:vr, :vc] = True  # outside the valid rectangle: Null padding (undefined)
+        TileValue.freeze(p, bits, dfn, payloads, defined)
+    return TileValue(ttype, payloads, defined)

@@ -20,6 +20,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from interpreter import kernels
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.postprocess import Fpatr, ReluMode
+from pto_dialect.tensor_compare import CmpSelOp
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp, FloorModOp, GemvOp, MatmulOp
 
@@ -102,6 +103,26 @@ class TensorPTOFunctions(InterpreterFunctions):
             a2 = a2.view(np.dtype(f"uint{a.dtype.itemsize * 8}"))
         r, _ = kernels.KERNELS[op.tile_op.MNEMONIC](a2, *args[1:], None, "null", dt)
         return (np.asarray(r).view(a.dtype).reshape(a.shape),)
+
+    @impl(CmpSelOp)
+    def run_cmpsel(self, interpreter: Interpreter, op: CmpSelOp, args: tuple[Any, ...]):
+        """TCMP(S) then TSEL(S) on the whole tensor viewed as one row (raw carriers)."""
+        a, b, t, f = args
+        a = np.asarray(a)
+        t = np.asarray(t)
+
+        def row(x, dt):  # signless tensors hold signed numpy ints: raw carriers of the type
+            x = np.asarray(x).reshape(1, -1)
+            return x.view(np.dtype(f"uint{x.dtype.itemsize * 8}")) if dt.is_integer else x
+
+        ct, dt = op.compare_dtype, op.data_dtype
+        rhs = b if op.scalar_rhs else row(b, ct)
+        p, _ = kernels.KERNELS["TCMPS" if op.scalar_rhs else "TCMP"](
+            row(a, ct), rhs, None, "null", ct, cmode=op.mode.data)
+        other = f if op.scalar_false else row(f, dt)
+        r, _ = kernels.KERNELS["TSELS" if op.scalar_false else "TSEL"](
+            p, row(t, dt), other, None, "null", dt)
+        return (np.asarray(r).view(t.dtype).reshape(t.shape),)
 
     @impl(MatmulOp)
     def run_matmul(self, interpreter: Interpreter, op: MatmulOp, args: tuple[Any, ...]):

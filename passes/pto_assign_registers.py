@@ -40,12 +40,13 @@ from pto_dialect import isa
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import UNASSIGNED_ATTR, BlockOp, BundleCommandOp
 from pto_dialect.isa.commands import HANDS, tile_index
+from pto_dialect.predicate import PredicateTileType
 
 REGISTERS_PER_HAND = 16
 
 
 def _is_tile(v: SSAValue) -> bool:
-    return isinstance(v.type, TileType)
+    return isinstance(v.type, TileType | PredicateTileType)
 
 
 class RegisterFile:
@@ -56,7 +57,7 @@ class RegisterFile:
         self.of: dict[SSAValue, int] = {}
 
     def allocate(self, v: SSAValue, where: str) -> int:
-        assert isinstance(v.type, TileType)
+        assert isinstance(v.type, TileType | PredicateTileType)
         hand = hand_of(v.type)
         if not self.free[hand]:
             raise PassFailedException(

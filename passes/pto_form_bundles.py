@@ -65,12 +65,14 @@ from pto_dialect.bundle import (
     UNASSIGNED_ATTR,
     BlockOp,
 )
+from pto_dialect.compare_ops import CompareSelectOp, TileCompareOp
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import DTYPE_NONE, TileDataType
 from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.geometry import code_of_size
 from pto_dialect.isa.commands import HANDS, MASK_PE_MODES
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
+from pto_dialect.predicate import PredicateTileType
 from pto_dialect.tile_local import GeneratorTileOp, TeplTileOp
 
 PLACEHOLDER_SOURCE = 0
@@ -153,18 +155,32 @@ def elementwise_block(op: TeplElementwiseOp) -> _Form:
     return tepl_block(op, op.tile_operands(), op.scalar_operands())
 
 
-def tepl_block(op, sources: list[SSAValue], scalars: list[SSAValue]) -> _Form:
+def compare_block(op: CompareSelectOp) -> _Form:
+    """Canonical TCMP / TCMPS / TSEL / TSELS block (catalog compositions): as
+    :func:`tepl_block`, with DataType the compared (TCMP*) or selected (TSEL*) data type and
+    the CMode in B.DATR (``B.DATR CMode, PadValue``; omitted when EQ with Null padding). TSEL
+    binds ``Predicate, SrcTrue`` in a source-only B.IOT, then ``SrcFalse, ->Dst``."""
+    tiles = op.tile_operands()
+    data = tiles[0 if isinstance(op, TileCompareOp) else 1].type
+    cmode = op.compare_mode.code if isinstance(op, TileCompareOp) else 0
+    return tepl_block(op, tiles, op.scalar_operands(), dtype=data.dtype.value, cmode=cmode)  # type: ignore[attr-defined]
+
+
+def tepl_block(op, sources: list[SSAValue], scalars: list[SSAValue], *,
+               dtype: int | None = None, cmode: int = 0) -> _Form:  # fmt: skip
     """One TEPL block: up to two tile sources in the destination's B.IOT (a third in a
-    preceding source-only B.IOT, stream order), then the B.IOR scalars."""
+    preceding source-only B.IOT, stream order), then the B.IOR scalars. ``dtype`` overrides
+    the BSTART DataType (default: the first source's), ``cmode`` is the B.DATR CMode."""
     rt = op.results[0].type
     t = sources[0].type if sources else rt
-    assert isinstance(t, TileType) and isinstance(rt, TileType)
-    cmds: list[isa.Command] = [isa.BStart.op(op.MNEMONIC, t.dtype.value)]
+    tiles = TileType | PredicateTileType
+    assert isinstance(t, tiles) and isinstance(rt, tiles)
+    cmds: list[isa.Command] = [isa.BStart.op(op.MNEMONIC, t.dtype.value if dtype is None else dtype)]
     pad = op.pad.data
-    if pad is not PadValue.NULL:
-        # PadValue only: every other field 0 (DataType 0 included: DTYPE_NONE is a nonzero
-        # value the binary family rejects, ASL TileOperationDATRFieldsLegal).
-        cmds.append(isa.BDatr(dtype=0, pad=pad.code))
+    if pad is not PadValue.NULL or cmode:
+        # PadValue (and CMode) only: every other field 0 (DataType 0 included: DTYPE_NONE is
+        # a nonzero value the binary family rejects, ASL TileOperationDATRFieldsLegal).
+        cmds.append(isa.BDatr(dtype=0, pad=pad.code, cmode=cmode))
     cmds += closed_lbs(t)
     if len(sources) > 2:  # TFMA: lhs, rhs in a source B.IOT, the addend with the destination
         cmds.append(isa.BIot(src0=PLACEHOLDER_SOURCE, src1=PLACEHOLDER_SOURCE,
@@ -333,6 +349,7 @@ def move_block(op: TLoadOp | TStoreOp) -> _Form:
 
 FORMERS: tuple[tuple[type[Operation], Callable[[Any], _Form]], ...] = (
     (BinaryTileOp, binary_block),
+    (CompareSelectOp, compare_block),
     (TeplElementwiseOp, elementwise_block),
     (TeplTileOp, local_block),
     (GeneratorTileOp, generator_block),

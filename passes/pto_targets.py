@@ -44,6 +44,7 @@ from pto_dialect.bundle import (
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
 from pto_dialect.isa.commands import GPR_NAMES
+from pto_dialect.predicate import PredicateTileType
 
 
 def _blocks(module: ModuleOp) -> list[BlockOp]:
@@ -109,7 +110,7 @@ def scalars_comment(block: BlockOp) -> str | None:
     parameters (docs/blocks.md): ``a<k>`` holds the k-th linked scalar (B.IOR RegSrc k,
     PTO-SPEC 3.3 dense order). Scalar set-up outside the block stream: a comment, not encoded.
     """
-    scalars = [v for v in block.ins if not isinstance(v.type, TileType)]
+    scalars = [v for v in block.ins if not isinstance(v.type, TileType | PredicateTileType)]
     cmds = block.commands()
     start = cmds[0] if cmds else None
     if not scalars or not isinstance(start, isa.BStart) or start.family is not isa.BlockFamily.CUBE:

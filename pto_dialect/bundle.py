@@ -64,6 +64,12 @@ from xdsl.utils.exceptions import VerifyException
 
 from pto_dialect import isa
 from pto_dialect.attributes import PadValue, RoundingMode, TileType
+from pto_dialect.compare_ops import (
+    COMPARE_SELECT_OP_OF_SELECTOR,
+    CompareMode,
+    TileCompareOp,
+    TileSelectOp,
+)
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import TileDataType, mx_needs_scale
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR, TeplElementwiseOp
@@ -86,6 +92,7 @@ from pto_dialect.ops import (
     PTOOp,
     target_profile,
 )
+from pto_dialect.predicate import PredicateTileType
 from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS, GeneratorTileOp, TeplTileOp
 
 _BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
@@ -540,7 +547,8 @@ def scalar_roles(s: isa.BlockSummary) -> tuple[str, ...]:
 def _elementwise_class(s: isa.BlockSummary) -> type[TeplElementwiseOp] | None:
     if s.family is not BlockFamily.TEPL:
         return None
-    return ELEMENTWISE_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    key = (s.start.mode, s.start.function)
+    return ELEMENTWISE_OP_OF_SELECTOR.get(key) or COMPARE_SELECT_OP_OF_SELECTOR.get(key)
 
 
 def pe_stride_of(block: BlockOp) -> list[int]:
@@ -592,10 +600,11 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         return move_op_of(block, s)
     all_in = [v.type for v in block.ins]
     out_types = [r.type for r in block.outs]
-    n_tiles = next((i for i, t in enumerate(all_in) if not isinstance(t, TileType)), len(all_in))
+    tile = TileType | PredicateTileType
+    n_tiles = next((i for i, t in enumerate(all_in) if not isinstance(t, tile)), len(all_in))
     in_types, scalar_types = all_in[:n_tiles], all_in[n_tiles:]
-    if any(isinstance(t, TileType) for t in scalar_types) or not all(
-        isinstance(t, TileType) for t in out_types
+    if any(isinstance(t, tile) for t in scalar_types) or not all(
+        isinstance(t, tile) for t in out_types
     ):
         raise _fail(
             FaultKind.TILE_LEGALITY,
@@ -631,6 +640,9 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         for r in ew.SCALAR_ROLES:  # an unlinked scalar is the zero register (value 0)
             if r not in by_role:
                 by_role[r] = Block(arg_types=[i64]).args[0]
+        if issubclass(ew, TileCompareOp):  # B.DATR CMode (reserved codes rejected by check_block)
+            return ew.build(by_role, out_types[0], list(PadValue)[d.pad], mask,
+                            cmode=CompareMode.of_code(d.cmode))  # fmt: skip
         return ew.build(by_role, out_types[0], list(PadValue)[d.pad], mask)
     local = LOCAL_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
     gen = GENERATOR_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
@@ -695,6 +707,7 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     # the first source for the binary family (PTO-SPEC 3.1).
     first = (
         op.a.type if isinstance(op, CubeMatrixOp)
+        else ins[1] if isinstance(op, TileSelectOp)  # the predicate's DataType is not encoded
         else op.result.type if isinstance(op, GeneratorTileOp)
         else ins[0] if ins and isinstance(ins[0], TileType) else outs[0]
     )  # fmt: skip

@@ -7,6 +7,7 @@ against it (tests/evidence/test_completeness.py) and listed in the generated op 
 
 from __future__ import annotations
 
+from pto_dialect.compare_ops import COMPARE_SELECT_OPS
 from pto_dialect.elementwise_ops import FILL_OPS, TERNARY_OPS, TILE_SCALAR_OPS, UNARY_OPS
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS
 from pto_dialect.tile_local import LOCAL_FAMILIES
@@ -18,6 +19,7 @@ TILE_OP_FAMILIES: list[tuple[str, list]] = [
     ("tile-scalar", TILE_SCALAR_OPS),
     ("ternary elementwise", TERNARY_OPS),
     ("fill", FILL_OPS),
+    ("compare and select", COMPARE_SELECT_OPS),
     *LOCAL_FAMILIES,
 ]
 """(family, op classes) in documentation order."""

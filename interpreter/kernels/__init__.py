@@ -35,6 +35,8 @@ profile="ordered")``
     TABS TNEG TNOT TRELU TEXP TLOG TRECIP TSQRT TRSQRT (:mod:`.unary`).
 ``tile_scalar(mnemonic, src, scalar, valid, pad="null", dtype=None)``, ``TILE_SCALAR_ROWS``
     TADDS ... TSHRS: the binary row with a raw-word scalar (:mod:`.tile_scalar`).
+``tcmp_tile``, ``tcmps_tile``, ``tsel_tile``, ``tsels_tile``, ``pack_predicate``,
+``unpack_predicate``: compare and select with packed predicate tiles (:mod:`.compare`).
 ``tfma_tile(lhs, rhs, addend, valid, pad, dtype)``, ``texpands_tile(scalar, valid, pad,
 dtype, *, shape)``: TFMA (one rounding) and TEXPANDS (:mod:`.ternary`).
 
@@ -48,6 +50,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from .compare import COMPARE_SELECT_KERNELS, pack_predicate, unpack_predicate
 from .cube import CUBE_FUNCTION_NAMES, cube_matrix
 from .elementwise import BINARY_ROWS, BinaryRow, binary_tile, trem, trem_tile
 from .mx import decode, pack_x2, unpack_x2, value_lut
@@ -66,6 +69,7 @@ KERNELS: dict[str, Callable] = {
     **{name: partial(tile_scalar, name) for name in TILE_SCALAR_ROWS},
     "TFMA": tfma_tile,
     "TEXPANDS": texpands_tile,
+    **COMPARE_SELECT_KERNELS,
     **{name: partial(cube_matrix, code) for code, name in CUBE_FUNCTION_NAMES.items()},
     "TGEMV_MX_BIAS": tgemv_mx_bias,
     **{name: partial(local_tile, name) for name in LOCAL_ROWS},
@@ -76,10 +80,14 @@ ops (src, valid, pad, dtype); tile-scalar ops (src, scalar, valid, pad, dtype); 
 functions take cube_matrix's arguments after ``function`` (TGEMV_MX_BIAS keeps its
 positional ``bias, a_scale, b_scale`` form); the tile-local ops (reductions, expansions,
 TTRANS: ``LOCAL_ROWS``) take (sources, types, dst_type, dst_valid) and the generators TCI /
-TTRI (``GENERATOR_ROWS``) take (params, dst_type, dst_valid), see :mod:`.tile_local`."""
+TTRI (``GENERATOR_ROWS``) take (params, dst_type, dst_valid), see :mod:`.tile_local`; TCMP /
+TCMPS / TSEL / TSELS (``COMPARE_SELECT_KERNELS``) take their tiles (the predicate as a bool
+array), the scalar, then (valid, pad, dtype) and, for the comparisons, ``cmode=``, see
+:mod:`.compare`."""
 
 __all__ = [
     "BINARY_ROWS",
+    "COMPARE_SELECT_KERNELS",
     "CUBE_FUNCTION_NAMES",
     "GENERATOR_ROWS",
     "KERNELS",
@@ -95,6 +103,7 @@ __all__ = [
     "decode",
     "local_tile",
     "lrelu_param_word",
+    "pack_predicate",
     "pack_x2",
     "pad_tile",
     "quant_param_word",
@@ -105,6 +114,7 @@ __all__ = [
     "unary_tile",
     "trem",
     "trem_tile",
+    "unpack_predicate",
     "unpack_x2",
     "value_lut",
 ]

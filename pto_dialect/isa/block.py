@@ -480,7 +480,44 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
                 raise PTOFault(FaultKind.TILE_ALLOCATION, f"at block completion (command {i}): "
                                f"{rows} x {col} {_dt_name(start.dtype)} needs {need} B, the "
                                f"destination SizeCode gives {have} B", op=at)  # fmt: skip
+    if op.name in COMPARE_SELECT_SCHEMAS:
+        _check_compare_select(st, s, op.name, at, i)
     return s
+
+
+COMPARE_SELECT_SCHEMAS = {"TCMP": (2,), "TCMPS": (1,), "TSEL": (2, 1), "TSELS": (2,)}
+"""Closed comparison schemas (``asl/block/model/dispatch/comparison-schema.asl``, catalog
+block lines): the source count of each B.IOT in stream order, the destination in the last."""
+
+
+def _check_compare_select(st: _State, s: BlockSummary, name: str, at: str, i: int) -> None:
+    """TCMP / TCMPS / TSEL / TSELS block rules (``SelectedBundleClosedTCMPSchemaLegal``,
+    ``SelectedBundleClosedTSELSchemaLegal``, the catalog contracts): the B.IOT shape, no B.IOR
+    for the tile-tile forms (CMode 6 and 7 are reserved encodings, IllegalInstruction at
+    decode), the data type in TileVecArithmeticDataTypeSupported,
+    and a destination SizeCode large enough for the packed predicate
+    (``ResolveBundlePredicateDestination``: ``ceil(Row*Col/8)`` bytes, TileAllocation) or the
+    numeric result."""
+    shape = tuple(len(b.sources) for b in st.iots)
+    if shape != COMPARE_SELECT_SCHEMAS[name] or any(b.dst_hand is not None for b in st.iots[:-1]):
+        raise _fault(_TL, f"{name} binds its tiles as B.IOT source groups "
+                     f"{list(COMPARE_SELECT_SCHEMAS[name])} with the destination in the last; the "
+                     f"block has {list(shape)}", at, i)  # fmt: skip
+    if name in ("TCMP", "TSEL") and st.ior is not None:
+        raise _fault(_TL, f"{name} takes no scalar: B.IOR presence is illegal", at, i)
+    if s.start.dtype not in VEC_ARITH_TYPES:
+        raise _fault(_TL, f"{name} does not support {_dt_name(s.start.dtype)} "
+                     "(TileCompareDataTypeSupported / TileSelectDataTypeSupported, D6)", at, i)  # fmt: skip
+    col, rows = s.dims[2], s.dims[1]
+    if col is None or rows is None or not s.destinations:
+        return
+    bits = 1 if name.startswith("TCMP") else TileDataType(s.start.dtype).bits
+    need = -(-col * rows * bits // 8)
+    have = size_code_bytes(s.destinations[0][1])
+    if need > have:
+        raise PTOFault(FaultKind.TILE_ALLOCATION, f"at block completion (command {i}): {rows} x "
+                       f"{col} {'predicate bits' if bits == 1 else _dt_name(s.start.dtype)} need "
+                       f"{need} B, the destination SizeCode gives {have} B", op=at)  # fmt: skip
 
 
 CLOSED_BINARY_OPS = frozenset({"TADD", "TSUB", "TMUL", "TDIV", "TREM", "TMAX", "TMIN"})

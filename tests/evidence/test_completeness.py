@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 import test_binary_evidence
+import test_compare_evidence
 import test_cube_evidence
 import test_elementwise_evidence
 import test_rearrange_evidence
@@ -41,6 +42,7 @@ from pto_dialect.bundle import (
     GENERATOR_OP_OF_SELECTOR,
     LOCAL_OP_OF_SELECTOR,
 )
+from pto_dialect.compare_ops import COMPARE_SELECT_OP_OF_SELECTOR, COMPARE_SELECT_OPS
 from pto_dialect.dialect import PTO
 from pto_dialect.elementwise_ops import (
     ELEMENTWISE_FAMILY_OPS,
@@ -50,7 +52,8 @@ from pto_dialect.ops import BINARY_OPS, CUBE_OPS
 from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS
 
 FILECHECK = Path(__file__).resolve().parents[1] / "filecheck"
-ALL_OPS = [*CUBE_OPS, *BINARY_OPS, *ELEMENTWISE_FAMILY_OPS, *LOCAL_OPS, *GENERATOR_OPS]
+ALL_OPS = [*CUBE_OPS, *BINARY_OPS, *ELEMENTWISE_FAMILY_OPS, *LOCAL_OPS, *GENERATOR_OPS,
+           *COMPARE_SELECT_OPS]
 
 
 def _lit_files(flag: str) -> dict[Path, str]:
@@ -138,6 +141,17 @@ def test_unary_and_tile_scalar_rows(cls):
     assert ELEMENTWISE_OP_OF_SELECTOR.get((cls.MODE, cls.FUNCTION)) is cls, cls.name
 
 
+@pytest.mark.parametrize("cls", COMPARE_SELECT_OPS, ids=lambda c: c.name)
+def test_compare_select_rows(cls):
+    """TCMP, TCMPS, TSEL, TSELS: encoding row (selector, mnemonic, source count), kernel row,
+    decoded-dispatch row."""
+    row = isa.TEPL_OPS.get((cls.MODE, cls.FUNCTION))
+    assert row is not None and row.name == cls.MNEMONIC, f"{cls.name}: encoding row"
+    assert row.sources == len(cls.TILE_ROLES), f"{cls.name}: catalog source count"
+    assert cls.MNEMONIC in KERNELS, f"{cls.name}: kernel row"
+    assert COMPARE_SELECT_OP_OF_SELECTOR.get((cls.MODE, cls.FUNCTION)) is cls, cls.name
+
+
 @pytest.mark.parametrize("cls", ALL_OPS, ids=lambda c: c.name)
 def test_block_composition_row(cls):
     """pto-form-bundles is table-driven by family (FORMERS: op family -> former)."""
@@ -168,5 +182,6 @@ def test_execution_evidence(cls):
         | test_elementwise_evidence.EXECUTED
         | test_tile_local_evidence.EXECUTED
         | test_rearrange_evidence.EXECUTED
+        | test_compare_evidence.EXECUTED
     )
     assert cls.name in executed, f"{cls.name}: no execution evidence"
