@@ -4,6 +4,7 @@ from xdsl.ir import Dialect
 
 from pto_dialect.attributes import PTO_TYPES_AND_ATTRS
 from pto_dialect.bundle import BUNDLE_OPS
+from pto_dialect.convert_ops import CONVERT_OPS
 from pto_dialect.data_movement import DATA_MOVEMENT_OPS
 from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS
 from pto_dialect.ops import PTO_OPS
@@ -16,7 +17,7 @@ PTO = Dialect(
     "pto",
     [
         *PTO_OPS, *ELEMENTWISE_FAMILY_OPS, *LOCAL_OPS, *GENERATOR_OPS, *DATA_MOVEMENT_OPS,
-        *TENSOR_OPS, MapOp, *TENSOR_LOCAL_OPS, *BUNDLE_OPS,
+        *TENSOR_OPS, MapOp, *TENSOR_LOCAL_OPS, *BUNDLE_OPS, *CONVERT_OPS,
     ],
     PTO_TYPES_AND_ATTRS,
 )  # fmt: skip
