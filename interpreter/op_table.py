@@ -22,6 +22,7 @@ from pto_dialect.bundle import (
     GENERATOR_OP_OF_SELECTOR,
     LOCAL_OP_OF_SELECTOR,
 )
+from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR
 from pto_dialect.families import TILE_OP_FAMILIES
 from pto_dialect.ops import CubeMatrixOp
@@ -64,7 +65,8 @@ def _row(cls) -> dict[str, str]:
             "encoding": row is not None and row.name == mnemonic,
             "kernel": mnemonic in KERNELS,
             "decoded": (BINARY_OP_OF_SELECTOR.get(key) or ELEMENTWISE_OP_OF_SELECTOR.get(key)
-                        or LOCAL_OP_OF_SELECTOR.get(key) or GENERATOR_OP_OF_SELECTOR.get(key))
+                        or LOCAL_OP_OF_SELECTOR.get(key) or GENERATOR_OP_OF_SELECTOR.get(key)
+                        or CONVERT_OP_OF_SELECTOR.get(key))
             is cls,
         }
     layers["block"] = any(issubclass(cls, fam) for fam, _ in pto_form_bundles.FORMERS)

@@ -208,8 +208,10 @@ class ConvertTileOp(TeplTileBase):
             ok = v.type == i64 or (role == "multiplier" and v.type == f32)
             if not ok:
                 want = "i64 (a raw FP32 word) or f32" if role == "multiplier" else "i64"
+                ref = "TileQuantizationScaleLegal" if role == "multiplier" else (
+                    "TileQuantizationZeroPointLegal")
                 raise self.fault(TL, f"{role}: scalar type {type_name(v.type)} must be {want}",
-                                 self.refs("TileQuantizationScaleLegal"))  # fmt: skip
+                                 self.refs(ref))  # fmt: skip
 
 
 @irdl_op_definition

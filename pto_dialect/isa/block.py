@@ -486,6 +486,10 @@ def _check_quant(st: _State, s: BlockSummary, name: str, i: int) -> None:
     if st.ior is not None and (st.ior.src2 or st.ior.dst):
         raise _fault(_TL, f"{name} reads B.IOR RegSrc0/RegSrc1 only: RegSrc2 and RegDst "
                      "must be zero", name, i)  # fmt: skip
+    if st.ior is not None and st.ior.src0 == 0:
+        # an encoded zero selector is a real GPR0 read: multiplier 0 is illegal
+        raise _fault(_TL, f"{name}: a present B.IOR reading RegSrc0 = zero selects multiplier "
+                     "0 (TileQuantizationScaleLegal)", name, i)  # fmt: skip
 
 
 CLOSED_BINARY_OPS = frozenset({"TADD", "TSUB", "TMUL", "TDIV", "TREM", "TMAX", "TMIN"})
