@@ -290,9 +290,24 @@ def _wrap_f64(r: np.ndarray) -> np.ndarray:
 
 
 def float_to_int(v: np.ndarray, t: TileDataType, mode: int, sat: bool) -> np.ndarray:
-    """Exact float64 values -> integer type ``t`` (D20; the reference quantizer's rules)."""
+    """Exact float values -> integer type ``t`` (D20; the reference quantizer's rules)."""
     lo, hi = _bounds(t)
     with np.errstate(all="ignore"):
+        if hi < 2**31 and v.dtype.kind == "f" and v.dtype.itemsize >= 4:
+            # up to 32-bit destinations: the rounded value is exact in the source float, and
+            # clamping (Sat) or wrapping (through int64, |r| < 2^63) needs no 64-bit care
+            r = round_to_integer(v, mode).astype(np.float64, copy=False)
+            big = ~(np.abs(r) < 2.0**62)  # NaN, +-inf and huge values
+            if sat:
+                q = np.clip(np.where(np.isnan(r), 0.0, r), lo, hi).astype(np.int64)
+            elif big.any():
+                q = _wrap_f64(np.where(np.isfinite(r), r, 0.0)).view(np.int64)
+            else:
+                q = r.astype(np.int64)
+            if big.any():
+                q = np.where(v == np.inf, hi, np.where(v == -np.inf, lo, q))
+                q = np.where(np.isnan(v), 0, q)
+            return _int_carrier(q.view(np.uint64), t)
         nan = np.isnan(v)
         fin = np.where(np.isfinite(v), v, 0.0)
         r = round_to_integer(fin, mode)
@@ -346,12 +361,18 @@ def convert_values(x: np.ndarray, src: TileDataType, dst: TileDataType, rmode=0,
                      "(HardwareTCVTTypePairSupported)", "TCVT")  # fmt: skip
     if mode == RNE and not sat and (src, dst) in _FAST:
         with np.errstate(all="ignore"):
-            return _canonical_nan(x.astype(storage(dst)))
+            out = x.astype(storage(dst))
+            # a NaN result comes only from a NaN source: one reduction (min propagates NaN,
+            # no temporary) decides whether the canonical-NaN pass is needed at all
+            probe = x if x.dtype.kind == "f" else out
+            if x.size and np.isnan(np.min(probe)):
+                out = _canonical_nan(out)
+            return out
     v = source_values(x, src)
     if src.is_integer and dst.is_integer:
         return int_to_int(v, dst, sat)
     if dst.is_integer:
-        return float_to_int(v, dst, mode, sat)
+        return float_to_int(x if src in (T.FP32, T.FP64) else v, dst, mode, sat)
     if src.is_integer:
         if dst is T.FP64:
             return round_float(round_pair_f64(*int_pair(v), mode), dst, mode, sat)
