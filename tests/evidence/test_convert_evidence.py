@@ -443,3 +443,54 @@ def test_e8m0_bf16_storage_round_trip():
     """E8M0 results are ml_dtypes float8_e8m0fnu carriers (the interpreter's storage)."""
     r = cv.convert_values(np.array([1.0, 4.0], ml_dtypes.bfloat16), T.BF16, T.E8M0)
     assert r.dtype == np.dtype(ml_dtypes.float8_e8m0fnu) and list(r.astype(float)) == [1.0, 4.0]
+
+
+# -- FP64 TFMA (one rounding of a 106-bit product) ---------------------------------------
+def _fma_reference(a: float, b: float, c: float) -> float:
+    """RNE(a * b + c) with integers: scale to a common exponent, round the integer sum at
+    the float64 grid by hand (ties to even), subnormals at 2^-1074."""
+    if a * b == 0 or c == 0 or not all(map(math.isfinite, (a, b, c))):
+        return a * b + c
+    x = Fraction(a) * Fraction(b) + Fraction(c)
+    if x == 0:
+        return 0.0
+    n, d = abs(x.numerator), x.denominator
+    e = n.bit_length() - d.bit_length()
+    if (n << max(0, -e)) < (d << max(0, e)):
+        e -= 1
+    q = max(e, -1022) - 52  # the grid step is 2^q
+    num, den = (n, d << q) if q >= 0 else (n << -q, d)
+    m, rem = divmod(num, den)
+    if 2 * rem > den or (2 * rem == den and m % 2):
+        m += 1
+    try:
+        v = math.ldexp(m, q)  # m <= 2^53: exact unless it overflows
+    except OverflowError:
+        v = math.inf
+    return v if x > 0 else -v
+
+
+def test_tfma_fp64_single_rounding():
+    """Halfway and near-halfway products, cancellation, huge and tiny exponents (the rare
+    exact-rational lanes included): bit-exact against the integer reference."""
+    from interpreter.kernels.ternary import fma_f64
+
+    rng = np.random.default_rng(11)
+    n = 600
+    a = (1 + rng.integers(0, 2**52, n) * 2.0**-52) * np.ldexp(1.0, rng.integers(-40, 40, n))
+    b = (1 + rng.integers(0, 2**52, n) * 2.0**-52) * np.ldexp(1.0, rng.integers(-40, 40, n))
+    tiny = rng.choice([0.0, 1.0, -1.0], n) * np.ldexp(1.0, rng.integers(-140, -60, n))
+    c = -(a * b) * rng.choice([1.0, 0.5, 1 - 2**-30], n) + tiny
+    wild = [rng.standard_normal(200) * np.ldexp(1.0, rng.integers(-700, 700, 200)) for _ in "abc"]
+    edge = np.array([[1 + 2**-52, 1 - 2**-53, -1.0], [2.0**-537, 2.0**-537, 2.0**-1074],
+                     [1e300, 1e10, -1e308], [3.0, 2.0**-1074, -(2.0**-1073)],
+                     [-0.0, 5.0, -0.0], [math.inf, 0.0, 1.0]]).T  # fmt: skip
+    for x, y, z in ((a, b, c), tuple(wild), tuple(edge)):
+        got = fma_f64(x, y, z)
+        for g, u, v, w in zip(got, x, y, z):
+            want = _fma_reference(float(u), float(v), float(w))
+            assert (math.isnan(g) and math.isnan(want)) or (
+                g == want and math.copysign(1, g) == math.copysign(1, want)), (u, v, w)
+    got, _ = kernels.tfma_tile(np.array([[1 + 2**-52]]), np.array([[1 - 2**-52]]),
+                               np.array([[-1.0]]), None)  # fmt: skip
+    assert float(got[0, 0]) == -(2.0**-104)
