@@ -57,6 +57,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from passes.convert_to_capacity import lower_convert
 from passes.tile_local_to_capacity import lower_tensor_local
 from pto_dialect.attributes import PadValue, TargetProfile, TileType, element_type
 from pto_dialect.data_movement import TLoadOp, TStoreOp
@@ -90,6 +91,7 @@ from pto_dialect.ops import (
     TRemOp,
 )
 from pto_dialect.postprocess import Fpatr, ReluMode
+from pto_dialect.tensor_convert import ConvertOp
 from pto_dialect.tensor_local import ExpandOp, ReduceOp
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp, FloorModOp, GemvOp, MatmulOp
@@ -954,6 +956,8 @@ class PtoTileToCapacityPass(ModulePass):
                 lower_binary(o, BINARY_TILE_OPS[o.mnemonic], o.dtype, self.tile_bytes, self.pes)
             elif isinstance(o, ReduceOp | ExpandOp):
                 lower_tensor_local(o, self.tile_bytes, self.pes)
+            elif isinstance(o, ConvertOp) and not _lower_empty(o, self.name):
+                lower_convert(o, self.tile_bytes, self.pes)
             elif isinstance(o, GemvOp | MatmulOp):
                 s = cube_shape(o)
                 if s.mx and target is not TargetProfile.A5:

@@ -494,3 +494,38 @@ def test_tfma_fp64_single_rounding():
     got, _ = kernels.tfma_tile(np.array([[1 + 2**-52]]), np.array([[1 - 2**-52]]),
                                np.array([[-1.0]]), None)  # fmt: skip
     assert float(got[0, 0]) == -(2.0**-104)
+
+
+# -- tensor-level pto.convert: whole-tensor TCVT == the lowered tile program ---------------
+TENSOR_PROGRAM = """
+func.func @f(%x: tensor<40x24xf32>) -> (tensor<40x24xi16>, tensor<40x24xf16>, tensor<40x24xi8>,
+                                        tensor<40x24xf64>) {
+  %a = pto.convert %x {rmode = #pto.rmode<rtm>, sat, dst_sign = "signed"}
+      : tensor<40x24xf32> -> tensor<40x24xi16>
+  %b = pto.convert %x : tensor<40x24xf32> -> tensor<40x24xf16>
+  %c = pto.convert %a {src_sign = "signed", dst_sign = "unsigned"}
+      : tensor<40x24xi16> -> tensor<40x24xi8>
+  %d = pto.convert %b : tensor<40x24xf16> -> tensor<40x24xf64>
+  func.return %a, %b, %c, %d : tensor<40x24xi16>, tensor<40x24xf16>, tensor<40x24xi8>,
+      tensor<40x24xf64>
+}
+"""
+
+
+def test_tensor_convert_lowers_bit_exactly():
+    from interpreter.runner import build_context, parse_module_text
+    from passes import get_all_passes
+
+    x = (np.random.default_rng(0).standard_normal((40, 24)) * 300).astype(np.float32)
+    want = run(TENSOR_PROGRAM, "f", x)
+    assert [int(v) for v in want[0][0, :4]] == [math.floor(float(v)) for v in x[0, :4]]
+    assert [int(v) for v in want[2][0, :4]] == [math.floor(float(v)) % 256 - (
+        256 if math.floor(float(v)) % 256 > 127 else 0) for v in x[0, :4]]  # fmt: skip
+    ctx = build_context()
+    m = parse_module_text(TENSOR_PROGRAM, ctx=ctx)
+    for name in ("pto-tile-to-capacity", "pto-form-bundles", "pto-assign-registers"):
+        get_all_passes()[name]()().apply(ctx, m)
+    m.verify()
+    assert "pto.convert" not in str(m) and str(m).count("pto.b.start TCVT") == 4
+    for a, b in zip(want, run(m, "f", x)):
+        assert a.dtype == b.dtype and np.array_equal(a.view(np.uint8), b.view(np.uint8))

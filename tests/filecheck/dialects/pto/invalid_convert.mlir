@@ -121,3 +121,38 @@
 %a = "test.op"() : () -> !pto.tile<8x16xsi8, valid=8x16>
 %d = "pto.tdequant"(%a) <{sat}> : (!pto.tile<8x16xsi8, valid=8x16>) -> !pto.tile<8x16xf32>
 // CHECK: {{^}}'pto.tdequant' op [TileLegality] sat: TDEQUANT takes no Sat (B.DATR Sat must be zero) (asl/tile/irregular-and-complex/format-conversion/TDEQUANT.asl){{$}}
+
+// -----
+
+// pto.convert: source and result shapes are equal
+%x = "test.op"() : () -> tensor<4x8xf32>
+%r = "pto.convert"(%x) : (tensor<4x8xf32>) -> tensor<8x4xf16>
+// CHECK: {{^}}'pto.convert' op [TileLegality] result: shape (8, 4) must equal the source's (4, 8) (rank >= 1) (PTO-SPEC 5, asl/tile/elementwise-tile-tile/format-conversion/TCVT.asl){{$}}
+
+// -----
+
+// pto.convert: a signless integer needs src_sign / dst_sign
+%x = "test.op"() : () -> tensor<4x8xf32>
+%r = "pto.convert"(%x) : (tensor<4x8xf32>) -> tensor<4x8xi32>
+// CHECK: {{^}}'pto.convert' op [TileLegality] result: element type i32 has no TCVT tile type (signless integers need signed/unsigned) (PTO-SPEC 5, asl/tile/elementwise-tile-tile/format-conversion/TCVT.asl){{$}}
+
+// -----
+
+// pto.convert: the sign keyword is signed or unsigned
+%x = "test.op"() : () -> tensor<4x8xf32>
+%r = "pto.convert"(%x) <{dst_sign = "maybe"}> : (tensor<4x8xf32>) -> tensor<4x8xi32>
+// CHECK: {{^}}'pto.convert' op [TileLegality] dst_sign: 'maybe' must be signed or unsigned (PTO-SPEC 5, asl/tile/elementwise-tile-tile/format-conversion/TCVT.asl){{$}}
+
+// -----
+
+// pto.convert: a signed or unsigned integer takes no sign keyword
+%x = "test.op"() : () -> tensor<4x8xf32>
+%r = "pto.convert"(%x) <{dst_sign = "signed"}> : (tensor<4x8xf32>) -> tensor<4x8xsi32>
+// CHECK: {{^}}'pto.convert' op [TileLegality] dst_sign: si32 already has a signedness (PTO-SPEC 5, asl/tile/elementwise-tile-tile/format-conversion/TCVT.asl){{$}}
+
+// -----
+
+// pto.convert: an E8M0 destination takes only FP16, BF16, FP32 (HardwareTCVTTypePairSupported)
+%x = "test.op"() : () -> tensor<4x8xf64>
+%r = "pto.convert"(%x) : (tensor<4x8xf64>) -> tensor<4x8xf8E8M0FNU>
+// CHECK: {{^}}'pto.convert' op [TileLegality] source: an E8M0 destination takes FP16, BF16 or FP32 sources, not FP64 (HardwareTCVTTypePairSupported, asl/tile/elementwise-tile-tile/format-conversion/TCVT.asl){{$}}
