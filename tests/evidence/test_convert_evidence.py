@@ -529,3 +529,23 @@ def test_tensor_convert_lowers_bit_exactly():
     assert "pto.convert" not in str(m) and str(m).count("pto.b.start TCVT") == 4
     for a, b in zip(want, run(m, "f", x)):
         assert a.dtype == b.dtype and np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-(2**63), 2**63 - 1), st.sampled_from(MODES),
+       st.sampled_from([T.FP64, T.FP32, T.BF16, T.E5M2]))
+def test_int64_to_float_hypothesis(v, mode, dst):
+    got = got_value(cv.convert_values(np.array([v], np.int64), T.S64, dst, mode), dst)
+    assert got == [_int_reference_to_float(v, dst, mode)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(width=32, allow_nan=False, allow_infinity=False),
+       st.floats(min_value=2.0**-60, max_value=2.0**60, width=32), st.integers(-128, 127),
+       st.sampled_from(MODES), st.booleans())
+def test_tquant_hypothesis(x, scale, zp, mode, sat):
+    got, _ = kernels.KERNELS["TQUANT"](np.array([[x]], np.float32), _word(scale), zp, None,
+                                       T.S8, rmode=mode, sat=sat)  # fmt: skip
+    r = round_int(Fraction(x) * Fraction(scale) + zp, mode)
+    want = min(max(r, -128), 127) if sat else (r + 128) % 256 - 128
+    assert int(got[0, 0]) == want
