@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from benchmarks import bench_interpreter, bench_kernels, bench_lowering, bench_tile_local
+from benchmarks import (
+    bench_convert,
+    bench_interpreter,
+    bench_kernels,
+    bench_lowering,
+    bench_tile_local,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -15,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_interpreter.run(quick=args.quick)
     bench_lowering.run(quick=args.quick)
     bench_tile_local.run(quick=args.quick)
+    bench_convert.run(quick=args.quick)
     return 0
 
 

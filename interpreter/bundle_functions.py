@@ -35,6 +35,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from interpreter.pto_functions import (
     binary_plan,
+    convert_plan,
     cube_plan,
     elementwise_plan,
     generator_plan,
@@ -45,6 +46,7 @@ from interpreter.pto_functions import (
 from interpreter.runtime import TileValue
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import BlockOp, check_linked, scalar_roles, source_roles
+from pto_dialect.convert_ops import ConvertTileOp
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.faults import PTOFault
@@ -91,6 +93,8 @@ def block_plan(op: BlockOp, profile: str, in_place: bool = False):
         return local_plan(tile_op)
     if isinstance(tile_op, GeneratorTileOp):
         return generator_plan(tile_op)
+    if isinstance(tile_op, ConvertTileOp):
+        return convert_plan(tile_op)
     if isinstance(tile_op, TeplElementwiseOp):
         # tile sources, then the scalar B.IOR RegSrc0 reads (a0); an omitted B.IOR or
         # RegSrc0 = zero supplies scalar zero (catalog defaults of the tile-scalar ops)

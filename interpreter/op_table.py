@@ -23,6 +23,7 @@ from pto_dialect.bundle import (
     LOCAL_OP_OF_SELECTOR,
 )
 from pto_dialect.compare_ops import COMPARE_SELECT_OP_OF_SELECTOR
+from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR
 from pto_dialect.families import TILE_OP_FAMILIES
 from pto_dialect.ops import CubeMatrixOp
@@ -66,7 +67,8 @@ def _row(cls) -> dict[str, str]:
             "kernel": mnemonic in KERNELS,
             "decoded": (BINARY_OP_OF_SELECTOR.get(key) or ELEMENTWISE_OP_OF_SELECTOR.get(key)
                         or LOCAL_OP_OF_SELECTOR.get(key) or GENERATOR_OP_OF_SELECTOR.get(key)
-                        or COMPARE_SELECT_OP_OF_SELECTOR.get(key))
+                        or COMPARE_SELECT_OP_OF_SELECTOR.get(key)
+                        or CONVERT_OP_OF_SELECTOR.get(key))
             is cls,
         }
     layers["block"] = any(issubclass(cls, fam) for fam, _ in pto_form_bundles.FORMERS) and not (

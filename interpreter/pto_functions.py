@@ -24,6 +24,7 @@ from interpreter.runtime import (
 )
 from pto_dialect.attributes import TargetProfile, TileType
 from pto_dialect.compare_ops import COMPARE_SELECT_OPS, CompareSelectOp
+from pto_dialect.convert_ops import CONVERT_OPS, ConvertTileOp, TCvtOp
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS, TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
@@ -214,6 +215,49 @@ def local_plan(op: TeplTileOp):
                 TileValue.freeze(p, payload, dfn, payloads, defined)
             return (TileValue(rtype, payloads, defined),)
         return (TileValue.from_valid(rtype, out, pad),)
+
+    return plan
+
+
+def convert_plan(op: ConvertTileOp):
+    """TCVT / TQUANT / TDEQUANT with the static parts resolved once: ``plan(src[, multiplier,
+    zero_point]) -> (result,)``; omitted scalars are the B.IOR defaults (1.0, 0). Every PE
+    is checked and converted before anything is published (D12)."""
+    rtype = op.result.type
+    stype = op.source.type
+    assert isinstance(rtype, TileType) and isinstance(stype, TileType)
+    if op.mask.is_zero:  # strict no-op before GPR or descriptor reads (PTO-SPEC 2, D12)
+        def noop(*_args):
+            return (_unallocated(rtype),)
+
+        return noop
+    check = source_check(op.name, "src", stype)
+    pes = pe_indices(op.mask.data)
+    kernel = kernels.KERNELS[op.MNEMONIC]
+    rmode, sat, valid = op.rmode.data.code, op.sat is not None, rtype.valid_shape
+    full = all_defined(rtype.shape) if valid == rtype.shape else None
+    if isinstance(op, TCvtOp):
+        pad, s_t, d_t = op.pad.data.value, stype.dtype, rtype.dtype
+
+        def call(payload, _scalars):
+            return kernel(payload, valid, pad, s_t, d_t, rmode=rmode, sat=sat)
+    else:
+        int_t = rtype.dtype if op.MNEMONIC == "TQUANT" else stype.dtype
+        extra = {"sat": sat} if op.MNEMONIC == "TQUANT" else {}
+
+        def call(payload, scalars):
+            m, z = scalars if scalars else (None, None)
+            return kernel(payload, m, z, valid, int_t, rmode=rmode, **extra)
+
+    def plan(src, *scalars):
+        src = check(src)
+        sc = [float(a) if isinstance(a, (float, np.floating)) else int(a) for a in scalars]
+        payloads: dict[int, np.ndarray] = {}
+        defined: dict[int, np.ndarray] = {}
+        for p in pes:
+            payload, dfn = call(src.payloads[p], sc)
+            TileValue.freeze(p, payload, dfn if full is None else full, payloads, defined)
+        return (TileValue(rtype, payloads, defined),)
 
     return plan
 
@@ -429,6 +473,12 @@ def _family_impls(cls):
 
     for op_cls in GENERATOR_OPS:
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(generator))
+
+    def convert(self, interpreter: Interpreter, op: ConvertTileOp, args: tuple[Any, ...]):
+        return convert_plan(op)(*args)
+
+    for op_cls in CONVERT_OPS:
+        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(convert))
     return cls
 
 

@@ -167,6 +167,7 @@ def extra_functions(profile: str) -> list[InterpreterFunctions]:
     for module, cls in (
         ("interpreter.tensor_functions", "TensorPTOFunctions"),
         ("interpreter.tensor_local_functions", "TensorLocalFunctions"),
+        ("interpreter.tensor_convert_functions", "TensorConvertFunctions"),
         ("interpreter.bundle_functions", "PTOBundleFunctions"),
     ):
         try:

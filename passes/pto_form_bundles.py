@@ -66,6 +66,7 @@ from pto_dialect.bundle import (
     BlockOp,
 )
 from pto_dialect.compare_ops import CompareSelectOp, TileCompareOp
+from pto_dialect.convert_ops import ConvertTileOp, TCvtOp
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import DTYPE_NONE, TileDataType
 from pto_dialect.elementwise_ops import TeplElementwiseOp
@@ -264,6 +265,34 @@ def generator_block(op: GeneratorTileOp) -> _Form:
     return _Form(cmds, list(op.params))
 
 
+def convert_block(op: ConvertTileOp) -> _Form:
+    """Canonical TCVT / TQUANT / TDEQUANT block (catalog compositions): ``BSTART.<engine>
+    <op>, SrcDT; [B.DATR DstDT, RMode, Sat, Canonicalize, Layout, Pad]; B.DIM LB0=ValidCol;
+    [LB1=ValidRow]; [LB2=Col]; [B.IOR a0, a1 (multiplier, zero point)]; B.IOT src, mask,
+    last, ->dst<TSize>; BSTOP``. TCVT's B.DATR appears only when a field differs from the
+    omitted meaning (destination type inherited, RMode default, no Sat, Layout NORM, Null
+    pad); TQUANT / TDEQUANT always carry it (mandatory; PadValue field zero)."""
+    s, rt = op.source.type, op.result.type
+    assert isinstance(s, TileType) and isinstance(rt, TileType)
+    cmds: list[isa.Command] = [isa.BStart.op(op.MNEMONIC, s.dtype.value)]
+    rmode, sat = op.rmode.data.code, int(op.sat is not None)
+    if isinstance(op, TCvtOp):
+        layout, canon, pad = op.layout_code if not op.canonicalize else 0, op.canonicalize, op.pad.data
+        if rt.dtype is not s.dtype or rmode or sat or canon or layout or pad is not PadValue.NULL:
+            dtype = rt.dtype.value if rt.dtype is not s.dtype else DTYPE_NONE
+            cmds.append(isa.BDatr(layout=layout, dtype=dtype, pad=pad.code, rmode=rmode, sat=sat,
+                                  canonicalize=int(canon)))  # fmt: skip
+    else:
+        cmds.append(isa.BDatr(dtype=rt.dtype.value, pad=0, rmode=rmode, sat=sat))
+    cmds += closed_lbs(s)
+    if op.scalars:
+        cmds.append(isa.BIor(*SLOT_GPRS[: len(op.scalars)]))
+    cmds.append(isa.BIot(src0=PLACEHOLDER_SOURCE, last=1, size_code=_size_code(op, rt),
+                         pe_mode=_pe_mode(op, op.mask.data), dst_hand=hand_of(rt)))  # fmt: skip
+    cmds.append(isa.BStop())
+    return _Form(cmds, [op.source, *op.scalars])
+
+
 def cube_block(op: CubeMatrixOp) -> _Form:
     """Canonical CUBE block (PTO-SPEC 4 block composition), from the op's ``FUNCTION`` row."""
     f = op.fpatr_fields
@@ -353,6 +382,7 @@ FORMERS: tuple[tuple[type[Operation], Callable[[Any], _Form]], ...] = (
     (TeplElementwiseOp, elementwise_block),
     (TeplTileOp, local_block),
     (GeneratorTileOp, generator_block),
+    (ConvertTileOp, convert_block),
     (CubeMatrixOp, cube_block),
     (TLoadOp, move_block),
     (TStoreOp, move_block),

@@ -58,6 +58,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from passes.cmpsel_to_capacity import lower_cmpsel
+from passes.convert_to_capacity import lower_convert
 from passes.tile_local_to_capacity import lower_tensor_local
 from pto_dialect.attributes import PadValue, TargetProfile, TileType, element_type
 from pto_dialect.data_movement import TLoadOp, TStoreOp
@@ -92,6 +93,7 @@ from pto_dialect.ops import (
 )
 from pto_dialect.postprocess import Fpatr, ReluMode
 from pto_dialect.tensor_compare import CmpSelOp
+from pto_dialect.tensor_convert import ConvertOp
 from pto_dialect.tensor_local import ExpandOp, ReduceOp
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp, FloorModOp, GemvOp, MatmulOp
@@ -958,6 +960,8 @@ class PtoTileToCapacityPass(ModulePass):
                 lower_cmpsel(o, self.tile_bytes, self.pes)
             elif isinstance(o, ReduceOp | ExpandOp):
                 lower_tensor_local(o, self.tile_bytes, self.pes)
+            elif isinstance(o, ConvertOp) and not _lower_empty(o, self.name):
+                lower_convert(o, self.tile_bytes, self.pes)
             elif isinstance(o, GemvOp | MatmulOp):
                 s = cube_shape(o)
                 if s.mx and target is not TargetProfile.A5:

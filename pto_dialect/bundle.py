@@ -70,6 +70,7 @@ from pto_dialect.compare_ops import (
     TileCompareOp,
     TileSelectOp,
 )
+from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR, ConvertTileOp, TCvtOp
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import TileDataType, mx_needs_scale
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR, TeplElementwiseOp
@@ -497,6 +498,9 @@ def source_roles(s: isa.BlockSummary, in_types: list[TileType] | None = None) ->
     local = LOCAL_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
     if s.family is BlockFamily.TEPL and local is not None:
         return list(local.SOURCES)
+    conv = CONVERT_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    if s.family is BlockFamily.TEPL and conv is not None:
+        return list(conv.SOURCES)
     if s.family is BlockFamily.TEPL and (s.start.mode, s.start.function) in GENERATOR_OP_OF_SELECTOR:
         return []
     if s.family is BlockFamily.CUBE:
@@ -541,6 +545,9 @@ def scalar_roles(s: isa.BlockSummary) -> tuple[str, ...]:
         # TCI / TTRI / TFILLPAD read their parameters through B.IOR; without a B.IOR they
         # link none and read zeros
         return gen.PARAMS
+    conv = CONVERT_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    if s.family is BlockFamily.TEPL and conv is not None and s.scalars is not None:
+        return conv.SCALAR_ROLES  # TQUANT / TDEQUANT: multiplier, zero point
     return ()
 
 
@@ -650,6 +657,14 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         gop = gen.__new__(gen)
         GeneratorTileOp.__init__(gop, [by_role[r] for r in sc_roles], out_types[0], mask=mask)
         return gop
+    conv = CONVERT_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    if s.family is BlockFamily.TEPL and conv is not None:
+        cop_ = conv.__new__(conv)
+        ConvertTileOp.__init__(cop_, by_role["src"], out_types[0],
+                               [by_role[r] for r in sc_roles], rmode=list(RoundingMode)[d.rmode],
+                               sat=bool(d.sat), pad=list(PadValue)[d.pad] if conv is TCvtOp
+                               else PadValue.NULL, mask=mask)  # fmt: skip
+        return cop_
     if s.family is BlockFamily.TEPL and local is not None:
         pad = list(PadValue)[d.pad] if local.HAS_PAD else PadValue.NULL
         lop = local.build([by_role[r] for r in (*local.SOURCES, *sc_roles)], out_types[0],
@@ -720,6 +735,8 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         )
     if isinstance(op, TeplTileOp):
         _check_local(s, op)
+    if isinstance(op, ConvertTileOp):
+        _check_convert(s, op)
     if isinstance(op, CubeMatrixOp):
         b = op.b.type
         assert isinstance(b, TileType)
@@ -770,6 +787,27 @@ def _check_local(s: isa.BlockSummary, op: TeplTileOp) -> None:
         raise _fail(tl, f"{op.MNEMONIC} with B.DATR Layout "
                     f"{LAYOUTS.get(s.datr.layout, s.datr.layout)} is not modelled (only the "
                     "plain row-major form)")  # fmt: skip
+
+
+def _check_convert(s: isa.BlockSummary, op: ConvertTileOp) -> None:
+    """B.DATR of a linked TCVT / TQUANT / TDEQUANT block against its tile types: DataType
+    names the destination type (omitted or DTYPE_NONE: the source type); for TCVT the Layout
+    is the transformation between the two descriptors and Canonicalize is set exactly for a
+    private CUBE source (``TileOperandsLegal_TCVT``)."""
+    tl = FaultKind.TILE_LEGALITY
+    rt = op.result.type
+    assert isinstance(rt, TileType)
+    if rt.dtype.value != s.b_type:
+        raise _fail(tl, f"B.DATR DataType {TileDataType(s.b_type).name} differs from the result's "
+                    f"{rt.dtype.name}")  # fmt: skip
+    if isinstance(op, TCvtOp):
+        if bool(s.datr.canonicalize) != op.canonicalize:
+            raise _fail(tl, "B.DATR Canonicalize must be set exactly for a private CUBE "
+                        "(location mat) source (TileOperandsLegal_TCVT)")  # fmt: skip
+        want = 0 if op.canonicalize else op.layout_code
+        if s.datr.layout != want:
+            raise _fail(tl, f"B.DATR Layout {LAYOUTS.get(s.datr.layout, s.datr.layout)} does not "
+                        f"transform the source's layout into the result's ({LAYOUTS[want]})")  # fmt: skip
 
 
 def _check_scalar_binding(s: isa.BlockSummary) -> None:

@@ -5,11 +5,13 @@ from xdsl.ir import Dialect
 from pto_dialect.attributes import PTO_TYPES_AND_ATTRS
 from pto_dialect.bundle import BUNDLE_OPS
 from pto_dialect.compare_ops import COMPARE_SELECT_OPS, CompareModeAttr
+from pto_dialect.convert_ops import CONVERT_OPS
 from pto_dialect.data_movement import DATA_MOVEMENT_OPS
 from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS
 from pto_dialect.ops import PTO_OPS
 from pto_dialect.predicate import PredicateTileType
 from pto_dialect.tensor_compare import CmpSelOp
+from pto_dialect.tensor_convert import TENSOR_CONVERT_OPS
 from pto_dialect.tensor_local import TENSOR_LOCAL_OPS
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import TENSOR_OPS
@@ -19,7 +21,7 @@ PTO = Dialect(
     "pto",
     [
         *PTO_OPS, *ELEMENTWISE_FAMILY_OPS, *COMPARE_SELECT_OPS, *LOCAL_OPS, *GENERATOR_OPS, *DATA_MOVEMENT_OPS,
-        *TENSOR_OPS, MapOp, CmpSelOp, *TENSOR_LOCAL_OPS, *BUNDLE_OPS,
+        *TENSOR_OPS, MapOp, CmpSelOp, *TENSOR_LOCAL_OPS, *BUNDLE_OPS, *CONVERT_OPS, *TENSOR_CONVERT_OPS,
     ],
     [*PTO_TYPES_AND_ATTRS, PredicateTileType, CompareModeAttr],
 )  # fmt: skip

@@ -266,7 +266,7 @@ class TFmaOp(_TeplElementwise):
         elements outside the valid rectangle <- pad (D9)
 
     Types: ``TileFusedMultiplyAddDataTypeSupported`` (= TileVecArithmeticDataTypeSupported;
-    FP64 is verified but its execution is not implemented). Example::
+    FP64 by an exact fused emulation, ``interpreter/kernels/ternary.py``). Example::
 
         %d = pto.tfma %a, %b, %c : !pto.tile<8x16xf32>
     """

@@ -8,6 +8,7 @@ against it (tests/evidence/test_completeness.py) and listed in the generated op 
 from __future__ import annotations
 
 from pto_dialect.compare_ops import COMPARE_SELECT_OPS
+from pto_dialect.convert_ops import CONVERT_OPS
 from pto_dialect.elementwise_ops import FILL_OPS, TERNARY_OPS, TILE_SCALAR_OPS, UNARY_OPS
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS
 from pto_dialect.tile_local import LOCAL_FAMILIES
@@ -21,5 +22,6 @@ TILE_OP_FAMILIES: list[tuple[str, list]] = [
     ("fill", FILL_OPS),
     ("compare and select", COMPARE_SELECT_OPS),
     *LOCAL_FAMILIES,
+    ("format conversion", CONVERT_OPS),
 ]
 """(family, op classes) in documentation order."""

@@ -110,8 +110,7 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
             if tile_op.mask.is_zero or len(masks) != 1:
                 return None
             steps.append(_Step("binary", tile_op, args, result))
-        else:
-            assert isinstance(tile_op, CubeMatrixOp)
+        elif isinstance(tile_op, CubeMatrixOp):
             f = tile_op.fpatr_fields
             if (profile == "raw-carrier"  # raw int64 words: the per-op path stores them
                     or len(tile_op.results) != 1 or f.row_max_en or f.group_max_en
@@ -121,6 +120,8 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
                     or (tile_op.is_mx() and target_profile(tile_op) is TargetProfile.A2A3)):
                 return None
             steps.append(_Step("cube", tile_op, args, result))
+        else:  # a decoded block of another family (TCVT, reductions, ...): the per-op path
+            return None
     return BatchPlan(steps, profile, len(mover_ops))
 
 

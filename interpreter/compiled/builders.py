@@ -28,9 +28,16 @@ from xdsl.ir import Operation
 
 from interpreter.bundle_functions import block_plan, block_stores
 from interpreter.compare_functions import compare_select_plan
-from interpreter.pto_functions import binary_plan, cube_plan, tload_plan, tstore_plan
+from interpreter.pto_functions import (
+    binary_plan,
+    convert_plan,
+    cube_plan,
+    tload_plan,
+    tstore_plan,
+)
 from pto_dialect.bundle import BlockOp
 from pto_dialect.compare_ops import COMPARE_SELECT_OPS
+from pto_dialect.convert_ops import CONVERT_OPS
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS
 
@@ -52,6 +59,7 @@ PLAN_BUILDERS: dict[type[Operation], Callable[[Any, BuildContext], Step]] = {
     **{cls: (lambda op, cx: binary_plan(op)) for cls in BINARY_OPS},
     **{cls: (lambda op, cx: cube_plan(op, cx.profile)) for cls in CUBE_OPS},
     **{cls: (lambda op, cx: compare_select_plan(op)) for cls in COMPARE_SELECT_OPS},
+    **{cls: (lambda op, cx: convert_plan(op)) for cls in CONVERT_OPS},
 }
 """Op class -> plan builder (the fast rows)."""
 

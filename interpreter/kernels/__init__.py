@@ -39,6 +39,9 @@ profile="ordered")``
 ``unpack_predicate``: compare and select with packed predicate tiles (:mod:`.compare`).
 ``tfma_tile(lhs, rhs, addend, valid, pad, dtype)``, ``texpands_tile(scalar, valid, pad,
 dtype, *, shape)``: TFMA (one rounding) and TEXPANDS (:mod:`.ternary`).
+``tcvt_tile(src, valid, pad, src_type, dst_type, *, rmode, sat)``, ``tquant_tile(src,
+multiplier, zero_point, valid, dst_type, *, rmode, sat)``, ``tdequant_tile(src, multiplier,
+zero_point, valid, src_type, *, rmode)``: TCVT / TQUANT / TDEQUANT (:mod:`.convert`, D20).
 
 ``KERNELS`` maps an op mnemonic to its tile-level kernel; ``BINARY_ROWS`` holds the
 per-op rows of the generic binary elementwise kernel (TREM, TADD, TSUB, TMUL, TDIV, TMAX,
@@ -51,6 +54,7 @@ from collections.abc import Callable
 from functools import partial
 
 from .compare import COMPARE_SELECT_KERNELS, pack_predicate, unpack_predicate
+from .convert import tcvt_tile, tdequant_tile, tquant_tile
 from .cube import CUBE_FUNCTION_NAMES, cube_matrix
 from .elementwise import BINARY_ROWS, BinaryRow, binary_tile, trem, trem_tile
 from .mx import decode, pack_x2, unpack_x2, value_lut
@@ -70,6 +74,9 @@ KERNELS: dict[str, Callable] = {
     "TFMA": tfma_tile,
     "TEXPANDS": texpands_tile,
     **COMPARE_SELECT_KERNELS,
+    "TCVT": tcvt_tile,
+    "TQUANT": tquant_tile,
+    "TDEQUANT": tdequant_tile,
     **{name: partial(cube_matrix, code) for code, name in CUBE_FUNCTION_NAMES.items()},
     "TGEMV_MX_BIAS": tgemv_mx_bias,
     **{name: partial(local_tile, name) for name in LOCAL_ROWS},
@@ -107,10 +114,13 @@ __all__ = [
     "pack_x2",
     "pad_tile",
     "quant_param_word",
+    "tcvt_tile",
+    "tdequant_tile",
     "texpands_tile",
     "tfma_tile",
     "tgemv_mx_bias",
     "tile_scalar",
+    "tquant_tile",
     "unary_tile",
     "trem",
     "trem_tile",

@@ -244,7 +244,7 @@ def _summary(st: _State, noop: bool) -> BlockSummary:
         dims = tuple(v if w else 1 for v, w in zip(lb, written))
     elif start.family is BlockFamily.TEPL and start.tepl is not None and (
         start.mode == 1 or closed_lb_schema(start.tepl.name, start.mode)
-        or start.tepl.name in GENERATORS
+        or start.tepl.name in GENERATORS or start.tepl.name in QUANT_OPS
     ):
         col = lb[0]
         dims = (col, lb[1] if written[1] else 1, lb[2] if written[2] else col)
@@ -357,6 +357,17 @@ def _complete_cube(st: _State, i: int, profile: str) -> BlockSummary:
     return s
 
 
+QUANT_OPS = ("TQUANT", "TDEQUANT")
+"""TQUANT / TDEQUANT (catalog compositions): B.DATR mandatory with the S8|U8 / FP32 DataType,
+LB0 = ValidCol required, LB1 default 1, LB2 default ValidCol, optional B.IOR RegSrc0 / RegSrc1
+(multiplier, zero point; RegSrc2 and RegDst zero)."""
+QUANT_DATR_TYPES = {
+    "TQUANT": frozenset({TileDataType.S8, TileDataType.U8}),
+    "TDEQUANT": frozenset({TileDataType.FP32}),
+}
+E8M0_TCVT_SOURCES = frozenset({TileDataType.FP16, TileDataType.BF16, TileDataType.FP32})
+"""``HardwareTCVTE8M0SourceTypeSupported`` (an E8M0 TCVT destination, AVS E8M0-PAIRS-005)."""
+
 GENERATORS = ("TCI", "TTRI")
 """Destination-only TEPL operations whose parameters come through B.IOR RegSrc0/RegSrc1
 (RegSrc2 and RegDst zero) and whose LBs follow the closed-schema defaults (catalog)."""
@@ -453,9 +464,14 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         used = "/".join(f"RegSrc{k}" for k in range(n_ior))
         rest = " and ".join([*(f"RegSrc{k}" for k in range(n_ior, 3)), "RegDst"])
         raise _fault(_TL, f"{op.name} reads B.IOR {used} only: {rest} must be zero", at, i)
-    if (closed or op.mode == 1 or op.name in GENERATORS) and not s.dims[0]:
+    if op.name in QUANT_OPS:
+        _check_quant(st, s, op.name, i)
+    if op.name == "TCVT" and s.b_type == TileDataType.E8M0 and start.dtype not in E8M0_TCVT_SOURCES:
+        raise _fault(_TL, f"TCVT to E8M0 takes FP16, BF16 or FP32 sources, not "
+                     f"{_dt_name(start.dtype)} (HardwareTCVTTypePairSupported)", at, i)  # fmt: skip
+    if (closed or op.mode == 1 or op.name in GENERATORS + QUANT_OPS) and not s.dims[0]:
         raise _fault(_TL, f"{op.name} needs LB0 = ValidCol (nonzero)", at, i)
-    if (closed or op.name in GENERATORS) and op.mode != 0:
+    if (closed or op.name in GENERATORS + QUANT_OPS) and op.mode != 0:
         for k in (1, 2):
             if s.lb_written[k] and s.lb[k] == 0:
                 raise _fault(_TL, f"{op.name}: an explicit LB{k} must be nonzero", at, i)
@@ -518,6 +534,25 @@ def _check_compare_select(st: _State, s: BlockSummary, name: str, at: str, i: in
         raise PTOFault(FaultKind.TILE_ALLOCATION, f"at block completion (command {i}): {rows} x "
                        f"{col} {'predicate bits' if bits == 1 else _dt_name(s.start.dtype)} need "
                        f"{need} B, the destination SizeCode gives {have} B", op=at)  # fmt: skip
+
+
+def _check_quant(st: _State, s: BlockSummary, name: str, i: int) -> None:
+    """TQUANT / TDEQUANT static rules (catalog legality): BSTART type S8|U8 / FP32, B.DATR
+    present with the destination DataType, B.IOR RegSrc2 and RegDst zero."""
+    src_ok = (TileDataType.FP32,) if name == "TQUANT" else (TileDataType.S8, TileDataType.U8)
+    if st.start.dtype not in src_ok:
+        raise _fault(_TL, f"{name} source type must be {' or '.join(t.asm for t in src_ok)}, "
+                     f"not {_dt_name(st.start.dtype)}", name, i)  # fmt: skip
+    if st.datr is None or st.datr.dtype not in QUANT_DATR_TYPES[name]:
+        want = " or ".join(sorted(t.asm for t in QUANT_DATR_TYPES[name]))
+        raise _fault(_TL, f"{name} needs B.DATR with DataType {want} (mandatory)", name, i)
+    if st.ior is not None and (st.ior.src2 or st.ior.dst):
+        raise _fault(_TL, f"{name} reads B.IOR RegSrc0/RegSrc1 only: RegSrc2 and RegDst "
+                     "must be zero", name, i)  # fmt: skip
+    if st.ior is not None and st.ior.src0 == 0:
+        # an encoded zero selector is a real GPR0 read: multiplier 0 is illegal
+        raise _fault(_TL, f"{name}: a present B.IOR reading RegSrc0 = zero selects multiplier "
+                     "0 (TileQuantizationScaleLegal)", name, i)  # fmt: skip
 
 
 CLOSED_BINARY_OPS = frozenset({"TADD", "TSUB", "TMUL", "TDIV", "TREM", "TMAX", "TMIN"})

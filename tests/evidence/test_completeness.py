@@ -1,8 +1,8 @@
 """Completeness of the op families (ADR-0034 "adding a selector requires an explicit evidence
 update"; families are tables, not copies).
 
-Every op class in ``CUBE_OPS``, ``BINARY_OPS`` and ``LOCAL_OPS`` (reductions, expansions,
-TTRANS) must have, keyed by its name:
+Every op class in ``CUBE_OPS``, ``BINARY_OPS``, ``LOCAL_OPS`` (reductions, expansions,
+TTRANS) and ``CONVERT_OPS`` (TCVT, TQUANT, TDEQUANT) must have, keyed by its name:
 
 * a kernel row: ``interpreter.kernels.KERNELS[<catalog name>]`` (CUBE),
   ``BINARY_ROWS[<MNEMONIC>]`` (binary) or ``LOCAL_ROWS[<MNEMONIC>]`` (tile-local);
@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 import test_binary_evidence
 import test_compare_evidence
+import test_convert_evidence
 import test_cube_evidence
 import test_elementwise_evidence
 import test_rearrange_evidence
@@ -43,6 +44,7 @@ from pto_dialect.bundle import (
     LOCAL_OP_OF_SELECTOR,
 )
 from pto_dialect.compare_ops import COMPARE_SELECT_OP_OF_SELECTOR, COMPARE_SELECT_OPS
+from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR, CONVERT_OPS
 from pto_dialect.dialect import PTO
 from pto_dialect.elementwise_ops import (
     ELEMENTWISE_FAMILY_OPS,
@@ -53,7 +55,7 @@ from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS
 
 FILECHECK = Path(__file__).resolve().parents[1] / "filecheck"
 ALL_OPS = [*CUBE_OPS, *BINARY_OPS, *ELEMENTWISE_FAMILY_OPS, *LOCAL_OPS, *GENERATOR_OPS,
-           *COMPARE_SELECT_OPS]
+           *COMPARE_SELECT_OPS, *CONVERT_OPS]
 
 
 def _lit_files(flag: str) -> dict[Path, str]:
@@ -86,6 +88,15 @@ def test_generator_rows(cls):
     assert row is not None and row.name == cls.MNEMONIC and row.sources == 0, cls.name
     assert cls.MNEMONIC in KERNELS, f"{cls.name}: no KERNELS entry"
     assert GENERATOR_OP_OF_SELECTOR.get((cls.MODE, cls.FUNCTION)) is cls, cls.name
+
+
+@pytest.mark.parametrize("cls", CONVERT_OPS, ids=lambda c: c.name)
+def test_convert_rows(cls):
+    """TCVT, TQUANT, TDEQUANT: encoding row (one source), kernel row, decoded-dispatch row."""
+    row = isa.TEPL_OPS.get((cls.MODE, cls.FUNCTION))
+    assert row is not None and row.name == cls.MNEMONIC and row.sources == 1, cls.name
+    assert cls.MNEMONIC in KERNELS, f"{cls.name}: no KERNELS entry"
+    assert CONVERT_OP_OF_SELECTOR.get((cls.MODE, cls.FUNCTION)) is cls, cls.name
 
 
 @pytest.mark.parametrize("cls", LOCAL_OPS, ids=lambda c: c.name)
@@ -183,5 +194,6 @@ def test_execution_evidence(cls):
         | test_tile_local_evidence.EXECUTED
         | test_rearrange_evidence.EXECUTED
         | test_compare_evidence.EXECUTED
+        | test_convert_evidence.EXECUTED
     )
     assert cls.name in executed, f"{cls.name}: no execution evidence"

@@ -207,7 +207,7 @@ def test_integer_zero_scalar_faults_before_effect():
     assert list(got[0]) == [-math.inf, math.inf]
 
 
-FMA_TYPES = sorted(TERNARY_OPS[0].TYPES - {T.FP64})
+FMA_TYPES = sorted(TERNARY_OPS[0].TYPES)
 
 
 @pytest.mark.parametrize("dt", FMA_TYPES, ids=lambda t: t.name)
