@@ -6,26 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.parser import Parser
-from xdsl.utils.exceptions import VerifyException
 
 from conformance.inventory import avs
+from conformance.support import verify_error
 from interpreter import kernels
-from interpreter.runner import build_context
 from pto_dialect.faults import PTOFault
 
 TREM = kernels.BINARY_ROWS["TREM"]
 TADD = kernels.BINARY_ROWS["TADD"]
-
-
-def verify_error(text: str) -> str | None:
-    """The verifier's message for an MLIR snippet, or None when it verifies."""
-    module = Parser(build_context(), text).parse_module()
-    try:
-        module.verify()
-    except VerifyException as e:
-        return str(e)
-    return None
 
 
 @avs("PTO-AVS-TILE-TREM-DIVISOR-SIGN-001")
