@@ -57,7 +57,7 @@ def subject_of(rel: str) -> str:
 def op_of(subject: str) -> str:
     name = subject.removeprefix("BSTART.").removeprefix("C.BSTART.")
     name = name.replace("MX.", "_MX_").replace(".", "_")
-    if name.endswith("MX"):
+    if name.endswith("MX") and not name.endswith("_MX"):
         name = name[:-2] + "_MX"
     return name
 
@@ -103,6 +103,8 @@ def status_of(avs_id: str, subject: str, facts: dict, hand: dict) -> tuple[str, 
         return "test", node
     if "tile_op" in facts and facts["tile_op"]["family"] == "TEPL":
         return "test", f"tests/conformance/test_avs_tables.py::test_tepl_selector[{avs_id}]"
+    if "tile_op" in facts and facts["tile_op"]["family"] in ("CUBE", "TLSU"):
+        return "test", f"tests/conformance/test_avs_tables.py::test_unit_selector[{avs_id}]"
     if subject in NOT_EXPRESSIBLE:
         return "not-expressible", NOT_EXPRESSIBLE[subject]
     op = op_of(subject)

@@ -43,7 +43,8 @@ def test_every_row_names_a_test_or_a_reason():
             want = getattr(fn, "avs_unchecked", {}).get(r.id)
             assert (want + ")" if want else "") == unchecked, (r.id, unchecked, want)
         else:
-            table = {"test_decodes": mod.DECODE, "test_tepl_selector": mod.TEPL}[fn.__name__]
+            table = {"test_decodes": mod.DECODE, "test_tepl_selector": mod.TEPL,
+                     "test_unit_selector": mod.UNIT}[fn.__name__]  # fmt: skip
             assert param in {x.id for x in table}, r
 
 
