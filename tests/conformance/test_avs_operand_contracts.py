@@ -352,3 +352,49 @@ def test_tstore_footprint_preflight():
     assert out.tolist() == [[9, 9, 9, 9]] and mem.tolist() == [[21, 22, 0, 0]]
     stored, src = run(text, "f", mem, out, 2)
     assert stored.tolist() == [[9, 9, 21, 22]] and src[0].tolist() == [[21, 22]]
+
+
+# ---- MX operand types and scales ---------------------------------------------------------
+@avs("PTO-AVS-TILE-TMATMUL-MX-TYPES-001")
+def test_mx_input_types_and_source_counts():
+    """FP16, BF16, E4M3, E5M2, E2M1X2, E1M2X2 are MX inputs (only the FP8/FP4 ones need an
+    E8M0 scale), HiF4X2 is not; mixed pairs are legal; the Local source count is 2 + one per
+    scaled side (+ C for the ACC form): FP16 x BF16 2, E4M3 x BF16 3, FP16 x E1M2X2 3,
+    ACC E4M3 x E1M2X2 5, checked on the block's binding stream."""
+    from pto_dialect.datatypes import MX_INPUT_TYPES, mx_needs_scale
+
+    scaled = {T.E4M3, T.E5M2, T.E2M1X2, T.E1M2X2}
+    assert {T.FP16, T.BF16} | scaled <= MX_INPUT_TYPES and T.HIF4X2 not in MX_INPUT_TYPES
+    assert all(mx_needs_scale(t) == (t in scaled) for t in (T.FP16, T.BF16, *scaled))
+    for fn, a, b, n in (("TMATMUL_MX", T.FP16, T.BF16, 2), ("TMATMUL_MX", T.E4M3, T.BF16, 3),
+                        ("TMATMUL_MX", T.FP16, T.E1M2X2, 3),
+                        ("TMATMUL_MX_ACC", T.E4M3, T.E1M2X2, 5)):  # fmt: skip
+        def blk(count):
+            srcs = list(range(4, 4 + count))
+            iots = [isa.BIot(src0=srcs[j], src1=srcs[j + 1] if j + 1 < count else None)
+                    for j in range(0, count - 1, 2)]  # fmt: skip
+            last = isa.BIot(src0=srcs[-1] if count % 2 else None, last=1, size_code=2,
+                            dst_hand=2)  # fmt: skip
+            return [isa.BStart.op(fn, a.value), isa.BDatr(dtype=b.value), isa.BFpatr(),
+                    *iots, last, isa.BStop()]  # fmt: skip
+
+        assert isa.check_block(blk(n)), (fn, a, b)
+        assert fault_kind(isa.check_block, blk(n + 1)) == "TileLegality", (fn, a, b)
+    pair = isa.BStart.op("TMATMUL_MX", T.HIF4X2.value)
+    assert fault_kind(isa.check_block, [pair, isa.BDatr(dtype=T.E2M1X2.value), isa.BFpatr(),
+                                        isa.BIot(src0=4, src1=5, last=1, size_code=2,
+                                                 dst_hand=2), isa.BStop()]) is not None  # fmt: skip
+
+
+@avs("PTO-AVS-TILE-TMATMUL-MX-SCALE-001")
+def test_mx_optional_scales():
+    """FP16 operands take no scales (a left scale is illegal); E4M3 operands take both (an
+    absent left scale is illegal)."""
+    f16 = np.zeros((1, 2), np.float16), np.zeros((2, 2), np.float16)
+    kernels.cube_matrix("TMATMUL_MX", *f16)
+    sa, sb = np.full((1, 1), 127, np.uint8), np.full((1, 2), 127, np.uint8)
+    assert fault_kind(kernels.cube_matrix, "TMATMUL_MX", *f16, a_scale=sa) == "TileLegality"
+    e4 = np.zeros((1, 2), np.uint8), np.zeros((2, 2), np.uint8)
+    kw = {"a_type": "E4M3", "b_type": "E4M3"}
+    kernels.cube_matrix("TMATMUL_MX", *e4, a_scale=sa, b_scale=sb, **kw)
+    assert fault_kind(kernels.cube_matrix, "TMATMUL_MX", *e4, b_scale=sb, **kw) == "TileLegality"
