@@ -355,6 +355,16 @@ def test_tstore_footprint_preflight():
 
 
 # ---- MX operand types and scales ---------------------------------------------------------
+def _mx_block(fn: str, a: TileDataType, b: TileDataType, count: int) -> list[isa.Command]:
+    """An MX block (AType ``a``, B.DATR BType ``b``) binding ``count`` Local sources."""
+    srcs = list(range(4, 4 + count))
+    iots = [isa.BIot(src0=srcs[j], src1=srcs[j + 1] if j + 1 < count else None)
+            for j in range(0, count - 1, 2)]  # fmt: skip
+    last = isa.BIot(src0=srcs[-1] if count % 2 else None, last=1, size_code=2, dst_hand=2)
+    return [isa.BStart.op(fn, a.value), isa.BDatr(dtype=b.value), isa.BFpatr(), *iots, last,
+            isa.BStop()]  # fmt: skip
+
+
 @avs("PTO-AVS-TILE-TMATMUL-MX-TYPES-001")
 def test_mx_input_types_and_source_counts():
     """FP16, BF16, E4M3, E5M2, E2M1X2, E1M2X2 are MX inputs (only the FP8/FP4 ones need an
@@ -369,17 +379,8 @@ def test_mx_input_types_and_source_counts():
     for fn, a, b, n in (("TMATMUL_MX", T.FP16, T.BF16, 2), ("TMATMUL_MX", T.E4M3, T.BF16, 3),
                         ("TMATMUL_MX", T.FP16, T.E1M2X2, 3),
                         ("TMATMUL_MX_ACC", T.E4M3, T.E1M2X2, 5)):  # fmt: skip
-        def blk(count):
-            srcs = list(range(4, 4 + count))
-            iots = [isa.BIot(src0=srcs[j], src1=srcs[j + 1] if j + 1 < count else None)
-                    for j in range(0, count - 1, 2)]  # fmt: skip
-            last = isa.BIot(src0=srcs[-1] if count % 2 else None, last=1, size_code=2,
-                            dst_hand=2)  # fmt: skip
-            return [isa.BStart.op(fn, a.value), isa.BDatr(dtype=b.value), isa.BFpatr(),
-                    *iots, last, isa.BStop()]  # fmt: skip
-
-        assert isa.check_block(blk(n)), (fn, a, b)
-        assert fault_kind(isa.check_block, blk(n + 1)) == "TileLegality", (fn, a, b)
+        assert isa.check_block(_mx_block(fn, a, b, n)), (fn, a, b)
+        assert fault_kind(isa.check_block, _mx_block(fn, a, b, n + 1)) == "TileLegality"
     pair = isa.BStart.op("TMATMUL_MX", T.HIF4X2.value)
     assert fault_kind(isa.check_block, [pair, isa.BDatr(dtype=T.E2M1X2.value), isa.BFpatr(),
                                         isa.BIot(src0=4, src1=5, last=1, size_code=2,
