@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance.inventory import avs
+from conformance.inventory import ALIAS, FLAGS, avs
 from conformance.support import verify_error
 from interpreter import kernels, run
 from pto_dialect import isa
@@ -23,8 +23,6 @@ from pto_dialect.faults import PTOFault
 
 T = TileDataType
 K = kernels.KERNELS
-FLAGS = "numeric status flags (RecordNumericStatusFlags) are not modelled"
-ALIAS = "a destination aliasing a source is not modelled (SSA tile values)"
 UNARY = ["TABS", "TNEG", "TNOT", "TRELU"]
 
 
