@@ -67,6 +67,7 @@ from pto_dialect.datatypes import (
     MX_INPUT_TYPES,
     TREM_TYPES,
     VEC_ARITH_TYPES,
+    VEC_INT_TYPES,
     TileDataType,
     mx_needs_scale,
 )
@@ -323,6 +324,11 @@ def _complete_cube(st: _State, i: int, profile: str) -> BlockSummary:
             )
         if st.iots and not s.terminated:
             errs.append("the B.IOT sequence is not terminated with 'last'")
+        if fn.is_acc and s.sources and s.destinations and s.sources[0] == s.destinations[0][0]:
+            # ASL BundleMatrixAccumulatorDestinationIndicesDistinct (PTO-CUBE-ACCUMULATOR-
+            # OUTPUT-001): C's encoded selector differs from the zero-extended DstTile hand.
+            errs.append(f"C's selector t#{s.sources[0]} equals the destination hand "
+                        f"{s.destinations[0][0]} (C and D must be distinct)")
     if st.ior is not None:
         n_gpr = len(fp.scalar_params())
         if any(r != 0 for r in st.ior.sources[n_gpr:]) or st.ior.dst != 0:
@@ -475,17 +481,24 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         for k in (1, 2):
             if s.lb_written[k] and s.lb[k] == 0:
                 raise _fault(_TL, f"{op.name}: an explicit LB{k} must be nonzero", at, i)
-    if op.name in CLOSED_BINARY_OPS:
-        # ASL SelectedBundleClosedBinarySchemaLegal: destination and both sources in ONE
-        # terminating B.IOT; the type in TileVecArithmeticDataTypeSupported.
-        if len(st.iots) != 1:
-            raise _fault(_TL, f"{op.name} binds its destination and both sources in one "
-                         f"terminating B.IOT (closed binary schema); the block splits them "
-                         f"over {len(st.iots)}", at, i)  # fmt: skip
-        types = trem_types if op.name == "TREM" else VEC_ARITH_TYPES
+    schema = CLOSED_SCHEMAS.get(op.name)
+    if schema is not None:
+        # ASL SelectedBundleClosed{Binary,Unary,TFMA}SchemaLegal (block/model/dispatch/
+        # tile-schema.asl): the exact B.IOT sequence, no B.IOR for TFMA, the operation's type
+        # set (TREM: D6) -> TileLegality.
+        label, shape, types = schema
+        got = tuple((b.has_destination, len(b.sources), bool(b.last)) for b in st.iots)
+        if got != shape:
+            raise _fault(_TL, f"{op.name} binds {_schema_text(shape)} (closed {label} schema); "
+                         f"the block binds {_schema_text(got)}", at, i)  # fmt: skip
+        if label == "TFMA" and st.ior is not None:
+            raise _fault(_TL, "TFMA takes no scalar binding (closed TFMA schema): B.IOR is "
+                         "illegal", at, i)  # fmt: skip
+        if op.name == "TREM":
+            types = trem_types
         if start.dtype not in types:
-            raise _fault(_TL, f"{op.name} does not support {_dt_name(start.dtype)} "
-                         "(TileVecArithmeticDataTypeSupported, D6)", at, i)  # fmt: skip
+            raise _fault(_TL, f"{op.name} does not support {_dt_name(start.dtype)} (closed "
+                         f"{label} schema type set, D6)", at, i)  # fmt: skip
         col, rows = s.dims[2], s.dims[1]
         if col is not None and rows is not None and s.destinations:
             need = -(-col * rows * TileDataType(start.dtype).bits // 8)
@@ -555,8 +568,25 @@ def _check_quant(st: _State, s: BlockSummary, name: str, i: int) -> None:
                      "0 (TileQuantizationScaleLegal)", name, i)  # fmt: skip
 
 
+def _schema_text(shape) -> str:
+    """``((True, 2, True),)`` -> ``[dst + 2 src, last]``."""
+    parts = [("dst + " if d else "") + f"{n} src" + (", last" if last else "")
+             for d, n, last in shape]  # fmt: skip
+    return " ".join(f"[{p}]" for p in parts) or "no B.IOT"
+
+
 CLOSED_BINARY_OPS = frozenset({"TADD", "TSUB", "TMUL", "TDIV", "TREM", "TMAX", "TMIN"})
 """ASL ``TileOperationUsesClosedBinarySchema``."""
+CLOSED_SCHEMAS = {
+    **{name: ("binary", ((True, 2, True),), VEC_ARITH_TYPES) for name in CLOSED_BINARY_OPS},
+    **{name: ("unary", ((True, 1, True),), VEC_ARITH_TYPES) for name in ("TABS", "TNEG", "TRELU")},
+    "TNOT": ("unary", ((True, 1, True),), VEC_INT_TYPES),
+    "TFMA": ("TFMA", ((False, 2, False), (True, 1, True)), VEC_ARITH_TYPES),
+}
+"""The closed TEPL schemas (ASL ``TileOperationUsesClosed{Binary,Unary,TFMA}Schema``): a label,
+the B.IOT sequence as (destination bound, source count, ``last``) per binding, and the type set
+(``TileVecArithmeticDataTypeSupported``; TNOT ``TileVecScalarIntegerDataTypeSupported``;
+TREM's set is the checker's ``trem_types``, D6)."""
 
 LOAD_LAYOUTS = frozenset({0, 1, 3, 4, 21, 22, 23})
 """B.DATR Layout codes a Local TLOAD accepts: NORM and the ND2* conversions (ND2DN, ND2ZN,

@@ -30,11 +30,36 @@ def rows() -> list[Row]:
     return out
 
 
-def avs(*ids: str):
-    """Mark a conformance test with the AVS ids whose pass condition it asserts."""
+def avs(*ids: str, unchecked: str | None = None):
+    """Mark a conformance test with the AVS ids whose pass condition it asserts.
+
+    ``unchecked`` names the part of the pass condition the test cannot assert because the
+    feature is not modelled (e.g. numeric status flags): the inventory lists such ids as
+    ``partial`` with that reason. Marks stack (one test may carry several ``@avs``)."""
 
     def mark(fn):
-        fn.avs_ids = ids
+        fn.avs_ids = (*getattr(fn, "avs_ids", ()), *ids)
+        if unchecked is not None:
+            fn.avs_unchecked = {**getattr(fn, "avs_unchecked", {}), **dict.fromkeys(ids, unchecked)}
         return fn
 
     return mark
+
+
+FLAGS = "numeric status flags (RecordNumericStatusFlags) are not modelled"
+"""``unchecked`` reason of the AVS tests that also state the status flags recorded (or none)."""
+ALIAS = "a destination aliasing a source is not modelled (SSA tile values)"
+"""``unchecked`` reason of the AVS alias tests (the result from the old payload is checked)."""
+
+PARTIAL = " (unchecked: "
+"""Separates a ``partial`` row's test node id from the part it does not check."""
+
+
+def claims(module) -> dict[str, tuple[str, str | None]]:
+    """AVS id -> (test function name, unchecked reason or None) of a conformance module."""
+    out: dict[str, tuple[str, str | None]] = {}
+    for name, fn in vars(module).items():
+        if name.startswith("test_") and callable(fn):
+            for avs_id in getattr(fn, "avs_ids", ()):
+                out[avs_id] = (name, getattr(fn, "avs_unchecked", {}).get(avs_id))
+    return out

@@ -6,26 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.parser import Parser
-from xdsl.utils.exceptions import VerifyException
 
 from conformance.inventory import avs
+from conformance.support import verify_error
 from interpreter import kernels
-from interpreter.runner import build_context
 from pto_dialect.faults import PTOFault
 
 TREM = kernels.BINARY_ROWS["TREM"]
 TADD = kernels.BINARY_ROWS["TADD"]
-
-
-def verify_error(text: str) -> str | None:
-    """The verifier's message for an MLIR snippet, or None when it verifies."""
-    module = Parser(build_context(), text).parse_module()
-    try:
-        module.verify()
-    except VerifyException as e:
-        return str(e)
-    return None
 
 
 @avs("PTO-AVS-TILE-TREM-DIVISOR-SIGN-001")
@@ -214,7 +202,7 @@ def test_max_min_padding_typed_bounds():
     assert not d[0, 2:].any()
 
 
-CUBE_ONE_ELEMENT = ["TMATMUL", "TMATMUL_ACC", "TMATMUL_MX", "TMATMUL_MX_ACC", "TMATMUL_MX_BIAS",
+CUBE_ONE_ELEMENT = ["TMATMUL", "TMATMUL_ACC", "TMATMUL_BIAS", "TMATMUL_MX", "TMATMUL_MX_ACC", "TMATMUL_MX_BIAS",
                     "TGEMV", "TGEMV_ACC", "TGEMV_BIAS", "TGEMV_MX", "TGEMV_MX_ACC",
                     "TGEMV_MX_BIAS"]  # fmt: skip
 
@@ -227,8 +215,13 @@ CUBE_ONE_ELEMENT = ["TMATMUL", "TMATMUL_ACC", "TMATMUL_MX", "TMATMUL_MX_ACC", "T
     "PTO-AVS-BLOCK-TGEMVMX-ACC-EXEC-001", "PTO-AVS-BLOCK-TGEMVMX-BIAS-EXEC-001",
     "PTO-AVS-BLOCK-TMATMUL-DEFAULT-001",
 )  # fmt: skip
+@avs(*(f"PTO-AVS-TILE-{n}-EXEC-001" for n in (
+    "TMATMUL", "TMATMUL-ACC", "TMATMUL-BIAS", "TMATMUL-MX-ACC", "TMATMUL-MX-BIAS", "TGEMV-ACC",
+    "TGEMV-BIAS", "TGEMV-MX", "TGEMV-MX-ACC", "TGEMV-MX-BIAS")), "PTO-AVS-TILE-TMATMUL-MX-UNSCALED-001")
 def test_cube_one_element():
-    """A=2, B=3 (FP16; the MX forms need no scale for FP16, D2): 6; with C=5 or Bias=5: 11."""
+    """A=2, B=3 (FP16; the MX forms need no scale for FP16, D2): 6; with C=5 or Bias=5: 11
+    (the block forms and the direct tile calls; the AVS elements are the 1x1 operands' values
+    through the test profile's accumulate hook)."""
     a = np.array([[2.0]], np.float16)
     b = np.array([[3.0]], np.float16)
     for name in CUBE_ONE_ELEMENT:

@@ -9,7 +9,7 @@
 BSTART.TMATMUL.ACC FP16
 B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 1
 B.IOT t#1, t#2, mask=1111
-B.IOT t#3, mask=1111, last, ->t<2KB>
+B.IOT t#3, mask=1111, last, ->m<2KB>
 BSTOP
 
 // ASM: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 1
