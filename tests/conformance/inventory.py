@@ -38,3 +38,19 @@ def avs(*ids: str):
         return fn
 
     return mark
+
+
+def avs_cases(cases: dict):
+    """Mark a table-driven conformance test: ``cases`` maps each AVS id to the case the test
+    checks; the test runs once per id (pytest id = the AVS id) as ``fn(avs_id, case)``.
+    scripts/avs_inventory.py reads the dict's literal keys, so keep them quoted literals."""
+    import pytest
+
+    def mark(fn):
+        fn = pytest.mark.parametrize(("avs_id", "case"), list(cases.items()),
+                                     ids=list(cases))(fn)  # fmt: skip
+        fn.avs_ids = tuple(cases)
+        fn.avs_table = True
+        return fn
+
+    return mark

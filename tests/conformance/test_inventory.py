@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from pathlib import Path
 
 from conformance.inventory import rows
 
@@ -33,8 +34,9 @@ def test_every_row_names_a_test_or_a_reason():
         if r.status != "test":
             continue
         mod, fn, param = _resolve(r.detail)
-        if param is None:
+        if param is None or getattr(fn, "avs_table", False):
             assert r.id in getattr(fn, "avs_ids", ()), f"{r.detail} does not claim {r.id}"
+            assert param in (None, r.id), r
         else:
             table = {"test_decodes": mod.DECODE, "test_tepl_selector": mod.TEPL}[fn.__name__]
             assert param in {x.id for x in table}, r
@@ -42,12 +44,15 @@ def test_every_row_names_a_test_or_a_reason():
 
 def test_every_claimed_id_is_in_the_inventory():
     by_id = {r.id: r for r in rows()}
-    for name in ("test_avs_block", "test_avs_tile"):
+    for path in sorted(Path(__file__).parent.glob("test_avs_*.py")):
+        name = path.stem
         mod = importlib.import_module(f"conformance.{name}")
         for attr, fn in vars(mod).items():
             for avs_id in getattr(fn, "avs_ids", ()):
                 assert avs_id in by_id, f"{attr} claims unknown {avs_id}"
                 want = f"tests/conformance/{name}.py::{attr}"
+                if getattr(fn, "avs_table", False):
+                    want += f"[{avs_id}]"
                 assert by_id[avs_id].detail == want, (avs_id, by_id[avs_id].detail)
 
 
