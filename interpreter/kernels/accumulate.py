@@ -104,6 +104,12 @@ class DenseTerms:
             return self.a[:, k0:k1].T[:, :, None] * self.b[k0:k1, cols][:, None, :]
 
 
+_E_MIN, _E_MAX = -256, 256  # bounds every combined E8M0 scale exponent (-254..256)
+_E_RANGE = np.arange(_E_MIN, _E_MAX + 1, dtype=np.int32)
+_S32_BY_E = np.ldexp(np.ones((), F32), np.clip(_E_RANGE, -149, 127))
+"""The FP32 scale 2^E of every combined exponent E (as :meth:`MxTerms._scales` computes it)."""
+_S32_BY_E.setflags(write=False)
+
 _PAIR_LUTS: dict[tuple[TileDataType, bool], np.ndarray] = {}
 
 
@@ -156,11 +162,28 @@ class MxTerms:
         # precomputed per block when small enough (the GEMV case): scales and safety
         self._pre = None
         if nb * m * n <= 1 << 23:
-            e, nan = self._exp(0, k, 0, n)
-            self._pre = (self._scales(0, k, 0, n, F32), self._safe(e, nan))
-            self.all_safe = bool(self._pre[1].all())
-            self._lim = self._limit(self._pre[0]) if self.block_scaling else None
+            self._precompute(k, n)
         self.pair = bt not in (T.FP16, T.BF16) and np.little_endian
+
+    def _precompute(self, k, n):
+        """Per (block, row, column): FP32 scale, safety and block-scaled bound, looked up by
+        the combined scale exponent E in [-254, 256] from tables built with the same
+        functions (:meth:`_scales`, :meth:`_safe`, :meth:`_limit`) over every E, so the
+        values are identical to computing them per element."""
+        e, nan = self._exp(0, k, 0, n)
+        idx = np.clip(e, _E_MIN, _E_MAX, out=e)
+        idx -= _E_MIN
+        s = _S32_BY_E.take(idx)
+        safe = self._safe(_E_RANGE, np.zeros(_E_RANGE.shape, bool)).take(idx)
+        lim = self._limit(_S32_BY_E).take(idx) if self.block_scaling else None
+        if nan.any():
+            s[nan] = np.nan
+            safe |= nan
+            if lim is not None:
+                lim[nan] = np.nan  # _limit(NaN) is NaN
+        self._pre = (s, safe)
+        self.all_safe = bool(safe.all())
+        self._lim = lim
 
     def _codes(self, k0, k1, c0, c1):
         if self.b_packed:

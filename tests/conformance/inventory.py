@@ -54,3 +54,12 @@ def avs_cases(cases: dict):
         return fn
 
     return mark
+
+
+def unit_object(case: str):
+    """The object ``"module:name"`` names: the module of ours that models an ASL unit (the
+    static-invariant AVS tests, "the unit compiles", are met by it importing)."""
+    import importlib
+
+    module, name = case.split(":")
+    return getattr(importlib.import_module(module), name)

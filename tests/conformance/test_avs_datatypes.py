@@ -11,14 +11,13 @@ unit importing and exposing the named table or function.
 
 from __future__ import annotations
 
-import importlib
 import math
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from conformance.inventory import avs, avs_cases
+from conformance.inventory import avs, avs_cases, unit_object
 from interpreter.kernels import mx
 from interpreter.kernels.elementwise import check_encodings
 from interpreter.kernels.postprocess import (
@@ -255,5 +254,4 @@ STATIC_UNITS = {
 
 @avs_cases(STATIC_UNITS)
 def test_static_unit(avs_id, case):
-    module, name = case.split(":")
-    assert getattr(importlib.import_module(module), name) is not None
+    assert unit_object(case) is not None

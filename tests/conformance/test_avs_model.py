@@ -8,12 +8,10 @@ that models the unit importing and exposing the named table, class or function.
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 import pytest
 
-from conformance.inventory import avs, avs_cases
+from conformance.inventory import avs, avs_cases, unit_object
 from interpreter.kernels.postprocess import decode_quant_words, decode_relu_words
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
@@ -183,8 +181,7 @@ STATIC_UNITS = {
 
 @avs_cases(STATIC_UNITS)
 def test_static_unit(avs_id, case):
-    module, name = case.split(":")
-    assert getattr(importlib.import_module(module), name) is not None
+    assert unit_object(case) is not None
 
 
 @pytest.mark.parametrize("layout", [N8, M16, M32])
