@@ -8,6 +8,7 @@ same words (a refused word is ``PTOFault(IllegalInstruction)``) and checks whole
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from conformance.inventory import avs
@@ -259,3 +260,44 @@ def test_ordinary_tload_pad_is_zero():
         cmds = [BStart.op("TSTORE", T.FP16.value), BDatr(layout=0, dtype=0, pad=pad),
                 BDim(0, 0, 4), BDim(1, 0, 4), BIot(0, None, 1, 0, 7, None), BStop()]
         assert fault(check_program, cmds) == "TileLegality"
+
+
+@avs("PTO-AVS-BLOCK-TMATMUL-TYPES-001")
+def test_tmatmul_type_pairs():
+    import ml_dtypes
+
+    from interpreter.kernels.cube import cube_matrix
+
+    one = np.ones((1, 1))
+    pairs = (((np.float16, None), (ml_dtypes.float8_e4m3fn, None), np.float32),
+             ((np.int16, None), (np.int8, "S4X2"), np.int32),
+             ((np.uint16, None), (np.uint8, "U4X2"), np.uint32))  # fmt: skip
+    for (adt, at), (bdt, bt), acc in pairs:
+        r = cube_matrix("TMATMUL", one.astype(adt), one.astype(bdt), a_type=at, b_type=bt)
+        assert r.dtype == acc and r[0, 0] == 1
+    for t, dt in (("FP64", np.float64), ("E8M0", np.uint8), ("HiF4X2", np.uint8),
+                  ("S64", np.int64), ("S32", np.int32), ("U64", np.uint64), ("U32", np.uint32)):
+        x = one.astype(dt)
+        assert fault(cube_matrix, "TMATMUL", x, x, a_type=t, b_type=t) == "TileLegality"
+    assert fault(cube_matrix, "TMATMUL", one.astype(np.float16), one.astype(np.int16)) == (
+        "TileLegality")
+
+
+@avs("PTO-AVS-BLOCK-TMATMUL-BIAS-EXEC-001")
+def test_tmatmul_bias_s16_by_s8():
+    from interpreter.kernels.cube import cube_matrix
+
+    a = np.array([[1, 2], [3, 4]], np.int16)
+    b = np.array([[5, 6], [7, 8]], np.int8)
+    r = cube_matrix("TMATMUL_BIAS", a, b, bias=np.array([[10, 20]], np.int32))
+    assert r.dtype == np.int32 and r.tolist() == [[29, 42], [53, 70]]
+
+
+@avs("PTO-AVS-TILE-MATRIX-BIAS-DESC-001")
+def test_bias_is_one_row():
+    from interpreter.kernels.cube import cube_matrix
+
+    a, b = np.ones((1, 2), np.float16), np.ones((2, 2), np.float16)
+    assert cube_matrix("TMATMUL_BIAS", a, b, bias=np.zeros((1, 2), np.float32)).shape == (1, 2)
+    assert fault(cube_matrix, "TMATMUL_BIAS", a, b, bias=np.zeros((2, 1), np.float32)) == (
+        "TileLegality")

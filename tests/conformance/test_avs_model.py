@@ -19,8 +19,11 @@ from pto_dialect.geometry import (
     CELL_BYTES,
     Layout,
     Storage,
+    code_of_size,
     cube_cell_shape,
     cube_cells,
+    cube_payload_index,
+    cube_storage_shape,
     geometry_errors,
 )
 from pto_dialect.isa.commands import CUBE_FUNCTIONS
@@ -42,21 +45,11 @@ def test_cube_cell_shapes():
         assert cube_cell_shape(M16, t) is None
 
 
-def _storage(layout, t, rows, cols):
-    """(storage rows, storage columns) from our cell shape and cell count."""
-    cr, cc = cube_cell_shape(layout, t)
-    cells = cube_cells(layout, t, rows, cols)
-    if layout is N8:
-        k = -(-rows // cr)
-        return k * cr, cells // k * cc
-    return cr, cells * cc
-
-
 @avs("PTO-AVS-TILE-CUBE-CELL-TAIL-004")
 def test_cube_storage_rounds_to_cells():
-    assert _storage(N8, T.FP16, 13, 19) == (16, 24)
-    assert _storage(M16, T.FP32, 3, 5) == (16, 6)
-    assert _storage(M32, T.FP16, 13, 19) == (32, 20)
+    assert cube_storage_shape(N8, T.FP16, 13, 19) == (16, 24)
+    assert cube_storage_shape(M16, T.FP32, 3, 5) == (16, 6)
+    assert cube_storage_shape(M32, T.FP16, 13, 19) == (32, 20)
     assert cube_cells(N8, T.FP16, 13, 19) * CELL_BYTES == 768
     assert cube_cells(M16, T.FP32, 3, 5) * CELL_BYTES == 384
 
@@ -72,6 +65,35 @@ def test_cube_capacity():
     assert errs(128, 0, 8, T.FP16, N8) and errs(128, 8, 0, T.FP16, N8)
     assert errs(128, 17, 1, T.FP32, M16) and errs(128, 33, 1, T.FP32, M32)
     assert errs(128, 16, 16, T.HIF4X2, M16) and errs(128, 16, 1, T.FP64, M16)
+
+
+@avs("PTO-AVS-TILE-CUBE-CELL-M16-B4-002")
+def test_m16_four_bit_cell_column_order():
+    got = [cube_payload_index(M16, T.E2M1X2, 1, 16, 0, c) for c in range(16)]
+    assert got == [0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15]
+
+
+@avs("PTO-AVS-TILE-CUBE-CELL-ORDER-003")
+def test_n8_cell_order():
+    """13 x 19 FP16 in CUBE_N8: 2 CELLs along K, 3 along N, K-fastest; inside a CELL
+    column-major (k then n), so (8, 0) and (0, 8) land in different CELLs."""
+    assert cube_cells(N8, T.FP16, 13, 19) == 6
+    idx = {(r, c): cube_payload_index(N8, T.FP16, 13, 19, r, c)
+           for r, c in ((0, 0), (8, 0), (0, 8), (12, 18))}  # fmt: skip
+    assert idx == {(0, 0): 0, (8, 0): 64, (0, 8): 128, (12, 18): 340}
+    every = {cube_payload_index(N8, T.FP16, 13, 19, r, c) for r in range(16) for c in range(24)}
+    assert every == set(range(16 * 24))  # a bijection onto the six CELLs
+
+
+@avs("PTO-AVS-TILE-CUBE-ALLOCATE-001")
+def test_cube_allocation_geometry():
+    """A 13 x 19 FP16 N8 tile: storage 16 x 24, six CELLs (2 along K, 3 along N), 768 B,
+    which a 1 KB Local TSize holds (our tiles exist from their defining op on: there is no
+    allocated-but-undefined state to observe)."""
+    assert cube_storage_shape(N8, T.FP16, 13, 19) == (16, 24)
+    assert cube_cells(N8, T.FP16, 13, 19) * CELL_BYTES == 768
+    assert code_of_size(1024) is not None
+    assert geometry_errors(13, 19, T.FP16, 13, 19, N8, Storage.LOCAL, 1024) == []
 
 
 @avs("PTO-AVS-TILE-MATRIX-FN-BOUND-001")
@@ -189,3 +211,33 @@ def test_cube_cells_are_128_bytes(layout):
     for t in (T.FP32, T.FP16, T.E4M3, T.U4X2):
         r, c = cube_cell_shape(layout, t)
         assert r * c * t.bits == 1024
+
+
+def _post(a, b, **fields):
+    from interpreter.kernels.cube import cube_matrix
+    from pto_dialect.postprocess import Fpatr
+
+    row_max_in = fields.pop("row_max_in", None)
+    return cube_matrix("TMATMUL", np.array(a), np.array(b), fpatr=Fpatr(**fields),
+                       row_max_in=row_max_in)  # fmt: skip
+
+
+@avs("PTO-AVS-TILE-POST-MAXABS-SINGLE-002")
+def test_maxabs_of_a_negative_s32():
+    d, row, group = _post(np.int8([[-3]]), np.int8([[1]]), group_n_code=1, row_max_en=1,
+                          group_max_en=1, max_abs_en=1)  # fmt: skip
+    assert (d.tolist(), row.tolist(), group.tolist()) == ([[-3]], [[3]], [[3]])
+
+
+@avs("PTO-AVS-TILE-POSTPROCESS-GROUP-LARGE-004")
+def test_group_wider_than_the_row():
+    d, group = _post(np.uint8([[1]]), np.uint8([[2, 5, 4]]), group_n_code=1, group_max_en=1)
+    assert d.dtype == np.uint32 and d.tolist() == [[2, 5, 4]] and group.tolist() == [[5]]
+
+
+@avs("PTO-AVS-TILE-MODEL-EXECUTION-POSTPROCESS-AUX-EXECUTION-001")
+def test_rowmax_in_and_partial_groups():
+    d, row, group = _post(np.uint8([[1]]), np.arange(1, 10, dtype=np.uint8)[None],
+                          group_n_code=1, row_max_en=1, group_max_en=1, row_max_init=1,
+                          row_max_in=np.uint32([[10]]))  # fmt: skip
+    assert d[0, 8] == 9 and row.tolist() == [[10]] and group.tolist() == [[8, 9]]
