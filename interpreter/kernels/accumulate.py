@@ -167,22 +167,32 @@ class MxTerms:
 
     def _precompute(self, k, n):
         """Per (block, row, column): FP32 scale, safety and block-scaled bound, looked up by
-        the combined scale exponent E in [-254, 256] from tables built with the same
-        functions (:meth:`_scales`, :meth:`_safe`, :meth:`_limit`) over every E, so the
-        values are identical to computing them per element."""
-        e, nan = self._exp(0, k, 0, n)
-        idx = np.clip(e, _E_MIN, _E_MAX, out=e)
+        the combined scale exponent E = eA + eB (in [-254, 256]) in tables built with the
+        same functions (:meth:`_scales`, :meth:`_safe`, :meth:`_limit`) over every E, so the
+        values are identical to computing them per element. The extremes of E per block come
+        from the per-side exponents, so an all-safe product (the usual case) never builds
+        the per-element safety array."""
+        nan_a, nan_b = bool(self.na.any()), bool(self.nbs.any())
+        lo = self.ea.min(axis=1) + self.eb.min(axis=1)
+        hi = self.ea.max(axis=1) + self.eb.max(axis=1)
+        self.all_safe = not (nan_a or nan_b) and bool(
+            (lo >= self.e_lo).all() and (hi <= self.e_hi).all())
+        # intp indices written in place: take() would copy int32 indices to intp per call
+        idx = np.empty((self.ea.shape[0], self.shape[0], n), np.intp)
+        np.add(self.ea[:, :, None], self.eb[:, None, :], out=idx)
         idx -= _E_MIN
         s = _S32_BY_E.take(idx)
-        safe = self._safe(_E_RANGE, np.zeros(_E_RANGE.shape, bool)).take(idx)
         lim = self._limit(_S32_BY_E).take(idx) if self.block_scaling else None
-        if nan.any():
-            s[nan] = np.nan
-            safe |= nan
-            if lim is not None:
-                lim[nan] = np.nan  # _limit(NaN) is NaN
+        safe = None
+        if not self.all_safe:
+            safe = self._safe(_E_RANGE, np.zeros(_E_RANGE.shape, bool)).take(idx)
+            if nan_a or nan_b:
+                nan = self.na[:, :, None] | self.nbs[:, None, :]
+                s[nan] = np.nan
+                safe |= nan
+                if lim is not None:
+                    lim[nan] = np.nan  # _limit(NaN) is NaN
         self._pre = (s, safe)
-        self.all_safe = bool(safe.all())
         self._lim = lim
 
     def _codes(self, k0, k1, c0, c1):
