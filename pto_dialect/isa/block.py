@@ -555,7 +555,34 @@ def _complete_tlsu(st: _State, i: int) -> BlockSummary:
     for k in (0, 1, 2):
         if s.lb_written[k] and s.lb[k] == 0:
             raise _fault(_TL, f"LB{k} is 0 ({name} dimensions are nonzero)", name, i)
+    if load and s.destinations:
+        _check_tload_capacity(s, d.layout if st.datr is not None else 0, name, i)
     return s
+
+
+def _check_tload_capacity(s: BlockSummary, layout: int, name: str, i: int) -> None:
+    """ASL ResolveBundleTileDestinations for TLOAD: the destination shape (ValidRow x Col
+    elements, or whole 128-byte CELLs for a CUBE conversion, ``TileCubeRequiredBytes``) must
+    fit the destination's SizeCode, else TileAllocation before any effect (AVS
+    BLOCK-B-IOT-CONSUMER-001, BLOCK-TLOAD-CUBE-TSIZE-006)."""
+    from pto_dialect.geometry import CELL_BYTES, Layout, cube_cells
+
+    vc, vr = s.lb[0], s.lb[1]
+    col = s.lb[2] if s.lb_written[2] else vc
+    if vc is None or vr is None or col is None or not vc or not vr:
+        return  # register-supplied or omitted dimensions: checked when the block runs
+    dt = TileDataType(s.start.dtype)
+    cube = {21: Layout.CUBE_M32, 22: Layout.CUBE_M16, 23: Layout.CUBE_N8}.get(layout)
+    if cube is not None:
+        cells = cube_cells(cube, dt, vr, vc)
+        need = None if cells is None else cells * CELL_BYTES
+    else:
+        need = -(-vr * col * dt.bits // 8)
+    have = size_code_bytes(s.destinations[0][1])
+    if need is not None and need > have:
+        raise PTOFault(FaultKind.TILE_ALLOCATION, f"at block completion (command {i}): "
+                       f"{vr} x {vc if cube else col} {_dt_name(s.start.dtype)} needs {need} B, "
+                       f"the destination SizeCode gives {have} B", op=name)  # fmt: skip
 
 
 def _complete(st: _State, i: int, profile: str, trem_types) -> BlockSummary:

@@ -301,3 +301,52 @@ def test_bias_is_one_row():
     assert cube_matrix("TMATMUL_BIAS", a, b, bias=np.zeros((1, 2), np.float32)).shape == (1, 2)
     assert fault(cube_matrix, "TMATMUL_BIAS", a, b, bias=np.zeros((2, 1), np.float32)) == (
         "TileLegality")
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-ZMASK-001")
+def test_zero_mask_bindings_leave_fpatr_legal():
+    cmds = [decode(0x00031181 | 4 << 27), decode(0x00005013), decode(0x00001013),
+            decode(0x00002023), BStop()]  # fmt: skip
+    assert [type(c) for c in cmds[1:4]] == [BIot, BIos, BFpatr]
+    s = check_block(cmds)
+    assert s.sources == () and s.shared == () and s.fpatr is not None
+
+
+@avs("PTO-AVS-BLOCK-B-IOS-VEC-USE-001")
+def test_vec_block_has_no_shared_operand():
+    cmds = [decode(0x00019181 | 24 << 27), BIos(70, 0, 7), BStop()]
+    assert fault(check_program, cmds) == "TileLegality"
+
+
+@avs("PTO-AVS-BLOCK-TGEMV-SHARED-001")
+def test_tgemv_is_local_only():
+    cmds = [decode(0x01031181 | 26 << 27), BFpatr(), BIos(50, 0, 7), BStop()]
+    assert fault(check_program, cmds) == "TileLegality"
+
+
+@avs("PTO-AVS-BLOCK-TGEMV-CUBE-M-003")
+def test_tgemv_explicit_m_two():
+    base = [decode(0x01031181 | 4 << 27), BFpatr()]
+    assert fault(check_program, [*base, BIot(1, 2, 1, 1, 7, 0), BStop()]) is None
+    assert fault(check_program, [*base, BDim(0, 0, 2), BIot(1, 2, 1, 1, 7, 0), BStop()]) == (
+        "TileLegality")
+
+
+@avs("PTO-AVS-BLOCK-B-IOT-CONSUMER-001")
+def test_local_destination_capacity():
+    start = decode(0x00011181 | 25 << 27)  # TLOAD U32
+    dst = decode(0x00006013 | 10 << 15 | 4 << 9 | 1 << 19)  # 64 KiB, mask 0001
+    fits = [start, BDim(0, 0, 1), BDim(1, 0, 1), BDim(2, 0, 1), dst, BStop()]
+    assert fault(check_program, fits) is None
+    over = [start, BDim(0, 0, 16385), BDim(1, 0, 1), BDim(2, 0, 16385), dst, BStop()]
+    assert fault(check_program, over) == "TileAllocation"
+
+
+@avs("PTO-AVS-BLOCK-TLOAD-CUBE-TSIZE-006")
+def test_cube_tload_needs_whole_cells():
+    start, datr = decode(0x00011181 | 4 << 27), decode(0x00001023 | DTYPE_NONE << 20 | 23 << 7)
+    dims = [BDim(0, 0, 19), BDim(1, 0, 13)]  # 13 x 19 FP16 N8: six CELLs, 768 B
+    small = decode(0x00006013 | 3 << 9 | 1 << 15 | 1 << 19)  # 128 B
+    assert fault(check_program, [start, datr, *dims, small, BStop()]) == "TileAllocation"
+    big = decode(0x00006013 | 3 << 9 | 4 << 15 | 1 << 19)  # 1 KiB
+    assert fault(check_program, [start, datr, *dims, big, BStop()]) is None

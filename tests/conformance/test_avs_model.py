@@ -241,3 +241,24 @@ def test_rowmax_in_and_partial_groups():
                           group_n_code=1, row_max_en=1, group_max_en=1, row_max_init=1,
                           row_max_in=np.uint32([[10]]))  # fmt: skip
     assert d[0, 8] == 9 and row.tolist() == [[10]] and group.tolist() == [[8, 9]]
+
+
+@avs("PTO-AVS-TILE-VEC-SFU-SELECTOR-BOUND-001")
+def test_tepl_selector_closure():
+    """Every 7-bit TEPL selector (Mode:Function) either decodes (BSTART.TEPL) to a VEC or SFU
+    operation or is refused; exactly 87 decode."""
+    from pto_dialect.isa import BStart, decode
+    from pto_dialect.isa.commands import TEPL_OPS, Engine
+
+    assigned = 0
+    for sel in range(128):
+        word = 0x00019181 | 1 << 27 | (sel >> 5) << 25 | (sel & 31) << 20  # FP32
+        try:
+            cmd = decode(word, strict=True)
+        except PTOFault as e:
+            assert e.kind == "IllegalInstruction"
+            continue
+        assert isinstance(cmd, BStart)
+        assert TEPL_OPS[(sel >> 5, sel & 31)].engine in (Engine.VEC, Engine.SFU)
+        assigned += 1
+    assert assigned == 87
