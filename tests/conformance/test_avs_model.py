@@ -262,3 +262,19 @@ def test_tepl_selector_closure():
         assert TEPL_OPS[(sel >> 5, sel & 31)].engine in (Engine.VEC, Engine.SFU)
         assigned += 1
     assert assigned == 87
+
+
+_MATMUL = """func.func @f(%a: !pto.tile<1x16xf16, cube_m16, LOC>, %b: !pto.tile<16x16xf16, cube_n8, mat>)
+    -> !pto.tile<1x16xf32, cube_m16, mat> {
+  %d = pto.tmatmul %a, %b : (!pto.tile<1x16xf16, cube_m16, LOC>,
+      !pto.tile<16x16xf16, cube_n8, mat>) -> !pto.tile<1x16xf32, cube_m16, mat>
+  func.return %d : !pto.tile<1x16xf32, cube_m16, mat>
+}"""
+
+
+@avs("PTO-AVS-TILE-MATRIX-SOURCE-DESC-001")
+def test_matrix_source_in_matrix_location():
+    from conformance.test_avs_tile import verify_error
+
+    assert verify_error(_MATMUL.replace("LOC", "mat")) is None
+    assert "[TileLegality]" in verify_error(_MATMUL.replace("LOC", "any"))
