@@ -24,7 +24,8 @@ and ``operand_by_role()``, so every family member flows through its row:
   with ``last``.
 * ``pto.tload`` / ``pto.tstore`` (pto-spec ``BSTART.TLOAD.asl`` / ``BSTART.TSTORE.asl``
   block compositions): ``BSTART.TLOAD|TSTORE DT``; ``B.DATR <conversion>, DTYPE_NONE, <Pad>``
-  when the tile is not row-major (ND2M16...) or, for a load, the pad is not Null; LB0 =
+  when the tile is a CUBE conversion (ND2M16...; an ordinary load with a pad other than
+  Null is rejected: the ISA's ordinary TLOAD leaves padding undefined); LB0 =
   ValidCol, LB1 = ValidRow, LB2 = Col when it is not ValidCol (never for CUBE layouts);
   ``B.IOR [a0, a1, zero], ->zero`` (per-PE GM base and byte row stride, set by the GMADDR
   pseudo-instruction, docs/blocks.md); one terminating destination (load) or source (store)
@@ -353,12 +354,22 @@ def move_block(op: TLoadOp | TStoreOp) -> _Form:
                                   f"{t.layout_kind.value}")  # fmt: skip
     layout = codes[0 if load else 1]
     pad = op.pad.data if load else PadValue.NULL
+    if load and not t.layout_kind.is_cube and pad is not PadValue.NULL:
+        # An ordinary TLOAD leaves its physical padding undefined and its B.DATR PadValue
+        # must be Zero (asl/tile/model/memory/load-store.asl TLOAD; asl/block/model/dispatch/
+        # tile-schema.asl SelectedBundleTileDataAttributesLegal): no TLOAD block pads.
+        raise PassFailedException(
+            f"'{op.name}': pad = {pad.value} on a {t.layout_kind.value} tile has no TLOAD "
+            "block: an ordinary TLOAD leaves padding undefined (PadValue applies to the CUBE "
+            "conversions only; asl/block/model/dispatch/tile-schema.asl)")
     cmds: list[isa.Command] = [isa.BStart.op("TLOAD" if load else "TSTORE", t.dtype.value)]
     if layout != 0 or pad is not PadValue.NULL:
         # CUBE conversions need DTYPE_NONE; ordinary forms accept only Layout/PadValue
         # (DataType 0), pto-spec BSTART.TLOAD.asl / BSTART.TSTORE.asl.
-        dtype = DTYPE_NONE if t.layout_kind.is_cube else 0
-        cmds.append(isa.BDatr(layout=layout, dtype=dtype, pad=pad.code))
+        # PadValue is Zero outside the CUBE conversions (tile-schema.asl).
+        cube = t.layout_kind.is_cube
+        cmds.append(isa.BDatr(layout=layout, dtype=DTYPE_NONE if cube else 0,
+                              pad=pad.code if cube else 0))  # fmt: skip
     vr, vc = t.valid_shape
     cmds += [_lb(0, vc), _lb(1, vr)]
     if not t.layout_kind.is_cube and t.shape[1] != vc:

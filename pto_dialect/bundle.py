@@ -866,6 +866,12 @@ def _check_move(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreOp) -> 
             f"(expected {LAYOUTS[want_layout]})",
         )
     cube = t.layout_kind.is_cube
+    if load and op.pad.data is not PadValue.NULL and (not cube or s.datr.pad != op.pad.data.code):
+        # Only the CUBE conversions pad (asl/tile/model/memory/load-store.asl TLOAD); an
+        # ordinary TLOAD leaves padding undefined (asl/block/model/dispatch/tile-schema.asl).
+        raise _fail(tl, f"the tile op pads with {op.pad.data.value}; "
+                    + (f"the block's PadValue is {s.datr.pad}" if cube else
+                       "an ordinary TLOAD block leaves padding undefined"))  # fmt: skip
     vr, vc = t.valid_shape
     want = (vc, vr, None if cube else t.shape[1])
     defaults = (1, 1, vc) if load else (vc, vr, t.shape[1])

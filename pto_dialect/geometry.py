@@ -112,6 +112,51 @@ def cube_cells(layout: Layout, dtype: TileDataType, rows: int, cols: int) -> int
     return _ceil(cols, cell_cols)
 
 
+def cube_storage_shape(
+    layout: Layout, dtype: TileDataType, valid_rows: int, valid_cols: int
+) -> tuple[int, int] | None:
+    """(storage rows, storage columns) of a CUBE tile: the valid shape rounded up to whole
+    CELLs (N8 in both directions; M16/M32 keep one CELL of rows and need valid_rows to fit
+    it). None if the shape has no CUBE storage (asl/tile/model/shape/cube-cell.asl
+    ``TileCubeStorageRows`` / ``TileCubeStorageColumns``)."""
+    shape = cube_cell_shape(layout, dtype)
+    if shape is None or valid_rows <= 0 or valid_cols <= 0:
+        return None
+    cr, cc = shape
+    cols = _ceil(valid_cols, cc) * cc
+    if layout is Layout.CUBE_N8:
+        return _ceil(valid_rows, cr) * cr, cols
+    return (cr, cols) if valid_rows <= cr else None
+
+
+_M16_B4_COLUMNS = (0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15)
+"""CUBE_M16 4-bit CELLs store logical columns 4..7 and 8..11 swapped."""
+
+
+def cube_payload_index(
+    layout: Layout, dtype: TileDataType, valid_rows: int, valid_cols: int, row: int, col: int
+) -> int:
+    """Physical payload position of logical element (row, col) of a CUBE tile (PTO-SPEC 2;
+    asl/tile/model/shape/cube-cell.asl ``TileCubePayloadIndex``): CELLs are consecutive runs
+    of 128 bytes; N8 CELLs are ordered K-fastest (cell = n * k_repeat + k) and store their
+    elements column-major; M16/M32 CELLs follow the columns and store row-major (4-bit M16
+    CELLs with columns 4..7 and 8..11 swapped)."""
+    cr, cc = cube_cell_shape(layout, dtype) or (0, 0)
+    storage = cube_storage_shape(layout, dtype, valid_rows, valid_cols)
+    if storage is None or not (0 <= row < storage[0] and 0 <= col < storage[1]):
+        raise ValueError(f"({row}, {col}) is outside the CUBE storage of {valid_rows}x"
+                         f"{valid_cols} {dtype.name} {layout.value}")  # fmt: skip
+    if layout is Layout.CUBE_N8:
+        cell = (col // cc) * (storage[0] // cr) + row // cr
+        local = (col % cc) * cr + row % cr
+    else:
+        inner = col % cc
+        if layout is Layout.CUBE_M16 and dtype.bits == 4:
+            inner = _M16_B4_COLUMNS[inner]
+        cell, local = col // cc, row * cc + inner
+    return cell * cr * cc + local
+
+
 def default_size(
     layout: Layout, dtype: TileDataType, rows: int, cols: int
 ) -> int | None:

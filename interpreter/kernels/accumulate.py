@@ -86,7 +86,6 @@ class DenseTerms:
     """Terms of a non-MX product from exact float64 values a (M, K) and b (K, N)."""
 
     block_exact = False
-    block_scaling = False
 
     def __init__(self, a: np.ndarray, b: np.ndarray):
         self.a, self.b = a, b
@@ -103,6 +102,12 @@ class DenseTerms:
         with np.errstate(invalid="ignore", over="ignore"):
             return self.a[:, k0:k1].T[:, :, None] * self.b[k0:k1, cols][:, None, :]
 
+
+_E_MIN, _E_MAX = -256, 256  # bounds every combined E8M0 scale exponent (-254..256)
+_E_RANGE = np.arange(_E_MIN, _E_MAX + 1, dtype=np.int32)
+_S32_BY_E = np.ldexp(np.ones((), F32), np.clip(_E_RANGE, -149, 127))
+"""The FP32 scale 2^E of every combined exponent E (as :meth:`MxTerms._scales` computes it)."""
+_S32_BY_E.setflags(write=False)
 
 _PAIR_LUTS: dict[tuple[TileDataType, bool], np.ndarray] = {}
 
@@ -149,18 +154,37 @@ class MxTerms:
         # 32-term block sums of element products are exact in float64 when the product's
         # span of bits plus log2(32) fits 53 bits
         self.block_exact = (ta - lsa) + (tb - lsb) + 5 <= 53
-        # the unscaled products A*B are FP32 values, so a block can be summed in the
-        # scaled domain acc / S (see _ordered_cols); 2^headroom bounds 32 |A*B|
-        self.block_scaling = -149 - lsa - lsb <= 0 <= 128 - ta - tb
-        self.headroom = ta + tb + 5
         # precomputed per block when small enough (the GEMV case): scales and safety
         self._pre = None
         if nb * m * n <= 1 << 23:
-            e, nan = self._exp(0, k, 0, n)
-            self._pre = (self._scales(0, k, 0, n, F32), self._safe(e, nan))
-            self.all_safe = bool(self._pre[1].all())
-            self._lim = self._limit(self._pre[0]) if self.block_scaling else None
+            self._precompute(k, n)
         self.pair = bt not in (T.FP16, T.BF16) and np.little_endian
+
+    def _precompute(self, k, n):
+        """Per (block, row, column): FP32 scale and safety, looked up by the combined scale
+        exponent E = eA + eB (in [-254, 256]) in tables built with the same functions
+        (:meth:`_scales`, :meth:`_safe`) over every E, so the
+        values are identical to computing them per element. The extremes of E per block come
+        from the per-side exponents, so an all-safe product (the usual case) never builds
+        the per-element safety array."""
+        nan_a, nan_b = bool(self.na.any()), bool(self.nbs.any())
+        lo = self.ea.min(axis=1) + self.eb.min(axis=1)
+        hi = self.ea.max(axis=1) + self.eb.max(axis=1)
+        self.all_safe = not (nan_a or nan_b) and bool(
+            (lo >= self.e_lo).all() and (hi <= self.e_hi).all())
+        # intp indices written in place: take() would copy int32 indices to intp per call
+        idx = np.empty((self.ea.shape[0], self.shape[0], n), np.intp)
+        np.add(self.ea[:, :, None], self.eb[:, None, :], out=idx)
+        idx -= _E_MIN
+        s = _S32_BY_E.take(idx)
+        safe = None
+        if not self.all_safe:
+            safe = self._safe(_E_RANGE, np.zeros(_E_RANGE.shape, bool)).take(idx)
+            if nan_a or nan_b:
+                nan = self.na[:, :, None] | self.nbs[:, None, :]
+                s[nan] = np.nan
+                safe |= nan
+        self._pre = (s, safe)
 
     def _codes(self, k0, k1, c0, c1):
         if self.b_packed:
@@ -221,37 +245,20 @@ class MxTerms:
         if rows % MX_BLOCK:
             x[full * MX_BLOCK :] *= s[full]
 
-    def fill32(self, out, k0, k1, c0, c1, scaled: bool = True):
-        """out (rows, M, n) float32 = the terms (exact where :meth:`safe`); with
-        ``scaled=False`` the unscaled element products A*B (exact when ``block_scaling``).
-        Callers hold ``np.errstate`` (over/invalid/under ignored)."""
+    def fill32(self, out, k0, k1, c0, c1):
+        """out (rows, M, n) float32 = the terms (exact where :meth:`safe`). Callers hold
+        ``np.errstate`` (over/invalid/under ignored)."""
         m = self.shape[0]
         if m == 1:  # 2-D views: cheaper broadcasting
             o2 = out[:, 0, :]
             self.decode32(o2, k0, k1, c0, c1)
-            if scaled:
-                self._scale_rows(o2, self._s32(k0, k1, c0, c1)[:, 0, :])
+            self._scale_rows(o2, self._s32(k0, k1, c0, c1)[:, 0, :])
             o2 *= self.a32[0, k0:k1, None]
             return
         tmp = np.empty((k1 - k0, c1 - c0), np.float32)
         self.decode32(tmp, k0, k1, c0, c1)
         np.multiply(tmp[:, None, :], self.a32[:, k0:k1].T[:, :, None], out=out)
-        if scaled:
-            self._scale_rows(out, self._s32(k0, k1, c0, c1))
-
-    def block_scale(self, k0, c0, c1):
-        """(M, n) float32 combined scale S of the block starting at row k0 (power of two or
-        NaN) and the bound L = min(2^126, 2^127 / S - 2^headroom) on |acc / S| for the
-        block-scaled tier of :func:`_blocks_scaled` (NaN where S is NaN, so the check fails)."""
-        s = self._s32(k0, k0 + 1, c0, c1)[0]
-        if self._pre is not None:
-            return s, self._lim[k0 // MX_BLOCK, :, c0:c1]
-        return s, self._limit(s)
-
-    def _limit(self, s):
-        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-            lim = np.float32(2.0**127) / s - np.float32(2.0**self.headroom)
-            return np.minimum(lim, np.float32(2.0**126))
+        self._scale_rows(out, self._s32(k0, k1, c0, c1))
 
     def b64(self, k0, k1, cols):
         codes = self.cb[k0:k1]
@@ -323,40 +330,6 @@ def _add_rows(rows: np.ndarray, out: np.ndarray) -> None:
         np.add(out, r, out=out)
 
 
-def _blocks_scaled(src, acc, b, k0, k1, c0, c1) -> None:
-    """Rows k0:k1 (whole scale blocks from k0, all terms FP32 values) into ``acc``.
-
-    ``b[1 + r]`` receives the unscaled products q = A*B of row k0 + r (FP32 values). Each
-    block then runs in the scaled domain where it can: every term of a block is S * q with
-    one power of two S per (m, j), and scaling by S commutes with each RNE addition -- both
-    domains round at the same relative precision when the result is normal in both, and a
-    sum whose result is subnormal in either domain is exact there (its operands are FP32
-    values) and has at most 23 significant bits, so it is exact in the other one too. So
-    ``acc_out = S * ordered_sum(acc / S, q_0, ..., q_31)`` bit for bit, provided acc / S is
-    exact and no partial sum overflows in either domain, checked per column as
-    ``(acc / S) * S == acc`` and ``|acc / S| < min(2^126, 2^127 / S - 2^headroom)`` (a
-    NaN / inf accumulator or a NaN scale fails the check). A block failing the check has its rows multiplied by S in place (exact: the
-    terms are FP32 values) and is summed from acc directly. The row before a block's rows
-    (the previous block's last row, already summed) holds the block's starting value."""
-    flat = acc.reshape(-1)
-    src.fill32(b[1 : k1 - k0 + 1], k0, k1, c0, c1, scaled=False)
-    for r0 in range(0, k1 - k0, MX_BLOCK):
-        r1 = min(k1 - k0, r0 + MX_BLOCK)
-        blk = b[r0 : r1 + 1]
-        s, lim = src.block_scale(k0 + r0, c0, c1)
-        x = acc / s
-        ok = x * s == acc
-        ok &= np.abs(x) < lim
-        if ok.all():
-            blk[0] = x
-            _add_rows(blk.reshape(r1 - r0 + 1, -1), flat)
-            np.multiply(acc, s, out=acc)
-        else:
-            blk[1:] *= s
-            blk[0] = acc
-            _add_rows(blk.reshape(r1 - r0 + 1, -1), flat)
-
-
 def _ordered_cols(src, c, c0: int, c1: int) -> np.ndarray:
     m, k, _ = src.shape
     n = c1 - c0
@@ -371,9 +344,6 @@ def _ordered_cols(src, c, c0: int, c1: int) -> np.ndarray:
             b = buf[: rows + 1]
             colsafe = None if safe is False else safe if safe is True else safe.all(axis=0)
             if colsafe is True or (colsafe is not None and colsafe.all()):
-                if src.block_scaling:
-                    _blocks_scaled(src, acc, b, k0, k1, c0, c1)
-                    continue
                 b[0] = acc
                 src.fill32(b[1:], k0, k1, c0, c1)
                 _add_rows(b.reshape(rows + 1, -1), flat)

@@ -595,6 +595,9 @@ STORE_LAYOUTS = frozenset({0, 6, 17, 27, 24, 25, 26})
 """B.DATR Layout codes a Local TSTORE accepts: NORM and the *2ND conversions (DN2ND, ZN2ND,
 NZ2ND, M322ND, M162ND, N82ND)."""
 CUBE_MOVE_LAYOUTS = frozenset({21, 22, 23, 24, 25, 26})
+CUBE_ILLEGAL_TYPES = frozenset({TileDataType.FP64, TileDataType.S64, TileDataType.U64,
+                                TileDataType.HIF4X2})  # fmt: skip
+"""Types without CUBE CELL geometry (ASL ``TileCubeDataTypeSupported`` is false)."""
 """The CUBE conversions (pto-spec ``BSTART.TLOAD.asl`` / ``BSTART.TSTORE.asl`` contracts)."""
 
 
@@ -617,6 +620,14 @@ def _complete_tlsu(st: _State, i: int) -> BlockSummary:
     if st.zero_seen and not st.iots and not st.ios:
         return _summary(st, noop=True)
     s = _summary(st, noop=False)
+    if (name in ("TLOAD", "TSTORE", "TSTORE_SPART") and st.datr is not None
+            and st.datr.layout not in CUBE_MOVE_LAYOUTS and st.datr.pad != 0):
+        # asl/block/model/dispatch/tile-schema.asl SelectedBundleTileDataAttributesLegal:
+        # PadValue belongs to the Local CUBE conversions; ordinary and Shared TLOAD/TSTORE
+        # keep the zero-only rule (an ordinary TLOAD leaves its padding undefined,
+        # asl/tile/model/memory/load-store.asl TLOAD).
+        raise _fault(_TL, f"an ordinary or Shared {name} needs B.DATR PadValue Zero (PadValue "
+                     "applies to the CUBE conversions only)", name, i)  # fmt: skip
     if name == "TSTORE_SPART" or (name == "TSTORE" and st.ios):
         # BSTART.TSTORE.asl: the Shared forms bind exactly one source B.IOS and no B.IOT;
         # Function 1 (full) needs PE_MASK 1111, Function 14 (SPART) any nonzero subset.
@@ -648,8 +659,6 @@ def _complete_tlsu(st: _State, i: int) -> BlockSummary:
     d = s.datr
     if st.datr is not None:
         bad = [n for n in ("cmode", "sat", "canonicalize", "rmode") if getattr(d, n)]
-        if not load and d.pad != PAD_NULL and d.pad != 0:
-            bad.append("pad")
         if bad:
             raise _fault(_TL, f"B.DATR fields {', '.join(bad)} are not applicable to {name}",
                          name, i)  # fmt: skip
@@ -657,6 +666,11 @@ def _complete_tlsu(st: _State, i: int) -> BlockSummary:
         if d.layout not in legal:
             raise _fault(_TL, f"B.DATR Layout {d.layout} is not a {name} layout", name, i)
         if d.layout in CUBE_MOVE_LAYOUTS:
+            if start.dtype in CUBE_ILLEGAL_TYPES:
+                # asl/tile/model/shape/cube-cell.asl TileCubeDataTypeSupported (AVS
+                # BLOCK-TLOAD-CUBE-DTYPE-005): b64 types and HiF4X2 have no CUBE CELL geometry.
+                raise _fault(_TL, f"a CUBE {name} does not support {_dt_name(start.dtype)} "
+                             "(no CUBE CELL geometry for b64 types and HiF4X2)", name, i)  # fmt: skip
             if d.dtype != DTYPE_NONE:
                 raise _fault(_TL, f"a CUBE {name} needs B.DATR DataType DTYPE_NONE", name, i)
             if not (s.lb_written[0] and s.lb_written[1]) or s.lb_written[2]:
@@ -669,7 +683,34 @@ def _complete_tlsu(st: _State, i: int) -> BlockSummary:
     for k in (0, 1, 2):
         if s.lb_written[k] and s.lb[k] == 0:
             raise _fault(_TL, f"LB{k} is 0 ({name} dimensions are nonzero)", name, i)
+    if load and s.destinations:
+        _check_tload_capacity(s, d.layout if st.datr is not None else 0, name, i)
     return s
+
+
+def _check_tload_capacity(s: BlockSummary, layout: int, name: str, i: int) -> None:
+    """ASL ResolveBundleTileDestinations for TLOAD: the destination shape (ValidRow x Col
+    elements, or whole 128-byte CELLs for a CUBE conversion, ``TileCubeRequiredBytes``) must
+    fit the destination's SizeCode, else TileAllocation before any effect (AVS
+    BLOCK-B-IOT-CONSUMER-001, BLOCK-TLOAD-CUBE-TSIZE-006)."""
+    from pto_dialect.geometry import CELL_BYTES, Layout, cube_cells
+
+    vc, vr = s.lb[0], s.lb[1]
+    col = s.lb[2] if s.lb_written[2] else vc
+    if vc is None or vr is None or col is None or not vc or not vr:
+        return  # register-supplied or omitted dimensions: checked when the block runs
+    dt = TileDataType(s.start.dtype)
+    cube = {21: Layout.CUBE_M32, 22: Layout.CUBE_M16, 23: Layout.CUBE_N8}.get(layout)
+    if cube is not None:
+        cells = cube_cells(cube, dt, vr, vc)
+        need = None if cells is None else cells * CELL_BYTES
+    else:
+        need = -(-vr * col * dt.bits // 8)
+    have = size_code_bytes(s.destinations[0][1])
+    if need is not None and need > have:
+        raise PTOFault(FaultKind.TILE_ALLOCATION, f"at block completion (command {i}): "
+                       f"{vr} x {vc if cube else col} {_dt_name(s.start.dtype)} needs {need} B, "
+                       f"the destination SizeCode gives {have} B", op=name)  # fmt: skip
 
 
 def _complete(st: _State, i: int, profile: str, trem_types) -> BlockSummary:

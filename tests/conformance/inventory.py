@@ -56,10 +56,37 @@ PARTIAL = " (unchecked: "
 
 
 def claims(module) -> dict[str, tuple[str, str | None]]:
-    """AVS id -> (test function name, unchecked reason or None) of a conformance module."""
+    """AVS id -> (test function name, with ``[id]`` for a table-driven case, and the unchecked
+    reason or None) of a conformance module."""
     out: dict[str, tuple[str, str | None]] = {}
     for name, fn in vars(module).items():
         if name.startswith("test_") and callable(fn):
             for avs_id in getattr(fn, "avs_ids", ()):
-                out[avs_id] = (name, getattr(fn, "avs_unchecked", {}).get(avs_id))
+                node = f"{name}[{avs_id}]" if getattr(fn, "avs_table", False) else name
+                out[avs_id] = (node, getattr(fn, "avs_unchecked", {}).get(avs_id))
     return out
+
+
+def avs_cases(cases: dict):
+    """Mark a table-driven conformance test: ``cases`` maps each AVS id to the case the test
+    checks; the test runs once per id (pytest id = the AVS id) as ``fn(avs_id, case)``.
+    scripts/avs_inventory.py reads the ids from the imported module (``claims``)."""
+    import pytest
+
+    def mark(fn):
+        fn = pytest.mark.parametrize(("avs_id", "case"), list(cases.items()),
+                                     ids=list(cases))(fn)  # fmt: skip
+        fn.avs_ids = tuple(cases)
+        fn.avs_table = True
+        return fn
+
+    return mark
+
+
+def unit_object(case: str):
+    """The object ``"module:name"`` names: the module of ours that models an ASL unit (the
+    static-invariant AVS tests, "the unit compiles", are met by it importing)."""
+    import importlib
+
+    module, name = case.split(":")
+    return getattr(importlib.import_module(module), name)

@@ -110,3 +110,30 @@ pto.block {
   pto.b.stop
 }
 // CHECK: 'pto.b.iot' op has no encoding: {{.*}}
+
+// -----
+
+// An ordinary TLOAD with PadValue Max: PadValue belongs to the CUBE conversions
+// (asl/block/model/dispatch/tile-schema.asl SelectedBundleTileDataAttributesLegal) -> TileLegality.
+pto.block {
+  pto.b.start <family = TLSU, function = 0, dtype = 4, mode = 0>
+  pto.b.datr <layout = 0, dtype = 0, pad = 1, cmode = 0, rmode = 0, sat = 0, canonicalize = 0>
+  pto.b.dimi <lb = 0, imm = 4>
+  pto.b.dimi <lb = 1, imm = 4>
+  pto.b.iot <last = 1, size_code = 1, pe_mode = 7, dst_hand = 0>
+  pto.b.stop
+}
+// CHECK: 'pto.block' op [TileLegality] at block completion (command 5): an ordinary or Shared TLOAD needs B.DATR PadValue Zero (PadValue applies to the CUBE conversions only)
+
+// -----
+
+// A CUBE TLOAD of FP64: no CUBE CELL geometry (TileCubeDataTypeSupported) -> TileLegality.
+pto.block {
+  pto.b.start <family = TLSU, function = 0, dtype = 0, mode = 0>
+  pto.b.datr <layout = 22, dtype = 31, pad = 0, cmode = 0, rmode = 0, sat = 0, canonicalize = 0>
+  pto.b.dimi <lb = 0, imm = 4>
+  pto.b.dimi <lb = 1, imm = 4>
+  pto.b.iot <last = 1, size_code = 1, pe_mode = 7, dst_hand = 0>
+  pto.b.stop
+}
+// CHECK: 'pto.block' op [TileLegality] at block completion (command 5): a CUBE TLOAD does not support FP64 (no CUBE CELL geometry for b64 types and HiF4X2)

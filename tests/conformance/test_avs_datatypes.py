@@ -1,0 +1,257 @@
+"""Data-type AVS pass conditions (tests/asl/arch/data-types/**) through our value decoders (D17).
+
+The formats' finite decompositions are checked as values: a raw word the spec decomposes into
+(negative, significand, exponent) must decode, through the tables our kernels compute with
+(``interpreter.kernels.mx.value_lut``, numpy carriers for FP32/FP64/TF32/HF32), to exactly
+``(-1)^negative * significand * 2^exponent`` (Fractions, sign of zero included); a word the
+spec calls unavailable must decode to a non-finite value or be refused as an invalid encoding.
+The static-invariant tests ("the unit compiles") are met by the module of ours that models the
+unit importing and exposing the named table or function.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from conformance.inventory import avs, avs_cases, unit_object
+from interpreter.kernels import mx
+from interpreter.kernels.elementwise import check_encodings
+from interpreter.kernels.postprocess import (
+    decode_quant_words,
+    decode_relu_words,
+    encode_hif8,
+    fp19_bits,
+    fp19_value,
+)
+from interpreter.kernels.unary import canonical_nan
+from pto_dialect.datatypes import DTYPE_NONE, TileDataType
+from pto_dialect.faults import PTOFault
+
+T = TileDataType
+_NUMPY32 = {T.FP32: np.uint32, T.TF32: np.uint32, T.HF32: np.uint32}
+
+
+def value_of(t: TileDataType, raw: int) -> float | None:
+    """The value our kernels give the raw word ``raw`` of type ``t`` (None: invalid encoding)."""
+    if t is T.FP64:
+        return float(np.array([raw], np.uint64).view(np.float64)[0])
+    if t in _NUMPY32:
+        word = np.array([raw], np.uint32)
+        try:
+            check_encodings(t, ((word.view(np.float32), "x"),), "TMAX")
+        except PTOFault:
+            return None
+        return float(word.view(np.float32)[0])
+    if raw & mx.HIGH_ZERO_BITS.get(t, 0):
+        return None  # required_high_zero_bits
+    return float(mx.value_lut(t)[raw])
+
+
+def _exact(neg: bool, sig: int, exp: int) -> tuple[Fraction, bool]:
+    return (-1 if neg else 1) * Fraction(sig) * Fraction(2) ** exp, neg
+
+
+# (type, carrier bits, lane bits, [(raw, negative, significand, exponent)], [unavailable raw],
+#  [(raw, class)], canonical NaN or None) -- facts of the AVS decomposition tests.
+FORMATS = {
+    "PTO-AVS-ARCH-BF16-DECOMP-001": (T.BF16, 16, 16, [
+        (0, 0, 0, 0), (0x8000, 1, 0, 0), (1, 0, 1, -133), (0x7F, 0, 0x7F, -133),
+        (0x80, 0, 0x80, -133), (0x7F7F, 0, 0xFF, 120)], [0x7F80, 0x7FC0],
+        [(0x7F80, "+inf"), (0xFF80, "-inf"), (0x7FC0, "nan"), (0x7F81, "nan")], 0x7FC0),
+    "PTO-AVS-ARCH-E1M2X2-DECOMP-001": (T.E1M2X2, 8, 4, [
+        (k, k >= 8, k & 7, -2 if k & 7 else 0) for k in range(16)], [],
+        [(0, "+0"), (8, "-0"), (1, "+"), (9, "-")], None),
+    "PTO-AVS-ARCH-E2M1X2-DECOMP-001": (T.E2M1X2, 8, 4, [
+        (k, k >= 8, *((0, 0), (1, -1), (2, -1), (3, -1), (2, 0), (3, 0), (2, 1), (3, 1))[k & 7])
+        for k in range(16)], [], [(0, "+0"), (8, "-0"), (1, "+"), (9, "-")], None),
+    "PTO-AVS-ARCH-E2M3-DECOMP-001": (T.E2M3, 8, 6, [
+        (1, 0, 1, -3), (7, 0, 7, -3), (8, 0, 8, -3), (0x1F, 0, 15, -1), (0x20, 1, 0, 0)],
+        [0x80], [(0x1F, "+"), (0x20, "-0")], None),
+    "PTO-AVS-ARCH-E3M2-DECOMP-001": (T.E3M2, 8, 6, [
+        (1, 0, 1, -4), (3, 0, 3, -4), (4, 0, 4, -4), (0x1F, 0, 7, 2), (0x20, 1, 0, 0)],
+        [0x40], [(0x1F, "+"), (0x20, "-0")], None),
+    "PTO-AVS-ARCH-E4M3-DECOMP-001": (T.E4M3, 8, 8, [
+        (1, 0, 1, -9), (7, 0, 7, -9), (8, 0, 8, -9), (0x7E, 0, 14, 5), (0x80, 1, 0, 0)],
+        [0x7F, 0xFF], [(0x78, "+"), (0x7F, "nan"), (0xFF, "nan")], 0x7F),
+    "PTO-AVS-ARCH-E5M2-DECOMP-001": (T.E5M2, 8, 8, [
+        (1, 0, 1, -16), (3, 0, 3, -16), (4, 0, 4, -16), (0x7B, 0, 7, 13)],
+        [0x7C, 0xFC, 0x7E, 0x7D],
+        [(0x7C, "+inf"), (0xFC, "-inf"), (0x7E, "nan"), (0x7D, "nan")], 0x7E),
+    "PTO-AVS-ARCH-E8M0-DECOMP-001": (T.E8M0, 8, 8, [
+        (0, 0, 1, -127), (1, 0, 1, -126), (0x7F, 0, 1, 0), (0x80, 0, 1, 1), (0xFE, 0, 1, 127)],
+        [0xFF], [(0, "+"), (0xFF, "nan")], 0xFF),
+    "PTO-AVS-ARCH-FP16-DECOMP-001": (T.FP16, 16, 16, [
+        (0, 0, 0, 0), (0x8000, 1, 0, 0), (1, 0, 1, -24), (0x3FF, 0, 0x3FF, -24),
+        (0x400, 0, 0x400, -24), (0x7BFF, 0, 0x7FF, 5)], [0x7C00, 0x7E00],
+        [(0x7C00, "+inf"), (0xFC00, "-inf"), (0x7E00, "nan"), (0x7C01, "nan")], 0x7E00),
+    "PTO-AVS-ARCH-FP32-DECOMP-001": (T.FP32, 32, 32, [
+        (0, 0, 0, 0), (0x80000000, 1, 0, 0), (1, 0, 1, -149), (0x7FFFFF, 0, 0x7FFFFF, -149),
+        (0x800000, 0, 0x800000, -149), (0x7F7FFFFF, 0, 0xFFFFFF, 104),
+        (0xBF800000, 1, 0x800000, -23)], [0x7F800000, 0x7FC00000],
+        [(0x7F800000, "+inf"), (0xFF800000, "-inf"), (0x7FC00000, "nan"),
+         (0x7F800001, "nan")], 0x7FC00000),
+    "PTO-AVS-ARCH-FP64-DECOMP-001": (T.FP64, 64, 64, [
+        (0, 0, 0, 0), (1 << 63, 1, 0, 0), (1, 0, 1, -1074),
+        ((1 << 52) - 1, 0, (1 << 52) - 1, -1074), (1 << 52, 0, 1 << 52, -1074),
+        (0x7FEFFFFFFFFFFFFF, 0, (1 << 53) - 1, 971), (0xBFF0000000000000, 1, 1 << 52, -52)],
+        [0x7FF0000000000000, 0x7FF8000000000000],
+        [(0x7FF0000000000000, "+inf"), (0xFFF0000000000000, "-inf"),
+         (0x7FF8000000000000, "nan"), (0x7FF0000000000001, "nan")], 0x7FF8000000000000),
+    "PTO-AVS-ARCH-HF32-DECOMP-001": (T.HF32, 32, 32, [
+        (0, 0, 0, 0), (0x80000000, 1, 0, 0), (0x1000, 0, 1, -137), (0x7FF000, 0, 0x7FF, -137),
+        (0x800000, 0, 0x800, -137), (0x7F7FF000, 0, 0xFFF, 116)], [1, 0x7F800000, 0x7FC00000],
+        [(0x7F800000, "+inf"), (0xFF800000, "-inf"), (0x7FC00000, "nan"),
+         (0x7F801000, "nan")], 0x7FC00000),
+    "PTO-AVS-ARCH-HIF8-DECOMP-001": (T.HIF8, 8, 8, [
+        (0, 0, 0, 0), (1, 0, 1, -22), (7, 0, 1, -16), (0x81, 1, 1, -22), (0x08, 0, 8, -3),
+        (0x0F, 0, 15, -3), (0x10, 0, 8, -2), (0x18, 0, 8, -4), (0x20, 0, 8, -1),
+        (0x28, 0, 8, 0), (0x30, 0, 8, -5), (0x38, 0, 8, -6), (0x40, 0, 4, 2), (0x4C, 0, 4, 5),
+        (0x50, 0, 4, -6), (0x5C, 0, 4, -9), (0x60, 0, 2, 7), (0x6E, 0, 2, 14), (0x70, 0, 2, -9),
+        (0x7E, 0, 2, -16)], [0x80, 0x6F, 0xEF],
+        [(0x80, "nan"), (0x6F, "+inf"), (0xEF, "-inf")], 0x80),
+    "PTO-AVS-ARCH-TF32-DECOMP-001": (T.TF32, 32, 32, [
+        (0, 0, 0, 0), (0x80000000, 1, 0, 0), (0x2000, 0, 1, -136), (0x7FE000, 0, 0x3FF, -136),
+        (0x800000, 0, 0x400, -136), (0x7F7FE000, 0, 0x7FF, 117)], [1, 0x7F800000, 0x7FC00000],
+        [(0x7F800000, "+inf"), (0xFF800000, "-inf"), (0x7FC00000, "nan"),
+         (0x7F802000, "nan")], 0x7FC00000),
+}
+
+
+def _class(v: float) -> str:
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "+inf" if v > 0 else "-inf"
+    if v == 0:
+        return "-0" if math.copysign(1, v) < 0 else "+0"
+    return "+" if v > 0 else "-"
+
+
+def _canonical_nan_word(t: TileDataType) -> int:
+    if t is T.HIF8:
+        return int(encode_hif8(np.array([np.nan]))[0])
+    if t is T.E8M0:
+        return int(np.flatnonzero(np.isnan(mx.value_lut(t)))[0])
+    carrier = {T.TF32: np.float32, T.HF32: np.float32}.get(t) or t.numpy_dtype()
+    r = canonical_nan(np.array([-np.nan, 1.0]).astype(carrier))
+    return int(r[:1].view(f"u{r.dtype.itemsize}")[0])
+
+
+@avs_cases(FORMATS)
+def test_format_decomposition(avs_id, case):
+    t, carrier, lane, finite, unavailable, classes, nan = case
+    info = t.info
+    assert info.bits == lane
+    assert info.carrier_bits * (2 if info.packed_x2 else 1) == carrier
+    for raw, neg, sig, exp in finite:
+        v = value_of(t, raw)
+        assert v is not None and math.isfinite(v), (hex(raw), v)
+        assert (Fraction(v), math.copysign(1, v) < 0) == _exact(neg, sig, exp), hex(raw)
+    for raw in unavailable:
+        v = value_of(t, raw)
+        assert v is None or not math.isfinite(v), (hex(raw), v)
+    for raw, cls in classes:
+        assert _class(value_of(t, raw)) == cls, hex(raw)
+    if nan is not None:
+        assert _canonical_nan_word(t) == nan
+
+
+@avs("PTO-AVS-ARCH-TILEDATATYPE-RESERVED-001")
+def test_tile_data_type_codes():
+    reserved = {15, 21, 22, 23, 29, 30, 31}
+    for code in range(32):
+        if code in reserved:
+            with pytest.raises(ValueError):
+                TileDataType.from_code(code)
+        else:
+            assert TileDataType.from_code(code).value == code
+    assert DTYPE_NONE == 31
+    assert (T.FP64.value, T.HIF4X2.value, T.S4X2.value, T.U4X2.value) == (0, 14, 20, 28)
+
+
+@avs("PTO-AVS-ARCH-FORMAT-DESCRIPTOR-EMPTY-001")
+def test_integer_types_have_no_numeric_format():
+    """The empty (unavailable) descriptor is every integer type's: none has a value table,
+    while the fourteen floating formats our kernels compute with all have one."""
+    floats = [t for t in T if t.is_float]
+    assert len(floats) == 15 and len([t for t in T if t.is_integer]) == 10
+    for t in floats:
+        if t is not T.HIF4X2:  # no op computes on HiF4X2 (inventory: not implemented)
+            assert math.isfinite(value_of(t, 0))
+    for t in T:
+        if t.is_integer:
+            assert t not in mx.DECODABLE_TYPES
+
+
+@avs("PTO-AVS-ARCH-FP19-ENC-001")
+def test_fp19_encoding():
+    assert fp19_bits(1.0) == 0b0011111110000000000
+    assert fp19_bits(0.5) == 0b0011111100000000000
+    assert fp19_value(np.array([fp19_bits(1.0), fp19_bits(0.5)])).tolist() == [1.0, 0.5]
+    assert np.isposinf(fp19_value(np.array([0b0111111110000000000])))[0]
+    assert np.isnan(fp19_value(np.array([0b0111111111000000000])))[0]
+    decode_quant_words(np.array([fp19_bits(1.0) << 13], np.uint64), 0, "q")
+    for bad in (0, 0b1011111110000000000):
+        with pytest.raises(PTOFault):
+            decode_quant_words(np.array([bad << 13], np.uint64), 0, "q")
+
+
+@avs("PTO-AVS-ARCH-FP19-PARAMETER-DOMAIN-002")
+def test_fp19_scale_and_activation_domains():
+    words = {"+0": 0, "min_sub": 1, "min_norm": 0x400, "max_norm": 0x3FBFF, "-0": 0x40000,
+             "-min_norm": 0x40400, "+inf": 0x3FC00, "qnan": 0x3FE00, "snan": 0x3FC01}  # fmt: skip
+
+    def legal(fn, w):
+        try:
+            fn(w)
+        except PTOFault:
+            return False
+        return True
+
+    scale = {k for k, w in words.items()
+             if legal(lambda x: decode_quant_words(np.array([x << 13], np.uint64), 0, "q"), w)}
+    act = {k for k, w in words.items()
+           if legal(lambda x: decode_relu_words(np.array([x], np.uint64), "s"), w)}
+    assert scale == {"min_norm", "max_norm"}
+    assert act == {"+0", "min_norm", "max_norm"}
+
+
+# The static-invariant tests: "the complete model and this unit's static invariant compile".
+# Ours: the module that models the unit imports and exposes the named object.
+STATIC_UNITS = {
+    "PTO-AVS-ARCH-DATA-TYPES-FAULT-STATIC-001": "pto_dialect.faults:PTOFault",
+    "PTO-AVS-ARCH-DATA-TYPES-FLOATING-POINT-STATIC-001": "interpreter.kernels.unary:canonical_nan",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-DESCRIPTOR-STATIC-001": "pto_dialect.datatypes:DataTypeInfo",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-BF16-STATIC-001": "interpreter.kernels.mx:value_lut",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-E1M2X2-STATIC-001": "interpreter.kernels.mx:value_lut",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-E2M1X2-STATIC-001": "interpreter.kernels.mx:value_lut",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-E2M3-STATIC-001": "interpreter.kernels.mx:value_lut",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-E3M2-STATIC-001": "interpreter.kernels.mx:value_lut",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-E4M3-STATIC-001": "interpreter.kernels.mx:value_lut",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-E5M2-STATIC-001": "interpreter.kernels.mx:value_lut",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-E8M0-STATIC-001": "interpreter.kernels.mx:value_lut",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-FP16-STATIC-001": "interpreter.kernels.mx:value_lut",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-FP32-STATIC-001": "pto_dialect.datatypes:TileDataType",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-FP64-STATIC-001": "pto_dialect.datatypes:TileDataType",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-HF32-STATIC-001": "interpreter.kernels.elementwise:check_encodings",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-HIF4X2-STATIC-001": "pto_dialect.attributes:HiF4X2Type",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-HIF8-STATIC-001": "interpreter.kernels.postprocess:encode_hif8",
+    "PTO-AVS-ARCH-DATA-TYPES-FORMAT-TF32-STATIC-001": "interpreter.kernels.elementwise:check_encodings",
+    "PTO-AVS-ARCH-DATA-TYPES-FP19-STATIC-001": "interpreter.kernels.postprocess:fp19_value",
+    "PTO-AVS-ARCH-DATA-TYPES-INTEGER-STATIC-001": "pto_dialect.datatypes:TypeClass",
+    "PTO-AVS-ARCH-DATA-TYPES-MEMORY-OPERATIONS-STATIC-001": "pto_dialect.data_movement:TLoadOp",
+    "PTO-AVS-ARCH-DATA-TYPES-NUMERIC-CLASSIFICATION-STATIC-001": "interpreter.kernels.elementwise:binary_core",
+    "PTO-AVS-ARCH-DATA-TYPES-NUMERIC-FORMATS-STATIC-001": "interpreter.kernels.mx:DECODABLE_TYPES",
+    "PTO-AVS-ARCH-DATA-TYPES-PACKED-STATIC-001": "pto_dialect.mx_quant:unpack_x2",
+    "PTO-AVS-ARCH-DATA-TYPES-ROUNDING-STATIC-001": "pto_dialect.attributes:RoundingMode",
+    "PTO-AVS-ARCH-DATA-TYPES-TILE-DATA-TYPES-STATIC-001": "pto_dialect.datatypes:TileDataType",
+}
+
+
+@avs_cases(STATIC_UNITS)
+def test_static_unit(avs_id, case):
+    assert unit_object(case) is not None
