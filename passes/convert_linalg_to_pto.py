@@ -1242,11 +1242,11 @@ TGEMV / TMATMUL forms run (D15 removes only the MX functions)."""
 
 def _lowering_patterns() -> list[type[RewritePattern]]:
     """The contraction and epilogue patterns of :mod:`passes.lowering` (batched matmul,
-    matmul epilogues); imported lazily: those modules build on this one's helpers."""
+    matmul epilogues, ReLU); imported lazily: those modules build on this one's helpers."""
     from passes.lowering.contraction import BatchMatmulToLoop
-    from passes.lowering.epilogues import FoldTruncfIntoMatmul
+    from passes.lowering.epilogues import EPILOGUE_PATTERNS
 
-    return [BatchMatmulToLoop, FoldTruncfIntoMatmul]
+    return [BatchMatmulToLoop, *EPILOGUE_PATTERNS]
 
 
 @dataclass(frozen=True)
@@ -1257,8 +1257,9 @@ class ConvertLinalgToPtoPass(ModulePass):
     Options:
       * ``target`` — ``a5`` or ``a2a3``; empty (default) reads the module's ``pto.target``
         attribute, else ``a5``. On ``a2a3`` only FP16/BF16 products are recognised (D15).
-      * ``gemv`` / ``matmul`` / ``floor_mod`` / ``elementwise`` — enable each family (all
-        default true).
+      * ``gemv`` / ``matmul`` / ``floor_mod`` / ``elementwise`` / ``reduction`` — enable each
+        family (all default true; ``reduction``: :mod:`passes.lowering.reductions`,
+        ``expand``, ``transpose``).
     """
 
     name = "convert-linalg-to-pto"
@@ -1268,6 +1269,7 @@ class ConvertLinalgToPtoPass(ModulePass):
     matmul: bool = True
     floor_mod: bool = True
     elementwise: bool = True
+    reduction: bool = True
 
     def patterns(self, module: builtin.ModuleOp) -> list[RewritePattern]:
         pats: list[type[RewritePattern]] = []
@@ -1284,6 +1286,12 @@ class ConvertLinalgToPtoPass(ModulePass):
             from passes.lowering.normalise import SplatOperandToFullConstant
 
             pats += [SplatOperandToFullConstant, *ELEMENTWISE_PATTERNS]
+        if self.reduction:
+            from passes.lowering.expand import EXPAND_PATTERNS
+            from passes.lowering.reductions import REDUCTION_PATTERNS
+            from passes.lowering.transpose import TRANSPOSE_PATTERNS
+
+            pats += [*REDUCTION_PATTERNS, *EXPAND_PATTERNS, *TRANSPOSE_PATTERNS]
         return [p() for p in pats]
 
     def apply(

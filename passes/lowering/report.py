@@ -38,12 +38,24 @@ def _describe(op: Operation) -> str:
     return f"'{op.name}'{kind}"
 
 
+VIEWS = frozenset({"tensor.collapse_shape", "tensor.expand_shape"})
+"""Reshapes around a replacement are views: the report names the op that computes."""
+
+
+def _producer(v: SSAValue) -> Operation | None:
+    """The op computing ``v``, looking through reshapes."""
+    o = v.owner
+    while isinstance(o, Operation) and o.name in VIEWS and o.operands:
+        o = o.operands[0].owner
+    return o if isinstance(o, Operation) else None
+
+
 @dataclass
 class LoweringTrace:
     """Source ops of a module before lowering and what replaced each of them."""
 
     sources: list[tuple[Operation, str, str]] = field(default_factory=list)
-    replaced_by: dict[Operation, str] = field(default_factory=dict)
+    replaced_by: dict[Operation, list[Operation]] = field(default_factory=dict)
 
     @classmethod
     def start(cls, module: builtin.ModuleOp) -> LoweringTrace:
@@ -54,11 +66,26 @@ class LoweringTrace:
 
     def listener(self) -> PatternRewriterListener:
         def on_replace(old: Operation, new: Sequence[SSAValue | None]) -> None:
-            owners = sorted({v.owner.name for v in new if v is not None and isinstance(v.owner, Operation)})
+            owners = [o for v in new if v is not None and (o := _producer(v)) is not None]
             if owners:
-                self.replaced_by[old] = ", ".join(owners)
+                self.replaced_by[old] = owners
 
         return PatternRewriterListener(operation_replacement_handler=[on_replace])
+
+    def replacement(self, op: Operation) -> str:
+        """What finally replaced ``op`` (following ops that were replaced in turn)."""
+        names: set[str] = set()
+        todo, seen = [op], set()
+        while todo:
+            o = todo.pop()
+            if o in seen:
+                continue
+            seen.add(o)
+            if o in self.replaced_by:
+                todo += self.replaced_by[o]
+            elif o is not op:
+                names.add(o.name)
+        return ", ".join(sorted(names))
 
     def lines(self, module: builtin.ModuleOp) -> list[str]:
         remaining = {x.op: x for x in find_leftovers(module)}
@@ -69,7 +96,7 @@ class LoweringTrace:
             if op in remaining:
                 out.append(f"  kept     {loc}: {desc}: {remaining[op].reason}")
             else:
-                to = self.replaced_by.get(op, "erased (dead, or folded into its consumer)")
+                to = self.replacement(op) or "erased (dead, or folded into its consumer)"
                 out.append(f"  lowered  {loc}: {desc} -> {to}")
         extra = [x for op, x in remaining.items() if op not in {s[0] for s in self.sources}]
         for x in extra:
