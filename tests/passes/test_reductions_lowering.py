@@ -177,6 +177,13 @@ def test_signed_max_with_an_init_on_i16():
     _check_all_levels(text, [x], [max(-4, *map(int, r)) for r in x], names=("pto.trowmax", "pto.tmaxs"))
 
 
+def test_integer_sum_from_an_init_adds_it_after_the_fold():
+    x = np.array([[2**31 - 1, 5, 7], [-3, -4, 9]], np.int32)
+    text = _reduce_prog((2, 3), (2,), "d0", ("parallel", "reduction"), "arith.addi", "i32", "100")
+    want = [((100 + sum(map(int, r)) + 2**31) % 2**32) - 2**31 for r in x]
+    _check_all_levels(text, [x], want, names=("pto.trowsum", "pto.tadds"))
+
+
 @pytest.mark.parametrize(
     "shape,out_shape,out_map,iters,body,elt,init,why",
     [
