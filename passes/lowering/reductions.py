@@ -19,7 +19,7 @@ index, SUM from +0, PROD from one, MAX/MIN from the first element, one typed ste
 
 * integer ``addi`` / ``muli`` / ``max*i`` / ``min*i``: wrapping arithmetic and integer order
   are associative and commutative: exact from the identity init (0, 1, the type's extreme);
-  a sum, max or min init that is not the identity is one TADDS/TMAXS/TMINS after the fold;
+  an init that is not the identity is one TADDS/TMULS/TMAXS/TMINS after the fold;
 * float ``addf`` / ``mulf``: the same steps in the same order (IEEE addition and
   multiplication commute bit for bit); only from ``+0.0`` / ``1.0``: a fold continued from
   another init rounds differently, and ``-0.0`` differs on an all ``-0`` line;
@@ -268,11 +268,7 @@ def _identity(body: ReduceBody, elt: Attribute) -> int | float:
 def _init_reason(body: ReduceBody, init: int | float, elt: Attribute) -> str | None:
     """Why a fold from ``init`` is not exactly the instruction's fold (+ TMAXS/TMINS)."""
     if isinstance(elt, IntegerType):
-        w = elt.width.data
-        if body.reduction == "prod" and int(init) % 2**w != 1:
-            return (f"an integer product from init {init}: TROWPROD/TCOLPROD start from 1 "
-                    "and TMULS by the init is not written yet")  # fmt: skip
-        return None
+        return None  # wrapping arithmetic and integer order: any init is one step after the fold
     if body.reduction == "sum" and (init != 0 or math.copysign(1.0, init) < 0):
         return (f"a float sum from init {init!r}: TROWSUM/TCOLSUM fold from +0.0, and a "
                 "sequential float sum continued from another value rounds differently")
@@ -372,8 +368,9 @@ def lower_reduction(op: linalg.GenericOp, r: Reduction, rewriter: PatternRewrite
     res = b(_reduce_op(f"{r.axis}{r.body.reduction}", x, rt, sign))
     if r.body.reduction in ("max", "min") and r.init != _identity(r.body, elt):
         res = b.map(f"{r.body.reduction}s", res, b.scalar(r.init, elt), sign=sign)
-    elif r.body.reduction == "sum" and isinstance(elt, IntegerType) and int(r.init) % 2**elt.width.data:
-        res = b.map("adds", res, b.scalar(r.init, elt), sign=sign)  # wrapping: any order
+    elif isinstance(elt, IntegerType) and int(r.init) % 2**elt.width.data != _identity(r.body, elt):
+        kind = "adds" if r.body.reduction == "sum" else "muls"
+        res = b.map(kind, res, b.scalar(r.init, elt), sign=sign)  # wrapping: any order
     if r.body.nan_propagating:
         p = nan_indicator_product(b, x, r.axis)
         res = b(ElementwiseOp("mul", res, p, None))

@@ -184,6 +184,18 @@ def test_integer_sum_from_an_init_adds_it_after_the_fold():
     _check_all_levels(text, [x], want, names=("pto.trowsum", "pto.tadds"))
 
 
+def test_integer_product_from_an_init_multiplies_after_the_fold():
+    x = np.array([[3, -5], [7, 11], [1 << 20, 1 << 15]], np.int32)
+    text = _reduce_prog((3, 2), (1, 2), "0, d1", ("reduction", "parallel"), "arith.muli", "i32", "-3")
+    want = []
+    for j in range(2):
+        p = -3
+        for i in range(3):
+            p *= int(x[i, j])
+        want.append(((p + 2**31) % 2**32) - 2**31)
+    _check_all_levels(text, [x], want, names=("pto.tcolprod", "pto.tmuls"))
+
+
 @pytest.mark.parametrize(
     "shape,out_shape,out_map,iters,body,elt,init,why",
     [
