@@ -6,10 +6,11 @@
 * :class:`ReductionGenericToPto` — one input, one output, the input map the identity, the
   output map the kept dimensions (dropped, or ``0`` for keepdims), the body one op of
   :data:`REDUCE_BODIES` applied to the element and the accumulator, the init a fill (or
-  splat) of a constant. The reduced dimensions must be all the trailing ones (row kinds) or
-  all the leading ones (column kinds): the input is then viewed as a 2-D
+  splat) of a constant. The reduced dimensions must be contiguous: all the trailing ones
+  (row kinds) or all the leading ones (column kinds), when the input is viewed as a 2-D
   ``rows x cols`` tensor (data movement) whose lines the TROW*/TCOL* instruction folds in
-  the input's iteration order.
+  the input's iteration order; or between kept ones, when each leading index's slice is
+  one column fold (at most :data:`MAX_SLICES` slices).
 
 Exactness (D18). A ``linalg`` reduction is a sequential fold in iteration order from the
 init. TROW*/TCOL* (``asl/tile/model/execution/reduction.asl``) fold each line in increasing
@@ -172,7 +173,8 @@ class Reduction:
     """A recognised reduction generic (see :func:`match_reduction`)."""
 
     body: ReduceBody
-    axis: str  # row: the reduced dims are the trailing ones; col: the leading ones
+    axis: str  # row: the reduced dims are the trailing ones; col: the leading ones;
+    # slicesB: between B leading kept slices and trailing kept dims (a column fold per slice)
     rows: int
     cols: int
     init: int | float
@@ -211,7 +213,17 @@ def reduction_layout(op: linalg.GenericOp) -> tuple[str, int, int] | str:
         return "row", other, size
     if red == list(range(len(red))):
         return "col", size, other
-    return "the reduced dimensions are neither all trailing nor all leading (no TROW*/TCOL* line order)"
+    if red == list(range(red[0], red[-1] + 1)):
+        batches = math.prod(shape[: red[0]])
+        if batches > MAX_SLICES:
+            return (f"the reduced dimensions lie between kept ones: {batches} slices (one TCOL* "
+                    f"each) exceed the lowering's limit of {MAX_SLICES}")  # fmt: skip
+        return f"slices{batches}", size, math.prod(shape[red[-1] + 1 :])
+    return "the reduced dimensions are not contiguous (no TROW*/TCOL* line order)"
+
+
+MAX_SLICES = 64
+"""Most ``(leading kept, reduced, trailing kept)`` slices a reduction unrolls into."""
 
 
 def match_reduction(op: Operation) -> Reduction | str | None:
@@ -241,7 +253,7 @@ def match_reduction(op: Operation) -> Reduction | str | None:
     if isinstance(layout, str):
         return layout
     axis, rows, cols = layout
-    kind = f"{axis}{body.reduction}"
+    kind = f"{'col' if axis.startswith('slices') else axis}{body.reduction}"
     if floor_mod_dtype(elt, body.signedness, REDUCE_KINDS[kind].TYPES) is None:
         return f"element type {elt} is outside T{kind.upper()}'s types"
     init = _init_constant(op.outputs[0])
@@ -357,23 +369,45 @@ def _reduce_op(kind: str, x: SSAValue, rt: TensorType, sign: str | None) -> Oper
     return ReduceOp(kind, [x], rt, sign)
 
 
-def lower_reduction(op: linalg.GenericOp, r: Reduction, rewriter: PatternRewriter) -> None:
-    """Replace the generic by the ``pto.reduce`` program of :class:`Reduction` ``r``."""
-    b = _Builder(rewriter, op)
-    x = b.reshape(op.inputs[0], (r.rows, r.cols))
-    elt = op.results[0].type.element_type  # type: ignore[union-attr]
+def _fold_2d(b: _Builder, x: SSAValue, r: Reduction, axis: str) -> SSAValue:
+    """The reduction of the 2-D tensor ``x`` along ``axis`` with the init and NaN fix-ups."""
+    t = x.type
+    assert isinstance(t, TensorType)
+    elt = t.element_type
+    rows, cols = t.get_shape()
     sign = r.body.signedness
-    rshape = [r.rows, 1] if r.axis == "row" else [1, r.cols]
-    rt = TensorType(elt, rshape)
-    res = b(_reduce_op(f"{r.axis}{r.body.reduction}", x, rt, sign))
+    rt = TensorType(elt, [rows, 1] if axis == "row" else [1, cols])
+    res = b(_reduce_op(f"{axis}{r.body.reduction}", x, rt, sign))
     if r.body.reduction in ("max", "min") and r.init != _identity(r.body, elt):
         res = b.map(f"{r.body.reduction}s", res, b.scalar(r.init, elt), sign=sign)
     elif isinstance(elt, IntegerType) and int(r.init) % 2**elt.width.data != _identity(r.body, elt):
         kind = "adds" if r.body.reduction == "sum" else "muls"
         res = b.map(kind, res, b.scalar(r.init, elt), sign=sign)  # wrapping: any order
     if r.body.nan_propagating:
-        p = nan_indicator_product(b, x, r.axis)
+        p = nan_indicator_product(b, x, axis)
         res = b(ElementwiseOp("mul", res, p, None))
+    return res
+
+
+def lower_reduction(op: linalg.GenericOp, r: Reduction, rewriter: PatternRewriter) -> None:
+    """Replace the generic by the ``pto.reduce`` program of :class:`Reduction` ``r``: one
+    2-D fold, or (reduced dimensions between kept ones) one column fold per leading index
+    on ``tensor.extract_slice`` views, inserted with ``tensor.insert_slice``."""
+    b = _Builder(rewriter, op)
+    elt = op.results[0].type.element_type  # type: ignore[union-attr]
+    if r.axis.startswith("slices"):
+        nb = int(r.axis.removeprefix("slices"))
+        x3 = b.reshape(op.inputs[0], (nb, r.rows, r.cols))
+        cur = b(tensor.EmptyOp([], TensorType(elt, [nb, r.cols])))
+        for i in range(nb):
+            # spelled out: xDSL's reduce_rank drops the unit size from the static sizes too
+            sl = b(tensor.ExtractSliceOp(x3, [i, 0, 0], [1, r.rows, r.cols], [1, 1, 1],
+                                         TensorType(elt, [r.rows, r.cols])))  # fmt: skip
+            part = _fold_2d(b, sl, r, "col")
+            cur = b(tensor.InsertSliceOp.from_static_parameters(part, cur, [i, 0], [1, r.cols]))
+        res = cur
+    else:
+        res = _fold_2d(b, b.reshape(op.inputs[0], (r.rows, r.cols)), r, r.axis)
     out_t = op.results[0].type
     assert isinstance(out_t, TensorType)
     res = b.reshape(res, tuple(out_t.get_shape()))

@@ -126,6 +126,15 @@ def test_full_reduction_is_one_row_in_iteration_order():
     _check_all_levels(text, [x], [_seq_sum_f32(x.reshape(-1))], names=("pto.trowsum",))
 
 
+def test_middle_dims_are_one_column_fold_per_slice():
+    rng = np.random.default_rng(9)
+    x = _spread_f32(rng, (3, 4, 2, 5))
+    text = _reduce_prog((3, 4, 2, 5), (3, 5), "d0, d3",
+                        ("parallel", "reduction", "reduction", "parallel"), "arith.addf", "f32", "0.0")  # fmt: skip
+    want = [_seq_sum_f32(x[i, :, :, j].reshape(-1)) for i in range(3) for j in range(5)]
+    _check_all_levels(text, [x], want, names=("pto.tcolsum",))
+
+
 def test_integer_column_sum_wraps():
     rng = np.random.default_rng(5)
     x = rng.integers(-(2**31), 2**31, size=(5, 7), dtype=np.int64).astype(np.int32)
@@ -205,8 +214,10 @@ def test_integer_product_from_an_init_multiplies_after_the_fold():
          "a float sum from init -0.0"),
         ((4, 8), (4, 1), "d0, 0", ("parallel", "reduction"), "arith.mulf", "f32", "2.0",
          "a float product from init 2.0"),
-        ((2, 3, 4), (2, 4), "d0, d2", ("parallel", "reduction", "parallel"), "arith.addi", "i32", "0",
-         "neither all trailing nor all leading"),
+        ((2, 3, 4, 5), (3, 5), "d1, d3", ("reduction", "parallel", "reduction", "parallel"),
+         "arith.addi", "i32", "0", "not contiguous"),
+        ((65, 2, 3), (65, 3), "d0, d2", ("parallel", "reduction", "parallel"), "arith.addi", "i32",
+         "0", "65 slices"),
         ((4, 8), (4, 1), "d0, 0", ("parallel", "reduction"), "arith.subf", "f32", "0.0",
          "is not a TROW*/TCOL* fold"),
     ],
