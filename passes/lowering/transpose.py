@@ -3,6 +3,8 @@
 * :class:`TransposeToPto` — ``linalg.transpose`` with permutation ``[1, 0]`` on a static
   2-D tensor, and its ``linalg.generic`` spelling (input map ``(d0, d1) -> (d1, d0)``,
   identity output map, body ``yield %in``).
+* :class:`BatchTransposeToPto` — permutation ``[0, 2, 1]`` of a 3-D tensor: one
+  ``pto.transpose`` per batch on slices.
 
 A Gemm with ``transB = 1`` (torch-mlir: ``linalg.transpose`` of the weight feeding
 ``linalg.matmul``) then lowers as ``pto.transpose`` + ``pto.matmul``: the CUBE B operand is
@@ -13,6 +15,7 @@ load), so the transpose is its own pass over the data, not folded into the produ
 
 from __future__ import annotations
 
+from xdsl.dialects import tensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Operation
@@ -47,6 +50,51 @@ def transposed_source(op: Operation):
     return None
 
 
+MAX_BATCHES = 64
+"""Most batches a ``[0, 2, 1]`` transpose unrolls into (one ``pto.transpose`` each)."""
+
+
+class BatchTransposeToPto(RewritePattern):
+    """``linalg.transpose`` with permutation ``[0, 2, 1]`` (the batched ``transB`` of
+    ``Q @ K^T``) -> per batch ``tensor.extract_slice``, ``pto.transpose``,
+    ``tensor.insert_slice`` (at most :data:`MAX_BATCHES` batches).
+
+    Matches::
+
+        %t = linalg.transpose ins(%k : tensor<2x8x16xf32>) outs(%e : tensor<2x16x8xf32>)
+                              permutation = [0, 2, 1]
+    """
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, linalg.TransposeOp) or len(op.inputs) != 1 or len(op.results) != 1:
+            return
+        if tuple(op.permutation.get_values()) != (0, 2, 1):
+            return
+        src = op.inputs[0]
+        t, rt = src.type, op.results[0].type
+        if not isinstance(t, TensorType) or not isinstance(rt, TensorType) or not t.has_static_shape():
+            return
+        nb, m, n = t.get_shape()
+        if nb > MAX_BATCHES or not _type_ok(t.element_type):
+            return
+        elt = t.element_type
+        new: list[Operation] = [tensor.EmptyOp([], rt)]
+        cur = new[0].results[0]
+        for i in range(nb):
+            sl = tensor.ExtractSliceOp(src, [i, 0, 0], [1, m, n], [1, 1, 1], TensorType(elt, [m, n]))
+            tr = TransposeOp(sl.results[0], TensorType(elt, [n, m]))
+            ins = tensor.InsertSliceOp.from_static_parameters(tr.result, cur, [i, 0, 0], [1, n, m])
+            new += [sl, tr, ins]
+            cur = ins.results[0]
+        rewriter.replace(op, new, [cur])
+
+
+def _type_ok(elt) -> bool:
+    return floor_mod_dtype(elt, "signed", TRANS_TYPES) is not None or floor_mod_dtype(
+        elt, None, TRANS_TYPES
+    ) is not None
+
+
 class TransposeToPto(RewritePattern):
     """A 2-D transpose -> ``pto.transpose``.
 
@@ -69,10 +117,9 @@ class TransposeToPto(RewritePattern):
             return
         if tuple(rt.get_shape()) != tuple(t.get_shape())[::-1]:
             return
-        elt = t.element_type
-        if floor_mod_dtype(elt, "signed", TRANS_TYPES) is None and floor_mod_dtype(elt, None, TRANS_TYPES) is None:
+        if not _type_ok(t.element_type):
             return
         rewriter.replace(op, TransposeOp(src, rt))
 
 
-TRANSPOSE_PATTERNS: tuple[type[RewritePattern], ...] = (TransposeToPto,)
+TRANSPOSE_PATTERNS: tuple[type[RewritePattern], ...] = (TransposeToPto, BatchTransposeToPto)

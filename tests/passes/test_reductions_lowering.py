@@ -386,3 +386,25 @@ func.func @main(%x: tensor<7x19xi16>) -> tensor<19x7xi16> {
     x = np.arange(7 * 19, dtype=np.int16).reshape(7, 19) * np.int16(-3)
     want = [int(x[i, j]) for j in range(19) for i in range(7)]
     _check_all_levels(text, [x], want, names=("pto.ttrans",))
+
+
+def test_batched_transpose_feeds_a_batched_matmul():
+    """``Q @ K^T`` per batch: ``[0, 2, 1]`` transposes per batch, then the batch loop of
+    matmuls; small integers make every sum exact (reference: Python integers)."""
+    text = """
+func.func @main(%q: tensor<2x3x8xf32>, %k: tensor<2x5x8xf32>) -> tensor<2x3x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %et = tensor.empty() : tensor<2x8x5xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x5x8xf32>) outs(%et : tensor<2x8x5xf32>) permutation = [0, 2, 1]
+  %e = tensor.empty() : tensor<2x3x5xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x3x5xf32>) -> tensor<2x3x5xf32>
+  %r = linalg.batch_matmul ins(%q, %kt : tensor<2x3x8xf32>, tensor<2x8x5xf32>) outs(%z : tensor<2x3x5xf32>) -> tensor<2x3x5xf32>
+  func.return %r : tensor<2x3x5xf32>
+}
+"""
+    rng = np.random.default_rng(10)
+    q = rng.integers(-3, 4, size=(2, 3, 8)).astype(np.float32)
+    k = rng.integers(-3, 4, size=(2, 5, 8)).astype(np.float32)
+    want = [sum(int(q[b, i, c]) * int(k[b, j, c]) for c in range(8))
+            for b in range(2) for i in range(3) for j in range(5)]  # fmt: skip
+    _check_all_levels(text, [q, k], want, names=("pto.ttrans", "pto.tmatmul"))
