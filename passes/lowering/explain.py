@@ -167,7 +167,9 @@ def _reduction(op: Operation, c) -> str:
     names = " + ".join(o.name for o in c.body_ops) or "no body"
     if len(getattr(op, "outputs", ())) > 1:
         return (f"reduction ({names}) with {len(op.outputs)} used results: one TROW*/TCOL* "  # type: ignore[attr-defined]
-                "computes one result (an arg-max index result has no exact lowering here)")  # fmt: skip
+                "computes one result; an arg-max/arg-min index is TROWARGMAX/TROWARGMIN only where "
+                "its rule matches (it skips NaN and moves from -0 to +0, `cmpf ogt` + select "
+                "does neither: D18), not written")  # fmt: skip
     if len(getattr(op, "inputs", ())) != 1:
         return f"reduction ({names}) of {len(op.inputs)} inputs: TROW*/TCOL* fold one tensor"  # type: ignore[attr-defined]
     r = match_reduction(op)

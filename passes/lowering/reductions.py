@@ -25,8 +25,8 @@ index, SUM from +0, PROD from one, MAX/MIN from the first element, one typed ste
   multiplication commute bit for bit); only from ``+0.0`` / ``1.0``: a fold continued from
   another init rounds differently, and ``-0.0`` differs on an all ``-0`` line;
 * ``maxnumf`` / ``minnumf``: TMAX/TMIN are maxnum/minnum (one NaN -> the other operand,
-  -0 < +0), associative and commutative, so the fold is the set's maximum; a non-identity
-  init is one TMAXS/TMINS after it;
+  -0 < +0), associative and commutative, so the fold is the set's maximum; the init is one
+  TMAXS/TMINS after it, always (an all-NaN line gives the init upstream, NaN in TROWMAX);
 * ``maximumf`` / ``minimumf`` propagate NaN, TMAX/TMIN do not: the lowering adds the exact
   NaN propagation ``r * rowprod(exp(-|x|) * 0 + 1)`` (the product is 1 for a NaN-free line,
   NaN otherwise; ``r * 1 = r`` bit for bit, signed zeros and infinities included).
@@ -378,7 +378,10 @@ def _fold_2d(b: _Builder, x: SSAValue, r: Reduction, axis: str) -> SSAValue:
     sign = r.body.signedness
     rt = TensorType(elt, [rows, 1] if axis == "row" else [1, cols])
     res = b(_reduce_op(f"{axis}{r.body.reduction}", x, rt, sign))
-    if r.body.reduction in ("max", "min") and r.init != _identity(r.body, elt):
+    # maxnum/minnum: the init takes part even when it is -inf / +inf: an all-NaN line folds
+    # to the init upstream but to NaN in TROWMAX/TROWMIN (two NaNs give NaN)
+    nan_skipping = isinstance(elt, AnyFloat) and not r.body.nan_propagating
+    if r.body.reduction in ("max", "min") and (nan_skipping or r.init != _identity(r.body, elt)):
         res = b.map(f"{r.body.reduction}s", res, b.scalar(r.init, elt), sign=sign)
     elif isinstance(elt, IntegerType) and int(r.init) % 2**elt.width.data != _identity(r.body, elt):
         kind = "adds" if r.body.reduction == "sum" else "muls"

@@ -72,9 +72,9 @@ class LoweringTrace:
 
         return PatternRewriterListener(operation_replacement_handler=[on_replace])
 
-    def replacement(self, op: Operation) -> str:
-        """What finally replaced ``op`` (following ops that were replaced in turn)."""
-        names: set[str] = set()
+    def final_ops(self, op: Operation) -> list[Operation]:
+        """The ops that finally replaced ``op`` (following ops replaced in turn)."""
+        found: list[Operation] = []
         todo, seen = [op], set()
         while todo:
             o = todo.pop()
@@ -84,21 +84,32 @@ class LoweringTrace:
             if o in self.replaced_by:
                 todo += self.replaced_by[o]
             elif o is not op:
-                names.add(o.name)
-        return ", ".join(sorted(names))
+                found.append(o)
+        return found
+
+    def replacement(self, op: Operation) -> str:
+        """What finally replaced ``op``, by name."""
+        return ", ".join(sorted({o.name for o in self.final_ops(op)}))
 
     def lines(self, module: builtin.ModuleOp) -> list[str]:
         remaining = {x.op: x for x in find_leftovers(module)}
         out: list[str] = []
-        lowered = sum(1 for op, _, _ in self.sources if op not in remaining)
+        kept_as: dict[Operation, list[Operation]] = {}
+        for op, _, _ in self.sources:
+            # a source normalised into another non-PTO op (a generic losing dead results)
+            # is kept: the report gives the reason of what it became
+            kept_as[op] = [op] if op in remaining else [o for o in self.final_ops(op) if o in remaining]
+        lowered = sum(1 for op, _, _ in self.sources if not kept_as[op])
         out.append(f"pto-lower report: {lowered} of {len(self.sources)} computing op(s) lowered")
         for op, loc, desc in self.sources:
-            if op in remaining:
-                out.append(f"  kept     {loc}: {desc}: {remaining[op].reason}")
+            if kept_as[op]:
+                reasons = "; ".join(dict.fromkeys(remaining[o].reason for o in kept_as[op]))
+                out.append(f"  kept     {loc}: {desc}: {reasons}")
             else:
                 to = self.replacement(op) or "erased (dead, or folded into its consumer)"
                 out.append(f"  lowered  {loc}: {desc} -> {to}")
-        extra = [x for op, x in remaining.items() if op not in {s[0] for s in self.sources}]
+        accounted = {o for ops in kept_as.values() for o in ops}
+        extra = [x for op, x in remaining.items() if op not in accounted]
         for x in extra:
             out.append(f"  kept     {x.location}: {_describe(x.op)}: {x.reason}")
         counts = instruction_counts(module)

@@ -180,6 +180,15 @@ def test_minnumf_with_an_init_is_one_tmins_after_the_fold():
     _check_all_levels(text, [x], want, names=("pto.trowmin", "pto.tmins"))
 
 
+def test_maxnumf_of_an_all_nan_line_is_the_init():
+    """maxnumf(NaN, -inf) = -inf: the -inf init takes part (TMAXS after TROWMAX)."""
+    x = np.array([[np.nan, np.nan], [1.0, np.nan], [-0.0, 0.0]], np.float32)
+    text = _reduce_prog((3, 2), (3,), "d0", ("parallel", "reduction"), "arith.maxnumf", "f32",
+                        "0xFF800000")  # fmt: skip
+    got = _check_all_levels(text, [x], [-math.inf, 1.0, 0.0], names=("pto.trowmax", "pto.tmaxs"))
+    assert not np.signbit(np.asarray(got)[2])
+
+
 def test_signed_max_with_an_init_on_i16():
     x = np.array([[-5, -9, -3], [100, -200, 7]], np.int16)
     text = _reduce_prog((2, 3), (2,), "d0", ("parallel", "reduction"), "arith.maxsi", "i16", "-4")

@@ -88,3 +88,24 @@ func.func @sum_from_one(%x: tensor<4x16xf32>) -> tensor<4x1xf32> {
   } -> tensor<4x1xf32>
   func.return %s : tensor<4x1xf32>
 }
+
+// An arg-max index that is used: TROWARGMAX's index rule is not torch's `cmpf ogt` + select.
+// REPORT: kept {{.*}}reduction ({{.*}}) with 2 used results: one TROW*/TCOL* computes one result; an arg-max/arg-min index is TROWARGMAX/TROWARGMIN only where its rule matches
+func.func @argmax(%x: tensor<4x16xf32>) -> (tensor<4xf32>, tensor<4xi64>) {
+  %c0 = arith.constant 0 : i64
+  %ninf = arith.constant 0xFF800000 : f32
+  %ei = tensor.empty() : tensor<4xi64>
+  %i = linalg.fill ins(%c0 : i64) outs(%ei : tensor<4xi64>) -> tensor<4xi64>
+  %ef = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%ef : tensor<4xf32>) -> tensor<4xf32>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x16xf32>) outs(%f, %i : tensor<4xf32>, tensor<4xi64>) {
+  ^bb0(%in: f32, %out: f32, %out_0: i64):
+    %k = linalg.index 1 : index
+    %kc = arith.index_cast %k : index to i64
+    %m = arith.maximumf %in, %out : f32
+    %c = arith.cmpf ogt, %in, %out : f32
+    %s = arith.select %c, %kc, %out_0 : i64
+    linalg.yield %m, %s : f32, i64
+  } -> (tensor<4xf32>, tensor<4xi64>)
+  func.return %r#0, %r#1 : tensor<4xf32>, tensor<4xi64>
+}
