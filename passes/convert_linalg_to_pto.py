@@ -1241,12 +1241,18 @@ TGEMV / TMATMUL forms run (D15 removes only the MX functions)."""
 
 
 def _lowering_patterns() -> list[type[RewritePattern]]:
-    """The contraction and epilogue patterns of :mod:`passes.lowering` (batched matmul,
-    matmul epilogues, ReLU); imported lazily: those modules build on this one's helpers."""
+    """The patterns of :mod:`passes.lowering` modules: batched matmul, matmul epilogues and
+    ReLU, then reductions, row/column broadcasts and transposes (after the epilogue folds:
+    a bias that folds into a CUBE op is not a broadcast add); imported lazily: those
+    modules build on this one's helpers."""
     from passes.lowering.contraction import BatchMatmulToLoop
     from passes.lowering.epilogues import EPILOGUE_PATTERNS
+    from passes.lowering.expand import EXPAND_PATTERNS
+    from passes.lowering.reductions import REDUCTION_PATTERNS
+    from passes.lowering.transpose import TRANSPOSE_PATTERNS
 
-    return [BatchMatmulToLoop, *EPILOGUE_PATTERNS]
+    return [BatchMatmulToLoop, *EPILOGUE_PATTERNS, *REDUCTION_PATTERNS, *EXPAND_PATTERNS,
+            *TRANSPOSE_PATTERNS]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -1257,9 +1263,8 @@ class ConvertLinalgToPtoPass(ModulePass):
     Options:
       * ``target`` — ``a5`` or ``a2a3``; empty (default) reads the module's ``pto.target``
         attribute, else ``a5``. On ``a2a3`` only FP16/BF16 products are recognised (D15).
-      * ``gemv`` / ``matmul`` / ``floor_mod`` / ``elementwise`` / ``reduction`` — enable each
-        family (all default true; ``reduction``: :mod:`passes.lowering.reductions`,
-        ``expand``, ``transpose``).
+      * ``gemv`` / ``matmul`` / ``floor_mod`` / ``elementwise`` — enable each family (all
+        default true).
     """
 
     name = "convert-linalg-to-pto"
@@ -1269,7 +1274,6 @@ class ConvertLinalgToPtoPass(ModulePass):
     matmul: bool = True
     floor_mod: bool = True
     elementwise: bool = True
-    reduction: bool = True
 
     def patterns(self, module: builtin.ModuleOp) -> list[RewritePattern]:
         pats: list[type[RewritePattern]] = []
@@ -1286,12 +1290,6 @@ class ConvertLinalgToPtoPass(ModulePass):
             from passes.lowering.normalise import SplatOperandToFullConstant
 
             pats += [SplatOperandToFullConstant, *ELEMENTWISE_PATTERNS]
-        if self.reduction:
-            from passes.lowering.expand import EXPAND_PATTERNS
-            from passes.lowering.reductions import REDUCTION_PATTERNS
-            from passes.lowering.transpose import TRANSPOSE_PATTERNS
-
-            pats += [*REDUCTION_PATTERNS, *EXPAND_PATTERNS, *TRANSPOSE_PATTERNS]
         return [p() for p in pats]
 
     def apply(
