@@ -130,13 +130,23 @@ class TensorPTOFunctions(InterpreterFunctions):
             zip(["a", "b", *(r for r in MatmulOp.OPTIONAL_ROLES if getattr(op, r) is not None)], args)
         )
         acc = vals.get("acc")
-        # TMATMUL_MX_ACC (6) / TMATMUL_MX (4) on the whole problem: the MX forms take every
-        # pto.matmul input type (D2) and round once to FP32 (D4).
+        bias = vals.get("bias")
+        # TMATMUL_MX_ACC (6) / TMATMUL_MX_BIAS (5) / TMATMUL_MX (4) on the whole problem: the
+        # MX forms take every pto.matmul input type (D2) and round once to FP32 (D4); the
+        # epilogue (ReLU, f16/bf16 conversion) is B.FPATR's, as on the last K chunk.
+        fpatr = None
+        if op.acc_dtype is TileDataType.FP32:
+            fpatr = Fpatr(
+                pre_quant_mode=PRE_QUANT_FOR_OUTPUT[op.out_dtype],
+                relu_mode=ReluMode.RELU.value if op.has_relu else 0,
+            )
         d = kernels.cube_matrix(
-            6 if acc is not None else 4,
+            6 if acc is not None else 5 if bias is not None else 4,
             np.asarray(vals["a"]),
             np.asarray(vals["b"]),
             c=None if acc is None else np.asarray(acc),
+            bias=None if bias is None else np.asarray(bias).reshape(1, op.n),
+            fpatr=fpatr,
             a_scale=vals.get("a_scale"),
             b_scale=vals.get("b_scale"),
             a_type=op.a_dtype,

@@ -13,7 +13,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from interpreter import kernels
 from interpreter.runtime import storage_dtype
 from pto_dialect.datatypes import TileDataType
-from pto_dialect.tensor_local import ExpandOp, ReduceOp
+from pto_dialect.tensor_local import ExpandOp, ReduceOp, TransposeOp
 
 
 def _as_tile(x: Any, dt: TileDataType) -> np.ndarray:
@@ -25,7 +25,7 @@ def _as_tile(x: Any, dt: TileDataType) -> np.ndarray:
 
 @register_impls
 class TensorLocalFunctions(InterpreterFunctions):
-    """Interpreter functions of ``pto.reduce`` and ``pto.expand``."""
+    """Interpreter functions of ``pto.reduce``, ``pto.expand`` and ``pto.transpose``."""
 
     def __init__(self, profile: str = "exact"):
         self.profile = profile
@@ -49,3 +49,10 @@ class TensorLocalFunctions(InterpreterFunctions):
         r = kernels.local_tile(op.tile_op.MNEMONIC, ins, [dt] * len(ins), out_dt, shape)
         want = np.asarray(args[-1]).dtype if out_dt is dt else storage_dtype(out_dt)
         return (np.asarray(r).view(want),)
+
+    @impl(TransposeOp)
+    def run_transpose(self, interpreter: Interpreter, op: TransposeOp, args: tuple[Any, ...]):
+        x = np.asarray(args[0])
+        rows = (x.shape[0], x.shape[1])
+        r = kernels.local_tile("TTRANS", [_as_tile(x, op.dtype)], [op.dtype], op.dtype, rows[::-1])
+        return (np.asarray(r).view(x.dtype).reshape(rows[::-1]),)

@@ -1241,12 +1241,18 @@ TGEMV / TMATMUL forms run (D15 removes only the MX functions)."""
 
 
 def _lowering_patterns() -> list[type[RewritePattern]]:
-    """The contraction and epilogue patterns of :mod:`passes.lowering` (batched matmul,
-    matmul epilogues); imported lazily: those modules build on this one's helpers."""
+    """The patterns of :mod:`passes.lowering` modules: batched matmul, matmul epilogues and
+    ReLU, then reductions, row/column broadcasts and transposes (after the epilogue folds:
+    a bias that folds into a CUBE op is not a broadcast add); imported lazily: those
+    modules build on this one's helpers."""
     from passes.lowering.contraction import BatchMatmulToLoop
-    from passes.lowering.epilogues import FoldTruncfIntoMatmul
+    from passes.lowering.epilogues import EPILOGUE_PATTERNS
+    from passes.lowering.expand import EXPAND_PATTERNS
+    from passes.lowering.reductions import REDUCTION_PATTERNS
+    from passes.lowering.transpose import TRANSPOSE_PATTERNS
 
-    return [BatchMatmulToLoop, FoldTruncfIntoMatmul]
+    return [BatchMatmulToLoop, *EPILOGUE_PATTERNS, *REDUCTION_PATTERNS, *EXPAND_PATTERNS,
+            *TRANSPOSE_PATTERNS]  # fmt: skip
 
 
 @dataclass(frozen=True)

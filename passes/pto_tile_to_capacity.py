@@ -59,7 +59,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from passes.cmpsel_to_capacity import lower_cmpsel
 from passes.convert_to_capacity import lower_convert
-from passes.tile_local_to_capacity import lower_tensor_local
+from passes.tile_local_to_capacity import lower_tensor_local, lower_transpose
 from pto_dialect.attributes import PadValue, TargetProfile, TileType, element_type
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import MX_BLOCK, MX_INPUT_TYPES, TileDataType
@@ -94,7 +94,7 @@ from pto_dialect.ops import (
 from pto_dialect.postprocess import Fpatr, ReluMode
 from pto_dialect.tensor_compare import CmpSelOp
 from pto_dialect.tensor_convert import ConvertOp
-from pto_dialect.tensor_local import ExpandOp, ReduceOp
+from pto_dialect.tensor_local import ExpandOp, ReduceOp, TransposeOp
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp, FloorModOp, GemvOp, MatmulOp
 
@@ -761,9 +761,9 @@ def lower_cube(op: GemvOp | MatmulOp, plan: GemvPlan) -> None:
     a = _as_row(emit, op.a)
     a_scale = _as_row(emit, op.a_scale)
     b, b_scale = op.b, op.b_scale
-    bias = _as_row(emit, op.bias) if gemv else None
+    bias = _as_row(emit, op.bias)
     init = None if gemv else op.acc
-    relu = gemv and op.has_relu
+    relu = op.has_relu
     first_plain, first_bias, acc_form = CUBE_FORMS[(gemv, s.mx)]
     layout, mt = plan.layout, plan.mt
     res_elt = op.result.type.element_type  # type: ignore[union-attr]
@@ -962,6 +962,8 @@ class PtoTileToCapacityPass(ModulePass):
                 lower_tensor_local(o, self.tile_bytes, self.pes)
             elif isinstance(o, ConvertOp) and not _lower_empty(o, self.name):
                 lower_convert(o, self.tile_bytes, self.pes)
+            elif isinstance(o, TransposeOp):
+                lower_transpose(o, self.tile_bytes, self.pes)
             elif isinstance(o, GemvOp | MatmulOp):
                 s = cube_shape(o)
                 if s.mx and target is not TargetProfile.A5:

@@ -28,8 +28,8 @@ from xdsl.utils.exceptions import PassFailedException
 from pto_dialect.attributes import TileType
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import TileDataType
-from pto_dialect.tensor_local import ExpandOp, ReduceOp
-from pto_dialect.tile_local import TeplTileOp
+from pto_dialect.tensor_local import ExpandOp, ReduceOp, TransposeOp
+from pto_dialect.tile_local import TeplTileOp, TTransOp
 
 
 def _pow2_ceil(n: int) -> int:
@@ -117,4 +117,43 @@ def lower_tensor_local(op: ReduceOp | ExpandOp, tile_bytes: int, npe: int) -> No
     Rewriter.replace_op(op, [], [acc])
 
 
-__all__ = ["lower_tensor_local"]
+def lower_transpose(op: TransposeOp, tile_bytes: int, npe: int) -> None:
+    """``pto.transpose`` of an ``MxN`` tensor: groups of ``vr`` rows (all N columns) are
+    loaded, transposed by TTRANS into ``N x vr`` tiles and stored at column ``r0`` of the
+    ``NxM`` result; PE groups by :func:`~passes.pto_tile_to_capacity.cover` (a bit copy:
+    exact whatever the grouping)."""
+    from passes.pto_tile_to_capacity import _Emitter, _empty, cover
+
+    dt = op.dtype
+    x_t, rt = op.source.type, op.result.type
+    assert isinstance(x_t, TensorType) and isinstance(rt, TensorType)
+    m, n = x_t.get_shape()
+    bits = dt.info.carrier_bits
+    c_src = _pow2_ceil(n)
+    r_src = tile_bytes * 8 // (c_src * bits)  # rows of a source tile
+    c_dst = 1  # widest power-of-two Col whose tile still holds N rows
+    while c_dst * 2 <= _pow2_ceil(m) and tile_bytes * 8 // (c_dst * 2 * bits) >= n:
+        c_dst *= 2
+    if r_src < 1 or tile_bytes * 8 // (c_dst * bits) < n:
+        raise PassFailedException(f"pto-tile-to-capacity: '{op.name}': a {m}x{n} transpose needs a "
+                                  f"row of {n} elements in one tile of {tile_bytes} B (D14)")  # fmt: skip
+    emit = _Emitter(InsertPoint.before(op), {}, InsertPoint.before(op))
+    acc = _empty(emit, TensorType(rt.element_type, list(rt.get_shape())))
+    for run in cover(m, min(r_src, c_dst, m), npe):
+        mask, vr = run.mask, run.valid
+        src_t = _tile((vr, n), c_src, dt, mask, vr)
+        dst_t = _tile((n, vr), _pow2_ceil(vr), dt, mask, n)
+
+        def body(e, pos: SSAValue, cur: SSAValue, src_t=src_t, dst_t=dst_t, stride=run.stride):
+            c0 = e.index(0)
+            t = e(TLoadOp(op.source, [pos, c0], src_t, pe_stride=(stride, 0))).results[0]
+            tr = TTransOp.__new__(TTransOp)
+            TeplTileOp.__init__(tr, [t], dst_t, mask=dst_t.pe_mask)
+            d = e(tr).results[0]
+            return e(TStoreOp(d, cur, [c0, pos], pe_stride=(0, stride))).results[0]
+
+        acc = emit.for_loop(run.start, run.count, run.step, acc, body)
+    Rewriter.replace_op(op, [], [acc])
+
+
+__all__ = ["lower_tensor_local", "lower_transpose"]

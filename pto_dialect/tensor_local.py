@@ -5,6 +5,7 @@
   rowargmin colsum colmax colmin colprod colargmax colargmin``, the TROW*/TCOL* instruction of
   the same name on the whole tensor (``pto_dialect/tile_local.py`` for the semantics: a
   typed increasing-index left fold; arg kinds give the first winning index as si32/ui32/i32).
+* ``pto.transpose %x : (tensor<MxNxT>) -> tensor<NxMxT>``: TTRANS on the whole tensor.
 * ``pto.expand <axis> <op> [signed|unsigned] %x, %b : (tensor<MxNxT>, tensor<Mx1xT>) ->
   tensor<MxNxT>`` (``row``; ``col`` takes ``tensor<1xNxT>``), ops ``add sub mul div max min
   expdif``, and ``pto.expand <axis> copy %b : (tensor<Mx1xT>) -> tensor<MxNxT>``: the
@@ -21,9 +22,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import AnyFloat, IntegerType, Signedness, StringAttr, TensorType
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
+    operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -38,7 +40,7 @@ from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
 from pto_dialect.tensor_ops import floor_mod_dtype
-from pto_dialect.tile_local import EXPAND_OPS, REDUCE_OPS, ExpandTileOp, ReduceTileOp
+from pto_dialect.tile_local import EXPAND_OPS, REDUCE_OPS, TRANS_TYPES, ExpandTileOp, ReduceTileOp
 
 TL = FaultKind.TILE_LEGALITY
 _NO_TENSOR = frozenset({TileDataType.TF32, TileDataType.HF32})
@@ -265,4 +267,77 @@ class ExpandOp(_TensorLocalOp):
             raise self.fault(TL, "result: element type must be the input's", cls.SPEC)
 
 
-TENSOR_LOCAL_OPS = [ReduceOp, ExpandOp]
+@irdl_op_definition
+class TransposeOp(PTOOp):
+    """``pto.transpose`` — ``r[j, i] = x[i, j]`` on a whole 2-D tensor (TTRANS, a bit copy).
+
+    What lowering targets for ``linalg.transpose`` (a Gemm ``transB = 1`` weight, say);
+    ``pto-tile-to-capacity`` makes it tload / ``pto.ttrans`` / tstore over row groups
+    (``asl/tile/layout-and-rearrangement/layout/TTRANS.asl``). Element types: TTRANS's
+    (every type but HiF4X2; signless integers move as signed tiles: a bit copy).
+
+    Example::
+
+        %t = pto.transpose %w : (tensor<16x40xf32>) -> tensor<40x16xf32>
+    """
+
+    name = "pto.transpose"
+
+    source = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    traits = traits_def(Pure())
+
+    def __init__(self, source: SSAValue, result_type: Attribute):
+        super().__init__(operands=[source], result_types=[result_type])
+
+    @property
+    def dtype(self) -> TileDataType:
+        elt = self.source.type.element_type  # type: ignore[union-attr]
+        sign = "signed" if isinstance(elt, IntegerType) and elt.signedness.data is Signedness.SIGNLESS else None
+        dt = floor_mod_dtype(elt, sign, TRANS_TYPES - _NO_TENSOR)
+        assert dt is not None, "verified"
+        return dt
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([self.source.type], [self.result.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TransposeOp:
+        pos = parser.pos
+        name = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        if len(ft.inputs.data) != 1 or len(ft.outputs.data) != 1:
+            parser.raise_error("pto.transpose takes one operand type and one result type", pos)
+        op = cls(parser.resolve_operand(name, ft.inputs.data[0]), ft.outputs.data[0])
+        op.attributes.update(attrs)
+        return op
+
+    def verify_(self) -> None:
+        spec = "asl/tile/layout-and-rearrangement/layout/TTRANS.asl"
+        t, rt = self.source.type, self.result.type
+        for role, x in (("source", t), ("result", rt)):
+            if not isinstance(x, TensorType) or not x.has_static_shape() or x.get_num_dims() != 2:
+                raise self.fault(TL, f"{role} must be a static 2-D tensor, got {type_name(x)}", spec)
+        assert isinstance(t, TensorType) and isinstance(rt, TensorType)
+        m, n = t.get_shape()
+        if tuple(rt.get_shape()) != (n, m):
+            raise self.fault(TL, f"result: shape {'x'.join(map(str, rt.get_shape()))} must be {n}x{m} "
+                             "(the source's transposed)", spec)  # fmt: skip
+        if rt.element_type != t.element_type:
+            raise self.fault(TL, "result: element type must be the source's", spec)
+        elt = t.element_type
+        sign = "signed" if isinstance(elt, IntegerType) and elt.signedness.data is Signedness.SIGNLESS else None
+        if floor_mod_dtype(elt, sign, TRANS_TYPES - _NO_TENSOR) is None:
+            raise self.fault(TL, f"source: element type {type_name(elt)} is not supported by TTRANS", spec)
+
+
+TENSOR_LOCAL_OPS = [ReduceOp, ExpandOp, TransposeOp]

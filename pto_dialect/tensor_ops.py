@@ -681,17 +681,21 @@ class MatmulOp(PTOOp):
     Semantics (PTO-SPEC 3.1, 4; D1-D4; the real-number meaning of TMATMUL(_MX)(_ACC))::
 
         for i < M, j < N:
-            result[i, j] = (acc[i, j] if acc else 0)
+            result[i, j] = (acc[i, j] if acc else 0) + (bias[j] if bias else 0)
                            + sum_{k < K} (a[i,k] * sa[i, k/32]) * (b[k,j] * sb[k/32, j])
                            # exact, rounded once to FP32 (D4 exact profile);
                            # integers: exact, wrapped to the S32 / U32 accumulator
+            if relu: result[i, j] = max(result[i, j], 0)          # ReluMode 1
             result[i, j] = convert(result[i, j], result element type)  # f16/bf16: RNE
 
     Operands: ``a`` ``tensor<MxK>``, ``b`` ``tensor<KxN>``, element types as for
     ``pto.gemv``: an MX pair (D2) or an ordinary pair of one class (f32/f16/bf16, or
     i8/i16 signed, ui8/ui16 unsigned: PTO-SPEC 1); ``a_scale`` ``tensor<Mxceil(K/32)>`` and
     ``b_scale`` ``tensor<ceil(K/32)xN>`` (``f8E8M0FNU``) exactly on the scaled MX sides (D1);
-    ``acc`` ``tensor<MxN>`` of the accumulator type (f32, or i32 for integers). Result
+    ``acc`` ``tensor<MxN>`` of the accumulator type (f32, or i32 for integers); ``bias``
+    ``tensor<N>`` / ``tensor<1xN>`` f32, one value per column (TMATMUL(_MX)_BIAS on the
+    first K chunk; FP32 accumulator only, not with ``acc``). ``relu`` applies ReLU before
+    the conversion (B.FPATR ReluMode 1 on the last chunk; FP32 accumulator only). Result
     ``tensor<MxN>``: f32 (f16/bf16 through PreQuantMode 1/16 when there is no ``acc``), or
     i32 for integers (D3, D11).
 
@@ -708,12 +712,14 @@ class MatmulOp(PTOOp):
     a_scale = opt_operand_def(TensorType)
     b_scale = opt_operand_def(TensorType)
     acc = opt_operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
     result = result_def(TensorType)
+    relu = opt_prop_def(UnitAttr)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(Pure())
 
-    OPTIONAL_ROLES: ClassVar[tuple[str, ...]] = ("a_scale", "b_scale", "acc")
+    OPTIONAL_ROLES: ClassVar[tuple[str, ...]] = ("a_scale", "b_scale", "acc", "bias")
 
     def __init__(
         self,
@@ -724,18 +730,27 @@ class MatmulOp(PTOOp):
         a_scale: SSAValue | None = None,
         b_scale: SSAValue | None = None,
         acc: SSAValue | None = None,
+        bias: SSAValue | None = None,
+        relu: bool = False,
     ):
         super().__init__(
-            operands=[a, b, *([v] if v is not None else [] for v in (a_scale, b_scale, acc))],
+            operands=[a, b, *([v] if v is not None else [] for v in (a_scale, b_scale, acc, bias))],
             result_types=[result_type],
+            properties={"relu": UnitAttr()} if relu else {},
         )
 
     def print(self, printer: Printer) -> None:
-        _print_contraction(self, printer, dict(self.attributes))
+        attrs = dict(self.attributes)
+        if self.relu is not None:
+            attrs["relu"] = UnitAttr()
+        _print_contraction(self, printer, attrs)
 
     @classmethod
     def parse(cls, parser: Parser) -> MatmulOp:
         vals, attrs, result_type = _parse_contraction(cls, parser)
+        relu = attrs.pop("relu", None)
+        if relu is not None and not isinstance(relu, UnitAttr):
+            parser.raise_error("'relu' is a unit attribute")
         op = cls(
             vals["a"],
             vals["b"],
@@ -743,6 +758,8 @@ class MatmulOp(PTOOp):
             a_scale=vals.get("a_scale"),
             b_scale=vals.get("b_scale"),
             acc=vals.get("acc"),
+            bias=vals.get("bias"),
+            relu=relu is not None,
         )
         op.attributes.update(attrs)
         return op
@@ -777,6 +794,10 @@ class MatmulOp(PTOOp):
         acc = cube_accumulator(self.a_dtype, self.b_dtype, self.a_scale is not None or self.b_scale is not None)
         assert acc is not None, "verified"
         return acc
+
+    @property
+    def has_relu(self) -> bool:
+        return self.relu is not None
 
     def verify_(self) -> None:
         refs = "PTO-SPEC 3.1, 4, D1, D2, D3"
@@ -815,6 +836,18 @@ class MatmulOp(PTOOp):
             shape = _static_shape(self, "acc", self.acc.type)
             if shape != (m, n) or result_dtype_of(self.acc.type.element_type) is not acc:  # type: ignore[union-attr]
                 raise self.fault(TL, f"acc must be tensor<{m}x{n}x{acc_elt}>", "D3")
+        if self.bias is not None:
+            if acc is not TileDataType.FP32 or self.acc is not None:
+                raise self.fault(TL, "bias: only an FP32-accumulator product without acc takes one "
+                                 "(TMATMUL(_MX)_BIAS is the first K chunk)", "PTO-SPEC 3.1, D3")  # fmt: skip
+            bias_elt = self.bias.type.element_type  # type: ignore[union-attr]
+            if tile_dtype_of(bias_elt) is not TileDataType.FP32:
+                raise self.fault(TL, f"bias: element type {type_name(bias_elt)} must be f32", "D3")
+            if not _vector_shape_ok(_static_shape(self, "bias", self.bias.type), n):
+                raise self.fault(TL, f"bias must be tensor<{n}> or tensor<1x{n}>", "PTO-SPEC 3.1")
+        if self.has_relu and acc is not TileDataType.FP32:
+            raise self.fault(TL, f"relu: only an FP32 accumulator has ReluMode (accumulator {acc.name})",
+                             "PTO-SPEC 3.3")  # fmt: skip
         shape = _static_shape(self, "result", self.result.type)
         r_dt = result_dtype_of(self.result.type.element_type)  # type: ignore[union-attr]
         outs = GEMV_OUTPUT_TYPES if acc is TileDataType.FP32 else (acc,)

@@ -72,7 +72,10 @@ def _elementwise(op: Operation, c) -> str:
         parts.append(f"body op {', '.join(impossible)} has no exact PTO lowering")
     if missing:
         parts.append(f"body ({body}) needs {_needs(missing)}, not in the pto dialect yet")
-    if c.broadcast_inputs:
+    bwhy = _broadcast_reason(op, c)
+    if bwhy:
+        parts.append(bwhy)
+    elif c.broadcast_inputs:
         exp = [m for m in ("TROWEXPAND", "TCOLEXPAND") if not pto_op_available(m)]
         ins = ", ".join(f"input {i} ({c.maps[i]})" for i in c.broadcast_inputs)
         parts.append(
@@ -94,6 +97,37 @@ def _elementwise(op: Operation, c) -> str:
             else:
                 parts.append(f"body ({body}) with these types has no PTO row (types: {', '.join(c.element_types)})")
     return "elementwise: " + "; ".join(parts)
+
+
+def _broadcast_reason(op: Operation, c) -> str | None:
+    """A precise reason for a two-input broadcast the expand patterns leave, or None."""
+    from passes.convert_linalg_to_pto import match_elementwise_body
+    from passes.lowering.expand import COMMUTATIVE, EXPAND_BINARY, broadcast_axis
+
+    if len(c.broadcast_inputs) != 1 or len(getattr(op, "inputs", ())) != 2 or not op.regions:
+        return None
+    bi = c.broadcast_inputs[0]
+    rank = c.maps[-1].num_dims
+    bt = op.inputs[bi].type  # type: ignore[attr-defined]
+    axis = broadcast_axis(c.maps[bi], bt) if rank == 2 else None
+    if axis is None:
+        if isinstance(bt, ShapedType) and all(d == 1 for d in bt.get_shape()):
+            return (f"broadcast operand input {bi} ({c.maps[bi]}) is one element: a scalar "
+                    "operand, the tile-scalar forms (TADDS ...) of the expression-tree lowering")  # fmt: skip
+        return (f"broadcast operand input {bi} ({c.maps[bi]}): only a row (d0) or column (d1) "
+                "vector of a 2-D iteration maps to TROWEXPAND*/TCOLEXPAND*")  # fmt: skip
+    m = match_elementwise_body(op.regions[0].block)
+    if m is None:
+        return (f"broadcast {axis} operand input {bi} under a body that is not one binary op: "
+                f"T{axis.upper()}EXPAND* apply one op (a multi-op body needs the expression-tree "
+                f"lowering with T{axis.upper()}EXPAND copies)")  # fmt: skip
+    kind, _, ia, _ = m
+    if kind not in EXPAND_BINARY:
+        return f"{kind} against a broadcast {axis}: no T{axis.upper()}EXPAND{kind.upper()} instruction"
+    if ia == bi and kind not in COMMUTATIVE:
+        return (f"{kind} with the broadcast {axis} as the first operand: T{axis.upper()}EXPAND"
+                f"{kind.upper()} computes x {kind} b only (b - x is not -(x - b) on zeros, D18)")  # fmt: skip
+    return None
 
 
 def _contraction(op: Operation, c) -> str:
@@ -127,20 +161,23 @@ def _contraction(op: Operation, c) -> str:
 
 
 def _reduction(op: Operation, c) -> str:
-    names = [o.name for o in c.body_ops]
-    want = {
-        "arith.addf": "TROWSUM/TCOLSUM", "arith.addi": "TROWSUM/TCOLSUM",
-        "arith.maximumf": "TROWMAX/TCOLMAX", "arith.maxnumf": "TROWMAX/TCOLMAX",
-        "arith.minimumf": "TROWMIN/TCOLMIN", "arith.minnumf": "TROWMIN/TCOLMIN",
-        "arith.maxsi": "TROWMAX/TCOLMAX", "arith.minsi": "TROWMIN/TCOLMIN",
-        "arith.mulf": "TROWPROD/TCOLPROD",
-    }
-    needs = sorted({want[n] for n in names if n in want})
-    if needs:
-        avail = all(pto_op_available(m) for n in needs for m in n.split("/"))
-        tail = NOT_WRITTEN if avail else ", not in the pto dialect yet"
-        return f"reduction ({' + '.join(names)}): needs {', '.join(needs)}{tail}"
-    return f"reduction ({' + '.join(names) or 'no body'}): no PTO reduction computes it"
+    """Why a reduction generic did not lower (:func:`passes.lowering.reductions.match_reduction`)."""
+    from passes.lowering.reductions import Reduction, match_reduction
+
+    names = " + ".join(o.name for o in c.body_ops) or "no body"
+    if len(getattr(op, "outputs", ())) > 1:
+        return (f"reduction ({names}) with {len(op.outputs)} used results: one TROW*/TCOL* "  # type: ignore[attr-defined]
+                "computes one result; an arg-max/arg-min index is TROWARGMAX/TROWARGMIN only where "
+                "its rule matches (it skips NaN and moves from -0 to +0, `cmpf ogt` + select "
+                "does neither: D18), not written")  # fmt: skip
+    if len(getattr(op, "inputs", ())) != 1:
+        return f"reduction ({names}) of {len(op.inputs)} inputs: TROW*/TCOL* fold one tensor"  # type: ignore[attr-defined]
+    r = match_reduction(op)
+    if isinstance(r, str):
+        return f"reduction ({names}): {r}"
+    if isinstance(r, Reduction):
+        return f"reduction ({names}): lowers to T{r.axis.upper()}{r.body.reduction.upper()}{NOT_WRITTEN}"
+    return f"reduction ({names}): no PTO reduction computes it"
 
 
 def explain(op: Operation) -> str:
@@ -164,7 +201,8 @@ def explain(op: Operation) -> str:
     if c.kind == REDUCTION:
         return _reduction(op, c)
     if c.kind == "transpose":
-        return f"transpose: needs TTRANS (or folding into its consumer's map){_tail('TTRANS')}"
+        return ("transpose: only a 2-D [1, 0] permutation of a static tensor lowers "
+                "(pto.transpose, TTRANS)")
     if c.kind == "fill":
         return f"fill of a tensor with a scalar: needs TEXPANDS{_tail('TEXPANDS')}"
     if c.kind == "broadcast":

@@ -38,12 +38,24 @@ def _describe(op: Operation) -> str:
     return f"'{op.name}'{kind}"
 
 
+VIEWS = frozenset({"tensor.collapse_shape", "tensor.expand_shape"})
+"""Reshapes around a replacement are views: the report names the op that computes."""
+
+
+def _producer(v: SSAValue) -> Operation | None:
+    """The op computing ``v``, looking through reshapes."""
+    o = v.owner
+    while isinstance(o, Operation) and o.name in VIEWS and o.operands:
+        o = o.operands[0].owner
+    return o if isinstance(o, Operation) else None
+
+
 @dataclass
 class LoweringTrace:
     """Source ops of a module before lowering and what replaced each of them."""
 
     sources: list[tuple[Operation, str, str]] = field(default_factory=list)
-    replaced_by: dict[Operation, str] = field(default_factory=dict)
+    replaced_by: dict[Operation, list[Operation]] = field(default_factory=dict)
 
     @classmethod
     def start(cls, module: builtin.ModuleOp) -> LoweringTrace:
@@ -54,24 +66,50 @@ class LoweringTrace:
 
     def listener(self) -> PatternRewriterListener:
         def on_replace(old: Operation, new: Sequence[SSAValue | None]) -> None:
-            owners = sorted({v.owner.name for v in new if v is not None and isinstance(v.owner, Operation)})
+            owners = [o for v in new if v is not None and (o := _producer(v)) is not None]
             if owners:
-                self.replaced_by[old] = ", ".join(owners)
+                self.replaced_by[old] = owners
 
         return PatternRewriterListener(operation_replacement_handler=[on_replace])
+
+    def final_ops(self, op: Operation) -> list[Operation]:
+        """The ops that finally replaced ``op`` (following ops replaced in turn)."""
+        found: list[Operation] = []
+        todo, seen = [op], set()
+        while todo:
+            o = todo.pop()
+            if o in seen:
+                continue
+            seen.add(o)
+            if o in self.replaced_by:
+                todo += self.replaced_by[o]
+            elif o is not op:
+                found.append(o)
+        return found
+
+    def replacement(self, op: Operation) -> str:
+        """What finally replaced ``op``, by name."""
+        return ", ".join(sorted({o.name for o in self.final_ops(op)}))
 
     def lines(self, module: builtin.ModuleOp) -> list[str]:
         remaining = {x.op: x for x in find_leftovers(module)}
         out: list[str] = []
-        lowered = sum(1 for op, _, _ in self.sources if op not in remaining)
+        kept_as: dict[Operation, list[Operation]] = {}
+        for op, _, _ in self.sources:
+            # a source normalised into another non-PTO op (a generic losing dead results)
+            # is kept: the report gives the reason of what it became
+            kept_as[op] = [op] if op in remaining else [o for o in self.final_ops(op) if o in remaining]
+        lowered = sum(1 for op, _, _ in self.sources if not kept_as[op])
         out.append(f"pto-lower report: {lowered} of {len(self.sources)} computing op(s) lowered")
         for op, loc, desc in self.sources:
-            if op in remaining:
-                out.append(f"  kept     {loc}: {desc}: {remaining[op].reason}")
+            if kept_as[op]:
+                reasons = "; ".join(dict.fromkeys(remaining[o].reason for o in kept_as[op]))
+                out.append(f"  kept     {loc}: {desc}: {reasons}")
             else:
-                to = self.replaced_by.get(op, "erased (dead, or folded into its consumer)")
+                to = self.replacement(op) or "erased (dead, or folded into its consumer)"
                 out.append(f"  lowered  {loc}: {desc} -> {to}")
-        extra = [x for op, x in remaining.items() if op not in {s[0] for s in self.sources}]
+        accounted = {o for ops in kept_as.values() for o in ops}
+        extra = [x for op, x in remaining.items() if op not in accounted]
         for x in extra:
             out.append(f"  kept     {x.location}: {_describe(x.op)}: {x.reason}")
         counts = instruction_counts(module)

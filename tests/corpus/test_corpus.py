@@ -34,6 +34,9 @@ FULLY_LOWERED = frozenset(
     max_i16 max_i32 max_i64 min_i16 min_i32 min_i64
     mod_fmod0_i16 mod_fmod1_i16 mod_fmod0_i32 mod_fmod1_i32 mod_fmod0_i64 mod_fmod1_i64
     add_const_f32 mul_const_i16 div_const_f32
+    reducesum_f32 reducesum_i32 reducemax_f32 softmax_f32
+    mlp_f32 mlp_1xk_f16 gemm_bias_transb0_f32 relu_f32 relu_f16
+    gemm_bias_transb1_f32 gemm_bias_transb1_1xk_f32 add_bcast_row_f32 sub_bcast_col_i32 div_bcast_row_i64
     """.split()
 )
 """Corpus programs that lower completely today (the others say why: D19)."""

@@ -77,3 +77,31 @@
 %b = "test.op"() : () -> tensor<4x1xf32>
 %y = pto.expand row expdif %x, %b : (tensor<4x6xf32>, tensor<4x1xf32>) -> tensor<4x6xf16>
 // CHECK: {{^}}'pto.expand' op [TileLegality] result: (FP32,FP16) is not an EXPDIF type pair (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDEXPDIF.asl){{$}}
+
+// -----
+
+// Transpose result shape is the source's transposed
+%x = "test.op"() : () -> tensor<4x6xf32>
+%t = pto.transpose %x : (tensor<4x6xf32>) -> tensor<4x6xf32>
+// CHECK: {{^}}'pto.transpose' op [TileLegality] result: shape 4x6 must be 6x4 (the source's transposed) (asl/tile/layout-and-rearrangement/layout/TTRANS.asl){{$}}
+
+// -----
+
+// Transpose keeps the element type
+%x = "test.op"() : () -> tensor<4x6xf32>
+%t = pto.transpose %x : (tensor<4x6xf32>) -> tensor<6x4xf16>
+// CHECK: {{^}}'pto.transpose' op [TileLegality] result: element type must be the source's (asl/tile/layout-and-rearrangement/layout/TTRANS.asl){{$}}
+
+// -----
+
+// Transpose takes static 2-D tensors
+%x = "test.op"() : () -> tensor<2x4x6xf32>
+%t = pto.transpose %x : (tensor<2x4x6xf32>) -> tensor<6x4x2xf32>
+// CHECK: {{^}}'pto.transpose' op [TileLegality] source must be a static 2-D tensor, got tensor<2x4x6xf32> (asl/tile/layout-and-rearrangement/layout/TTRANS.asl){{$}}
+
+// -----
+
+// Transpose element types are TTRANS's
+%x = "test.op"() : () -> tensor<4x6xi1>
+%t = pto.transpose %x : (tensor<4x6xi1>) -> tensor<6x4xi1>
+// CHECK: {{^}}'pto.transpose' op [TileLegality] source: element type i1 is not supported by TTRANS (asl/tile/layout-and-rearrangement/layout/TTRANS.asl){{$}}

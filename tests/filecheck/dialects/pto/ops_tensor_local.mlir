@@ -1,4 +1,5 @@
-// Round trip of the tensor-level reductions and expansions (pto.reduce, pto.expand;
+// Round trip of the tensor-level reductions, expansions and transpose (pto.reduce, pto.expand,
+// pto.transpose;
 // pto_dialect/tensor_local.py) in custom and generic syntax.
 // RUN: xdsl-opt %s | xdsl-opt | filecheck %s
 // RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
@@ -35,4 +36,10 @@
 %e = pto.expand col expdif %h, %c : (tensor<4x6xbf16>, tensor<1x6xbf16>) -> tensor<4x6xf32>
 // CHECK-NEXT: %e = pto.expand col expdif %h, %c : (tensor<4x6xbf16>, tensor<1x6xbf16>) -> tensor<4x6xf32>
 // GENERIC: %e = "pto.expand"(%h, %c) <{kind = "col.expdif"}> : (tensor<4x6xbf16>, tensor<1x6xbf16>) -> tensor<4x6xf32>
+%t = pto.transpose %x : (tensor<4x6xf32>) -> tensor<6x4xf32>
+// CHECK-NEXT: %t = pto.transpose %x : (tensor<4x6xf32>) -> tensor<6x4xf32>
+// GENERIC: %t = "pto.transpose"(%x) : (tensor<4x6xf32>) -> tensor<6x4xf32>
+%u = pto.transpose %i : (tensor<4x6xi16>) -> tensor<6x4xi16>
+// CHECK-NEXT: %u = pto.transpose %i : (tensor<4x6xi16>) -> tensor<6x4xi16>
+// GENERIC: %u = "pto.transpose"(%i) : (tensor<4x6xi16>) -> tensor<6x4xi16>
 // CHECK-NEXT: }
