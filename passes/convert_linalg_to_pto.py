@@ -1259,6 +1259,8 @@ class ConvertLinalgToPtoPass(ModulePass):
         attribute, else ``a5``. On ``a2a3`` only FP16/BF16 products are recognised (D15).
       * ``gemv`` / ``matmul`` / ``floor_mod`` / ``elementwise`` — enable each family (all
         default true).
+      * ``fuse`` — first fold splat inputs and fuse elementwise producer/consumer generics
+        (:mod:`passes.lowering.fusion`; default true).
     """
 
     name = "convert-linalg-to-pto"
@@ -1268,6 +1270,7 @@ class ConvertLinalgToPtoPass(ModulePass):
     matmul: bool = True
     floor_mod: bool = True
     elementwise: bool = True
+    fuse: bool = True
 
     def patterns(self, module: builtin.ModuleOp) -> list[RewritePattern]:
         pats: list[type[RewritePattern]] = []
@@ -1281,9 +1284,13 @@ class ConvertLinalgToPtoPass(ModulePass):
             pats += FLOOR_MOD_PATTERNS
         if self.elementwise:
             # After the GEMV epilogue folds: a bias add on a GEMV result is the GEMV's bias.
+            # Then the expression-tree lowering of any other elementwise body (last: idioms
+            # and epilogue folds win).
+            from passes.lowering.elementwise import ELEMENTWISE_TREE_PATTERNS
             from passes.lowering.normalise import SplatOperandToFullConstant
 
-            pats += [SplatOperandToFullConstant, *ELEMENTWISE_PATTERNS]
+            pats += [] if self.fuse else [SplatOperandToFullConstant]
+            pats += [*ELEMENTWISE_PATTERNS, *ELEMENTWISE_TREE_PATTERNS]
         return [p() for p in pats]
 
     def apply(
@@ -1291,6 +1298,10 @@ class ConvertLinalgToPtoPass(ModulePass):
     ) -> None:
         """Rewrite ``op``; ``listener`` (optional) sees every replacement (the lowering
         report, :mod:`passes.lowering.report`)."""
+        if self.fuse and self.elementwise:
+            from passes.lowering.fusion import fuse_elementwise
+
+            fuse_elementwise(op, listener)
         pats = self.patterns(op)
         if pats:
             walker = PatternRewriteWalker(GreedyRewritePatternApplier(pats, dce_enabled=False))

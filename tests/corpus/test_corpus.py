@@ -34,6 +34,9 @@ FULLY_LOWERED = frozenset(
     max_i16 max_i32 max_i64 min_i16 min_i32 min_i64
     mod_fmod0_i16 mod_fmod1_i16 mod_fmod0_i32 mod_fmod1_i32 mod_fmod0_i64 mod_fmod1_i64
     add_const_f32 mul_const_i16 div_const_f32
+    gemm_bias_transb0_f32 mlp_f32 mlp_1xk_f16 add_bcast_row_f32 sub_bcast_col_i32
+    mul_bcast_scalar_f16 div_bcast_row_i64 mod_fmod0_bcast_row_i32 abs_f32 abs_i32 neg_f32
+    neg_i16 exp_f32 log_f32 sqrt_f32 relu_f32 relu_f16 sigmoid_f32
     """.split()
 )
 """Corpus programs that lower completely today (the others say why: D19)."""
