@@ -1273,6 +1273,13 @@ class ConvertLinalgToPtoPass(ModulePass):
     fuse: bool = True
 
     def patterns(self, module: builtin.ModuleOp) -> list[RewritePattern]:
+        """Every pattern, in the order tried (:meth:`phases` splits them)."""
+        return [p for phase in self.phases(module) for p in phase]
+
+    def phases(self, module: builtin.ModuleOp) -> list[list[RewritePattern]]:
+        """Two walks: contractions, their epilogue folds and the idioms; then (after the
+        elementwise fusion, which must not merge an epilogue before it folds) the
+        elementwise patterns."""
         pats: list[type[RewritePattern]] = []
         a5 = target_of(module, self.target) is TargetProfile.A5
         if self.gemv:
@@ -1282,6 +1289,7 @@ class ConvertLinalgToPtoPass(ModulePass):
             pats += _lowering_patterns()
         if self.floor_mod:
             pats += FLOOR_MOD_PATTERNS
+        second: list[type[RewritePattern]] = []
         if self.elementwise:
             # After the GEMV epilogue folds: a bias add on a GEMV result is the GEMV's bias.
             # Then the expression-tree lowering of any other elementwise body (last: idioms
@@ -1289,20 +1297,25 @@ class ConvertLinalgToPtoPass(ModulePass):
             from passes.lowering.elementwise import ELEMENTWISE_TREE_PATTERNS
             from passes.lowering.normalise import SplatOperandToFullConstant
 
-            pats += [] if self.fuse else [SplatOperandToFullConstant]
-            pats += [*ELEMENTWISE_PATTERNS, *ELEMENTWISE_TREE_PATTERNS]
-        return [p() for p in pats]
+            second += [] if self.fuse else [SplatOperandToFullConstant]
+            second += [*ELEMENTWISE_PATTERNS, *ELEMENTWISE_TREE_PATTERNS]
+        return [[p() for p in pats], [p() for p in second]]
 
     def apply(
         self, ctx: Context, op: builtin.ModuleOp, listener: PatternRewriterListener | None = None
     ) -> None:
         """Rewrite ``op``; ``listener`` (optional) sees every replacement (the lowering
         report, :mod:`passes.lowering.report`)."""
+        first, second = self.phases(op)
+        self._walk(op, first, listener)
         if self.fuse and self.elementwise:
             from passes.lowering.fusion import fuse_elementwise
 
             fuse_elementwise(op, listener)
-        pats = self.patterns(op)
+        self._walk(op, second, listener)
+
+    @staticmethod
+    def _walk(op: builtin.ModuleOp, pats: list[RewritePattern], listener) -> None:
         if pats:
             walker = PatternRewriteWalker(GreedyRewritePatternApplier(pats, dce_enabled=False))
             if listener is not None:

@@ -243,6 +243,7 @@ class _Plan:
             self.maps = [m.data for m in op.indexing_maps.data]
         self.ops: list[Operation] = []
         self.memo: dict[SSAValue, Val] = {}
+        self.missing: list[str] = []  # ops with no row yet: every one is reported
         self.consts: dict[int, SSAValue] = {}
 
     # -- emission helpers ---------------------------------------------------------------
@@ -372,12 +373,13 @@ class _Plan:
         if row is None:
             raise Refused(f"{o.name} has no row in the elementwise table")
         if isinstance(row, NoPto):
-            raise Refused(f"{o.name}: {row.why}")
+            return self.not_lowered(o, f"{o.name}: {row.why}")
         if isinstance(row, Awaits):
             return self.awaits(o, row)
         elt = o.results[0].type
         if isinstance(elt, IntegerType) and elt.width.data == 1:
-            raise Refused(f"{o.name} on i1 (a predicate): no PTO tile of i1")
+            return self.not_lowered(o, f"{o.name} on i1 (predicates): needs the TCMP/TSEL "
+                                    "predicate tiles")  # fmt: skip
         if isinstance(row, Unary):
             x = self.materialise(self.value(o.operands[0]), elt, row.sign)
             sign = row.sign or (_S if isinstance(elt, IntegerType) else None)
@@ -385,14 +387,26 @@ class _Plan:
             return Val(FULL, self(MapOp(row.kind, x.v, (), sign)).results[0])
         return self.binary(o, row, self.value(o.operands[0]), self.value(o.operands[1]))
 
+    def not_lowered(self, o: Operation, why: str) -> Val:
+        """Record why ``o`` is not lowered and go on with a stand-in (so that every such op
+        of the body is reported, not only the first); the plan is refused at the end."""
+        if why not in self.missing:
+            self.missing.append(why)
+        t = o.results[0].type if o.results else None
+        if t is None or not isinstance(t, IntegerType | AnyFloat):
+            raise Refused("; ".join(self.missing))
+        return Val(FULL, self(tensor.EmptyOp([], self.full_type(t))).results[0])
+
     def awaits(self, o: Operation, row: Awaits) -> Val:
+        for v in o.operands:  # report what the operands need too (a select's compare)
+            self.value(v)
         missing = [m for m in row.needs if not pto_op_available(m)]
         note = f" ({row.note})" if row.note else ""
         if missing:
-            raise Refused(f"{o.name}{note} needs {', '.join(row.needs)}: not in the pto dialect "
-                          f"yet; its lowering awaits that row")  # fmt: skip
-        raise Refused(f"{o.name}{note} needs {', '.join(row.needs)}: in the pto dialect; its "
-                      "row in the elementwise table is not written yet")  # fmt: skip
+            return self.not_lowered(o, f"{o.name}{note} needs {', '.join(row.needs)}: not in the "
+                                    "pto dialect yet; its lowering awaits that row")  # fmt: skip
+        return self.not_lowered(o, f"{o.name}{note} needs {', '.join(row.needs)}: in the pto "
+                                "dialect; its row in the elementwise table is not written yet")  # fmt: skip
 
     def binary(self, o: Operation, row: Binary, x: Val, y: Val) -> Val:
         elt = o.results[0].type
@@ -559,6 +573,8 @@ def plan_elementwise(op: linalg.GenericOp) -> tuple[list[Operation], SSAValue]:
             r = plan(FloorModOp(a.v, b.v, sign)).results[0]
         else:
             r = plan.result()
+        if plan.missing:
+            raise Refused("; ".join(plan.missing))
     except Refused:
         plan.discard()
         raise

@@ -291,8 +291,10 @@ class FuseElementwiseProducer(RewritePattern):
                 for a, b in zip(o.results, c.results):
                     mapping[a] = b
 
-        _rebuild(op, new_inputs, new_maps, body, rewriter)
-        rewriter.erase(p)
+        new = _rebuild(op, new_inputs, new_maps, body, rewriter)
+        # ``p`` has no user left: "replacing" it tells listeners (the lowering report) that
+        # its computation now lives in the fused op.
+        rewriter.replace(p, [], [new.results[0]])
 
 
 class DedupInputs(RewritePattern):

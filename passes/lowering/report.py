@@ -44,6 +44,9 @@ class LoweringTrace:
 
     sources: list[tuple[Operation, str, str]] = field(default_factory=list)
     replaced_by: dict[Operation, str] = field(default_factory=dict)
+    stand_in: dict[Operation, list[Operation]] = field(default_factory=dict)
+    """A rewritten op that still computes (a fused ``linalg.generic``) -> the source ops it
+    now stands for (:mod:`passes.lowering.fusion`)."""
 
     @classmethod
     def start(cls, module: builtin.ModuleOp) -> LoweringTrace:
@@ -54,9 +57,16 @@ class LoweringTrace:
 
     def listener(self) -> PatternRewriterListener:
         def on_replace(old: Operation, new: Sequence[SSAValue | None]) -> None:
-            owners = sorted({v.owner.name for v in new if v is not None and isinstance(v.owner, Operation)})
+            ops = [v.owner for v in new if v is not None and isinstance(v.owner, Operation)]
+            roots = self.stand_in.pop(old, None) or [old]
+            for o in ops:
+                if not o.name.startswith("pto.") and o.name.startswith("linalg."):
+                    have = self.stand_in.setdefault(o, [])
+                    have += [r for r in roots if r not in have]
+            owners = sorted({o.name for o in ops})
             if owners:
-                self.replaced_by[old] = ", ".join(owners)
+                for r in roots:
+                    self.replaced_by[r] = ", ".join(owners)
 
         return PatternRewriterListener(operation_replacement_handler=[on_replace])
 
@@ -65,13 +75,20 @@ class LoweringTrace:
         out: list[str] = []
         lowered = sum(1 for op, _, _ in self.sources if op not in remaining)
         out.append(f"pto-lower report: {lowered} of {len(self.sources)} computing op(s) lowered")
+        standing = {r: x for x, rs in self.stand_in.items() if x in remaining for r in rs}
+        lowered -= sum(1 for op, _, _ in self.sources if op in standing and op not in remaining)
+        out[0] = f"pto-lower report: {lowered} of {len(self.sources)} computing op(s) lowered"
         for op, loc, desc in self.sources:
             if op in remaining:
                 out.append(f"  kept     {loc}: {desc}: {remaining[op].reason}")
+            elif op in standing:
+                x = remaining[standing[op]]
+                out.append(f"  kept     {loc}: {desc}: fused into {x.location}: {x.reason}")
             else:
                 to = self.replaced_by.get(op, "erased (dead, or folded into its consumer)")
                 out.append(f"  lowered  {loc}: {desc} -> {to}")
-        extra = [x for op, x in remaining.items() if op not in {s[0] for s in self.sources}]
+        extra = [x for op, x in remaining.items()
+                 if op not in {s[0] for s in self.sources} and op not in self.stand_in]  # fmt: skip
         for x in extra:
             out.append(f"  kept     {x.location}: {_describe(x.op)}: {x.reason}")
         counts = instruction_counts(module)
