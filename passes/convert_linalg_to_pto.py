@@ -1165,7 +1165,8 @@ class ElementwiseGenericToPto(RewritePattern):
 
     Produces ``pto.elementwise sub %a, %b`` (TSUB after tiling); signless integers take the
     op's signedness (``divui`` -> unsigned, ``addi`` -> signed). Not matched: ``maximumf`` /
-    ``minimumf`` (NaN semantics differ), broadcasts, a body with more than one op.
+    ``minimumf`` (NaN semantics differ), broadcasts, a body with more than one op (those
+    go to :mod:`passes.lowering.elementwise`).
     """
 
     @op_type_rewrite_pattern

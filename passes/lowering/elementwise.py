@@ -107,7 +107,17 @@ class NoPto:
     why: str
 
 
-Row = Binary | Unary | Awaits | NoPto
+@dataclass(frozen=True)
+class Custom:
+    """Any other lowering: ``emit(plan, op, operands) -> Val`` with the operands already
+    lowered (:class:`Val`; ``plan.materialise`` makes a tile of a scalar or broadcast, and
+    ``plan(op)`` appends an op). The compare/select and conversion rows are this: e.g.
+    ``"arith.extf": Custom(emit_cvt)`` once a tensor-level TCVT form exists."""
+
+    emit: Callable[[_Plan, Operation, list[Val]], Val]
+
+
+Row = Binary | Unary | Awaits | NoPto | Custom
 
 _S, _U = "signed", "unsigned"
 _AWAIT_CMP = Awaits(("TCMP",), "a compare gives a predicate tile")
@@ -184,7 +194,8 @@ BODY_LOWERING: dict[str, Row] = {
     "cf.assert": NoPto("a run-time check (torch-mlir's guard): PTO has no trap"),
 }
 """Body op name -> how it lowers (module docstring). Adding an instruction's lowering is one
-row here (for TCMP/TSEL/TCVT: a row class and its emitter in :meth:`_Plan.emit_op`)."""
+row here: a :class:`Binary`/:class:`Unary` row for an op of the existing tensor-level forms,
+a :class:`Custom` row (with its emit function) for TCMP/TSEL/TCVT."""
 
 EXPAND_OPS = frozenset(op for (_axis, op) in EXPAND_KINDS if op not in ("copy", "expdif"))
 """The binary kinds with a fused row/column broadcast form (TROWEXPANDADD ...)."""
@@ -380,6 +391,8 @@ class _Plan:
         if isinstance(elt, IntegerType) and elt.width.data == 1:
             return self.not_lowered(o, f"{o.name} on i1 (predicates): needs the TCMP/TSEL "
                                     "predicate tiles")  # fmt: skip
+        if isinstance(row, Custom):
+            return row.emit(self, o, [self.value(v) for v in o.operands])
         if isinstance(row, Unary):
             x = self.materialise(self.value(o.operands[0]), elt, row.sign)
             sign = row.sign or (_S if isinstance(elt, IntegerType) else None)
