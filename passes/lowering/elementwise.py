@@ -178,6 +178,7 @@ BODY_LOWERING: dict[str, Row] = {
         ("floor", "floor"), ("ceil", "ceil"), ("trunc", "truncating"),
         ("roundeven", "round-to-even"), ("round", "round-half-away"))},
     "math.fma": Awaits(("TFMA",), "a fused multiply-add of three tiles"),
+    "linalg.index": Awaits(("TCI",), "the iteration index"),
     "arith.remsi": NoPto("a truncating remainder: TREM is floor modulo (only the floor-mod "
                          "idiom maps to it)"),
     "arith.remf": NoPto("C fmod: TREM is floor modulo (only the floor-mod idiom maps to it)"),
@@ -382,7 +383,7 @@ class _Plan:
                 return got
         row = BODY_LOWERING.get(o.name)
         if row is None:
-            raise Refused(f"{o.name} has no row in the elementwise table")
+            return self.not_lowered(o, f"{o.name} has no row in the elementwise table")
         if isinstance(row, NoPto):
             return self.not_lowered(o, f"{o.name}: {row.why}")
         if isinstance(row, Awaits):

@@ -87,8 +87,13 @@ def is_elementwise_generic(op: Operation) -> bool:
     t = op.results[0].type
     if not isinstance(t, TensorType) or not t.has_static_shape():
         return False
+    if len(op.body.blocks) != 1:
+        return False
     block = op.body.block
-    if block.args[-1].uses:
+    y = block.last_op
+    if len(block.args) != len(op.inputs) + 1 or not isinstance(y, linalg.YieldOp) or len(y.operands) != 1:
+        return False  # malformed: left to the verifier
+    if len(maps) != len(op.inputs) + 1 or block.args[-1].uses:
         return False
     return all(
         not isinstance(v.type, TensorType) or v.type.has_static_shape() for v in op.inputs  # type: ignore[union-attr]
