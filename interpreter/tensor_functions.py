@@ -101,6 +101,9 @@ class TensorPTOFunctions(InterpreterFunctions):
         dt = op.dtype
         if dt.is_integer:  # signless tensors hold signed numpy ints: raw carriers
             a2 = a2.view(np.dtype(f"uint{a.dtype.itemsize * 8}"))
+        if not op.tile_op.TILE_ROLES:  # the fill (TEXPANDS): the tensor gives the shape only
+            r, _ = kernels.KERNELS[op.tile_op.MNEMONIC](*args[1:], None, "null", dt, shape=a2.shape)
+            return (np.asarray(r).view(a.dtype).reshape(a.shape),)
         r, _ = kernels.KERNELS[op.tile_op.MNEMONIC](a2, *args[1:], None, "null", dt)
         return (np.asarray(r).view(a.dtype).reshape(a.shape),)
 

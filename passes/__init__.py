@@ -33,6 +33,12 @@ def _pto_lower():
     return PTOLowerPass
 
 
+def _pto_fuse_elementwise():
+    from passes.lowering.fusion import PTOFuseElementwisePass
+
+    return PTOFuseElementwisePass
+
+
 def _pto_quantize_mx():
     from passes.pto_quantize_mx import PtoQuantizeMxPass
 
@@ -49,6 +55,7 @@ def get_all_passes() -> dict[str, Callable[[], type]]:
         "pto-assign-registers": _pto_assign_registers,
         "pto-lowering-report": _pto_lowering_report,
         "pto-quantize-mx": _pto_quantize_mx,
+        "pto-fuse-elementwise": _pto_fuse_elementwise,
     }
 
 

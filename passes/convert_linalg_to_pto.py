@@ -1165,7 +1165,8 @@ class ElementwiseGenericToPto(RewritePattern):
 
     Produces ``pto.elementwise sub %a, %b`` (TSUB after tiling); signless integers take the
     op's signedness (``divui`` -> unsigned, ``addi`` -> signed). Not matched: ``maximumf`` /
-    ``minimumf`` (NaN semantics differ), broadcasts, a body with more than one op.
+    ``minimumf`` (NaN semantics differ), broadcasts, a body with more than one op (those
+    go to :mod:`passes.lowering.elementwise`).
     """
 
     @op_type_rewrite_pattern
@@ -1265,6 +1266,8 @@ class ConvertLinalgToPtoPass(ModulePass):
         attribute, else ``a5``. On ``a2a3`` only FP16/BF16 products are recognised (D15).
       * ``gemv`` / ``matmul`` / ``floor_mod`` / ``elementwise`` — enable each family (all
         default true).
+      * ``fuse`` — first fold splat inputs and fuse elementwise producer/consumer generics
+        (:mod:`passes.lowering.fusion`; default true).
     """
 
     name = "convert-linalg-to-pto"
@@ -1274,8 +1277,16 @@ class ConvertLinalgToPtoPass(ModulePass):
     matmul: bool = True
     floor_mod: bool = True
     elementwise: bool = True
+    fuse: bool = True
 
     def patterns(self, module: builtin.ModuleOp) -> list[RewritePattern]:
+        """Every pattern, in the order tried (:meth:`phases` splits them)."""
+        return [p for phase in self.phases(module) for p in phase]
+
+    def phases(self, module: builtin.ModuleOp) -> list[list[RewritePattern]]:
+        """Two walks: contractions, their epilogue folds and the idioms; then (after the
+        elementwise fusion, which must not merge an epilogue before it folds) the
+        elementwise patterns."""
         pats: list[type[RewritePattern]] = []
         a5 = target_of(module, self.target) is TargetProfile.A5
         if self.gemv:
@@ -1285,19 +1296,33 @@ class ConvertLinalgToPtoPass(ModulePass):
             pats += _lowering_patterns()
         if self.floor_mod:
             pats += FLOOR_MOD_PATTERNS
+        second: list[type[RewritePattern]] = []
         if self.elementwise:
             # After the GEMV epilogue folds: a bias add on a GEMV result is the GEMV's bias.
+            # Then the expression-tree lowering of any other elementwise body (last: idioms
+            # and epilogue folds win).
+            from passes.lowering.elementwise import ELEMENTWISE_TREE_PATTERNS
             from passes.lowering.normalise import SplatOperandToFullConstant
 
-            pats += [SplatOperandToFullConstant, *ELEMENTWISE_PATTERNS]
-        return [p() for p in pats]
+            second += [] if self.fuse else [SplatOperandToFullConstant]
+            second += [*ELEMENTWISE_PATTERNS, *ELEMENTWISE_TREE_PATTERNS]
+        return [[p() for p in pats], [p() for p in second]]
 
     def apply(
         self, ctx: Context, op: builtin.ModuleOp, listener: PatternRewriterListener | None = None
     ) -> None:
         """Rewrite ``op``; ``listener`` (optional) sees every replacement (the lowering
         report, :mod:`passes.lowering.report`)."""
-        pats = self.patterns(op)
+        first, second = self.phases(op)
+        self._walk(op, first, listener)
+        if self.fuse and self.elementwise:
+            from passes.lowering.fusion import fuse_elementwise
+
+            fuse_elementwise(op, listener)
+        self._walk(op, second, listener)
+
+    @staticmethod
+    def _walk(op: builtin.ModuleOp, pats: list[RewritePattern], listener) -> None:
         if pats:
             walker = PatternRewriteWalker(GreedyRewritePatternApplier(pats, dce_enabled=False))
             if listener is not None:

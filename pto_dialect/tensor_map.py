@@ -1,4 +1,4 @@
-"""``pto.map`` — a unary or tile-scalar elementwise op on whole tensors (before tiling).
+"""``pto.map`` — a unary, tile-scalar or fill elementwise op on whole tensors (before tiling).
 
 The kind table :data:`MAP_KINDS` has one row per tile op of the unary and tile-scalar
 families (``exp`` -> ``pto.texp``, ``adds`` -> ``pto.tadds`` ...): the kind is the mnemonic
@@ -13,7 +13,11 @@ Syntax::
     %r = pto.map adds signed %a, %s : tensor<100xi32>, i64      // scalar: raw i64 word
     %r = pto.map muls %a, %f : tensor<8x8xf16>, f16             // or the element's float
 
-Signless integers need ``signed`` / ``unsigned`` (it selects the S/U tile type).
+    %r = pto.map expands %e, %s : tensor<4x16xf32>, f32           // fill: %e gives the shape
+
+Signless integers need ``signed`` / ``unsigned`` (it selects the S/U tile type). The fill
+kind ``expands`` (TEXPANDS) reads no element of its tensor operand: the operand only gives
+the result's type (as ``linalg.fill``'s ``outs``).
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from pto_dialect.datatypes import TileDataType
-from pto_dialect.elementwise_ops import TILE_SCALAR_OPS, UNARY_OPS, TeplElementwiseOp
+from pto_dialect.elementwise_ops import FILL_OPS, TILE_SCALAR_OPS, UNARY_OPS, TeplElementwiseOp
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
 from pto_dialect.tensor_ops import _static_shape, floor_mod_dtype
@@ -42,14 +46,16 @@ from pto_dialect.tensor_ops import _static_shape, floor_mod_dtype
 TL = FaultKind.TILE_LEGALITY
 
 MAP_KINDS: dict[str, type[TeplElementwiseOp]] = {
-    c.MNEMONIC[1:].lower(): c for c in (*UNARY_OPS, *TILE_SCALAR_OPS)
+    c.MNEMONIC[1:].lower(): c for c in (*UNARY_OPS, *TILE_SCALAR_OPS, *FILL_OPS)
 }
-"""``pto.map`` kind -> tile op class (one row per op; TF32/HF32 have no tensor type)."""
+"""``pto.map`` kind -> tile op class (one row per op; TF32/HF32 have no tensor type).
+``expands`` (TEXPANDS) is the fill: its tensor operand gives only the shape."""
 
 
 @irdl_op_definition
 class MapOp(PTOOp):
-    """``pto.map`` — ``r[i] = f(a[i])`` or ``r[i] = a[i] <op> s`` (module docstring)."""
+    """``pto.map`` — ``r[i] = f(a[i])``, ``r[i] = a[i] <op> s`` or ``r[i] = s`` (module
+    docstring)."""
 
     name = "pto.map"
 

@@ -59,6 +59,18 @@ def _floor_mod_idiom(op: Operation) -> tuple[bool, bool]:
 
 
 def _elementwise(op: Operation, c) -> str:
+    from passes.lowering.elementwise import why_not
+
+    if op.name == "linalg.generic":
+        why = why_not(op)
+        if why is None:
+            return ("elementwise: pto-lower converts it (passes/lowering/elementwise.py): the "
+                    "program was not lowered (-p pto-lower)")  # fmt: skip
+        return f"elementwise: {why}"
+    return _named_elementwise(op, c)
+
+
+def _named_elementwise(op: Operation, c) -> str:
     is_fm, type_ok = _floor_mod_idiom(op)
     if is_fm and not type_ok:
         elt = op.results[0].type.get_element_type()  # type: ignore[union-attr]
@@ -204,7 +216,12 @@ def explain(op: Operation) -> str:
         return ("transpose: only a 2-D [1, 0] permutation of a static tensor lowers "
                 "(pto.transpose, TTRANS)")
     if c.kind == "fill":
-        return f"fill of a tensor with a scalar: needs TEXPANDS{_tail('TEXPANDS')}"
+        users = sorted({u.operation.name for r in op.results for u in r.uses
+                        if u.operation.name.startswith("linalg.")})  # fmt: skip
+        if users:
+            return (f"fill: the initial value of {', '.join(users)}, which stays; a fill is "
+                    "lowered with its reader (TEXPANDS when no linalg op reads it)")  # fmt: skip
+        return "fill: pto-lower converts it to TEXPANDS: the program was not lowered (-p pto-lower)"
     if c.kind == "broadcast":
         return "broadcast: needs TROWEXPAND/TCOLEXPAND"
     if c.kind == "copy":

@@ -56,6 +56,9 @@ class LoweringTrace:
 
     sources: list[tuple[Operation, str, str]] = field(default_factory=list)
     replaced_by: dict[Operation, list[Operation]] = field(default_factory=dict)
+    stand_in: dict[Operation, list[Operation]] = field(default_factory=dict)
+    """A rewritten op that still computes (a fused ``linalg.generic``) -> the source ops it
+    now stands for (:mod:`passes.lowering.fusion`)."""
 
     @classmethod
     def start(cls, module: builtin.ModuleOp) -> LoweringTrace:
@@ -67,8 +70,14 @@ class LoweringTrace:
     def listener(self) -> PatternRewriterListener:
         def on_replace(old: Operation, new: Sequence[SSAValue | None]) -> None:
             owners = [o for v in new if v is not None and (o := _producer(v)) is not None]
+            roots = self.stand_in.pop(old, None) or [old]
+            for o in owners:
+                if o.name.startswith("linalg."):
+                    have = self.stand_in.setdefault(o, [])
+                    have += [r for r in roots if r not in have]
             if owners:
-                self.replaced_by[old] = owners
+                for r in roots:
+                    self.replaced_by[r] = owners
 
         return PatternRewriterListener(operation_replacement_handler=[on_replace])
 
@@ -99,17 +108,23 @@ class LoweringTrace:
             # a source normalised into another non-PTO op (a generic losing dead results)
             # is kept: the report gives the reason of what it became
             kept_as[op] = [op] if op in remaining else [o for o in self.final_ops(op) if o in remaining]
-        lowered = sum(1 for op, _, _ in self.sources if not kept_as[op])
+        standing = {r: x for x, rs in self.stand_in.items() if x in remaining for r in rs}
+        lowered = sum(1 for op, _, _ in self.sources if not kept_as[op] and op not in standing)
         out.append(f"pto-lower report: {lowered} of {len(self.sources)} computing op(s) lowered")
         for op, loc, desc in self.sources:
-            if kept_as[op]:
+            if op in remaining:
+                out.append(f"  kept     {loc}: {desc}: {remaining[op].reason}")
+            elif op in standing:
+                x = remaining[standing[op]]
+                out.append(f"  kept     {loc}: {desc}: fused into {x.location}: {x.reason}")
+            elif kept_as[op]:
                 reasons = "; ".join(dict.fromkeys(remaining[o].reason for o in kept_as[op]))
                 out.append(f"  kept     {loc}: {desc}: {reasons}")
             else:
                 to = self.replacement(op) or "erased (dead, or folded into its consumer)"
                 out.append(f"  lowered  {loc}: {desc} -> {to}")
         accounted = {o for ops in kept_as.values() for o in ops}
-        extra = [x for op, x in remaining.items() if op not in accounted]
+        extra = [x for op, x in remaining.items() if op not in accounted and op not in self.stand_in]
         for x in extra:
             out.append(f"  kept     {x.location}: {_describe(x.op)}: {x.reason}")
         counts = instruction_counts(module)

@@ -278,10 +278,16 @@ def test_broadcast_binary_is_an_expand_op(body, bmap, bshape, swap, name, ref):
     _check_all_levels(_bcast_prog(body, bmap, bshape, swap), args, ref(x, b), names=(name,))
 
 
-def test_broadcast_as_the_first_operand_of_sub_stays():
-    m = _lower(_bcast_prog("arith.subf", "d0, 0", "4x1", swap=True), "tile")
-    (left,) = [x for x in find_leftovers(m) if x.op.name == "linalg.generic"]
-    assert "as the first operand" in explain(left.op)
+def test_broadcast_as_the_first_operand_of_sub_is_an_expand_then_tsub():
+    """``b - x`` is not TROWEXPANDSUB (that computes ``x - b``, and ``-(x - b)`` differs on
+    zeros, D18): the expression-tree lowering broadcasts ``b`` (TROWEXPAND) and subtracts."""
+    text = _bcast_prog("arith.subf", "d0, 0", "4x1", swap=True)
+    x = np.array([[0.0, -0.0, 1.5, -2.0, np.inf, np.nan]] * 4, dtype=np.float32)
+    b = np.array([[0.0], [-0.0], [3.0], [np.inf]], dtype=np.float32)
+    want = [float(np.float32(bb)) - float(xx) for bb, row in zip(b[:, 0], x) for xx in row]
+    ir = str(_lower(text, "tile"))
+    assert "pto.trowexpandsub" not in ir and "pto.tsub" in ir, ir
+    _check_all_levels(text, [x, b], want)
 
 
 def test_exp_of_a_row_difference_is_expdif():

@@ -145,23 +145,3 @@ func.func @ew_maximumf(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, 
   return %r, %m : tensor<8xf32>, tensor<8xf32>
 }
 
-// A broadcast operand subtracted from (b - x: TCOLEXPANDSUB computes x - b only, and
-// -(x - b) differs on zeros, D18) and a two-op body are not lowered.
-// CHECK-LABEL: func.func @ew_broadcast_and_fma
-// CHECK:         arith.subf %y, %x
-// CHECK:         arith.mulf
-func.func @ew_broadcast_and_fma(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
-  %e = tensor.empty() : tensor<4x8xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<4x8xf32>, tensor<8xf32>) outs(%e : tensor<4x8xf32>) {
-  ^bb0(%x: f32, %y: f32, %o: f32):
-    %s = arith.subf %y, %x : f32
-    linalg.yield %s : f32
-  } -> tensor<4x8xf32>
-  %q = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a, %a : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
-  ^bb0(%x: f32, %y: f32, %o: f32):
-    %s = arith.mulf %x, %y : f32
-    %t = arith.mulf %s, %y : f32
-    linalg.yield %t : f32
-  } -> tensor<4x8xf32>
-  return %r, %q : tensor<4x8xf32>, tensor<4x8xf32>
-}
