@@ -1,6 +1,6 @@
 """The compare/select rows lower exactly (D18): every function of
-``tests/filecheck/lowering/compare_select_rows.mlir`` computes, after ``pto-lower{level=tile}``
-and as blocks,
+``tests/filecheck/lowering/compare_select_rows.mlir`` computes, after ``convert-linalg-to-pto``
+(tensor level: ``pto.cmpsel``, ``pto.elementwise`` ...), ``pto-lower{level=tile}`` and as blocks,
 
 * the bits the unlowered program computes (the upstream interpreter: MLIR semantics), NaN
   payloads included (a select copies the chosen element; ``maximumf``'s first NaN wins), and
@@ -9,7 +9,7 @@ and as blocks,
 
 on inputs that pair every special value with every other (NaN, a NaN with another payload
 and sign, +-0, +-inf, ties, INT_MIN/INT_MAX/-1) and on random inputs. Every function runs at
-tile level; :data:`BLOCKS` (one of each PTO form) also as blocks.
+tensor and tile level; :data:`BLOCKS` (one of each PTO form) also as blocks.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from interpreter.runner import build_context, parse_module_text, run
+from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
 from passes.pto_lower import PTOLowerPass
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -93,11 +94,13 @@ def lowered():
         for f in list(m.ops):
             if keep is not None and f.sym_name.data not in keep:  # type: ignore[attr-defined]
                 f.detach()
-        PTOLowerPass(level=level).apply(build_context(), m)
+        p = ConvertLinalgToPtoPass() if level == "tensor" else PTOLowerPass(level=level)
+        p.apply(build_context(), m)
         m.verify()
         return m
 
-    return {"source": parse_module_text(TEXT), "tile": lower("tile"), "block": lower("block", BLOCKS)}
+    return {"source": parse_module_text(TEXT), "tensor": lower("tensor"), "tile": lower("tile"),
+            "block": lower("block", BLOCKS)}
 
 
 def _bits(a):
@@ -239,7 +242,7 @@ def _check(name, inputs, lowered):
     full = [np.broadcast_to(x.reshape(x.shape if x.ndim != 1 else (1, -1)), want.shape).ravel().tolist()
             if np.ndim(x) else [float(x)] * want.size for x in inputs]  # fmt: skip
     expect = [ref(*args) for args in zip(*full)]
-    for level in ("tile", "block") if name in BLOCKS else ("tile",):
+    for level in ("tensor", "tile", "block") if name in BLOCKS else ("tensor", "tile"):
         (got,) = run(lowered[level], name, *inputs)
         assert got.dtype == want.dtype and got.shape == want.shape
         g, w = _bits(got).copy(), _bits(want).copy()
