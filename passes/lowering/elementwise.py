@@ -18,11 +18,12 @@ PTO ops that ``pto-tile-to-capacity`` tiles:
   dimensions and is broadcast along the rest: a ``P x 1`` column of the ``P x Q`` view) or
   ``col`` (varies along a trailing block: a ``1 x Q`` row).
 
-The table :data:`BODY_LOWERING` has one row per upstream op (binary, unary, idiom, awaits).
-A row is data: the ``pto.elementwise``/``pto.map``/``pto.expand`` kinds and whether the op
-commutes. Ops whose PTO instruction is not in the dialect yet have an :class:`Awaits` row
-naming it (TCMP, TSEL, TCVT): when the instruction lands, its row replaces the ``Awaits``
-one. Exactness (D18) per row is in its comment; what is not exact is refused with the
+The table :data:`BODY_LOWERING` has one row per upstream op (binary, unary, custom, tree,
+awaits). A row is data: the ``pto.elementwise``/``pto.map``/``pto.expand`` kinds and whether
+the op commutes, or an emit function (the compare/select rows of
+:mod:`passes.lowering.compare_select`: ``pto.cmpsel``). Ops whose lowering is not written yet
+have an :class:`Awaits` row naming the instruction (TCVT): when it is written, its row
+replaces the ``Awaits`` one. Exactness (D18) per row is in its comment; what is not exact is refused with the
 reason (:func:`why_not`, used by :mod:`passes.lowering.explain`).
 """
 
