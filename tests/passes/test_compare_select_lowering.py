@@ -145,24 +145,22 @@ IPRED = {
 }  # fmt: skip
 
 
+def _extreme(a, b, larger: bool):
+    """MLIR maximumf (``larger``) / minimumf: a NaN operand (the first) wins; -0 < +0."""
+    if nan(a) or nan(b):
+        return a if nan(a) else b
+    if a == b == 0:  # the zero whose sign bit is that of the wanted end
+        want_negative = not larger
+        return a if (math.copysign(1, a) < 0) == want_negative else b
+    return max(a, b) if larger else min(a, b)
+
+
 def _maximum(a, b):
-    if nan(a):
-        return a
-    if nan(b):
-        return b
-    if a == b == 0:
-        return 0.0 if math.copysign(1, a) > 0 or math.copysign(1, b) > 0 else -0.0
-    return a if a > b else b
+    return _extreme(a, b, True)
 
 
 def _minimum(a, b):
-    if nan(a):
-        return a
-    if nan(b):
-        return b
-    if a == b == 0:
-        return -0.0 if math.copysign(1, a) < 0 or math.copysign(1, b) < 0 else 0.0
-    return a if a < b else b
+    return _extreme(a, b, False)
 
 
 def _f32(x):
