@@ -1,0 +1,466 @@
+"""Block AVS pass conditions translated in issue 11's last round (tests/asl/block/**): B.FPATR
+post-processing values and legality tables, B.DATR, C.B.DIMI placement, the VEC/SFU engine
+contracts, CUBE dimensions / Bias / TGEMV, TLOAD/TSTORE masks, B.IOT capacity and source
+persistence (D17).
+
+The B.FPATR value tests call the post-processing kernel the CUBE blocks run
+(``interpreter.kernels.postprocess.validate`` + ``apply``, i.e. the ASL
+``TileProfileMatrixPostProcessWithFlags``) on one accumulator element; parameter words are
+built with ``quant_param_word`` (the ASL ``MatrixQuantParameter``). The expected values are
+the AVS encodings, written here as raw bit patterns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.inventory import FLAGS, avs
+from conformance.support import run_both_levels
+from interpreter.kernels.cube import cube_matrix
+from interpreter.kernels.postprocess import (
+    apply,
+    lrelu_param_word,
+    quant_param_word,
+    reductions,
+    validate,
+)
+from pto_dialect.datatypes import DTYPE_NONE
+from pto_dialect.datatypes import TileDataType as T
+from pto_dialect.faults import PTOFault
+from pto_dialect.isa import (
+    TEPL_BY_NAME,
+    AsmSyntaxError,
+    BDatr,
+    BDim,
+    BFpatr,
+    BIos,
+    BIot,
+    BlockFamily,
+    BStart,
+    BStop,
+    Engine,
+    check_block,
+    check_program,
+    decode,
+    parse_program,
+)
+from pto_dialect.isa.commands import LAYOUTS
+from pto_dialect.postprocess import GROUP_N, PRE_QUANT_MODES, Fpatr, ParamKind
+
+
+def fault(fn, *args, **kw) -> str | None:
+    try:
+        fn(*args, **kw)
+    except PTOFault as e:
+        return e.kind
+    return None
+
+
+# -- B.FPATR post-processing of one accumulator element ----------------------------------------
+def q(scale: float, offset: int = 0, width: int = 0) -> int:
+    """ASL ``MatrixQuantParameter(FP32ToFP19(scale), offset, width)``."""
+    return quant_param_word(scale, offset, width)
+
+
+def post(mode: int, source: int, *, param: int | None = None, relu: int = 0,
+         slope: int | None = None, rmode: int = 0, sat: bool = False) -> int:  # fmt: skip
+    """The destination encoding (raw bits; integers as signed values) of post-processing the
+    accumulator element with bit pattern ``source`` (FP32 bits, or an S32 value for the S32
+    modes) under PreQuantMode ``mode`` / ReluMode ``relu``."""
+    m = PRE_QUANT_MODES[mode]
+    acc = T.S32 if m.acc is T.S32 else T.FP32
+    vector, scalar = m.param is ParamKind.VECTOR, m.param is ParamKind.SCALAR
+    p = validate(
+        Fpatr(pre_quant_mode=mode, relu_mode=relu), 1, rmode, sat,
+        np.array([param], np.uint64) if vector else None,
+        np.array([slope], np.uint64) if relu == 3 else None,
+        param if scalar else None, slope if relu == 2 else None, None, acc=acc,
+    )  # fmt: skip
+    if acc is T.S32:
+        x = np.array([source & 0xFFFFFFFF], np.uint32).view(np.int32)
+    else:
+        x = np.array([source], np.uint32).view(np.float32)
+    r = apply(x, p)
+    if r.dtype.kind in "iu":
+        return int(r[0])
+    return int(r.view({1: np.uint8, 2: np.uint16, 4: np.uint32}[r.itemsize])[0])
+
+
+FP32_ONE, FP32_1_5, FP32_NAN, FP32_INF = 0x3F800000, 0x3FC00000, 0x7FC00000, 0x7F800000
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-ACT-004", unchecked=FLAGS)
+def test_fpatr_activation_multiplier():
+    """ReLU gives 0 for -2.0; scalar LReLU and vector PReLU with slope 0.5 replace the
+    negative-path multiplier: -4.0 -> -2 in S8 (mode 24, scale 1)."""
+    assert post(24, 0xC0000000, param=q(1.0, 0, 9), relu=1) == 0
+    half = lrelu_param_word(0.5)
+    assert post(24, 0xC0800000, param=q(1.0, 0, 9), relu=2, slope=half) == -2
+    assert post(24, 0xC0800000, param=q(1.0, 0, 9), relu=3, slope=half) == -2
+
+
+ALL_MODES = {
+    # mode: (source, parameter, destination encoding) -- every assigned PreQuantMode on 1
+    0: (FP32_ONE, None, FP32_ONE), 1: (FP32_ONE, None, 0x3C00), 2: (1, q(1, 0, 9), 1),
+    3: (1, q(1, 0, 9), 1), 4: (1, q(1), 0x3C00), 5: (1, q(1), 0x3C00), 12: (2, 0, 1),
+    13: (2, 0, 1), 16: (FP32_ONE, None, 0x3F80), 17: (1, q(1, 0, 5), 1),
+    18: (1, q(1, 0, 5), 1), 19: (1, q(1, 0, 17), 1), 20: (1, q(1, 0, 17), 1),
+    23: (FP32_ONE, q(1, 0, 9), 1), 24: (FP32_ONE, q(1, 0, 9), 1), 25: (FP32_ONE, q(1), 0x08),
+    26: (FP32_ONE, q(1), 0x38), 27: (FP32_ONE, q(1), FP32_ONE), 28: (FP32_ONE, q(1), 0x08),
+    32: (FP32_ONE, q(1), 0x3C00), 33: (FP32_ONE, q(1), 0x3C00), 34: (FP32_ONE, q(1), 0x3F80),
+    35: (1, q(1), 0x3F80), 36: (FP32_ONE, q(1), 0x3F80), 37: (FP32_ONE, q(1), 0x38),
+    38: (FP32_ONE, q(1), FP32_ONE), 39: (1, q(1), 0x3F80),
+}  # fmt: skip
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-ALL-MODES-007", unchecked=FLAGS)
+def test_fpatr_every_mode_on_unit_value():
+    assert set(ALL_MODES) == set(PRE_QUANT_MODES)  # the 27 assigned modes
+    for mode, (source, param, expected) in ALL_MODES.items():
+        assert post(mode, source, param=param) == expected, mode
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-FORMATS-003", unchecked=FLAGS)
+def test_fpatr_float_formats():
+    """1.5 in FP16 0x3E00, BF16 0x3FC0, E4M3 0x3C, HiF8 0x0C; scaled FP32 by 0.5 is 0.75."""
+    assert post(1, FP32_1_5) == 0x3E00
+    assert post(16, FP32_1_5) == 0x3FC0
+    assert post(26, FP32_1_5, param=q(1)) == 0x3C
+    assert post(25, FP32_1_5, param=q(1)) == 0x0C
+    assert post(27, FP32_1_5, param=q(0.5)) == 0x3F400000
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-QUANT-002", unchecked=FLAGS)
+def test_fpatr_scalar_quantization():
+    """REQ8: 3 x 2 - 1 = 5; 70 x 2 = 140 wraps to -116 (Sat 0) or clamps to 127 (Sat 1);
+    SHIFTS322S16 by 1: -33 -> -17, INT32_MAX -> 32767 (saturated)."""
+    assert post(3, 3, param=q(2.0, -1, 9)) == 5
+    assert post(3, 70, param=q(2.0, 0, 9)) == -116
+    assert post(3, 70, param=q(2.0, 0, 9), sat=True) == 127
+    assert post(13, -33, param=0) == -17
+    assert post(13, 0x7FFFFFFF, param=0) == 0x7FFF
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-ROUNDING-008", unchecked=FLAGS)
+def test_fpatr_intermediate_saturation():
+    """The S9/S5/S17 intermediate saturates before the offset, then Sat 0 wraps: REQ8 300 ->
+    255 + 1 = 256 -> 0; REQ4 20 -> 15 + 1 -> 0; DEQS16 70000 -> 65535 + 1 -> 0."""
+    assert post(3, 300, param=q(1.0, 1, 9)) == 0
+    assert post(17, 20, param=q(1.0, 1, 5)) == 0
+    assert post(19, 70000, param=q(1.0, 1, 17)) == 0
+    assert post(13, 0x7FFFFFFF, param=0) == 0x7FFF
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-SPECIAL-005", unchecked=FLAGS)
+def test_fpatr_special_values():
+    p9 = q(1.0, 0, 9)
+    for special in (FP32_NAN, FP32_INF, 0xFF800000):  # S8 Sat 0: INT8_MIN
+        assert post(24, special, param=p9) == -128
+    assert post(24, FP32_NAN, param=p9, sat=True) == 0
+    assert post(24, FP32_INF, param=p9, sat=True) == 127
+    assert post(26, FP32_NAN, param=q(1)) == 0x7F  # E4M3 NaN
+    assert post(32, FP32_NAN, param=q(1), sat=True) == 0
+    assert post(32, 0x7F800001, param=q(1), sat=True) == 0  # signalling NaN
+    assert post(32, FP32_INF, param=q(1), sat=True) == 0x7BFF
+    assert post(32, FP32_NAN, param=q(1)) == 0x7E00  # canonical FP16 NaN
+    assert post(25, FP32_NAN, param=q(1)) == 0x80  # HiF8 NaN
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-ZERO-AFFINE-009", unchecked=FLAGS)
+def test_fpatr_signed_zero_affine():
+    for zero in (0, 0x80000000):
+        assert post(24, zero, param=q(1.0, 5, 9)) == 5
+    assert post(24, 0, param=q(1.0, -5, 9)) == -5
+    assert post(24, 0x80000000, param=q(1.0, 0, 9)) == 0
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-COMMIT-006", unchecked=FLAGS)
+def test_fpatr_commit_values():
+    """QF322B8_PRE with scale 2: 1.5 -> 3, 70.0 -> 140 wraps to -116 (0x8C); the scalar
+    parameter is routed as B.IOR RegSrc0 (``Fpatr.scalar_params``)."""
+    assert Fpatr(pre_quant_mode=24).scalar_params() == ("quant_scalar",)
+    assert post(24, FP32_1_5, param=q(2.0, 0, 9)) == 3
+    assert post(24, 0x428C0000, param=q(2.0, 0, 9)) == -116
+
+
+FIXED_ROUNDING = {1, 16, 25, 26, 28, 32, 33, 34, 36, 37}
+"""PreQuantModes whose rounding is fixed (ASL ``BundleFPATRModeFixedRounding``)."""
+
+
+def legal(mode: int, acc: T | None = None, rmode: int = 0, sat: bool = False) -> bool:
+    """``validate`` accepts PreQuantMode ``mode`` on accumulator ``acc`` (default: the
+    mode's own class) with B.DATR RMode ``rmode`` / Sat ``sat``, given a legal parameter."""
+    m = PRE_QUANT_MODES[mode]
+    v, s = m.param is ParamKind.VECTOR, m.param is ParamKind.SCALAR
+    w = q(1, 0, m.offset_bits) if m.op.value == "scale" else 0
+    return fault(validate, Fpatr(pre_quant_mode=mode), 1, rmode, sat,
+                 np.array([w], np.uint64) if v else None, None, w if s else None, None,
+                 None, acc=acc or m.acc or T.FP32) is None  # fmt: skip
+
+
+def datr_legal(mode: int, rmode: int, sat: bool) -> bool:
+    """Our B.FPATR x B.DATR cross rule (ASL ``BundleFPATRDATRFieldsLegal``)."""
+    return legal(mode, rmode=rmode, sat=sat)
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-CONTROLS-010", unchecked=FLAGS)
+def test_fpatr_fixed_controls():
+    """Fixed-rounding modes reject a nonzero RMode (Sat stays programmable); shift modes
+    reject RMode and Sat; programmable modes keep both. The fixed modes round RNE (FP16
+    1 + 2^-11 -> 0x3C00, E4M3 1.0625 -> 0x38) and HiF8 RHB (1.0625 -> 0x09)."""
+    for mode in PRE_QUANT_MODES:
+        if mode == 0:
+            continue
+        fixed = mode in FIXED_ROUNDING
+        assert (PRE_QUANT_MODES[mode].fixed_rounding is not None) == fixed
+        shift = mode in (12, 13)
+        assert datr_legal(mode, 0, False)
+        assert datr_legal(mode, 0, True) == (not shift)
+        assert datr_legal(mode, 1, False) == (not fixed and not shift)
+    assert not datr_legal(26, 5, True) and datr_legal(3, 1, False) and datr_legal(19, 5, True)
+    assert post(32, 0x3F801000, param=q(1)) == 0x3C00
+    assert post(26, 0x3F880000, param=q(1)) == 0x38
+    assert post(25, 0x3F880000, param=q(1)) == 0x09
+
+
+S32_MODES = {2, 3, 4, 5, 12, 13, 17, 18, 19, 20, 35, 39}
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-INPUT-TYPE-002")
+def test_fpatr_accumulator_class():
+    """Mode 0 takes any accumulator; every other mode exactly its class (S32 or FP32), never
+    U32 (ASL ``BundleFPATRAccumulatorTypeLegal``), checked by ``validate`` before effects."""
+
+    for mode in PRE_QUANT_MODES:
+        if mode == 0:
+            assert all(legal(0, acc) for acc in (T.FP32, T.S32, T.U32))
+            continue
+        own, other = (T.S32, T.FP32) if mode in S32_MODES else (T.FP32, T.S32)
+        assert legal(mode, own) and not legal(mode, other) and not legal(mode, T.U32), mode
+
+
+OUTPUT_TYPES = {
+    0: T.FP32, 1: T.FP16, 2: T.S8, 3: T.S8, 4: T.FP16, 5: T.FP16, 12: T.S16, 13: T.S16,
+    16: T.BF16, 17: T.S4X2, 18: T.S4X2, 19: T.S16, 20: T.S16, 23: T.S8, 24: T.S8, 25: T.HIF8,
+    26: T.E4M3, 27: T.FP32, 28: T.HIF8, 32: T.FP16, 33: T.FP16, 34: T.BF16, 35: T.BF16,
+    36: T.BF16, 37: T.E4M3, 38: T.FP32, 39: T.BF16,
+}  # fmt: skip
+VECTOR_MODES = {2, 4, 12, 18, 20, 23, 28, 33, 36, 37, 38, 39}
+SCALAR_MODES = set(OUTPUT_TYPES) - VECTOR_MODES - {0, 1, 16}
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-MODE-TABLE-BOUNDARY-001",
+     unchecked="BundleFPATRDATRFieldsLegal(PreQuantMode 0, RMode != 0 or Sat) is FALSE, but "
+               "the CUBE block path (ExecuteBundleTMATMULOperation) never evaluates it and "
+               "AVS TMATMUL-EXEC-001 completes such a block: we follow the executed path")  # fmt: skip
+def test_fpatr_mode_table():
+    assert set(PRE_QUANT_MODES) == set(OUTPUT_TYPES) and 14 not in PRE_QUANT_MODES
+    for mode, out in OUTPUT_TYPES.items():
+        m = PRE_QUANT_MODES[mode]
+        assert (m.out or T.FP32) is out, mode  # mode 0 keeps the (FP32) accumulator
+        assert (m.param is ParamKind.VECTOR) == (mode in VECTOR_MODES), mode
+        assert (m.param is ParamKind.SCALAR) == (mode in SCALAR_MODES), mode
+    assert Fpatr(relu_mode=2).scalar_params() == ("lrelu_scalar",)
+    assert Fpatr(relu_mode=3).vector_param_sources() == ("prelu",)
+    assert Fpatr(relu_mode=1).scalar_params() == () == Fpatr().vector_param_sources()
+    assert fault(decode, 0x00002023 | 4 << 23, strict=True) == "IllegalInstruction"  # ReLU 4
+    assert GROUP_N == (0, 8, 16, 32, 48, 64, 80, 96, 112, 128)
+
+    def legal(group_n_code=0, row_max_en=0, group_max_en=0, row_max_init=0, max_abs_en=0):
+        return not Fpatr(group_n_code=group_n_code, row_max_en=row_max_en,
+                         group_max_en=group_max_en, row_max_init=row_max_init,
+                         max_abs_en=max_abs_en).consistency_errors()  # fmt: skip
+
+    assert not legal(group_n_code=1) and not legal(row_max_init=1) and not legal(max_abs_en=1)
+    assert legal() and legal(row_max_en=1, max_abs_en=1)
+    assert legal(group_n_code=1, group_max_en=1, max_abs_en=1)
+    assert legal(group_n_code=1, row_max_en=1, group_max_en=1, max_abs_en=1)
+    assert not legal(group_max_en=1) and not legal(group_n_code=1, row_max_init=1)
+    assert datr_legal(0, 0, False) and datr_legal(12, 0, False)
+    assert not datr_legal(12, 0, True) and not datr_legal(12, 1, False)
+    assert not datr_legal(13, 2, True) and not datr_legal(1, 6, True) and datr_legal(1, 0, False)
+    assert not datr_legal(1, 7, True) and datr_legal(3, 7, True)
+    # GroupMax columns: ceil(N / GroupN), a partial final group counts
+    for code, n, groups in ((1, 3, 1), (1, 8, 1), (1, 9, 2), (1, 127, 16), (1, 128, 16),
+                            (9, 127, 1), (9, 128, 1), (9, 129, 2)):  # fmt: skip
+        fp = Fpatr(group_n_code=code, group_max_en=1)
+        (gmax,) = reductions(np.ones((1, n), np.float32), fp, None)
+        assert gmax.shape == (1, groups), (code, n)
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-RESET-CLEAR-001")
+def test_fpatr_cleared_at_block_reset():
+    """A block's B.FPATR does not outlive it: the next CUBE block without one is
+    BundleControl (presence cleared), and its summary starts from the all-zero fields."""
+    with_fp = [BStart.op("TMATMUL", 4), BFpatr(relu_mode=1), BIot(1, 2, 1, 1, 7, 0), BStop()]
+    (s,) = check_program(with_fp)
+    assert s.fpatr == Fpatr(relu_mode=1)
+    assert fault(check_program, [*with_fp, BStart.op("TMATMUL", 4),
+                                 BIot(1, 2, 1, 1, 7, 0), BStop()]) == "BundleControl"  # fmt: skip
+    s1, s2 = check_program([*with_fp, BStart.op("TMATMUL", 4), BFpatr(),
+                            BIot(1, 2, 1, 1, 7, 0), BStop()])  # fmt: skip
+    assert s2.fpatr == Fpatr() and all(v == 0 for v in s2.fpatr.as_tuple())
+
+
+@avs("PTO-AVS-BLOCK-B-FPATR-OPERAND-ROUTING-EXECUTION-001",
+     unchecked="aliased destination tile IDs: a B.IOT destination names a hand and the block "
+               "allocates a fresh tile for each, so two destinations cannot share an ID")  # fmt: skip
+def test_fpatr_operand_routing():
+    """LReLU alone reads RegSrc0; scalar quant + LReLU read RegSrc0 then RegSrc1 (dense);
+    a Local stream keeps its sources and its three destinations (D, RowMax, GroupMax) in
+    order."""
+    from pto_dialect.bundle import scalar_roles
+
+    lrelu = check_block([BStart.op("TMATMUL", 4), BFpatr(relu_mode=2),
+                         BIot(1, 2, 1, 1, 7, 0), BStop()])  # fmt: skip
+    assert scalar_roles(lrelu) == ("lrelu_scalar",)
+    pair = check_block([BStart.op("TMATMUL", 18), BFpatr(pre_quant_mode=3, relu_mode=2),
+                        BIot(1, 2, 1, 1, 7, 0), BStop()])  # fmt: skip
+    assert scalar_roles(pair) == ("quant_scalar", "lrelu_scalar")
+    fp = BFpatr(0, 3, 1, 1, 1, 0, 0)  # PReLU: sources A, B, prelu; 3 destinations
+    stream = [BStart.op("TMATMUL", 4), fp, BIot(0, 1, 0, 1, 7, 20), BIot(2, None, 0, 1, 7, 21),
+              BIot(None, None, 1, 1, 7, 22), BStop()]  # fmt: skip
+    s = check_block(stream)
+    assert s.sources == (0, 1, 2) and [h for h, _ in s.destinations] == [20, 21, 22]
+
+
+# -- B.DATR, C.B.DIMI ----------------------------------------------------------------------------
+@avs("PTO-AVS-BLOCK-TESTBUNDLEDATAATTRIBUTES-EXECUTION-001")
+def test_datr_attributes_reach_the_operation():
+    """Layout codes 0, 1, 30 are assigned, 2 is not; a TCVT block's B.DATR gives the
+    operation its DataType, Null pad, RTZ rounding and saturation; reserved DataType codes
+    (15, 21-23, 29, 30) are IllegalInstruction at decode, before any effect."""
+    assert {0, 1, 30} <= set(LAYOUTS) and 2 not in LAYOUTS
+    s = check_block(parse_program("BSTART.VEC TCVT, FP32\nB.DATR NORM, U32, Null, RTZ, SAT\n"
+                                  "C.B.DIMI 2, ->lb0\nB.IOT t#1, mask=1111, last, ->t<128B>\n"
+                                  "BSTOP\n"))  # fmt: skip
+    assert (s.b_type, s.datr.pad, s.datr.rmode, s.datr.sat) == (T.U32.value, 3, 2, 1)
+    for code in (15, 21, 22, 23, 29, 30):
+        assert fault(decode, 0x00001023 | code << 20, strict=True) == "IllegalInstruction"
+
+
+@avs("PTO-AVS-BLOCK-C-B-DIMI-PLACE-001",
+     unchecked="the block body (commands after the header) is not modelled: a block is its "
+               "header, so only the standalone placement is checked")  # fmt: skip
+def test_dimi_outside_block():
+    assert fault(check_program, [decode(0x007C, 16)]) == "BundleControl"
+
+
+# -- BSTART.VEC / BSTART.SFU engine contracts ----------------------------------------------------
+NON_TEPL = ("TLOAD TSTORE TMOV TPREFETCH MGATHER MSCATTER MGATHER_MASK MSCATTER_MASK MGATHER_CAS "
+            "GMOV TMATMUL TMATMUL_BIAS TMATMUL_ACC TMATMUL_MX TMATMUL_MX_BIAS TMATMUL_MX_ACC "
+            "TGEMV TGEMV_BIAS TGEMV_ACC TGEMV_MX TGEMV_MX_BIAS TGEMV_MX_ACC").split()  # fmt: skip
+"""Operation indices 87..108 of the catalog (TLSU then CUBE); 0..86 are the TEPL selectors."""
+VEC_INDICES = {0, 1, 2, *range(5, 16), *range(21, 28), *range(30, 40)}
+"""Indices BSTART.VEC accepts (AVS BSTART-VEC-ENGINE-001); BSTART.SFU accepts the other TEPL."""
+
+
+@avs("PTO-AVS-BLOCK-BSTART-VEC-ENGINE-001", "PTO-AVS-BLOCK-BSTART-SFU-ENGINE-001")
+def test_engine_carriers_accept_their_operations():
+    ops = [*TEPL_BY_NAME, *NON_TEPL]
+    assert len(ops) == 109
+    for index, name in enumerate(ops):
+        for carrier, engine in (("VEC", Engine.VEC), ("SFU", Engine.SFU)):
+            try:
+                parse_program(f"BSTART.{carrier} {name}, FP32\n")
+                accepted = True
+            except AsmSyntaxError:
+                accepted = False
+            expected = index < 87 and (index in VEC_INDICES) == (engine is Engine.VEC)
+            assert accepted == expected, (carrier, index, name)
+            if index < 87:
+                assert (TEPL_BY_NAME[name].engine is engine) == expected
+
+
+# -- CUBE blocks ---------------------------------------------------------------------------------
+@avs("PTO-AVS-BLOCK-TMATMUL-DIM-001",
+     unchecked="an explicit LB2 that disagrees with linked sources: a linked block takes M, N, "
+               "K from its tile operands, so the K = 3 case is checked as a K mismatch of the "
+               "kernel's sources")  # fmt: skip
+def test_tmatmul_dimension_rejection():
+    cmds = [BStart.op("TMATMUL", T.FP16.value), BFpatr(), BDim(0, 0, 0),
+            BIot(1, 2, 1, 1, 7, 0), BStop()]  # fmt: skip
+    assert fault(check_program, cmds) == "TileLegality"  # explicit M = 0
+    a, b = np.full((1, 1), 2, np.float16), np.full((3, 1), 3, np.float16)
+    assert fault(cube_matrix, "TMATMUL", a, b) == "TileLegality"
+    assert a[0, 0] == 2 and b[0, 0] == 3  # sources unchanged
+
+
+@avs("PTO-AVS-BLOCK-TMATMUL-BIAS-SHAPE-001",
+     unchecked="the Bias tile's layout (the kernel takes logical matrices)")  # fmt: skip
+def test_tmatmul_bias_shapes():
+    a = b = np.ones((2, 2), np.float16)
+    for bias in (np.zeros((1, 1), np.float32), np.zeros((2, 1), np.float32),
+                 np.zeros((2, 2), np.float32), np.zeros((1, 2), np.float16)):  # fmt: skip
+        assert fault(cube_matrix, "TMATMUL_BIAS", a, b, bias=bias) == "TileLegality", bias.shape
+    assert cube_matrix("TMATMUL_BIAS", a, b, bias=np.ones((1, 2), np.float32)).tolist() == [
+        [3, 3], [3, 3]]
+
+
+@avs("PTO-AVS-BLOCK-TGEMV-CUBE-002",
+     unchecked="the CUBE_M16 / multi-CELL N8 physical storage of the block's primaries (the "
+               "kernel takes logical matrices; the storage order is tested in "
+               "test_avs_model.py)")  # fmt: skip
+def test_tgemv_k9_n10():
+    d = cube_matrix("TGEMV", np.ones((1, 9), np.float16), np.ones((9, 10), np.float16))
+    assert d.dtype == np.float32 and d.shape == (1, 10) and (d == 9).all()
+
+
+# -- TLOAD / TSTORE masks, B.IOT capacity and persistence ----------------------------------------
+@avs("PTO-AVS-BLOCK-TLOAD-CUBE-MASK-008",
+     unchecked="the core capacity charge (CoreTileCapacityInUse) and the loaded GM payload of "
+               "a decoded block (block-level GM addressing is not modelled)")  # fmt: skip
+def test_cube_tload_partial_mask_and_zero_mode():
+    cube = BDatr(layout=22, dtype=DTYPE_NONE, pad=0)
+    s = check_block([BStart.op("TLOAD", T.FP16.value), cube, BDim(0, 0, 1), BDim(1, 0, 1),
+                     BIot(last=1, size_code=1, pe_mode=5, dst_hand=0), BStop()])  # fmt: skip
+    assert s.mask == "1100" and not s.noop
+    wrong = BDatr(layout=25, dtype=DTYPE_NONE, pad=0)  # a store conversion on a TLOAD
+    s = check_block([BStart.op("TLOAD", T.FP16.value), wrong,
+                     BIot(last=1, size_code=1, pe_mode=0, dst_hand=0), BStop()])  # fmt: skip
+    assert s.noop and s.destinations == ()
+
+
+@avs("PTO-AVS-BLOCK-TSTORE-MASK-001",
+     unchecked="Shared execution (the undefined Shared value reaching GM) is not modelled")
+def test_tstore_shared_masks():
+    def store(function: int, pe_mode: int):
+        return [BStart(BlockFamily.TLSU, function, T.FP16.value), BIos(7, 0, pe_mode), BStop()]
+
+    assert fault(check_block, store(1, 7)) is None
+    assert fault(check_block, store(1, 4)) == "TileLegality"  # partial mask on Function 1
+    assert fault(check_block, store(14, 4)) is None  # TSTORE.SPART
+
+
+@avs("PTO-AVS-BLOCK-B-IOT-CAPACITY-003",
+     unchecked="the core capacity charge (256 KiB over four PEs) is not accounted")
+def test_iot_size_code_10_fills_a_pe():
+    """A 128 x 128 U32 TLOAD destination (64 KiB) fits SizeCode 10 on every PE; one more
+    row does not (TileAllocation)."""
+    def block(rows: int):
+        return [BStart.op("TLOAD", T.U32.value), BDim(0, 0, 128), BDim(1, 0, rows),
+                BDim(2, 0, 128), BIot(last=1, size_code=10, pe_mode=7, dst_hand=0), BStop()]
+
+    s = check_block(block(128))
+    assert s.mask == "1111" and s.destinations == ((0, 10),)
+    assert fault(check_block, block(129)) == "TileAllocation"
+
+
+@avs("PTO-AVS-BLOCK-B-IOT-SOURCE-PERSIST-001")
+def test_iot_sources_persist():
+    """Two decoded blocks read the same Local source; the first block's completion leaves it
+    allocated and unchanged (the second reads the original payload), as do the inputs."""
+    tile = "!pto.tile<16x2xf32, valid=1x2>"
+    text = f"""func.func @f(%a: {tile}, %b: {tile}) -> {tile} {{
+  %s = pto.tadd %a, %b : {tile}
+  %t = pto.tsub %s, %a : {tile}
+  %u = pto.tadd %t, %a : {tile}
+  func.return %u : {tile}
+}}"""
+    a = np.array([[1.5, -2.0]], np.float32)
+    b = np.array([[4.0, 8.0]], np.float32)
+    a0, b0 = a.copy(), b.copy()
+    r = run_both_levels(text, a, b)
+    assert r.shape == (4, 1, 2) and (r == [[5.5, 6.0]]).all()  # on every PE
+    assert np.array_equal(a, a0) and np.array_equal(b, b0)
+
