@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from conformance.inventory import FLAGS, avs
-from conformance.support import run_both_levels
+from conformance.support import bundled, run_both_levels, verify_error
+from interpreter import run
 from interpreter.kernels.cube import cube_matrix
 from interpreter.kernels.postprocess import (
     apply,
@@ -464,3 +465,176 @@ def test_iot_sources_persist():
     assert r.shape == (4, 1, 2) and (r == [[5.5, 6.0]]).all()  # on every PE
     assert np.array_equal(a, a0) and np.array_equal(b, b0)
 
+
+
+# -- decoded TLOAD / TSTORE blocks on GM tensors -------------------------------------------------
+# GM is a tensor operand here: a linked TLOAD/TSTORE block reads its base and row stride as the
+# tensor and its element offsets (B.IOR RegSrc0/RegSrc1 = a0/a1, docs/blocks.md), so a byte row
+# stride is the tensor's row pitch times the element size.
+GM_PITCH = ("a row stride is the GM tensor's row pitch: an omitted B.IOR (dense LB2 default) "
+            "and an encoded-zero stride (rows aliasing one GM row) cannot be written")  # fmt: skip
+GM_FAULT = ("the DataPage fault kind, fault address and memory-event count (no page model: a "
+            "footprint outside the tensor is TileLegality before any effect); a 64-bit "
+            "wrapping stride cannot be written")  # fmt: skip
+
+
+def _move(body: str, args: str, result: str) -> str:
+    return (f"func.func @f({args}) -> {result} {{\n  %c0 = arith.constant 0 : index\n{body}\n"
+            f"  func.return %r : {result}\n}}")  # fmt: skip
+
+
+def _load(tensor: str, tile: str, pad: str = "") -> str:
+    props = f" {{pad = {pad}}}" if pad else ""
+    return _move(f"  %r = pto.tload %m[%i, %c0]{props} : {tensor} -> {tile}",
+                 f"%m: {tensor}, %i: index", tile)  # fmt: skip
+
+
+def _store(tile: str, tensor: str) -> str:
+    return _move(f"  %r = pto.tstore %t, %o[%i, %c0] : {tile} -> {tensor}",
+                 f"%t: {tile}, %o: {tensor}, %i: index", tensor)  # fmt: skip
+
+
+def _decoded_tile(text: str, *args):
+    """The TileValue (payload and definedness of every PE) the module's one decoded block
+    produces (``interpreter.bundle_functions.block_plan``)."""
+    from interpreter.bundle_functions import block_plan
+    from pto_dialect.bundle import BlockOp
+
+    (blk,) = [o for o in bundled(text).walk() if isinstance(o, BlockOp)]
+    (value,) = block_plan(blk, "ordered")(*args)
+    return blk, value
+
+
+def _fp16_words(words) -> np.ndarray:
+    return np.asarray(words, np.uint16).view(np.float16)
+
+
+@avs("PTO-AVS-BLOCK-TLOAD-CUBE-002")
+def test_cube_tload_m16():
+    """ND2M16 of a 2 x 3 FP16 GM block (raw words 1..6) onto PE0: the decoded block is a CUBE
+    TLOAD (B.DATR ND2M16, LB0 3, LB1 2) whose Matrix destination holds the raw payload, and
+    PadValue Max fills (and defines) the rest of the CELL with 0x7BFF."""
+    tile = "!pto.tile<16x4xf16, valid=2x3, cube_m16, mat, pe=1000>"
+    text = _load("tensor<2x3xf16>", tile, pad="max")
+    gm = _fp16_words(np.arange(1, 7).reshape(2, 3))
+    r = run_both_levels(text, gm, 0)
+    assert r.view(np.uint16).tolist() == [[[1, 2, 3], [4, 5, 6]]]  # PE0 only
+    blk, value = _decoded_tile(text, gm, 0, 0)
+    s = blk.summary()
+    assert (s.datr.layout, s.lb[:2], s.mask) == (22, (3, 2), "1000")
+    payload = value.payloads[0].view(np.uint16)
+    assert payload[0, 0] == 1 and payload[1, 2] == 6 and payload[2, 0] == 0x7BFF
+    assert value.defined[0][2, 0] and value.pes == [0]
+
+
+@avs("PTO-AVS-BLOCK-TLOAD-STRIDE-001", unchecked=GM_PITCH)
+def test_tload_row_stride():
+    """U32 2 x 2 with a 12-byte row stride (pitch 3) reads GM words 0, 1, 3, 4; a dense
+    (8-byte) stride reads 0..3."""
+    tile = "!pto.tile<32x2xui32, valid=2x2, pe=1000>"
+    strided = np.array([[1, 2, 99], [3, 4, 99]], np.int32)
+    assert run_both_levels(_load("tensor<2x3xi32>", tile), strided, 0)[0].tolist() == [[1, 2], [3, 4]]
+    dense = np.array([[5, 6], [7, 8]], np.int32)
+    assert run_both_levels(_load("tensor<2x2xi32>", tile), dense, 0)[0].tolist() == [[5, 6], [7, 8]]
+
+
+@avs("PTO-AVS-BLOCK-TLOAD-CUBE-STRIDE-007", unchecked=GM_PITCH)
+def test_cube_tload_row_stride():
+    """ND2M16 FP16 2 x 2 with a 6-byte stride (pitch 3) puts GM word 3 at (1, 0); dense, word 2."""
+    tile = "!pto.tile<2x2xf16, cube_m16, mat, pe=1000>"
+    strided = _fp16_words([[1, 2, 0], [3, 4, 0]])
+    r = run_both_levels(_load("tensor<2x3xf16>", tile), strided, 0)
+    assert r.view(np.uint16)[0, 1, 0] == 3
+    dense = _fp16_words([[5, 6], [7, 8]])
+    assert run_both_levels(_load("tensor<2x2xf16>", tile), dense, 0).view(np.uint16)[0, 1, 0] == 7
+
+
+def _load_faults(text: str, gm: np.ndarray, row: int) -> str | None:
+    """Fault kind of running the TLOAD at GM row ``row``, at tile level and decoded."""
+    kinds = {fault(run, t, "f", gm, row) for t in (text, bundled(text))}
+    assert len(kinds) == 1
+    return kinds.pop()
+
+
+@avs("PTO-AVS-BLOCK-TLOAD-PREFLIGHT-001", unchecked=GM_FAULT)
+def test_tload_footprint_preflight():
+    """A load whose second row lies beyond GM faults before any destination exists; the
+    same load in range completes."""
+    tile = "!pto.tile<32x2xui32, valid=2x2, pe=1000>"
+    gm = np.arange(6, dtype=np.int32).reshape(3, 2)
+    assert _load_faults(_load("tensor<3x2xi32>", tile), gm, 2) == "TileLegality"
+    assert _load_faults(_load("tensor<3x2xi32>", tile), gm, 1) is None
+
+
+@avs("PTO-AVS-BLOCK-TLOAD-CUBE-ACCESS-003", unchecked=GM_FAULT)
+def test_cube_tload_access_preflight():
+    """A 3 x 1 ND2M16 load faults when its first or its last element lies beyond GM."""
+    tile = "!pto.tile<3x1xf16, cube_m16, mat, pe=1000>"
+    text = _load("tensor<4x1xf16>", tile)
+    gm = _fp16_words([[1], [2], [3], [4]])
+    assert _load_faults(text, gm, 4) == "TileLegality"  # first element outside
+    assert _load_faults(text, gm, 2) == "TileLegality"  # last element outside
+    assert _load_faults(text, gm, 1) is None
+
+
+@avs("PTO-AVS-BLOCK-TSTORE-CUBE-002")
+def test_cube_tstore_m16():
+    """M162ND of a 2 x 3 CUBE_M16 FP16 source on PE3 writes exactly the six raw valid words
+    to GM (the rest of GM keeps its bytes) and leaves the source unchanged."""
+    tile = "!pto.tile<2x3xf16, cube_m16, mat, pe=0001>"
+    text = _store(tile, "tensor<3x3xf16>")
+    src = _fp16_words(np.arange(1, 7).reshape(2, 3))
+    gm = _fp16_words(np.full((3, 3), 0xA5A5))
+    src0, gm0 = src.copy(), gm.copy()
+    r = run_both_levels(text, src, gm, 0)
+    assert r.view(np.uint16).tolist() == [[1, 2, 3], [4, 5, 6], [0xA5A5] * 3]
+    assert src.view(np.uint16).tolist() == src0.view(np.uint16).tolist()
+    assert gm.view(np.uint16).tolist() == gm0.view(np.uint16).tolist()
+    (blk,) = [o for o in bundled(text).walk() if o.name == "pto.block"]
+    s = blk.summary()
+    assert (s.datr.layout, s.lb[:2], s.mask) == (25, (3, 2), "0001")
+
+
+@avs("PTO-AVS-BLOCK-TSTORE-STRIDE-001", unchecked=GM_PITCH)
+def test_tstore_row_stride():
+    """U32 2 x 2 into GM with a 12-byte stride (pitch 3) writes words 0, 1, 3, 4 and skips
+    2 and 5; with the dense stride, words 0..3."""
+    tile = "!pto.tile<32x2xui32, valid=2x2, pe=1000>"
+    src = np.array([[11, 12], [13, 14]], np.uint32)
+    gm = np.zeros((2, 3), np.int32)
+    r = run_both_levels(_store(tile, "tensor<2x3xi32>"), src, gm, 0)
+    assert r.tolist() == [[11, 12, 0], [13, 14, 0]]
+    r = run_both_levels(_store(tile, "tensor<2x2xi32>"), src + 4, np.zeros((2, 2), np.int32), 0)
+    assert r.tolist() == [[15, 16], [17, 18]]
+
+
+@avs("PTO-AVS-BLOCK-TSTORE-CUBE-ACCESS-003", unchecked=GM_FAULT)
+def test_cube_tstore_access_preflight():
+    """A 3 x 1 M162ND store whose first or last element lies beyond GM faults before any
+    element is written (GM and the source unchanged)."""
+    tile = "!pto.tile<3x1xf16, cube_m16, mat, pe=0001>"
+    text = _store(tile, "tensor<4x1xf16>")
+    src = _fp16_words([[1], [2], [3]])
+    gm = _fp16_words([[0xA5], [0xA5], [0xA5], [0xA5]])
+    for row in (4, 2):
+        for t in (text, bundled(text)):
+            assert fault(run, t, "f", src, gm, row) == "TileLegality"
+    assert gm.view(np.uint16).tolist() == [[0xA5]] * 4
+    assert src.view(np.uint16).tolist() == [[1], [2], [3]]
+
+
+@avs("PTO-AVS-BLOCK-TSTORE-CUBE-DESCRIPTOR-004")
+def test_cube_tstore_descriptor_mismatch():
+    """A decoded M162ND TSTORE whose source descriptor disagrees with the block (layout M32,
+    DataType FP32, ValidCol 4 vs LB0 3, location not Matrix) is TileLegality before any GM
+    write (ASL ``TileCubeDescriptorLegal`` and the TSTORE descriptor match of
+    tlsu-layout-conversion.asl): the verifier refuses the linked block."""
+    tile = "!pto.tile<2x3xf16, cube_m16, mat, pe=0001>"
+    good = str(bundled(_store(tile, "tensor<2x3xf16>")))
+    assert verify_error(good) is None
+    for old, new in (("M162ND", "M322ND"), ("TSTORE, FP16", "TSTORE, FP32"),
+                     ("<lb = 0, imm = 3>", "<lb = 0, imm = 4>"),
+                     ("cube_m16, mat, pe", "cube_m16, vec, pe")):  # fmt: skip
+        assert old in good
+        err = verify_error(good.replace(old, new))
+        assert err is not None and "[TileLegality]" in err, (old, err)
