@@ -638,3 +638,157 @@ def test_cube_tstore_descriptor_mismatch():
         assert old in good
         err = verify_error(good.replace(old, new))
         assert err is not None and "[TileLegality]" in err, (old, err)
+
+
+# -- B.IOR: scalar operands of decoded blocks ---------------------------------------------------
+IOR_VALUES = ("the GPR values a B.IOR delivers at run time (TLOAD base and row-stride words): "
+              "a linked block receives them as SSA operands a0/a1, so TLOAD operand values are "
+              "checked through the GM tensor tests above")  # fmt: skip
+NO_TSORT = "TSORT (its flag0 consumer) is not implemented on this branch: TMRGSORT's is checked"
+
+
+def _tadds(ior: str = "") -> list:
+    return parse_program(f"BSTART.VEC TADDS, U32\nC.B.DIMI 2, ->lb0\n"
+                         f"B.IOT t#1, mask=1111, last, ->t<128B>\n{ior}BSTOP\n")  # fmt: skip
+
+
+@avs("PTO-AVS-BLOCK-B-IOR-DEFAULTS-EXEC-001", unchecked=IOR_VALUES)
+def test_ior_schema_defaults():
+    """GPR selectors 24..31 in any B.IOR field are IllegalInstruction; a second B.IOR is
+    BundleControl; a one-scalar TADDS is complete with B.IOR omitted or all zero and
+    incomplete (BundleControl) with a surplus RegSrc1/RegSrc2; TQUANT may read one GPR
+    for both of its scalars."""
+    for sel in range(24, 32):
+        for lo in (7, 15, 20, 27):  # RegDst, RegSrc0, RegSrc1, RegSrc2
+            assert fault(decode, 0x13 | sel << lo, strict=True) == "IllegalInstruction"
+    assert fault(check_program, _tadds("B.IOR [a0], ->zero\nB.IOR [a1], ->zero\n")) == (
+        "BundleControl")
+    assert check_block(_tadds()).scalars is None
+    assert check_block(_tadds("B.IOR [zero], ->zero\n")).scalars.sources == (0, 0, 0)
+    assert fault(check_block, _tadds("B.IOR [a0, a1, a2], ->zero\n")) == "BundleControl"
+    quant = parse_program("BSTART.SFU TQUANT, FP32\nB.DATR NORM, S8, Zero\nC.B.DIMI 2, ->lb0\n"
+                          "B.IOT t#1, mask=1111, last, ->t<128B>\nB.IOR [a5, a5], ->zero\n"
+                          "BSTOP\n")  # fmt: skip
+    src0, src1, _ = check_block(quant).scalars.sources
+    assert src0 == src1 != 0
+
+
+def _generator(op: str, tile: str) -> str:
+    return (f"func.func @f(%p: i64, %q: i64) -> {tile} {{\n"
+            f"  %r = pto.{op} %p, %q : (i64, i64) -> {tile}\n  func.return %r : {tile}\n}}")
+
+
+TCI_U32 = "!pto.tile<32x4xui32, valid=1x4>"
+
+
+@avs("PTO-AVS-BLOCK-B-IOR-ORDER-EXEC-002", "PTO-AVS-BLOCK-B-IOR-ORDERED-GPR-EXECUTION-001",
+     "PTO-AVS-BLOCK-B-IOR-EXECUTION-001", unchecked=NO_TSORT)  # fmt: skip
+def test_ior_ordered_gpr_operands():
+    """TCI reads start (RegSrc0) then the descending flag (RegSrc1); TTRI the signed diagonal
+    then the orientation, with -65535 and 65535 legal and 65536 TileLegality; TMRGSORT its
+    flag in RegSrc0, where 2 is TileLegality; a nonzero RegDst or surplus RegSrc is an
+    incomplete binding (BundleControl)."""
+    assert run_both_levels(_generator("tci", TCI_U32), 5, 1)[0].tolist() == [[5, 4, 3, 2]]
+    ttri = _generator("ttri", "!pto.tile<16x8xf16, valid=2x2>")
+    upper = run_both_levels(ttri, -65535, 1)
+    assert upper[0].tolist() == [[1, 1], [1, 1]]  # upper, diagonal -65535: all ones
+    assert run_both_levels(ttri, 65535, 0)[0].tolist() == [[1, 1], [1, 1]]
+    for t in (ttri, bundled(ttri)):
+        assert fault(run, t, "f", 65536, 0) == "TileLegality"
+    merge = _tmrgsort()
+    for t in (merge, bundled(merge)):
+        assert fault(run, t, "f", *_sorted_pair(0), 2) == "TileLegality"
+    start = "BSTART.SFU TMRGSORT, FP32\nB.IOT t#1, t#2, mask=1000, last, ->t<128B>\n"
+    for ior in ("B.IOR [a0], ->a1\n", "B.IOR [a0, zero, a1], ->zero\n"):
+        assert fault(check_block, parse_program(start + ior + "BSTOP\n")) == "BundleControl"
+    assert check_block(parse_program(start + "B.IOR [a0], ->zero\nBSTOP\n")).scalars.src0 != 0
+
+
+def _without_ior(block_text: str, selectors: str | None) -> str:
+    """The linked TCI block of ``block_text`` with its B.IOR removed (``selectors`` None) or
+    replaced by an all-``selectors`` one, linking no scalar operand."""
+    ior = "      pto.b.ior <src0 = a0, src1 = a1, src2 = zero, dst = zero>\n"
+    assert ior in block_text
+    new = "" if selectors is None else (
+        f"      pto.b.ior <src0 = {selectors}, src1 = {selectors}, src2 = zero, dst = zero>\n")
+    return (block_text.replace(ior, new).replace("pto.block (%p, %q)", "pto.block ()")
+            .replace(f": (i64, i64) -> {TCI_U32}\n    func.return", f": () -> {TCI_U32}\n"
+                     "    func.return"))  # fmt: skip
+
+
+@avs("PTO-AVS-BLOCK-B-IOR-TILE-CONSUMERS-EXEC-003", unchecked=NO_TSORT)
+def test_ior_tile_consumers():
+    """Decoded TCI: start 5 descending gives 5 4 3 2; an omitted B.IOR and an all-zero one
+    both give start 0 ascending (zero register). TTRI with a diagonal out of [-65535, 65535]
+    and TCI with flag 2 are TileLegality before any destination exists; with PE mask 0000
+    the block is a no-op before any GPR read; a second B.IOR is BundleControl."""
+    text = _generator("tci", TCI_U32)
+    assert run_both_levels(text, 5, 1)[0].tolist() == [[5, 4, 3, 2]]
+    linked = str(bundled(text))
+    for selectors in (None, "zero"):
+        assert run(_without_ior(linked, selectors), "f", 5, 1)[0][0].tolist() == [[0, 1, 2, 3]]
+    ttri = _generator("ttri", "!pto.tile<16x8xf16, valid=2x2>")
+    for diagonal in (65536, -65536):
+        assert fault(run, bundled(ttri), "f", diagonal, 1) == "TileLegality"
+    assert fault(run, bundled(text), "f", 5, 2) == "TileLegality"
+    from interpreter.bundle_functions import block_plan
+    from pto_dialect.bundle import BlockOp
+
+    masked = linked.replace('pe_mode = "1111"', 'pe_mode = "0000"')
+    (blk,) = [o for o in _parse(masked).walk() if isinstance(o, BlockOp)]
+    (value,) = block_plan(blk, "ordered")(5, 2)
+    assert not value.allocated
+    twice = parse_program("BSTART.SFU TCI, U32\nC.B.DIMI 4, ->lb0\nB.IOR [a0, a1], ->zero\n"
+                          "B.IOR [a2, a1], ->zero\n")  # fmt: skip
+    assert fault(check_program, twice) == "BundleControl"
+
+
+def _parse(text: str):
+    from interpreter.runner import build_context, parse_module_text
+
+    return parse_module_text(text, ctx=build_context())
+
+
+def _tmrgsort() -> str:
+    src, dst = "!pto.tile<16x2xf32, valid=1x2, pe=1000>", "!pto.tile<8x4xf32, valid=1x4, pe=1000>"
+    return (f"func.func @f(%l: {src}, %r: {src}, %d: i64) -> {dst} {{\n"
+            f"  %m = pto.tmrgsort %l, %r, %d {{mask = #pto.mask<1000>}} : ({src}, {src}, i64) -> {dst}\n"
+            f"  func.return %m : {dst}\n}}")  # fmt: skip
+
+
+def _sorted_pair(descending: int) -> tuple[np.ndarray, np.ndarray]:
+    """Left and right sources sorted in the direction, with a key in both: -0.0 on the left
+    and +0.0 on the right (equal keys, distinguishable bits) and 1.0 in both."""
+    left, right = [-0.0, 3.0], [0.0, 2.0]
+    if descending:
+        left, right = [3.0, -0.0], [2.0, 0.0]
+    return np.array([[left]], np.float32), np.array([[right]], np.float32)
+
+
+@avs("PTO-AVS-BLOCK-TMRGSORT-END-TO-END-EXECUTION-001")
+def test_tmrgsort_decoded_both_directions():
+    """A decoded TMRGSORT block (flag in B.IOR RegSrc0, mask 1000, destination 1 x 4 derived
+    from the sources) merges ascending and descending FP32 streams stably: of two equal keys
+    (-0.0 left, +0.0 right) the left one comes first in both directions."""
+    text = _tmrgsort()
+    s = [o for o in bundled(text).walk() if o.name == "pto.block"][0].summary()
+    assert s.mask == "1000" and s.scalars.src0 != 0 and not any(s.lb_written)
+    for descending, want in ((0, [-0.0, 0.0, 2.0, 3.0]), (1, [3.0, 2.0, -0.0, 0.0])):
+        r = run_both_levels(text, *_sorted_pair(descending), descending)
+        bits = r[0, 0].view(np.uint32).tolist()
+        assert bits == np.array(want, np.float32).view(np.uint32).tolist(), descending
+
+
+@avs("PTO-AVS-BLOCK-B-IOT-SCHEMAS-001",
+     unchecked="the TMOV Local-to-Shared (TLSU Functions 9/10) and GMOV binding schemas: "
+               "Shared movement and GMOV are not implemented")  # fmt: skip
+def test_iot_common_mask():
+    """Every effective B.IOT of one operation uses one PE mask: a TADD whose second binding
+    names mask 1111 after a first with 0001 is TileLegality at that command."""
+    first = BIot(src0=0, size_code=0, pe_mode=4)
+    second = BIot(src0=1, last=1, size_code=1, pe_mode=7, dst_hand=0)
+    cmds = [BStart.op("TADD", T.U32.value), BDim(0, 0, 2), first, second, BStop()]
+    assert fault(check_block, cmds) == "TileLegality"
+    one = BIot(src0=0, src1=1, last=1, size_code=1, pe_mode=4, dst_hand=0)
+    assert check_block([BStart.op("TADD", T.U32.value), BDim(0, 0, 2), one, BStop()]).mask == (
+        "0001")
