@@ -177,9 +177,21 @@ def test_fpatr_signed_zero_affine():
 
 @avs("PTO-AVS-BLOCK-B-FPATR-COMMIT-006", unchecked=FLAGS)
 def test_fpatr_commit_values():
-    """QF322B8_PRE with scale 2: 1.5 -> 3, 70.0 -> 140 wraps to -116 (0x8C); the scalar
-    parameter is routed as B.IOR RegSrc0 (``Fpatr.scalar_params``)."""
-    assert Fpatr(pre_quant_mode=24).scalar_params() == ("quant_scalar",)
+    """QF322B8_PRE with scale 2 on a committed FP32 accumulator row [1.5, 70.0]: a decoded
+    TMATMUL block reads the parameter word through B.IOR RegSrc0 and publishes [3, -116]
+    (140 wraps to 0x8C), as the tile level does."""
+    a, b = "!pto.tile<1x1xf16, cube_m16, mat>", "!pto.tile<1x2xf16, cube_n8, mat>"
+    d = "!pto.tile<1x2xsi8, cube_m16, mat>"
+    text = (f"func.func @f(%a: {a}, %b: {b}, %q: i64) -> {d} {{\n"
+            f"  %d = pto.tmatmul %a, %b, quant_scalar %q "
+            f"{{fpatr = #pto.fpatr<pre_quant_mode = 24>}} : ({a}, {b}, i64) -> {d}\n"
+            f"  func.return %d : {d}\n}}")  # fmt: skip
+    (blk,) = [o for o in bundled(text).walk() if o.name == "pto.block"]
+    s = blk.summary()
+    assert s.fpatr.pre_quant_mode == 24 and s.scalars.src0 != 0 and s.scalars.src1 == 0
+    ones, acc = np.ones((1, 1), np.float16), np.array([[1.5, 70.0]], np.float16)
+    r = run_both_levels(text, ones, acc, q(2.0, 0, 9))
+    assert r.dtype == np.int8 and (r == [[3, -116]]).all()
     assert post(24, FP32_1_5, param=q(2.0, 0, 9)) == 3
     assert post(24, 0x428C0000, param=q(2.0, 0, 9)) == -116
 
@@ -374,48 +386,82 @@ def test_engine_carriers_accept_their_operations():
 
 
 # -- CUBE blocks ---------------------------------------------------------------------------------
-@avs("PTO-AVS-BLOCK-TMATMUL-DIM-001",
-     unchecked="an explicit LB2 that disagrees with linked sources: a linked block takes M, N, "
-               "K from its tile operands, so the K = 3 case is checked as a K mismatch of the "
-               "kernel's sources")  # fmt: skip
+def _cube(op: str, a: str, b: str, d: str, bias: str | None = None) -> str:
+    ins = f"%a: {a}, %b: {b}" + (f", %c: {bias}" if bias else "")
+    tys = f"{a}, {b}" + (f", {bias}" if bias else "")
+    ops = "%a, %b" + (", %c" if bias else "")
+    return (f"func.func @f({ins}) -> {d} {{\n  %d = pto.{op} {ops} : ({tys}) -> {d}\n"
+            f"  func.return %d : {d}\n}}")  # fmt: skip
+
+
+@avs("PTO-AVS-BLOCK-TMATMUL-DIM-001")
 def test_tmatmul_dimension_rejection():
+    """A decoded TMATMUL with an explicit M = 0, or an explicit K = 3 that its 1 x 1 Local
+    sources do not have (``TileMatrixInfosMatchDimensions``), is TileLegality before any
+    destination exists (the verifier refuses the block; the sources are unchanged SSA
+    values)."""
+    text = _cube("tmatmul", "!pto.tile<1x1xf16, cube_m16, mat>",
+                 "!pto.tile<1x1xf16, cube_n8, mat>", "!pto.tile<1x1xf32, cube_m16, mat>")
+    linked = str(bundled(text))
+    assert verify_error(linked) is None
+    iot = "      pto.b.iot"
+    for lb, value in ((0, 0), (2, 3)):
+        dim = f"      pto.b.dimi <lb = {lb}, imm = {value}>\n"
+        err = verify_error(linked.replace(iot, dim + iot, 1))
+        assert err is not None and "[TileLegality]" in err, (lb, err)
     cmds = [BStart.op("TMATMUL", T.FP16.value), BFpatr(), BDim(0, 0, 0),
             BIot(1, 2, 1, 1, 7, 0), BStop()]  # fmt: skip
-    assert fault(check_program, cmds) == "TileLegality"  # explicit M = 0
-    a, b = np.full((1, 1), 2, np.float16), np.full((3, 1), 3, np.float16)
-    assert fault(cube_matrix, "TMATMUL", a, b) == "TileLegality"
-    assert a[0, 0] == 2 and b[0, 0] == 3  # sources unchanged
+    assert fault(check_program, cmds) == "TileLegality"  # the unlinked block too
 
 
-@avs("PTO-AVS-BLOCK-TMATMUL-BIAS-SHAPE-001",
-     unchecked="the Bias tile's layout (the kernel takes logical matrices)")  # fmt: skip
+@avs("PTO-AVS-BLOCK-TMATMUL-BIAS-SHAPE-001")
 def test_tmatmul_bias_shapes():
+    """Bias must be a row-major 1 x N tile of the result type: 1 x 1, M x 1 and M x N
+    shapes, an input-typed (FP16) and a CUBE-layout Bias are TileLegality before any
+    destination (kernel and verifier); a 1 x N FP32 Bias adds to each row."""
     a = b = np.ones((2, 2), np.float16)
     for bias in (np.zeros((1, 1), np.float32), np.zeros((2, 1), np.float32),
                  np.zeros((2, 2), np.float32), np.zeros((1, 2), np.float16)):  # fmt: skip
         assert fault(cube_matrix, "TMATMUL_BIAS", a, b, bias=bias) == "TileLegality", bias.shape
-    assert cube_matrix("TMATMUL_BIAS", a, b, bias=np.ones((1, 2), np.float32)).tolist() == [
-        [3, 3], [3, 3]]
+    mat_a, mat_b = "!pto.tile<2x2xf16, cube_m16, mat>", "!pto.tile<2x2xf16, cube_n8, mat>"
+    d = "!pto.tile<2x2xf32, cube_m16, mat>"
+    for bias in ("!pto.tile<1x2xf32, cube_m16, mat>", "!pto.tile<32x2xf16, valid=1x2>",
+                 "!pto.tile<32x1xf32, valid=2x1>", "!pto.tile<16x2xf32, valid=2x2>"):  # fmt: skip
+        err = verify_error(_cube("tmatmul_bias", mat_a, mat_b, d, bias))
+        assert err is not None and "[TileLegality]" in err, (bias, err)
+    ok = _cube("tmatmul_bias", mat_a, mat_b, d, "!pto.tile<32x2xf32, valid=1x2>")
+    r = run_both_levels(ok, a, b, np.array([[1.0, 2.0]], np.float32))
+    assert r[0].tolist() == [[3, 4], [3, 4]]
 
 
-@avs("PTO-AVS-BLOCK-TGEMV-CUBE-002",
-     unchecked="the CUBE_M16 / multi-CELL N8 physical storage of the block's primaries (the "
-               "kernel takes logical matrices; the storage order is tested in "
-               "test_avs_model.py)")  # fmt: skip
+@avs("PTO-AVS-BLOCK-TGEMV-CUBE-002")
 def test_tgemv_k9_n10():
-    d = cube_matrix("TGEMV", np.ones((1, 9), np.float16), np.ones((9, 10), np.float16))
-    assert d.dtype == np.float32 and d.shape == (1, 10) and (d == 9).all()
+    """TGEMV at M = 1 of a 1 x 9 CUBE_M16 FP16 vector and a 9 x 10 (multi-CELL) CUBE_N8
+    matrix of ones publishes a 1 x 10 CUBE_M16 FP32 destination of nines (decoded block
+    LB1 = 10, LB2 = 9)."""
+    text = _cube("tgemv", "!pto.tile<1x9xf16, cube_m16, mat>",
+                 "!pto.tile<9x10xf16, cube_n8, mat>", "!pto.tile<1x10xf32, cube_m16, mat>")
+    (blk,) = [o for o in bundled(text).walk() if o.name == "pto.block"]
+    assert blk.summary().dims == (1, 10, 9)
+    r = run_both_levels(text, np.ones((1, 9), np.float16), np.ones((9, 10), np.float16))
+    assert r.dtype == np.float32 and r.shape[1:] == (1, 10) and (r == 9).all()
 
 
 # -- TLOAD / TSTORE masks, B.IOT capacity and persistence ----------------------------------------
 @avs("PTO-AVS-BLOCK-TLOAD-CUBE-MASK-008",
-     unchecked="the core capacity charge (CoreTileCapacityInUse) and the loaded GM payload of "
-               "a decoded block (block-level GM addressing is not modelled)")  # fmt: skip
+     unchecked="the core capacity charge (CoreTileCapacityInUse: two 128 B fragments) is not "
+               "accounted")  # fmt: skip
 def test_cube_tload_partial_mask_and_zero_mode():
+    """PEMode 101 (mask 1100) on a CUBE TLOAD is legal and loads GM word 0x1234 onto PEs 0
+    and 1 only; PEMode 0 makes a block with a store conversion (M162ND on a TLOAD) a strict
+    no-op."""
     cube = BDatr(layout=22, dtype=DTYPE_NONE, pad=0)
     s = check_block([BStart.op("TLOAD", T.FP16.value), cube, BDim(0, 0, 1), BDim(1, 0, 1),
                      BIot(last=1, size_code=1, pe_mode=5, dst_hand=0), BStop()])  # fmt: skip
     assert s.mask == "1100" and not s.noop
+    text = _load("tensor<1x1xf16>", "!pto.tile<1x1xf16, cube_m16, mat, pe=1100>")
+    r = run_both_levels(text, _fp16_words([[0x1234]]), 0)
+    assert r.shape == (2, 1, 1) and (r.view(np.uint16) == 0x1234).all()
     wrong = BDatr(layout=25, dtype=DTYPE_NONE, pad=0)  # a store conversion on a TLOAD
     s = check_block([BStart.op("TLOAD", T.FP16.value), wrong,
                      BIot(last=1, size_code=1, pe_mode=0, dst_hand=0), BStop()])  # fmt: skip
