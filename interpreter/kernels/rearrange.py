@@ -1,9 +1,11 @@
 """Kernels of the irregular tile-local rearrangements: TGATHER, TSCATTER, TFILLPAD,
-TEXTRACT, TINSERT, TMRGSORT, THISTOGRAM.
+TEXTRACT, TINSERT, TMRGSORT, TSORT, THISTOGRAM.
 
 Rows of :data:`interpreter.kernels.LOCAL_ROWS` (call convention of
 :mod:`.tile_local`: ``kernel(sources, types, dst_type, dst_valid)`` on the sources' valid
-rectangles). TFILLPAD, TEXTRACT, TINSERT, TMRGSORT and THISTOGRAM (its ByteId first) also take ``params`` (the B.IOR words); TFILLPAD's
+rectangles). TFILLPAD, TEXTRACT, TINSERT, TMRGSORT, TSORT (its sort width first) and THISTOGRAM (its
+ByteId first) also take ``params`` (the B.IOR words); TSORT returns two arrays (values,
+indices); TFILLPAD's
 row is ``physical``: it takes ``dst_shape`` and returns the WHOLE physical destination, every
 element defined. TINSERT returns the destination's valid rectangle; the caller keeps the old
 destination's payload and definedness outside it (``KEEP_SOURCE``).
@@ -26,6 +28,9 @@ destination's payload and definedness outside it (``KEEP_SOURCE``).
   (``TileOperandsLegal_TEXTRACT`` / ``_TINSERT``), else Fault_TileLegality before any effect.
 * TMRGSORT (``sorting.asl``): a stable ``np.lexsort`` of the two sorted streams by the
   ``TileSortLeftBefore`` key; an unsorted stream or a direction other than 0 / 1 faults first.
+* TSORT (``sorting.asl``): the same key, one stable ``np.lexsort`` of all row groups at once
+  (the ASL's bubble sort swaps only strictly out-of-order neighbours, so it is the stable
+  sort); a direction other than 0 / 1 faults first.
 """
 
 from __future__ import annotations
@@ -120,7 +125,8 @@ def tinsert(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
 def _sort_keys(x: np.ndarray, descending: bool) -> tuple[np.ndarray, np.ndarray]:
     """(NaN flag, numeric key) of ``TileSortLeftBefore``: numbers by value (reversed when
     descending; +0 and -0 equal), then every NaN, NaNs mutually equal."""
-    v = x.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # a signalling NaN converts quietly (still a NaN)
+        v = x.astype(np.float64)
     nan = np.isnan(v)
     key = np.where(nan, 0.0, -v if descending else v) + 0.0  # -0 -> +0
     return nan, key
@@ -148,6 +154,25 @@ def tmrgsort(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
     both = np.concatenate(streams)
     nan, key = _sort_keys(both, desc)
     return both[np.lexsort((key, nan))].reshape(dst_valid)
+
+
+def tsort(sources, types, dst_type, dst_valid, *, params) -> tuple[np.ndarray, np.ndarray]:
+    """TSORT: ``params`` = (sort width, descending). One stable ``np.lexsort`` of the whole
+    valid rectangle keyed by (row, group, NaN flag, ``TileSortLeftBefore`` key): the row and
+    group keys keep every group in its own contiguous run, so the permutation sorts each
+    group independently; the index of an element is its source column minus its group's
+    first column. Returns (values, U32 indices)."""
+    width, flag = params
+    desc = _flag((flag,), "descending")
+    (src,) = sources
+    rows, cols = src.shape
+    col = np.broadcast_to(np.arange(cols), src.shape)
+    row = np.broadcast_to(np.arange(rows)[:, None], src.shape)
+    nan, key = _sort_keys(src.reshape(-1), desc)
+    order = np.lexsort((key, nan, (col // width).reshape(-1), row.reshape(-1)))
+    values = src.reshape(-1)[order].reshape(src.shape)
+    indices = (order % cols % width).astype(np.uint32).reshape(src.shape)
+    return values, indices
 
 
 def thistogram(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
