@@ -28,9 +28,10 @@ destination's payload and definedness outside it (``KEEP_SOURCE``).
   (``TileOperandsLegal_TEXTRACT`` / ``_TINSERT``), else Fault_TileLegality before any effect.
 * TMRGSORT (``sorting.asl``): a stable ``np.lexsort`` of the two sorted streams by the
   ``TileSortLeftBefore`` key; an unsorted stream or a direction other than 0 / 1 faults first.
-* TSORT (``sorting.asl``): the same key, one stable ``np.lexsort`` of all row groups at once
-  (the ASL's bubble sort swaps only strictly out-of-order neighbours, so it is the stable
-  sort); a direction other than 0 / 1 faults first.
+* TSORT (``sorting.asl``): the same key as an order-preserving int64, one stable
+  ``np.argsort`` of all (rows, groups, width) at once (the ASL's bubble sort swaps only
+  strictly out-of-order neighbours, so it is the stable sort); a direction other than 0 / 1
+  faults first.
 """
 
 from __future__ import annotations
@@ -156,23 +157,35 @@ def tmrgsort(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
     return both[np.lexsort((key, nan))].reshape(dst_valid)
 
 
+def _order_keys(x: np.ndarray, desc: bool) -> np.ndarray:
+    """int64 keys whose signed order is ``TileSortLeftBefore``'s: the value (negated when
+    descending; -0 read as +0) as an order-preserving integer, every NaN one above every
+    number, all NaNs equal (the stable sort keeps their order)."""
+    nan, key = _sort_keys(x, desc)
+    bits = key.view(np.int64)
+    out = bits ^ ((bits >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))  # monotone in the value
+    out[nan] = np.iinfo(np.int64).max - 1
+    return out
+
+
 def tsort(sources, types, dst_type, dst_valid, *, params) -> tuple[np.ndarray, np.ndarray]:
-    """TSORT: ``params`` = (sort width, descending). One stable ``np.lexsort`` of the whole
-    valid rectangle keyed by (row, group, NaN flag, ``TileSortLeftBefore`` key): the row and
-    group keys keep every group in its own contiguous run, so the permutation sorts each
-    group independently; the index of an element is its source column minus its group's
-    first column. Returns (values, U32 indices)."""
+    """TSORT: ``params`` = (sort width, descending). The valid rectangle is viewed as (rows,
+    groups, width), the short last group filled with keys above every NaN, and one stable
+    ``np.argsort`` of the integer keys along the last axis sorts every group; the index of an
+    element is its position in its group. Returns (values, U32 indices)."""
     width, flag = params
     desc = _flag((flag,), "descending")
     (src,) = sources
     rows, cols = src.shape
-    col = np.broadcast_to(np.arange(cols), src.shape)
-    row = np.broadcast_to(np.arange(rows)[:, None], src.shape)
-    nan, key = _sort_keys(src.reshape(-1), desc)
-    order = np.lexsort((key, nan, (col // width).reshape(-1), row.reshape(-1)))
-    values = src.reshape(-1)[order].reshape(src.shape)
-    indices = (order % cols % width).astype(np.uint32).reshape(src.shape)
-    return values, indices
+    groups = -(-cols // width)
+    keys = np.full((rows, groups * width), np.iinfo(np.int64).max, np.int64)  # fill: last
+    keys[:, :cols] = _order_keys(src, desc).reshape(rows, cols)
+    order = np.argsort(keys.reshape(rows, groups, width), axis=-1, kind="stable")
+    order = order.reshape(rows, groups * width)
+    pos = order + np.arange(groups)[:, None].repeat(width, 1).reshape(-1) * width
+    pos = pos[:, :cols]  # the filler sorts last, so the first cols positions are the data
+    values = np.take_along_axis(src, pos, axis=1)
+    return values, order[:, :cols].astype(np.uint32)
 
 
 def thistogram(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
