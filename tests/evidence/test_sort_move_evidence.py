@@ -201,7 +201,7 @@ def test_tsort_block_rules():
          "BundleControl", "2 destination"),
         ([isa.BStart.op("TSORT", T.BF16.value), src, idx, isa.BStop()], "TileLegality",
          "does not support BF16"),
-        ([start, src, idx, isa.BIor(2, 3, 0, 0), isa.BStop()], "TileLegality",
+        ([start, src, idx, isa.BIor(2, 3, 0, 0), isa.BStop()], "BundleControl",
          "RegSrc1 and RegSrc2 and RegDst must be zero"),
         ([start, isa.BDatr(pad=1, dtype=0), src, idx, isa.BStop()], "TileLegality",
          "not applicable to TSORT"),
