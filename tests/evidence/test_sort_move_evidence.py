@@ -31,6 +31,7 @@ from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
 from pto_dialect.tile_move import MOVE_OPS
 from pto_dialect.tile_rearrange import TSortOp
+from tests.budget import examples
 
 T = TileDataType
 _FMT = {np.float32: ("<f", "<I", 4), np.float16: ("<e", "<H", 2)}
@@ -111,7 +112,7 @@ _SPECIAL16 = [0x0000, 0x8000, 0x3C00, 0xBC00, 0x7C00, 0xFC00, 0x7E00, 0xFE01, 0x
               0x8001, 0x4200]  # fmt: skip
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     dt=st.sampled_from([np.float32, np.float16]),
     shape=st.tuples(st.integers(1, 3), st.integers(1, 12)),
