@@ -6,7 +6,8 @@ A body's ``i1`` values never become tensors (a predicate tile is neither loaded 
 per compare in it (:func:`select`):
 
 * a compare ``cmpf``/``cmpi`` is a leaf: ``sel(a P b, t, f)``;
-* ``xori c, true`` (negation) is ``sel(c, f, t)``; ``andi c, d`` is ``sel(c, sel(d, t, f),
+* ``xori c, d`` is ``sel(c, sel(d, f, t), sel(d, t, f))`` (with ``d`` true: the negation
+  ``sel(c, f, t)``); ``andi c, d`` is ``sel(c, sel(d, t, f),
   f)``; ``ori c, d`` is ``sel(c, t, sel(d, t, f))``; an ``i1`` ``select c, d, e`` is
   ``sel(c, sel(d, t, f), sel(e, t, f))``; an ``i1`` constant picks ``t`` or ``f``.
 
@@ -51,8 +52,7 @@ NaN gives the other operand in both).
 A condition defined outside the body (a scalar ``i1``) becomes ``k = c ? 1 : 0`` in scalar
 control and ``(TEXPANDS k) != 0`` selects. Refused (with the reason): an ``i1`` value used other
 than as a condition (yielded, extended, compared), a condition read from an ``i1`` input
-tensor (a predicate tile is not loadable), the xor of two predicates, and element types
-TCMP/TSEL do not take.
+tensor (a predicate tile is not loadable), and element types TCMP/TSEL do not take.
 """
 
 from __future__ import annotations
@@ -232,13 +232,9 @@ def select(plan: _Plan, cond: SSAValue, t: Val, f: Val, elt: Attribute) -> Val:
     if isinstance(c, arith.CmpiOp):
         mode, sign = CMPI_MODES[arith.CMPI_COMPARISON_OPERATIONS[c.predicate.value.data]]
         return cmpsel(plan, mode, sign, plan.value(c.lhs), plan.value(c.rhs), t, f, elt)
-    if isinstance(c, arith.XOrIOp):
-        for x, y in ((c.lhs, c.rhs), (c.rhs, c.lhs)):
-            k = y.owner
-            if isinstance(k, arith.ConstantOp) and isinstance(k.value, IntegerAttr):
-                return select(plan, x, *((f, t) if k.value.value.data else (t, f)), elt)
-        raise Refused("a select's condition is the xor of two predicates (only a negation, "
-                      "xor with true, is taken)")  # fmt: skip
+    if isinstance(c, arith.XOrIOp):  # c xor d: c ? (d ? f : t) : (d ? t : f)
+        return select(plan, c.lhs, select(plan, c.rhs, f, t, elt), select(plan, c.rhs, t, f, elt),
+                      elt)  # fmt: skip
     if isinstance(c, arith.AndIOp):
         return select(plan, c.lhs, select(plan, c.rhs, t, f, elt), f, elt)
     if isinstance(c, arith.OrIOp):

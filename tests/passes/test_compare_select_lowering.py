@@ -191,6 +191,7 @@ def _reference(name):
         "select_and_f32": lambda a, b, c: a if (a > b and a < c) else 0.0,
         "select_or_f32": lambda a, b, c: b if (a > b or _uno(b, c)) else c,
         "select_not_f32": lambda a, b: a if not a < b else b,
+        "select_xor_f32": lambda a, b, c: a if (a < b) != PRED["uge"](b, c) else c,
         "select_of_i1_select_f32": lambda a, b, c: a if ((a < c) if a > b else (b == c)) else b,
         "select_cmpf_data_i32": lambda a, b, c, d: c if PRED["ult"](a, b) else d,
         "max_select_i32": max,

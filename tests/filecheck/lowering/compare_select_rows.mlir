@@ -781,3 +781,19 @@ func.func @named_min_f16(%a0: tensor<8x16xf16>, %a1: tensor<8x16xf16>) -> tensor
   %r = linalg.min ins(%a0, %a1 : tensor<8x16xf16>, tensor<8x16xf16>) outs(%e : tensor<8x16xf16>) -> tensor<8x16xf16>
   return %r : tensor<8x16xf16>
 }
+
+// The xor of two compares: c ? (d ? f : t) : (d ? t : f).
+// CHECK-LABEL: func.func @select_xor_f32
+// CHECK-COUNT-3: pto.cmpsel
+func.func @select_xor_f32(%a0: tensor<8x16xf32>, %a1: tensor<8x16xf32>, %a2: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %e = tensor.empty() : tensor<8x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a0, %a1, %a2 : tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%x0: f32, %x1: f32, %x2: f32, %o: f32):
+    %p = arith.cmpf olt, %x0, %x1 : f32
+    %q = arith.cmpf uge, %x1, %x2 : f32
+    %c = arith.xori %p, %q : i1
+    %y = arith.select %c, %x0, %x2 : f32
+    linalg.yield %y : f32
+  } -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
