@@ -189,7 +189,8 @@ BODY_LOWERING: dict[str, Row] = {
     "arith.remsi": NoPto("a truncating remainder: TREM is floor modulo (only the floor-mod "
                          "idiom maps to it)"),
     "arith.remf": NoPto("C fmod: TREM is floor modulo (only the floor-mod idiom maps to it)"),
-    "arith.bitcast": NoPto("a bit reinterpretation: no tile instruction"),
+    "arith.bitcast": NoPto("a bit reinterpretation: TCVT converts values and no tile "
+                           "instruction reinterprets a tile's element type"),
     "math.tanh": NoPto("no PTO instruction computes tanh"),
     "math.erf": NoPto("no PTO instruction computes erf"),
     "math.powf": NoPto("no PTO instruction computes pow"),
