@@ -1,6 +1,7 @@
 """The conversion, rounding and guard rows lower exactly (D18, D20): every function of
 ``tests/filecheck/lowering/conversion_rows.mlir`` computes the same bits before lowering
-(the upstream interpreter: MLIR semantics), after ``pto-lower{level=tile}`` and as blocks,
+(the upstream interpreter: MLIR semantics), as tensor-level PTO (``convert-linalg-to-pto``),
+after ``pto-lower{level=tile}`` and as blocks,
 on inputs with NaN, +-0, +-inf, subnormals, halfway cases and the boundary values; and each
 row is checked against an independent reference (Python ints, ``math``, ``fractions``
 and a table of every 16-bit float encoding), including the values where MLIR's result is
@@ -19,6 +20,7 @@ import numpy as np
 import pytest
 
 from interpreter.runner import RunError, build_context, parse_module_text, run
+from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
 from passes.pto_lower import PTOLowerPass
 from pto_dialect.faults import PTOFault
 
@@ -82,14 +84,17 @@ def _inputs(name: str) -> list[np.ndarray]:
 
 def _lower(level: str):
     m = parse_module_text(TEXT)
-    PTOLowerPass(level=level).apply(build_context(), m)
+    if level == "tensor":  # the tensor-level PTO ops (pto.convert, pto.cmpsel ...), untiled
+        ConvertLinalgToPtoPass().apply(build_context(), m)
+    else:
+        PTOLowerPass(level=level).apply(build_context(), m)
     m.verify()
     return m
 
 
 @pytest.fixture(scope="module")
 def lowered():
-    return {"source": parse_module_text(TEXT), "tile": _lower("tile"), "block": _lower("block")}
+    return {"source": parse_module_text(TEXT), **{lv: _lower(lv) for lv in ("tensor", "tile", "block")}}
 
 
 def _bits(a: np.ndarray) -> np.ndarray:
@@ -113,7 +118,7 @@ def _same(got: np.ndarray, want: np.ndarray, what: str) -> None:
 def test_row_is_exact_before_and_after_lowering(name, lowered):
     inputs = _inputs(name)
     (want,) = run(lowered["source"], name, *inputs)
-    for level in ("tile", "block"):
+    for level in ("tensor", "tile", "block"):
         (got,) = run(lowered[level], name, *inputs)
         _same(np.asarray(got), np.asarray(want), f"{level} {name}")
 
