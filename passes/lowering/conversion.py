@@ -37,6 +37,9 @@ FLOAT_PRECISION = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53}
 the f8 types are refused: their overflow / NaN rules are not matched against TCVT's)."""
 
 INT_WIDTHS = (8, 16, 32, 64)
+SAME_WIDTH_INT = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+"""The integer of a float's width: the round trip's (it holds every ``|n| <= 2^(p-1)``) and
+the guard's 0/1 tile (same-width tiles share one cover)."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +158,7 @@ def emit_round(plan, o: Operation, xs: list) -> object:
     t = o.results[0].type
     _side(t, None, o.name, "result")
     p = FLOAT_PRECISION[str(t)]
-    it = IntegerType({"f16": 16, "bf16": 16, "f32": 32, "f64": 64}[str(t)])
+    it = IntegerType(SAME_WIDTH_INT[str(t)])
     x = plan.materialise(xs[0], t, None)
     full = plan.full_type(t)
     a = plan(MapOp("abs", x.v)).results[0]
@@ -192,7 +195,7 @@ def emit_assert(plan, o: Operation) -> Callable[[SSAValue], SSAValue]:
     divisor is a TileLegality fault before any effect), so the run stops exactly where the
     assertion fails and before the body's result is stored. The returned function orders
     the result after the check (``(q == 1) ? y : y``, a raw TSEL copy of y)."""
-    from passes.lowering.elementwise import FULL
+    from passes.lowering.elementwise import FULL, SCALAR
 
     cond = o.operands[0].owner
     if not isinstance(cond, arith.CmpfOp) or cond.parent_block() is not plan.block:
@@ -204,14 +207,12 @@ def emit_assert(plan, o: Operation) -> Callable[[SSAValue], SSAValue]:
     ft = cond.lhs.type
     _side(ft, None, "cf.assert's cmpf", "operand")
     a, b = plan.value(cond.lhs), plan.value(cond.rhs)
-    from passes.lowering.elementwise import SCALAR
-
     if a.cls != FULL and b.cls == FULL:
         raise _refused("cf.assert on cmpf with a scalar or broadcast left operand")
     a = plan.materialise(a, ft, None)
     if b.cls != SCALAR:
         b = plan.materialise(b, ft, None)
-    it = IntegerType({"f16": 16, "bf16": 16, "f32": 32, "f64": 64}[str(ft)])
+    it = IntegerType(SAME_WIDTH_INT[str(ft)])
     one = plan(arith.ConstantOp(IntegerAttr(1, i64))).results[0]
     zero = plan(arith.ConstantOp(IntegerAttr(0, i64))).results[0]
     word = {1: one, 0: zero}
