@@ -310,3 +310,29 @@ def test_mod_fmod1_is_exact_op_by_op(elt, t):
     for x, y, r in zip(a.ravel().tolist(), b.ravel().tolist(), np.asarray(want).astype(np.float64).ravel().tolist()):
         w = _fmod1_reference(x, y, t)
         assert (math.isnan(w) and math.isnan(r)) or (r == w and math.copysign(1, r) == math.copysign(1, w)), (x, y, r, w)
+
+
+def _int_to_f32_exact(v: int) -> float:
+    """RNE of an integer to 24 significant bits, in integer arithmetic."""
+    m = abs(v)
+    shift = m.bit_length() - 24
+    if shift > 0:
+        q, r = divmod(m, 1 << shift)
+        half = 1 << (shift - 1)
+        q += r > half or (r == half and q % 2 == 1)
+        m = q << shift
+    return float(m if v >= 0 else -m)
+
+
+def test_i64_to_f32_rounds_once(lowered):
+    """i64 -> f32 beyond 2^53: one rounding of the exact value (also the reference
+    interpreter's, which rounds to odd in float64 first), e.g. 2^60 + 2^36 + 1 rounds up
+    where a float64 detour would round to 2^60."""
+    x = _ints("i64")
+    x[0, :4] = [2**60 + 2**36 + 1, -(2**60 + 2**36 + 1), 2**60 + 2**36, 2**60 + 3 * 2**36]
+    for name, vals in (("sitofp_i64_f32", x.ravel().tolist()),
+                       ("uitofp_i64_f32", x.view(np.uint64).ravel().tolist())):  # fmt: skip
+        want = [_int_to_f32_exact(int(v)) for v in vals]
+        for level in ("source", "tensor", "block"):
+            (got,) = run(lowered[level], name, x)
+            assert np.asarray(got).astype(np.float64).ravel().tolist() == want, (level, name)

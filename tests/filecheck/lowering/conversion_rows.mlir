@@ -163,6 +163,30 @@ func.func @sitofp_i64_f64(%a0: tensor<4x16xi64>) -> tensor<4x16xf64> {
   return %r : tensor<4x16xf64>
 }
 
+// CHECK-LABEL: func.func @sitofp_i64_f32
+// CHECK:     pto.convert %a0 {rmode = #pto.rmode<rne>, src_sign = "signed"} : tensor<4x16xi64> -> tensor<4x16xf32>
+func.func @sitofp_i64_f32(%a0: tensor<4x16xi64>) -> tensor<4x16xf32> {
+  %e = tensor.empty() : tensor<4x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a0 : tensor<4x16xi64>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x0: i64, %o: f32):
+    %y = arith.sitofp %x0 : i64 to f32
+    linalg.yield %y : f32
+  } -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+
+// CHECK-LABEL: func.func @uitofp_i64_f32
+// CHECK:     pto.convert %a0 {rmode = #pto.rmode<rne>, src_sign = "unsigned"} : tensor<4x16xi64> -> tensor<4x16xf32>
+func.func @uitofp_i64_f32(%a0: tensor<4x16xi64>) -> tensor<4x16xf32> {
+  %e = tensor.empty() : tensor<4x16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a0 : tensor<4x16xi64>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x0: i64, %o: f32):
+    %y = arith.uitofp %x0 : i64 to f32
+    linalg.yield %y : f32
+  } -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+
 // CHECK-LABEL: func.func @uitofp_i32_f32
 // CHECK:     pto.convert %a0 {rmode = #pto.rmode<rne>, src_sign = "unsigned"} : tensor<4x16xi32> -> tensor<4x16xf32>
 func.func @uitofp_i32_f32(%a0: tensor<4x16xi32>) -> tensor<4x16xf32> {
