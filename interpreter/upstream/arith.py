@@ -17,7 +17,9 @@ Semantics follow the upstream ``arith`` documentation with fixed-width results:
   f32 has >= 2p+2 bits for those formats; ``remf`` is C ``fmod`` (exact);
 * ``truncf`` rounds to nearest even (numpy / ml_dtypes casts); ``cmpf`` implements the
   ordered/unordered predicates; ``maximumf``/``minimumf`` propagate NaN and order
-  -0 < +0.
+  -0 < +0;
+* ``sitofp``/``uitofp`` round the integer's value once (RNE): beyond 2^53 through a
+  round-to-odd float64, so an i64 -> f32 / f16 / bf16 is not rounded twice.
 
 NEP 50: both operands always carry the op's dtype, so numpy never promotes.
 """
