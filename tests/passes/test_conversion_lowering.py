@@ -43,9 +43,13 @@ def _floats(t: str) -> np.ndarray:
     special = [np.nan, 0.0, -0.0, np.inf, -np.inf, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.25,
                -0.75, tiny, -tiny, big - 0.5, -(big - 0.5), big, -big, 2 * big + 2, top, -top,
                1.0, -1.0, 3.0, -3.0]  # fmt: skip
-    rnd = RNG.normal(0, 8, 64 - len(special)) * np.where(RNG.random(64 - len(special)) < 0.2, 1e4, 1)
+    n = 64 - len(special) - 16
+    rnd = RNG.normal(0, 8, n) * np.where(RNG.random(n) < 0.2, 1e4, 1)
     with np.errstate(over="ignore"):
-        return np.concatenate([special, rnd]).astype(DT[t]).reshape(4, 16)
+        x = np.concatenate([special, rnd, np.zeros(16)]).astype(DT[t])
+    width = x.dtype.itemsize * 8  # 16 random encodings: every exponent, NaNs, subnormals
+    x.view(f"u{width // 8}")[-16:] = RNG.integers(0, 2**width, 16, dtype=np.uint64)
+    return x.reshape(4, 16)
 
 
 def _ints(t: str) -> np.ndarray:
