@@ -47,11 +47,7 @@ NOT_EXPRESSIBLE = {
     "B.CATR": "B.CATR control attributes (trap/atom/far) are not modelled",
 }
 
-NOT_EXPRESSIBLE_IDS = {
-    "PTO-AVS-TILE-TMRGSORT-SNAN-001": "its pass condition reads the sticky NV numeric-status "
-    "flag (RecordNumericStatusFlags), which is not modelled; the merge order it also checks "
-    "is tested in tests/evidence/test_rearrange_evidence.py",
-}
+NOT_EXPRESSIBLE_IDS: dict[str, str] = {}
 """Single AVS ids whose pass condition needs state this model does not have."""
 NOT_MODELLABLE = {
     "TIMG2COL": "op not implemented: not expressible, it reads a per-tile feature-map descriptor "
@@ -88,7 +84,6 @@ NOT_MODELLED = {
     "tile/model/memory/shared-movement/": _NI + "Shared (S register) data movement (the block "
     "checker checks B.IOS forms structurally; nothing executes them)",
     "tile/model/state/shared-registers/": _NI + "Shared (S register) state",
-    "tile/model/numeric/exceptions/": _NI + "numeric status flags",
 }
 """Inventory paths (prefixes) about features not implemented, with the reason."""
 

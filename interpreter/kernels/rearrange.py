@@ -35,6 +35,8 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
+from . import status
+
 _TL = FaultKind.TILE_LEGALITY
 
 
@@ -120,7 +122,8 @@ def tinsert(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
 def _sort_keys(x: np.ndarray, descending: bool) -> tuple[np.ndarray, np.ndarray]:
     """(NaN flag, numeric key) of ``TileSortLeftBefore``: numbers by value (reversed when
     descending; +0 and -0 equal), then every NaN, NaNs mutually equal."""
-    v = x.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # a signalling NaN is a sortable value here
+        v = x.astype(np.float64)
     nan = np.isnan(v)
     key = np.where(nan, 0.0, -v if descending else v) + 0.0  # -0 -> +0
     return nan, key
@@ -147,6 +150,8 @@ def tmrgsort(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
                            f"columns {at}, {at + 1} (TileSortSequenceOrdered)")  # fmt: skip
     both = np.concatenate(streams)
     nan, key = _sort_keys(both, desc)
+    if status.active():  # a signalling NaN stays sortable and records NV
+        status.record(status.sort_flags(streams, types[0]))
     return both[np.lexsort((key, nan))].reshape(dst_valid)
 
 

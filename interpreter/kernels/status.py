@@ -1,0 +1,320 @@
+"""Numeric status flags: the sticky NV DZ OF UF NX vector of a run (``RecordNumericStatusFlags``).
+
+The ISA keeps five sticky flags in CORE_STATE[36:32] (``asl/arch/state/numeric-status.asl``,
+``PTO-NUMERIC-STATUS-STICKY-001``): bit 0 NV (invalid), bit 1 DZ (divide by zero), bit 2 OF
+(overflow), bit 3 UF (underflow), bit 4 NX (inexact). A successful operation ORs the flags
+it produced into them; nothing but a reset clears them. The operations that record (the
+ASL callers of ``RecordNumericStatusFlags`` / ``ScalarFPRecordFlags``) and what this
+interpreter records for them:
+
+* unary (``ExecuteTileUnary``, ``asl/tile/model/execution/unary.asl``): TABS / TNEG never;
+  TRELU NV for a signalling NaN; TEXP TLOG TRECIP TSQRT TRSQRT the IEEE vector of the
+  special values (``TileSFUUnarySpecialValue``: sNaN NV, log/recip/rsqrt of zero DZ, log /
+  sqrt / rsqrt of a negative NV) and, for ordinary operands, OF / UF / NX of the rounded
+  result (:func:`unary_flags`);
+* tile-scalar (``ExecuteTileScalar``, ``elementwise.asl``): the OR of
+  ``TileProfileBinaryWithFlags`` over the valid elements (:func:`binary_flags`): IEEE NV DZ
+  OF UF NX for ADD SUB MUL DIV, NV for a signalling NaN operand of MAX / MIN, the floating
+  modulo flags of REM (``TileProfileFloatingModuloFlags``, profile-defined: NV for a
+  signalling NaN, a zero divisor or an infinite dividend; NX / UF when the sign adjustment
+  of the floor remainder rounds); integers never;
+* TFMA (``fused-multiply-add.asl``): IEEE NV OF UF NX of the one-rounding result;
+* TMRGSORT (``sorting.asl``): NV when a source holds a signalling NaN;
+* tile-tile binary ops (``ExecuteTileBinary``) record NOTHING: the ASL discards the flags
+  of ``TileProfileBinaryWithFlags`` there (``TileProfileBinary``); :func:`binary_flags`
+  still gives their value-level flags (the AVS ``TMAX-NAN`` pass condition).
+
+Not recorded yet (documented in docs/numeric-status.md): TCVT / TQUANT / TDEQUANT
+(``formats.asl``), reductions, expansions, comparisons, TPART*, TSORT and CUBE
+post-processing.
+
+Conventions. Underflow is tininess after rounding (the rounded result's magnitude is below
+the format's smallest normal, zero included) together with inexactness. Inexactness is
+decided exactly with error-free transformations in float64 (TwoSum, Dekker's product): exact
+for every format up to FP32 (whose products and sums of two values are exact in float64) and
+for FP64 away from the overflow / underflow edges of float64 (|x| > 2^996 or error terms
+below 2^-1074). An E4M3 result that overflows is NaN (no infinity): it counts as OF.
+
+Recording is lazy: kernels call :func:`active` and compute flags only when a
+:class:`NumericStatus` is recording (``interpreter.run(..., flags=...)``,
+``pto-run --print-flags``, or ``with recording() as st:``), so a run that does not ask pays
+one context-variable lookup per kernel call. Each flag is one ``numpy`` mask reduction over
+the whole tile, never a per-element loop. An operation's flags are staged (:func:`staged`)
+and published only when the whole operation (every PE) succeeded: a fault leaves the flags
+as they were before the faulting operation (D12).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import threading
+from collections.abc import Iterator
+
+import numpy as np
+
+from pto_dialect.datatypes import TileDataType
+
+T = TileDataType
+
+NV, DZ, OF, UF, NX = 1, 2, 4, 8, 16
+"""The five flag bits of ``CORE_STATE[36:32]`` (``Zeros{5} + 1`` is NV, ``+ 0x14`` OF|NX)."""
+FLAG_NAMES = ("NV", "DZ", "OF", "UF", "NX")
+
+
+def flag_names(bits: int) -> tuple[str, ...]:
+    """The names of the set flags, NV first: ``flag_names(0x14) == ("OF", "NX")``."""
+    return tuple(n for i, n in enumerate(FLAG_NAMES) if bits >> i & 1)
+
+
+class NumericStatus:
+    """A sticky numeric status vector: operations OR their flags in, only :meth:`clear`
+    clears. ``bits`` is the 5-bit value; ``names`` the set flags."""
+
+    __slots__ = ("_lock", "bits")
+
+    def __init__(self, bits: int = 0):
+        self.bits = int(bits) & 0x1F
+        self._lock = threading.Lock()
+
+    def record(self, flags: int) -> None:
+        if flags:
+            with self._lock:  # the compiled engine may run loop iterations in two threads
+                self.bits |= flags
+
+    def clear(self) -> None:
+        self.bits = 0
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return flag_names(self.bits)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, NumericStatus):
+            return self.bits == other.bits
+        if isinstance(other, int):
+            return self.bits == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.bits)
+
+    def __repr__(self) -> str:
+        return f"NumericStatus({'|'.join(self.names) or 'none'})"
+
+
+_CURRENT: contextvars.ContextVar[NumericStatus | None] = contextvars.ContextVar(
+    "pto_numeric_status", default=None
+)
+
+
+def active() -> bool:
+    """True when flags are being recorded (kernels compute them only then)."""
+    return _CURRENT.get() is not None
+
+
+def record(flags: int) -> None:
+    """OR ``flags`` into the recording status (no-op when nothing records)."""
+    st = _CURRENT.get()
+    if st is not None:
+        st.record(flags)
+
+
+@contextlib.contextmanager
+def recording(status: NumericStatus | None = None) -> Iterator[NumericStatus]:
+    """Record every kernel's flags into ``status`` (a new one by default) inside the block."""
+    st = NumericStatus() if status is None else status
+    token = _CURRENT.set(st)
+    try:
+        yield st
+    finally:
+        _CURRENT.reset(token)
+
+
+@contextlib.contextmanager
+def staged() -> Iterator[None]:
+    """One operation's publication group: flags recorded inside reach the run's status only
+    if the block completes; an exception (a fault) discards them (D12)."""
+    outer = _CURRENT.get()
+    if outer is None:
+        yield
+        return
+    inner = NumericStatus()
+    token = _CURRENT.set(inner)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+    outer.record(inner.bits)  # not reached when the block raised
+
+
+# ---- vectorised flag computation -------------------------------------------------------
+
+_MIN_NORMAL = {
+    T.FP64: 2.0**-1022, T.FP32: 2.0**-126, T.TF32: 2.0**-126, T.HF32: 2.0**-126,
+    T.BF16: 2.0**-126, T.FP16: 2.0**-14, T.E5M2: 2.0**-14, T.E4M3: 2.0**-6,
+}  # fmt: skip
+"""Smallest positive normal of each floating element type (tininess threshold)."""
+
+_QUIET_BIT = {T.FP64: 1 << 51, T.FP32: 1 << 22, T.TF32: 1 << 22, T.HF32: 1 << 22,
+              T.BF16: 1 << 6, T.FP16: 1 << 9, T.E5M2: 1 << 1}  # fmt: skip
+"""The quiet bit (fraction MSB) of the IEEE-like formats; E4M3's NaNs are all quiet."""
+
+
+def fold(*masks: np.ndarray) -> int:
+    """Flags (NV, DZ, OF, UF, NX order) from boolean masks: bit i set when mask i has a True."""
+    return sum(1 << i for i, m in enumerate(masks) if m is not None and bool(np.any(m)))
+
+
+def signalling_nan(x: np.ndarray, t: TileDataType) -> np.ndarray:
+    """Mask of signalling NaNs of a float carrier array (NaN with the quiet bit clear)."""
+    q = _QUIET_BIT.get(t)
+    if q is None:
+        return np.zeros(x.shape, bool)
+    u = x.view(np.dtype(f"u{x.dtype.itemsize}"))
+    return np.isnan(x) & ((u & np.array(q, u.dtype)) == 0)
+
+
+def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    c = a * 134217729.0  # Veltkamp: 2^27 + 1
+    hi = c - (c - a)
+    return hi, a - hi
+
+
+def two_sum(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Knuth's TwoSum in float64: s + e == x + y exactly."""
+    s = x + y
+    bb = s - x
+    return s, (x - (s - bb)) + (y - bb)
+
+
+def two_prod(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dekker's product in float64: p + e == x * y exactly (away from over/underflow)."""
+    p = x * y
+    xh, xl = _split(x)
+    yh, yl = _split(y)
+    return p, ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
+
+
+def _tiny(r: np.ndarray, t: TileDataType) -> np.ndarray:
+    return np.abs(r) < _MIN_NORMAL[t]
+
+
+def _f64(x: np.ndarray) -> np.ndarray:
+    return x.astype(np.float64)
+
+
+def _pow2(x: np.ndarray) -> np.ndarray:
+    return np.abs(np.frexp(x)[0]) == 0.5
+
+
+def binary_flags(op: str, a: np.ndarray, b: np.ndarray, r: np.ndarray, t: TileDataType) -> int:
+    """``TileProfileBinaryWithFlags`` ORed over the elements of ``r = a op b`` (carriers of
+    ``t``; ``op`` one of ADD SUB MUL DIV MAX MIN REM AND ...)."""
+    if not t.is_float:
+        return 0
+    with np.errstate(all="ignore"):
+        nan_a, nan_b = np.isnan(a), np.isnan(b)
+        snan = signalling_nan(a, t) | signalling_nan(b, t)
+        if op in ("MAX", "MIN"):
+            return fold(snan)
+        x, y, z = _f64(a), _f64(b), _f64(r)
+        nan_in = nan_a | nan_b
+        fin = np.isfinite(x) & np.isfinite(y)
+        if op == "REM":
+            nv = snan | (~nan_in & ((y == 0) | np.isinf(x)))
+            f = np.fmod(x, y)  # exact
+            adjust = fin & (y != 0) & (f != 0) & (np.signbit(f) != np.signbit(y))
+            s, e = two_sum(f, y)
+            nx = adjust & ~((z == s) & (e == 0))
+            return fold(nv, None, None, nx & _tiny(z, t), nx)
+        dz = None
+        if op == "DIV":
+            zero_div = fin & (y == 0)
+            nv = snan | (np.isnan(z) & ~nan_in & ~fin) | (zero_div & (x == 0))
+            dz = zero_div & (x != 0)
+            ordinary = fin & (y != 0)
+        else:
+            nv = snan | (np.isnan(z) & ~nan_in & ~fin)
+            ordinary = fin
+        of = ordinary & ~np.isfinite(z)
+        ok = ordinary & np.isfinite(z)
+        if op in ("ADD", "SUB"):
+            s, e = two_sum(x, y if op == "ADD" else -y)
+            exact = (z == s) & (e == 0)
+        elif op == "MUL":
+            p, e = two_prod(x, y)
+            exact = (z == p) & (e == 0)
+        elif op == "DIV":
+            p, e = two_prod(z, y)
+            exact = ((p == x) & (e == 0)) & ((z != 0) | (x == 0))
+        else:
+            return 0
+        nx = of | (ok & ~exact)
+        return fold(nv, dz, of, nx & _tiny(z, t), nx)
+
+
+_EXACT_SPECIAL = {"TEXP", "TLOG"}  # transcendental: every ordinary result is irrational
+
+
+def unary_flags(mnemonic: str, a: np.ndarray, r: np.ndarray, t: TileDataType) -> int:
+    """``ExecuteTileUnary``'s flags for ``r = op(a)`` (carriers of float type ``t``)."""
+    if not t.is_float or mnemonic in ("TABS", "TNEG", "TNOT"):
+        return 0
+    snan = signalling_nan(a, t)
+    if mnemonic == "TRELU":
+        return fold(snan)
+    with np.errstate(all="ignore"):
+        x, z = _f64(a), _f64(r)
+        fin = np.isfinite(x)
+        zero = x == 0
+        neg = x < 0  # -inf included, NaN not
+        nv, dz = snan, None
+        if mnemonic in ("TLOG", "TSQRT", "TRSQRT"):
+            nv = snan | (neg & ~zero)
+        if mnemonic in ("TLOG", "TRECIP", "TRSQRT"):
+            dz = zero
+        ordinary = fin & ~zero
+        if mnemonic in ("TLOG", "TSQRT", "TRSQRT"):
+            ordinary &= x > 0
+        if mnemonic == "TLOG":
+            ordinary &= x != 1
+        of = ordinary & ~np.isfinite(z)
+        ok = ordinary & np.isfinite(z)
+        if mnemonic in _EXACT_SPECIAL:
+            exact = np.zeros(x.shape, bool)
+        elif mnemonic == "TRECIP":
+            exact = _pow2(x) & (z == 1.0 / x)
+        elif mnemonic == "TSQRT":
+            p, e = two_prod(z, z)
+            exact = (p == x) & (e == 0)
+        else:  # TRSQRT: exact only for r a power of two with r * r * x == 1
+            exact = _pow2(z) & (z * z * x == 1.0)
+        nx = of | (ok & ~exact)
+        return fold(nv, dz, of, nx & _tiny(z, t), nx)
+
+
+def fma_flags(a: np.ndarray, b: np.ndarray, c: np.ndarray, r: np.ndarray, t: TileDataType) -> int:
+    """TFMA's flags for ``r = a * b + c`` rounded once (``TileFixedFusedMultiplyAddValue``)."""
+    if not t.is_float:
+        return 0
+    with np.errstate(all="ignore"):
+        snan = signalling_nan(a, t) | signalling_nan(b, t) | signalling_nan(c, t)
+        x, y, w, z = _f64(a), _f64(b), _f64(c), _f64(r)
+        nan_in = np.isnan(x) | np.isnan(y) | np.isnan(w)
+        fin = np.isfinite(x) & np.isfinite(y) & np.isfinite(w)
+        nv = snan | (np.isnan(z) & ~nan_in & ~fin)
+        of = fin & ~np.isfinite(z)
+        p, pe = two_prod(x, y)
+        s, e1 = two_sum(p, w)
+        u, v = two_sum(e1, pe)
+        exact = (z == s) & (u == 0) & (v == 0)
+        nx = of | (fin & np.isfinite(z) & ~exact)
+        return fold(nv, None, of, nx & _tiny(z, t), nx)
+
+
+def sort_flags(sources: list[np.ndarray], t: TileDataType) -> int:
+    """TMRGSORT / TSORT: NV when a source holds a signalling NaN (``sorting.asl``)."""
+    if not t.is_float:
+        return 0
+    return NV if any(signalling_nan(s, t).any() for s in sources) else 0

@@ -1,0 +1,42 @@
+"""AVS pass conditions (D17) about the sticky numeric status flags (``RecordNumericStatusFlags``,
+``asl/arch/state/numeric-status.asl``), recorded by :mod:`interpreter.kernels.status`. The
+flag checks of the unary, TFMA and MAX / MIN tests live with their value checks
+(test_avs_elementwise.py, test_avs_operand_contracts.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance.inventory import avs, avs_cases, unit_object
+from interpreter import kernels
+from interpreter.kernels.status import NV, recording
+from pto_dialect.datatypes import TileDataType as T
+
+
+@avs("PTO-AVS-TILE-TMRGSORT-SNAN-001")
+def test_tmrgsort_merges_a_signalling_nan_after_numbers_and_records_nv():
+    """FP32 left [sNaN 0x7F800001], right [1.0], ascending: the sNaN stays mergeable, follows
+    the number with its payload kept, and the merge records exactly NV."""
+    left = np.array([[0x7F800001]], np.uint32).view(np.float32)
+    right = np.array([[1.0]], np.float32)
+    with recording() as st:
+        out = kernels.KERNELS["TMRGSORT"]([left, right], [T.FP32, T.FP32], T.FP32, (1, 2),
+                                          params=(0,))  # fmt: skip
+    assert [int(v) for v in out.view(np.uint32)[0]] == [0x3F800000, 0x7F800001]
+    assert st.bits == NV
+    with recording() as quiet:  # a quiet NaN is merged the same way without status
+        kernels.KERNELS["TMRGSORT"]([np.float32([[np.nan]]), right], [T.FP32, T.FP32], T.FP32,
+                                    (1, 2), params=(0,))  # fmt: skip
+    assert quiet.bits == 0
+
+
+STATIC_UNITS = {
+    "PTO-AVS-TILE-MODEL-NUMERIC-EXCEPTIONS-STATIC-001": "interpreter.kernels.status:NumericStatus",
+}
+"""The unit ``asl/tile/model/numeric/exceptions.asl`` (numeric exceptions use the fault and
+numeric-classification contracts) is modelled by the status module."""
+
+
+@avs_cases(STATIC_UNITS)
+def test_static_unit(avs_id, case):
+    assert unit_object(case) is not None
