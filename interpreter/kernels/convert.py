@@ -31,7 +31,8 @@ profile hook ``TileProfileConvert``):
 * Exactness: every float source is exact in float64; integer sources of more than 53
   bits go through an exact (value, error) float64 pair (TwoSum), rounded to odd for the
   narrower formats (RO_53 then any rounding to p <= 51 bits is the direct rounding), so
-  there is no double rounding anywhere. Numeric status flags are not modelled.
+  there is no double rounding anywhere. Numeric status flags: :func:`.status.convert_flags`
+  (TCVT only; TQUANT / TDEQUANT record none yet).
 * TQUANT: ``q = round(x * multiplier + zero_point)`` computed exactly (x * multiplier is
   exact in float64; the integer part and the fraction are rounded separately), Sat=1
   clamps, Sat=0 wraps; NaN -> 0; +-inf -> max / min. TDEQUANT: ``FP32((q - zp) *
@@ -51,7 +52,7 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
-from . import mx
+from . import mx, status
 from .elementwise import check_encodings
 from .padding import pad_tile, parse_pad
 from .postprocess import encode_hif8, parse_rmode, round_to_integer
@@ -417,7 +418,20 @@ def tcvt_tile(src, valid, pad="null", src_type=None, dst_type=None, *, rmode=0, 
     a, shape, vshape = _valid_region(src, valid, "TCVT")
     if a.dtype != storage(s):
         raise _fault(f"source: {s.asm} payload must have dtype {storage(s)}, got {a.dtype}", "TCVT")
-    return _publish(convert_values(a, s, d, rmode, sat), d, shape, vshape, pad)
+    res = convert_values(a, s, d, rmode, sat)
+    if status.active():  # TCVT ORs TileProfileConvert's element flags (formats.asl)
+        with np.errstate(invalid="ignore"):  # a signalling NaN source is a value here
+            v = source_values(a, s)
+        pair = int_pair(v) if s.is_integer else None
+        over = None
+        if d in FORMATS and d is not T.FP64 and not d.is_integer:  # IEEE overflow: the
+            u = pair[0] if pair is not None else v  # rounding with unbounded exponent
+            with np.errstate(all="ignore"):
+                fin = np.where(np.isfinite(u), u, 0.0)
+                over = np.abs(round_to_fmt(fin, FORMATS[d], resolve_rmode(rmode, s, d)))
+                over = np.isfinite(u) & (over > FORMATS[d].max)
+        status.record(status.convert_flags(a, s, d, pair or v, res, over))
+    return _publish(res, d, shape, vshape, pad)
 
 
 # -- TQUANT / TDEQUANT -------------------------------------------------------------------

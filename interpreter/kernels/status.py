@@ -30,10 +30,9 @@ post-processing.
 
 Conventions. Underflow is tininess after rounding (the rounded result's magnitude is below
 the format's smallest normal, zero included) together with inexactness. Inexactness is
-decided exactly with error-free transformations in float64 (TwoSum, Dekker's product): exact
-for every format up to FP32 (whose products and sums of two values are exact in float64) and
-for FP64 away from the overflow / underflow edges of float64 (|x| > 2^996 or error terms
-below 2^-1074). An E4M3 result that overflows is NaN (no infinity): it counts as OF.
+decided exactly with error-free transformations in float64 (TwoSum; Dekker's product on
+factors normalised to [0.5, 1), :func:`product_is`): exact for every format and operation,
+except FP64 TFMA within a factor 2^27 of float64's overflow or underflow. An E4M3 result that overflows is NaN (no infinity): it counts as OF.
 
 Recording is lazy: kernels call :func:`active` and compute flags only when a
 :class:`NumericStatus` is recording (``interpreter.run(..., flags=...)``,
@@ -196,6 +195,18 @@ def two_prod(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return p, ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
 
 
+def product_is(x: np.ndarray, y: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Mask of ``x * y == target`` exactly (finite float64 arrays). The factors are
+    normalised to [0.5, 1) first, so Dekker's product neither overflows nor underflows."""
+    xm, ex = np.frexp(x)
+    ym, ey = np.frexp(y)
+    tm, et = np.frexp(target)
+    p, e = two_prod(xm, ym)
+    scaled = np.ldexp(tm, np.clip(et - ex - ey, -4, 4))  # exact: the shift is -1, 0 or +1
+    nonzero = (e == 0) & (p == scaled) & (np.abs(et - ex - ey) <= 1) & (target != 0)
+    return np.where((x == 0) | (y == 0), target == 0, nonzero)
+
+
 def _tiny(r: np.ndarray, t: TileDataType) -> np.ndarray:
     return np.abs(r) < _MIN_NORMAL[t]
 
@@ -243,11 +254,9 @@ def binary_flags(op: str, a: np.ndarray, b: np.ndarray, r: np.ndarray, t: TileDa
             s, e = two_sum(x, y if op == "ADD" else -y)
             exact = (z == s) & (e == 0)
         elif op == "MUL":
-            p, e = two_prod(x, y)
-            exact = (z == p) & (e == 0)
+            exact = product_is(x, y, z)
         elif op == "DIV":
-            p, e = two_prod(z, y)
-            exact = ((p == x) & (e == 0)) & ((z != 0) | (x == 0))
+            exact = np.where(np.isinf(y), True, product_is(z, y, x) & ((z != 0) | (x == 0)))
         else:
             return 0
         nx = of | (ok & ~exact)
@@ -286,8 +295,7 @@ def unary_flags(mnemonic: str, a: np.ndarray, r: np.ndarray, t: TileDataType) ->
         elif mnemonic == "TRECIP":
             exact = _pow2(x) & (z == 1.0 / x)
         elif mnemonic == "TSQRT":
-            p, e = two_prod(z, z)
-            exact = (p == x) & (e == 0)
+            exact = product_is(z, z, x)
         else:  # TRSQRT: exact only for r a power of two with r * r * x == 1
             exact = _pow2(z) & (z * z * x == 1.0)
         nx = of | (ok & ~exact)
@@ -318,3 +326,54 @@ def sort_flags(sources: list[np.ndarray], t: TileDataType) -> int:
     if not t.is_float:
         return 0
     return NV if any(signalling_nan(s, t).any() for s in sources) else 0
+
+
+def convert_flags(
+    x: np.ndarray,
+    src: TileDataType,
+    dst: TileDataType,
+    values: np.ndarray | tuple[np.ndarray, np.ndarray],
+    out: np.ndarray,
+    over: np.ndarray | None,
+) -> int:
+    """TCVT's flags (``TileProfileConvert``; ``TCVT`` ORs them over the valid elements).
+
+    ``x`` is the source carrier array, ``values`` its exact values (float64 for a float
+    source, an exact (s, e) float64 pair for an integer one), ``out`` the destination carrier
+    array, ``over`` the mask of finite sources whose rounding with unbounded exponent exceeds
+    the destination's largest finite value (IEEE overflow). Float -> integer follows
+    the reference quantizer (``TileProfileQuantize``, ``asl/arch/profile/
+    reference-quantization.asl``): NaN NV, +-inf OF|NX, a non-integral value NX (saturation
+    and wrapping add nothing). Float / integer -> float: IEEE NV for a signalling NaN, OF|NX
+    when a finite value exceeds the destination's range (inf, E4M3's NaN or the clamped
+    maximum), UF|NX / NX when the delivered value is not the exact one; an infinity into a
+    format without one (E4M3) is OF|NX like the quantizer's. Integer -> integer records
+    nothing (``TileConvertIntegerValue``). Destinations outside the IEEE-like formats (E8M0,
+    HiF8, FP6 / FP4) record nothing here.
+    """
+    if src.is_integer and dst.is_integer:
+        return 0
+    with np.errstate(all="ignore"):
+        if dst.is_integer:
+            v = values
+            assert isinstance(v, np.ndarray)
+            fin = np.isfinite(v)
+            inf = np.isinf(v)
+            return fold(np.isnan(v), None, inf, None, inf | (fin & (v != np.trunc(v))))
+        if dst not in _MIN_NORMAL:
+            return 0
+        r = _f64(out)
+        if over is None:  # FP64: no finite source overflows it
+            over = np.zeros(r.shape, bool)
+        if src.is_integer:
+            s, e = values
+            exact = (r == s) & (e == 0)
+            return fold(None, None, over, None, over | ~exact)
+        v = values
+        assert isinstance(v, np.ndarray)
+        nv = signalling_nan(x, src) if src in _QUIET_BIT else None
+        fin = np.isfinite(v)
+        inf_lost = np.isinf(v) & ~np.isinf(r)  # +-inf into E4M3 / saturated to the maximum
+        of = over | inf_lost
+        nx = of | (fin & np.isfinite(r) & (r != v))
+        return fold(nv, None, of, nx & ~of & _tiny(r, dst), nx)
