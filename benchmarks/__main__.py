@@ -9,6 +9,7 @@ from benchmarks import (
     bench_interpreter,
     bench_kernels,
     bench_lowering,
+    bench_status,
     bench_tile_local,
 )
 
@@ -22,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_lowering.run(quick=args.quick)
     bench_tile_local.run(quick=args.quick)
     bench_convert.run(quick=args.quick)
+    bench_status.run(quick=args.quick)
     return 0
 
 

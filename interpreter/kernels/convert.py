@@ -420,18 +420,34 @@ def tcvt_tile(src, valid, pad="null", src_type=None, dst_type=None, *, rmode=0, 
         raise _fault(f"source: {s.asm} payload must have dtype {storage(s)}, got {a.dtype}", "TCVT")
     res = convert_values(a, s, d, rmode, sat)
     if status.active():  # TCVT ORs TileProfileConvert's element flags (formats.asl)
+        status.record(_tcvt_flags(a, s, d, res, rmode))
+    return _publish(res, d, shape, vshape, pad)
+
+
+def _tcvt_flags(a: np.ndarray, s: TileDataType, d: TileDataType, res: np.ndarray, rmode) -> int:
+    """:func:`.status.convert_flags` with the exact source values and the IEEE overflow mask
+    (the rounding with unbounded exponent beyond the destination's largest finite value)
+    computed only where the flag computation needs them."""
+
+    def values():
         with np.errstate(invalid="ignore"):  # a signalling NaN source is a value here
             v = source_values(a, s)
-        pair = int_pair(v) if s.is_integer else None
-        over = None
-        if d in FORMATS and d is not T.FP64 and not d.is_integer:  # IEEE overflow: the
-            u = pair[0] if pair is not None else v  # rounding with unbounded exponent
-            with np.errstate(all="ignore"):
-                fin = np.where(np.isfinite(u), u, 0.0)
-                over = np.abs(round_to_fmt(fin, FORMATS[d], resolve_rmode(rmode, s, d)))
-                over = np.isfinite(u) & (over > FORMATS[d].max)
-        status.record(status.convert_flags(a, s, d, pair or v, res, over))
-    return _publish(res, d, shape, vshape, pad)
+        return int_pair(v) if s.is_integer else v
+
+    def over(u: np.ndarray) -> np.ndarray | None:
+        if d not in FORMATS or d is T.FP64:
+            return None
+        fmt = FORMATS[d]
+        with np.errstate(all="ignore"):
+            fin = np.isfinite(u)
+            big = fin & (np.abs(u) > fmt.max)
+            if not big.any():
+                return big
+            return big & (np.abs(round_to_fmt(np.where(fin, u, 0.0), fmt,
+                                              resolve_rmode(rmode, s, d))) > fmt.max)
+
+    fmt = FORMATS.get(d)
+    return status.convert_flags(a, s, d, values, res, over, None if fmt is None else fmt.max)
 
 
 # -- TQUANT / TDEQUANT -------------------------------------------------------------------

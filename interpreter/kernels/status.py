@@ -219,16 +219,125 @@ def _pow2(x: np.ndarray) -> np.ndarray:
     return np.abs(np.frexp(x)[0]) == 0.5
 
 
+# ---- fast paths: large all-finite tiles (the common case) -----------------------------------
+FAST_MIN = 2048
+"""Tiles of at least this many elements try the fast path first: flags are ORed over the
+tile, so the NX test stops at the first inexact chunk (a 512-element sample, then 64K
+chunks), UF is tested on the tiny results only, and NV DZ OF are excluded by a few
+reductions (min / max of the operands and the result). Anything unusual (a NaN or an
+infinity among operands or results, a zero divisor) takes the full path."""
+_CHUNK = 1 << 16
+
+
+_EXP_MASK = {T.FP16: 0x7C00, T.BF16: 0x7F80, T.E5M2: 0x7C, T.E4M3: 0x78}
+"""Exponent fields of the carriers numpy reduces slowly (software float16 / ml_dtypes)."""
+
+
+def _exponents(x: np.ndarray, t: TileDataType) -> np.ndarray:
+    u = x.view(np.dtype(f"u{x.dtype.itemsize}"))
+    return u & np.array(_EXP_MASK[t], u.dtype)
+
+
+def _all_finite(t: TileDataType, *arrays: np.ndarray) -> bool:
+    """No NaN and no infinity: min / max propagate NaN (float32 / float64), else the
+    exponent field (E4M3: only S.1111.111 is NaN, it has no infinity)."""
+    for x in arrays:
+        if not x.size:
+            continue
+        if t not in _EXP_MASK or x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+            if not (np.isfinite(x.min()) and np.isfinite(x.max())):
+                return False
+        elif t is T.E4M3:
+            if ((x.view(np.uint8) & np.uint8(0x7F)) == 0x7F).any():
+                return False
+        elif _exponents(x, t).max() == _EXP_MASK[t]:
+            return False
+    return True
+
+
+def _chunks(n: int):
+    """A 512-element sample, then 64K-element chunks: scans stop at the first witness."""
+    k = min(n, 512)
+    yield slice(0, k)
+    for i in range(k, n, _CHUNK):
+        yield slice(i, min(i + _CHUNK, n))
+
+
+def _tiny_mask(r: np.ndarray, t: TileDataType, sel) -> np.ndarray:
+    """Results at flat positions ``sel`` below the smallest normal (zeros included): a zero
+    exponent field for the software-float carriers, ``|r| < min normal`` otherwise."""
+    x = r.reshape(-1)[sel]
+    if t in _EXP_MASK and x.dtype.itemsize < 4:
+        return _exponents(x, t) == 0
+    return np.abs(x) < _MIN_NORMAL[t]
+
+
+def _fast(inexact, r: np.ndarray, t: TileDataType) -> int:
+    """UF / NX of an all-finite, non-overflowing tile from its ``inexact(sel)`` test (a mask
+    over the flat positions ``sel``): flags are ORed over the tile, so each scan stops at its
+    first witness, and UF is looked for among the tiny results only."""
+    n = r.size
+    for sel in _chunks(n):
+        tiny = _tiny_mask(r, t, sel)
+        if tiny.any():
+            pos = np.arange(sel.start, sel.stop)[tiny]
+            if inexact(pos).any():
+                return UF | NX
+    return NX if any(inexact(sel).any() for sel in _chunks(n)) else 0
+
+
+def _pick(x: np.ndarray, sel) -> np.ndarray:
+    """float64 values of the flat positions ``sel`` (a broadcast (1, 1) scalar as it is)."""
+    return _f64(x.reshape(-1) if x.size == 1 else x.reshape(-1)[sel])
+
+
+def _positive(x: np.ndarray, t: TileDataType) -> bool:
+    """Every element > 0 (sign bit clear and not zero), for finite carriers."""
+    if x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+        return bool(x.min() > 0)
+    u = x.view(np.dtype(f"u{x.dtype.itemsize}"))
+    return bool(u.max() < (1 << (8 * x.dtype.itemsize - 1)) and u.min() > 0)
+
+
+def _binary_inexact(op: str, x, y, z) -> np.ndarray:
+    """Mask of z != x op y exactly (finite float64 operands and results, y != 0 for DIV)."""
+    if op in ("ADD", "SUB"):
+        s, e = two_sum(x, y if op == "ADD" else -y)
+        return ~((z == s) & (e == 0))
+    if op == "MUL":
+        return ~product_is(x, y, z)
+    return ~(product_is(z, y, x) & ((z != 0) | (x == 0)))
+
+
+def _binary_fast(op: str, a, b, r, t: TileDataType) -> int | None:
+    if r.size < FAST_MIN or op not in ("ADD", "SUB", "MUL", "DIV"):
+        return None
+    # a finite result and a finite second operand imply a finite first operand (inf and
+    # NaN propagate through + - * /; only x / inf is finite, and b is checked)
+    if not _all_finite(t, b, r) or (op == "DIV" and not np.all(b)):
+        return None
+
+    def inexact(sel):
+        return _binary_inexact(op, _pick(a, sel), _pick(b, sel), _pick(r, sel))
+
+    return _fast(inexact, r, t)
+
+
 def binary_flags(op: str, a: np.ndarray, b: np.ndarray, r: np.ndarray, t: TileDataType) -> int:
     """``TileProfileBinaryWithFlags`` ORed over the elements of ``r = a op b`` (carriers of
     ``t``; ``op`` one of ADD SUB MUL DIV MAX MIN REM AND ...)."""
     if not t.is_float:
         return 0
     with np.errstate(all="ignore"):
+        if op in ("MAX", "MIN"):
+            if _all_finite(t, a, b):
+                return 0
+            return fold(signalling_nan(a, t) | signalling_nan(b, t))
+        fast = _binary_fast(op, a, b, r, t)
+        if fast is not None:
+            return fast
         nan_a, nan_b = np.isnan(a), np.isnan(b)
         snan = signalling_nan(a, t) | signalling_nan(b, t)
-        if op in ("MAX", "MIN"):
-            return fold(snan)
         x, y, z = _f64(a), _f64(b), _f64(r)
         nan_in = nan_a | nan_b
         fin = np.isfinite(x) & np.isfinite(y)
@@ -250,30 +359,59 @@ def binary_flags(op: str, a: np.ndarray, b: np.ndarray, r: np.ndarray, t: TileDa
             ordinary = fin
         of = ordinary & ~np.isfinite(z)
         ok = ordinary & np.isfinite(z)
-        if op in ("ADD", "SUB"):
-            s, e = two_sum(x, y if op == "ADD" else -y)
-            exact = (z == s) & (e == 0)
-        elif op == "MUL":
-            exact = product_is(x, y, z)
-        elif op == "DIV":
-            exact = np.where(np.isinf(y), True, product_is(z, y, x) & ((z != 0) | (x == 0)))
-        else:
+        if op not in ("ADD", "SUB", "MUL", "DIV"):
             return 0
-        nx = of | (ok & ~exact)
+        inexact = _binary_inexact(op, x, y, z)
+        if op == "DIV":
+            inexact &= ~np.isinf(y)  # x / inf = 0 exactly
+        nx = of | (ok & inexact)
         return fold(nv, dz, of, nx & _tiny(z, t), nx)
 
 
 _EXACT_SPECIAL = {"TEXP", "TLOG"}  # transcendental: every ordinary result is irrational
 
 
+def _unary_inexact(mnemonic: str, x, z) -> np.ndarray:
+    """Mask of z != op(x) exactly, for ordinary operands (finite, nonzero, in the domain)."""
+    if mnemonic in _EXACT_SPECIAL:
+        return np.ones(x.shape, bool)
+    if mnemonic == "TRECIP":
+        return ~(_pow2(x) & (z == 1.0 / x))
+    if mnemonic == "TSQRT":
+        return ~product_is(z, z, x)
+    return ~(_pow2(z) & (z * z * x == 1.0))  # TRSQRT: exact only when r is a power of two
+
+
+def _unary_fast(mnemonic: str, a, r, t: TileDataType) -> int | None:
+    if r.size < FAST_MIN:
+        return None
+    if mnemonic in ("TLOG", "TSQRT", "TRSQRT"):  # positive finite operands: finite results
+        if not (_all_finite(t, a) and _positive(a, t)):
+            return None
+    elif not (_all_finite(t, a, r) and np.all(a)):
+        return None
+    if mnemonic == "TLOG":
+        ones = a == 1  # log(1) = +0 exactly; every other result is irrational
+        if ones.any():
+            return None if not ones.all() else 0
+
+    def inexact(sel):
+        return _unary_inexact(mnemonic, _pick(a, sel), _pick(r, sel))
+
+    return _fast(inexact, r, t)
+
+
 def unary_flags(mnemonic: str, a: np.ndarray, r: np.ndarray, t: TileDataType) -> int:
     """``ExecuteTileUnary``'s flags for ``r = op(a)`` (carriers of float type ``t``)."""
     if not t.is_float or mnemonic in ("TABS", "TNEG", "TNOT"):
         return 0
-    snan = signalling_nan(a, t)
     if mnemonic == "TRELU":
-        return fold(snan)
+        return 0 if _all_finite(t, a) else fold(signalling_nan(a, t))
     with np.errstate(all="ignore"):
+        fast = _unary_fast(mnemonic, a, r, t)
+        if fast is not None:
+            return fast
+        snan = signalling_nan(a, t)
         x, z = _f64(a), _f64(r)
         fin = np.isfinite(x)
         zero = x == 0
@@ -290,15 +428,7 @@ def unary_flags(mnemonic: str, a: np.ndarray, r: np.ndarray, t: TileDataType) ->
             ordinary &= x != 1
         of = ordinary & ~np.isfinite(z)
         ok = ordinary & np.isfinite(z)
-        if mnemonic in _EXACT_SPECIAL:
-            exact = np.zeros(x.shape, bool)
-        elif mnemonic == "TRECIP":
-            exact = _pow2(x) & (z == 1.0 / x)
-        elif mnemonic == "TSQRT":
-            exact = product_is(z, z, x)
-        else:  # TRSQRT: exact only for r a power of two with r * r * x == 1
-            exact = _pow2(z) & (z * z * x == 1.0)
-        nx = of | (ok & ~exact)
+        nx = of | (ok & _unary_inexact(mnemonic, x, z))
         return fold(nv, dz, of, nx & _tiny(z, t), nx)
 
 
@@ -332,48 +462,66 @@ def convert_flags(
     x: np.ndarray,
     src: TileDataType,
     dst: TileDataType,
-    values: np.ndarray | tuple[np.ndarray, np.ndarray],
+    values,
     out: np.ndarray,
-    over: np.ndarray | None,
+    over,
+    dst_max: float | None,
 ) -> int:
     """TCVT's flags (``TileProfileConvert``; ``TCVT`` ORs them over the valid elements).
 
-    ``x`` is the source carrier array, ``values`` its exact values (float64 for a float
+    ``x`` is the source carrier array, ``values()`` its exact values (float64 for a float
     source, an exact (s, e) float64 pair for an integer one), ``out`` the destination carrier
-    array, ``over`` the mask of finite sources whose rounding with unbounded exponent exceeds
-    the destination's largest finite value (IEEE overflow). Float -> integer follows
-    the reference quantizer (``TileProfileQuantize``, ``asl/arch/profile/
-    reference-quantization.asl``): NaN NV, +-inf OF|NX, a non-integral value NX (saturation
-    and wrapping add nothing). Float / integer -> float: IEEE NV for a signalling NaN, OF|NX
-    when a finite value exceeds the destination's range (inf, E4M3's NaN or the clamped
-    maximum), UF|NX / NX when the delivered value is not the exact one; an infinity into a
-    format without one (E4M3) is OF|NX like the quantizer's. Integer -> integer records
-    nothing (``TileConvertIntegerValue``). Destinations outside the IEEE-like formats (E8M0,
-    HiF8, FP6 / FP4) record nothing here.
+    array, ``over(u)`` the mask of finite values ``u`` whose rounding with unbounded exponent
+    exceeds the destination's largest finite value ``dst_max`` (IEEE overflow; None for
+    FP64). Float -> integer follows the reference quantizer (``TileProfileQuantize``,
+    ``asl/arch/profile/reference-quantization.asl``): NaN NV, +-inf OF|NX, a non-integral
+    value NX (saturation and wrapping add nothing). Float / integer -> float: IEEE NV for a
+    signalling NaN, OF|NX when a finite value overflows (inf, E4M3's NaN, or the maximum
+    under Sat or a directed rounding), UF|NX / NX when the delivered value is not the exact
+    one; an infinity into a format without one (E4M3) is OF|NX like the quantizer's.
+    Integer -> integer records nothing (``TileConvertIntegerValue``). Destinations outside
+    the IEEE-like formats (E8M0, HiF8, FP6 / FP4) record nothing here.
     """
     if src.is_integer and dst.is_integer:
         return 0
     with np.errstate(all="ignore"):
         if dst.is_integer:
-            v = values
-            assert isinstance(v, np.ndarray)
+            v = values()
             fin = np.isfinite(v)
             inf = np.isinf(v)
             return fold(np.isnan(v), None, inf, None, inf | (fin & (v != np.trunc(v))))
         if dst not in _MIN_NORMAL:
             return 0
+        if src.is_float and out.size >= FAST_MIN and dst_max is not None:
+            fast = _convert_fast(x, src, dst, out, dst_max)
+            if fast is not None:
+                return fast
         r = _f64(out)
-        if over is None:  # FP64: no finite source overflows it
-            over = np.zeros(r.shape, bool)
         if src.is_integer:
-            s, e = values
+            s, e = values()
+            of = over(s)
+            of = np.zeros(r.shape, bool) if of is None else of
             exact = (r == s) & (e == 0)
-            return fold(None, None, over, None, over | ~exact)
-        v = values
-        assert isinstance(v, np.ndarray)
+            return fold(None, None, of, None, of | ~exact)
+        v = values()
         nv = signalling_nan(x, src) if src in _QUIET_BIT else None
         fin = np.isfinite(v)
-        inf_lost = np.isinf(v) & ~np.isinf(r)  # +-inf into E4M3 / saturated to the maximum
-        of = over | inf_lost
+        of = over(v)
+        of = np.zeros(r.shape, bool) if of is None else of
+        of = of | (np.isinf(v) & ~np.isinf(r))  # +-inf into E4M3 / saturated to the maximum
         nx = of | (fin & np.isfinite(r) & (r != v))
         return fold(nv, None, of, nx & ~of & _tiny(r, dst), nx)
+
+
+def _convert_fast(x, src: TileDataType, dst: TileDataType, out, dst_max: float) -> int | None:
+    """A finite source within the destination's range gives finite results: no NV, no OF."""
+    if x.dtype != np.float32 and x.dtype != np.float64:
+        return None
+    lo, hi = x.min(), x.max()  # NaN propagates; within +-max, no result overflows
+    if not (np.isfinite(lo) and np.isfinite(hi) and -dst_max <= lo and hi <= dst_max):
+        return None
+
+    def inexact(sel):
+        return _pick(out, sel) != _pick(x, sel)
+
+    return _fast(inexact, out, dst)

@@ -107,7 +107,7 @@ def _case(op: str, t: T, a_bits: int, b_bits: int) -> tuple[int, int]:
 
 @pytest.mark.parametrize("t", [T.FP32, T.FP16, T.BF16, T.FP64])
 @pytest.mark.parametrize("op", ["ADD", "SUB", "MUL", "DIV"])
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_tile_scalar_flags_match_the_rational_reference(op, t, data):
     """ExecuteTileScalar records TileProfileBinaryWithFlags: each element's flags equal the
@@ -170,7 +170,7 @@ def _unary(m: str, x: float, t: T = T.FP32) -> tuple[int, float]:
     return status.bits, float(out.astype(np.float64)[0, 0])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(x=st.one_of(st.floats(min_value=0, exclude_min=True, width=32, allow_infinity=False),
                    st.integers(1, 1000).map(float), st.sampled_from([0.25, 4.0, 2.0**-140])))
 def test_algebraic_unary_flags_match_fractions(x):
@@ -223,7 +223,7 @@ def test_unary_signalling_nan_records_nv_quiet_does_not():
         assert status.bits == 0, m
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(v=st.tuples(*[st.one_of(st.floats(width=32, allow_nan=False),
                                st.integers(-20, 20).map(float)) for _ in range(3)]))
 def test_tfma_flags_match_fractions(v):
@@ -323,7 +323,7 @@ def _tcvt(x, src: T, dst: T, **kw) -> tuple[int, np.ndarray]:
 
 
 @pytest.mark.parametrize("dst", [T.FP16, T.BF16, T.E4M3])
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(x=st.one_of(st.floats(width=32, allow_nan=False), st.integers(-300, 300).map(float),
                    st.sampled_from([65504.0, 65520.0, 448.0, 464.0, 2.0**-24, 2.0**-25])))
 def test_tcvt_float_flags_match_fractions(dst, x):
@@ -366,3 +366,46 @@ def test_tcvt_signalling_nan_and_integer_pairs():
     assert _tcvt(np.float32([[np.nan]]), T.FP32, T.FP16)[0] == 0
     assert _tcvt(np.int32([[300, -5]]), T.S32, T.U8)[0] == 0  # TileConvertIntegerValue
     assert _tcvt(np.float32([[500.0]]), T.FP32, T.E4M3, sat=True)[0] == OF | NX
+
+
+# ---- the fast path of large tiles computes what the full path computes ------------------
+def _planted(rng, kind: str, n: int = 4096) -> np.ndarray:
+    base = {"int": rng.integers(-50, 50, n).astype(np.float64),
+            "normal": rng.standard_normal(n) * 4,
+            "tiny": rng.integers(1, 50, n) * 2.0**-140,
+            "pos": rng.integers(1, 20, n).astype(np.float64) ** 2}[kind]  # fmt: skip
+    at = int(rng.integers(0, n))
+    base[at] = rng.choice([2.0**-30, 3.0, 1e-40, 1e38, 0.1, 7.0])
+    return base.reshape(8, -1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fast_path_agrees_with_the_full_path(seed, monkeypatch):
+    """Tiles above FAST_MIN scan in chunks and stop early; forcing the full path on the same
+    tiles gives the same flags (integer tiles are mostly exact, so the scans run through)."""
+    from interpreter.kernels import status
+
+    rng = np.random.default_rng(seed)
+    calls = []
+    for kind in ("int", "normal", "tiny", "pos"):
+        v = _planted(rng, kind)
+        for t in (T.FP32, T.FP16, T.BF16):
+            with np.errstate(over="ignore"):  # 1e38 is inf in FP16: the full path's case
+                x = v.astype(FORMATS[t][0])
+            for m, s in (("TADDS", 1.0), ("TSUBS", 0.5), ("TMULS", 2.0**-20), ("TDIVS", 3.0)):
+                calls.append((m, lambda m=m, s=s, x=x, t=t: K[m](x, _raw(s, t), None, "null", t)))
+            for m in ("TSQRT", "TRECIP", "TRSQRT", "TEXP", "TLOG"):
+                calls.append((m, lambda m=m, x=x, t=t: K[m](np.abs(x), None, "null", t)))
+        f32 = v.astype(np.float32)
+        for d in (T.FP16, T.BF16, T.E4M3):
+            calls.append((f"TCVT {d}", lambda f32=f32, d=d: K["TCVT"](f32, None, "null", T.FP32, d)))
+    fast = []
+    for _, call in calls:
+        with recording() as st:
+            call()
+        fast.append(st.bits)
+    monkeypatch.setattr(status, "FAST_MIN", 10**9)
+    for (name, call), want in zip(calls, fast):
+        with recording() as st:
+            call()
+        assert st.bits == want, (name, flag_names(want), flag_names(st.bits))
