@@ -151,7 +151,7 @@ def tmrgsort(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
     both = np.concatenate(streams)
     nan, key = _sort_keys(both, desc)
     if status.active():  # a signalling NaN stays sortable and records NV
-        status.record(status.sort_flags(streams, types[0]))
+        status.record(status.signalling_nan_flags(streams, types[0]))
     return both[np.lexsort((key, nan))].reshape(dst_valid)
 
 

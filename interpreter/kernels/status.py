@@ -451,8 +451,9 @@ def fma_flags(a: np.ndarray, b: np.ndarray, c: np.ndarray, r: np.ndarray, t: Til
         return fold(nv, None, of, nx & _tiny(z, t), nx)
 
 
-def sort_flags(sources: list[np.ndarray], t: TileDataType) -> int:
-    """TMRGSORT / TSORT: NV when a source holds a signalling NaN (``sorting.asl``)."""
+def signalling_nan_flags(sources: list[np.ndarray], t: TileDataType) -> int:
+    """NV when a source holds a signalling NaN: TMRGSORT / TSORT (``sorting.asl``), TCMP /
+    TCMPS (``TileProfileFloatingCompare``, ``comparison.asl``)."""
     if not t.is_float:
         return 0
     return NV if any(signalling_nan(s, t).any() for s in sources) else 0
@@ -479,8 +480,9 @@ def convert_flags(
     signalling NaN, OF|NX when a finite value overflows (inf, E4M3's NaN, or the maximum
     under Sat or a directed rounding), UF|NX / NX when the delivered value is not the exact
     one; an infinity into a format without one (E4M3) is OF|NX like the quantizer's.
-    Integer -> integer records nothing (``TileConvertIntegerValue``). Destinations outside
-    the IEEE-like formats (E8M0, HiF8, FP6 / FP4) record nothing here.
+    Integer -> integer records nothing (``TileConvertIntegerValue``). E8M0 destinations
+    follow ``ReferenceFloatToE8M0`` (:func:`e8m0_flags`). HiF8 and FP6 / FP4 destinations
+    record nothing here (not modelled).
     """
     if src.is_integer and dst.is_integer:
         return 0
@@ -490,6 +492,8 @@ def convert_flags(
             fin = np.isfinite(v)
             inf = np.isinf(v)
             return fold(np.isnan(v), None, inf, None, inf | (fin & (v != np.trunc(v))))
+        if dst is T.E8M0:
+            return e8m0_flags(values())
         if dst not in _MIN_NORMAL:
             return 0
         if src.is_float and out.size >= FAST_MIN and dst_max is not None:
@@ -511,6 +515,22 @@ def convert_flags(
         of = of | (np.isinf(v) & ~np.isinf(r))  # +-inf into E4M3 / saturated to the maximum
         nx = of | (fin & np.isfinite(r) & (r != v))
         return fold(nv, None, of, nx & ~of & _tiny(r, dst), nx)
+
+
+def e8m0_flags(v: np.ndarray) -> int:
+    """``ReferenceFloatToE8M0``'s flags (``asl/arch/profile/e8m0-conversion.asl``) of exact
+    source values: NaN, zero or negative NV; +inf OF|NX; a floor exponent below -127 UF|NX;
+    127 with a fraction OF|NX; otherwise NX unless the value is a power of two."""
+    with np.errstate(all="ignore"):
+        nv = np.isnan(v) | (v <= 0)
+        inf = v == np.inf
+        fin = np.isfinite(v) & (v > 0)
+        m, e = np.frexp(np.where(fin, v, 1.0))
+        power = m == 0.5
+        uf = fin & (e - 1 < -127)
+        of = inf | (fin & (e - 1 == 127) & ~power)
+        nx = of | uf | (fin & ~power)
+        return fold(nv, None, of, uf, nx)
 
 
 def _convert_fast(x, src: TileDataType, dst: TileDataType, out, dst_max: float) -> int | None:
