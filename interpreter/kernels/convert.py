@@ -31,8 +31,8 @@ profile hook ``TileProfileConvert``):
 * Exactness: every float source is exact in float64; integer sources of more than 53
   bits go through an exact (value, error) float64 pair (TwoSum), rounded to odd for the
   narrower formats (RO_53 then any rounding to p <= 51 bits is the direct rounding), so
-  there is no double rounding anywhere. Numeric status flags: :func:`.status.convert_flags`
-  (TCVT only; TQUANT / TDEQUANT record none yet).
+  there is no double rounding anywhere. Numeric status flags: :func:`.status.convert_flags`,
+  :func:`.status.quantize_flags`, :func:`.status.dequantize_flags`.
 * TQUANT: ``q = round(x * multiplier + zero_point)`` computed exactly (x * multiplier is
   exact in float64; the integer part and the fraction are rounded separately), Sat=1
   clamps, Sat=0 wraps; NaN -> 0; +-inf -> max / min. TDEQUANT: ``FP32((q - zp) *
@@ -537,7 +537,10 @@ def tquant_tile(src, multiplier=None, zero_point=None, valid=None, dst_type="S8"
     scale = multiplier_value(multiplier, "TQUANT")
     zp = zero_point_value(zero_point, t, "TQUANT")
     mode = RNE if parse_rmode(rmode, "TQUANT") == 0 else parse_rmode(rmode, "TQUANT")
-    return _publish(quantize_values(a, scale, zp, t, mode, sat), t, shape, vshape, "null")
+    res = quantize_values(a, scale, zp, t, mode, sat)
+    if status.active():  # TileProfileQuantize's flags, ORed over the tile
+        status.record(status.quantize_flags(a, scale))
+    return _publish(res, t, shape, vshape, "null")
 
 
 def tdequant_tile(src, multiplier=None, zero_point=None, valid=None, src_type="S8", *,
@@ -552,4 +555,7 @@ def tdequant_tile(src, multiplier=None, zero_point=None, valid=None, src_type="S
     scale = multiplier_value(multiplier, "TDEQUANT")
     zp = zero_point_value(zero_point, t, "TDEQUANT")
     mode = RNE if parse_rmode(rmode, "TDEQUANT") == 0 else parse_rmode(rmode, "TDEQUANT")
-    return _publish(dequantize_values(a, scale, zp, mode), T.FP32, shape, vshape, "null")
+    res = dequantize_values(a, scale, zp, mode)
+    if status.active():  # TileProfileDequantize's flags (ReferenceFP32FiniteEncoding)
+        status.record(status.dequantize_flags(a, scale, zp, res))
+    return _publish(res, T.FP32, shape, vshape, "null")

@@ -24,9 +24,13 @@ interpreter records for them:
   of ``TileProfileBinaryWithFlags`` there (``TileProfileBinary``); :func:`binary_flags`
   still gives their value-level flags (the AVS ``TMAX-NAN`` pass condition).
 
-Not recorded yet (documented in docs/numeric-status.md): TCVT / TQUANT / TDEQUANT
-(``formats.asl``), reductions, expansions, comparisons, TPART*, TSORT and CUBE
-post-processing.
+* TCMP / TCMPS: NV for a signalling NaN (``TileProfileFloatingCompare``); TPART*: the
+  tile-scalar rows' flags on the overlap (``complex.asl``); TCVT / TQUANT / TDEQUANT:
+  :func:`convert_flags`, :func:`e8m0_flags`, :func:`quantize_flags`,
+  :func:`dequantize_flags`.
+
+Not recorded yet (docs/numeric-status.md): reductions, expansions, TSORT, HiF8 / FP6 / FP4
+conversion destinations and CUBE post-processing.
 
 Conventions. Underflow is tininess after rounding (the rounded result's magnitude is below
 the format's smallest normal, zero included) together with inexactness. Inexactness is
@@ -545,3 +549,31 @@ def _convert_fast(x, src: TileDataType, dst: TileDataType, out, dst_max: float) 
         return _pick(out, sel) != _pick(x, sel)
 
     return _fast(inexact, out, dst)
+
+
+def quantize_flags(x: np.ndarray, scale: float) -> int:
+    """``TileProfileQuantize`` (``asl/arch/profile/reference-quantization.asl``) over an FP32
+    tile: NaN NV; +-inf OF|NX; NX when ``x * scale + zero_point`` is not an integer (the
+    zero point is one, so when ``x * scale``, exact in float64, is not); saturation and
+    wrapping add nothing."""
+    with np.errstate(all="ignore"):
+        v = _f64(x)
+        p = v * scale
+        fin = np.isfinite(v)
+        inf = np.isinf(v)
+        return fold(np.isnan(v), None, inf, None, inf | (fin & (p != np.floor(p))))
+
+
+def dequantize_flags(q: np.ndarray, scale: float, zp: int, r: np.ndarray) -> int:
+    """``TileProfileDequantize`` (``ReferenceFP32FiniteEncoding``): the exact value
+    ``(q - zp) * scale`` (exact in float64) rounded once to FP32 ``r``: overflow OF|NX; a
+    nonzero exact value below 2^-126 (tininess before rounding, as the reference) that is
+    not delivered exactly UF|NX (a nonzero one rounded to zero too); otherwise NX if
+    inexact."""
+    with np.errstate(all="ignore"):
+        d = (q.astype(np.int64) - zp).astype(np.float64) * scale
+        z = _f64(r)
+        of = ~np.isfinite(z)
+        inexact = np.isfinite(z) & (z != d)
+        uf = inexact & (np.abs(d) < _MIN_NORMAL[T.FP32])
+        return fold(None, None, of, uf, of | inexact)

@@ -409,3 +409,47 @@ def test_fast_path_agrees_with_the_full_path(seed, monkeypatch):
         with recording() as st:
             call()
         assert st.bits == want, (name, flag_names(want), flag_names(st.bits))
+
+
+@pytest.mark.parametrize(("x", "scale", "want"), [
+    (2.0, 1.0, 0), (2.5, 1.0, NX), (0.5, 2.0, 0), (np.nan, 1.0, NV), (np.inf, 1.0, OF | NX),
+    (1000.0, 1.0, 0),  # saturates / wraps: the reference quantizer adds nothing
+])  # fmt: skip
+def test_tquant_flags_follow_the_reference_quantizer(x, scale, want):
+    with recording() as status:
+        K["TQUANT"](np.float32([[x]]), _raw(scale, T.FP32), None, None, "S8")
+    assert status.bits == want
+
+
+@pytest.mark.parametrize(("q", "scale", "want"), [
+    (3, 0.5, 0),                       # 1.5 exact
+    (3, 0.1, NX),                      # 3 x FP32(0.1) needs more than 24 bits
+    (100, 2.0**127, OF | NX),          # 100 x 2^127 > FP32 max
+    (3, 2.0**-149, 0),                 # 3 x 2^-149: an exact subnormal, no UF without NX
+    (-7, 2.0**-149, 0),
+    (0, 0.1, 0),
+])  # fmt: skip
+def test_tdequant_flags_follow_the_reference_encoder(q, scale, want):
+    """ReferenceFP32FiniteEncoding: the exact (q - zp) x scale rounded once to FP32. (UF
+    cannot happen: a nonzero (q - zp) x scale is a multiple of the subnormal step when it is
+    below 2^-126.)"""
+    with recording() as status:
+        K["TDEQUANT"](np.int8([[q]]), _raw(scale, T.FP32), None, None, "S8")
+    assert status.bits == want
+
+
+def test_tpart_flags_come_from_the_overlap_only():
+    """ExecutePartial: TileProfilePartialValueWithFlags where both sources are valid; a
+    coordinate covered by one source is copied without status."""
+    left = np.float32([[1.0, 1.0, 2.0**-30]])  # the third column is left's alone
+    right = np.float32([[2.0, 0.5]])
+    with recording() as status:
+        out = K["TPARTADD"]([left, right], [T.FP32, T.FP32], T.FP32, (1, 3))
+    assert status.bits == 0 and out.tolist() == [[3.0, 1.5, 2.0**-30]]
+    with recording() as status:
+        K["TPARTADD"]([np.float32([[1.0]]), np.float32([[2.0**-30]])], [T.FP32] * 2, T.FP32, (1, 1))
+    assert status.bits == NX
+    snan = np.array([[0x7F800001]], np.uint32).view(np.float32)
+    with recording() as status:
+        K["TPARTMAX"]([snan, np.float32([[1.0]])], [T.FP32] * 2, T.FP32, (1, 1))
+    assert status.bits == NV
