@@ -31,6 +31,7 @@ from interpreter.kernels.status import DZ, NV, NX, OF, UF, flag_names, recording
 from interpreter.tools import pto_run
 from pto_dialect.datatypes import TileDataType as T
 from pto_dialect.faults import PTOFault
+from tests.budget import examples
 
 FORMATS = {  # type: (numpy carrier, smallest normal, bits of the quiet flag of a NaN)
     T.FP32: (np.float32, Fraction(1, 2**126), 1 << 22),
@@ -107,7 +108,7 @@ def _case(op: str, t: T, a_bits: int, b_bits: int) -> tuple[int, int]:
 
 @pytest.mark.parametrize("t", [T.FP32, T.FP16, T.BF16, T.FP64])
 @pytest.mark.parametrize("op", ["ADD", "SUB", "MUL", "DIV"])
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(data=st.data())
 def test_tile_scalar_flags_match_the_rational_reference(op, t, data):
     """ExecuteTileScalar records TileProfileBinaryWithFlags: each element's flags equal the
@@ -170,7 +171,7 @@ def _unary(m: str, x: float, t: T = T.FP32) -> tuple[int, float]:
     return status.bits, float(out.astype(np.float64)[0, 0])
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(x=st.one_of(st.floats(min_value=0, exclude_min=True, width=32, allow_infinity=False),
                    st.integers(1, 1000).map(float), st.sampled_from([0.25, 4.0, 2.0**-140])))
 def test_algebraic_unary_flags_match_fractions(x):
@@ -223,7 +224,7 @@ def test_unary_signalling_nan_records_nv_quiet_does_not():
         assert status.bits == 0, m
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(v=st.tuples(*[st.one_of(st.floats(width=32, allow_nan=False),
                                st.integers(-20, 20).map(float)) for _ in range(3)]))
 def test_tfma_flags_match_fractions(v):
@@ -323,7 +324,7 @@ def _tcvt(x, src: T, dst: T, **kw) -> tuple[int, np.ndarray]:
 
 
 @pytest.mark.parametrize("dst", [T.FP16, T.BF16, T.E4M3])
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(x=st.one_of(st.floats(width=32, allow_nan=False), st.integers(-300, 300).map(float),
                    st.sampled_from([65504.0, 65520.0, 448.0, 464.0, 2.0**-24, 2.0**-25])))
 def test_tcvt_float_flags_match_fractions(dst, x):
@@ -342,7 +343,7 @@ def test_tcvt_float_flags_match_fractions(dst, x):
     assert got == want, (x, r, flag_names(got), flag_names(want))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(n=st.one_of(st.integers(-(2**63), 2**63 - 1), st.integers(-70000, 70000)))
 def test_tcvt_integer_to_float_flags(n):
     for dst in (T.FP32, T.FP16):
