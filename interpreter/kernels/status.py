@@ -29,7 +29,9 @@ interpreter records for them:
   :func:`convert_flags`, :func:`e8m0_flags`, :func:`quantize_flags`,
   :func:`dequantize_flags`.
 
-Not recorded yet (docs/numeric-status.md): reductions, expansions, TSORT, HiF8 / FP6 / FP4
+TSORT: NV for a signalling NaN (``sorting.asl``).
+
+Not recorded yet (docs/numeric-status.md): reductions, expansions, HiF8 / FP6 / FP4
 conversion destinations and CUBE post-processing.
 
 Conventions. Underflow is tininess after rounding (the rounded result's magnitude is below

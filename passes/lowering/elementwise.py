@@ -48,6 +48,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from passes.lowering.conversion import CASTS, ROUNDINGS, emit_assert, emit_cast, emit_round
 from passes.lowering.fusion import is_elementwise_generic
 from passes.lowering.rows import pto_op_available
 from pto_dialect.tensor_local import EXPAND_KINDS, ExpandOp
@@ -117,12 +118,19 @@ class Custom:
     emit: Callable[[_Plan, Operation, list[Val]], Val]
 
 
-Row = Binary | Unary | Awaits | NoPto | Custom
+@dataclass(frozen=True)
+class Effect:
+    """A body op with no result (``cf.assert``): ``emit(plan, op)`` emits the check and
+    returns a function that orders the body's result after it."""
+
+    emit: Callable[[_Plan, Operation], Callable[[SSAValue], SSAValue]]
+
+
+Row = Binary | Unary | Awaits | NoPto | Custom | Effect
 
 _S, _U = "signed", "unsigned"
 _AWAIT_CMP = Awaits(("TCMP",), "a compare gives a predicate tile")
 _AWAIT_SEL = Awaits(("TSEL",), "a select reads a predicate tile")
-_AWAIT_CVT = Awaits(("TCVT",), "a conversion")
 
 BODY_LOWERING: dict[str, Row] = {
     # IEEE RNE in the element type / integers wrap, in both (PTO-SPEC 5): bit-exact.
@@ -172,17 +180,17 @@ BODY_LOWERING: dict[str, Row] = {
     "arith.cmpf": _AWAIT_CMP,
     "arith.cmpi": _AWAIT_CMP,
     "arith.select": _AWAIT_SEL,
-    **{f"arith.{n}": _AWAIT_CVT for n in (
-        "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "extsi", "extui", "trunci")},
-    **{f"math.{n}": Awaits(("TCVT",), f"TCVT with the {m} rounding mode") for n, m in (
-        ("floor", "floor"), ("ceil", "ceil"), ("trunc", "truncating"),
-        ("roundeven", "round-to-even"), ("round", "round-half-away"))},
+    # Conversions and rounding (passes/lowering/conversion.py: TCVT with the mode and Sat
+    # that make it exact, D18/D20; floor ... round as a TCVT round trip plus selects).
+    **{n: Custom(emit_cast) for n in CASTS},
+    **{n: Custom(emit_round) for n in ROUNDINGS},
     "math.fma": Awaits(("TFMA",), "a fused multiply-add of three tiles"),
     "linalg.index": Awaits(("TCI",), "the iteration index"),
     "arith.remsi": NoPto("a truncating remainder: TREM is floor modulo (only the floor-mod "
                          "idiom maps to it)"),
     "arith.remf": NoPto("C fmod: TREM is floor modulo (only the floor-mod idiom maps to it)"),
-    "arith.bitcast": NoPto("a bit reinterpretation: no tile instruction"),
+    "arith.bitcast": NoPto("a bit reinterpretation: TCVT converts values and no tile "
+                           "instruction reinterprets a tile's element type"),
     "math.tanh": NoPto("no PTO instruction computes tanh"),
     "math.erf": NoPto("no PTO instruction computes erf"),
     "math.powf": NoPto("no PTO instruction computes pow"),
@@ -192,7 +200,8 @@ BODY_LOWERING: dict[str, Row] = {
     "math.expm1": NoPto("no PTO instruction computes expm1"),
     "math.sin": NoPto("no PTO instruction computes sin"),
     "math.cos": NoPto("no PTO instruction computes cos"),
-    "cf.assert": NoPto("a run-time check (torch-mlir's guard): PTO has no trap"),
+    # torch-mlir's guard (ONNX Reciprocal): the check faults where it fails (conversion.py).
+    "cf.assert": Effect(emit_assert),
 }
 """Body op name -> how it lowers (module docstring). Adding an instruction's lowering is one
 row here: a :class:`Binary`/:class:`Unary` row for an op of the existing tensor-level forms,
@@ -463,12 +472,18 @@ class _Plan:
         assert isinstance(out_t, TensorType)
         elt = out_t.element_type
         sign = _S if isinstance(elt, IntegerType) else None
+        checks = []
         for o in self.block.ops:  # effects the yielded tree does not reach (cf.assert)
             if o is not y and not o.results:
                 row = BODY_LOWERING.get(o.name)
+                if isinstance(row, Effect):
+                    checks.append(row.emit(self, o))  # emitted before the result's ops
+                    continue
                 why = row.why if isinstance(row, NoPto) else "an op with an effect"
                 raise Refused(f"{o.name}: {why}")
         r = self.materialise(self.value(y.operands[0]), elt, sign)
+        for after_check in checks:
+            r = Val(FULL, after_check(r.v))
         if r.v.type != out_t:
             raise Refused(f"the body yields {r.v.type}, not {out_t}")
         return r.v

@@ -83,16 +83,20 @@ BODY_ROWS: dict[str, Row] = {
     "math.log": _r("TLOG"),
     "math.sqrt": _r("TSQRT"),
     "math.rsqrt": _r("TRSQRT"),
-    "math.floor": _r("TCVT", why="TCVT with the floor rounding mode"),
-    "math.ceil": _r("TCVT", why="TCVT with the ceil rounding mode"),
-    "math.trunc": _r("TCVT", why="TCVT with the truncating rounding mode"),
-    "math.roundeven": _r("TCVT", why="TCVT with the round-to-even mode"),
-    "math.round": _r("TCVT", why="TCVT with the round-half-away mode"),
+    # Rounding to an integral value: TCVT to an integer with the directed mode and back,
+    # plus TABS/TMULS/TCMPS/TSELS for the zero sign and the already-integral, inf, NaN inputs.
+    **{f"math.{n}": _r("TCVT", "TABS", "TMULS", "TCMPS", "TSEL",
+                       why=f"TCVT with the {m} rounding mode, round trip and selects")
+       for n, m in (("floor", "RTM"), ("ceil", "RTP"), ("trunc", "RTZ"), ("roundeven", "RNE"),
+                    ("round", "RNA"))},
     "math.fma": _r("TFMA"),
     "math.tanh": _r(why="no PTO instruction computes tanh exactly"),
     "math.erf": _r(why="no PTO instruction computes erf"),
     "math.powf": _r(why="no PTO instruction computes pow"),
-    "cf.assert": _r(why="a run-time check (torch-mlir's zero-divisor guard): PTO has no trap"),
+    # A compare guard: the check as an integer TDIV whose divisor is 0 where it fails (a
+    # TileLegality fault, PTO-SPEC 5), ordered before the body's result.
+    "cf.assert": _r("TCMPS", "TSEL", "TEXPANDS", "TDIV",
+                    why="a run-time check: only a cmpf guard becomes a TDIV zero-divisor fault"),
 }
 """Body op name -> the PTO instructions that compute it exactly (D18)."""
 
