@@ -55,9 +55,9 @@ BODY_ROWS: dict[str, Row] = {
     "arith.maxui": _r("TMAX", scalar="TMAXS"),
     "arith.minui": _r("TMIN", scalar="TMINS"),
     # maximumf/minimumf propagate NaN, TMAX/TMIN return the other operand (D18): the exact
-    # composition is a compare and a select (NaN-propagating through an unordered compare).
-    "arith.maximumf": _r("TCMP", "TSEL", why="NaN rule differs from TMAX: TCMP + TSEL"),
-    "arith.minimumf": _r("TCMP", "TSEL", why="NaN rule differs from TMIN: TCMP + TSEL"),
+    # composition is TMAX/TMIN and two NaN selects (passes/lowering/compare_select.py).
+    "arith.maximumf": _r("TMAX", "TCMP", "TSEL", why="NaN rule differs from TMAX: TMAX + TCMP + TSEL"),
+    "arith.minimumf": _r("TMIN", "TCMP", "TSEL", why="NaN rule differs from TMIN: TMIN + TCMP + TSEL"),
     "arith.remsi": _r(why="truncating remainder: only the floor-modulo idiom maps to TREM"),
     "arith.remui": _r("TREM"),
     "arith.remf": _r(why="C fmod: only the floor-modulo idiom (remf + fix-up) maps to TREM"),
