@@ -11,6 +11,7 @@ from benchmarks import (
     bench_interpreter,
     bench_kernels,
     bench_lowering,
+    bench_status,
     bench_tile_local,
 )
 
@@ -26,6 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_convert.run(quick=args.quick)
     bench_elementwise.run(quick=args.quick)
     bench_compare.run(quick=args.quick)
+    bench_status.run(quick=args.quick)
     return 0
 
 

@@ -1,6 +1,7 @@
 """Numpy interpreter for PTO programs and the linalg-like programs they come from."""
 
+from interpreter.kernels.status import NumericStatus
 from interpreter.quantize import dequantize_mx, quantize_mx
 from interpreter.runner import RunError, run
 
-__all__ = ["RunError", "dequantize_mx", "quantize_mx", "run"]
+__all__ = ["NumericStatus", "RunError", "dequantize_mx", "quantize_mx", "run"]

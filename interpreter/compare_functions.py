@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from interpreter import kernels
+from interpreter.kernels.status import staged
 from interpreter.runtime import TileValue, pe_indices, source_check
 from pto_dialect.compare_ops import CompareSelectOp, TileCompareOp
 
@@ -38,10 +39,11 @@ def compare_select_plan(op: CompareSelectOp):
         scalars = [int(a) if isinstance(a, (int, np.integer)) else a for a in args[n:]]
         payloads: dict[int, np.ndarray] = {}
         defined: dict[int, np.ndarray] = {}
-        for p in pes:
-            payload, dfn = kernel(*(t.payloads[p] for t in tiles), *scalars, valid, pad, data_t,
-                                  **extra)  # fmt: skip
-            freeze(p, payload, dfn, payloads, defined)
+        with staged():  # numeric status publishes with the result, after every PE (D12)
+            for p in pes:
+                payload, dfn = kernel(*(t.payloads[p] for t in tiles), *scalars, valid, pad,
+                                      data_t, **extra)  # fmt: skip
+                freeze(p, payload, dfn, payloads, defined)
         return (TileValue(rtype, payloads, defined),)  # type: ignore[arg-type]
 
     return plan

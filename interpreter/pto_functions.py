@@ -14,6 +14,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 
 from interpreter import kernels
 from interpreter.compare_functions import compare_select_plan
+from interpreter.kernels.status import staged
 from interpreter.runtime import (
     TileValue,
     all_defined,
@@ -161,10 +162,11 @@ def elementwise_plan(op: TeplElementwiseOp):
         scalars = [int(a) if isinstance(a, (int, np.integer)) else a for a in args[n:]]
         payloads: dict[int, np.ndarray] = {}
         defined: dict[int, np.ndarray] = {}
-        for p in pes:
-            payload, dfn = kernel(*(t.payloads[p] for t in tiles), *scalars, valid, pad, dt,
-                                  **extra)
-            TileValue.freeze(p, payload, dfn, payloads, defined)
+        with staged():  # numeric status publishes with the result, after every PE (D12)
+            for p in pes:
+                payload, dfn = kernel(*(t.payloads[p] for t in tiles), *scalars, valid, pad,
+                                      dt, **extra)
+                TileValue.freeze(p, payload, dfn, payloads, defined)
         return (TileValue(rtype, payloads, defined),)
 
     return plan
@@ -202,9 +204,10 @@ def local_plan(op: TeplTileOp):
         types = [t.type.dtype for t in tiles]
         # B.IOR parameters follow the tile sources; an omitted B.IOR reads zeros
         params = static + (tuple(int(a) for a in args[n:]) or (0,) * len(op.PARAMS))
-        out = {p: local_tile(mnemonic, [t.valid(p) for t in tiles], types, rtype.dtype,
-                             rtype.valid_shape, params, rtype.shape)
-               for p in pes}  # fmt: skip
+        with staged():  # numeric status publishes with the result, after every PE (D12)
+            out = {p: local_tile(mnemonic, [t.valid(p) for t in tiles], types, rtype.dtype,
+                                 rtype.valid_shape, params, rtype.shape)
+                   for p in pes}  # fmt: skip
         if physical or keep is not None:
             payloads: dict[int, np.ndarray] = {}
             defined: dict[int, np.ndarray] = {}
@@ -285,9 +288,10 @@ def convert_plan(op: ConvertTileOp):
         sc = [float(a) if isinstance(a, (float, np.floating)) else int(a) for a in scalars]
         payloads: dict[int, np.ndarray] = {}
         defined: dict[int, np.ndarray] = {}
-        for p in pes:
-            payload, dfn = call(src.payloads[p], sc)
-            TileValue.freeze(p, payload, dfn if full is None else full, payloads, defined)
+        with staged():  # numeric status publishes with the result, after every PE (D12)
+            for p in pes:
+                payload, dfn = call(src.payloads[p], sc)
+                TileValue.freeze(p, payload, dfn if full is None else full, payloads, defined)
         return (TileValue(rtype, payloads, defined),)
 
     return plan

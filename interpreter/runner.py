@@ -22,6 +22,7 @@ Results come back as numpy arrays (0-d for scalar results). PTO run-time faults
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +37,7 @@ from xdsl.parser import Parser
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError, ParseError
 
+from interpreter.kernels.status import NumericStatus, active, record, recording
 from interpreter.upstream import upstream_functions
 from interpreter.upstream.dtypes import UnsupportedTypeError, dtype_for
 from pto_dialect.faults import PTOFault
@@ -296,12 +298,20 @@ def run(
     *arrays: Any,
     profile: str = "ordered",
     engine: str | None = None,
+    flags: NumericStatus | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Run function ``@symbol`` of a module (a ``ModuleOp``, a path or MLIR text).
 
     Returns the function's results as numpy arrays. Raises :class:`RunError` for bad
     input and execution errors, and lets :class:`~pto_dialect.faults.PTOFault` through.
     ``engine`` is one of :data:`ENGINES` (default ``$PTO_ENGINE`` or ``compiled``).
+
+    ``flags``: a :class:`~interpreter.kernels.status.NumericStatus` (sticky NV DZ OF UF NX,
+    ``asl/arch/state/numeric-status.asl``) that every operation of the run ORs its numeric
+    status flags into; it is never cleared here, so one object accumulates over runs like the
+    ISA's CORE_STATE flags. When a run faults, it holds the flags of the operations that
+    completed before the fault and none of the faulting one (D12). Without ``flags`` no flag
+    is computed.
     """
     engine = engine or os.environ.get("PTO_ENGINE") or "compiled"
     if engine not in ENGINES:
@@ -325,11 +335,16 @@ def run(
     args = tuple(_convert_argument(v, t, i) for i, (v, t) in enumerate(zip(arrays, inputs)))
     _check_tensor_sizes(module)
     if engine == "xdsl":
-        results = _run_xdsl(module, callee, args, profile)
+        runner = _run_xdsl
     elif engine == "compiled":
-        results = _run_compiled(module, callee, args, profile)
+        runner = _run_compiled
     else:
-        results = _run_both(module, callee, args, profile)
+        runner = _run_both
+    if flags is None:
+        results = runner(module, callee, args, profile)
+    else:
+        with recording(flags):
+            results = runner(module, callee, args, profile)
     inputs_ = [a for a in args if isinstance(a, np.ndarray)]
     return tuple(_unaliased(_convert_result(r), inputs_) for r in results)
 
@@ -407,9 +422,17 @@ def _describe(e: BaseException) -> tuple[Any, ...]:
 
 
 def _run_both(module: builtin.ModuleOp, callee: func.FuncOp, args: tuple[Any, ...], profile: str):
-    got, err = _outcome(_run_compiled, module, callee, args, profile)
-    ref, ref_err = _outcome(_run_xdsl, module, callee, args, profile)
+    outer = active()  # flags are computed (and compared) only when the run asks for them
+    with recording() if outer else contextlib.nullcontext() as got_flags:
+        got, err = _outcome(_run_compiled, module, callee, args, profile)
+    with recording() if outer else contextlib.nullcontext() as ref_flags:
+        ref, ref_err = _outcome(_run_xdsl, module, callee, args, profile)
     name = f"@{callee.sym_name.data}"
+    if got_flags is not None and ref_flags is not None:
+        if got_flags != ref_flags:
+            raise EngineMismatch(f"{name}: numeric status flags differ: compiled engine "
+                                 f"{got_flags}, xdsl engine {ref_flags}")  # fmt: skip
+        record(got_flags.bits)
     if err is not None or ref_err is not None:
         if err is None or ref_err is None or _describe(err) != _describe(ref_err):
             raise EngineMismatch(

@@ -299,8 +299,8 @@ class TMrgSortOp(ParamTileOp):
     destination-shape.asl`` ``SmallestTilePhysicalColumns``). Run time (D16, before any
     effect): ``descending`` exactly 0 or 1; each source sorted in that direction
     (``TileSortSequenceOrdered``); TF32-style encodings do not apply (FP32/FP16 only).
-    NOT modelled: the sticky NV numeric-status flag a signalling NaN sets (numeric status
-    flags are not modelled in this project); the merge itself is exact.
+    A signalling NaN stays a sortable value and records the sticky NV numeric-status flag
+    (``interpreter.kernels.status``); the merge itself is exact.
 
     Example::
 

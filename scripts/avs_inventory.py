@@ -48,11 +48,7 @@ NOT_EXPRESSIBLE = {
     "B.CATR": "B.CATR control attributes (trap/atom/far) are not modelled",
 }
 
-NOT_EXPRESSIBLE_IDS = {
-    "PTO-AVS-TILE-TMRGSORT-SNAN-001": "its pass condition reads the sticky NV numeric-status "
-    "flag (RecordNumericStatusFlags), which is not modelled; the merge order it also checks "
-    "is tested in tests/evidence/test_rearrange_evidence.py",
-}
+NOT_EXPRESSIBLE_IDS: dict[str, str] = {}
 """Single AVS ids whose pass condition needs state this model does not have."""
 NOT_MODELLABLE = {
     "TIMG2COL": "op not implemented: not expressible, it reads a per-tile feature-map descriptor "
@@ -94,7 +90,6 @@ NOT_MODELLED = {
     "tile/model/state/shared-registers/": _NI + "Shared (S register) state",
     "block/execution/BSTART.TMOV/block-exec-bstart-tmov-extract": _NI + SHARED_TMOV_UNMODELLED,
     "block/execution/BSTART.TMOV/block-state-bstart-tmov-publish": _NI + SHARED_TMOV_UNMODELLED,
-    "tile/model/numeric/exceptions/": _NI + "numeric status flags",
     # block/** rows whose whole pass condition is about a feature not implemented (issue 11)
     "block/execution/BSTART.TLOAD/block-exec-bstart-tload-shared-001": _NI + _SHARED_EXEC,
     "block/execution/BSTART.TSTORE/block-exec-bstart-tstore-undef-001": _NI + _SHARED_EXEC,

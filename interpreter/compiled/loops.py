@@ -19,6 +19,7 @@ engine-owned and discarded with the raise, so the fault leaves no effect (D12).
 
 from __future__ import annotations
 
+import contextvars
 import os
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -163,7 +164,8 @@ def _parallel(iterations: range, inits, body, info: LoopInfo, offs) -> tuple[Any
                 return (i, e)
         return None
 
-    future = _pool().submit(work, order[half:])
+    # the worker runs in this thread's context: numeric status flags reach the same run
+    future = _pool().submit(contextvars.copy_context().run, work, order[half:])
     first = work(order[:half])
     failures = [r for r in (first, future.result()) if r is not None]
     if failures:

@@ -37,6 +37,7 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
+from . import status
 from .elementwise import check_encodings
 from .padding import pad_tile, parse_pad
 from .tile_scalar import scalar_element
@@ -129,6 +130,8 @@ def _compare_tile(left, right_of, valid, pad, t, cmode, op):
     lv = left[:vr, :vc]
     right = right_of(vr, vc)
     check_encodings(t, ((lv, "source"), (right, "other")), op)
+    if status.active() and t.is_float:  # TileProfileFloatingCompare: a signalling NaN is NV
+        status.record(status.signalling_nan_flags([lv, np.asarray(right)], t))
     if (vr, vc) == left.shape:  # no padding: every bit is a comparison
         return compare_values(cmode, lv, right, t), _all_defined(left.shape)
     bits = np.zeros(left.shape, bool)

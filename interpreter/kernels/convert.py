@@ -31,7 +31,8 @@ profile hook ``TileProfileConvert``):
 * Exactness: every float source is exact in float64; integer sources of more than 53
   bits go through an exact (value, error) float64 pair (TwoSum), rounded to odd for the
   narrower formats (RO_53 then any rounding to p <= 51 bits is the direct rounding), so
-  there is no double rounding anywhere. Numeric status flags are not modelled.
+  there is no double rounding anywhere. Numeric status flags: :func:`.status.convert_flags`,
+  :func:`.status.quantize_flags`, :func:`.status.dequantize_flags`.
 * TQUANT: ``q = round(x * multiplier + zero_point)`` computed exactly (x * multiplier is
   exact in float64; the integer part and the fraction are rounded separately), Sat=1
   clamps, Sat=0 wraps; NaN -> 0; +-inf -> max / min. TDEQUANT: ``FP32((q - zp) *
@@ -51,7 +52,7 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
-from . import mx
+from . import mx, status
 from .elementwise import check_encodings
 from .padding import pad_tile, parse_pad
 from .postprocess import encode_hif8, parse_rmode, round_to_integer
@@ -417,7 +418,36 @@ def tcvt_tile(src, valid, pad="null", src_type=None, dst_type=None, *, rmode=0, 
     a, shape, vshape = _valid_region(src, valid, "TCVT")
     if a.dtype != storage(s):
         raise _fault(f"source: {s.asm} payload must have dtype {storage(s)}, got {a.dtype}", "TCVT")
-    return _publish(convert_values(a, s, d, rmode, sat), d, shape, vshape, pad)
+    res = convert_values(a, s, d, rmode, sat)
+    if status.active():  # TCVT ORs TileProfileConvert's element flags (formats.asl)
+        status.record(_tcvt_flags(a, s, d, res, rmode))
+    return _publish(res, d, shape, vshape, pad)
+
+
+def _tcvt_flags(a: np.ndarray, s: TileDataType, d: TileDataType, res: np.ndarray, rmode) -> int:
+    """:func:`.status.convert_flags` with the exact source values and the IEEE overflow mask
+    (the rounding with unbounded exponent beyond the destination's largest finite value)
+    computed only where the flag computation needs them."""
+
+    def values():
+        with np.errstate(invalid="ignore"):  # a signalling NaN source is a value here
+            v = source_values(a, s)
+        return int_pair(v) if s.is_integer else v
+
+    def over(u: np.ndarray) -> np.ndarray | None:
+        if d not in FORMATS or d is T.FP64:
+            return None
+        fmt = FORMATS[d]
+        with np.errstate(all="ignore"):
+            fin = np.isfinite(u)
+            big = fin & (np.abs(u) > fmt.max)
+            if not big.any():
+                return big
+            return big & (np.abs(round_to_fmt(np.where(fin, u, 0.0), fmt,
+                                              resolve_rmode(rmode, s, d))) > fmt.max)
+
+    fmt = FORMATS.get(d)
+    return status.convert_flags(a, s, d, values, res, over, None if fmt is None else fmt.max)
 
 
 # -- TQUANT / TDEQUANT -------------------------------------------------------------------
@@ -507,7 +537,10 @@ def tquant_tile(src, multiplier=None, zero_point=None, valid=None, dst_type="S8"
     scale = multiplier_value(multiplier, "TQUANT")
     zp = zero_point_value(zero_point, t, "TQUANT")
     mode = RNE if parse_rmode(rmode, "TQUANT") == 0 else parse_rmode(rmode, "TQUANT")
-    return _publish(quantize_values(a, scale, zp, t, mode, sat), t, shape, vshape, "null")
+    res = quantize_values(a, scale, zp, t, mode, sat)
+    if status.active():  # TileProfileQuantize's flags, ORed over the tile
+        status.record(status.quantize_flags(a, scale))
+    return _publish(res, t, shape, vshape, "null")
 
 
 def tdequant_tile(src, multiplier=None, zero_point=None, valid=None, src_type="S8", *,
@@ -522,4 +555,7 @@ def tdequant_tile(src, multiplier=None, zero_point=None, valid=None, src_type="S
     scale = multiplier_value(multiplier, "TDEQUANT")
     zp = zero_point_value(zero_point, t, "TDEQUANT")
     mode = RNE if parse_rmode(rmode, "TDEQUANT") == 0 else parse_rmode(rmode, "TDEQUANT")
-    return _publish(dequantize_values(a, scale, zp, mode), T.FP32, shape, vshape, "null")
+    res = dequantize_values(a, scale, zp, mode)
+    if status.active():  # TileProfileDequantize's flags (ReferenceFP32FiniteEncoding)
+        status.record(status.dequantize_flags(a, scale, zp, res))
+    return _publish(res, T.FP32, shape, vshape, "null")

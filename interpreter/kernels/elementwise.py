@@ -48,7 +48,8 @@ arithmetic/T{ADD,SUB,MUL,MAX,MIN}.asl``, ``transcendental/TDIV.asl``:
   the format's canonical quiet NaN (``TileNumericCanonicalNaN``), never x86's negative
   default NaN. TMAX/TMIN: ``HardwareNumericMinMaxSpecial`` (one NaN, quiet or signalling
   -> the other operand, both -> canonical NaN, max(+0,-0) = +0, min = -0).
-  Floating status flags (signalling NaN, inexact) are not modelled.
+  Numeric status flags: the tile-tile ops record none (``ExecuteTileBinary`` discards them);
+  the tile-scalar forms record them (:mod:`.status`).
 * TF32 / HF32 (``asl/arch/data-types/formats/tf32.asl``, ``hf32.asl``): float32 carriers
   (``interpreter/runtime.py`` storage_dtype) whose low 13 / 12 bits must be 0
   (``TF32EncodingValid`` / ``HF32EncodingValid``). Only TMAX / TMIN check the encodings, as

@@ -41,6 +41,8 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
+from . import status
+
 _TL = FaultKind.TILE_LEGALITY
 
 
@@ -154,6 +156,8 @@ def tmrgsort(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
                            f"columns {at}, {at + 1} (TileSortSequenceOrdered)")  # fmt: skip
     both = np.concatenate(streams)
     nan, key = _sort_keys(both, desc)
+    if status.active():  # a signalling NaN stays sortable and records NV
+        status.record(status.signalling_nan_flags(streams, types[0]))
     return both[np.lexsort((key, nan))].reshape(dst_valid)
 
 
@@ -185,6 +189,8 @@ def tsort(sources, types, dst_type, dst_valid, *, params) -> tuple[np.ndarray, n
     pos = order + np.arange(groups)[:, None].repeat(width, 1).reshape(-1) * width
     pos = pos[:, :cols]  # the filler sorts last, so the first cols positions are the data
     values = np.take_along_axis(src, pos, axis=1)
+    if status.active():  # a signalling NaN stays a sortable value and records NV
+        status.record(status.signalling_nan_flags([src], types[0]))
     return values, order[:, :cols].astype(np.uint32)
 
 

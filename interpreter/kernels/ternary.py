@@ -23,6 +23,7 @@ import numpy as np
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
+from . import status
 from .elementwise import check_encodings
 from .padding import pad_tile, parse_pad
 from .tepl import map_valid
@@ -137,6 +138,13 @@ def fma_f64(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 
 def _fma_core(v: list[np.ndarray], t: TileDataType) -> np.ndarray:
+    r = _fma_value(v, t)
+    if status.active():  # TileFixedFusedMultiplyAddValue's flags, ORed over the tile
+        status.record(status.fma_flags(*v, r, t))
+    return r
+
+
+def _fma_value(v: list[np.ndarray], t: TileDataType) -> np.ndarray:
     a, b, c = v
     if t.is_integer:
         return a * b + c  # numpy integer arithmetic wraps at the element width

@@ -46,7 +46,7 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
-from . import rearrange
+from . import rearrange, status
 from .elementwise import BINARY_ROWS, LOW_ZERO_MASK, NARROW_FP32, binary_core
 
 T = TileDataType
@@ -251,8 +251,11 @@ def _partial_kernel(operation: str) -> LocalKernel:
         out[: right.shape[0], : right.shape[1]] = right
         out[: left.shape[0], : left.shape[1]] = left
         r, c = min(left.shape[0], right.shape[0]), min(left.shape[1], right.shape[1])
-        out[:r, :c] = binary_core(BINARY_ROWS[_PARTIAL_STEP[operation]], left[:r, :c],
-                                  right[:r, :c], t)  # fmt: skip
+        step = binary_core(BINARY_ROWS[_PARTIAL_STEP[operation]], left[:r, :c], right[:r, :c], t)
+        if status.active():  # TileProfilePartialValueWithFlags on the overlap only
+            status.record(status.binary_flags(operation.upper(), left[:r, :c], right[:r, :c],
+                                              step, t))  # fmt: skip
+        out[:r, :c] = step
         return out
 
     return kernel

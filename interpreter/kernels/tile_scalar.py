@@ -20,6 +20,7 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
+from . import status
 from .elementwise import BINARY_ROWS, BinaryRow, binary_core
 from .tepl import map_valid
 
@@ -66,7 +67,10 @@ def tile_scalar(
                 "TileOperandsLegal_ExecuteTileScalar)",
                 mnemonic,
             )
-        return binary_core(row, views[0], s, t)
+        r = binary_core(row, views[0], s, t)
+        if status.active():  # ExecuteTileScalar records TileProfileBinaryWithFlags
+            status.record(status.binary_flags(row.mnemonic[1:], views[0], s, r, t))
+        return r
 
     return map_valid(named, [src], ["source"], valid, pad, dtype, compute)
 

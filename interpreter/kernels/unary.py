@@ -25,7 +25,7 @@ Semantics (``asl/tile/model/execution/unary.asl``; ``asl/tile/elementwise-tile-t
   rounded result except when the float64 value (itself within one float64 ulp) lies within
   2^-29 relative of a rounding boundary; FP64 results are numpy's (faithful, < 1 ulp).
 * TF32/HF32 sources must have zero low bits (``TileSourceEncodingsValid``): TileLegality.
-* Floating status flags are not modelled.
+* Numeric status flags (NV DZ OF UF NX) are recorded when requested: :mod:`.status`.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ import numpy as np
 
 from pto_dialect.datatypes import VEC_ARITH_TYPES, VEC_FLOAT_TYPES, VEC_INT_TYPES, TileDataType
 
+from . import status
 from .elementwise import NARROW_FP32, check_encodings, round_to_narrow_fp32
 from .tepl import map_valid
 
@@ -151,7 +152,10 @@ def unary_core(row: UnaryRow, a: np.ndarray, t: TileDataType) -> np.ndarray:
         assert row.int_op is not None
         return row.int_op(a)
     check_encodings(t, ((a, "source"),), row.mnemonic)
-    return row.float_op(a, t)
+    r = row.float_op(a, t)
+    if status.active():  # ExecuteTileUnary records the OR of the element flags
+        status.record(status.unary_flags(row.mnemonic, a, r, t))
+    return r
 
 
 def unary_tile(row: UnaryRow, src, valid, pad="null", dtype=None) -> tuple[np.ndarray, np.ndarray]:

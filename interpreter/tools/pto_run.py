@@ -1,7 +1,7 @@
 """``pto-run``: run one function of an MLIR file on numpy arrays from an ``.npz``.
 
     pto-run FILE --symbol NAME [--inputs in.npz] [--output out.npz] [--profile P]
-            [--engine compiled|xdsl|both]
+            [--engine compiled|xdsl|both] [--print-flags]
 
 ``FILE`` may be ``-`` (stdin). Arrays ``arg0, arg1, ...`` of ``in.npz`` are the arguments
 in order (bf16 / f8 / f6 / f4 / E8M0 arguments as unsigned bit patterns of the same
@@ -9,7 +9,9 @@ width, see :func:`interpreter.run`). ``out.npz`` receives ``result0, result1, ..
 results whose dtype only ml_dtypes has are written as unsigned bit patterns. Without
 ``--output`` the results are printed, e.g. ``result0: tensor<1x4xf32> = [[...]]``, floats
 with the shortest digits that identify the value in its own type, arrays above 1000
-elements summarised.
+elements summarised. ``--print-flags`` adds ``flags: NV NX (0x11)`` (or ``flags: none
+(0x00)``), the run's sticky numeric status (:mod:`interpreter.kernels.status`); a faulting run
+prints the flags of the operations before the fault on stderr.
 
 Errors are one line on stderr and exit status 1: ``pto-run: fault [Kind] ...`` for a
 :class:`~pto_dialect.faults.PTOFault`, ``pto-run: error: ...`` otherwise; an unexpected
@@ -34,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["main", "format_result"]
+__all__ = ["format_flags", "format_result", "main"]
 
 _PRINT_THRESHOLD = 1000
 
@@ -184,7 +186,9 @@ def _run(args: argparse.Namespace) -> int:
     from xdsl.dialects import func
     from xdsl.traits import SymbolTable
 
+    from interpreter.kernels.status import NumericStatus
     from interpreter.runner import RunError, load_module, parse_module_text, run
+    from pto_dialect.faults import PTOFault
 
     _check_args(args)
     if args.file == "-":
@@ -210,14 +214,28 @@ def _run(args: argparse.Namespace) -> int:
     if not isinstance(callee, func.FuncOp):
         raise RunError(f"no function named @{args.symbol} in the module")
     arrays = _load_inputs(args.inputs, len(callee.function_type.inputs.data))
-    results = run(module, args.symbol, *arrays, profile=args.profile, engine=args.engine)
+    flags = NumericStatus() if args.print_flags else None
+    try:
+        results = run(module, args.symbol, *arrays, profile=args.profile, engine=args.engine,
+                      flags=flags)  # fmt: skip
+    except PTOFault:
+        if flags is not None:  # the flags of the operations completed before the fault
+            print(f"pto-run: flags before the fault: {format_flags(flags)}", file=sys.stderr)
+        raise
     if args.output is not None:
         _write_npz(args.output, {f"result{i}": _bits(r) for i, r in enumerate(results)})
-        return 0
-    result_types = callee.function_type.outputs.data
-    for i, (t, r) in enumerate(zip(result_types, results, strict=True)):
-        print(format_result(i, str(t), r))
+    else:
+        result_types = callee.function_type.outputs.data
+        for i, (t, r) in enumerate(zip(result_types, results, strict=True)):
+            print(format_result(i, str(t), r))
+    if flags is not None:
+        print(f"flags: {format_flags(flags)}")
     return 0
+
+
+def format_flags(flags: Any) -> str:
+    """``NV DZ`` style (set flags NV first, then the 5-bit value), or ``none``."""
+    return f"{' '.join(flags.names)} (0x{flags.bits:02x})" if flags.bits else "none (0x00)"
 
 
 def _read_text(stream: Any, name: str) -> str:
@@ -275,6 +293,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="compiled: plans at kernel speed (default, or $PTO_ENGINE); xdsl: the reference "
         "interpreter; both: run the two and require identical results or faults",
+    )
+    parser.add_argument(
+        "--print-flags",
+        action="store_true",
+        help="print the run's sticky numeric status flags (NV DZ OF UF NX, "
+        "RecordNumericStatusFlags) after the results: 'flags: NV NX (0x11)' or 'flags: none'",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     args = parser.parse_args(argv)

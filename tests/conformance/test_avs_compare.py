@@ -3,9 +3,8 @@
 ``tests/asl/tile/tile-scalar-and-immediate/logical/{TCMPS,TSELS}/**``), asserted on our
 kernels, verifier, block checker and both engines (predicate tiles: ``docs/predicates.md``).
 
-Floating status flags are not modelled by this project, so the "records NV" / "sticky status
-unchanged" halves of TCMP-ORDER-001 and TSEL-EXACT-001 have nothing to observe; every value
-part of them is asserted.
+The numeric status halves ("records NV" of TCMP-ORDER-001, "sticky status unchanged" of
+TSEL-EXACT-001) are asserted with :func:`interpreter.kernels.status.recording`.
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from xdsl.utils.exceptions import VerifyException
 from conformance.inventory import avs
 from interpreter import kernels, run
 from interpreter.kernels import pack_predicate
+from interpreter.kernels.status import NV, OF, NumericStatus, recording
 from interpreter.runner import build_context, parse_module_text
 from passes import get_all_passes
 from pto_dialect import isa
@@ -121,7 +121,12 @@ def test_tcmp_order_001():
     assert cmp("lt", T.S8, 0xFF, 1, np.uint8)
     assert not cmp("lt", T.U8, 0xFF, 1, np.uint8)
     assert cmp("eq", T.FP32, 0x80000000, 0, np.uint32)
-    assert not cmp("eq", T.FP32, 0x7F800001, 0x3F800000, np.uint32)
+    with recording() as st:
+        assert not cmp("eq", T.FP32, 0x7F800001, 0x3F800000, np.uint32)
+    assert st.bits == NV  # a signalling NaN operand reports invalid
+    with recording() as st:
+        assert not cmp("eq", T.FP32, 0x7FC00001, 0x3F800000, np.uint32)
+    assert st.bits == 0  # a quiet one does not
 
 
 @avs("PTO-AVS-TILE-TCMP-PACKED-001")
@@ -198,9 +203,11 @@ def test_tsel_bundle_001():
 
 @avs("PTO-AVS-TILE-TSEL-EXACT-001")
 def test_tsel_exact_001():
-    out, _ = K["TSEL"](np.array([[True]]), _bits([0x7F800123]).view(np.float32),
-                       _bits([0x3F800000]).view(np.float32), None, "null", T.FP32)  # fmt: skip
+    with recording(NumericStatus(OF)) as st:  # sticky OF from before stays, nothing is added
+        out, _ = K["TSEL"](np.array([[True]]), _bits([0x7F800123]).view(np.float32),
+                           _bits([0x3F800000]).view(np.float32), None, "null", T.FP32)  # fmt: skip
     assert out.view(np.uint32)[0, 0] == 0x7F800123
+    assert st.bits == OF
 
 
 @avs("PTO-AVS-TILE-TSEL-MASK-ZERO-001")

@@ -10,6 +10,7 @@ import pytest
 
 from interpreter import kernels, run
 from interpreter.kernels import convert as cv
+from interpreter.kernels.status import NX, recording
 from interpreter.runner import build_context, parse_module_text
 from passes import get_all_passes
 from pto_dialect import isa
@@ -64,8 +65,10 @@ def test_e8m0_rounding_modes():
 @avs("PTO-AVS-TILE-TCVT-E8M0-FINITE-002")
 def test_e8m0_finite_bf16():
     src = _bf16(0x3F80, 0x4000, 0x3F00, 0x3FC0)
-    out, dfn = K["TCVT"](src.reshape(1, 4), None, "null", T.BF16, T.E8M0)
+    with recording() as st:
+        out, dfn = K["TCVT"](src.reshape(1, 4), None, "null", T.BF16, T.E8M0)
     assert [int(c) for c in out.view(np.uint8)[0]] == [127, 128, 126, 128] and dfn.all()
+    assert st.bits == NX  # only 1.5 is inexact
     assert [int(b) for b in src.view(np.uint16)] == [0x3F80, 0x4000, 0x3F00, 0x3FC0]  # persists
 
 

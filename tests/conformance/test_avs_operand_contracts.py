@@ -14,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance.inventory import ALIAS, FLAGS, avs
+from conformance.inventory import ALIAS, avs
 from conformance.support import verify_error
-from interpreter import kernels, run
+from interpreter import NumericStatus, kernels, run
+from interpreter.kernels.status import NV, recording
 from pto_dialect import isa
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
@@ -173,16 +174,20 @@ def test_tfma_datr_pad_only():
         assert fault_kind(isa.check_block, block("TFMA", T.FP32, datr, *body)) == "TileLegality"
 
 
-@avs("PTO-AVS-TILE-TFMA-MASK-ZERO-001", unchecked=FLAGS)
+@avs("PTO-AVS-TILE-TFMA-MASK-ZERO-001")
 def test_tfma_zero_mask_is_a_strict_noop():
     """A zero-mask TFMA binding completes with no dimensions, schema or allocation checks,
-    and at tile level leaves its result unallocated."""
+    and at tile level leaves its result unallocated and records no numeric status (its
+    signalling-NaN operands would record NV if anything were computed)."""
     assert isa.check_block(block("TFMA", T.FP32, isa.BIot(src0=1, src1=2, pe_mode=0))).noop
     t = "!pto.tile<4x8xf32, valid=1x8>"
     text = (f'func.func @f(%a: {t}) -> {t} {{\n  %r = "pto.tfma"(%a, %a, %a) <{{mask = '
             f"#pto.mask<0000>}}> : ({t}, {t}, {t}) -> {t}\n  func.return %r : {t}\n}}")  # fmt: skip
+    flags = NumericStatus()
+    snan = np.full((1, 8), 0x7F800001, np.uint32).view(np.float32)
     with pytest.raises(PTOFault, match="not allocated"):
-        run(text, "f", np.ones((1, 8), np.float32))
+        run(text, "f", snan, flags=flags)
+    assert flags.bits == 0
 
 
 @avs("PTO-AVS-TILE-TMATMUL-ACC-INDEX-002", "PTO-AVS-TILE-TMATMUL-MX-ACC-INDEX-002")
@@ -229,14 +234,30 @@ def _bits(op: str, a: int, b: int) -> int:
 ONE, QNAN, QNAN1, SNAN, PZ, NZ = 0x3F800000, 0x7FC00000, 0x7FC00001, 0x7F800001, 0, 0x80000000
 
 
-@avs("PTO-AVS-TILE-TMAX-NAN-001", "PTO-AVS-TILE-TMIN-NAN-001", unchecked=FLAGS)
+def _invalid(op: str, a: int, b: int) -> bool:
+    """The value-level invalid flag of FP32 ``a op b`` (``TileFloatingMinMaxValue``), read as
+    the tile-scalar form records it (``ExecuteTileScalar`` ORs the element flags in)."""
+    x = np.array([[a]], np.uint32).view(np.float32)
+    with recording() as st:
+        K[op + "S"](x, b, None)
+    assert st.bits in (0, NV)
+    return st.bits == NV
+
+
+@avs("PTO-AVS-TILE-TMAX-NAN-001", "PTO-AVS-TILE-TMIN-NAN-001")
 @pytest.mark.parametrize("op", ["TMAX", "TMIN"])
 def test_nan_selection(op):
     """One NaN returns the numeric operand (either order, signalling too); two NaNs return the
-    canonical quiet NaN 0x7FC00000."""
+    canonical quiet NaN 0x7FC00000; only a signalling NaN reports invalid (NV). The tile-tile
+    form records nothing (``ExecuteTileBinary`` discards the element flags)."""
     for nan in (QNAN1, SNAN):
         assert _bits(op, nan, ONE) == ONE and _bits(op, ONE, nan) == ONE
     assert _bits(op, QNAN1, QNAN1) == QNAN
+    assert not _invalid(op, QNAN1, ONE) and not _invalid(op, QNAN1, QNAN1)
+    assert _invalid(op, SNAN, ONE) and _invalid(op, ONE, SNAN)
+    with recording() as st:
+        _bits(op, SNAN, ONE)
+    assert st.bits == 0
 
 
 @avs("PTO-AVS-TILE-TMAX-ZERO-001", "PTO-AVS-TILE-TMIN-ZERO-001")
@@ -248,12 +269,17 @@ def test_signed_zero_ties():
     assert _bits("TMAX", NZ, NZ) == NZ and _bits("TMIN", PZ, PZ) == PZ
 
 
-@avs("PTO-AVS-TILE-TFMA-PROFILE-INVALID-001", unchecked=FLAGS)
-def test_tfma_invalid_is_a_quiet_nan():
-    """0 x inf + 1 is invalid: the profile returns a quiet NaN (payload not normative)."""
-    out, _ = K["TFMA"](np.float32([[0.0]]), np.float32([[np.inf]]), np.float32([[1.0]]), None)
+@avs("PTO-AVS-TILE-TFMA-PROFILE-INVALID-001")
+@pytest.mark.parametrize("abc", [(SNAN, ONE, PZ), (PZ, 0x7F800000, ONE)])
+def test_tfma_invalid_is_a_quiet_nan(abc):
+    """sNaN x 1 + 0 and 0 x inf + 1 are invalid: the profile returns a quiet NaN (payload
+    not normative) and records exactly NV."""
+    x, y, z = (np.array([[v]], np.uint32).view(np.float32) for v in abc)
+    with recording() as st:
+        out, _ = K["TFMA"](x, y, z, None)
     bits = int(out.view(np.uint32)[0, 0])
     assert np.isnan(out[0, 0]) and bits & 0x00400000
+    assert st.bits == NV
 
 
 # ---- aliasing: the result is computed from the complete old payload ----------------------

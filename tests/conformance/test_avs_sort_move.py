@@ -12,9 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance.inventory import FLAGS, avs
+from conformance.inventory import avs
 from conformance.support import bundled, verify_error
-from interpreter import kernels, run
+from interpreter import NumericStatus, kernels, run
+from interpreter.kernels.status import NV
 from interpreter.pto_functions import move_plan
 from interpreter.runner import build_context, parse_module_text
 from interpreter.runtime import TileValue, tile_from_array
@@ -82,12 +83,16 @@ def test_tsort_groups_per_row_stable_local_indices():
     assert i[1] == [1, 2, 0, 0]
 
 
-@avs("PTO-AVS-TILE-TSORT-SNAN-001", unchecked=FLAGS)
+@avs("PTO-AVS-TILE-TSORT-SNAN-001")
 def test_tsort_signalling_nan_sorts_after_numbers():
     t2 = ("!pto.tile<16x2xf32, valid=1x2>", "!pto.tile<16x2xf32, valid=1x2>",
           "!pto.tile<16x2xui32, valid=1x2>")  # fmt: skip
     v, i = _run_both(_tsort(*t2, 2), _f32([[0x7F800001, 0x3F800000]]))
     assert v == [[0x3F800000, 0x7F800001]] and i == [[1, 0]]  # payload kept, source index kept
+    for text in (_tsort(*t2, 2), bundled(_tsort(*t2, 2))):  # records NV, tile and block level
+        flags = NumericStatus()
+        run(text, "f", _f32([[0x7F800001, 0x3F800000]]), flags=flags)
+        assert flags.bits == NV
 
 
 @avs("PTO-AVS-TILE-TSORT-SHAPE-001")
