@@ -302,6 +302,11 @@ class TileType(ParametrizedAttribute, TypeAttribute):
             storage,
             self.size.data,
         )
+        if layout.is_cube and self.location.data != Location.MAT.value:
+            errs.append(
+                f"{layout.value} tiles live in location mat, got {self.location.data} "
+                "(asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal)"
+            )
         return errs
 
     def verify(self) -> None:

@@ -138,12 +138,10 @@
 
 // -----
 
-// C location must be mat (PTO-SPEC 2, D10)
+// C location must be mat: a CUBE-layout tile outside mat is not a legal descriptor at all
+// (asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal)
 %c = "test.op"() : () -> !pto.tile<16x16xf32, cube_m16, vec>
-%a = "test.op"() : () -> !pto.tile<16x64xf16, cube_m16, mat>
-%b = "test.op"() : () -> !pto.tile<64x16xf16, cube_n8, mat>
-%d = pto.tmatmul_acc %c, %a, %b : (!pto.tile<16x16xf32, cube_m16, vec>, !pto.tile<16x64xf16, cube_m16, mat>, !pto.tile<64x16xf16, cube_n8, mat>) -> !pto.tile<16x16xf32, cube_m16, mat>
-// CHECK: {{^}}'pto.tmatmul_acc' op [TileLegality] c: CUBE primaries live in mat, got vec (PTO-SPEC 2, D10){{$}}
+// CHECK: {{^}}[TileLegality] invalid !pto.tile: cube_m16 tiles live in location mat, got vec (asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal){{$}}
 
 // -----
 

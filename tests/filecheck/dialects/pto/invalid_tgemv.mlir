@@ -517,12 +517,9 @@ builtin.module attributes {pto.target = "a2a3"} {
 
 // -----
 
-// A lives in mat
+// A lives in mat: a CUBE-layout tile elsewhere is not a legal descriptor
 %a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, vec>
-%b = "test.op"() : () -> !pto.tile<64x32xf16, cube_n8, mat>
-%bias = "test.op"() : () -> !pto.tile<1x32xf32>
-%d = pto.tgemv_mx_bias %a, %b, %bias : (!pto.tile<1x64xf16, cube_m16, vec>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m16, mat>
-// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] a: CUBE primaries live in mat, got vec (PTO-SPEC 2, D10){{$}}
+// CHECK: {{^}}[TileLegality] invalid !pto.tile: cube_m16 tiles live in location mat, got vec (asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal){{$}}
 
 // -----
 
@@ -535,12 +532,9 @@ builtin.module attributes {pto.target = "a2a3"} {
 
 // -----
 
-// B lives in mat
-%a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
+// B lives in mat (the default location any is not a CUBE location)
 %b = "test.op"() : () -> !pto.tile<64x32xf16, cube_n8>
-%bias = "test.op"() : () -> !pto.tile<1x32xf32>
-%d = pto.tgemv_mx_bias %a, %b, %bias : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8>, !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m16, mat>
-// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] b: CUBE primaries live in mat, got any (PTO-SPEC 2, D10){{$}}
+// CHECK: {{^}}[TileLegality] invalid !pto.tile: cube_n8 tiles live in location mat, got any (asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal){{$}}
 
 // -----
 
@@ -668,12 +662,12 @@ builtin.module attributes {pto.target = "a2a3"} {
 
 // -----
 
-// D lives in mat (D10)
+// D lives in mat (D10): a CUBE-layout destination elsewhere is not a legal descriptor
 %a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
 %b = "test.op"() : () -> !pto.tile<64x32xf16, cube_n8, mat>
 %bias = "test.op"() : () -> !pto.tile<1x32xf32>
 %d = pto.tgemv_mx_bias %a, %b, %bias : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m16>
-// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] d: destination lives in mat, got any (PTO-SPEC 4, D10){{$}}
+// CHECK: {{^}}[TileLegality] invalid !pto.tile: cube_m16 tiles live in location mat, got any (asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal){{$}}
 
 // -----
 
