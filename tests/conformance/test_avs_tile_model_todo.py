@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from conformance.inventory import ALIAS, FLAGS, avs
-from conformance.support import bundled, run_both_levels, verify_error
+from conformance.inventory import ALIAS, avs
+from conformance.support import bundled, verify_error
 from interpreter import kernels, run
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
@@ -353,8 +353,14 @@ def test_capacity_and_shape_rules():
     U4X2 16384 rows); a shape other than the derived one does not fit (15 or Col 3 of U64 in
     128 B); capacity covers the whole allocated shape, not the valid region: 64x1 U64 (valid
     1x1) needs 512 B (asl/tile/model/legality/allocation-capacity.asl)."""
-    from pto_dialect.geometry import Layout, Storage, code_of_size, geometry_errors, is_pow2
-    from pto_dialect.geometry import size_of_code
+    from pto_dialect.geometry import (
+        Layout,
+        Storage,
+        code_of_size,
+        geometry_errors,
+        is_pow2,
+        size_of_code,
+    )
 
     assert [is_pow2(n) for n in (1, 2, 4, 8, 16, 0, 3, 6, 12)] == [True] * 5 + [False] * 4
     assert [size_of_code(c) for c in range(1, 8)] == [128 << i for i in range(7)]
@@ -467,3 +473,268 @@ def test_cube_tail_padding():
         assert pay[r, c] == 0x7BFF and dfn[r, c]
         assert cube_payload_index(Layout.CUBE_N8, T.FP16, 13, 19, r, c) != \
             cube_payload_index(Layout.CUBE_N8, T.FP16, 13, 19, 0, 0)  # fmt: skip
+
+
+# ---- CUBE execution and matrix legality ---------------------------------------------------
+RAW = {"profile": "raw-carrier"}
+"""The ASL reference profile: the migrated suites write raw payload words into float tiles
+(FP16 0x0002 is 2) and read raw words back (``interpreter.kernels.cube``)."""
+
+
+def _f16(rows) -> np.ndarray:
+    return np.array(rows, np.uint16).view(np.float16)
+
+
+def _f32(rows) -> np.ndarray:
+    return np.array(rows, np.uint32).view(np.float32)
+
+
+@avs("PTO-AVS-TILE-TESTTILEMATMUL-EXECUTION-001")
+def test_matmul_family_sequence():
+    """U16 [1 2;3 4] x [5 6;7 8] = U32 [19 22;43 50]; with the bias [1 2]: 20 .. 52; ACC onto
+    that: 20 + 19 = 39; 3x3 operands (any positive dimensions) are legal; an M = 0 product is
+    refused; TGEMV [1 2] x [2;3] = 8 (asl/tile/model/execution/cube.asl)."""
+    K = kernels.cube_matrix
+    a, b = np.array([[1, 2], [3, 4]], np.uint16), np.array([[5, 6], [7, 8]], np.uint16)
+    d = K("TMATMUL", a, b)
+    assert d.dtype == np.uint32 and d.tolist() == [[19, 22], [43, 50]]
+    db = K("TMATMUL_BIAS", a, b, bias=np.array([[1, 2]], np.uint32))
+    assert db[0, 0] == 20 and db[1, 1] == 52
+    assert K("TMATMUL_ACC", a, b, c=db)[0, 0] == 39
+    assert _verifies("""%a = "test.op"() : () -> !pto.tile<3x3xui16, cube_m16, mat>
+%b = "test.op"() : () -> !pto.tile<3x3xui16, cube_n8, mat>
+%d = pto.tmatmul %a, %b : (!pto.tile<3x3xui16, cube_m16, mat>, !pto.tile<3x3xui16, cube_n8, mat>) -> !pto.tile<3x3xui32, cube_m16, mat>""")
+    with pytest.raises(PTOFault) as e:
+        K("TMATMUL", np.zeros((0, 2), np.uint16), b)
+    assert e.value.kind == "TileLegality"
+    assert K("TGEMV", np.array([[1, 2]], np.uint16), np.array([[2], [3]], np.uint16)).tolist() \
+        == [[8]]  # fmt: skip
+
+
+@avs("PTO-AVS-TILE-TMATMUL-CUBE-STORAGE-003")
+def test_matmul_through_cube_storage():
+    """FP16 cube_m16 A [1 2 3;4 5 6] x cube_n8 B [1 2;3 4;5 6] = FP32 cube_m16 D
+    [22 28;49 64], run as a program (tile level and decoded block). The operands keep their
+    CUBE payload orders, which are not row-major: A's (1, 0) is payload 4 (an M16 FP16
+    CELL row holds 4 columns), B's column 1 starts at payload 8 (N8 CELLs are column-major)
+    (asl/tile/model/execution/cube.asl, asl/tile/model/shape/cube-cell.asl)."""
+    from pto_dialect.geometry import Layout, cube_payload_index
+
+    at, bt = "!pto.tile<2x3xf16, cube_m16, mat>", "!pto.tile<3x2xf16, cube_n8, mat>"
+    dt = "!pto.tile<2x2xf32, cube_m16, mat>"
+    text = prog([("a", at), ("b", bt)], f"  %d = pto.tmatmul %a, %b : ({at}, {bt}) -> {dt}",
+                [("d", dt)])  # fmt: skip
+    (d,) = both(text, np.float16([[1, 2, 3], [4, 5, 6]]), np.float16([[1, 2], [3, 4], [5, 6]]))
+    assert d.tolist() == [[22, 28], [49, 64]]
+    idx = cube_payload_index
+    assert [idx(Layout.CUBE_M16, T.FP16, 2, 3, r, c) for r, c in ((0, 2), (1, 0))] == [2, 4]
+    assert [idx(Layout.CUBE_N8, T.FP16, 3, 2, r, c) for r, c in ((2, 0), (0, 1))] == [2, 8]
+    assert [idx(Layout.CUBE_M16, T.FP32, 2, 2, r, c) for r in (0, 1) for c in (0, 1)] == \
+        [0, 1, 2, 3]  # fmt: skip
+
+
+@avs("PTO-AVS-TILE-TESTMATRIXNUMERICCONTRACTLEGALITY-BOUNDARY-001",
+     unchecked="its undefined-scale step: a scale tile whose contents are undefined after a "
+               "reconfiguration has no SSA counterpart")  # fmt: skip
+def test_mx_numeric_contract():
+    """TMATMUL_MX of E4M3 x E5M2 (K = 32, every code 1, E8M0 scale codes 1) gives the raw
+    FP32 word 32, its ACC form 64 (reference profile); an FP32 1x2 scale instead of E8M0 is
+    refused; so is AType FP16 with E4M3 operands (asl/tile/model/legality/matrix-shape.asl)."""
+    K = kernels.cube_matrix
+    a, b = np.ones((1, 32), np.uint8), np.ones((32, 1), np.uint8)
+    s = np.ones((1, 1), np.uint8)
+    kw = {"a_scale": s, "b_scale": s, "a_type": "E4M3", "b_type": "E5M2", **RAW}
+    d = K("TMATMUL_MX", a, b, **kw)
+    assert d.tolist() == [[32]] and K("TMATMUL_MX_ACC", a, b, c=d, **kw).tolist() == [[64]]
+    mx = """%a = "test.op"() : () -> !pto.tile<1x32xf8E4M3FN, cube_m16, mat>
+%sa = "test.op"() : () -> !pto.tile<SCALE>
+%b = "test.op"() : () -> !pto.tile<32x1xf8E5M2, cube_n8, mat>
+%sb = "test.op"() : () -> !pto.tile<1x128xf8E8M0FNU, valid=1x1>
+%d = pto.tmatmul_mx %a, a_scale %sa, %b, b_scale %sb : (!pto.tile<1x32xf8E4M3FN, cube_m16, mat>, !pto.tile<SCALE>, !pto.tile<32x1xf8E5M2, cube_n8, mat>, !pto.tile<1x128xf8E8M0FNU, valid=1x1>) -> !pto.tile<1x1xf32, cube_m16, mat>"""
+    assert _verifies(mx.replace("SCALE", "1x128xf8E8M0FNU, valid=1x1"))
+    assert not _verifies(mx.replace("SCALE", "1x32xf32, valid=1x2"))
+    with pytest.raises(PTOFault) as e:
+        K("TMATMUL_MX", a, b, a_scale=s, b_scale=s, a_type="FP16", b_type="E5M2", **RAW)
+    assert e.value.kind == "TileLegality"
+
+
+@avs("PTO-AVS-TILE-TESTMATRIXPHYSICALACCUMULATORCLASSES-EXECUTION-001")
+def test_accumulator_classes():
+    """E4M3 x E4M3 accumulates in FP32 (raw 2 x 3 + bias word 1 = 7, reference profile);
+    S8 x S8 gives an S32 tile and U8 x U8 a U32 tile (asl/tile/model/legality/
+    matrix-shape.asl)."""
+    K = kernels.cube_matrix
+    d = K("TMATMUL_BIAS", np.uint8([[2]]), np.uint8([[3]]), bias=_f32([[1]]), a_type="E4M3",
+          b_type="E4M3", **RAW)  # fmt: skip
+    assert d.tolist() == [[7]]
+    assert K("TMATMUL", np.int8([[2]]), np.int8([[3]])).dtype == np.int32
+    assert K("TMATMUL", np.uint8([[2]]), np.uint8([[3]])).dtype == np.uint32
+    for src, acc in (("si8", "si32"), ("ui8", "ui32")):
+        assert _verifies(f"""%a = "test.op"() : () -> !pto.tile<1x1x{src}, cube_m16, mat>
+%b = "test.op"() : () -> !pto.tile<1x1x{src}, cube_n8, mat>
+%d = pto.tmatmul %a, %b : (!pto.tile<1x1x{src}, cube_m16, mat>, !pto.tile<1x1x{src}, cube_n8, mat>) -> !pto.tile<1x1x{acc}, cube_m16, mat>""")
+
+
+# ---- memory: TLOAD / TSTORE --------------------------------------------------------------
+def _load(tile: str, tensor: str, pad: str = "null"):
+    """(TLOAD program of ``tensor`` -> ``tile`` at [0, 0], the run-time tile it loads from a
+    given array: ``interpreter.pto_functions.tload_plan``, the plan both engines run)."""
+    from interpreter.pto_functions import tload_plan
+    from interpreter.runner import build_context, parse_module_text
+    from pto_dialect.data_movement import TLoadOp
+
+    props = "pe_stride = [0, 0]" + (f", pad = {pad}" if pad != "null" else "")
+    text = prog([("m", tensor)], f"""
+  %c0 = arith.constant 0 : index
+  %t = pto.tload %m[%c0, %c0] {{{props}}} : {tensor} -> {tile}""", [("t", tile)])
+    m = parse_module_text(text, ctx=build_context())
+    m.verify()
+    op = next(o for o in m.walk() if isinstance(o, TLoadOp))
+    return text, lambda arr: tload_plan(op)(arr, 0, 0)[0]
+
+
+N8_13x19 = "!pto.tile<16x24xf16, cube_n8, mat, valid=13x19>"
+
+
+@avs("PTO-AVS-TILE-TLOAD-CUBE-001")
+def test_tload_into_cube_n8():
+    """13x19 FP16 words row*32+col+1 at a row pitch of 21 elements (42 B) load into a cube_n8
+    tile: (0, 0) = 1, (7, 7) = 232, (8, 0) = 257, (12, 18) = 403, the whole valid region
+    defined; in the CUBE payload those are positions 0, 63, 64 (the second K CELL) and 340
+    (asl/tile/model/memory/load-store.asl)."""
+    from pto_dialect.geometry import Layout, cube_payload_index
+
+    words = np.array([[r * 32 + c + 1 for c in range(21)] for r in range(13)], np.uint16)
+    text, load = _load(N8_13x19, "tensor<13x21xf16>")
+    (t,) = both(text, words.view(np.float16))
+    t = t.view(np.uint16)
+    pts = ((0, 0), (7, 7), (8, 0), (12, 18))
+    assert [t[p] for p in pts] == [1, 232, 257, 403]
+    assert load(words.view(np.float16)).defined[0][:13, :19].all()
+    assert [cube_payload_index(Layout.CUBE_N8, T.FP16, 13, 19, *p) for p in pts] == \
+        [0, 63, 64, 340]  # fmt: skip
+
+
+@avs("PTO-AVS-TILE-TSTORE-CUBE-002")
+def test_tstore_from_cube_n8():
+    """TSTORE of that cube_n8 tile into GM prefilled with 0x5A5A at a 21-element pitch writes
+    the 13x19 valid words (1, 232, 403 at their strided places) and nothing else: the row
+    gap (columns 19-20) and the row after the tile keep 0x5A5A; the tile stays defined
+    (asl/tile/model/memory/load-store.asl)."""
+    m = "tensor<14x21xf16>"
+    text = prog([("m", m), ("o", m)], f"""
+  %c0 = arith.constant 0 : index
+  %t = pto.tload %m[%c0, %c0] {{pe_stride = [0, 0]}} : {m} -> {N8_13x19}
+  %s = pto.tstore %t, %o[%c0, %c0] {{pe_stride = [0, 0]}} : {N8_13x19} -> {m}""",
+                [("s", m), ("t", N8_13x19)])  # fmt: skip
+    words = np.array([[r * 32 + c + 1 for c in range(21)] for r in range(14)], np.uint16)
+    fill = np.full((14, 21), 0x5A5A, np.uint16)
+    s, t = both(text, words.view(np.float16), fill.view(np.float16))
+    s = s.view(np.uint16)
+    assert (s[0, 0], s[7, 7], s[12, 18]) == (1, 232, 403)
+    assert (s[:13, 19:] == 0x5A5A).all() and (s[13] == 0x5A5A).all()
+    assert (s[:13, :19] == words[:13, :19]).all() and t.shape == (13, 19)
+
+
+@avs("PTO-AVS-TILE-TLOAD-CUBE-WIDTHS-003")
+def test_tload_cube_keeps_raw_words_of_every_width():
+    """TLOAD into CUBE storage copies raw words of every width: FP32 0x89ABCDEF (cube_m32),
+    FP16 0xBEEF at (1, 4) (cube_m16), E4M3 0x7E at (1, 8) (cube_n8), U4 nibbles 0xA, 0xB at
+    (0, 0), (0, 1) (cube_n8; a GM byte 0xBA holds them low nibble first: ``unpack_x2``)
+    (asl/tile/model/memory/load-store.asl)."""
+    from pto_dialect.mx_quant import unpack_x2
+
+    cases = (("!pto.tile<2x2xf32, cube_m32, mat>", "tensor<2x2xf32>", np.uint32, (0, 0),
+              0x89ABCDEF, np.float32),
+             ("!pto.tile<2x5xf16, cube_m16, mat>", "tensor<2x5xf16>", np.uint16, (1, 4), 0xBEEF,
+              np.float16),
+             ("!pto.tile<2x9xf8E4M3FN, cube_n8, mat>", "tensor<2x9xf8E4M3FN>", np.uint8, (1, 8),
+              0x7E, None))  # fmt: skip
+    for tile, tensor, raw, at, word, view in cases:
+        words = np.zeros((2, int(tensor.split("x")[1])), raw)
+        words[at] = word
+        arg = words.view(view) if view else words
+        (t,) = both(prog([("m", tensor)], f"""
+  %c0 = arith.constant 0 : index
+  %t = pto.tload %m[%c0, %c0] {{pe_stride = [0, 0]}} : {tensor} -> {tile}""", [("t", tile)]),
+                    arg)  # fmt: skip
+        assert t.view(raw)[at] == word, tile
+    assert unpack_x2(np.uint8([0xBA])).tolist() == [0xA, 0xB]
+    u4 = "!pto.tile<2x9xui4, cube_n8, mat>"
+    _, load = _load(u4, "tensor<2x9xi4>")
+    nib = np.zeros((2, 9), np.uint8)
+    nib[0, :2] = unpack_x2(np.uint8([0xBA]))
+    got = load(nib).payloads[0]
+    assert (got[0, 0], got[0, 1]) == (0xA, 0xB)
+
+
+@avs("PTO-AVS-TILE-TLOAD-CUBE-M16-B4-005")
+def test_tload_m16_four_bit_cell_interleave():
+    """Logical nibbles 0..15 of a 2x16 U4 cube_m16 row (GM bytes 0x10 0x32 .. 0xFE, low nibble
+    first) load in order; the CUBE payload puts logical columns 4..7 at positions 8..11 and
+    8..11 at 4..7 (payload 4 holds 8, 7 holds 11, 8 holds 4, 11 holds 7)."""
+    from pto_dialect.geometry import Layout, cube_payload_index
+    from pto_dialect.mx_quant import unpack_x2
+
+    row = unpack_x2(np.uint8([0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE]))
+    assert row.tolist() == list(range(16))
+    _, load = _load("!pto.tile<2x16xui4, cube_m16, mat>", "tensor<2x16xi4>")
+    t = load(np.stack([row, row]).astype(np.uint8)).payloads[0]
+    assert t[0].tolist() == list(range(16))
+    payload = {cube_payload_index(Layout.CUBE_M16, T.U4X2, 2, 16, 0, c): int(t[0, c])
+               for c in range(16)}  # fmt: skip
+    assert [payload[i] for i in (0, 3, 4, 7, 8, 11, 12, 15)] == [0, 3, 8, 11, 4, 7, 12, 15]
+
+
+@avs("PTO-AVS-TILE-TLOAD-CUBE-PAD-004")
+def test_tload_cube_pad_values():
+    """A 2x3 FP16 cube_n8 load (storage 8x8) pads the row tail (2, 0) and the column tail
+    (0, 3) with Zero 0x0000, Max 0x7BFF, Min 0xFBFF (defined) or Null (undefined); the six
+    valid words stay defined (asl/tile/model/memory/load-store.asl)."""
+    words = np.arange(1, 7, dtype=np.uint16).reshape(2, 3).view(np.float16)
+    for pad, want in (("zero", 0), ("max", 0x7BFF), ("min", 0xFBFF), ("null", None)):
+        _, load = _load("!pto.tile<8x8xf16, cube_n8, mat, valid=2x3>", "tensor<2x3xf16>", pad)
+        t = load(words)
+        pay, dfn = t.payloads[0].view(np.uint16), t.defined[0]
+        assert dfn[:2, :3].all() and (pay[:2, :3] == words.view(np.uint16)).all()
+        for at in ((2, 0), (0, 3)):
+            assert dfn[at] == (want is not None) and (want is None or pay[at] == want), pad
+
+
+@avs("PTO-AVS-TILE-TLSU-BYTE-ROW-STRIDE-EXECUTION-005")
+def test_row_stride_load_and_store():
+    """A 64-byte row stride: the FP32 second row is read 16 elements (64 B) after the first
+    and stored there; a 32-byte stride for FP16 (16 elements) likewise
+    (asl/tile/model/memory/load-store.asl)."""
+    for elt, pitch, tile in (("f32", 16, "!pto.tile<16x2xf32, valid=2x2>"),
+                             ("f16", 16, "!pto.tile<32x2xf16, valid=2x2>")):  # fmt: skip
+        m = f"tensor<2x{pitch}x{elt}>"
+        text = prog([("m", m), ("o", m)], f"""
+  %c0 = arith.constant 0 : index
+  %t = pto.tload %m[%c0, %c0] {{pe_stride = [0, 0]}} : {m} -> {tile}
+  %s = pto.tstore %t, %o[%c0, %c0] {{pe_stride = [0, 0]}} : {tile} -> {m}""",
+                    [("t", tile), ("s", m)])  # fmt: skip
+        dt = np.float32 if elt == "f32" else np.float16
+        mem = np.zeros((2, pitch), dt)
+        mem[0, :2], mem[1, :2] = (1, 2), (3, 4)
+        t, s = both(text, mem, np.zeros((2, pitch), dt))
+        assert t.tolist() == [[1, 2], [3, 4]]
+        assert s[1, :2].tolist() == [3, 4] and not s[:, 2:].any()
+
+
+@avs("PTO-AVS-TILE-MEM-SNAPSHOT-001")
+def test_raw_memory_element_decoding():
+    """One GM byte 0xAB read as U8 is 171, as S8 it is sign-extended (-85); as U4X2 its low
+    nibble is element 0 (0xB) and its high nibble element 1 (0xA)
+    (asl/tile/model/memory/load-store.asl ``DecodeTileMemoryElementRaw``)."""
+    from pto_dialect.mx_quant import unpack_x2
+
+    m = "tensor<1x1xi8>"
+    u8, s8 = "!pto.tile<128x1xui8, valid=1x1>", "!pto.tile<128x1xsi8, valid=1x1>"
+    text = prog([("m", m)], f"""
+  %c0 = arith.constant 0 : index
+  %u = pto.tload %m[%c0, %c0] {{pe_stride = [0, 0]}} : {m} -> {u8}
+  %s = pto.tload %m[%c0, %c0] {{pe_stride = [0, 0]}} : {m} -> {s8}""", [("u", u8), ("s", s8)])
+    u, s = both(text, np.array([[0xAB]], np.uint8).view(np.int8))
+    assert (int(u[0, 0]), int(s[0, 0])) == (0xAB, -85)
+    assert unpack_x2(np.uint8([0xAB])).tolist() == [0xB, 0xA]
