@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from conformance.inventory import ALIAS, avs
+from conformance.inventory import ALIAS, FLAGS, avs, avs_cases, unit_object
 from conformance.support import bundled, verify_error
 from interpreter import kernels, run
 from pto_dialect.datatypes import TileDataType
@@ -738,3 +738,221 @@ def test_raw_memory_element_decoding():
     u, s = both(text, np.array([[0xAB]], np.uint8).view(np.int8))
     assert (int(u[0, 0]), int(s[0, 0])) == (0xAB, -85)
     assert unpack_x2(np.uint8([0xAB])).tolist() == [0xB, 0xA]
+
+
+# ---- dispatch: every handler ----------------------------------------------------------
+P2 = "!pto.pred<16x2, valid=2x2>"
+
+
+@avs("PTO-AVS-TILE-TESTTILEHANDLERCLOSURE-BOUNDARY-001",
+     unchecked="its TMOV step: TMOV is being added separately")  # fmt: skip
+def test_every_handler_runs():
+    """One step per handler on U64 A = [1 4;3 2], B = [2 3;3 4]: TNEG A (0, 0) = 2^64-1;
+    TADDS 5 (0, 1) = 9; TCMP lt [T F ..]; TCMPS ge 3 [F T ..]; TSEL by it [2 4 ..]; TSELS
+    with 9 [9 4 ..]; TINSERT [7 8] at row 1 of a zero tile; TSCATTER U16 [7 8] by rows
+    [1 3] into a 4x2 tile; TCONCAT [7 8 | 7 8]; the CUBE handlers (reference profile):
+    TMATMUL_MX FP16 raw [1 2;3 4] x [5 6;7 8] (0, 0) = 19, TGEMV_BIAS [1 2] x [2;3] + 1 = 9,
+    TGEMV_ACC 9 + 8 = 17, TGEMV_MX 8 (asl/tile/model/dispatch/top-level.asl)."""
+    row = "!pto.tile<16x2xui64, valid=1x2>"
+    row4 = "!pto.tile<8x4xui64, valid=1x4>"
+    text = prog([("a", U64), ("b", U64), ("w", row)], f"""
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %c3 = arith.constant 3 : i64
+  %c5 = arith.constant 5 : i64
+  %c9 = arith.constant 9 : i64
+  %neg = pto.tneg %a : {U64}
+  %adds = pto.tadds %a, %c5 : {U64}, i64
+  %lt = pto.tcmp %a, %b {{cmode = #pto.cmode<lt>}} : ({U64}, {U64}) -> {P2}
+  %ge = pto.tcmps %a, %c3 {{cmode = #pto.cmode<ge>}} : ({U64}, i64) -> {P2}
+  %sel = pto.tsel %ge, %a, %b : ({P2}, {U64}, {U64}) -> {U64}
+  %sels = pto.tsels %ge, %a, %c9 : ({P2}, {U64}, i64) -> {U64}
+  %cat = pto.tconcat %w, %w : ({row}, {row}) -> {row4}""",
+                [("neg", U64), ("adds", U64), ("lt", P2), ("ge", P2), ("sel", U64),
+                 ("sels", U64), ("cat", row4)])  # fmt: skip
+    neg, adds, lt, ge, sel, sels, cat = both(text, u64([[1, 4], [3, 2]]), u64([[2, 3], [3, 4]]),
+                                             u64([[7, 8]]))  # fmt: skip
+    assert neg[0, 0] == 2**64 - 1 and adds[0, 1] == 9
+    assert lt[0].tolist() == [True, False] and ge[0].tolist() == [False, True]
+    assert sel[0].tolist() == [2, 4] and sels[0].tolist() == [9, 4]
+    assert cat[0, 0] == 7 and cat[0, 3] == 8
+    (ins,) = both(prog([("w", row)], f"""
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %z = pto.texpands %c0 : {U64}, i64
+  %ins = pto.tinsert %z, %w, %c1, %c0 : ({U64}, {row}, i64, i64) -> {U64}""", [("ins", U64)]),
+                  u64([[7, 8]]), blocks=False)  # fmt: skip
+    assert ins.tolist() == [[0, 0], [7, 8]]
+    src, idx = "!pto.tile<64x2xui16, valid=1x2>", "!pto.tile<64x2xui16, valid=1x2>"
+    dst = "!pto.tile<64x2xui16, valid=4x2>"
+    (sc,) = both(prog([("s", src), ("i", idx)], f"  %d = pto.tscatter %s, %i : ({src}, {idx}) -> {dst}",
+                      [("d", dst)]), np.uint16([[7, 8]]), np.uint16([[1, 3]]))  # fmt: skip
+    assert sc[1, 0] == 7 and sc[3, 1] == 8
+    K = kernels.cube_matrix
+    assert K("TMATMUL_MX", _f16([[1, 2], [3, 4]]), _f16([[5, 6], [7, 8]]), **RAW)[0, 0] == 19
+    a, b, bias = _f16([[1, 2]]), _f16([[2], [3]]), _f32([[1]])
+    d = K("TGEMV_BIAS", a, b, bias=bias, **RAW)
+    assert d.tolist() == [[9]] and K("TGEMV_ACC", a, b, c=d, **RAW).tolist() == [[17]]
+    assert K("TGEMV_MX", a, b, **RAW).tolist() == [[8]]
+
+
+@avs("PTO-AVS-TILE-TESTDECODEDTILEEXECUTION-EXECUTION-001")
+def test_decoded_execution_per_engine():
+    """Decoded blocks of each engine: TEPL TADD U64 [2 0;0 5] + [7 0;0 11] = 9 .. 16; TLSU
+    TLOAD of 21..24 at a 16-byte (two U64) row stride; CUBE TMATMUL S16 [1 2;3 4] x
+    [5 6;7 8] = S32 19 .. 50. CUBE function 8 (a deleted conversion) and the all-ones TEPL
+    selector 3/31 are IllegalInstruction when decoded (asl/tile/model/dispatch/
+    top-level.asl)."""
+    from pto_dialect.isa import BlockFamily, BStart, decode, encode
+
+    m = "tensor<2x2xi64>"
+    at, bt = "!pto.tile<2x2xsi16, cube_m16, mat>", "!pto.tile<2x2xsi16, cube_n8, mat>"
+    dt = "!pto.tile<2x2xsi32, cube_m16, mat>"
+    text = prog([("a", U64), ("b", U64), ("m", m), ("x", at), ("y", bt)], f"""
+  %c0 = arith.constant 0 : index
+  %s = pto.tadd %a, %b : {U64}
+  %t = pto.tload %m[%c0, %c0] {{pe_stride = [0, 0]}} : {m} -> {U64}
+  %d = pto.tmatmul %x, %y : ({at}, {bt}) -> {dt}""", [("s", U64), ("t", U64), ("d", dt)])
+    s, t, d = both(text, u64([[2, 0], [0, 5]]), u64([[7, 0], [0, 11]]),
+                   np.array([[21, 22], [23, 24]], np.int64), np.int16([[1, 2], [3, 4]]),
+                   np.int16([[5, 6], [7, 8]]))  # fmt: skip
+    assert (s[0, 0], s[1, 1], t[0, 0], t[1, 1]) == (9, 16, 21, 24)
+    assert d.dtype == np.int32 and (d[0, 0], d[1, 1]) == (19, 50)
+    for start in (BStart(BlockFamily.CUBE, 8, T.S16.value), BStart(BlockFamily.TEPL, 31, 0, 3)):
+        with pytest.raises(PTOFault) as e:
+            decode(encode(start), strict=True)
+        assert e.value.kind == "IllegalInstruction"
+
+
+# ---- numeric formats: conversion -------------------------------------------------------
+def _tcvt(src: str, dst: str, values, attrs: str = "") -> list:
+    s, d = f"!pto.tile<128x2x{src}, valid=1x2>", f"!pto.tile<128x2x{dst}, valid=1x2>"
+    (r,) = both(prog([("a", s)], f"  %r = pto.tcvt %a{attrs} : ({s}) -> {d}", [("r", d)]),
+                values)  # fmt: skip
+    return r[0].tolist()
+
+
+@avs("PTO-AVS-TILE-TESTTILECONVERSION-EXECUTION-001", unchecked=FLAGS)
+def test_integer_conversions_and_default_control():
+    """Integer TCVT reads the source's signedness, then truncates or extends: S8 0x80 -> S16
+    -128, U8 0xFF -> U16 255, S16 0x01FF -> U8 0xFF, U16 0xFFFF -> S8 -1, S64 -1 -> U8 0xFF,
+    U64 257 -> U8 1 (wraps); FP32 -> U32 defaults to RTZ without saturation (2.7 -> 2), an
+    explicit RNA + Sat rounds 2.5 to 3; TQUANT of [1.0 2.0] with scale 1.0 and offset 0 gives
+    U8 [1 2] and TDEQUANT returns [1.0 2.0] (asl/tile/model/numeric/formats.asl)."""
+    assert _tcvt("si8", "si16", np.int8([[-128, 127]])) == [-128, 127]
+    assert _tcvt("ui8", "ui16", np.uint8([[255, 1]])) == [255, 1]
+    assert _tcvt("si16", "ui8", np.int16([[0x1FF, 1]])) == [0xFF, 1]
+    assert _tcvt("ui16", "si8", np.uint16([[0xFFFF, 1]])) == [-1, 1]
+    assert _tcvt("si64", "ui8", np.int64([[-1, 1]])) == [0xFF, 1]
+    assert _tcvt("ui64", "ui8", np.uint64([[257, 100]])) == [1, 100]
+    assert _tcvt("f32", "ui32", np.float32([[2.7, 2.5]])) == [2, 2]
+    assert _tcvt("f32", "ui32", np.float32([[-1.0, 2.5]]), " {rmode = #pto.rmode<rna>, sat}") \
+        == [0, 3]  # fmt: skip
+    f, u = "!pto.tile<16x2xf32, valid=1x2>", "!pto.tile<64x2xui8, valid=1x2>"
+    q, d = both(prog([("a", f), ("s", "i64"), ("o", "i64")], f"""
+  %q = pto.tquant %a, %s, %o : ({f}, i64, i64) -> {u}
+  %d = pto.tdequant %q, %s, %o : ({u}, i64, i64) -> {f}""", [("q", u), ("d", f)]),
+                np.float32([[1, 2]]), 0x3F800000, 0)  # fmt: skip
+    assert q.tolist() == [[1, 2]] and d.view(np.uint32).tolist() == [[0x3F800000, 0x40000000]]
+
+
+@avs("PTO-AVS-TILE-TCVT-FRACTAL-001")
+def test_fractal_layout_indexing():
+    """ZN and NZ tiles are 16-row x 32-byte fractals: a 32x64 U8 ZN tile places (1, 0) at 1,
+    (0, 1) at 16, (0, 32) at 512 and (16, 0) at 1024; the NZ one (0, 1) at 1, (1, 0) at 32,
+    (16, 0) at 512 and (0, 32) at 1024; a U4X2 fractal row holds 64 nibbles, so (0, 63) of a
+    16x64 ZN U4X2 tile is 1008; both descriptors are legal tile types
+    (asl/tile/elementwise-tile-tile/format-conversion/TCVT.asl,
+    asl/tile/model/definedness/elements.asl ``TileLinearIndex``)."""
+    from pto_dialect.geometry import Layout, fractal_inner_elements, linear_index
+
+    def at(layout, t, rows, cols, *pts):
+        return [linear_index(layout, t, rows, cols, r, c) for r, c in pts]
+
+    pts = ((0, 0), (1, 0), (0, 1), (0, 32), (16, 0))
+    assert at(Layout.ZN, T.U8, 32, 64, *pts) == [0, 1, 16, 512, 1024]
+    assert at(Layout.NZ, T.U8, 32, 64, *pts) == [0, 32, 1, 1024, 512]
+    assert fractal_inner_elements(T.U4X2) == 64
+    assert at(Layout.ZN, T.U4X2, 16, 64, (0, 63)) == [1008]
+    for t in ("!pto.tile<32x64xui8, zn>", "!pto.tile<32x64xui8, nz>", "!pto.tile<16x64xui4, zn>"):
+        assert _verifies(f'%a = "test.op"() : () -> {t}'), t
+    every = {linear_index(Layout.NZ, T.U8, 32, 64, r, c) for r in range(32) for c in range(64)}
+    assert every == set(range(32 * 64))
+
+
+# ---- packed / wide carriers at the capacity boundary --------------------------------------
+@avs("PTO-AVS-TILE-CARRIER-WIDTHS-002")
+def test_every_width_at_the_shared_maximum():
+    """A 256 KiB Shared tile of U4 (16 columns), S8 (8), S16 (4), S32 (2) or S64 (1) holds
+    524288 .. 32768 elements in its derived rows; its last element's row-major position is
+    capacity - 1, and a value written there (0xF, 0xA5, 0xA55A, 0xA55AA55A,
+    0xA55AA55AA55AA55A, raw element width) reads back exactly
+    (asl/tile/model/definedness/packed-boundary.asl)."""
+    from pto_dialect.geometry import Layout, Storage, geometry_errors, linear_index
+
+    for cols, t, cap, word in ((16, T.U4X2, 524288, 0xF), (8, T.S8, 262144, 0xA5),
+                               (4, T.S16, 131072, 0xA55A), (2, T.S32, 65536, 0xA55AA55A),
+                               (1, T.S64, 32768, 0xA55AA55AA55AA55A)):  # fmt: skip
+        rows = 262144 * 8 // (cols * t.info.carrier_bits)
+        assert rows * cols == cap
+        assert geometry_errors(rows, cols, t, rows, cols, Layout.ROW_MAJOR, Storage.SHARED,
+                               262144) == []  # fmt: skip
+        assert linear_index(Layout.ROW_MAJOR, t, rows, cols, rows - 1, cols - 1) == cap - 1
+        tt = f"!pto.tile<{rows}x{cols}x{t.ir}, shared, size=256KB>"
+        raw = np.dtype(f"u{max(1, t.info.carrier_bits // 8)}")
+        arr = np.zeros((rows, cols), raw)
+        arr[-1, -1] = word
+        (got,) = run(prog([("a", tt)], "", [("a", tt)]), "f", arr.view(t.numpy_dtype() or raw))
+        assert int(got[0, -1, -1].view(raw)) == word, t
+
+
+@avs("PTO-AVS-TILE-PACKED-CAPACITY-BOUNDARY-001",
+     unchecked="its Shared (B.IOS) TLOAD path and the DataPage probes: Shared data movement "
+               "and a page model are not modelled")  # fmt: skip
+def test_local_packed_tload_at_the_largest_size_code():
+    """A TLOAD of a 16384x8 U4 tile forms a block with SizeCode 10 (64 KiB) and loads all
+    131072 nibbles: the element at row 4096 (logical position 32768, past any 32768-word bound) and
+    the last one (131071) are defined zeros (asl/tile/model/definedness/packed-boundary.asl)."""
+    from pto_dialect.geometry import Layout, linear_index
+
+    tt, m = "!pto.tile<16384x8xui4, size=64KB>", "tensor<16384x8xi4>"
+    text, load = _load(tt, m)
+    assert 'size_code = "64KB"' in str(bundled(text))  # B.IOT SizeCode 10
+    t = load(np.zeros((16384, 8), np.uint8))  # (``run`` takes no i4 tensor argument)
+    assert t.payloads[0].shape == (16384, 8) and all(d.all() for d in t.defined.values())
+    assert t.payloads[0][4096, 0] == 0 and t.payloads[0][16383, 7] == 0
+    assert linear_index(Layout.ROW_MAJOR, T.U4X2, 16384, 8, 4096, 0) == 32768
+    assert linear_index(Layout.ROW_MAJOR, T.U4X2, 16384, 8, 16383, 7) == 131071
+
+
+# ---- static-invariant units --------------------------------------------------------------
+MODEL_UNITS = {
+    "PTO-AVS-TILE-MODEL-EXECUTION-COMPARISON-STATIC-001": "interpreter.kernels.compare:RELATIONS",
+    "PTO-AVS-TILE-MODEL-EXECUTION-INDEXED-REARRANGEMENT-STATIC-001":
+        "interpreter.kernels.rearrange:tgather",
+    "PTO-AVS-TILE-MODEL-LEGALITY-INDEXED-REARRANGEMENT-STATIC-001":
+        "pto_dialect.tile_rearrange:INDEXED_OPS",
+}  # fmt: skip
+"""The unit of ours that models each ASL unit ("the unit compiles": it imports)."""
+
+
+@avs_cases(MODEL_UNITS)
+def test_model_unit(avs_id, case):
+    assert unit_object(case) is not None
+
+
+@avs("PTO-AVS-TILE-TESTTILESELECTORCLOSUREEXTENSIONS-BOUNDARY-001",
+     unchecked="its MGATHER_MASK, MSCATTER_MASK and MGATHER_CAS steps: indexed memory "
+               "operations are not implemented")  # fmt: skip
+def test_mx_bias_and_acc_selectors():
+    """The MX BIAS and ACC selectors (reference profile, FP16 raw words, no scales needed):
+    TMATMUL_MX_BIAS [1 2;3 4] x [5 6;7 8] + bias 2 gives 21 at (0, 0), TMATMUL_MX_ACC onto it
+    40; TGEMV_MX_BIAS 2 x 3 + 5 = 11, TGEMV_MX_ACC onto it 17 (asl/tile/model/dispatch/
+    top-level.asl)."""
+    K = kernels.cube_matrix
+    a, b = _f16([[1, 2], [3, 4]]), _f16([[5, 6], [7, 8]])
+    d = K("TMATMUL_MX_BIAS", a, b, bias=_f32([[2, 2]]), **RAW)
+    assert d[0, 0] == 21 and K("TMATMUL_MX_ACC", a, b, c=d, **RAW)[0, 0] == 40
+    g = K("TGEMV_MX_BIAS", _f16([[2]]), _f16([[3]]), bias=_f32([[5]]), **RAW)
+    assert g.tolist() == [[11]]
+    assert K("TGEMV_MX_ACC", _f16([[2]]), _f16([[3]]), c=g, **RAW).tolist() == [[17]]
