@@ -956,3 +956,172 @@ def test_mx_bias_and_acc_selectors():
     g = K("TGEMV_MX_BIAS", _f16([[2]]), _f16([[3]]), bias=_f32([[5]]), **RAW)
     assert g.tolist() == [[11]]
     assert K("TGEMV_MX_ACC", _f16([[2]]), _f16([[3]]), c=g, **RAW).tolist() == [[17]]
+
+
+# ---- dispatch: VEC / SFU boundaries --------------------------------------------------------
+@avs("PTO-AVS-TILE-VEC-SFU-RESERVED-BOUND-002")
+def test_reserved_tepl_selectors_are_refused():
+    """Of the 128 TEPL selectors (Mode:Function), the 41 that name no operation are
+    IllegalInstruction when decoded, before any block state exists (so nothing changes); the
+    other 87 decode (asl/tile/model/dispatch/top-level.asl)."""
+    from pto_dialect.isa import BlockFamily, BStart, decode, encode
+    from pto_dialect.isa.commands import TEPL_OPS
+
+    refused = 0
+    for sel in range(128):
+        start = BStart(BlockFamily.TEPL, sel & 31, T.U64.value, sel >> 5)
+        if (sel >> 5, sel & 31) in TEPL_OPS:
+            assert decode(encode(start), strict=True) == start
+            continue
+        with pytest.raises(PTOFault) as e:
+            decode(encode(start), strict=True)
+        assert e.value.kind == "IllegalInstruction"
+        refused += 1
+    assert refused == 41
+
+
+@avs("PTO-AVS-TILE-VEC-SFU-RESULTS-BOUND-005",
+     unchecked="its TSORT permutation step: TSORT is being added separately")  # fmt: skip
+def test_merge_duplicates_and_tfma_result():
+    """TMRGSORT keeps equal keys left first: ascending [1 2 2] + [2 3] = [1 2 2 2 3],
+    descending [3 2 2] + [2 1] = [3 2 2 2 1], as tile programs and decoded blocks; U64 TFMA
+    2 x 3 + 5 = 11 (asl/tile/model/dispatch/top-level.asl)."""
+    left, right = "!pto.tile<32x4xf32, valid=1x3>", "!pto.tile<32x4xf32, valid=1x2>"
+    out = "!pto.tile<16x8xf32, valid=1x5>"
+    text = prog([("l", left), ("r", right), ("o", "i64")],
+                f"  %m = pto.tmrgsort %l, %r, %o : ({left}, {right}, i64) -> {out}",
+                [("m", out)])  # fmt: skip
+    (up,) = both(text, np.float32([[1, 2, 2]]), np.float32([[2, 3]]), 0)
+    (down,) = both(text, np.float32([[3, 2, 2]]), np.float32([[2, 1]]), 1)
+    assert up.tolist() == [[1, 2, 2, 2, 3]] and down.tolist() == [[3, 2, 2, 2, 1]]
+    one = "!pto.tile<16x1xui64, valid=1x1>"
+    (f,) = both(prog([("a", one), ("b", one), ("c", one)],
+                     f"  %r = pto.tfma %a, %b, %c : {one}", [("r", one)]),
+                u64([[2]]), u64([[3]]), u64([[5]]))  # fmt: skip
+    assert f.tolist() == [[11]]
+
+
+@avs("PTO-AVS-TILE-VEC-SFU-INDEX-CORNERS-BOUND-004",
+     unchecked="its TSORT step: TSORT is being added separately")  # fmt: skip
+def test_index_corners_have_no_effect():
+    """TSCATTER of U16 [11 12] by the zero index [0 0] fills row 0 and leaves row 1 typed zero;
+    a row index 4 into a 2-row source (TGATHER) or destination (TSCATTER) is TileLegality
+    with no result (asl/tile/model/dispatch/top-level.asl)."""
+    src, dst = "!pto.tile<64x2xui16, valid=1x2>", "!pto.tile<64x2xui16, valid=2x2>"
+    (d,) = both(prog([("s", src), ("i", src)], f"  %d = pto.tscatter %s, %i : ({src}, {src}) -> {dst}",
+                     [("d", dst)]), np.uint16([[11, 12]]), np.uint16([[0, 0]]))  # fmt: skip
+    assert d.tolist() == [[11, 12], [0, 0]]
+    idx = "!pto.tile<32x2xui32, valid=1x2>"
+    gather = prog([("s", dst), ("i", idx)], f"  %d = pto.tgather %s, %i : ({dst}, {idx}) -> {src}",
+                  [("d", src)])  # fmt: skip
+    w, i = "!pto.tile<8x2xui64, valid=1x2>", "!pto.tile<8x2xui64, valid=2x2>"
+    scatter = prog([("s", w), ("i", w)], f"  %d = pto.tscatter %s, %i : ({w}, {w}) -> {i}",
+                   [("d", i)])  # fmt: skip
+    for text, args in ((gather, (np.uint16([[11, 12], [13, 14]]), np.uint32([[4, 0]]))),
+                       (scatter, (u64([[11, 12]]), u64([[4, 0]])))):  # fmt: skip
+        for t in (text, bundled(text)):
+            with pytest.raises(PTOFault) as e:
+                run(t, "f", *args)
+            assert e.value.kind == "TileLegality"
+
+
+@avs("PTO-AVS-TILE-VEC-SFU-LAYOUT-ALIAS-BOUND-003")
+def test_raw_carriers_layouts_and_preserved_region():
+    """Every architectural TileDataType is a regular TLSU (raw carrier) type and a TCVT type;
+    a TADD source in the ImplementationDefined layout is refused (TileLegality); TINSERT of
+    [11] at (1, 1) into [41 42;43 44] -- the destination's old contents are its ``old``
+    operand -- keeps 41 and writes 11 (asl/tile/model/dispatch/top-level.asl)."""
+    from pto_dialect.isa import BStart, decode, encode
+
+    for t in T:
+        start = BStart.op("TLOAD", t.value)
+        assert decode(encode(start), strict=True) == start, t
+    assert set(T) <= _family_op("tcvt").TYPES
+    impl = "!pto.tile<16x1xui64, impl_defined>"
+    assert not _verifies(f'%a = "test.op"() : () -> {impl}\n%r = pto.tadd %a, %a : {impl}')
+    one = "!pto.tile<16x1xui64, valid=1x1>"
+    (d,) = both(prog([("o", U64), ("s", one)], f"""
+  %c1 = arith.constant 1 : i64
+  %d = pto.tinsert %o, %s, %c1, %c1 : ({U64}, {one}, i64, i64) -> {U64}""", [("d", U64)]),
+                u64([[41, 42], [43, 44]]), u64([[11]]), blocks=False)  # fmt: skip
+    assert d.tolist() == [[41, 42], [43, 11]]
+
+
+# ---- CUBE boundaries -------------------------------------------------------------------
+def _cube_unit(fn) -> int:
+    """The totality vectors (A = 2, B = 3, C = 5, Bias = 7, scales 1; reference profile)."""
+    K = kernels.cube_matrix
+    one = np.ones((1, 1), np.uint8)
+    kw = dict(RAW)
+    if fn.is_mx:
+        kw |= {"a_type": "E4M3", "b_type": "E4M3", "a_scale": one, "b_scale": one}
+        a, b = np.uint8([[2]]), np.uint8([[3]])
+        acc = _f32
+    else:
+        a, b = np.uint16([[2]]), np.uint16([[3]])
+        acc = np.uint32
+    if fn.is_bias:
+        kw["bias"] = np.asarray(acc([[7]]))
+    if fn.is_acc:
+        kw["c"] = np.asarray(acc([[5]]))
+    return int(K(fn.name, a, b, **kw)[0, 0])
+
+
+@avs("PTO-AVS-TILE-CUBE-SELECTORS-BOUND-001")
+def test_cube_selector_and_type_totality():
+    """Each of the 12 assigned CUBE functions executes the totality vectors: 6 plain, 11
+    with C, 13 with the bias; function 8 is IllegalInstruction; the 25 TileDataType codes are
+    0..14, 16..20 and 24..28; an A source in the ImplementationDefined layout is refused
+    (asl/tile/model/execution/cube.asl)."""
+    from pto_dialect.isa import BlockFamily, BStart, decode, encode
+    from pto_dialect.isa.commands import CUBE_FUNCTIONS
+
+    for code, fn in CUBE_FUNCTIONS.items():
+        want = 13 if fn.is_bias else 11 if fn.is_acc else 6
+        assert _cube_unit(fn) == want, fn.name
+    with pytest.raises(PTOFault) as e:
+        decode(encode(BStart(BlockFamily.CUBE, 8, T.U16.value)), strict=True)
+    assert e.value.kind == "IllegalInstruction"
+    assert sorted(t.value for t in T) == [*range(15), *range(16, 21), *range(24, 29)]
+    assert not _verifies("""%a = "test.op"() : () -> !pto.tile<16x1xui16, impl_defined>
+%b = "test.op"() : () -> !pto.tile<1x1xui16, cube_n8, mat>
+%d = pto.tmatmul %a, %b : (!pto.tile<16x1xui16, impl_defined>, !pto.tile<1x1xui16, cube_n8, mat>) -> !pto.tile<1x1xui32, cube_m16, mat>""")
+
+
+_ACC = """%c = "test.op"() : () -> CT
+%a = "test.op"() : () -> !pto.tile<1x1xui16, cube_m16, mat>
+%b = "test.op"() : () -> !pto.tile<1x1xui16, cube_n8, mat>
+%d = pto.tmatmul_acc %c, %a, %b : (CT, !pto.tile<1x1xui16, cube_m16, mat>, !pto.tile<1x1xui16, cube_n8, mat>) -> DT"""
+
+
+@avs("PTO-AVS-TILE-CUBE-PREFLIGHT-BOUND-002")
+def test_cube_alias_and_composite_preflight():
+    """A == B (one tile as both primaries) is TileLegality; a block whose ACC destination hand
+    equals C's selector is TileLegality; a C that is a 2x1 row-major tile instead of the 1x1
+    cube_m16 accumulator, or an S32 destination for U16 inputs (U32 accumulator), is refused;
+    on the a2a3 target every MX function is IllegalInstruction when its block is decoded,
+    before its operands are inspected (asl/tile/model/execution/cube.asl)."""
+    from pto_dialect import isa
+
+    a = "!pto.tile<1x1xui16, cube_m16, mat>"
+    assert not _verifies(f"""%a = "test.op"() : () -> {a}
+%d = pto.tmatmul %a, %a : ({a}, {a}) -> !pto.tile<1x1xui32, cube_m16, mat>""")
+    ok_c, d = "!pto.tile<1x1xui32, cube_m16, mat>", "!pto.tile<1x1xui32, cube_m16, mat>"
+    assert _verifies(_ACC.replace("CT", ok_c).replace("DT", d))
+    assert not _verifies(_ACC.replace("CT", "!pto.tile<32x1xui32, mat, valid=2x1>").replace("DT", d))
+    assert not _verifies(_ACC.replace("CT", ok_c).replace("DT", "!pto.tile<1x1xsi32, cube_m16, mat>"))
+    start = isa.BStart.op("TMATMUL_ACC", T.U16.value)
+    alias = [start, isa.BFpatr(), isa.BIot(src0=2, src1=5), isa.BIot(src0=6, last=1, size_code=1,
+             dst_hand=2), isa.BStop()]  # fmt: skip
+    with pytest.raises(PTOFault) as e:
+        isa.check_block(alias)
+    assert e.value.kind == "TileLegality"
+    from pto_dialect.isa.commands import CUBE_FUNCTIONS
+
+    for fn in (f for f in CUBE_FUNCTIONS.values() if f.is_mx):
+        blk = [isa.BStart.op(fn.name, T.FP16.value), isa.BDatr(dtype=T.FP16.value),
+               isa.BFpatr(), isa.BIot(src0=4, src1=5, last=1, size_code=1, dst_hand=2),
+               isa.BStop()]  # fmt: skip
+        with pytest.raises(PTOFault) as e:
+            isa.check_block(blk, profile="a2a3")
+        assert e.value.kind == "IllegalInstruction", fn.name
