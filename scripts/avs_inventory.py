@@ -89,6 +89,11 @@ NOT_MODELLED = {
     "checker checks B.IOS forms structurally; nothing executes them)",
     "tile/model/state/shared-registers/": _NI + "Shared (S register) state",
     "tile/model/numeric/exceptions/": _NI + "numeric status flags",
+    "tile/model/memory/load-store/tile-bound-tlsu-faults-003": _NI + "byte-addressed paged GM "
+    "(DataPage fault positions, memory-event capture) and TPREFETCH/MGATHER/MSCATTER: GM is "
+    "element-typed tensors, an out-of-range access is TileLegality before any effect",
+    "tile/model/memory/load-store/tile-bound-tlsu-indexed-002": _NI + "indexed memory "
+    "operations (MGATHER/MSCATTER) and byte-addressed paged GM (DataPage preflight, restart)",
 }
 """Inventory paths (prefixes) about features not implemented, with the reason."""
 

@@ -1076,7 +1076,7 @@ def test_cube_selector_and_type_totality():
     from pto_dialect.isa import BlockFamily, BStart, decode, encode
     from pto_dialect.isa.commands import CUBE_FUNCTIONS
 
-    for code, fn in CUBE_FUNCTIONS.items():
+    for fn in CUBE_FUNCTIONS.values():
         want = 13 if fn.is_bias else 11 if fn.is_acc else 6
         assert _cube_unit(fn) == want, fn.name
     with pytest.raises(PTOFault) as e:
@@ -1125,3 +1125,86 @@ def test_cube_alias_and_composite_preflight():
         with pytest.raises(PTOFault) as e:
             isa.check_block(blk, profile="a2a3")
         assert e.value.kind == "IllegalInstruction", fn.name
+
+
+# ---- TLSU selectors and four-bit memory types ------------------------------------------
+_ELEMENTWISE_GM = ("GM is element-typed tensors here (one element per tensor element): "
+                   "byte-level memory events and the read-modify-write of a half-written "
+                   "packed byte are not modelled")  # fmt: skip
+
+
+@avs("PTO-AVS-TILE-TLSU-DECODE-BOUND-004",
+     unchecked="executing TMOV, TPREFETCH, MGATHER*, MSCATTER* and GMOV (not implemented); "
+               + _ELEMENTWISE_GM)  # fmt: skip
+def test_tlsu_selector_closure():
+    """TLSU functions 0-8 and 13 decode to TLOAD, TSTORE, TMOV, TPREFETCH, MGATHER, MSCATTER,
+    MGATHER_MASK, MSCATTER_MASK, MGATHER_CAS and GMOV; TLOAD and TSTORE execute: the U4
+    element 2 (the low nibble of a GM byte 0xA2) loads and a 3 stores back as the low nibble
+    (asl/tile/model/memory/load-store.asl)."""
+    from pto_dialect.isa import BlockFamily, BStart, decode, encode
+    from pto_dialect.isa.commands import TLSU_FUNCTIONS
+    from pto_dialect.mx_quant import pack_x2, unpack_x2
+
+    names = ["TLOAD", "TSTORE", "TMOV", "TPREFETCH", "MGATHER", "MSCATTER", "MGATHER_MASK",
+             "MSCATTER_MASK", "MGATHER_CAS"]  # fmt: skip
+    for code, name in [*enumerate(names), (13, "GMOV")]:
+        assert TLSU_FUNCTIONS[code].name == name
+        start = BStart(BlockFamily.TLSU, code, T.U4X2.value)
+        assert decode(encode(start), strict=True) == start
+    nibbles = unpack_x2(np.uint8([0xA2]))
+    _, load = _load("!pto.tile<256x1xui4, valid=1x1>", "tensor<1x1xi4>")
+    assert load(nibbles[:1].reshape(1, 1)).payloads[0][0, 0] == 2
+    assert pack_x2(np.uint8([3, nibbles[1]])).tolist() == [0xA3]
+
+
+@avs("PTO-AVS-TILE-TLSU-DIRECT-BOUND-001",
+     unchecked="its TMOV, GMOV and TPREFETCH steps (not implemented); " + _ELEMENTWISE_GM)
+def test_four_bit_direct_loads():
+    """Every four-bit type (E2M1X2, E1M2X2, HiF4X2, S4X2, U4X2) is a TLOAD / TSTORE data type;
+    packed GM bytes hold two elements low nibble first: bytes 0xBA 0xC5 load as U4 [A B 5],
+    [1 2 3] stores as 0x21 and a low nibble 3; a 2x2 U4 tile at a 4-byte row stride reads
+    bytes 0x21 and 0x43 as [1 2;3 4] (asl/tile/model/memory/load-store.asl)."""
+    from pto_dialect.isa import BStart, decode, encode
+    from pto_dialect.mx_quant import pack_x2, unpack_x2
+
+    for t in (T.E2M1X2, T.E1M2X2, T.HIF4X2, T.S4X2, T.U4X2):
+        for op in ("TLOAD", "TSTORE"):
+            start = BStart.op(op, t.value)
+            assert decode(encode(start), strict=True) == start
+    gm = unpack_x2(np.uint8([0xBA, 0xC5]))
+    _, load = _load("!pto.tile<64x4xui4, valid=1x3>", "tensor<1x3xi4>")
+    assert load(gm[:3].reshape(1, 3)).payloads[0][0, :3].tolist() == [0xA, 0xB, 0x5]
+    assert pack_x2(np.uint8([1, 2, 3, 0])).tolist() == [0x21, 0x03]
+    rows = np.stack([unpack_x2(np.uint8([0x21, 0xEE])), unpack_x2(np.uint8([0x43, 0]))])
+    _, load2 = _load("!pto.tile<64x4xui4, valid=2x2>", "tensor<2x4xi4>")
+    assert load2(rows).payloads[0][:2, :2].tolist() == [[1, 2], [3, 4]]
+
+
+# ---- post-processing: all-or-nothing destinations ------------------------------------------
+_ROLLBACK = """BSTART.TMATMUL FP16
+B.FPATR 0, 0, 1, 1, 1, 0, 0, 0, 0, 0
+B.DIM zero, 1, ->lb0
+B.DIM zero, 512, ->lb1
+B.DIM zero, 1, ->lb2
+B.IOT m#1, n#1, mask=1111, ->m<2KB>
+B.IOT mask=1111, ->t<128B>
+B.IOT mask=1111, last, ->t<GROUP>
+BSTOP
+"""
+
+
+@avs("PTO-AVS-TILE-POSTPROCESS-ROLLBACK-003",
+     unchecked="the numeric status flags it also keeps unchanged: " + FLAGS)  # fmt: skip
+def test_late_group_max_capacity_fault():
+    """A 1x1 x 1x512 FP16 TMATMUL with RowMax and GroupMax (GroupN 8): D (2 KB) and RowMax
+    (128 B) fit, the GroupMax output 1 x 64 FP32 (256 B) does not fit 128 B: TileAllocation
+    at block completion, before any destination is allocated (the check precedes every
+    effect); with 256 B the block is legal (asl/tile/model/execution/postprocess.asl, ASL
+    ResolveBundleTileDestinationsWithShapeAndType)."""
+    from pto_dialect.isa import check_program, parse_program
+
+    with pytest.raises(PTOFault) as e:
+        check_program(parse_program(_ROLLBACK.replace("GROUP", "128B")))
+    assert e.value.kind == "TileAllocation" and "group_max" in e.value.message
+    (s,) = check_program(parse_program(_ROLLBACK.replace("GROUP", "256B")))
+    assert [size for _, size in s.destinations] == [5, 1, 2]
