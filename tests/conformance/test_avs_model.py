@@ -274,9 +274,9 @@ _MATMUL = """func.func @f(%a: !pto.tile<1x16xf16, cube_m16, LOC>, %b: !pto.tile<
 
 @avs("PTO-AVS-TILE-MATRIX-SOURCE-DESC-001")
 def test_matrix_source_in_matrix_location():
-    from conformance.test_avs_tile import verify_error
-
     from xdsl.utils.exceptions import ParseError, VerifyException
+
+    from conformance.test_avs_tile import verify_error
 
     assert verify_error(_MATMUL.replace("LOC", "mat")) is None
     # A CUBE-layout tile outside mat is not a legal descriptor (TileCubeDescriptorLegal): the
