@@ -138,13 +138,6 @@
 
 // -----
 
-// C location must be mat: a CUBE-layout tile outside mat is not a legal descriptor at all
-// (asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal)
-%c = "test.op"() : () -> !pto.tile<16x16xf32, cube_m16, vec>
-// CHECK: {{^}}[TileLegality] invalid !pto.tile: cube_m16 tiles live in location mat, got vec (asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal){{$}}
-
-// -----
-
 // C valid shape must be M x N
 %c = "test.op"() : () -> !pto.tile<16x16xf32, valid=16x8, cube_m16, mat>
 %a = "test.op"() : () -> !pto.tile<16x64xf16, cube_m16, mat>
