@@ -541,9 +541,12 @@ def scalar_roles(s: isa.BlockSummary) -> tuple[str, ...]:
         return ew.SCALAR_ROLES
     key = (s.start.mode, s.start.function)
     gen = GENERATOR_OP_OF_SELECTOR.get(key) or LOCAL_OP_OF_SELECTOR.get(key)
-    if s.family is BlockFamily.TEPL and gen is not None and s.scalars is not None:
-        # TCI / TTRI / TFILLPAD read their parameters through B.IOR; without a B.IOR they
-        # link none and read zeros
+    if s.family is BlockFamily.TEPL and gen is not None and s.scalars is not None and any(
+        s.scalars.sources
+    ):
+        # TCI / TTRI / TFILLPAD read their parameters through B.IOR; without a B.IOR, or with
+        # an all-zero one (every selector the zero register, ASL B.IOR field_zero_meanings),
+        # they link none and read zeros
         return gen.PARAMS
     conv = CONVERT_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
     if s.family is BlockFamily.TEPL and conv is not None and s.scalars is not None:

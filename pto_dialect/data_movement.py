@@ -9,6 +9,8 @@ semantics here (PTO-SPEC 2 tile model, D9 padding, D13 PEs):
     rectangle of PE ``p``'s payload, then write every element outside the valid rectangle
     with the pad value (``null`` leaves it undefined). The tile's layout only changes how the
     payload is stored (ND -> CUBE_M16/M32/N8 conversions), never the logical values.
+    A CUBE-layout tile (the ND <-> CUBE_M16/M32/N8 conversions) must be in location ``mat``
+    (``TileCubeDescriptorLegal``, asl/tile/model/legality/descriptor-shape.asl).
     A slice out of the tensor's bounds is ``Fault_TileLegality`` before any effect; with
     constant offsets (``arith.constant``) the verifier already rejects it.
 
@@ -49,6 +51,7 @@ from xdsl.traits import Pure
 
 from pto_dialect.attributes import PadValue, PadValueAttr, TileType
 from pto_dialect.faults import FaultKind
+from pto_dialect.geometry import Location
 from pto_dialect.ops import PTOOp, type_name
 
 TL = FaultKind.TILE_LEGALITY
@@ -94,6 +97,13 @@ class TileMoveOp(PTOOp):
                 f"element types differ: {self.TENSOR_ROLE} {type_name(tensor_t.element_type)} vs tile "
                 f"{type_name(tile_t.element_type)}",
                 "docs/dialect.md",
+            )
+        if tile_t.layout_kind.is_cube and tile_t.location_kind is not Location.MAT:
+            raise self.fault(
+                TL,
+                f"a {tile_t.layout_kind.value} tile moves by a CUBE conversion, which needs "
+                f"location mat, not {tile_t.location_kind.value}",
+                "asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal",
             )
         stride = self.pe_stride.get_values()
         if len(stride) != 2 or any(s < 0 for s in stride):

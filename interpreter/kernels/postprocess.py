@@ -483,7 +483,8 @@ def apply(acc: np.ndarray, p: PostParams) -> np.ndarray:
         # returns before ReLU (MatrixShiftS32ToS16 in matrix-quantization.asl)
         sh = np.asarray(acc, np.int64) >> np.asarray(p.shift, np.int64)
         return np.clip(sh, -(1 << 15), (1 << 15) - 1).astype(np.int16)
-    x = acc.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # a signalling NaN accumulator converts quietly
+        x = acc.astype(np.float64)
     nan = np.isnan(x)
     neg = np.signbit(x) & ~nan
     if p.relu == 0:

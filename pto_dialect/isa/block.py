@@ -41,9 +41,12 @@ Check order (follows the ASL's sequential command semantics, read in pto-spec e5
 3. At completion, TEPL (``ExecuteBundleTileOperationLocally...``, PTO-SPEC 3.5 for TREM):
    zero-mask -> no-op; an effective B.IOS -> TileLegality (Shared bindings unconsumed, checked
    before the selector in the ASL); binding counts against the catalog schema, missing
-   ``last``, and a B.IOR with a nonzero field for a closed-schema (tile-only) operation
-   -> BundleControl (``BundleOperationBindingsComplete``; an all-zero B.IOR is accepted, as
-   the B.IOR contract says); B.DATR fields the operation does not accept -> TileLegality (ASL
+   ``last``, a B.IOR with a nonzero field for a closed-schema (tile-only) operation and a
+   nonzero B.IOR field beyond the operation's scalar inputs (tile-scalar: RegSrc0; TCI /
+   TTRI / TQUANT / TDEQUANT: RegSrc0-1; TFILLPAD / TMRGSORT: RegSrc0; ASL
+   ``BundleOperationScalarBindingSchemaLegal``) -> BundleControl
+   (``BundleOperationBindingsComplete``; an all-zero B.IOR is accepted, as the B.IOR contract
+   says); B.DATR fields the operation does not accept -> TileLegality (ASL
    ``TileOperationDATRFieldsLegal``: any nonzero field value, so for TREM every DataType but
    0, DTYPE_NONE included); for the closed schemas (mode 0 binary/unary, mode 2
    reductions/expansions, TTRANS), the mode-1 tile-scalar schema and the generators LB0 is
@@ -405,6 +408,8 @@ IOR_PARAMS = {"TCI": 2, "TTRI": 2, "TFILLPAD": 1, "TMRGSORT": 1}
 other selectors and RegDst must be zero). TFILLPAD: the padding word (NDF contract
 ``PTO-TFILLPAD-CONTRACT-001``: ``B.IOR.RegSrc0``, omitted B.IOR = zero); TMRGSORT: its
 direction flag (``BundleSortingDescending``, omitted = ascending)."""
+QUANT_IOR = 2
+"""TQUANT / TDEQUANT read their multiplier and zero point through B.IOR RegSrc0/RegSrc1."""
 NO_LB_OPS = ("TMRGSORT", "THISTOGRAM")
 """TEPL operations whose block has no B.DIM at all (``SelectedBundleClosedSortingSchemaLegal``,
 ``SelectedBundleClosedHistogramSchemaLegal``: the destination shape derives from the
@@ -454,14 +459,15 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         any(st.ior.sources) or st.ior.dst
     ):
         raise _fault(_BC, f"{op.name} takes no scalar operand: B.IOR must be all zero", at, i)
-    if op.mode == 1 and st.ior is not None and (st.ior.src1 or st.ior.src2 or st.ior.dst):
-        raise _fault(
-            _TL,
-            f"{op.name} reads one scalar through B.IOR RegSrc0: RegSrc1, RegSrc2 and RegDst "
-            "must be zero (surplus B.IOR field)",
-            at,
-            i,
-        )
+    n_ior = 1 if op.mode == 1 else QUANT_IOR if op.name in QUANT_OPS else IOR_PARAMS.get(op.name)
+    if n_ior is not None and st.ior is not None and (any(st.ior.sources[n_ior:]) or st.ior.dst):
+        # BundleOperationScalarBindingSchemaLegal (asl/block/model/dispatch/scalar-schema.asl)
+        # is part of BundleOperationBindingsComplete: Fault_BundleControl, before the B.DATR
+        # and value rules (asl/block/model/dispatch/tile-execution.asl)
+        used = "/".join(f"RegSrc{k}" for k in range(n_ior))
+        rest = " and ".join([*(f"RegSrc{k}" for k in range(n_ior, 3)), "RegDst"])
+        raise _fault(_BC, f"{op.name} reads B.IOR {used} only: {rest} must be zero (surplus "
+                     "B.IOR field)", at, i)  # fmt: skip
     if st.datr is not None:
         d = st.datr
         allowed = op.datr_fields
@@ -488,11 +494,6 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
             raise _fault(_TL, "THISTOGRAM needs B.DATR with DataType U32 (and its ByteId)", at, i)
         if st.ior is not None:
             raise _fault(_TL, "THISTOGRAM takes no B.IOR", at, i)
-    n_ior = IOR_PARAMS.get(op.name)
-    if n_ior is not None and st.ior is not None and (any(st.ior.sources[n_ior:]) or st.ior.dst):
-        used = "/".join(f"RegSrc{k}" for k in range(n_ior))
-        rest = " and ".join([*(f"RegSrc{k}" for k in range(n_ior, 3)), "RegDst"])
-        raise _fault(_TL, f"{op.name} reads B.IOR {used} only: {rest} must be zero", at, i)
     if op.name in QUANT_OPS:
         _check_quant(st, s, op.name, i)
     if op.name == "TCVT" and s.b_type == TileDataType.E8M0 and start.dtype not in E8M0_TCVT_SOURCES:
@@ -574,7 +575,8 @@ def _check_compare_select(st: _State, s: BlockSummary, name: str, at: str, i: in
 
 def _check_quant(st: _State, s: BlockSummary, name: str, i: int) -> None:
     """TQUANT / TDEQUANT static rules (catalog legality): BSTART type S8|U8 / FP32, B.DATR
-    present with the destination DataType, B.IOR RegSrc2 and RegDst zero."""
+    present with the destination DataType (its B.IOR surplus fields are BundleControl, checked
+    with the other operations' in :func:`_complete_tepl`)."""
     src_ok = (TileDataType.FP32,) if name == "TQUANT" else (TileDataType.S8, TileDataType.U8)
     if st.start.dtype not in src_ok:
         raise _fault(_TL, f"{name} source type must be {' or '.join(t.asm for t in src_ok)}, "
@@ -582,9 +584,6 @@ def _check_quant(st: _State, s: BlockSummary, name: str, i: int) -> None:
     if st.datr is None or st.datr.dtype not in QUANT_DATR_TYPES[name]:
         want = " or ".join(sorted(t.asm for t in QUANT_DATR_TYPES[name]))
         raise _fault(_TL, f"{name} needs B.DATR with DataType {want} (mandatory)", name, i)
-    if st.ior is not None and (st.ior.src2 or st.ior.dst):
-        raise _fault(_TL, f"{name} reads B.IOR RegSrc0/RegSrc1 only: RegSrc2 and RegDst "
-                     "must be zero", name, i)  # fmt: skip
     if st.ior is not None and st.ior.src0 == 0:
         # an encoded zero selector is a real GPR0 read: multiplier 0 is illegal
         raise _fault(_TL, f"{name}: a present B.IOR reading RegSrc0 = zero selects multiplier "

@@ -271,10 +271,12 @@ def test_avs_encoding_001(m):
 
 def test_avs_tile_scalar_bundle_schema():
     """Tile-scalar block schema (TADDS.asl legality): only B.IOR RegSrc0 may be nonzero; an
-    omitted B.IOR is legal (scalar zero); the selector decodes to the op (mode 1)."""
+    omitted B.IOR is legal (scalar zero); the selector decodes to the op (mode 1). A surplus
+    field fails ``BundleOperationBindingsComplete`` (``BundleOperationScalarBindingSchemaLegal``),
+    which asl/block/model/dispatch/tile-execution.asl raises as BundleControl."""
     isa.check_block(_block("TADDS", T.U64))
     isa.check_block(_block("TADDS", T.U64, ior=isa.BIor(12)))
     with pytest.raises(PTOFault) as e:
         isa.check_block(_block("TADDS", T.U64, ior=isa.BIor(12, 13)))
-    assert e.value.kind == "TileLegality"
+    assert e.value.kind == "BundleControl"
     assert ELEMENTWISE_OP_OF_SELECTOR[(1, 0)].MNEMONIC == "TADDS"

@@ -695,7 +695,7 @@ EXECUTED = EXECUTED | {"pto.tci", "pto.ttri"}
 
 
 def test_generator_block_rules():
-    """TCI / TTRI blocks: LB0 required, B.IOR RegSrc2 / RegDst must be zero (TileLegality),
+    """TCI / TTRI blocks: LB0 required, B.IOR RegSrc2 / RegDst must be zero (BundleControl),
     no source binding (BundleControl), and a linked block whose B.IOR is absent links no
     parameter while one with B.IOR links exactly two."""
     dst = isa.BIot(last=1, size_code=1, pe_mode=7, dst_hand=0)
