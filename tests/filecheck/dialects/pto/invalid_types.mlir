@@ -388,8 +388,9 @@
 
 // -----
 
-// A CUBE layout outside location mat is not a legal descriptor
-// (asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal)
+// A CUBE layout outside location mat is not a legal descriptor, so no TLOAD/TSTORE CUBE
+// conversion or CUBE op can name one (asl/tile/model/legality/descriptor-shape.asl
+// TileCubeDescriptorLegal; AVS CUBE-LOCATION-003, BLOCK-TSTORE-CUBE-DESCRIPTOR-004)
 %x = "test.op"() : () -> !pto.tile<16x16xf32, cube_m16, vec>
 // CHECK: {{^.*}}invalid_types.mlir:{{[0-9]+}}:{{[0-9]+}}{{$}}
 // CHECK: {{^ *}}[TileLegality] invalid !pto.tile: cube_m16 tiles live in location mat, got vec (asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal){{$}}
