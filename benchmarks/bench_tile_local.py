@@ -8,6 +8,8 @@
   Integer sums wrap (associative), so they use ``np.sum`` itself; TCOLSUM folds whole rows
   in order, which is ``np.sum(axis=0)``'s own order.
 * TROWMAX vs ``np.max(x, axis=1)``, TROWEXPANDADD vs ``x + b`` (broadcast).
+* TSORT (FP32, width 32) vs a stable ``np.argsort`` of the (rows, groups, 32) view plus the
+  gather of the values (the bare numpy sort without the NaN-last / signed-zero key).
 
 Times are the best of a few repeats on the machine as shared; compare ratios.
 """
@@ -58,6 +60,16 @@ def run(quick: bool = False) -> dict[str, float]:
         out[f"TROWEXPANDADD f32 {r}x{c}"] = _case(
             f"TROWEXPANDADD f32 {r}x{c} vs x + b", lambda: x + b,  # noqa: B023
             lambda: local_tile("TROWEXPANDADD", [x, b], [T.FP32] * 2, T.FP32, (r, c)), repeat)  # noqa: B023
+        if c % 32 == 0:
+            def anchor(x=x, r=r, c=c):
+                g = x.reshape(r, c // 32, 32)
+                k = np.argsort(g, axis=-1, kind="stable")
+                return np.take_along_axis(g, k, axis=-1), k.astype(np.uint32)
+
+            out[f"TSORT f32 {r}x{c}"] = _case(
+                f"TSORT f32 {r}x{c} vs np.argsort", anchor,
+                lambda: local_tile("TSORT", [x], [T.FP32], T.FP32, (r, c), (32, 0)),  # noqa: B023
+                repeat)  # fmt: skip
     return out
 
 

@@ -40,6 +40,7 @@ from interpreter.pto_functions import (
     elementwise_plan,
     generator_plan,
     local_plan,
+    move_plan,
     tload_plan,
     tstore_plan,
 )
@@ -52,6 +53,7 @@ from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.faults import PTOFault
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
 from pto_dialect.tile_local import GeneratorTileOp, TeplTileOp
+from pto_dialect.tile_move import LocalMoveOp
 
 
 def block_plan(op: BlockOp, profile: str, in_place: bool = False):
@@ -87,6 +89,8 @@ def block_plan(op: BlockOp, profile: str, in_place: bool = False):
         return tload_plan(tile_op)
     if isinstance(tile_op, TStoreOp):
         return tstore_plan(tile_op, in_place)
+    if isinstance(tile_op, LocalMoveOp):
+        return move_plan(tile_op)
     if isinstance(tile_op, BinaryTileOp):
         return binary_plan(tile_op)
     if isinstance(tile_op, TeplTileOp):

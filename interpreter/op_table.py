@@ -27,6 +27,7 @@ from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR
 from pto_dialect.families import TILE_OP_FAMILIES
 from pto_dialect.ops import CubeMatrixOp
+from pto_dialect.tile_move import MOVE_OP_OF_FUNCTION, LocalMoveOp
 
 _CATEGORY = {
     **dict.fromkeys(("TADD", "TSUB", "TMUL", "TMAX", "TMIN"), "arithmetic"),
@@ -56,6 +57,16 @@ def _row(cls) -> dict[str, str]:
             "kernel": mnemonic in KERNELS,
             "decoded": CUBE_OP_OF_FUNCTION.get(cls.FUNCTION) is cls,
         }
+    elif issubclass(cls, LocalMoveOp):
+        f = isa.TLSU_FUNCTIONS.get(cls.FUNCTION)
+        mnemonic = cls.MNEMONIC
+        selector = f"TLSU {cls.FUNCTION}"
+        types = "every type"
+        layers = {
+            "encoding": f is not None and f.name == mnemonic,
+            "kernel": mnemonic in KERNELS,
+            "decoded": MOVE_OP_OF_FUNCTION.get(cls.FUNCTION) is cls,
+        }
     else:
         key = (cls.MODE, cls.FUNCTION)
         mnemonic = cls.MNEMONIC
@@ -76,7 +87,7 @@ def _row(cls) -> dict[str, str]:
     )
     doc = (cls.__doc__ or "").strip().splitlines()[0].rstrip(".")
     semantics = doc.split("—", 1)[-1].strip() if "—" in doc else doc
-    semantics = semantics.split(" (TEPL")[0].split(" (CUBE function")[0]
+    semantics = semantics.split(" (TEPL")[0].split(" (CUBE function")[0].split(" (TLSU")[0]
     order = ("encoding", "block", "kernel", "decoded")
     impl = ", ".join(["dialect", *(k for k in order if layers.get(k))])
     if getattr(cls, "BLOCK_UNSOUND", ""):

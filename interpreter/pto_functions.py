@@ -30,6 +30,7 @@ from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS, TeplElementwiseO
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS, BinaryTileOp, CubeMatrixOp, target_profile
 from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS, GeneratorTileOp, TeplTileOp
+from pto_dialect.tile_move import MOVE_OPS, LocalMoveOp
 
 PROFILES = ("ordered", "exact", "raw-carrier", "fp32-sequential")
 
@@ -174,10 +175,11 @@ def local_plan(op: TeplTileOp):
     resolved once: ``plan(*sources) -> (result,)``; every PE is computed before anything is
     published (D12)."""
     rtype = op.result.type
+    rtypes: list[TileType] = [r.type for r in op.results]  # type: ignore[misc]
     assert isinstance(rtype, TileType)
     if op.mask.is_zero:  # strict no-op (PTO-SPEC 2, D12)
         def noop(*_args):
-            return (_unallocated(rtype),)
+            return tuple(_unallocated(t) for t in rtypes)
 
         return noop
     sources = [(role, v.type) for role, v in zip(op.SOURCES, op.srcs)]
@@ -214,7 +216,36 @@ def local_plan(op: TeplTileOp):
                     payload[:vr, :vc], dfn[:vr, :vc] = v, True
                 TileValue.freeze(p, payload, dfn, payloads, defined)
             return (TileValue(rtype, payloads, defined),)
+        if len(rtypes) > 1:  # TSORT: values and indices, published together
+            return tuple(TileValue.from_valid(t, {p: v[k] for p, v in out.items()}, pad)
+                         for k, t in enumerate(rtypes))  # fmt: skip
         return (TileValue.from_valid(rtype, out, pad),)
+
+    return plan
+
+
+def move_plan(op: LocalMoveOp):
+    """TMOV: ``plan(src) -> (result,)``: every selected PE's payload and definedness, as they
+    are (undefined elements included: TMOV reads no value, ``TileOperandsLegal_TMOV``)."""
+    rtype, stype = op.result.type, op.src.type
+    assert isinstance(rtype, TileType) and isinstance(stype, TileType)
+    if op.mask.is_zero:  # strict no-op before source reads (PTO-SPEC 2, D12)
+        def noop(*_args):
+            return (_unallocated(rtype),)
+
+        return noop
+    check = source_check(op.name, "src", stype, (0, 0))  # allocated, descriptor; no values
+    kernel = kernels.KERNELS[op.MNEMONIC]
+    pes = pe_indices(op.mask.data)
+
+    def plan(src):
+        src = check(src)
+        payloads: dict[int, np.ndarray] = {}
+        defined: dict[int, np.ndarray] = {}
+        for p in pes:
+            payload, dfn = kernel(src.payloads[p], src.defined[p])
+            TileValue.freeze(p, payload, dfn, payloads, defined)
+        return (TileValue(rtype, payloads, defined),)
 
     return plan
 
@@ -479,6 +510,12 @@ def _family_impls(cls):
 
     for op_cls in CONVERT_OPS:
         setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(convert))
+
+    def move(self, interpreter: Interpreter, op: LocalMoveOp, args: tuple[Any, ...]):
+        return move_plan(op)(*args)
+
+    for op_cls in MOVE_OPS:
+        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(move))
     return cls
 
 

@@ -76,6 +76,7 @@ from pto_dialect.isa.commands import HANDS, MASK_PE_MODES
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
 from pto_dialect.predicate import PredicateTileType
 from pto_dialect.tile_local import GeneratorTileOp, TeplTileOp
+from pto_dialect.tile_move import LocalMoveOp
 
 PLACEHOLDER_SOURCE = 0
 """B.IOT source field of an unassigned block (``t#1``) until pto-assign-registers runs."""
@@ -210,7 +211,8 @@ def local_block(op: TeplTileOp) -> _Form:
     """Canonical block of a tile-local TEPL op (reductions, expansions, TTRANS): the catalog
     composition ``BSTART.SFU <op>, DT; [B.DATR [DataType,] PadValue]; B.DIM LB0=ValidCol;
     [LB1=ValidRow]; [LB2=Col]; B.IOT <sources>, ->dst; [B.IOR <params>]; BSTOP`` from the
-    op's row. DT is the
+    op's row (TSORT: ``[B.DIM LB0=sort_width]`` and a second, destination-only B.IOT with
+    ``last`` for its indices). DT is the
     first source's type; an EXPDIF destination of another type (FP16/BF16 -> FP32) is named
     by B.DATR DataType; the LBs describe ``op.lb_geometry()``."""
     if op.BLOCK_UNSOUND:
@@ -231,18 +233,23 @@ def local_block(op: TeplTileOp) -> _Form:
         # DTYPE_NONE (inherit) where it does
         inherit = DTYPE_NONE if "D" in isa.TEPL_BY_NAME[op.MNEMONIC].datr_fields else 0
         cmds.append(isa.BDatr(pad=pad.code, dtype=rt.dtype.value if named else inherit))
-    if not op.NO_LBS:  # TMRGSORT's block has no B.DIM
-        cmds += closed_lbs(g)
+    # TMRGSORT / THISTOGRAM: no B.DIM; TSORT: LB0 = its sort width (omitted when 32)
+    cmds += [_lb(k, v) for k, v in op.block_lbs()] if op.NO_LBS else closed_lbs(g)
+    results = [r.type for r in op.results]
     cmds.append(
         isa.BIot(
             src0=PLACEHOLDER_SOURCE,
             src1=PLACEHOLDER_SOURCE if len(op.srcs) > 1 else None,
-            last=1,
+            last=int(len(results) == 1),
             size_code=_size_code(op, rt),
             pe_mode=_pe_mode(op, op.mask.data),
             dst_hand=hand_of(rt),
         )
     )
+    for k, t in enumerate(results[1:], start=2):  # TSORT's indices: a destination-only B.IOT
+        assert isinstance(t, TileType)
+        cmds.append(isa.BIot(last=int(k == len(results)), size_code=_size_code(op, t),
+                             pe_mode=_pe_mode(op, op.mask.data), dst_hand=hand_of(t)))  # fmt: skip
     params = list(getattr(op, "params", ()))
     if params:  # B.IOR parameters (TFILLPAD's padding word) in dense RegSrc order
         cmds.append(isa.BIor(*SLOT_GPRS[: len(params)]))
@@ -387,6 +394,27 @@ def move_block(op: TLoadOp | TStoreOp) -> _Form:
     return _Form(cmds, ins, {PE_STRIDE_ATTR: op.pe_stride})
 
 
+def local_move_block(op: LocalMoveOp) -> _Form:
+    """Canonical Local TMOV block (``asl/block/execution/BSTART.TMOV.asl`` Function 2
+    composition): ``BSTART.TMOV DT; [B.DATR Layout] (ND2DN / ND2ZN / ND2NZ for a column-major /
+    ZN / NZ tile; DataType 0); B.IOT src, mask, last, ->d<TSize>; BSTOP``; no B.DIM (omitted
+    LBs inherit the source descriptor's ValidCol, ValidRow and Col)."""
+    t = op.src.type
+    assert isinstance(t, TileType)
+    codes = MOVE_LAYOUT_CODES.get(t.layout_kind)
+    if codes is None or t.layout_kind.is_cube:
+        raise PassFailedException(f"'{op.name}': no TMOV block for a {t.layout_kind.value} tile "
+                                  "(no B.DATR Layout selects a CUBE destination layout, "
+                                  "TileDataLayoutDestinationLayout)")  # fmt: skip
+    cmds: list[isa.Command] = [isa.BStart.op(op.MNEMONIC, t.dtype.value)]
+    if codes[0]:
+        cmds.append(isa.BDatr(layout=codes[0], dtype=0, pad=0))
+    cmds.append(isa.BIot(src0=PLACEHOLDER_SOURCE, last=1, size_code=_size_code(op, t),
+                         pe_mode=_pe_mode(op, op.mask.data), dst_hand=hand_of(t)))  # fmt: skip
+    cmds.append(isa.BStop())
+    return _Form(cmds, [op.src])
+
+
 FORMERS: tuple[tuple[type[Operation], Callable[[Any], _Form]], ...] = (
     (BinaryTileOp, binary_block),
     (CompareSelectOp, compare_block),
@@ -397,6 +425,7 @@ FORMERS: tuple[tuple[type[Operation], Callable[[Any], _Form]], ...] = (
     (CubeMatrixOp, cube_block),
     (TLoadOp, move_block),
     (TStoreOp, move_block),
+    (LocalMoveOp, local_move_block),
 )
 """Tile-level op family -> its block former (a table, one row per family)."""
 

@@ -72,7 +72,7 @@ from pto_dialect.compare_ops import (
 )
 from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR, ConvertTileOp, TCvtOp
 from pto_dialect.data_movement import TLoadOp, TStoreOp
-from pto_dialect.datatypes import TileDataType, mx_needs_scale
+from pto_dialect.datatypes import DTYPE_NONE, TileDataType, mx_needs_scale
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR, TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Layout, code_of_size, size_of_code
@@ -95,6 +95,7 @@ from pto_dialect.ops import (
 )
 from pto_dialect.predicate import PredicateTileType
 from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS, GeneratorTileOp, TeplTileOp
+from pto_dialect.tile_move import MOVE_OP_OF_FUNCTION, SHARED_TMOV_UNMODELLED, LocalMoveOp
 
 _BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 """A name printed without quotes (an MLIR bare identifier)."""
@@ -601,6 +602,19 @@ def move_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     return TStoreOp(vals[0], vals[1], vals[2:], pe_stride=stride)
 
 
+def local_move_op_of(block: BlockOp, s: isa.BlockSummary) -> LocalMoveOp:
+    """The detached ``pto.tmov`` equivalent to a linked Local TMOV block ``(tile) -> tile``;
+    a Shared TMOV form (Functions 9-12) has none (:data:`SHARED_TMOV_UNMODELLED`)."""
+    cls = MOVE_OP_OF_FUNCTION.get(s.start.function)
+    if cls is None:
+        raise _fail(FaultKind.TILE_LEGALITY, f"{s.op_name}: {SHARED_TMOV_UNMODELLED}")
+    ins, outs = [v.type for v in block.ins], [r.type for r in block.outs]
+    if len(ins) != 1 or len(outs) != 1 or not all(isinstance(t, TileType) for t in ins + outs):
+        raise _fail(FaultKind.TILE_LEGALITY, "a linked TMOV block is (tile) -> tile")
+    (src,) = Block(arg_types=ins).args
+    return cls(src, outs[0], mask=PE_MODE_MASKS[s.pe_mode] if s.pe_mode is not None else "0000")
+
+
 def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     """A detached tile-level op equivalent to the linked ``block`` (for legality checks).
 
@@ -608,6 +622,8 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     """
     if s.op_name in ("TLOAD", "TSTORE"):
         return move_op_of(block, s)
+    if s.family is BlockFamily.TLSU and s.op_name and s.op_name.startswith("TMOV"):
+        return local_move_op_of(block, s)
     all_in = [v.type for v in block.ins]
     out_types = [r.type for r in block.outs]
     tile = TileType | PredicateTileType
@@ -670,9 +686,9 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         return cop_
     if s.family is BlockFamily.TEPL and local is not None:
         pad = list(PadValue)[d.pad] if local.HAS_PAD else PadValue.NULL
-        lop = local.build([by_role[r] for r in (*local.SOURCES, *sc_roles)], out_types[0],
+        lop = local.build([by_role[r] for r in (*local.SOURCES, *sc_roles)], out_types,
                           pad=pad, mask=mask)  # fmt: skip
-        lop.properties.update(local.from_datr(d))  # e.g. THISTOGRAM's ByteId
+        lop.properties.update(local.from_block(s))  # THISTOGRAM's ByteId, TSORT's LB0
         return lop
     if s.family is BlockFamily.TEPL:
         cls = BINARY_OP_OF_SELECTOR[(s.start.mode, s.start.function)]
@@ -718,6 +734,9 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     if isinstance(op, TLoadOp | TStoreOp):
         _check_move(block, s, op)
         return op
+    if isinstance(op, LocalMoveOp):
+        _check_local_move(s, op)
+        return op
     _check_scalar_binding(s)
     ins: list[TileType] = [v.type for v in block.ins]  # type: ignore[misc]
     outs: list[TileType] = [r.type for r in block.outs]  # type: ignore[misc]
@@ -751,7 +770,7 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         g = op.lb_geometry() if isinstance(op, TeplTileOp | GeneratorTileOp) else first
         want = (g.valid_shape[1], g.valid_shape[0], g.shape[1])
         names = ("ValidCol", "ValidRow", "Col")
-    no_lbs = isinstance(op, TeplTileOp) and op.NO_LBS  # TMRGSORT: shape from the sources
+    no_lbs = isinstance(op, TeplTileOp) and op.NO_LBS  # TMRGSORT, TSORT: shape from the sources
     for k, (have, w, n) in enumerate(zip(s.dims, want, names)):
         if no_lbs or s.lb_regs[k] is not None:
             continue  # a GPR-sourced LB is known only at run time
@@ -844,6 +863,44 @@ def _check_scalar_binding(s: isa.BlockSummary) -> None:
             f"B.IOR [{have}] does not read the linked scalar parameter(s): expected "
             f"[{spelled}] (RegSrc k = a<k>, docs/blocks.md; PTO-SPEC 3.3, dense order)",
         )
+
+
+TMOV_DESTINATION_LAYOUTS: dict[int, Layout] = {
+    0: Layout.ROW_MAJOR, 6: Layout.ROW_MAJOR, 17: Layout.ROW_MAJOR, 27: Layout.ROW_MAJOR,
+    1: Layout.COL_MAJOR, 18: Layout.COL_MAJOR, 28: Layout.COL_MAJOR,
+    3: Layout.ZN, 8: Layout.ZN, 30: Layout.ZN,
+    4: Layout.NZ, 9: Layout.NZ, 20: Layout.NZ,
+}
+"""B.DATR Layout code -> the destination layout it selects (``TileDataLayoutDestination
+Layout``, ``asl/block/model/state/control-state.asl``); the CUBE codes have none."""
+
+
+def _check_local_move(s: isa.BlockSummary, op: LocalMoveOp) -> None:
+    """A linked Local TMOV block against its tiles: BSTART DataType the tiles' (or DTYPE_NONE,
+    inherited from the source), B.DATR Layout selecting the tiles' layout, explicit LBs equal
+    to the source's ValidCol / ValidRow / Col (omitted ones inherit them), the destination
+    SizeCode the result's capacity (TileAllocation when smaller)."""
+    tl = FaultKind.TILE_LEGALITY
+    t = op.src.type
+    assert isinstance(t, TileType)
+    if s.a_type != DTYPE_NONE and s.a_type != t.dtype.value:
+        raise _fail(tl, f"BSTART DataType {TileDataType(s.a_type).name} differs from the tiles' "
+                    f"{t.dtype.name}")  # fmt: skip
+    layout = TMOV_DESTINATION_LAYOUTS.get(s.datr.layout)
+    if layout is not t.layout_kind:
+        raise _fail(tl, f"B.DATR Layout {LAYOUTS.get(s.datr.layout, s.datr.layout)} does not "
+                    f"select the tiles' layout {t.layout_kind.value}")  # fmt: skip
+    want = (t.valid_shape[1], t.valid_shape[0], t.shape[1])
+    for k, (n, w) in enumerate(zip(("ValidCol", "ValidRow", "Col"), want)):
+        if s.lb_written[k] and s.lb_regs[k] is None and s.lb[k] != w:
+            raise _fail(tl, f"LB{k} ({n}) is {s.lb[k]}, the source says {w}")
+    ((_hand, code),) = s.destinations
+    rt = op.result.type
+    assert isinstance(rt, TileType)
+    if code_of_size(rt.capacity) != code:
+        kind = FaultKind.TILE_ALLOCATION if size_of_code(code) < rt.capacity else tl
+        raise _fail(kind, f"destination SizeCode {code} ({size_of_code(code)} B) differs from "
+                    f"the result tile's capacity {rt.capacity} B")  # fmt: skip
 
 
 def _check_move(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreOp) -> None:

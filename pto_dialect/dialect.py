@@ -16,12 +16,14 @@ from pto_dialect.tensor_local import TENSOR_LOCAL_OPS
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import TENSOR_OPS
 from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS
+from pto_dialect.tile_move import MOVE_OPS
 
 PTO = Dialect(
     "pto",
     [
         *PTO_OPS, *ELEMENTWISE_FAMILY_OPS, *COMPARE_SELECT_OPS, *LOCAL_OPS, *GENERATOR_OPS, *DATA_MOVEMENT_OPS,
         *TENSOR_OPS, MapOp, CmpSelOp, *TENSOR_LOCAL_OPS, *BUNDLE_OPS, *CONVERT_OPS, *TENSOR_CONVERT_OPS,
+        *MOVE_OPS,
     ],
     [*PTO_TYPES_AND_ATTRS, PredicateTileType, CompareModeAttr],
 )  # fmt: skip

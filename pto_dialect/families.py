@@ -12,6 +12,7 @@ from pto_dialect.convert_ops import CONVERT_OPS
 from pto_dialect.elementwise_ops import FILL_OPS, TERNARY_OPS, TILE_SCALAR_OPS, UNARY_OPS
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS
 from pto_dialect.tile_local import LOCAL_FAMILIES
+from pto_dialect.tile_move import MOVE_OPS
 
 TILE_OP_FAMILIES: list[tuple[str, list]] = [
     ("CUBE matrix", CUBE_OPS),
@@ -23,5 +24,6 @@ TILE_OP_FAMILIES: list[tuple[str, list]] = [
     ("compare and select", COMPARE_SELECT_OPS),
     *LOCAL_FAMILIES,
     ("format conversion", CONVERT_OPS),
+    ("local move (TLSU)", MOVE_OPS),
 ]
 """(family, op classes) in documentation order."""

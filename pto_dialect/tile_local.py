@@ -545,7 +545,7 @@ class GeneratorTileOp(PTOOp):
         return self.result.type  # type: ignore[return-value]
 
     def print(self, printer: Printer) -> None:
-        _print_operands_and_type(printer, self, self.params, self.result)
+        _print_operands_and_type(printer, self, self.params, self.results)
 
     @classmethod
     def parse(cls, parser: Parser) -> GeneratorTileOp:

@@ -47,24 +47,27 @@ def _shape(s: tuple[int, int]) -> str:
     return f"{s[0]}x{s[1]}"
 
 
-def _print_operands_and_type(printer: Printer, op: PTOOp, values, result) -> None:
-    """`` [%a, %b] [{props}] : (types) -> result`` (the tile-local custom syntax)."""
+def _print_operands_and_type(printer: Printer, op: PTOOp, values, results) -> None:
+    """`` [%a, %b] [{props}] : (types) -> result(s)`` (the tile-local custom syntax)."""
     if values:
         printer.print_string(" ")
         printer.print_list(values, printer.print_operand)
     _print_props(printer, op, op.PROPERTY_DEFAULTS)  # type: ignore[attr-defined]
     printer.print_string(" : ")
-    printer.print_function_type([v.type for v in values], [result.type])
+    printer.print_function_type([v.type for v in values], [r.type for r in results])
 
 
 class TeplTileOp(TeplTileBase):
     """Common base of the tile-local TEPL families: variadic tile sources (their count is the
-    row's ``SOURCES``), one destination, B.DATR PadValue and the PE mask."""
+    row's ``SOURCES``), one destination (TSORT: two, ``RESULTS``), B.DATR PadValue and the PE
+    mask."""
 
     MODE: ClassVar[int]
     FUNCTION: ClassVar[int]
     MNEMONIC: ClassVar[str]
     SOURCES: ClassVar[tuple[str, ...]] = ("src",)
+    RESULTS: ClassVar[tuple[str, ...]] = ("result",)
+    """Roles of the destinations in B.IOT stream order (TSORT: values, then indices)."""
     TYPES: ClassVar[frozenset[TileDataType]] = VEC_ARITH_TYPES
     TYPES_REF: ClassVar[str] = "TileVecArithmeticDataTypeSupported"
     SPEC: ClassVar[str] = ""
@@ -81,7 +84,9 @@ class TeplTileOp(TeplTileBase):
     """Why the op has no block form (its spec block slots are contradictory); empty: it has
     one."""
     NO_LBS: ClassVar[bool] = False
-    """The block has no B.DIM (the destination shape derives from the sources: TMRGSORT)."""
+    """The block's B.DIMs do not describe a tile (TMRGSORT, THISTOGRAM: none at all; TSORT:
+    LB0 is the sort width, :meth:`block_lbs`): the destination shape derives from the
+    sources."""
     PARTIAL_SOURCES: ClassVar[tuple[str, ...]] = ()
     """Sources of which only :meth:`referenced` elements must be defined (THISTOGRAM's
     filter); the others' whole valid rectangle must be (D9)."""
@@ -95,14 +100,16 @@ class TeplTileOp(TeplTileBase):
     def __init__(
         self,
         sources: Sequence[SSAValue],
-        result_type: Attribute,
+        result_type: Attribute | Sequence[Attribute],
         *,
         pad: PadValue = PadValue.NULL,
         mask: str = "1111",
     ):
+        """``result_type``: the destination type, or one per ``RESULTS`` role."""
+        types = [result_type] if isinstance(result_type, Attribute) else list(result_type)
         super().__init__(
             operands=self._operand_groups(sources),
-            result_types=[result_type],
+            result_types=types,
             properties={"pad": PadValueAttr(pad), "mask": MaskAttr(mask)},
         )
 
@@ -122,6 +129,16 @@ class TeplTileOp(TeplTileBase):
     def from_datr(cls, datr) -> dict[str, Attribute]:
         """Properties a decoded block's B.DATR sets beyond PadValue (THISTOGRAM's ByteId)."""
         return {}
+
+    def block_lbs(self) -> list[tuple[int, int]]:
+        """(LB, value) B.DIMs of a ``NO_LBS`` op's block (TSORT's sort width); default none."""
+        return []
+
+    @classmethod
+    def from_block(cls, s) -> dict[str, Attribute]:
+        """Properties a decoded block (an ``isa.BlockSummary``) sets beyond PadValue: B.DATR
+        fields (:meth:`from_datr`) by default; TSORT also reads its LB0."""
+        return cls.from_datr(s.datr)
 
     def referenced(self, role: str) -> tuple[int, int]:
         """The (rows, cols) at the origin of a ``PARTIAL_SOURCES`` source that are read."""
@@ -148,7 +165,7 @@ class TeplTileOp(TeplTileBase):
 
     @classmethod
     def build(
-        cls, operands: Sequence[SSAValue], result_type: Attribute, *,
+        cls, operands: Sequence[SSAValue], result_type: Attribute | Sequence[Attribute], *,
         pad: PadValue = PadValue.NULL, mask: str = "1111",
     ) -> TeplTileOp:
         """The op from its operands in syntax order (tile sources, then parameters): the
@@ -159,7 +176,7 @@ class TeplTileOp(TeplTileBase):
 
     # -- syntax ---------------------------------------------------------------------
     def print(self, printer: Printer) -> None:
-        _print_operands_and_type(printer, self, self.operands, self.result)
+        _print_operands_and_type(printer, self, self.operands, self.results)
 
     @classmethod
     def parse(cls, parser: Parser) -> TeplTileOp:
@@ -170,13 +187,14 @@ class TeplTileOp(TeplTileBase):
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         ft = parser.parse_function_type()
-        if len(ft.inputs.data) != len(names) or len(ft.outputs.data) != 1:
+        if len(ft.inputs.data) != len(names) or len(ft.outputs.data) != len(cls.RESULTS):
             parser.raise_error(
-                f"{cls.name} takes {len(names)} operand type(s) and one result type", pos, parser.pos
+                f"{cls.name} takes {len(names)} operand type(s) and {len(cls.RESULTS)} result "
+                "type(s)", pos, parser.pos
             )
         vals = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data)]
         props, others = _split_props(cls, attrs)
-        op = cls.build(vals, ft.outputs.data[0])
+        op = cls.build(vals, list(ft.outputs.data))
         op.properties.update(props)
         op.attributes.update(others)
         return op
@@ -195,7 +213,8 @@ class TeplTileOp(TeplTileBase):
             )
         if self.mask.is_zero:  # strict no-op with no further checks (PTO-SPEC 2, D12)
             return
-        tiles = {**dict(zip(self.SOURCES, (v.type for v in self.srcs))), "result": self.result.type}
+        tiles = {**dict(zip(self.SOURCES, (v.type for v in self.srcs))),
+                 **dict(zip(self.RESULTS, (r.type for r in self.results)))}  # fmt: skip
         for role, t in tiles.items():
             if not isinstance(t, TileType):
                 raise self.fault(TL, f"{role} must be a !pto.tile, got {type_name(t)}", "PTO-SPEC 2")

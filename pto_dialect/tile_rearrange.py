@@ -12,6 +12,8 @@ Rows on the tile-local base (:mod:`pto_dialect.tile_local_base`):
   ``TFILLPAD``): one tile source and one ``i64`` parameter (the padding word, B.IOR RegSrc0).
 * :class:`TMrgSortOp` — TMRGSORT (TEPL 3/13; ``asl/tile/model/execution/sorting.asl``): a
   stable merge of two sorted single-row streams, direction through B.IOR RegSrc0.
+* :class:`TSortOp` — TSORT (TEPL 3/12; same unit): a stable sort of each row group of
+  ``sort_width`` columns (B.DIM LB0) with a second, U32 index destination.
 * :class:`THistogramOp` — THISTOGRAM (TEPL 3/8; ``complex.asl``): per-row prefix
   histogram of a selected byte, ByteId in B.DATR (the ``byte_id`` property).
 * :class:`WindowTileOp` — TEXTRACT / TINSERT (TEPL 3/2, 3/3; ``rearrangement.asl``): a
@@ -30,10 +32,11 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import I64, IntegerAttr
 from xdsl.ir import Attribute
-from xdsl.irdl import irdl_op_definition, prop_def
+from xdsl.irdl import irdl_op_definition, prop_def, result_def
 
 from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
+from pto_dialect.faults import PTOFault
 from pto_dialect.ops import type_name
 from pto_dialect.tile_local_base import TL, ParamTileOp, T, TeplTileOp, _define_row, _shape
 
@@ -267,6 +270,11 @@ class TInsertOp(WindowTileOp):
 WINDOW_OPS: list[type[WindowTileOp]] = [TExtractOp, TInsertOp]
 """TEXTRACT, TINSERT (selectors 0x062, 0x063): tile level only (block form unsound)."""
 
+SORT_TYPES = frozenset({T.FP32, T.FP16})
+"""``TileSortDataTypeSupported``: the value types of TSORT and TMRGSORT (BF16 is rejected,
+AVS TSORT-TYPES-001, although the TSORT block summary names it)."""
+
+
 def smallest_physical_columns(valid_columns: int) -> int:
     """``SmallestTilePhysicalColumns``: the smallest power of two >= ``valid_columns``."""
     return 1 << max(0, valid_columns - 1).bit_length()
@@ -311,7 +319,7 @@ class TMrgSortOp(ParamTileOp):
     MNEMONIC: ClassVar[str] = "TMRGSORT"
     SOURCES: ClassVar[tuple[str, ...]] = ("left", "right")
     PARAMS: ClassVar[tuple[str, ...]] = ("descending",)
-    TYPES: ClassVar[frozenset[TileDataType]] = frozenset({T.FP32, T.FP16})
+    TYPES: ClassVar[frozenset[TileDataType]] = SORT_TYPES
     TYPES_REF: ClassVar[str] = "TileSortDataTypeSupported"
     SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/sorting/TMRGSORT.asl"
     HAS_PAD: ClassVar[bool] = False
@@ -328,6 +336,100 @@ class TMrgSortOp(ParamTileOp):
         self.expect("result", "valid columns", d.valid_shape[1], n, "left's plus right's")
         self.expect("result", "physical Col", d.shape[1], smallest_physical_columns(n),
                     "the smallest power of two covering them, SmallestTilePhysicalColumns")  # fmt: skip
+
+
+DEFAULT_SORT_WIDTH = 32
+"""TSORT's sort width when B.DIM LB0 is omitted or zero (``InstructionContractDefaultSort
+Width_TSORT``)."""
+
+
+@irdl_op_definition
+class TSortOp(ParamTileOp):
+    """``pto.tsort`` — stable sort of every row group of ``sort_width`` columns, with the original within-group U32 indices (TEPL 3/12).
+
+    Semantics (``asl/tile/model/execution/sorting.asl`` ``TSORT``, order
+    ``asl/tile/model/ordering/sorting.asl`` ``TileSortLeftBefore``)::
+
+        w = sort_width; for each valid row r, each group g of columns [g*w, min((g+1)*w, VC)):
+            (d[r, group], i[r, group]) = stable sort of (src[r, c], c - g*w) by the key
+        key order: numbers by value (descending = 1: reversed), +0 and -0 equal, every NaN
+                   after every number (in both directions), NaNs keep their order
+        the last group may be short (it never reads padding)
+        outside d's and i's valid rectangles: Null padding
+
+    Static legality (``TileOperandsLegal_TSORT``): src FP32 or FP16
+    (``TileSortDataTypeSupported``), d the same type, i U32; all row-major; src's valid
+    shape nonzero (every !pto.tile's is); d and i have src's physical AND valid shape (``TileLogicalShapeMatch``);
+    ``sort_width`` in 1..64. Run time (D16, before any effect): every valid source element
+    defined; ``descending`` exactly 0 or 1. A signalling NaN is an ordinary sortable value;
+    NOT modelled: the sticky NV numeric-status flag it sets (numeric status flags are not
+    modelled in this project); the sort itself is exact.
+
+    Example::
+
+        %d, %i = pto.tsort %s, %desc {sort_width = 3 : i64} : (!pto.tile<8x4xf32, valid=1x4>,
+            i64) -> (!pto.tile<8x4xf32, valid=1x4>, !pto.tile<8x4xui32, valid=1x4>)
+
+    Block: ``BSTART.SFU TSORT, FP32|FP16; [B.DIM LB0 = sort_width] (omitted when 32);
+    B.IOT src, mask, ->d<TSize>; B.IOT mask, last, ->i<TSize>; [B.IOR descending-GPR, zero,
+    zero, ->zero]; BSTOP`` (catalog composition; no LB1/LB2, B.DATR all zero; the
+    destinations take the source's shape, ``asl/block/model/dispatch/destination-shape.asl``).
+    Spec: ``asl/tile/irregular-and-complex/sorting/TSORT.asl``.
+    """
+
+    name = "pto.tsort"
+    MODE: ClassVar[int] = 3
+    FUNCTION: ClassVar[int] = 12
+    MNEMONIC: ClassVar[str] = "TSORT"
+    PARAMS: ClassVar[tuple[str, ...]] = ("descending",)
+    RESULTS: ClassVar[tuple[str, ...]] = ("result", "indices")
+    TYPES: ClassVar[frozenset[TileDataType]] = SORT_TYPES
+    TYPES_REF: ClassVar[str] = "TileSortDataTypeSupported"
+    SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/sorting/TSORT.asl"
+    HAS_PAD: ClassVar[bool] = False
+    NO_LBS: ClassVar[bool] = True
+
+    result = result_def(TileType)  # restated: results keep the order values, indices
+    indices = result_def(TileType)
+    sort_width = prop_def(IntegerAttr[I64], IntegerAttr(DEFAULT_SORT_WIDTH, 64))
+
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        **TeplTileOp.PROPERTY_DEFAULTS, "sort_width": IntegerAttr(DEFAULT_SORT_WIDTH, 64)
+    }  # fmt: skip
+
+    @property
+    def width(self) -> int:
+        return self.sort_width.value.data
+
+    def static_params(self) -> tuple[int, ...]:
+        return (self.width,)
+
+    def block_lbs(self) -> list[tuple[int, int]]:
+        return [] if self.width == DEFAULT_SORT_WIDTH else [(0, self.width)]
+
+    @classmethod
+    def from_block(cls, s) -> dict[str, Attribute]:
+        if s.lb_regs[0] is not None:
+            raise PTOFault(TL, "TSORT's sort width (LB0) read from a GPR is known only at run "
+                           "time; a linked TSORT block takes it as an immediate (not modelled)",
+                           op="pto.block")  # fmt: skip
+        width = s.lb[0] if s.lb_written[0] and s.lb[0] else DEFAULT_SORT_WIDTH
+        return {"sort_width": IntegerAttr(width, 64)}
+
+    def verify_family(self) -> None:
+        (s,) = self.source_types()
+        d, i = (r.type for r in self.results)
+        assert isinstance(d, TileType) and isinstance(i, TileType)
+        if not 1 <= self.width <= 64:
+            raise self.fault(TL, f"sort_width: {self.width} is outside 1..64", self.refs())
+        self.expect("result", "element type", type_name(d.element_type), type_name(s.element_type),
+                    "src's type")  # fmt: skip
+        self.expect("indices", "element type", type_name(i.element_type), "ui32",
+                    "U32 original indices")  # fmt: skip
+        for role, t in (("result", d), ("indices", i)):
+            for what, get in (("physical shape", lambda t: _shape(t.shape)),
+                              ("valid shape", lambda t: _shape(t.valid_shape))):  # fmt: skip
+                self.expect(role, what, get(t), get(s), "src's, TileLogicalShapeMatch")
 
 
 HISTOGRAM_FILTER_ROWS = {(T.U16, 0): None, (T.U16, 1): 0, (T.U32, 0): 3, (T.U32, 1): 2,
@@ -430,14 +532,14 @@ class THistogramOp(TeplTileOp):
 
 
 REARRANGE_OPS: list[type[TeplTileOp]] = [
-    *INDEXED_OPS, TFillPadOp, *WINDOW_OPS, TMrgSortOp, THistogramOp
+    *INDEXED_OPS, TFillPadOp, *WINDOW_OPS, TMrgSortOp, TSortOp, THistogramOp
 ]  # fmt: skip
 """Every op of this module (joins ``pto_dialect.tile_local.LOCAL_OPS``)."""
 REARRANGE_FAMILIES: list[tuple[str, list[type[TeplTileOp]]]] = [
     ("indexed rearrangement", list(INDEXED_OPS)),
     ("fill padding", [TFillPadOp]),
     ("window", list(WINDOW_OPS)),
-    ("sorting", [TMrgSortOp]),
+    ("sorting", [TMrgSortOp, TSortOp]),
     ("histogram", [THistogramOp]),
 ]
 """(family, op classes) for the op-table registry, in documentation order."""

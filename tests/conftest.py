@@ -13,7 +13,9 @@ environment already sets ``PTO_ENGINE``.
 from __future__ import annotations
 
 import os
+import time
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("PTO_ENGINE", "both")
@@ -25,3 +27,57 @@ settings.register_profile("dev", deadline=None)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev")
 )
+
+
+# --- Per-test CPU profile (docs/testing.md): ``pytest --cpu-durations=N`` lists the N tests
+# with the most CPU seconds (setup + call + teardown, this process only) and the collection
+# cost. CPU seconds, unlike --durations' wall seconds, do not depend on what else the machine runs.
+
+_CPU: dict[str, float] = {}
+_CPU_COLLECT: list[float] = []
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--cpu-durations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="show the N tests with the most CPU seconds (0 for all)",
+    )
+
+
+def pytest_collection(session):
+    _CPU_COLLECT.append(time.process_time())
+
+
+def pytest_collection_finish(session):
+    if _CPU_COLLECT:
+        _CPU_COLLECT.append(time.process_time() - _CPU_COLLECT.pop())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    start = time.process_time()
+    yield
+    _CPU[item.nodeid] = _CPU.get(item.nodeid, 0.0) + time.process_time() - start
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    n = config.getoption("--cpu-durations")
+    if n is None:
+        return
+    tr = terminalreporter
+    rows = sorted(_CPU.items(), key=lambda kv: -kv[1])
+    total = sum(_CPU.values())
+    tr.write_sep("=", f"CPU seconds per test (top {n or len(rows)} of {len(rows)})")
+    for nodeid, sec in rows[: n or None]:
+        tr.write_line(f"{sec:8.3f}  {nodeid}")
+    by_file: dict[str, float] = {}
+    for nodeid, sec in rows:
+        by_file[nodeid.split("::")[0]] = by_file.get(nodeid.split("::")[0], 0.0) + sec
+    tr.write_sep("-", "CPU seconds per file")
+    for path, sec in sorted(by_file.items(), key=lambda kv: -kv[1]):
+        tr.write_line(f"{sec:8.3f}  {path}")
+    collect = _CPU_COLLECT[0] if _CPU_COLLECT else 0.0
+    tr.write_line(f"tests {total:.1f} CPU-s, collection {collect:.1f} CPU-s")

@@ -57,6 +57,7 @@ from .compare import COMPARE_SELECT_KERNELS, pack_predicate, unpack_predicate
 from .convert import tcvt_tile, tdequant_tile, tquant_tile
 from .cube import CUBE_FUNCTION_NAMES, cube_matrix
 from .elementwise import BINARY_ROWS, BinaryRow, binary_tile, trem, trem_tile
+from .move import tmov
 from .mx import decode, pack_x2, unpack_x2, value_lut
 from .padding import pad_tile
 from .postprocess import lrelu_param_word, quant_param_word
@@ -81,13 +82,15 @@ KERNELS: dict[str, Callable] = {
     "TGEMV_MX_BIAS": tgemv_mx_bias,
     **{name: partial(local_tile, name) for name in LOCAL_ROWS},
     **GENERATOR_ROWS,
+    "TMOV": tmov,
 }
 """Op mnemonic -> kernel. Binary elementwise ops take (lhs, rhs, valid, pad, dtype); unary
 ops (src, valid, pad, dtype); tile-scalar ops (src, scalar, valid, pad, dtype); CUBE
 functions take cube_matrix's arguments after ``function`` (TGEMV_MX_BIAS keeps its
 positional ``bias, a_scale, b_scale`` form); the tile-local ops (reductions, expansions,
 TTRANS: ``LOCAL_ROWS``) take (sources, types, dst_type, dst_valid) and the generators TCI /
-TTRI (``GENERATOR_ROWS``) take (params, dst_type, dst_valid), see :mod:`.tile_local`; TCMP /
+TTRI (``GENERATOR_ROWS``) take (params, dst_type, dst_valid), see :mod:`.tile_local`; TMOV
+takes one PE's (payload, defined) and returns the destination's (:mod:`.move`); TCMP /
 TCMPS / TSEL / TSELS (``COMPARE_SELECT_KERNELS``) take their tiles (the predicate as a bool
 array), the scalar, then (valid, pad, dtype) and, for the comparisons, ``cmode=``, see
 :mod:`.compare`."""

@@ -1,9 +1,11 @@
 """Kernels of the irregular tile-local rearrangements: TGATHER, TSCATTER, TFILLPAD,
-TEXTRACT, TINSERT, TMRGSORT, THISTOGRAM.
+TEXTRACT, TINSERT, TMRGSORT, TSORT, THISTOGRAM.
 
 Rows of :data:`interpreter.kernels.LOCAL_ROWS` (call convention of
 :mod:`.tile_local`: ``kernel(sources, types, dst_type, dst_valid)`` on the sources' valid
-rectangles). TFILLPAD, TEXTRACT, TINSERT, TMRGSORT and THISTOGRAM (its ByteId first) also take ``params`` (the B.IOR words); TFILLPAD's
+rectangles). TFILLPAD, TEXTRACT, TINSERT, TMRGSORT, TSORT (its sort width first) and THISTOGRAM (its
+ByteId first) also take ``params`` (the B.IOR words); TSORT returns two arrays (values,
+indices); TFILLPAD's
 row is ``physical``: it takes ``dst_shape`` and returns the WHOLE physical destination, every
 element defined. TINSERT returns the destination's valid rectangle; the caller keeps the old
 destination's payload and definedness outside it (``KEEP_SOURCE``).
@@ -26,6 +28,10 @@ destination's payload and definedness outside it (``KEEP_SOURCE``).
   (``TileOperandsLegal_TEXTRACT`` / ``_TINSERT``), else Fault_TileLegality before any effect.
 * TMRGSORT (``sorting.asl``): a stable ``np.lexsort`` of the two sorted streams by the
   ``TileSortLeftBefore`` key; an unsorted stream or a direction other than 0 / 1 faults first.
+* TSORT (``sorting.asl``): the same key as an order-preserving int64, one stable
+  ``np.argsort`` of all (rows, groups, width) at once (the ASL's bubble sort swaps only
+  strictly out-of-order neighbours, so it is the stable sort); a direction other than 0 / 1
+  faults first.
 """
 
 from __future__ import annotations
@@ -120,7 +126,8 @@ def tinsert(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
 def _sort_keys(x: np.ndarray, descending: bool) -> tuple[np.ndarray, np.ndarray]:
     """(NaN flag, numeric key) of ``TileSortLeftBefore``: numbers by value (reversed when
     descending; +0 and -0 equal), then every NaN, NaNs mutually equal."""
-    v = x.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # a signalling NaN converts quietly (still a NaN)
+        v = x.astype(np.float64)
     nan = np.isnan(v)
     key = np.where(nan, 0.0, -v if descending else v) + 0.0  # -0 -> +0
     return nan, key
@@ -148,6 +155,37 @@ def tmrgsort(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
     both = np.concatenate(streams)
     nan, key = _sort_keys(both, desc)
     return both[np.lexsort((key, nan))].reshape(dst_valid)
+
+
+def _order_keys(x: np.ndarray, desc: bool) -> np.ndarray:
+    """int64 keys whose signed order is ``TileSortLeftBefore``'s: the value (negated when
+    descending; -0 read as +0) as an order-preserving integer, every NaN one above every
+    number, all NaNs equal (the stable sort keeps their order)."""
+    nan, key = _sort_keys(x, desc)
+    bits = key.view(np.int64)
+    out = bits ^ ((bits >> 63) & np.int64(0x7FFFFFFFFFFFFFFF))  # monotone in the value
+    out[nan] = np.iinfo(np.int64).max - 1
+    return out
+
+
+def tsort(sources, types, dst_type, dst_valid, *, params) -> tuple[np.ndarray, np.ndarray]:
+    """TSORT: ``params`` = (sort width, descending). The valid rectangle is viewed as (rows,
+    groups, width), the short last group filled with keys above every NaN, and one stable
+    ``np.argsort`` of the integer keys along the last axis sorts every group; the index of an
+    element is its position in its group. Returns (values, U32 indices)."""
+    width, flag = params
+    desc = _flag((flag,), "descending")
+    (src,) = sources
+    rows, cols = src.shape
+    groups = -(-cols // width)
+    keys = np.full((rows, groups * width), np.iinfo(np.int64).max, np.int64)  # fill: last
+    keys[:, :cols] = _order_keys(src, desc).reshape(rows, cols)
+    order = np.argsort(keys.reshape(rows, groups, width), axis=-1, kind="stable")
+    order = order.reshape(rows, groups * width)
+    pos = order + np.arange(groups)[:, None].repeat(width, 1).reshape(-1) * width
+    pos = pos[:, :cols]  # the filler sorts last, so the first cols positions are the data
+    values = np.take_along_axis(src, pos, axis=1)
+    return values, order[:, :cols].astype(np.uint32)
 
 
 def thistogram(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:

@@ -275,6 +275,7 @@ def _rows() -> dict[str, LocalRow]:
              LocalRow("TEXTRACT", rearrange.textract, params=True),
              LocalRow("TINSERT", rearrange.tinsert, params=True),
              LocalRow("TMRGSORT", rearrange.tmrgsort, params=True),
+             LocalRow("TSORT", rearrange.tsort, params=True),
              LocalRow("THISTOGRAM", rearrange.thistogram, params=True)]  # fmt: skip
     return {r.mnemonic: r for r in rows}
 
@@ -284,9 +285,10 @@ LOCAL_ROWS: dict[str, LocalRow] = _rows()
 
 
 def local_tile(mnemonic: str, sources, types, dst_type, dst_valid, params=(), dst_shape=None
-               ) -> np.ndarray:
+               ) -> np.ndarray | tuple[np.ndarray, ...]:
     """Run the kernel row ``mnemonic`` (the call convention of the module docstring; a
-    row also takes ``params`` and / or ``dst_shape``, :class:`LocalRow`)."""
+    row also takes ``params`` and / or ``dst_shape``, :class:`LocalRow`). A two-destination
+    op (TSORT) returns one valid rectangle per destination."""
     row = LOCAL_ROWS[mnemonic]
     extra: dict = {}
     if row.params:

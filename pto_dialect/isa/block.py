@@ -403,11 +403,14 @@ E8M0_TCVT_SOURCES = frozenset({TileDataType.FP16, TileDataType.BF16, TileDataTyp
 GENERATORS = ("TCI", "TTRI")
 """Destination-only TEPL operations whose parameters come through B.IOR RegSrc0/RegSrc1
 (RegSrc2 and RegDst zero) and whose LBs follow the closed-schema defaults (catalog)."""
-IOR_PARAMS = {"TCI": 2, "TTRI": 2, "TFILLPAD": 1, "TMRGSORT": 1}
+IOR_PARAMS = {"TCI": 2, "TTRI": 2, "TFILLPAD": 1, "TMRGSORT": 1, "TSORT": 1}
 """TEPL mode-3 operations that read parameters through B.IOR RegSrc0.. (this many; the
 other selectors and RegDst must be zero). TFILLPAD: the padding word (NDF contract
 ``PTO-TFILLPAD-CONTRACT-001``: ``B.IOR.RegSrc0``, omitted B.IOR = zero); TMRGSORT: its
-direction flag (``BundleSortingDescending``, omitted = ascending)."""
+direction flag (``BundleSortingDescending``, omitted = ascending); TSORT likewise."""
+SORT_BLOCK_TYPES = frozenset({TileDataType.FP32, TileDataType.FP16})
+"""``TileSortDataTypeSupported`` (``SelectedBundleClosedSortingSchemaLegal`` checks the BSTART
+DataType of TSORT and TMRGSORT)."""
 QUANT_IOR = 2
 """TQUANT / TDEQUANT read their multiplier and zero point through B.IOR RegSrc0/RegSrc1."""
 NO_LB_OPS = ("TMRGSORT", "THISTOGRAM")
@@ -488,6 +491,16 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
     if op.name in NO_LB_OPS and any(s.lb_written):
         raise _fault(_TL, f"{op.name} takes no B.DIM (its destination shape derives from the "
                      "sources)", at, i)  # fmt: skip
+    if op.name == "TSORT":
+        # SelectedBundleClosedSortingSchemaLegal: LB0 = sort width (<= 64; omitted or zero: 32),
+        # no LB1 / LB2
+        if s.lb_written[1] or s.lb_written[2]:
+            raise _fault(_TL, "TSORT takes no LB1/LB2 (LB0 is its sort width)", at, i)
+        if s.lb[0] is not None and s.lb[0] > 64:
+            raise _fault(_TL, f"TSORT sort width LB0 = {s.lb[0]} is above 64", at, i)
+    if op.name in ("TSORT", "TMRGSORT") and start.dtype not in SORT_BLOCK_TYPES:
+        raise _fault(_TL, f"{op.name} does not support {_dt_name(start.dtype)} (FP32 or FP16, "
+                     "TileSortDataTypeSupported)", at, i)  # fmt: skip
     if op.name == "THISTOGRAM":
         # SelectedBundleClosedHistogramSchemaLegal: B.DATR mandatory with DataType U32; no B.IOR
         if st.datr is None or st.datr.dtype != TileDataType.U32.value:
@@ -660,6 +673,9 @@ def _complete_tlsu(st: _State, i: int) -> BlockSummary:
             raise _fault(_TL, "a Shared TSTORE (Function 1) needs mask=1111; use TSTORE.SPART "
                          "(Function 14) for a PE subset", name, i)  # fmt: skip
         return s
+    if name is not None and name.startswith("TMOV"):
+        _check_tmov(st, s, name, i)
+        return s
     if name not in ("TLOAD", "TSTORE") or st.ios:
         return s
     load = name == "TLOAD"
@@ -708,6 +724,59 @@ def _complete_tlsu(st: _State, i: int) -> BlockSummary:
     if load and s.destinations:
         _check_tload_capacity(s, d.layout if st.datr is not None else 0, name, i)
     return s
+
+
+TMOV_LAYOUTS = frozenset({0, 1, 3, 4, 6, 8, 9, 17, 18, 20, 27, 28, 30})
+"""B.DATR Layout codes of a Local TMOV: those with a destination layout (NORM and the
+ND/DN/ZN/NZ conversions; the CUBE codes have none, ``TileDataLayoutDestinationLayout``)."""
+SHARED_TMOV_SCHEMAS = {
+    "TMOV_L2S_INSERT": "one source-only B.IOT and one destination B.IOS",
+    "TMOV_L2S_PUBLISH": "one source-only B.IOT and one destination B.IOS",
+    "TMOV_S2L_BROADCAST": "one source B.IOS and one destination-only B.IOT",
+    "TMOV_S2L_EXTRACT": "one source B.IOS and one destination-only B.IOT",
+}
+"""The binding schemas of the Shared TMOV forms (``BundleSharedTMOVLocalSchemaLegal``,
+``BundleSharedTMOVDestinationSchemaLegal``); their execution is not modelled."""
+
+
+def _check_tmov(st: _State, s: BlockSummary, name: str, i: int) -> None:
+    """BSTART.TMOV blocks (``asl/block/execution/BSTART.TMOV.asl`` contract). Local copy
+    (Function 2): one terminating B.IOT binding one source and one destination (else
+    BundleControl, the malformed binding schema), no B.IOS and no nonzero B.IOR (TileLegality /
+    BundleControl), B.DATR with Layout only (a destination layout, :data:`TMOV_LAYOUTS`;
+    PadValue must be zero, DataType 0: ``TileOperationDATRFieldsLegal``), explicit LBs
+    nonzero. The Shared forms (Functions 9-12): their B.IOT / B.IOS schema (TileLegality,
+    ``ExecuteBundleSharedTLSUOperation``); nothing more is checked (not modelled)."""
+    shared = SHARED_TMOV_SCHEMAS.get(name)
+    if shared is not None:
+        iot_ok = len(st.iots) == 1 and st.iots[0].last and (
+            (len(s.sources) == 1 and not s.destinations) if name.startswith("TMOV_L2S")
+            else (not s.sources and len(s.destinations) == 1))  # fmt: skip
+        ios_ok = len(st.ios) == 1 and (st.ios[0].size_code != 0) == name.startswith("TMOV_L2S")
+        if not (iot_ok and ios_ok):
+            raise _fault(_TL, f"{name} binds {shared}", name, i)
+        return
+    if st.ios:
+        raise _fault(_TL, "a Local TMOV (Function 2) binds no Shared register: B.IOS is illegal",
+                     name, i)  # fmt: skip
+    if len(st.iots) != 1 or len(s.sources) != 1 or len(s.destinations) != 1 or not s.terminated:
+        raise _fault(_BC, "a Local TMOV binds exactly one source and one destination in one "
+                     f"terminating B.IOT; the block has {len(s.sources)} and "
+                     f"{len(s.destinations)} in {len(st.iots)} B.IOT(s)", name, i)  # fmt: skip
+    if st.ior is not None and (any(st.ior.sources) or st.ior.dst):
+        raise _fault(_BC, "TMOV takes no scalar operand: B.IOR must be all zero", name, i)
+    if st.datr is not None:
+        d = st.datr
+        bad = [n for n in ("pad", "cmode", "sat", "canonicalize", "rmode", "dtype") if getattr(d, n)]
+        if bad:
+            raise _fault(_TL, f"B.DATR fields {', '.join(bad)} are not applicable to TMOV (Layout "
+                         "only)", name, i)  # fmt: skip
+        if d.layout not in TMOV_LAYOUTS:
+            raise _fault(_TL, f"B.DATR Layout {d.layout} has no destination layout (a CUBE "
+                         "conversion): not a TMOV layout", name, i)  # fmt: skip
+    for k in (0, 1, 2):
+        if s.lb_written[k] and s.lb[k] == 0:
+            raise _fault(_TL, f"LB{k} is 0 (TMOV dimensions are nonzero)", name, i)
 
 
 def _check_tload_capacity(s: BlockSummary, layout: int, name: str, i: int) -> None:

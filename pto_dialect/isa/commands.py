@@ -126,13 +126,22 @@ TLSU_FUNCTIONS: dict[int, TlsuFunction] = {
         TlsuFunction(6, "MGATHER_MASK", "MGATHER.MASK"),
         TlsuFunction(7, "MSCATTER_MASK", "MSCATTER.MASK"),
         TlsuFunction(8, "MGATHER_CAS", "MGATHER.CAS"),
+        TlsuFunction(9, "TMOV_L2S_INSERT", "TMOV.L2S.INSERT"),
+        TlsuFunction(10, "TMOV_L2S_PUBLISH", "TMOV.L2S.PUBLISH"),
+        TlsuFunction(11, "TMOV_S2L_BROADCAST", "TMOV.S2L.BROADCAST"),
+        TlsuFunction(12, "TMOV_S2L_EXTRACT", "TMOV.S2L.EXTRACT"),
         TlsuFunction(13, "GMOV", "GMOV"),
         TlsuFunction(14, "TSTORE_SPART", "TSTORE.SPART"),
     ]
 }
 """Tile load/store unit BSTART functions (catalog family TLSU); other codes are reserved.
 Function 14 is the TSTORE.SPART variant of BSTART.TSTORE (catalog ``encoding_variants``,
-``asl/block/execution/BSTART.TSTORE.asl``): a Shared partial-PE store."""
+``asl/block/execution/BSTART.TSTORE.asl``): a Shared partial-PE store. Functions 9-12 are the
+Shared variants of BSTART.TMOV (``asl/block/execution/BSTART.TMOV.asl`` ``encoding_variants``;
+``BundleOperationDecodeCode`` decodes them to TMOV)."""
+TMOV_FUNCTIONS = frozenset({2, 9, 10, 11, 12})
+"""The BSTART.TMOV carriers: the only BSTARTs whose DataType may be DTYPE_NONE (31, inherit the
+bound source descriptor's type; ``BundleOperationDescriptorLegal``)."""
 
 
 @dataclass(frozen=True)
@@ -572,7 +581,8 @@ def reserved_values(cmd: Command) -> list[str]:
     """
     bad: list[str] = []
     if isinstance(cmd, BStart):
-        if (r := _dtype_reserved(cmd.dtype, allow_none=False)) is not None:
+        tmov = cmd.family is BlockFamily.TLSU and cmd.function in TMOV_FUNCTIONS
+        if (r := _dtype_reserved(cmd.dtype, allow_none=tmov)) is not None:
             bad.append(r)
         if cmd.family is BlockFamily.CUBE and cmd.function not in CUBE_FUNCTIONS:
             gone = CUBE_DELETED.get(cmd.function)

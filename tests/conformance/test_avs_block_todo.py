@@ -691,7 +691,23 @@ def test_cube_tstore_descriptor_mismatch():
 IOR_VALUES = ("the GPR values a B.IOR delivers at run time (TLOAD base and row-stride words): "
               "a linked block receives them as SSA operands a0/a1, so TLOAD operand values are "
               "checked through the GM tensor tests above")  # fmt: skip
-NO_TSORT = "TSORT (its flag0 consumer) is not implemented on this branch: TMRGSORT's is checked"
+_SORT_T = "!pto.tile<8x4xf32, valid=1x4>"
+_SORT_I = "!pto.tile<8x4xui32, valid=1x4>"
+_TSORT = (f"func.func @f(%s: {_SORT_T}, %w: i64) -> ({_SORT_T}, {_SORT_I}) {{\n"
+          f"  %d, %i = pto.tsort %s, %w {{sort_width = 4 : i64}} : ({_SORT_T}, i64) -> "
+          f"({_SORT_T}, {_SORT_I})\n  func.return %d, %i : {_SORT_T}, {_SORT_I}\n}}")  # fmt: skip
+"""TSORT reading its descending flag through B.IOR RegSrc0 (flag0), one group of four."""
+
+
+def _tsort_both(flag: int):
+    """PE0's (values, indices) of the TSORT AVS row 2, 1, 2, 0 at tile level and as a decoded
+    block (equal)."""
+    src = np.array([[2, 1, 2, 0]], np.float32)
+    tile = run(_TSORT, "f", src, flag)
+    blk = run(bundled(_TSORT), "f", src, flag)
+    for a, b in zip(tile, blk):
+        assert np.array_equal(a, b)
+    return tile[0][0].tolist(), tile[1][0].tolist()
 
 
 def _tadds(ior: str = "") -> list:
@@ -729,7 +745,7 @@ TCI_U32 = "!pto.tile<32x4xui32, valid=1x4>"
 
 
 @avs("PTO-AVS-BLOCK-B-IOR-ORDER-EXEC-002", "PTO-AVS-BLOCK-B-IOR-ORDERED-GPR-EXECUTION-001",
-     "PTO-AVS-BLOCK-B-IOR-EXECUTION-001", unchecked=NO_TSORT)  # fmt: skip
+     "PTO-AVS-BLOCK-B-IOR-EXECUTION-001")  # fmt: skip
 def test_ior_ordered_gpr_operands():
     """TCI reads start (RegSrc0) then the descending flag (RegSrc1); TTRI the signed diagonal
     then the orientation, with -65535 and 65535 legal and 65536 TileLegality; TMRGSORT its
@@ -749,6 +765,15 @@ def test_ior_ordered_gpr_operands():
     for ior in ("B.IOR [a0], ->a1\n", "B.IOR [a0, zero, a1], ->zero\n"):
         assert fault(check_block, parse_program(start + ior + "BSTOP\n")) == "BundleControl"
     assert check_block(parse_program(start + "B.IOR [a0], ->zero\nBSTOP\n")).scalars.src0 != 0
+    # TSORT consumes only flag0 (RegSrc0): 1 is descending, 2 TileLegality, surplus fields
+    # an incomplete binding
+    assert _tsort_both(1)[1] == [[0, 2, 1, 3]]
+    for t in (_TSORT, bundled(_TSORT)):
+        assert fault(run, t, "f", np.zeros((1, 4), np.float32), 2) == "TileLegality"
+    tsort = ("BSTART.SFU TSORT, FP32\nB.IOT t#1, mask=1000, ->t<128B>\n"
+             "B.IOT mask=1000, last, ->t<128B>\n")  # fmt: skip
+    for ior in ("B.IOR [a0], ->a1\n", "B.IOR [a0, a1], ->zero\n"):
+        assert fault(check_block, parse_program(tsort + ior + "BSTOP\n")) == "BundleControl"
 
 
 def _without_ior(block_text: str, selectors: str | None) -> str:
@@ -763,7 +788,7 @@ def _without_ior(block_text: str, selectors: str | None) -> str:
                      "    func.return"))  # fmt: skip
 
 
-@avs("PTO-AVS-BLOCK-B-IOR-TILE-CONSUMERS-EXEC-003", unchecked=NO_TSORT)
+@avs("PTO-AVS-BLOCK-B-IOR-TILE-CONSUMERS-EXEC-003")
 def test_ior_tile_consumers():
     """Decoded TCI: start 5 descending gives 5 4 3 2; an omitted B.IOR and an all-zero one
     both give start 0 ascending (zero register). TTRI with a diagonal out of [-65535, 65535]
@@ -788,6 +813,9 @@ def test_ior_tile_consumers():
     twice = parse_program("BSTART.SFU TCI, U32\nC.B.DIMI 4, ->lb0\nB.IOR [a0, a1], ->zero\n"
                           "B.IOR [a2, a1], ->zero\n")  # fmt: skip
     assert fault(check_program, twice) == "BundleControl"
+    # TSORT through BSTOP in both directions, stable ties (the two 2.0 keep their order)
+    assert _tsort_both(0) == ([[0, 1, 2, 2]], [[3, 1, 0, 2]])
+    assert _tsort_both(1) == ([[2, 2, 1, 0]], [[0, 2, 1, 3]])
 
 
 def _parse(text: str):

@@ -28,10 +28,11 @@ from pto_dialect.postprocess import (
     Fpatr,
     pre_quant_output_type,
 )
+from tests.budget import examples
 
 T = TileDataType
 SETTINGS = settings(
-    max_examples=150,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

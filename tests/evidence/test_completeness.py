@@ -2,7 +2,8 @@
 update"; families are tables, not copies).
 
 Every op class in ``CUBE_OPS``, ``BINARY_OPS``, ``LOCAL_OPS`` (reductions, expansions,
-TTRANS) and ``CONVERT_OPS`` (TCVT, TQUANT, TDEQUANT) must have, keyed by its name:
+TTRANS, ..., TSORT), ``CONVERT_OPS`` (TCVT, TQUANT, TDEQUANT) and ``MOVE_OPS`` (TMOV, a TLSU
+function) must have, keyed by its name:
 
 * a kernel row: ``interpreter.kernels.KERNELS[<catalog name>]`` (CUBE),
   ``BINARY_ROWS[<MNEMONIC>]`` (binary) or ``LOCAL_ROWS[<MNEMONIC>]`` (tile-local);
@@ -31,6 +32,7 @@ import test_convert_evidence
 import test_cube_evidence
 import test_elementwise_evidence
 import test_rearrange_evidence
+import test_sort_move_evidence
 import test_tile_local_evidence
 
 from interpreter.kernels import BINARY_ROWS, KERNELS, LOCAL_ROWS, TILE_SCALAR_ROWS, UNARY_ROWS
@@ -52,10 +54,11 @@ from pto_dialect.elementwise_ops import (
 )
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS
 from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS
+from pto_dialect.tile_move import MOVE_OP_OF_FUNCTION, MOVE_OPS
 
 FILECHECK = Path(__file__).resolve().parents[1] / "filecheck"
 ALL_OPS = [*CUBE_OPS, *BINARY_OPS, *ELEMENTWISE_FAMILY_OPS, *LOCAL_OPS, *GENERATOR_OPS,
-           *COMPARE_SELECT_OPS, *CONVERT_OPS]
+           *COMPARE_SELECT_OPS, *CONVERT_OPS, *MOVE_OPS]
 
 
 def _lit_files(flag: str) -> dict[Path, str]:
@@ -75,7 +78,8 @@ INVALID = _lit_files("--verify-diagnostics")
 
 
 def test_families_are_nonempty_and_disjoint():
-    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 12 and len(LOCAL_OPS) == 41
+    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 12 and len(LOCAL_OPS) == 42
+    assert len(MOVE_OPS) == 1
     assert len({c.name for c in ALL_OPS}) == len(ALL_OPS)
     registered = {op.name for op in PTO.operations}
     assert all(c.name in registered for c in ALL_OPS), "an op is not in the pto dialect"
@@ -114,6 +118,15 @@ def test_tile_local_rows(cls):
         assert "asl/" in cls.BLOCK_UNSOUND, f"{cls.name}: the reason cites no spec path"
     else:
         assert LOCAL_OP_OF_SELECTOR.get((cls.MODE, cls.FUNCTION)) is cls, cls.name
+
+
+@pytest.mark.parametrize("cls", MOVE_OPS, ids=lambda c: c.name)
+def test_local_move_rows(cls):
+    """TMOV: TLSU encoding row (function, mnemonic), kernel row, decoded-dispatch row."""
+    f = isa.TLSU_FUNCTIONS.get(cls.FUNCTION)
+    assert f is not None and f.name == cls.MNEMONIC, f"{cls.name}: no TLSU encoding row"
+    assert cls.MNEMONIC in KERNELS, f"{cls.name}: no KERNELS entry"
+    assert MOVE_OP_OF_FUNCTION.get(cls.FUNCTION) is cls, cls.name
 
 
 @pytest.mark.parametrize("cls", CUBE_OPS, ids=lambda c: c.name)
@@ -193,6 +206,7 @@ def test_execution_evidence(cls):
         | test_elementwise_evidence.EXECUTED
         | test_tile_local_evidence.EXECUTED
         | test_rearrange_evidence.EXECUTED
+        | test_sort_move_evidence.EXECUTED
         | test_compare_evidence.EXECUTED
         | test_convert_evidence.EXECUTED
     )

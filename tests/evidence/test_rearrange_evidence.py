@@ -33,6 +33,7 @@ from pto_dialect.tile_rearrange import (
     THistogramOp,
     TInsertOp,
     TMrgSortOp,
+    TSortOp,
 )
 
 T = TileDataType
@@ -251,9 +252,10 @@ def test_static_catalog_alignment():
     applicability: Layout only; TMRGSORT none) is the catalog's."""
     for cls in REARRANGE_OPS:
         row = isa.TEPL_OPS[(cls.MODE, cls.FUNCTION)]
-        if cls in WINDOW_OPS or cls in (TMrgSortOp, THistogramOp):  # not Layout-only
-            want = {TMrgSortOp: "", THistogramOp: "DP"}.get(cls, "L")
+        if cls in WINDOW_OPS or cls in (TMrgSortOp, TSortOp, THistogramOp):  # not Layout-only
+            want = {TMrgSortOp: "", TSortOp: "", THistogramOp: "DP"}.get(cls, "L")
             assert row.sources == len(cls.SOURCES) and row.datr_fields == want
+            assert row.destinations == len(cls.RESULTS)
             continue
         assert (row.name, str(row.engine), row.datr_fields) == (cls.MNEMONIC, "SFU", "L")
         assert row.sources == len(cls.SOURCES) and row.destinations == 1

@@ -22,6 +22,7 @@ from upstream_programs import FLOOR_MOD_F, FLOOR_MOD_I32, GEMV_F32, GEMV_MATMUL,
 import interpreter.upstream.linalg as linalg_impl
 from interpreter import RunError, run
 from interpreter.runner import load_module
+from tests.budget import examples
 
 
 def f32(x: float) -> float:
@@ -165,7 +166,7 @@ FLOAT_T = {"f32": (np.float32, f32, 32), "f16": (np.float16, lambda v: float(np.
 
 
 @pytest.mark.parametrize("ty", sorted(FLOAT_T))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(data=st.data())
 def test_float_floor_mod_idiom_matches_d7(ty, data):
     dt, rnd, width = FLOAT_T[ty]

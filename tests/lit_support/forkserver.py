@@ -14,7 +14,8 @@ Set ``PTO_LIT_FORKSERVER=0`` to run the installed console scripts directly inste
 
 from __future__ import annotations
 
-import json
+import gc
+import marshal
 import os
 import signal
 import socket
@@ -26,8 +27,22 @@ TOOLS = {
     "pto-run": ("interpreter.tools.pto_run", "main"),
     "filecheck": ("filecheck.main", "main"),
     "xdsl-opt": ("xdsl.tools.xdsl_opt", "main"),
+    "python": (__name__, "run_script"),
 }
-"""Command name -> (module, function) of the console script it stands for (pyproject.toml)."""
+"""Command name -> (module, function) of the console script it stands for (pyproject.toml);
+``python SCRIPT.py ARGS`` (the examples' input generators and comparators) runs the script as
+``__main__`` in the child, the way ``python`` would (the shim runs other ``python`` commands
+directly)."""
+
+
+def run_script() -> None:
+    """``python SCRIPT.py ARGS`` in a child: the script's directory first on sys.path."""
+    import runpy
+
+    script = sys.argv[1]
+    sys.argv = sys.argv[1:]
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    runpy.run_path(script, run_name="__main__")
 
 
 def _recv_exact(conn: socket.socket, n: int) -> bytes:
@@ -101,6 +116,20 @@ def _run_child(conn: socket.socket, fds: list[int], request: dict, mains: dict) 
             os._exit(code & 0xFF)
 
 
+LAZY_IMPORTS = (
+    "passes.pto_targets",
+    "xdsl.frontend.mlir",
+    "email.parser",
+    "encodings.cp437",
+    "pto_dialect.dialect",
+    "pto_dialect.ssa_checks",
+    "interpreter.tensor_functions",
+    "interpreter.tensor_convert_functions",
+    "interpreter.tensor_local_functions",
+)
+"""Modules the tools import inside functions (seen with ``sys.modules`` before and after a run)."""
+
+
 def _warm() -> None:
     """Import what the tools import lazily (dialects, passes, engines), without running anything:
     children inherit the loaded modules, never state left by an earlier command."""
@@ -114,6 +143,20 @@ def _warm() -> None:
         factory()
     for factory in get_all_passes().values():
         factory()
+    # What the commands import on first use: the xDSL universe (entry points, read through
+    # importlib.metadata on every command), the lowering package's modules and LAZY_IMPORTS.
+    import importlib
+    import pkgutil
+
+    from xdsl.universe import Universe
+
+    import passes.lowering
+
+    Universe.get_multiverse()
+    for mod in pkgutil.iter_modules(passes.lowering.__path__, "passes.lowering."):
+        importlib.import_module(mod.name)
+    for name in LAZY_IMPORTS:
+        importlib.import_module(name)
 
 
 def _reap() -> None:
@@ -132,6 +175,9 @@ def serve(path: str) -> None:
 
     mains = {tool: getattr(importlib.import_module(mod), fn) for tool, (mod, fn) in TOOLS.items()}
     _warm()
+    # Children never collect the server's objects: a collection would walk (and copy-on-write
+    # fault in) the whole imported heap in every child.
+    gc.freeze()
 
     parent = os.getppid()
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -174,7 +220,8 @@ def _loop(server: socket.socket, parent: int, mains: dict) -> None:
         try:
             header, fds, _, _ = socket.recv_fds(conn, 4, 3)
             (size,) = struct.unpack("!I", header + _recv_exact(conn, 4 - len(header)))
-            request = json.loads(_recv_exact(conn, size))
+            tool, argv, cwd, env = marshal.loads(_recv_exact(conn, size))
+            request = {"tool": tool, "argv": argv, "cwd": cwd, "env": env}
             if request.get("tool") not in mains or len(fds) != 3:
                 raise ValueError(f"bad request for {request.get('tool')!r}")
         except (OSError, ValueError, ConnectionError) as err:

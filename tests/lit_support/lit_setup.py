@@ -32,6 +32,8 @@ def _start(env: dict[str, str]) -> dict[str, str] | None:
     bindir.mkdir()
     for tool in TOOLS:
         fallback = shutil.which(tool, path=env.get("PATH"))
+        if tool == "python" and fallback != sys.executable:
+            continue  # the tests' python is not the server's: run it as it is
         if fallback is None:
             return None
         shim = bindir / tool

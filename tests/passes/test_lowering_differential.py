@@ -41,6 +41,7 @@ from passes.pto_lower import PTOLowerPass
 from passes.pto_tile_to_capacity import GemvShape, plan_gemv
 from pto_dialect.datatypes import TileDataType as T
 from pto_dialect.faults import PTOFault
+from tests.budget import examples
 
 
 def run_tensor_level(module, *arrays):
@@ -142,7 +143,7 @@ def draw_operands(rng: np.random.Generator, shape, elt, kind):
     return a.astype(dt), b.astype(dt)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     shape=st.lists(st.integers(1, 40), min_size=1, max_size=3).map(tuple),
     case=st.sampled_from(
@@ -222,7 +223,7 @@ def ulp(x: np.ndarray, elt: str) -> np.ndarray:
     ) + float(ml_dtypes.finfo(d).smallest_subnormal)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     k=st.integers(1, 400),
     n=st.integers(1, 40),

@@ -29,6 +29,7 @@ from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import TileDataType as T
 from pto_dialect.geometry import Layout, Location
 from pto_dialect.ops import CUBE_OPS
+from tests.budget import examples
 
 # -- cover ------------------------------------------------------------------------------
 
@@ -105,7 +106,7 @@ def _tiles(module):
                 yield op, r.type
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(
     k=st.integers(1, 3000),
     n=st.integers(1, 600),
