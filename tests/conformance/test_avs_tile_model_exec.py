@@ -34,6 +34,15 @@ from pto_dialect.faults import PTOFault
 T = TileDataType
 
 
+def _tsort(values, width: int = 32, descending: int = 0) -> tuple[list, list]:
+    """TSORT of one FP32 row (tile level and decoded block): (sorted values, U32 indices)."""
+    t, i = "!pto.tile<32x4xf32, valid=1x4>", "!pto.tile<32x4xui32, valid=1x4>"
+    d, x = both(prog([("s", t), ("o", "i64")], f"""
+  %d, %x = pto.tsort %s, %o {{sort_width = {width} : i64}} : ({t}, i64) -> ({t}, {i})""",
+                     [("d", t), ("x", i)]), np.float32([values]), descending)  # fmt: skip
+    return d[0].tolist(), x[0].tolist()
+
+
 # ---- execution: elementwise, expansion, generation, rearrangement, reduction -----------------
 @avs("PTO-AVS-TILE-TESTTILEELEMENTWISEANDALIASING-EXECUTION-001", unchecked=ALIAS)
 def test_elementwise_sequence():
@@ -154,12 +163,12 @@ def test_reduction_sequence():
 
 
 @avs("PTO-AVS-TILE-TESTTILECOMPLEX-EXECUTION-001",
-     unchecked="its TPARTARGMAX and TSORT steps: TPARTARGMAX is not implemented, TSORT is "
-               "being added separately")  # fmt: skip
+     unchecked="its TPARTARGMAX step: TPARTARGMAX is not implemented")
 def test_complex_sequence():
     """TPARTADD of U32 [2 4 6] (valid 1x3) and [1 3] (valid 1x2) = [3 7 6]; TMRGSORT of the
     FP32 runs [1 4] and [2 3] = [1 2 3 4]; THISTOGRAM of [0 1 1 3] (byte 0, an all-zero U8
-    filter) counts the prefix 1, 3, 3, 4 (asl/tile/model/execution/complex.asl)."""
+    filter) counts the prefix 1, 3, 3, 4; TSORT of [4 1 3 2] gives [1 2 3 4] with the indices
+    [1 3 2 0] (asl/tile/model/execution/complex.asl)."""
     full, part = "!pto.tile<64x4xui32, valid=1x3>", "!pto.tile<64x4xui32, valid=1x2>"
     run2 = "!pto.tile<64x2xf32, valid=1x2>"
     run4 = "!pto.tile<32x4xf32, valid=1x4>"
@@ -177,6 +186,7 @@ def test_complex_sequence():
                    np.array([[0, 1, 1, 3]], np.uint32), np.zeros((3, 1), np.uint8))  # fmt: skip
     assert p.tolist() == [[3, 7, 6]] and m.tolist() == [[1, 2, 3, 4]]
     assert h[0, :4].tolist() == [1, 3, 3, 4]
+    assert _tsort([4, 1, 3, 2]) == ([1, 2, 3, 4], [1, 3, 2, 0])  # TSORT with indices
 
 
 def _indexed(op: str, value: TileDataType, index: TileDataType) -> bool:
@@ -234,13 +244,12 @@ def test_carrier_logicals_select_and_tf32_preflight():
 P2 = "!pto.pred<16x2, valid=2x2>"
 
 
-@avs("PTO-AVS-TILE-TESTTILEHANDLERCLOSURE-BOUNDARY-001",
-     unchecked="its TMOV step: TMOV is being added separately")  # fmt: skip
+@avs("PTO-AVS-TILE-TESTTILEHANDLERCLOSURE-BOUNDARY-001")
 def test_every_handler_runs():
     """One step per handler on U64 A = [1 4;3 2], B = [2 3;3 4]: TNEG A (0, 0) = 2^64-1;
     TADDS 5 (0, 1) = 9; TCMP lt [T F ..]; TCMPS ge 3 [F T ..]; TSEL by it [2 4 ..]; TSELS
     with 9 [9 4 ..]; TINSERT [7 8] at row 1 of a zero tile; TSCATTER U16 [7 8] by rows
-    [1 3] into a 4x2 tile; TCONCAT [7 8 | 7 8]; the CUBE handlers (reference profile):
+    [1 3] into a 4x2 tile; TCONCAT [7 8 | 7 8]; TMOV; the CUBE handlers (reference profile):
     TMATMUL_MX FP16 raw [1 2;3 4] x [5 6;7 8] (0, 0) = 19, TGEMV_BIAS [1 2] x [2;3] + 1 = 9,
     TGEMV_ACC 9 + 8 = 17, TGEMV_MX 8 (asl/tile/model/dispatch/top-level.asl)."""
     row = "!pto.tile<16x2xui64, valid=1x2>"
@@ -273,6 +282,9 @@ def test_every_handler_runs():
   %ins = pto.tinsert %z, %w, %c1, %c0 : ({U64}, {row}, i64, i64) -> {U64}""", [("ins", U64)]),
                   u64([[7, 8]]), blocks=False)  # fmt: skip
     assert ins.tolist() == [[0, 0], [7, 8]]
+    (mov,) = both(prog([("a", U64)], f"  %m = pto.tmov %a : ({U64}) -> {U64}", [("m", U64)]),
+                  ins)  # TMOV copies the inserted tile: (1, 1) = 8
+    assert mov[1, 1] == 8
     src, idx = "!pto.tile<64x2xui16, valid=1x2>", "!pto.tile<64x2xui16, valid=1x2>"
     dst = "!pto.tile<64x2xui16, valid=4x2>"
     (sc,) = both(prog([("s", src), ("i", idx)], f"  %d = pto.tscatter %s, %i : ({src}, {idx}) -> {dst}",
@@ -336,12 +348,12 @@ def test_reserved_tepl_selectors_are_refused():
     assert refused == 41
 
 
-@avs("PTO-AVS-TILE-VEC-SFU-RESULTS-BOUND-005",
-     unchecked="its TSORT permutation step: TSORT is being added separately")  # fmt: skip
+@avs("PTO-AVS-TILE-VEC-SFU-RESULTS-BOUND-005")
 def test_merge_duplicates_and_tfma_result():
     """TMRGSORT keeps equal keys left first: ascending [1 2 2] + [2 3] = [1 2 2 2 3],
     descending [3 2 2] + [2 1] = [3 2 2 2 1], as tile programs and decoded blocks; U64 TFMA
-    2 x 3 + 5 = 11 (asl/tile/model/dispatch/top-level.asl)."""
+    2 x 3 + 5 = 11; TSORT [4 1 3 2] -> [1 2 3 4], indices [1 3 2 0]
+    (asl/tile/model/dispatch/top-level.asl)."""
     left, right = "!pto.tile<32x4xf32, valid=1x3>", "!pto.tile<32x4xf32, valid=1x2>"
     out = "!pto.tile<16x8xf32, valid=1x5>"
     text = prog([("l", left), ("r", right), ("o", "i64")],
@@ -355,18 +367,21 @@ def test_merge_duplicates_and_tfma_result():
                      f"  %r = pto.tfma %a, %b, %c : {one}", [("r", one)]),
                 u64([[2]]), u64([[3]]), u64([[5]]))  # fmt: skip
     assert f.tolist() == [[11]]
+    assert _tsort([4, 1, 3, 2]) == ([1, 2, 3, 4], [1, 3, 2, 0])
 
 
-@avs("PTO-AVS-TILE-VEC-SFU-INDEX-CORNERS-BOUND-004",
-     unchecked="its TSORT step: TSORT is being added separately")  # fmt: skip
+@avs("PTO-AVS-TILE-VEC-SFU-INDEX-CORNERS-BOUND-004")
 def test_index_corners_have_no_effect():
     """TSCATTER of U16 [11 12] by the zero index [0 0] fills row 0 and leaves row 1 typed zero;
     a row index 4 into a 2-row source (TGATHER) or destination (TSCATTER) is TileLegality
-    with no result (asl/tile/model/dispatch/top-level.asl)."""
+    with no result; TSORT of [4 1 3 2] in descending groups of 2 leaves it as it is
+    (asl/tile/model/dispatch/top-level.asl)."""
     src, dst = "!pto.tile<64x2xui16, valid=1x2>", "!pto.tile<64x2xui16, valid=2x2>"
     (d,) = both(prog([("s", src), ("i", src)], f"  %d = pto.tscatter %s, %i : ({src}, {src}) -> {dst}",
                      [("d", dst)]), np.uint16([[11, 12]]), np.uint16([[0, 0]]))  # fmt: skip
     assert d.tolist() == [[11, 12], [0, 0]]
+    # TSORT in groups of 2, descending: [4 1 | 3 2] is already in order
+    assert _tsort([4, 1, 3, 2], width=2, descending=1) == ([4, 1, 3, 2], [0, 1, 0, 1])
     idx = "!pto.tile<32x2xui32, valid=1x2>"
     gather = prog([("s", dst), ("i", idx)], f"  %d = pto.tgather %s, %i : ({dst}, {idx}) -> {src}",
                   [("d", src)])  # fmt: skip
