@@ -441,6 +441,9 @@ MODEL_UNITS = {
         "interpreter.kernels.rearrange:tgather",
     "PTO-AVS-TILE-MODEL-LEGALITY-INDEXED-REARRANGEMENT-STATIC-001":
         "pto_dialect.tile_rearrange:INDEXED_OPS",
+    "PTO-AVS-TILE-MODEL-EXECUTION-SORTING-STATIC-001": "interpreter.kernels.rearrange:tsort",
+    "PTO-AVS-TILE-MODEL-LEGALITY-SORTING-STATIC-001": "pto_dialect.tile_rearrange:TSortOp",
+    "PTO-AVS-TILE-MODEL-ORDERING-SORTING-STATIC-001": "interpreter.kernels.rearrange:tmrgsort",
 }  # fmt: skip
 """The unit of ours that models each ASL unit ("the unit compiles": it imports)."""
 
