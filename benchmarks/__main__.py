@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 
 from benchmarks import (
+    bench_compare,
     bench_convert,
+    bench_elementwise,
     bench_interpreter,
     bench_kernels,
     bench_lowering,
@@ -22,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     bench_lowering.run(quick=args.quick)
     bench_tile_local.run(quick=args.quick)
     bench_convert.run(quick=args.quick)
+    bench_elementwise.run(quick=args.quick)
+    bench_compare.run(quick=args.quick)
     return 0
 
 

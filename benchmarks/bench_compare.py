@@ -1,7 +1,7 @@
 """Compare / select kernel benchmarks: ratios against bare numpy in the same run.
 
 * TCMP FP32 (LT) vs ``a < b``; TSEL FP32 vs ``np.where(p, a, b)``; TCMP + TSEL (a NaN-exact
-  min) vs ``np.where(a < b, a, b)``. ``python benchmarks/bench_compare.py``.
+  min) vs ``np.where(a < b, a, b)``. ``python -m benchmarks.bench_compare`` (also in ``make bench``).
 
 Times are the best of a few repeats; the machine is shared, so compare ratios. Prints only.
 """
@@ -9,12 +9,14 @@ Times are the best of a few repeats; the machine is shared, so compare ratios. P
 from __future__ import annotations
 
 import numpy as np
-from bench_kernels import best_of
 
+from benchmarks.bench_kernels import best_of
 from interpreter.kernels import KERNELS
 
 
-def main(n: int = 1 << 22, repeat: int = 3) -> None:
+def run(quick: bool = False, n: int = 1 << 22, repeat: int = 3) -> None:
+    if quick:
+        n, repeat = 1 << 18, 2
     rng = np.random.default_rng(0)
     a = rng.standard_normal((n // 1024, 1024)).astype(np.float32)
     b = rng.standard_normal((n // 1024, 1024)).astype(np.float32)
@@ -36,4 +38,4 @@ def main(n: int = 1 << 22, repeat: int = 3) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run()

@@ -11,12 +11,14 @@ Times are the best of a few repeats; the machine is shared, so compare ratios. P
 from __future__ import annotations
 
 import numpy as np
-from bench_kernels import best_of
 
+from benchmarks.bench_kernels import best_of
 from interpreter.kernels import KERNELS
 
 
-def main(n: int = 1 << 22, repeat: int = 3) -> None:
+def run(quick: bool = False, n: int = 1 << 22, repeat: int = 3) -> None:
+    if quick:
+        n, repeat = 1 << 18, 2
     rng = np.random.default_rng(0)
     a = (rng.standard_normal((n // 1024, 1024)) * 4).astype(np.float32)
     rows = [
@@ -35,4 +37,4 @@ def main(n: int = 1 << 22, repeat: int = 3) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run()

@@ -1112,7 +1112,8 @@ ELEMENTWISE_BODIES: dict[type[Operation], tuple[str, str | None]] = {
 * max/min: ``maxnumf``/``minnumf`` return the other operand for one NaN, as TMAX/TMIN do
   (``HardwareNumericMinMaxSpecial``); both order -0 < +0. ``maximumf``/``minimumf``
   propagate NaN, so they are **not** in the table (nor ``linalg.max``/``linalg.min`` on
-  floats, whose bodies are ``maximumf``/``minimumf``).
+  floats, whose bodies they are): :mod:`passes.lowering.compare_select` composes them
+  (TMAX + TCMP/TSEL).
 """
 
 
@@ -1165,7 +1166,7 @@ class ElementwiseGenericToPto(RewritePattern):
 
     Produces ``pto.elementwise sub %a, %b`` (TSUB after tiling); signless integers take the
     op's signedness (``divui`` -> unsigned, ``addi`` -> signed). Not matched: ``maximumf`` /
-    ``minimumf`` (NaN semantics differ), broadcasts, a body with more than one op (those
+    ``minimumf`` (NaN semantics differ: the expression tree composes them), broadcasts, a body with more than one op (those
     go to :mod:`passes.lowering.elementwise`).
     """
 
@@ -1180,8 +1181,9 @@ class ElementwiseNamedToPto(RewritePattern):
 
     Matches e.g. ``%r = linalg.sub ins(%a, %b : tensor<8x8xi32>, tensor<8x8xi32>)
     outs(%e : tensor<8x8xi32>) -> tensor<8x8xi32>``. The named op's body decides, through
-    :data:`ELEMENTWISE_BODIES`: ``linalg.max``/``min`` lower on integers (``maxsi``/
-    ``minsi``) and stay on floats (``maximumf``/``minimumf`` propagate NaN).
+    :data:`ELEMENTWISE_BODIES`: ``linalg.max``/``min`` lower here on integers (``maxsi``/
+    ``minsi``); on floats (``maximumf``/``minimumf`` propagate NaN) they go through the
+    expression tree (``NamedElementwiseToTree``: TMAX + TCMP/TSEL).
     """
 
     NAMED = (linalg.AddOp, linalg.SubOp, linalg.MulOp, linalg.MaxOp, linalg.MinOp)

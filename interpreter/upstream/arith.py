@@ -17,7 +17,9 @@ Semantics follow the upstream ``arith`` documentation with fixed-width results:
   f32 has >= 2p+2 bits for those formats; ``remf`` is C ``fmod`` (exact);
 * ``truncf`` rounds to nearest even (numpy / ml_dtypes casts); ``cmpf`` implements the
   ordered/unordered predicates; ``maximumf``/``minimumf`` propagate NaN and order
-  -0 < +0.
+  -0 < +0;
+* ``sitofp``/``uitofp`` round the integer's value once (RNE): beyond 2^53 through a
+  round-to-odd float64, so an i64 -> f32 / f16 / bf16 is not rounded twice.
 
 NEP 50: both operands always carry the op's dtype, so numpy never promotes.
 """
@@ -61,6 +63,24 @@ def finish(value: Any, dtype: np.dtype[Any]) -> Any:
     if arr.dtype != dtype:
         arr = arr.astype(dtype)
     return arr[()] if arr.ndim == 0 else arr
+
+
+def _round_to_odd(v: int) -> float:
+    """``v`` rounded to float64 toward the neighbour with an odd significand when inexact."""
+    q = float(v)
+    if int(q) == v or int(np.float64(q).view(np.int64)) & 1:
+        return q
+    return float(np.nextafter(q, np.inf if v > int(q) else -np.inf))
+
+
+def _int_to_f64(v: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
+    """Integer values as float64 that round ONCE to ``dtype``: exact up to 2^53; wider values
+    (i64) are rounded to odd, and rounding a 53-bit round-to-odd value to p <= 51 bits equals
+    rounding the exact value (no double rounding for f32, f16, bf16)."""
+    v = np.asarray(v)
+    if v.dtype.itemsize < 8 or dtype == np.float64 or not np.any(np.abs(v.astype(np.float64)) > 2.0**53):
+        return v.astype(np.float64)
+    return np.array([_round_to_odd(int(x)) for x in v.ravel().tolist()], np.float64).reshape(v.shape)
 
 
 def _signed(x: Any, width: int) -> np.ndarray:
@@ -376,13 +396,13 @@ class ArithFunctions(InterpreterFunctions):
 
     @impl(arith.SIToFPOp)
     def run_sitofp(self, interpreter: Interpreter, op: arith.SIToFPOp, args: PythonValues):
-        r = _signed(args[0], _width(op)).astype(np.float64)
-        return (finish(r, _dtype(op.result.type)),)
+        dtype = _dtype(op.result.type)
+        return (finish(_int_to_f64(_signed(args[0], _width(op)), dtype), dtype),)
 
     @impl(arith.UIToFPOp)
     def run_uitofp(self, interpreter: Interpreter, op: arith.UIToFPOp, args: PythonValues):
-        r = _unsigned(args[0], _width(op)).astype(np.float64)
-        return (finish(r, _dtype(op.result.type)),)
+        dtype = _dtype(op.result.type)
+        return (finish(_int_to_f64(_unsigned(args[0], _width(op)), dtype), dtype),)
 
     def _fp_to_int(self, interpreter: Interpreter, op: Operation, args: PythonValues):
         width = int_width(op.results[0].type)

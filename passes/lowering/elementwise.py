@@ -18,17 +18,19 @@ PTO ops that ``pto-tile-to-capacity`` tiles:
   dimensions and is broadcast along the rest: a ``P x 1`` column of the ``P x Q`` view) or
   ``col`` (varies along a trailing block: a ``1 x Q`` row).
 
-The table :data:`BODY_LOWERING` has one row per upstream op (binary, unary, idiom, awaits).
-A row is data: the ``pto.elementwise``/``pto.map``/``pto.expand`` kinds and whether the op
-commutes. Ops whose PTO instruction is not in the dialect yet have an :class:`Awaits` row
-naming it (TCMP, TSEL, TCVT): when the instruction lands, its row replaces the ``Awaits``
-one. Exactness (D18) per row is in its comment; what is not exact is refused with the
+The table :data:`BODY_LOWERING` has one row per upstream op (binary, unary, custom, tree,
+awaits). A row is data: the ``pto.elementwise``/``pto.map``/``pto.expand`` kinds and whether
+the op commutes, or an emit function (the compare/select rows of
+:mod:`passes.lowering.compare_select`: ``pto.cmpsel``). Ops whose lowering is not written yet
+have an :class:`Awaits` row naming the instruction (TFMA, TCI): when it is written, its row
+replaces the ``Awaits`` one. Exactness (D18) per row is in its comment; what is not exact is refused with the
 reason (:func:`why_not`, used by :mod:`passes.lowering.explain`).
 """
 
 from __future__ import annotations
 
 import math as pymath
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -48,6 +50,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from passes.lowering.conversion import CASTS, ROUNDINGS, emit_assert, emit_cast, emit_round
 from passes.lowering.fusion import is_elementwise_generic
 from passes.lowering.rows import pto_op_available
 from pto_dialect.tensor_local import EXPAND_KINDS, ExpandOp
@@ -62,6 +65,8 @@ from pto_dialect.tensor_ops import (
 )
 
 FULL, SCALAR, ROW, COL = "full", "scalar", "row", "col"
+I1_VALUE = ("an i1 value other than a select's condition: PTO has no i1 tensors (a predicate "
+            "tile is neither loaded nor stored, so a compare lowers only inside a select)")
 _NO_TENSOR = {"TF32", "HF32"}
 
 
@@ -117,12 +122,26 @@ class Custom:
     emit: Callable[[_Plan, Operation, list[Val]], Val]
 
 
-Row = Binary | Unary | Awaits | NoPto | Custom
+@dataclass(frozen=True)
+class Tree:
+    """A row that evaluates the op's operands itself: ``emit(plan, op) -> Val``. A select
+    reads its condition (a compare, or ``andi``/``ori``/``xori`` of compares) as a
+    predicate, never as an ``i1`` value (:mod:`passes.lowering.compare_select`)."""
+
+    emit: Callable[[_Plan, Operation], Val]
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A body op with no result (``cf.assert``): ``emit(plan, op)`` emits the check and
+    returns a function that orders the body's result after it."""
+
+    emit: Callable[[_Plan, Operation], Callable[[SSAValue], SSAValue]]
+
+
+Row = Binary | Unary | Awaits | NoPto | Custom | Tree | Effect
 
 _S, _U = "signed", "unsigned"
-_AWAIT_CMP = Awaits(("TCMP",), "a compare gives a predicate tile")
-_AWAIT_SEL = Awaits(("TSEL",), "a select reads a predicate tile")
-_AWAIT_CVT = Awaits(("TCVT",), "a conversion")
 
 BODY_LOWERING: dict[str, Row] = {
     # IEEE RNE in the element type / integers wrap, in both (PTO-SPEC 5): bit-exact.
@@ -153,10 +172,9 @@ BODY_LOWERING: dict[str, Row] = {
     "arith.minsi": Binary("min", _S, commutes=True),
     "arith.maxui": Binary("max", _U, commutes=True),
     "arith.minui": Binary("min", _U, commutes=True),
-    # maximumf/minimumf propagate NaN (TMAX does not): exact only as TCMP + TSEL, except
-    # maximumf(x, +0) = TRELU (an idiom below).
-    "arith.maximumf": Awaits(("TCMP", "TSEL"), "NaN rule differs from TMAX"),
-    "arith.minimumf": Awaits(("TCMP", "TSEL"), "NaN rule differs from TMIN"),
+    # maximumf/minimumf (NaN-propagating), cmpf, cmpi, select: the compare/select rows of
+    # passes/lowering/compare_select.py (TCMP + TSEL, with TMAX/TMIN where exact), added
+    # to this table when that module loads (the end of this module imports it).
     # Sign-bit operations, NaN payloads kept, in both: bit-exact.
     "arith.negf": Unary("neg"),
     "math.absf": Unary("abs"),
@@ -168,21 +186,17 @@ BODY_LOWERING: dict[str, Row] = {
     "math.log": Unary("log"),
     "math.sqrt": Unary("sqrt"),
     "math.rsqrt": Unary("rsqrt"),
-    # Awaiting instructions of the compare/select and conversion families.
-    "arith.cmpf": _AWAIT_CMP,
-    "arith.cmpi": _AWAIT_CMP,
-    "arith.select": _AWAIT_SEL,
-    **{f"arith.{n}": _AWAIT_CVT for n in (
-        "extf", "truncf", "sitofp", "uitofp", "fptosi", "fptoui", "extsi", "extui", "trunci")},
-    **{f"math.{n}": Awaits(("TCVT",), f"TCVT with the {m} rounding mode") for n, m in (
-        ("floor", "floor"), ("ceil", "ceil"), ("trunc", "truncating"),
-        ("roundeven", "round-to-even"), ("round", "round-half-away"))},
+    # Conversions and rounding (passes/lowering/conversion.py: TCVT with the mode and Sat
+    # that make it exact, D18/D20; floor ... round as a TCVT round trip plus selects).
+    **{n: Custom(emit_cast) for n in CASTS},
+    **{n: Custom(emit_round) for n in ROUNDINGS},
     "math.fma": Awaits(("TFMA",), "a fused multiply-add of three tiles"),
     "linalg.index": Awaits(("TCI",), "the iteration index"),
     "arith.remsi": NoPto("a truncating remainder: TREM is floor modulo (only the floor-mod "
                          "idiom maps to it)"),
     "arith.remf": NoPto("C fmod: TREM is floor modulo (only the floor-mod idiom maps to it)"),
-    "arith.bitcast": NoPto("a bit reinterpretation: no tile instruction"),
+    "arith.bitcast": NoPto("a bit reinterpretation: TCVT converts values and no tile "
+                           "instruction reinterprets a tile's element type"),
     "math.tanh": NoPto("no PTO instruction computes tanh"),
     "math.erf": NoPto("no PTO instruction computes erf"),
     "math.powf": NoPto("no PTO instruction computes pow"),
@@ -192,7 +206,8 @@ BODY_LOWERING: dict[str, Row] = {
     "math.expm1": NoPto("no PTO instruction computes expm1"),
     "math.sin": NoPto("no PTO instruction computes sin"),
     "math.cos": NoPto("no PTO instruction computes cos"),
-    "cf.assert": NoPto("a run-time check (torch-mlir's guard): PTO has no trap"),
+    # torch-mlir's guard (ONNX Reciprocal): the check faults where it fails (conversion.py).
+    "cf.assert": Effect(emit_assert),
 }
 """Body op name -> how it lowers (module docstring). Adding an instruction's lowering is one
 row here: a :class:`Binary`/:class:`Unary` row for an op of the existing tensor-level forms,
@@ -242,6 +257,19 @@ def _is_zero_const(v: SSAValue, positive: bool) -> bool:
     return False
 
 
+def _const_key(v: SSAValue) -> tuple | None:
+    """Equal constants share one materialisation (keyed by their bits: +0 and -0 differ)."""
+    c = v.owner
+    if not isinstance(c, arith.ConstantOp):
+        return None
+    val = c.value
+    if isinstance(val, FloatAttr):
+        return (val.type, struct.pack("<d", val.value.data))
+    if isinstance(val, IntegerAttr):
+        return (val.type, val.value.data)
+    return None
+
+
 class _Plan:
     """Builds the PTO ops of one generic, detached, in a list (:func:`plan_elementwise`)."""
 
@@ -257,6 +285,7 @@ class _Plan:
         self.memo: dict[SSAValue, Val] = {}
         self.missing: list[str] = []  # ops with no row yet: every one is reported
         self.consts: dict[int, SSAValue] = {}
+        self.full: dict[tuple, Val] = {}  # materialised scalars / broadcasts, made once
 
     # -- emission helpers ---------------------------------------------------------------
     def __call__(self, o: Operation) -> Operation:
@@ -332,15 +361,21 @@ class _Plan:
         column (exact: data movement)."""
         if x.cls == FULL:
             return x
+        key = (x.cls, _const_key(x.v) or x.v, x.split, elt)
+        if key in self.full:
+            return self.full[key]
         sign = (sign or _S) if isinstance(elt, IntegerType) else None
         if x.cls == SCALAR:
             self.check_map("expands", elt, sign)
             s = self.scalar_operand(x.v, elt)
-            return Val(FULL, self(MapOp("expands", self.empty(elt), [s], sign)).results[0])
-        self.check_expand(x.cls, "copy", elt, sign)
-        p, q = self.view(x.split)
-        e = self(ExpandOp(f"{x.cls}.copy", [x.v], TensorType(elt, [p, q]), sign)).results[0]
-        return Val(FULL, self.reshape(e, self.shape))
+            r = Val(FULL, self(MapOp("expands", self.empty(elt), [s], sign)).results[0])
+        else:
+            self.check_expand(x.cls, "copy", elt, sign)
+            p, q = self.view(x.split)
+            e = self(ExpandOp(f"{x.cls}.copy", [x.v], TensorType(elt, [p, q]), sign)).results[0]
+            r = Val(FULL, self.reshape(e, self.shape))
+        self.full[key] = r
+        return r
 
     # -- type checks (the tensor ops verify the same sets) --------------------------------
     def check_map(self, kind: str, elt: Attribute, sign: str | None) -> None:
@@ -388,10 +423,11 @@ class _Plan:
             return self.not_lowered(o, f"{o.name}: {row.why}")
         if isinstance(row, Awaits):
             return self.awaits(o, row)
+        if isinstance(row, Tree):
+            return row.emit(self, o)
         elt = o.results[0].type
         if isinstance(elt, IntegerType) and elt.width.data == 1:
-            return self.not_lowered(o, f"{o.name} on i1 (predicates): needs the TCMP/TSEL "
-                                    "predicate tiles")  # fmt: skip
+            return self.not_lowered(o, f"{o.name} on i1: {I1_VALUE}")
         if isinstance(row, Custom):
             return row.emit(self, o, [self.value(v) for v in o.operands])
         if isinstance(row, Unary):
@@ -463,12 +499,18 @@ class _Plan:
         assert isinstance(out_t, TensorType)
         elt = out_t.element_type
         sign = _S if isinstance(elt, IntegerType) else None
+        checks = []
         for o in self.block.ops:  # effects the yielded tree does not reach (cf.assert)
             if o is not y and not o.results:
                 row = BODY_LOWERING.get(o.name)
+                if isinstance(row, Effect):
+                    checks.append(row.emit(self, o))  # emitted before the result's ops
+                    continue
                 why = row.why if isinstance(row, NoPto) else "an op with an effect"
                 raise Refused(f"{o.name}: {why}")
         r = self.materialise(self.value(y.operands[0]), elt, sign)
+        for after_check in checks:
+            r = Val(FULL, after_check(r.v))
         if r.v.type != out_t:
             raise Refused(f"the body yields {r.v.type}, not {out_t}")
         return r.v
@@ -674,7 +716,37 @@ class FillToExpands(RewritePattern):
         rewriter.replace(op, [], [r.v])
 
 
-ELEMENTWISE_TREE_PATTERNS: tuple[type[RewritePattern], ...] = (ElementwiseTreeToPto, FillToExpands)
+class NamedElementwiseToTree(RewritePattern):
+    """A named elementwise op the one-op patterns leave (``linalg.max``/``min`` on floats:
+    their bodies are ``maximumf``/``minimumf``), lowered through its generic form.
+
+    Matches ``%m = linalg.max ins(%a, %b : tensor<8xf32>, tensor<8xf32>) outs(%e :
+    tensor<8xf32>) -> tensor<8xf32>``; produces what :class:`ElementwiseTreeToPto` produces
+    for the ``linalg.generic`` with the same maps and body (here TMAX and two compare/selects).
+    """
+
+    NAMED = (linalg.AddOp, linalg.SubOp, linalg.MulOp, linalg.MaxOp, linalg.MinOp)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, self.NAMED) or len(op.outputs) != 1 or len(op.results) != 1:
+            return
+        g = linalg.GenericOp(op.inputs, op.outputs, op.body.clone(), op.get_indexing_maps(),
+                             op.get_iterator_types(), [op.results[0].type])  # fmt: skip
+        try:
+            ops, r = plan_elementwise(g)
+        except Refused:
+            return
+        finally:
+            g.erase()
+        rewriter.insert(ops, InsertPoint.before(op))
+        rewriter.replace(op, [], [r])
+
+
+ELEMENTWISE_TREE_PATTERNS: tuple[type[RewritePattern], ...] = (
+    ElementwiseTreeToPto,
+    NamedElementwiseToTree,
+    FillToExpands,
+)
 
 __all__ = [
     "BODY_LOWERING",
@@ -682,7 +754,12 @@ __all__ = [
     "ElementwiseTreeToPto",
     "FillToExpands",
     "IDIOMS",
+    "NamedElementwiseToTree",
     "Refused",
     "plan_elementwise",
     "why_not",
 ]
+
+# The compare/select rows (TCMP + TSEL) live in their own module, which builds on the plan
+# above and adds its rows to BODY_LOWERING when it loads.
+import passes.lowering.compare_select  # noqa: E402, F401

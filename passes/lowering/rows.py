@@ -55,9 +55,9 @@ BODY_ROWS: dict[str, Row] = {
     "arith.maxui": _r("TMAX", scalar="TMAXS"),
     "arith.minui": _r("TMIN", scalar="TMINS"),
     # maximumf/minimumf propagate NaN, TMAX/TMIN return the other operand (D18): the exact
-    # composition is a compare and a select (NaN-propagating through an unordered compare).
-    "arith.maximumf": _r("TCMP", "TSEL", why="NaN rule differs from TMAX: TCMP + TSEL"),
-    "arith.minimumf": _r("TCMP", "TSEL", why="NaN rule differs from TMIN: TCMP + TSEL"),
+    # composition is TMAX/TMIN and two NaN selects (passes/lowering/compare_select.py).
+    "arith.maximumf": _r("TMAX", "TCMP", "TSEL", why="NaN rule differs from TMAX: TMAX + TCMP + TSEL"),
+    "arith.minimumf": _r("TMIN", "TCMP", "TSEL", why="NaN rule differs from TMIN: TMIN + TCMP + TSEL"),
     "arith.remsi": _r(why="truncating remainder: only the floor-modulo idiom maps to TREM"),
     "arith.remui": _r("TREM"),
     "arith.remf": _r(why="C fmod: only the floor-modulo idiom (remf + fix-up) maps to TREM"),
@@ -83,16 +83,20 @@ BODY_ROWS: dict[str, Row] = {
     "math.log": _r("TLOG"),
     "math.sqrt": _r("TSQRT"),
     "math.rsqrt": _r("TRSQRT"),
-    "math.floor": _r("TCVT", why="TCVT with the floor rounding mode"),
-    "math.ceil": _r("TCVT", why="TCVT with the ceil rounding mode"),
-    "math.trunc": _r("TCVT", why="TCVT with the truncating rounding mode"),
-    "math.roundeven": _r("TCVT", why="TCVT with the round-to-even mode"),
-    "math.round": _r("TCVT", why="TCVT with the round-half-away mode"),
+    # Rounding to an integral value: TCVT to an integer with the directed mode and back,
+    # plus TABS/TMULS/TCMPS/TSELS for the zero sign and the already-integral, inf, NaN inputs.
+    **{f"math.{n}": _r("TCVT", "TABS", "TMULS", "TCMPS", "TSEL",
+                       why=f"TCVT with the {m} rounding mode, round trip and selects")
+       for n, m in (("floor", "RTM"), ("ceil", "RTP"), ("trunc", "RTZ"), ("roundeven", "RNE"),
+                    ("round", "RNA"))},
     "math.fma": _r("TFMA"),
     "math.tanh": _r(why="no PTO instruction computes tanh exactly"),
     "math.erf": _r(why="no PTO instruction computes erf"),
     "math.powf": _r(why="no PTO instruction computes pow"),
-    "cf.assert": _r(why="a run-time check (torch-mlir's zero-divisor guard): PTO has no trap"),
+    # A compare guard: the check as an integer TDIV whose divisor is 0 where it fails (a
+    # TileLegality fault, PTO-SPEC 5), ordered before the body's result.
+    "cf.assert": _r("TCMPS", "TSEL", "TEXPANDS", "TDIV",
+                    why="a run-time check: only a cmpf guard becomes a TDIV zero-divisor fault"),
 }
 """Body op name -> the PTO instructions that compute it exactly (D18)."""
 

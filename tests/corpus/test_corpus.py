@@ -29,15 +29,18 @@ from passes.pto_targets import print_asm
 FULLY_LOWERED = frozenset(
     """
     abs_f32 abs_i32 add_bcast_row_f32 add_const_f32 add_f16 add_f32 add_i16 add_i32 add_i64
-    div_bcast_row_i64 div_const_f32 div_f16 div_f32 div_i16 div_i32 div_i64 exp_f32
-    gemm_bias_transb0_f32 gemm_bias_transb1_1xk_f32 gemm_bias_transb1_f32 layernorm_f32 log_f32
-    matmul_1xk_bf16 matmul_1xk_f16 matmul_1xk_f32 matmul_3d_f32 matmul_batched_f32
-    matmul_k50_f32 matmul_mxk_bf16 matmul_mxk_f16 matmul_mxk_f32 matmulinteger_1xk_i8
-    matmulinteger_mxk_i8 max_i16 max_i32 max_i64 min_i16 min_i32 min_i64 mlp_1xk_f16 mlp_f32
-    mod_fmod0_bcast_row_i32 mod_fmod0_i16 mod_fmod0_i32 mod_fmod0_i64 mod_fmod1_i16
-    mod_fmod1_i32 mod_fmod1_i64 mul_bcast_scalar_f16 mul_const_i16 mul_f16 mul_f32 mul_i16
-    mul_i32 mul_i64 neg_f32 neg_i16 reducemax_f32 reducesum_f32 reducesum_i32 relu_f16 relu_f32
-    sigmoid_f32 softmax_f32 sqrt_f32 sub_bcast_col_i32 sub_f16 sub_f32 sub_i16 sub_i32 sub_i64
+    cast_f16_to_f32 cast_f32_to_bf16 cast_f32_to_f16 cast_f32_to_i32 cast_i16_to_i32
+    cast_i32_to_f32 ceil_f32 div_bcast_row_i64 div_const_f32 div_f16 div_f32 div_i16 div_i32
+    div_i64 exp_f32 floor_f32 gemm_bias_transb0_f32 gemm_bias_transb1_1xk_f32
+    gemm_bias_transb1_f32 layernorm_f32 leakyrelu_f32 log_f32 matmul_1xk_bf16 matmul_1xk_f16
+    matmul_1xk_f32 matmul_3d_f32 matmul_batched_f32 matmul_k50_f32 matmul_mxk_bf16
+    matmul_mxk_f16 matmul_mxk_f32 matmulinteger_1xk_i8 matmulinteger_mxk_i8 max_bcast_row_f32
+    max_f16 max_f32 max_i16 max_i32 max_i64 min_const_f32 min_f16 min_f32 min_i16 min_i32
+    min_i64 mlp_1xk_f16 mlp_f32 mod_fmod0_bcast_row_i32 mod_fmod0_i16 mod_fmod0_i32
+    mod_fmod0_i64 mod_fmod1_f16 mod_fmod1_f32 mod_fmod1_i16 mod_fmod1_i32 mod_fmod1_i64
+    mul_bcast_scalar_f16 mul_const_i16 mul_f16 mul_f32 mul_i16 mul_i32 mul_i64 neg_f32 neg_i16
+    reciprocal_f32 reducemax_f32 reducesum_f32 reducesum_i32 relu_f16 relu_f32 sigmoid_f32
+    softmax_f32 sqrt_f32 sub_bcast_col_i32 sub_f16 sub_f32 sub_i16 sub_i32 sub_i64
     """.split()
 )
 """Corpus programs that lower completely today (the others say why: D19)."""

@@ -113,7 +113,6 @@ def test_d6_revised_wider_types_are_recognised(elt, kind):
         ("%bn = arith.cmpi slt, %y, %z", "%bn = arith.cmpi slt, %x, %z"),  # dividend's sign
         ("%sum = arith.addi %r, %y", "%sum = arith.addi %r, %x"),  # adds the dividend
         ("%fix = arith.andi %nz, %s", "%fix = arith.ori %nz, %s"),  # or instead of and
-        ("arith.remsi %x, %y", "arith.remui %x, %y"),  # unsigned remainder in a signed idiom
     ],
 )
 def test_d8_near_misses_of_the_signed_idiom_are_left_unchanged(old, new):
@@ -122,6 +121,24 @@ def test_d8_near_misses_of_the_signed_idiom_are_left_unchanged(old, new):
     bad = text.replace(old, new)
     m = apply(ConvertLinalgToPtoPass(), parse(bad))
     assert str(m) == str(parse(bad))
+
+
+def test_d8_unsigned_remainder_in_the_signed_idiom_is_not_the_idiom():
+    """``remui`` in the signed idiom's body is not signed floor modulo: it lowers op by op
+    (the unsigned TREM, then the fix-up's compares and selects, TCMP + TSEL) and computes
+    what the unlowered body computes."""
+    import numpy as np
+
+    from interpreter.runner import run
+
+    bad = floor_mod_program((6,), "i32", "signed").replace("arith.remsi %x, %y", "arith.remui %x, %y")
+    m = apply(ConvertLinalgToPtoPass(), parse(bad))
+    text = str(m)
+    assert "pto.floor_mod unsigned" in text and "pto.floor_mod signed" not in text
+    assert "linalg.generic" not in text
+    a = np.array([7, -7, 7, -7, -2**31, 2**31 - 1], dtype=np.int32)
+    b = np.array([3, 3, -3, -3, 5, -1], dtype=np.int32)
+    np.testing.assert_array_equal(run(m, "f", a, b)[0], run(parse(bad), "f", a, b)[0])
 
 
 def _matmul_text(a: str, b: str, out: str, m: int = 1) -> str:

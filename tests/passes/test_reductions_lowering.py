@@ -383,11 +383,15 @@ def test_matmul_bias_relu_fold_and_transposed_weight(form, trans):
 
 
 def test_ogt_select_is_not_relu():
-    """``select(x > 0, x, 0)`` maps NaN to 0: not ReluMode, not TRELU; it stays."""
+    """``select(x > 0, x, 0)`` maps NaN to 0: not ReluMode, not TRELU; a compare and a select
+    (TCMPS + TSELS) after the matmul."""
     text = _gemm("%c = arith.cmpf ogt, %p, %zero : f32\n    %m = arith.select %c, %p, %zero : f32\n"
                  "    linalg.yield %m : f32", False)  # fmt: skip
     m = _lower(text, "tile")
-    assert [x.op.name for x in find_leftovers(m)] == ["linalg.generic"]
+    assert not find_leftovers(m)
+    tile = str(m)
+    assert "relu_mode = 1" not in tile and "pto.trelu" not in tile
+    assert "pto.tcmps" in tile and "pto.tsels" in tile
 
 
 def test_transpose_is_a_bit_copy():

@@ -129,19 +129,3 @@ func.func @remui_transposed(%a: tensor<4x4xi32>, %b: tensor<4x4xi32>) -> tensor<
   return %r : tensor<4x4xi32>
 }
 
-// maximumf propagates NaN; TMAX returns the other operand: not lowered. Same for linalg.max
-// on floats (its body is maximumf).
-// CHECK-LABEL: func.func @ew_maximumf
-// CHECK:         arith.maximumf
-// CHECK:         linalg.max
-func.func @ew_maximumf(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
-  %e = tensor.empty() : tensor<8xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%a, %b : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
-  ^bb0(%x: f32, %y: f32, %o: f32):
-    %s = arith.maximumf %x, %y : f32
-    linalg.yield %s : f32
-  } -> tensor<8xf32>
-  %m = linalg.max ins(%a, %b : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
-  return %r, %m : tensor<8xf32>, tensor<8xf32>
-}
-
