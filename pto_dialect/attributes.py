@@ -170,6 +170,17 @@ def pe_mask_errors(pe: str) -> list[str]:
     return errs
 
 
+def cube_location_errors(layout: Layout, location: Location) -> list[str]:
+    """A CUBE layout is legal only in location mat (Local Matrix storage):
+    asl/tile/model/legality/descriptor-shape.asl ``TileCubeDescriptorLegal``."""
+    if layout.is_cube and location is not Location.MAT:
+        return [
+            f"{layout.value} tiles live in location mat, got {location.value} "
+            "(asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal)"
+        ]
+    return []
+
+
 @irdl_attr_definition
 class TileType(ParametrizedAttribute, TypeAttribute):
     """A PTO tile descriptor type (PTO-SPEC 2, D10, D13, D14).
@@ -302,6 +313,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
             storage,
             self.size.data,
         )
+        errs += cube_location_errors(layout, Location(self.location.data))
         return errs
 
     def verify(self) -> None:
@@ -401,6 +413,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
         errs = pe_mask_errors(pe) + geometry_errors(
             dims[0], dims[1], dt, valid[0], valid[1], layout, storage, size
         )
+        errs += cube_location_errors(layout, location)
         if errs:
             parser.raise_error(
                 f"[TileLegality] invalid !pto.tile: {'; '.join(errs)}", start, end

@@ -51,7 +51,6 @@ from xdsl.traits import Pure
 
 from pto_dialect.attributes import PadValue, PadValueAttr, TileType
 from pto_dialect.faults import FaultKind
-from pto_dialect.geometry import Location
 from pto_dialect.ops import PTOOp, type_name
 
 TL = FaultKind.TILE_LEGALITY
@@ -98,13 +97,8 @@ class TileMoveOp(PTOOp):
                 f"{type_name(tile_t.element_type)}",
                 "docs/dialect.md",
             )
-        if tile_t.layout_kind.is_cube and tile_t.location_kind is not Location.MAT:
-            raise self.fault(
-                TL,
-                f"a {tile_t.layout_kind.value} tile moves by a CUBE conversion, which needs "
-                f"location mat, not {tile_t.location_kind.value}",
-                "asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal",
-            )
+        # A CUBE tile outside location mat (TileCubeDescriptorLegal, AVS
+        # BLOCK-TSTORE-CUBE-DESCRIPTOR-004) is refused by the tile type itself.
         stride = self.pe_stride.get_values()
         if len(stride) != 2 or any(s < 0 for s in stride):
             raise self.fault(TL, "pe_stride holds two non-negative integers", "docs/dialect.md")

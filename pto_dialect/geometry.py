@@ -157,6 +157,38 @@ def cube_payload_index(
     return cell * cr * cc + local
 
 
+def fractal_inner_elements(dtype: TileDataType) -> int:
+    """Elements of one 32-byte fractal row (ZN / NZ fractals are 16 rows x 32 bytes; a packed
+    X2 format has 64 separately addressed nibbles): asl/tile/model/definedness/elements.asl
+    ``TileFractalInnerElements``."""
+    return 256 // dtype.info.carrier_bits
+
+
+def linear_index(
+    layout: Layout, dtype: TileDataType, rows: int, cols: int, row: int, col: int
+) -> int:
+    """Physical element position of (row, col) in a rows x cols tile of a linear layout
+    (PTO-SPEC 2; asl/tile/model/definedness/elements.asl ``TileLinearIndex``): row_major
+    ``row * cols + col``, col_major ``col * rows + row``; ZN orders its 16-row fractals
+    row-major and stores each column-major, NZ orders them column-major and stores each
+    row-major. The interpreter keeps elements logically; this is where they sit in storage.
+    CUBE layouts use :func:`cube_payload_index`."""
+    if not (0 <= row < rows and 0 <= col < cols):
+        raise ValueError(f"({row}, {col}) is outside a {rows}x{cols} tile")
+    if layout is Layout.ROW_MAJOR:
+        return row * cols + col
+    if layout is Layout.COL_MAJOR:
+        return col * rows + row
+    inner = fractal_inner_elements(dtype)
+    if layout not in (Layout.ZN, Layout.NZ) or rows % 16 or cols % inner:
+        raise ValueError(f"{layout.value} {rows}x{cols} {dtype.name} has no linear index")
+    block = 16 * inner
+    br, bc, ir, ic = row // 16, col // inner, row % 16, col % inner
+    if layout is Layout.ZN:
+        return (br * (cols // inner) + bc) * block + ic * 16 + ir
+    return (bc * (rows // 16) + br) * block + ir * inner + ic
+
+
 def default_size(
     layout: Layout, dtype: TileDataType, rows: int, cols: int
 ) -> int | None:

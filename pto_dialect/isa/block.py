@@ -363,7 +363,30 @@ def _complete_cube(st: _State, i: int, profile: str) -> BlockSummary:
         raise _fault(_TL, "; ".join(errs), at, i)
     if fn.is_gemv and s.dims[0] is not None and s.dims[0] != 1:
         raise _fault(_TL, f"{fn.name} needs M = 1, LB0 is {s.dims[0]}", at, i)
+    if not st.ios:
+        acc = TileDataType.FP32 if fn.is_mx else TileDataType(a).accumulator
+        _check_cube_aux_capacity(s, fp, acc, fn.name, i)
     return s
+
+
+def _check_cube_aux_capacity(s: BlockSummary, fp, acc: TileDataType, name: str, i: int) -> None:
+    """ASL ResolveBundleTileDestinationsWithShapeAndType for the auxiliary CUBE outputs: the
+    RowMax output is M x 1 and the GroupMax output M x ceil(N / GroupN) of the accumulator
+    type; each must fit its destination SizeCode (``TileDescriptorShapeLegal``: derived rows
+    nonzero and >= M, M x columns within the capacity), else TileAllocation before any
+    destination is allocated, even when only the last one fails (AVS
+    TILE-POSTPROCESS-ROLLBACK-003). Checked when M and N are immediates (B.DIM / C.B.DIMI)."""
+    m, n = s.lb[0], s.lb[1]
+    if not (s.lb_written[0] and s.lb_written[1]) or not m or not n:
+        return  # register-supplied or source-derived dimensions: checked when the block runs
+    for (_, code), aux in zip(s.destinations[1:], fp.aux_destinations()):
+        cols = 1 if aux == "row_max" else -(-n // fp.group_n)
+        have = size_code_bytes(code)
+        rows = have * 8 // (cols * acc.bits)
+        if rows == 0 or m > rows or m * cols * acc.bits > have * 8:
+            raise PTOFault(FaultKind.TILE_ALLOCATION, f"at block completion (command {i}): the "
+                           f"{aux} output {m} x {cols} {acc.asm} does not fit its destination "
+                           f"SizeCode ({have} B)", op=name)  # fmt: skip
 
 
 QUANT_OPS = ("TQUANT", "TDEQUANT")

@@ -214,7 +214,7 @@ def tgemv_cases(draw):
     mask = draw(st.sampled_from(["1111", "1111", "1100", "0000"]))
     pe = "1111" if mask == "0000" else mask
     alayout = draw(st.sampled_from([Layout.CUBE_M16, Layout.CUBE_M32])) if not flip() else Layout.CUBE_N8
-    loc = Location.MAT if not flip() else Location.VEC
+    loc = Location.MAT  # a CUBE-layout tile elsewhere is not a legal type (TileCubeDescriptorLegal)
     f = draw(fpatrs())
     vals: dict[str, Attribute] = {}
     vals["a"] = TileType((m, k), at, layout=alayout, location=loc, pe=pe)

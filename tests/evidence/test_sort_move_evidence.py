@@ -303,7 +303,7 @@ def test_tmov_block_rules_and_layouts():
     bad = blk.replace("layout = ND2DN", "layout = NORM")
     with pytest.raises(Exception, match="does not select the tiles' layout col_major"):
         parse_module_text(bad, ctx=build_context()).verify()
-    cube = "!pto.tile<16x32xf16, valid=16x32, cube_m16>"
+    cube = "!pto.tile<16x32xf16, valid=16x32, cube_m16, mat>"
     with pytest.raises(Exception, match="no TMOV block"):
         bundled(_TMOV.format(t=cube, mask=""))
     # PEs: a partial mask moves the selected PEs only

@@ -137,3 +137,21 @@ pto.block {
   pto.b.stop
 }
 // CHECK: 'pto.block' op [TileLegality] at block completion (command 5): a CUBE TLOAD does not support FP64 (no CUBE CELL geometry for b64 types and HiF4X2)
+
+// -----
+
+// A GroupMax output 1 x ceil(512 / 8) FP32 (256 B) in a 128 B destination, after D and RowMax
+// fit (ASL ResolveBundleTileDestinationsWithShapeAndType, AVS POSTPROCESS-ROLLBACK-003)
+// -> TileAllocation before any destination is allocated.
+pto.block {
+  pto.b.start <family = CUBE, function = 0, dtype = 4, mode = 0>
+  pto.b.fpatr <pre_quant_mode = 0, relu_mode = 0, group_n_code = 1, row_max_en = 1, group_max_en = 1, row_max_init = 0, max_abs_en = 0, trans_a = 0, trans_b = 0, cscale_en = 0>
+  pto.b.dim <lb = 0, reg = 0, imm = 1>
+  pto.b.dim <lb = 1, reg = 0, imm = 512>
+  pto.b.dim <lb = 2, reg = 0, imm = 1>
+  pto.b.iot <src0 = 32, src1 = 48, last = 0, size_code = 5, pe_mode = 7, dst_hand = 2>
+  pto.b.iot <last = 0, size_code = 1, pe_mode = 7, dst_hand = 0>
+  pto.b.iot <last = 1, size_code = 1, pe_mode = 7, dst_hand = 0>
+  pto.b.stop
+}
+// CHECK: 'pto.block' op [TileAllocation] at block completion (command 8): the group_max output 1 x 64 FP32 does not fit its destination SizeCode (128 B)

@@ -138,15 +138,6 @@
 
 // -----
 
-// C location must be mat (PTO-SPEC 2, D10)
-%c = "test.op"() : () -> !pto.tile<16x16xf32, cube_m16, vec>
-%a = "test.op"() : () -> !pto.tile<16x64xf16, cube_m16, mat>
-%b = "test.op"() : () -> !pto.tile<64x16xf16, cube_n8, mat>
-%d = pto.tmatmul_acc %c, %a, %b : (!pto.tile<16x16xf32, cube_m16, vec>, !pto.tile<16x64xf16, cube_m16, mat>, !pto.tile<64x16xf16, cube_n8, mat>) -> !pto.tile<16x16xf32, cube_m16, mat>
-// CHECK: {{^}}'pto.tmatmul_acc' op [TileLegality] c: CUBE primaries live in mat, got vec (PTO-SPEC 2, D10){{$}}
-
-// -----
-
 // C valid shape must be M x N
 %c = "test.op"() : () -> !pto.tile<16x16xf32, valid=16x8, cube_m16, mat>
 %a = "test.op"() : () -> !pto.tile<16x64xf16, cube_m16, mat>

@@ -517,30 +517,12 @@ builtin.module attributes {pto.target = "a2a3"} {
 
 // -----
 
-// A lives in mat
-%a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, vec>
-%b = "test.op"() : () -> !pto.tile<64x32xf16, cube_n8, mat>
-%bias = "test.op"() : () -> !pto.tile<1x32xf32>
-%d = pto.tgemv_mx_bias %a, %b, %bias : (!pto.tile<1x64xf16, cube_m16, vec>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m16, mat>
-// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] a: CUBE primaries live in mat, got vec (PTO-SPEC 2, D10){{$}}
-
-// -----
-
 // B is cube_n8
 %a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
 %b = "test.op"() : () -> !pto.tile<64x32xf16, mat>
 %bias = "test.op"() : () -> !pto.tile<1x32xf32>
 %d = pto.tgemv_mx_bias %a, %b, %bias : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, mat>, !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m16, mat>
 // CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] b: layout row_major is illegal, expected cube_n8 (PTO-SPEC 4, D10){{$}}
-
-// -----
-
-// B lives in mat
-%a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
-%b = "test.op"() : () -> !pto.tile<64x32xf16, cube_n8>
-%bias = "test.op"() : () -> !pto.tile<1x32xf32>
-%d = pto.tgemv_mx_bias %a, %b, %bias : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8>, !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m16, mat>
-// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] b: CUBE primaries live in mat, got any (PTO-SPEC 2, D10){{$}}
 
 // -----
 
@@ -665,15 +647,6 @@ builtin.module attributes {pto.target = "a2a3"} {
 %bias = "test.op"() : () -> !pto.tile<1x32xf32>
 %d = pto.tgemv_mx_bias %a, %b, %bias : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m32, mat>
 // CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] d: layout cube_m32 must be a's layout cube_m16 (PTO-SPEC 4, D10){{$}}
-
-// -----
-
-// D lives in mat (D10)
-%a = "test.op"() : () -> !pto.tile<1x64xf16, cube_m16, mat>
-%b = "test.op"() : () -> !pto.tile<64x32xf16, cube_n8, mat>
-%bias = "test.op"() : () -> !pto.tile<1x32xf32>
-%d = pto.tgemv_mx_bias %a, %b, %bias : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>) -> !pto.tile<1x32xf32, cube_m16>
-// CHECK: {{^}}'pto.tgemv_mx_bias' op [TileLegality] d: destination lives in mat, got any (PTO-SPEC 4, D10){{$}}
 
 // -----
 

@@ -385,3 +385,19 @@
 "test.op"() {a = #pto.fpatr<cscale_en = 2>} : () -> ()
 // CHECK: {{^.*}}invalid_types.mlir:{{[0-9]+}}:{{[0-9]+}}{{$}}
 // CHECK: {{^ *}}B.FPATR cscale_en = 2 does not fit its 1-bit field (PTO-SPEC 3.3){{$}}
+
+// -----
+
+// A CUBE layout outside location mat is not a legal descriptor, so no TLOAD/TSTORE CUBE
+// conversion or CUBE op can name one (asl/tile/model/legality/descriptor-shape.asl
+// TileCubeDescriptorLegal; AVS CUBE-LOCATION-003, BLOCK-TSTORE-CUBE-DESCRIPTOR-004)
+%x = "test.op"() : () -> !pto.tile<16x16xf32, cube_m16, vec>
+// CHECK: {{^.*}}invalid_types.mlir:{{[0-9]+}}:{{[0-9]+}}{{$}}
+// CHECK: {{^ *}}[TileLegality] invalid !pto.tile: cube_m16 tiles live in location mat, got vec (asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal){{$}}
+
+// -----
+
+// The default location any is not a CUBE location either
+%x = "test.op"() : () -> !pto.tile<64x32xf16, cube_n8>
+// CHECK: {{^.*}}invalid_types.mlir:{{[0-9]+}}:{{[0-9]+}}{{$}}
+// CHECK: {{^ *}}[TileLegality] invalid !pto.tile: cube_n8 tiles live in location mat, got any (asl/tile/model/legality/descriptor-shape.asl TileCubeDescriptorLegal){{$}}

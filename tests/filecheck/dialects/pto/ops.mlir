@@ -75,10 +75,10 @@ builtin.module attributes {pto.target = #pto.target<a5>} {
 // CHECK-NEXT: %l_m32 = "test.op"() : () -> !pto.tile<1x64xf8E5M2, cube_m32, mat>{{$}}
 %l_n8 = "test.op"() : () -> !pto.tile<64x32xf8E4M3FN, cube_n8, mat>
 // CHECK-NEXT: %l_n8 = "test.op"() : () -> !pto.tile<64x32xf8E4M3FN, cube_n8, mat>{{$}}
-%l_m16_b4 = "test.op"() : () -> !pto.tile<16x32xsi4, cube_m16, vec>
-// CHECK-NEXT: %l_m16_b4 = "test.op"() : () -> !pto.tile<16x32xsi4, cube_m16, vec>{{$}}
-%l_n8_b4 = "test.op"() : () -> !pto.tile<40x9xui4, cube_n8>
-// CHECK-NEXT: %l_n8_b4 = "test.op"() : () -> !pto.tile<40x9xui4, cube_n8>{{$}}
+%l_m16_b4 = "test.op"() : () -> !pto.tile<16x32xsi4, cube_m16, mat>
+// CHECK-NEXT: %l_m16_b4 = "test.op"() : () -> !pto.tile<16x32xsi4, cube_m16, mat>{{$}}
+%l_n8_b4 = "test.op"() : () -> !pto.tile<40x9xui4, cube_n8, mat>
+// CHECK-NEXT: %l_n8_b4 = "test.op"() : () -> !pto.tile<40x9xui4, cube_n8, mat>{{$}}
 
 // ---- Locations, storage, capacity, PE mask, valid shape
 %loc_vec = "test.op"() : () -> !pto.tile<4x8xf32, vec>
