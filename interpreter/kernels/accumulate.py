@@ -94,6 +94,19 @@ class DenseTerms:
     def safe(self, k0, k1, c0, c1):
         return False  # no static knowledge: the float64 terms are checked instead
 
+    @staticmethod
+    def _row_factors(a, s):
+        """(rows, n) float32 ``a[k] * s[k // 32 - first block, j]``; a (rows,) starts a block."""
+        rows, n = a.shape[0], s.shape[1]
+        f = np.empty((rows, n), np.float32)
+        full = rows // MX_BLOCK
+        if full:
+            np.multiply(a[: full * MX_BLOCK].reshape(full, MX_BLOCK, 1), s[:full, None, :],
+                        out=f[: full * MX_BLOCK].reshape(full, MX_BLOCK, n))
+        if rows % MX_BLOCK:
+            np.multiply(a[full * MX_BLOCK :, None], s[full], out=f[full * MX_BLOCK :])
+        return f
+
     def fill32(self, out, k0, k1, c0, c1):  # pragma: no cover - safe() is never true
         raise NotImplementedError
 
@@ -165,25 +178,26 @@ class MxTerms:
         exponent E = eA + eB (in [-254, 256]) in tables built with the same functions
         (:meth:`_scales`, :meth:`_safe`) over every E, so the
         values are identical to computing them per element. The extremes of E per block come
-        from the per-side exponents, so an all-safe product (the usual case) never builds
-        the per-element safety array."""
+        from the per-side exponents, so an all-safe product (the usual case) builds no
+        per-element array at all: its scales are looked up per chunk (:meth:`_s32`)."""
         nan_a, nan_b = bool(self.na.any()), bool(self.nbs.any())
         lo = self.ea.min(axis=1) + self.eb.min(axis=1)
         hi = self.ea.max(axis=1) + self.eb.max(axis=1)
         self.all_safe = not (nan_a or nan_b) and bool(
             (lo >= self.e_lo).all() and (hi <= self.e_hi).all())
+        if self.all_safe:
+            self._pre = (None, None)
+            return
         # intp indices written in place: take() would copy int32 indices to intp per call
         idx = np.empty((self.ea.shape[0], self.shape[0], n), np.intp)
         np.add(self.ea[:, :, None], self.eb[:, None, :], out=idx)
         idx -= _E_MIN
         s = _S32_BY_E.take(idx)
-        safe = None
-        if not self.all_safe:
-            safe = self._safe(_E_RANGE, np.zeros(_E_RANGE.shape, bool)).take(idx)
-            if nan_a or nan_b:
-                nan = self.na[:, :, None] | self.nbs[:, None, :]
-                s[nan] = np.nan
-                safe |= nan
+        safe = self._safe(_E_RANGE, np.zeros(_E_RANGE.shape, bool)).take(idx)
+        if nan_a or nan_b:
+            nan = self.na[:, :, None] | self.nbs[:, None, :]
+            s[nan] = np.nan
+            safe |= nan
         self._pre = (s, safe)
 
     def _codes(self, k0, k1, c0, c1):
@@ -229,9 +243,17 @@ class MxTerms:
         return self._safe(*self._exp(k0, k1, c0, c1)).all(axis=0)
 
     def _s32(self, k0, k1, c0, c1):
-        if self._pre is not None:
-            return self._pre[0][k0 // MX_BLOCK : -(-k1 // MX_BLOCK), :, c0:c1]
-        return self._scales(k0, k1, c0, c1, F32)
+        """(nblk, M, n) FP32 block scales of rows k0:k1, columns c0:c1."""
+        b0, b1 = k0 // MX_BLOCK, -(-k1 // MX_BLOCK)
+        if self._pre is None:
+            return self._scales(k0, k1, c0, c1, F32)
+        if self._pre[0] is not None:
+            return self._pre[0][b0:b1, :, c0:c1]
+        # all safe: every E is in range and no scale is NaN; the same table lookup
+        idx = np.empty((b1 - b0, self.shape[0], c1 - c0), np.intp)
+        np.add(self.ea[b0:b1, :, None], self.eb[b0:b1, None, c0:c1], out=idx)
+        idx -= _E_MIN
+        return _S32_BY_E.take(idx)
 
     @staticmethod
     def _scale_rows(x, s):
@@ -245,6 +267,19 @@ class MxTerms:
         if rows % MX_BLOCK:
             x[full * MX_BLOCK :] *= s[full]
 
+    @staticmethod
+    def _row_factors(a, s):
+        """(rows, n) float32 ``a[k] * s[k // 32 - first block, j]``; a (rows,) starts a block."""
+        rows, n = a.shape[0], s.shape[1]
+        f = np.empty((rows, n), np.float32)
+        full = rows // MX_BLOCK
+        if full:
+            np.multiply(a[: full * MX_BLOCK].reshape(full, MX_BLOCK, 1), s[:full, None, :],
+                        out=f[: full * MX_BLOCK].reshape(full, MX_BLOCK, n))
+        if rows % MX_BLOCK:
+            np.multiply(a[full * MX_BLOCK :, None], s[full], out=f[full * MX_BLOCK :])
+        return f
+
     def fill32(self, out, k0, k1, c0, c1):
         """out (rows, M, n) float32 = the terms (exact where :meth:`safe`). Callers hold
         ``np.errstate`` (over/invalid/under ignored)."""
@@ -252,8 +287,10 @@ class MxTerms:
         if m == 1:  # 2-D views: cheaper broadcasting
             o2 = out[:, 0, :]
             self.decode32(o2, k0, k1, c0, c1)
-            self._scale_rows(o2, self._s32(k0, k1, c0, c1)[:, 0, :])
-            o2 *= self.a32[0, k0:k1, None]
+            # one multiply by the factor a[k] * s[block, j]: exact where the term is safe
+            # (then 2^E a is an FP32 value, see the module docstring); other columns are
+            # replaced by the caller
+            o2 *= self._row_factors(self.a32[0, k0:k1], self._s32(k0, k1, c0, c1)[:, 0, :])
             return
         tmp = np.empty((k1 - k0, c1 - c0), np.float32)
         self.decode32(tmp, k0, k1, c0, c1)

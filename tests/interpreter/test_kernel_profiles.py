@@ -196,3 +196,28 @@ def test_fp32_sequential_is_an_alias():
     kw = dict(a_scale=sa, b_scale=sb, a_type="E4M3", b_type="E5M2")
     np.testing.assert_array_equal(cube_matrix(20, ac, bc, **kw),
                                   cube_matrix(20, ac, bc, profile="fp32-sequential", **kw))
+
+
+@pytest.mark.parametrize("pair", [(T.E4M3, T.E4M3), (T.E2M1X2, T.E2M1X2), (T.E5M2, T.E1M2X2)])
+def test_tgemv_scales_at_the_fp32_range_edges(pair):
+    """TGEMV (M=1): every block's combined scale the same, swept across the lowest and
+    highest values for which all terms are FP32 values (products with subnormal factors
+    a * 2^E, the kernel's all-safe fast path) and just beyond (its wide path)."""
+    at, bt = pair
+    rng = np.random.default_rng(11)
+    k, n = 64, 10
+    ac, bc = raw(at, rng, (1, k)), raw(bt, rng, (k, n))
+    # the edges of these pairs: 2^-127 * 2^(sb-127) at sb = 107 / 123, 2^127 * 2^(sb-127)
+    # at sb = 110 / 122
+    for sa_code, sb_codes in ((0, (106, 107, 108, 122, 123, 124)),
+                              (254, (109, 110, 111, 121, 122, 123))):
+        for sb_code in sb_codes:
+            sa = np.full((1, 2), sa_code, np.uint8)
+            sb = np.full((2, n), sb_code, np.uint8)
+            bias = (rng.standard_normal((1, n)) * 4).astype(np.float32)
+            got = cube_matrix(21, ac, bc, bias=bias, a_scale=sa, b_scale=sb, a_type=at,
+                              b_type=bt)
+            want = [ordered_reference(terms(ac, at, bc, bt, sa, sb, 0, j), None,
+                                      _value(bias[0, j])) for j in range(n)]
+            np.testing.assert_array_equal(got, np.array([want], np.float32),
+                                          err_msg=f"scales {sa_code}, {sb_code}")
