@@ -142,6 +142,20 @@ def _pair_lut(t: TileDataType, packed: bool) -> np.ndarray:
     return _PAIR_LUTS[key]
 
 
+_QUAD_LUTS: dict[TileDataType, np.ndarray] = {}
+
+
+def _quad_lut(t: TileDataType) -> np.ndarray:
+    """float32 value quadruples viewed as complex128 (16 bytes): index a uint16 holding two
+    packed X2 bytes, i.e. four 4-bit codes (little-endian, low nibble first)."""
+    if t not in _QUAD_LUTS:
+        lut = mx.value_lut(t).astype(np.float32)
+        i = np.arange(65536)
+        quads = np.stack([lut[(i >> (4 * q)) & 0x0F] for q in range(4)], axis=1)
+        _QUAD_LUTS[t] = np.ascontiguousarray(quads).view(np.complex128).reshape(65536)
+    return _QUAD_LUTS[t]
+
+
 class MxTerms:
     """Terms of an MX product from raw codes: A codes (M, K), B codes (K, N) or packed X2
     bytes (K, N/2), E8M0 scale codes sA (M, nb) / sB (nb, N) or None."""
@@ -208,7 +222,11 @@ class MxTerms:
     def decode32(self, out, k0, k1, c0, c1):
         """Decode B rows k0:k1, columns c0:c1 (c0 even) into the float32 array ``out``."""
         codes = self._codes(k0, k1, c0, c1)
-        if self.pair and (c1 - c0) % 2 == 0 and (self.b_packed or codes.strides[1] == 1):
+        if (self.b_packed and np.little_endian and c0 % 4 == 0 and (c1 - c0) % 4 == 0
+                and codes.strides[1] == 1):  # four elements per lookup
+            np.take(_quad_lut(self.bt), codes.view(np.uint16), out=out.view(np.complex128),
+                    mode="wrap")
+        elif self.pair and (c1 - c0) % 2 == 0 and (self.b_packed or codes.strides[1] == 1):
             src = codes if self.b_packed else codes.view(np.uint16)
             np.take(_pair_lut(self.bt, self.b_packed), src, out=out.view(np.float64), mode="wrap")
         elif self.b_packed:

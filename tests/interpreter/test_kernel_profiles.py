@@ -205,8 +205,12 @@ def test_tgemv_scales_at_the_fp32_range_edges(pair):
     a * 2^E, the kernel's all-safe fast path) and just beyond (its wide path)."""
     at, bt = pair
     rng = np.random.default_rng(11)
-    k, n = 64, 10
+    k, n = 64, 12
     ac, bc = raw(at, rng, (1, k)), raw(bt, rng, (k, n))
+
+    def pack(x):
+        return ((x[:, 0::2] & 0x0F) | (x[:, 1::2] << 4)).astype(np.uint8)
+
     # the edges of these pairs: 2^-127 * 2^(sb-127) at sb = 107 / 123, 2^127 * 2^(sb-127)
     # at sb = 110 / 122
     for sa_code, sb_codes in ((0, (106, 107, 108, 122, 123, 124)),
@@ -221,3 +225,7 @@ def test_tgemv_scales_at_the_fp32_range_edges(pair):
                                       _value(bias[0, j])) for j in range(n)]
             np.testing.assert_array_equal(got, np.array([want], np.float32),
                                           err_msg=f"scales {sa_code}, {sb_code}")
+            if at.packed_x2 and bt.packed_x2:  # X2 bytes: four elements per table lookup
+                got = cube_matrix(21, pack(ac), pack(bc), bias=bias, a_scale=sa,
+                                  b_scale=sb, a_type=at, b_type=bt, packed=True)
+                np.testing.assert_array_equal(got, np.array([want], np.float32))
