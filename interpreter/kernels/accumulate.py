@@ -421,14 +421,29 @@ def _ordered_cols(src, c, c0: int, c1: int) -> np.ndarray:
     return acc
 
 
+def _runnable_others() -> int | None:
+    """Tasks runnable right now besides this thread (``/proc/loadavg`` field 4), or None."""
+    try:
+        with open("/proc/loadavg") as f:
+            return int(f.read().split()[3].split("/")[0]) - 1
+    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
+        return None
+
+
 def _cores_free() -> bool:
     """Two threads pay off only when the machine has a spare core (on an oversubscribed
-    machine the per-block GIL hand-offs make them slower). Results never depend on this:
-    columns are independent chains."""
-    try:
-        return os.getloadavg()[0] < (os.cpu_count() or 1) - 0.5
-    except OSError:  # pragma: no cover - no load average on this platform
-        return True
+    machine the per-block GIL hand-offs make them slower). Decided from the tasks runnable
+    right now (three samples), not the one-minute load average, which stays high for a
+    minute after a finished job and would disable the threads spuriously. Results never
+    depend on this: columns are independent chains."""
+    cpus = os.cpu_count() or 1
+    samples = [_runnable_others() for _ in range(3)]
+    if None in samples:  # pragma: no cover - no /proc: fall back to the load average
+        try:
+            return os.getloadavg()[0] < cpus - 0.5
+        except OSError:
+            return True
+    return max(samples) <= cpus - 2
 
 
 def _split_columns(fn, src, *args) -> np.ndarray:

@@ -229,3 +229,24 @@ def test_tgemv_scales_at_the_fp32_range_edges(pair):
                 got = cube_matrix(21, pack(ac), pack(bc), bias=bias, a_scale=sa,
                                   b_scale=sb, a_type=at, b_type=bt, packed=True)
                 np.testing.assert_array_equal(got, np.array([want], np.float32))
+
+
+@pytest.mark.parametrize("profile", ["ordered", "exact"])
+def test_two_threads_give_the_same_bits(monkeypatch, profile):
+    """Large products split their columns over two threads when a core is free: the result
+    is the same bit for bit either way (columns are independent chains)."""
+    from interpreter.kernels import accumulate
+
+    rng = np.random.default_rng(4)
+    k, n = 1024, 2048  # M*K*N at the threading threshold
+    ac, bc = (rng.integers(0, 256, shape).astype(np.uint8) for shape in ((1, k), (k, n)))
+    sa = rng.integers(100, 160, (1, k // 32)).astype(np.uint8)
+    sb = rng.integers(100, 160, (k // 32, n)).astype(np.uint8)
+    sb[3, 5] = 0xFF  # a NaN scale: the per-element safety path
+    kw = dict(bias=np.zeros((1, n), np.float32), a_scale=sa, b_scale=sb, a_type="E4M3",
+              b_type="E4M3", profile=profile)
+    got = {}
+    for free in (False, True):
+        monkeypatch.setattr(accumulate, "_cores_free", lambda free=free: free)
+        got[free] = cube_matrix(21, ac, bc, **kw)
+    np.testing.assert_array_equal(got[False].view(np.uint32), got[True].view(np.uint32))
