@@ -37,6 +37,10 @@ How they are computed fast (NUMERICS.md 5):
   compared with their float32 casts. Columns of a chunk that fail both checks take the wide
   path: per k, the float64 sum ``acc + t`` with its TwoSum error is rounded to odd and then
   cast to float32, which is one correct RNE rounding (53 >= 24 + 2 bits).
+  Decoding B is a table lookup of two codes (or four packed X2 nibbles) per index; for one
+  row of A the terms are then ``B[k, j] * (a[k] * 2^E[block, j])`` with ONE multiply: where
+  a block is safe, ``a * 2^E`` is itself an FP32 value (E + lsb_a >= -149 because
+  lsb_b <= 0; E + top_a <= 128 - top_b), so the product is the exact term.
 * exact: per chunk, the float64 terms (or, for format pairs whose 32-term block sums are
   exact in float64, the block sums from a float64 matmul times the exact block scales) are
   split by Rump-style extraction against powers of two into pieces whose sums are exact in
