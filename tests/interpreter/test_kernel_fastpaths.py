@@ -1,0 +1,133 @@
+"""Differential tests of the kernels' fast paths against their exact paths.
+
+Each fast path (NaN test by one reduction, branch-free blocked NaN replacement, sqrt /
+reciprocal in the format itself, TRELU's NaN test) must give the same words as the exact
+path on planted NaN (both signs, quiet and signalling payloads), +-inf, +-0, subnormals,
+format boundaries and random bit patterns."""
+
+from __future__ import annotations
+
+import math
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from interpreter.kernels.elementwise import BINARY_ROWS, binary_core
+from interpreter.kernels.nanfix import _BLOCK, has_nan, replace_where
+from interpreter.kernels.unary import UNARY_ROWS, canonical_nan, sfu_exact
+from pto_dialect.datatypes import TileDataType as T
+
+_CARRIERS = {
+    T.FP64: np.dtype(np.float64),
+    T.FP32: np.dtype(np.float32),
+    T.FP16: np.dtype(np.float16),
+    T.BF16: np.dtype(ml_dtypes.bfloat16),
+}
+
+
+def _planted(dt: np.dtype, n_random: int = 4096, seed: int = 0) -> np.ndarray:
+    """Special words of the format (by bit pattern) followed by random words."""
+    bits = dt.itemsize * 8
+    u = np.dtype(f"u{dt.itemsize}")
+    info = ml_dtypes.finfo(dt) if dt.itemsize == 2 and dt != np.float16 else np.finfo(dt)
+    sign = 1 << (bits - 1)
+    exp_all = int(np.array(np.inf, dt).view(u))  # +inf word
+    quiet = (exp_all | (exp_all >> 1)) & ~sign  # canonical quiet NaN (top fraction bit)
+    words = [0, sign, 1, sign | 1, exp_all - 1, sign | (exp_all - 1), exp_all, sign | exp_all,
+             quiet, sign | quiet, exp_all | 1, sign | exp_all | 1, quiet | 5, int(np.array(1, dt).view(u))]  # fmt: skip
+    vals = [info.tiny, -info.tiny, info.smallest_subnormal, info.max, -info.max, 1.0, -1.0, 2.0,
+            0.5, -0.5, 3.0, float(info.tiny) * 2 ** 0.5, float(info.max) / 3]  # fmt: skip
+    planted = np.concatenate([np.array(words, u).view(dt), np.array(vals, np.float64).astype(dt)])
+    rnd = np.random.default_rng(seed).integers(0, 1 << bits, size=n_random, dtype=np.uint64)
+    return np.concatenate([planted, rnd.astype(u).view(dt)])
+
+
+def _words(x: np.ndarray) -> np.ndarray:
+    return x.view(np.dtype(f"u{x.dtype.itemsize}"))
+
+
+def _canonical_ref(r: np.ndarray) -> np.ndarray:
+    return np.where(np.isnan(r), np.array(np.nan).astype(r.dtype), r)
+
+
+@pytest.mark.parametrize("t", list(_CARRIERS))
+def test_canonical_nan_matches_where(t):
+    x = _planted(_CARRIERS[t])
+    assert np.array_equal(_words(canonical_nan(x.copy())), _words(_canonical_ref(x)))
+    # not contiguous, read-only: a copy, the input untouched
+    y = x[::3]
+    y.flags.writeable = False
+    before = _words(y).copy()
+    assert np.array_equal(_words(canonical_nan(y)), _words(_canonical_ref(y)))
+    assert np.array_equal(_words(y), before)
+
+
+def test_replace_where_crosses_blocks():
+    n = 2 * _BLOCK + 17
+    x = np.arange(n, dtype=np.float32)
+    mask = (np.arange(n) % 7) == 3
+    got = replace_where(x.copy().reshape(1, n), mask.reshape(1, n), np.float32(-2.5))
+    assert np.array_equal(got.reshape(-1), np.where(mask, np.float32(-2.5), x))
+
+
+@pytest.mark.parametrize("t", list(_CARRIERS))
+def test_has_nan(t):
+    x = _planted(_CARRIERS[t], 0)
+    finite = x[~np.isnan(x)]
+    assert has_nan(x) and not has_nan(finite)
+    assert has_nan(np.concatenate([finite, x[np.isnan(x)][:1]]))
+
+
+def _binary_exact(row, a, b):
+    """The former exact NaN rule: NaNs created from non-NaN operands become canonical."""
+    with np.errstate(all="ignore"):
+        if a.dtype in (np.float16, ml_dtypes.bfloat16):
+            r = row.float_op(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
+        else:
+            r = row.float_op(a, b)
+    created = np.isnan(r) & ~np.isnan(a) & ~np.isnan(b)
+    return np.where(created, np.array(np.nan).astype(r.dtype), r)
+
+
+@pytest.mark.parametrize("t", list(_CARRIERS))
+@pytest.mark.parametrize("op", ["TADD", "TSUB", "TMUL", "TDIV", "TREM", "TMAX", "TMIN"])
+def test_binary_fast_path_matches_exact(t, op):
+    x = _planted(_CARRIERS[t], 512)
+    a, b = np.meshgrid(x, x[::-1][:64])  # every planted pair, both orders
+    row = BINARY_ROWS[op]
+    got = binary_core(row, a.copy(), b.copy(), t)
+    assert np.array_equal(_words(got), _words(_binary_exact(row, a, b)))
+    # tile-scalar shape: a (1, 1) second operand
+    for s in x[:27]:
+        sb = np.full((1, 1), s)
+        got = binary_core(row, x.reshape(1, -1), sb, t)
+        want = _binary_exact(row, x.reshape(1, -1), sb)  # numpy picks NaN payloads by shape
+        assert np.array_equal(_words(got), _words(want))
+
+
+@pytest.mark.parametrize("op", ["TSQRT", "TRECIP"])
+@pytest.mark.parametrize("t", [T.FP64, T.FP32, T.FP16])
+def test_direct_sfu_matches_float64_path(op, t):
+    dt = _CARRIERS[t]
+    x = (np.arange(1 << 16, dtype=np.uint16).view(np.float16) if t is T.FP16
+         else _planted(dt, 1 << 16, seed=1))  # fmt: skip
+    fast = UNARY_ROWS[op].float_op(x.copy(), t)
+    assert np.array_equal(_words(fast), _words(sfu_exact(op)(x.copy(), t)))
+
+
+def _relu_ref(v: float) -> float:
+    if math.isnan(v):
+        return math.nan
+    return v if v > 0 else 0.0
+
+
+@pytest.mark.parametrize("t", list(_CARRIERS))
+def test_relu_fast_path_matches_scalar_reference(t):
+    dt = _CARRIERS[t]
+    x = _planted(dt, 2048)
+    got = UNARY_ROWS["TRELU"].float_op(x, t)
+    want = np.array([_relu_ref(float(v)) for v in x], np.float64).astype(dt)
+    assert np.array_equal(_words(got), _words(want))
+    assert np.array_equal(_words(UNARY_ROWS["TRELU"].float_op(x[np.isfinite(x)], t)),
+                          _words(want[np.isfinite(x)]))  # fmt: skip
