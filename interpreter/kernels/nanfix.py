@@ -48,3 +48,4 @@ def replace_where(r: np.ndarray, mask: np.ndarray | None, value) -> np.ndarray:
         np.multiply(dk, mk, out=dk, casting="unsafe")
         np.bitwise_xor(w[i:j], dk, out=w[i:j])
     return r
+

@@ -131,3 +131,66 @@ def test_relu_fast_path_matches_scalar_reference(t):
     assert np.array_equal(_words(got), _words(want))
     assert np.array_equal(_words(UNARY_ROWS["TRELU"].float_op(x[np.isfinite(x)], t)),
                           _words(want[np.isfinite(x)]))  # fmt: skip
+
+
+# -- conversions ---------------------------------------------------------------------------
+def _f32_sources(seed: int = 2) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    near = (rng.standard_normal(4096) * 30000).astype(np.float32)  # FP16 overflow edge
+    small = (rng.standard_normal(2048) * 2.0**-18).astype(np.float32)  # FP16 subnormals
+    ints = (rng.integers(-300, 300, 2048) / 4).astype(np.float32)  # exact and tie values
+    edges = np.array([65504, 65519.996, 65520, -65520, 65536, 2**-24, 2**-25, -(2**-25),
+                      2**-26, -(2**-26), 3 * 2**-26, 2.0**31, -(2.0**31), 2.0**31 - 128,
+                      127.5, -128.5, 255.5, 1e30, -1e30], np.float32)  # fmt: skip
+    return np.concatenate([_planted(np.dtype(np.float32), 8192, seed), near, small, ints, edges])
+
+
+@pytest.mark.parametrize("mode", ["rtz", "rtm", "rtp"])
+@pytest.mark.parametrize("pair", [(T.FP32, T.FP16), (T.FP64, T.FP32), (T.FP64, T.FP16)])
+def test_directed_cast_matches_exact_rounding(mode, pair):
+    from interpreter.kernels import convert as cv
+
+    src, dst = pair
+    x = _f32_sources().astype(_CARRIERS[src])
+    if src is T.FP64:
+        rng = np.random.default_rng(7)
+        x = np.concatenate([x, _planted(np.dtype(np.float64), 8192), rng.standard_normal(2048) * 3e38])
+    code = cv.resolve_rmode(mode, src, dst)
+    got = cv.convert_values(x, src, dst, mode)
+    with np.errstate(all="ignore"):
+        want = cv.encode_float(cv.round_float(x.astype(np.float64), dst, code, False), dst)
+    assert np.array_equal(_words(got), _words(want))
+
+
+@pytest.mark.parametrize("mode", ["rne", "rtz", "rtm", "rtp", "rna", "rto", "rhb"])
+@pytest.mark.parametrize("dst", [T.S32, T.S16, T.S8, T.U16, T.U8])
+@pytest.mark.parametrize("sat", [True, False])
+def test_float_to_int_fast_path_matches_exact(monkeypatch, mode, dst, sat):
+    from interpreter.kernels import convert as cv
+
+    x = _f32_sources(3)
+    finite = x[np.isfinite(x) & (np.abs(x) < 2.0**40)]
+    parts = [finite, finite[np.abs(finite) < 100], x]  # in range, small, with specials
+    got = [cv.convert_values(p, T.FP32, dst, mode, sat) for p in parts]
+    monkeypatch.setattr(cv, "_float_to_int_in_range", lambda *a: None)
+    for p, g in zip(parts, got):
+        assert np.array_equal(g, cv.convert_values(p, T.FP32, dst, mode, sat))
+
+
+@pytest.mark.parametrize("dst", [T.S8, T.U8])
+@pytest.mark.parametrize("sat", [True, False])
+def test_quantize_rne_fast_path_matches_exact(monkeypatch, dst, sat):
+    from interpreter.kernels import convert as cv
+
+    rng = np.random.default_rng(4)
+    x = np.concatenate([(rng.standard_normal(4096) * 300).astype(np.float32),
+                        (rng.integers(-600, 600, 1024) / 2).astype(np.float32),
+                        (rng.standard_normal(1024) * 2.0**-6).astype(np.float32),
+                        np.float32([0.5 - 2**-25, -0.5, 1.5, 2.5, -0.0, 0.0])])  # fmt: skip
+    lo, hi = cv._bounds(dst)
+    cases = [(s, z) for s in (0.5, 1.0, 3.0, 1 / 3, 2.0**-10) for z in (0, 1, 3, -7, 127, 255)
+             if lo <= z <= hi]  # fmt: skip
+    got = [cv.quantize_values(x, float(np.float32(s)), z, dst, cv.RNE, sat) for s, z in cases]
+    monkeypatch.setattr(cv, "_quantize_rne", lambda *a: None)
+    for (s, z), g in zip(cases, got):
+        assert np.array_equal(g, cv.quantize_values(x, float(np.float32(s)), z, dst, cv.RNE, sat))
