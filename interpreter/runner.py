@@ -249,13 +249,13 @@ MAX_TENSOR_BYTES = 1 << 32
 def _check_tensor_sizes(module: Operation) -> None:
     """Refuse a program with a static tensor larger than :data:`MAX_TENSOR_BYTES` before
     running anything (numpy would fail late, or the machine would swap)."""
-    seen: set[Attribute] = set()
+    seen: set[int] = set()  # by identity: hashing an attribute walks its parameters
     for op in module.walk():
         for value in (*op.results, *op.operands):
             t = value.type
-            if t in seen or not isinstance(t, builtin.TensorType):
+            if not isinstance(t, builtin.TensorType) or id(t) in seen:
                 continue
-            seen.add(t)
+            seen.add(id(t))
             shape = [d for d in t.get_shape() if d != builtin.DYNAMIC_INDEX]
             elem = t.element_type
             bits = getattr(elem, "bitwidth", None) or getattr(
@@ -318,8 +318,9 @@ def run(
         raise RunError(f"unknown engine '{engine}' (choose from {', '.join(ENGINES)})")
     from interpreter import compiled
 
-    if isinstance(module_or_path, builtin.ModuleOp) and compiled.cached(module_or_path):
-        module = module_or_path  # verified when its first plan was compiled
+    checked = isinstance(module_or_path, builtin.ModuleOp) and compiled.cached(module_or_path)
+    if checked:
+        module = module_or_path  # verified and size-checked when its first plan was compiled
     else:
         module = load_module(module_or_path)
     callee = SymbolTable.lookup_symbol(module, symbol)
@@ -333,7 +334,8 @@ def run(
     if len(arrays) != len(inputs):
         raise RunError(f"@{symbol} takes {len(inputs)} argument(s), got {len(arrays)}")
     args = tuple(_convert_argument(v, t, i) for i, (v, t) in enumerate(zip(arrays, inputs)))
-    _check_tensor_sizes(module)
+    if not checked:
+        _check_tensor_sizes(module)
     if engine == "xdsl":
         runner = _run_xdsl
     elif engine == "compiled":
