@@ -335,6 +335,9 @@ def _float_to_int_in_range(v: np.ndarray, t: TileDataType, mode: int, sat: bool,
     directly; ``None`` sends NaN, infinities and out-of-range values to the exact path."""
     if t in (T.S4X2, T.U4X2):
         return None
+    if mode == RTZ:  # the C cast truncates: exact for sources in (lo - 1, hi + 1)
+        if lo - 1 < float(np.min(v)) and float(np.max(v)) < hi + 1:  # False for NaN
+            return v.astype(storage(t))
     r = round_to_integer(v, mode)
     rmin, rmax = float(np.min(r)), float(np.max(r))  # NaN propagates
     if not (np.isfinite(rmin) and np.isfinite(rmax)):
@@ -605,11 +608,10 @@ def _quantize_rne(x: np.ndarray, scale: float, zp: int, t: TileDataType, lo: int
     if odd:
         p += 1.0
     np.rint(p, out=p)
-    q = p.astype(np.int64)
-    q += zp - odd
-    if sat:
-        np.clip(q, lo, hi, out=q)
-    return q.astype(storage(t))
+    p += zp - odd  # exact: integers below 2^32
+    if sat:  # clamp in float64 (exact integers), then an in-range cast
+        return np.clip(p, lo, hi, out=p).astype(storage(t))
+    return p.astype(np.int64).astype(storage(t))  # Sat=0 keeps the low bits
 
 
 def dequantize_values(x: np.ndarray, scale: float, zp: int, mode: int) -> np.ndarray:

@@ -165,16 +165,22 @@ def test_directed_cast_matches_exact_rounding(mode, pair):
 @pytest.mark.parametrize("mode", ["rne", "rtz", "rtm", "rtp", "rna", "rto", "rhb"])
 @pytest.mark.parametrize("dst", [T.S32, T.S16, T.S8, T.U16, T.U8])
 @pytest.mark.parametrize("sat", [True, False])
-def test_float_to_int_fast_path_matches_exact(monkeypatch, mode, dst, sat):
+@pytest.mark.parametrize("src", [T.FP32, T.FP64])
+def test_float_to_int_fast_path_matches_exact(monkeypatch, mode, dst, sat, src):
     from interpreter.kernels import convert as cv
 
-    x = _f32_sources(3)
+    x = _f32_sources(3).astype(_CARRIERS[src])
+    lo, hi = cv._bounds(dst)
+    edges = np.array([lo - 1, lo - 0.9, lo - 0.5, lo, hi, hi + 0.5, hi + 0.9, hi + 1], np.float64)
     finite = x[np.isfinite(x) & (np.abs(x) < 2.0**40)]
-    parts = [finite, finite[np.abs(finite) < 100], x]  # in range, small, with specials
-    got = [cv.convert_values(p, T.FP32, dst, mode, sat) for p in parts]
+    inside = finite[(finite > lo - 1) & (finite < hi + 1)]
+    parts = [finite, finite[np.abs(finite) < 100], x,  # in range, small, with specials
+             np.concatenate([inside, edges.astype(x.dtype)]),
+             np.concatenate([inside, edges[1:-1].astype(x.dtype)])]  # fmt: skip
+    got = [cv.convert_values(p, src, dst, mode, sat) for p in parts]
     monkeypatch.setattr(cv, "_float_to_int_in_range", lambda *a: None)
     for p, g in zip(parts, got):
-        assert np.array_equal(g, cv.convert_values(p, T.FP32, dst, mode, sat))
+        assert np.array_equal(g, cv.convert_values(p, src, dst, mode, sat))
 
 
 @pytest.mark.parametrize("dst", [T.S8, T.U8])
