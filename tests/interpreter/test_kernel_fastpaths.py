@@ -18,6 +18,9 @@ from interpreter.kernels.nanfix import _BLOCK, has_nan, replace_where
 from interpreter.kernels.unary import UNARY_ROWS, canonical_nan, sfu_exact
 from pto_dialect.datatypes import TileDataType as T
 
+# signalling NaN sources widen with numpy's "invalid value encountered in cast" warning
+pytestmark = pytest.mark.filterwarnings("ignore:invalid value encountered in cast:RuntimeWarning")
+
 _CARRIERS = {
     T.FP64: np.dtype(np.float64),
     T.FP32: np.dtype(np.float32),
