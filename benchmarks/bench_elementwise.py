@@ -3,7 +3,8 @@
 * TEXP FP32 on a 4M-element tile vs ``np.exp`` on float32 (numpy's own float32 exp, not
   correctly rounded) and vs ``np.exp(a.astype(float64)).astype(float32)`` (the same
   once-rounded answer the kernel gives). Target <= 1.5x.
-* TADDS FP32 vs ``a + s``; TRELU FP32 vs ``np.maximum(a, 0)``.
+* TADDS FP32 vs ``a + s``; TRELU FP32 vs ``np.maximum(a, 0)``; TSQRT FP32 on the same
+  tile (half negative: every other result a canonicalised NaN) vs ``np.sqrt``.
 
 Times are the best of a few repeats; the machine is shared, so compare ratios. Prints only.
 """
@@ -29,10 +30,12 @@ def run(quick: bool = False, n: int = 1 << 22, repeat: int = 3) -> None:
          lambda: a + np.float32(1)),
         ("TRELU f32 vs np.maximum", lambda: KERNELS["TRELU"](a, None),
          lambda: np.maximum(a, np.float32(0))),
+        ("TSQRT f32 (half < 0) vs sqrt", lambda: KERNELS["TSQRT"](a, None), lambda: np.sqrt(a)),
     ]  # fmt: skip
     print(f"elementwise kernels, {n / 2**20:.0f}M elements (ms, best of {repeat}); target <= 1.5")
     for name, k, base in rows:
-        t_b, t_k = best_of(base, repeat), best_of(k, repeat)
+        with np.errstate(invalid="ignore"):
+            t_b, t_k = best_of(base, repeat), best_of(k, repeat)
         print(f"  {name:28s} {t_b * 1e3:8.1f} {t_k * 1e3:8.1f} {t_k / t_b:6.2f}")
 
 

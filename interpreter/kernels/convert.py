@@ -294,7 +294,10 @@ def float_to_int(v: np.ndarray, t: TileDataType, mode: int, sat: bool) -> np.nda
     """Exact float values -> integer type ``t`` (D20; the reference quantizer's rules)."""
     lo, hi = _bounds(t)
     with np.errstate(all="ignore"):
-        if hi < 2**31 and v.dtype.kind == "f" and v.dtype.itemsize >= 4:
+        if hi < 2**31 and v.dtype.kind == "f" and v.dtype.itemsize >= 4 and v.size:
+            fast = _float_to_int_in_range(v, t, mode, sat, lo, hi)
+            if fast is not None:
+                return fast
             # up to 32-bit destinations: the rounded value is exact in the source float, and
             # clamping (Sat) or wrapping (through int64, |r| < 2^63) needs no 64-bit care
             r = round_to_integer(v, mode).astype(np.float64, copy=False)
@@ -322,6 +325,28 @@ def float_to_int(v: np.ndarray, t: TileDataType, mode: int, sat: bool) -> np.nda
         u = np.where(v == np.inf, top, np.where(v == -np.inf, bottom, u))
         u = np.where(nan, np.uint64(0), u)
     return _int_carrier(u, t)
+
+
+def _float_to_int_in_range(v: np.ndarray, t: TileDataType, mode: int, sat: bool, lo: int,
+                           hi: int) -> np.ndarray | None:
+    """Fast path of :func:`float_to_int` for FP32 / FP64 sources and destinations of at
+    most 32 bits: when every rounded value is finite and fits the destination (or Sat
+    clamps it with bounds exact in the source format), the rounded floats convert
+    directly; ``None`` sends NaN, infinities and out-of-range values to the exact path."""
+    if t in (T.S4X2, T.U4X2):
+        return None
+    if mode == RTZ:  # the C cast truncates: exact for sources in (lo - 1, hi + 1)
+        if lo - 1 < float(np.min(v)) and float(np.max(v)) < hi + 1:  # False for NaN
+            return v.astype(storage(t))
+    r = round_to_integer(v, mode)
+    rmin, rmax = float(np.min(r)), float(np.max(r))  # NaN propagates
+    if not (np.isfinite(rmin) and np.isfinite(rmax)):
+        return None
+    if lo <= rmin and rmax <= hi:
+        return r.astype(storage(t))
+    if sat and (hi < 2**24 or v.dtype.itemsize == 8):  # lo and hi exact in the source float
+        return np.clip(r, lo, hi, out=r).astype(storage(t))
+    return None
 
 
 def int_to_int(v: np.ndarray, t: TileDataType, sat: bool) -> np.ndarray:
@@ -353,6 +378,49 @@ _FAST = {
 against the Fraction reference in tests/interpreter/test_kernel_convert.py)."""
 
 
+_DIRECTED = {(T.FP32, T.FP16), (T.FP64, T.FP32), (T.FP64, T.FP16)}
+"""Pairs whose RTZ / RTM / RTP conversion is derived from numpy's RNE cast
+(:func:`_directed_from_rne`; differential tests against :func:`round_float`)."""
+
+
+def _directed_from_rne(x: np.ndarray, dt: np.dtype, mode: int) -> np.ndarray:
+    """A directed rounding from the correctly rounded RNE cast ``y``: ``y`` is one of the
+    two neighbours of ``x`` in the destination (or ``x`` itself), so where ``y`` lies on the
+    wrong side of ``x`` the answer is ``y``'s neighbour toward the direction (RTM: down,
+    RTP: up, RTZ: toward zero). That also gives IEEE 754 7.4's overflow (an infinite
+    ``y`` steps back to the largest finite value when the direction is toward zero) and
+    gradual underflow with signed zeros (a negative value rounding to -0 steps to the
+    negative smallest subnormal under RTM); a NaN compares false and stays (canonical)."""
+    with np.errstate(all="ignore"):
+        y = x.astype(dt)
+        back = y.astype(x.dtype)  # exact: the destination is narrower
+        if mode == RTM:
+            wrong = back > x
+        elif mode == RTP:
+            wrong = back < x
+        else:
+            wrong = np.abs(back) > np.abs(x)
+        # the neighbour is one encoding away: magnitude down (RTZ; RTM on positives, RTP
+        # on negatives) is word - 1, magnitude up is word + 1 (from -0 to the negative
+        # smallest subnormal, from +inf down to the largest finite value), modulo the width
+        u = np.dtype(f"u{dt.itemsize}")
+        w = y.view(u)
+        if mode == RTZ:
+            w -= wrong
+        else:
+            d = w >> u.type(dt.itemsize * 8 - 1)  # s: 1 on negatives
+            d <<= u.type(1)
+            if mode == RTM:
+                d -= u.type(1)  # 2s - 1
+            else:
+                np.subtract(u.type(1), d, out=d)  # RTP: 1 - 2s
+            np.multiply(d, wrong, out=d, casting="unsafe")
+            w += d
+        if np.isnan(np.min(x)):
+            y = _canonical_nan(y)
+    return y
+
+
 def convert_values(x: np.ndarray, src: TileDataType, dst: TileDataType, rmode=0,
                    sat: bool = False) -> np.ndarray:
     """TCVT on a carrier array of ``src``: the carrier array of ``dst`` (module docstring)."""
@@ -369,6 +437,8 @@ def convert_values(x: np.ndarray, src: TileDataType, dst: TileDataType, rmode=0,
             if x.size and np.isnan(np.min(probe)):
                 out = _canonical_nan(out)
             return out
+    if not sat and (src, dst) in _DIRECTED and mode in (RTZ, RTM, RTP):
+        return _directed_from_rne(x, storage(dst), mode)
     v = source_values(x, src)
     if src.is_integer and dst.is_integer:
         return int_to_int(v, dst, sat)
@@ -484,6 +554,10 @@ def quantize_values(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode:
                     sat: bool) -> np.ndarray:
     """``TileProfileQuantize`` on float32 values (exact; module docstring)."""
     lo, hi = _bounds(t)
+    if mode == RNE and x.size:
+        fast = _quantize_rne(x, scale, zp, t, lo, hi, sat)
+        if fast is not None:
+            return fast
     with np.errstate(all="ignore"):
         v = x.astype(np.float64)
         p = np.where(np.isfinite(v), v * scale, 0.0)  # exact: 24 x 24 bits
@@ -512,6 +586,32 @@ def quantize_values(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode:
         q = np.where(v == np.inf, hi, np.where(v == -np.inf, lo, q))
         q = np.where(np.isnan(v), 0, q)
     return q.astype(storage(t))
+
+
+def _quantize_rne(x: np.ndarray, scale: float, zp: int, t: TileDataType, lo: int, hi: int,
+                  sat: bool) -> np.ndarray | None:
+    """Fast path of :func:`quantize_values` under RNE for finite sources with
+    ``|x * scale| < 2^31`` (``None`` otherwise: the exact path).
+
+    ``p = x * scale`` is exact in float64 (at most 48 significant bits). An even zero
+    point commutes with RNE: RNE(p + zp) = RNE(p) + zp. An odd one is split as
+    ``RNE(p + 1) + (zp - 1)``: ``p + 1`` is exact when ``|p| >= 2^-5`` (its bits span at
+    most 48 + 5 places), and for smaller ``|p|`` it stays within (0.96, 1.04), which
+    rounds to 1 either way, as RNE(p + zp) = zp does."""
+    with np.errstate(all="ignore"):
+        m = max(abs(float(np.min(x))), abs(float(np.max(x))))  # NaN / inf: not finite
+    if not np.isfinite(m) or m * scale >= 2.0**31:
+        return None
+    p = x.astype(np.float64)
+    p *= scale
+    odd = zp & 1
+    if odd:
+        p += 1.0
+    np.rint(p, out=p)
+    p += zp - odd  # exact: integers below 2^32
+    if sat:  # clamp in float64 (exact integers), then an in-range cast
+        return np.clip(p, lo, hi, out=p).astype(storage(t))
+    return p.astype(np.int64).astype(storage(t))  # Sat=0 keeps the low bits
 
 
 def dequantize_values(x: np.ndarray, scale: float, zp: int, mode: int) -> np.ndarray:

@@ -88,6 +88,7 @@ import numpy as np
 from pto_dialect.datatypes import TREM_TYPES, VEC_ARITH_TYPES, VEC_INT_TYPES, TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
+from .nanfix import has_nan, replace_where
 from .padding import pad_tile, parse_pad
 from .postprocess import FloatFormat
 
@@ -326,9 +327,12 @@ def binary_core(
     # format's canonical quiet NaN (TileNumericCanonicalNaN, asl/arch/features/
     # mx-formats.asl: FP32 0x7FC00000, FP16 0x7E00, BF16 0x7FC0, E4M3 0x7F, E5M2 0x7E),
     # not the machine's default NaN (0xFFC00000 on x86)
+    # fast path: no NaN in the result (one reduction), so none was created
+    if not has_nan(r):
+        return r
     created = np.isnan(r) & ~np.isnan(a) & ~np.isnan(b)
-    if created.any():
-        r[created] = np.nan  # np.nan casts to each format's canonical NaN
+    if created.any():  # np.nan casts to each format's canonical NaN
+        r = replace_where(r, created, np.array(np.nan).astype(r.dtype))
     return r
 
 

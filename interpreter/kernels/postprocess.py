@@ -93,20 +93,20 @@ def round_to_integer(v: np.ndarray, mode: int) -> np.ndarray:
     RHB rounds ties toward +inf (the ASL ``MatrixRoundMagnitude`` rule); RTO rounds an
     inexact value to the odd neighbour.
     """
-    f = np.floor(v)
-    frac = v - f  # exact
     if mode in (0, 1):
         return np.rint(v)
     if mode == 2:
         return np.trunc(v)
     if mode == 3:
-        return f
+        return np.floor(v)
     if mode == 4:
         return np.ceil(v)
     if mode == 5:  # ties away from zero
         m = np.floor(np.abs(v))
         m = m + (np.abs(v) - m >= 0.5)
         return np.copysign(m, v)
+    f = np.floor(v)
+    frac = v - f  # exact
     if mode == 6:
         return np.where((frac != 0) & (np.fmod(f, 2) == 0), f + 1, f)
     if mode == 7:

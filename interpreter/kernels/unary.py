@@ -39,6 +39,7 @@ from pto_dialect.datatypes import VEC_ARITH_TYPES, VEC_FLOAT_TYPES, VEC_INT_TYPE
 
 from . import status
 from .elementwise import NARROW_FP32, check_encodings, round_to_narrow_fp32
+from .nanfix import has_nan, replace_where
 from .tepl import map_valid
 
 T = TileDataType
@@ -75,11 +76,14 @@ def _fneg(a: np.ndarray, t: TileDataType) -> np.ndarray:
 def canonical_nan(r: np.ndarray) -> np.ndarray:
     """Every NaN of ``r`` (a float carrier array) as the format's canonical quiet NaN
     (numpy's / ml_dtypes' positive NaN is the canonical encoding of every PTO float type:
-    FP32 0x7FC00000, FP16 0x7E00, BF16 0x7FC0, E4M3 0x7F, E5M2 0x7E, FP64 0x7FF8...)."""
-    nan = np.isnan(r)
-    if nan.any():
-        r = np.where(nan, np.array(np.nan).astype(r.dtype), r)
-    return r
+    FP32 0x7FC00000, FP16 0x7E00, BF16 0x7FC0, E4M3 0x7F, E5M2 0x7E, FP64 0x7FF8...).
+
+    ``r`` may be rewritten in place (callers pass a fresh result). The common NaN-free case
+    costs one reduction (``np.min`` propagates NaN); otherwise the NaN words are replaced
+    branch-free on the carrier bits (:func:`replace_where`)."""
+    if not has_nan(r):
+        return r
+    return replace_where(r, None, np.array(np.nan).astype(r.dtype))
 
 
 def _frelu(a: np.ndarray, t: TileDataType) -> np.ndarray:
@@ -87,9 +91,8 @@ def _frelu(a: np.ndarray, t: TileDataType) -> np.ndarray:
     with np.errstate(invalid="ignore"):  # a signalling NaN input is a value here
         r = np.maximum(a, zero)  # negatives -> +0 or -0; NaN propagates
         r += zero  # -0 + +0 = +0 under RNE: every zero result is +0
-    nan = np.isnan(a)
-    if nan.any():
-        r[nan] = np.array(np.nan).astype(a.dtype)  # the canonical quiet NaN
+    if has_nan(a):  # fast path: one reduction; NaN inputs give the canonical quiet NaN
+        r = replace_where(r, np.isnan(a), np.array(np.nan).astype(a.dtype))
     return r
 
 
@@ -104,17 +107,40 @@ def round_from_f64(v: np.ndarray, t: TileDataType, dtype: np.dtype) -> np.ndarra
         return v.astype(dtype)
 
 
-def _sfu(fn: Callable[[np.ndarray], np.ndarray]) -> Callable:
-    def op(a: np.ndarray, t: TileDataType) -> np.ndarray:
+_DIRECT_TYPES = frozenset({T.FP64, T.FP32, T.FP16})
+"""Types whose numpy ufunc is already the once-rounded float64 result for a correctly
+rounded operation (sqrt, division): IEEE sqrt / divide in the format itself (FP16 through
+numpy's float32 loop) are correctly rounded, and rounding a float64 result again to a
+format of p <= 24 bits is innocuous since 53 >= 2p + 2, so both give the same words."""
+
+
+def _sfu(fn: Callable[[np.ndarray], np.ndarray], correctly_rounded: bool = False) -> Callable:
+    """An SFU op computed in float64 and rounded once; ``correctly_rounded`` ops (sqrt,
+    reciprocal) take the fast path in the format itself for :data:`_DIRECT_TYPES`
+    (:func:`sfu_exact` keeps the float64 path for the differential tests)."""
+
+    def exact(a: np.ndarray, t: TileDataType) -> np.ndarray:
         with np.errstate(all="ignore"):
             v = fn(a.astype(np.float64))
         return canonical_nan(round_from_f64(v, t, a.dtype))
 
+    def op(a: np.ndarray, t: TileDataType) -> np.ndarray:
+        if correctly_rounded and t in _DIRECT_TYPES:
+            with np.errstate(all="ignore"):
+                return canonical_nan(fn(a))
+        return exact(a, t)
+
+    op.exact = exact  # type: ignore[attr-defined]
     return op
 
 
+def sfu_exact(mnemonic: str) -> Callable[[np.ndarray, TileDataType], np.ndarray]:
+    """The float64-then-round path of an SFU row, without any fast path (for tests)."""
+    return UNARY_ROWS[mnemonic].float_op.exact  # type: ignore[attr-defined]
+
+
 def _recip(x):
-    return 1.0 / x
+    return np.divide(np.ones((), x.dtype), x)  # in x's own format (1.0 would promote FP16)
 
 
 def _rsqrt(x):
@@ -138,8 +164,8 @@ UNARY_ROWS: dict[str, UnaryRow] = {
         UnaryRow("TRELU", _int_relu, _frelu, VEC_ARITH_TYPES),
         UnaryRow("TEXP", None, _sfu(np.exp), VEC_FLOAT_TYPES),
         UnaryRow("TLOG", None, _sfu(np.log), VEC_FLOAT_TYPES),
-        UnaryRow("TRECIP", None, _sfu(_recip), VEC_FLOAT_TYPES),
-        UnaryRow("TSQRT", None, _sfu(np.sqrt), VEC_FLOAT_TYPES),
+        UnaryRow("TRECIP", None, _sfu(_recip, True), VEC_FLOAT_TYPES),
+        UnaryRow("TSQRT", None, _sfu(np.sqrt, True), VEC_FLOAT_TYPES),
         UnaryRow("TRSQRT", None, _sfu(_rsqrt), VEC_FLOAT_TYPES),
     )
 }
