@@ -86,6 +86,20 @@ def _range(lut: np.ndarray) -> tuple[int, int]:
 
 
 # -- term sources ----------------------------------------------------------------------------
+
+def _row_factors(a, s):
+    """(rows, n) float32 ``a[k] * s[k // 32 - first block, j]``; a (rows,) starts a block."""
+    rows, n = a.shape[0], s.shape[1]
+    f = np.empty((rows, n), np.float32)
+    full = rows // MX_BLOCK
+    if full:
+        np.multiply(a[: full * MX_BLOCK].reshape(full, MX_BLOCK, 1), s[:full, None, :],
+                    out=f[: full * MX_BLOCK].reshape(full, MX_BLOCK, n))
+    if rows % MX_BLOCK:
+        np.multiply(a[full * MX_BLOCK :, None], s[full], out=f[full * MX_BLOCK :])
+    return f
+
+
 class DenseTerms:
     """Terms of a non-MX product from exact float64 values a (M, K) and b (K, N)."""
 
@@ -97,19 +111,6 @@ class DenseTerms:
 
     def safe(self, k0, k1, c0, c1):
         return False  # no static knowledge: the float64 terms are checked instead
-
-    @staticmethod
-    def _row_factors(a, s):
-        """(rows, n) float32 ``a[k] * s[k // 32 - first block, j]``; a (rows,) starts a block."""
-        rows, n = a.shape[0], s.shape[1]
-        f = np.empty((rows, n), np.float32)
-        full = rows // MX_BLOCK
-        if full:
-            np.multiply(a[: full * MX_BLOCK].reshape(full, MX_BLOCK, 1), s[:full, None, :],
-                        out=f[: full * MX_BLOCK].reshape(full, MX_BLOCK, n))
-        if rows % MX_BLOCK:
-            np.multiply(a[full * MX_BLOCK :, None], s[full], out=f[full * MX_BLOCK :])
-        return f
 
     def fill32(self, out, k0, k1, c0, c1):  # pragma: no cover - safe() is never true
         raise NotImplementedError
@@ -289,19 +290,6 @@ class MxTerms:
         if rows % MX_BLOCK:
             x[full * MX_BLOCK :] *= s[full]
 
-    @staticmethod
-    def _row_factors(a, s):
-        """(rows, n) float32 ``a[k] * s[k // 32 - first block, j]``; a (rows,) starts a block."""
-        rows, n = a.shape[0], s.shape[1]
-        f = np.empty((rows, n), np.float32)
-        full = rows // MX_BLOCK
-        if full:
-            np.multiply(a[: full * MX_BLOCK].reshape(full, MX_BLOCK, 1), s[:full, None, :],
-                        out=f[: full * MX_BLOCK].reshape(full, MX_BLOCK, n))
-        if rows % MX_BLOCK:
-            np.multiply(a[full * MX_BLOCK :, None], s[full], out=f[full * MX_BLOCK :])
-        return f
-
     def fill32(self, out, k0, k1, c0, c1):
         """out (rows, M, n) float32 = the terms (exact where :meth:`safe`). Callers hold
         ``np.errstate`` (over/invalid/under ignored)."""
@@ -312,7 +300,7 @@ class MxTerms:
             # one multiply by the factor a[k] * s[block, j]: exact where the term is safe
             # (then 2^E a is an FP32 value, see the module docstring); other columns are
             # replaced by the caller
-            o2 *= self._row_factors(self.a32[0, k0:k1], self._s32(k0, k1, c0, c1)[:, 0, :])
+            o2 *= _row_factors(self.a32[0, k0:k1], self._s32(k0, k1, c0, c1)[:, 0, :])
             return
         tmp = np.empty((k1 - k0, c1 - c0), np.float32)
         self.decode32(tmp, k0, k1, c0, c1)
