@@ -551,12 +551,15 @@ class GenericMxGemvToGemv(RewritePattern):
 # ======================================================================================
 
 
+def sole_producer(v: SSAValue, consumer: Operation, cls: type[Operation]):
+    """The ``cls`` op defining ``v`` if ``consumer`` is its only user (an epilogue may fold)."""
+    p = _owner(v, cls)
+    return p if p is not None and _uses_only_in(v, consumer) else None
+
+
 def _gemv_input(v: SSAValue, consumer: Operation) -> GemvOp | None:
     """The ``pto.gemv`` defining ``v`` if ``consumer`` is its only user."""
-    g = _owner(v, GemvOp)
-    if g is None or not _uses_only_in(v, consumer):
-        return None
-    return g
+    return sole_producer(v, consumer, GemvOp)
 
 
 def _refold(g: GemvOp, epilogue: Operation, rewriter: PatternRewriter, **changes) -> None:

@@ -43,8 +43,8 @@ from passes.convert_linalg_to_pto import (
     _owner,
     _predicate_name,
     _refold,
-    _uses_only_in,
     _yielded,
+    sole_producer,
 )
 from pto_dialect.attributes import tile_dtype_of
 from pto_dialect.datatypes import TileDataType
@@ -116,10 +116,7 @@ def _unary_on(op: linalg.GenericOp) -> SSAValue | None:
 
 def _matmul_input(v: SSAValue, consumer: Operation) -> MatmulOp | None:
     """The ``pto.matmul`` defining ``v`` if ``consumer`` is its only user."""
-    mm = _owner(v, MatmulOp)
-    if mm is None or not _uses_only_in(v, consumer):
-        return None
-    return mm
+    return sole_producer(v, consumer, MatmulOp)
 
 
 def _refold_matmul(mm: MatmulOp, epilogue: Operation, rewriter: PatternRewriter, **changes) -> None:
