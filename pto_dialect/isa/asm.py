@@ -27,7 +27,14 @@ B.IOT               ``B.IOT t#1, u#1, mask=1111`` / ``B.IOT m#1, mask=1111, last
 B.IOR               ``B.IOR [a0, zero, zero], ->zero`` (missing sources/destination = zero;
                     ``[]`` accepted as an empty destination list).
 B.IOS               ``B.IOS S1, mask=1000`` / ``B.IOS mask=1111, ->S255<256KB>``.
-BSTOP / C.BSTOP     ``BSTOP`` / ``C.BSTOP``.
+BSTOP / C.BSTOP     ``BSTOP`` / ``C.BSTOP`` / ``L.BSTOP`` (the 64-bit stop).
+B.CATR              ``B.CATR {trap, atomic, aqrl, far, dr}`` (the set attributes; ``{}`` none;
+                    ``aq``/``rl``/``aqrl``; braces optional on input).
+C.BSTART            ``C.BSTART DIRECT, 1`` / ``C.BSTART COND, -6``: the operand is the signed
+                    simm12 (halfwords; target = P + 2 * simm12). The spec's template takes a
+                    label; this assembler has no labels, so the field value is written.
+C.BSTART.STD/.FP    ``C.BSTART.STD FALL|IND|RET``; an unassigned BrType prints ``BRTYPE<n>``.
+C.BSTART.SYS        ``C.BSTART.SYS FALL`` (the fixed word 0x0840).
 ==================  ==========================================================================
 
 Mnemonics, hands, keywords and data types are case-insensitive on input. GPR selectors 24-31
@@ -55,6 +62,7 @@ from collections.abc import Iterable
 
 from pto_dialect.datatypes import DTYPE_NONE, RESERVED_CODES, TileDataType
 from pto_dialect.isa.commands import (
+    BRANCH_TYPE_NAMES,
     CMODES,
     CUBE_FUNCTIONS,
     GPR_NAMES,
@@ -67,6 +75,7 @@ from pto_dialect.isa.commands import (
     TEPL_BY_NAME,
     TEPL_OPS,
     TLSU_FUNCTIONS,
+    BCatr,
     BDatr,
     BDim,
     BFpatr,
@@ -77,8 +86,13 @@ from pto_dialect.isa.commands import (
     BStart,
     BStop,
     CBDimi,
+    CBStart,
+    CBStartFp,
+    CBStartStd,
+    CBStartSys,
     CBStop,
     Command,
+    LBStop,
     tile_name,
 )
 from pto_dialect.isa.errors import AsmSyntaxError
@@ -180,7 +194,83 @@ def print_command(cmd: Command) -> str:
         return "BSTOP"
     if isinstance(cmd, CBStop):
         return "C.BSTOP"
+    if isinstance(cmd, LBStop):
+        return "L.BSTOP"
+    if isinstance(cmd, BCatr):
+        return "B.CATR {" + ", ".join(_catr_flags(cmd)) + "}"
+    if isinstance(cmd, CBStart):
+        v = cmd.simm12 & 0xFFF
+        return f"C.BSTART {'COND' if cmd.cond else 'DIRECT'}, {v - 4096 if v & 0x800 else v}"
+    if isinstance(cmd, CBStartStd | CBStartFp):
+        return f"{cmd.mnemonic} {BRANCH_TYPE_NAMES.get(cmd.brtype, f'BRTYPE{cmd.brtype}')}"
+    if isinstance(cmd, CBStartSys):
+        return "C.BSTART.SYS FALL"
     raise TypeError(f"{cmd!r} is not a PTO block command")
+
+
+def _catr_flags(cmd: BCatr) -> list[str]:
+    """The spec's ``B.CATR {trap, atomic, <aq, rl, aqrl>, far, dr}`` keywords that are set."""
+    order = "aqrl" if cmd.aq and cmd.rl else "aq" if cmd.aq else "rl" if cmd.rl else None
+    flags = [("trap", cmd.trap), ("atomic", cmd.atom), (order, order), ("far", cmd.far),
+             ("dr", cmd.dr)]  # fmt: skip
+    return [name for name, on in flags if on]
+
+
+_CATR_KEYWORDS = {"TRAP": ("trap",), "ATOMIC": ("atom",), "AQ": ("aq",), "RL": ("rl",),
+                  "AQRL": ("aq", "rl"), "FAR": ("far",), "DR": ("dr",)}  # fmt: skip
+
+
+def _parse_catr(rest: str, col: int, ctx: _Ctx) -> BCatr:
+    text = rest.strip()
+    if text.startswith("{"):
+        if not text.endswith("}"):
+            raise ctx.err("B.CATR: unclosed '{'", col)
+        text = text[1:-1]
+    vals = dict.fromkeys(("dr", "trap", "far", "atom", "aq", "rl"), 0)
+    seen: set[str] = set()
+    for word in (w.strip() for w in text.split(",")):
+        if not word:
+            continue
+        key = word.upper()
+        if key not in _CATR_KEYWORDS:
+            raise ctx.err(f"B.CATR: unknown attribute '{word}' (trap, atomic, aq, rl, aqrl, "
+                          "far, dr)", col)  # fmt: skip
+        if key in seen:
+            raise ctx.err(f"B.CATR: attribute '{word}' given twice", col)
+        seen.add(key)
+        for name in _CATR_KEYWORDS[key]:
+            vals[name] = 1
+    return BCatr(**vals)
+
+
+def _parse_scalar_start(mn: str, ops: list[_Op], ctx: _Ctx) -> Command:
+    if mn == "C.BSTART":
+        _want(ops, 2, mn, ctx)
+        kind = ops[0].text.upper()
+        if kind not in ("DIRECT", "COND"):
+            raise ctx.err(f"C.BSTART: expected DIRECT or COND, got '{ops[0].text}'", ops[0].col)
+        if not re.fullmatch(r"[+-]?\d+", ops[1].text):
+            raise ctx.err(f"C.BSTART: expected a signed simm12 (halfwords), got '{ops[1].text}'",
+                          ops[1].col)  # fmt: skip
+        v = int(ops[1].text)
+        if not -2048 <= v < 2048:
+            raise ctx.err(f"C.BSTART: simm12 {v} is outside -2048..2047", ops[1].col)
+        return CBStart(int(kind == "COND"), v & 0xFFF)
+    _want(ops, 1, mn, ctx)
+    word = ops[0].text.upper()
+    if mn == "C.BSTART.SYS":
+        if word != "FALL":
+            raise ctx.err("C.BSTART.SYS has only the form 'C.BSTART.SYS FALL'", ops[0].col)
+        return CBStartSys()
+    codes = {name: code for code, name in BRANCH_TYPE_NAMES.items()}
+    m = re.fullmatch(r"BRTYPE(\d)", word)
+    if word in codes:
+        code = codes[word]
+    elif m and int(m.group(1)) < 8:
+        code = int(m.group(1))
+    else:
+        raise ctx.err(f"{mn}: expected FALL, IND or RET, got '{ops[0].text}'", ops[0].col)
+    return (CBStartStd if mn == "C.BSTART.STD" else CBStartFp)(code)
 
 
 def print_program(cmds: Iterable[Command], indent: str = "") -> str:
@@ -560,6 +650,10 @@ def _parse_in_ctx(text: str, ctx: _Ctx) -> Command:
     ops = _split_operands(rest, ctx.col0 + lead + m.end(), ctx) if rest else []
     if mn.startswith("BSTART."):
         return _parse_bstart(mn, ops, ctx)
+    if mn in ("C.BSTART", "C.BSTART.STD", "C.BSTART.FP", "C.BSTART.SYS"):
+        return _parse_scalar_start(mn, ops, ctx)
+    if mn == "B.CATR":
+        return _parse_catr(rest, ctx.col0 + lead + m.end(), ctx)
     if mn == "B.DATR":
         return _parse_datr(ops, ctx)
     if mn == "B.FPATR":
@@ -582,9 +676,9 @@ def _parse_in_ctx(text: str, ctx: _Ctx) -> Command:
         return _parse_ior(ops, ctx)
     if mn == "B.IOS":
         return _parse_ios(ops, ctx)
-    if mn in ("BSTOP", "C.BSTOP"):
+    if mn in ("BSTOP", "C.BSTOP", "L.BSTOP"):
         _want(ops, 0, mn, ctx)
-        return BStop() if mn == "BSTOP" else CBStop()
+        return {"BSTOP": BStop, "C.BSTOP": CBStop, "L.BSTOP": LBStop}[mn]()
     raise ctx.err(f"unknown block command '{m.group(1)}'", ctx.col0 + lead)
 
 

@@ -35,23 +35,24 @@ from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.postprocess import Fpatr
 
 
-class BlockFamily(str, Enum):
+class NamedEnum(str, Enum):
+    """A string enum that prints as its value."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class BlockFamily(NamedEnum):
     """Which BSTART carrier opened the block (PTO-SPEC 3.1)."""
 
     CUBE = "CUBE"
     TEPL = "TEPL"
     TLSU = "TLSU"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Engine(str, Enum):
+class Engine(NamedEnum):
     VEC = "VEC"
     SFU = "SFU"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -554,8 +555,158 @@ class CBStop(Command):
     mnemonic = "C.BSTOP"
 
 
-COMMAND_TYPES = (BStart, BDatr, BFpatr, BDim, CBDimi, BIot, BIor, BIos, BStop, CBStop)
-STOP_TYPES = (BStop, CBStop)
+@dataclass(frozen=True)
+class LBStop(Command):
+    """L.BSTOP: the 64-bit block stop, low word 0x0000000F and high word 0x00000001
+    (``asl/block/lifecycle/L.BSTOP.asl``); it commits like BSTOP."""
+
+    mnemonic = "L.BSTOP"
+
+
+@dataclass(frozen=True)
+class BCatr(Command):
+    """B.CATR block control attributes (``asl/block/attributes/B.CATR.asl``): six independent
+    one-bit fields, latched once in an active block header (a second one, or one outside a
+    header, is BundleControl). ``dr`` (dimension reduction) is legal only in VEC, SFU and TLSU
+    blocks (BundleControl at completion otherwise, ``asl/block/model/commit/validation.asl``);
+    ``trap`` requests a synchronous trap after a successful commit."""
+
+    dr: int = 0
+    trap: int = 0
+    far: int = 0
+    atom: int = 0
+    aq: int = 0
+    rl: int = 0
+
+    mnemonic = "B.CATR"
+
+
+# -- scalar (non-tile) block starts: the 16-bit compressed forms ------------------------------
+
+
+class BlockKind(NamedEnum):
+    """BARG BlockType (``BundleKind``): what kind of block a start opens."""
+
+    STD = "Standard"
+    FP = "Floating"
+    SYS = "System"
+    TILE_ELEMENT = "TileElement"
+    TILE_MATRIX = "TileMatrix"
+    TILE_MEMORY = "TileMemory"
+
+
+class Transfer(NamedEnum):
+    """BARG TYPE (``BundleTransfer``): how the block's continuation is selected."""
+
+    FALL = "Fallthrough"
+    DIRECT = "Direct"
+    COND = "Conditional"
+    IND = "Indirect"
+    RET = "Return"
+
+
+BRANCH_TYPES: dict[int, Transfer] = {1: Transfer.FALL, 5: Transfer.IND, 7: Transfer.RET}
+"""The BrType codes a standalone C.BSTART.STD / C.BSTART.FP accepts, with their transfer
+(``InstructionContractTransfer_C_BSTART_STD/FP``; ``BundleTransferOfBranchType``). Code 0 of
+the STD form is C.BSTOP, 6 is only the low halfword of the fused BSTART.ICALL; 2, 3, 4 and 6
+are IllegalInstruction."""
+BRANCH_TYPE_NAMES = {code: {1: "FALL", 5: "IND", 7: "RET"}[code] for code in BRANCH_TYPES}
+
+
+class ScalarStart(Command):
+    """A start of a scalar (non-tile) block: its kind and transfer, no tile operation."""
+
+    kind: BlockKind
+
+    @property
+    def transfer(self) -> Transfer:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class CBStart(ScalarStart):
+    """C.BSTART DIRECT|COND, simm12 (``asl/block/encoding/C.BSTART.asl``): opens a Standard
+    block whose candidate target is ``P + (SignExtend(simm12) << 1)`` (P = its own address);
+    DIRECT installs TAKEN = 1, COND TAKEN = 0. ``simm12`` is the raw 12-bit field."""
+
+    cond: int
+    simm12: int
+
+    mnemonic = "C.BSTART"
+    kind = BlockKind.STD
+
+    @property
+    def transfer(self) -> Transfer:
+        return Transfer.COND if self.cond else Transfer.DIRECT
+
+    @property
+    def displacement(self) -> int:
+        """The signed byte displacement ``SignExtend(simm12) << 1``."""
+        v = self.simm12 & 0xFFF
+        return (v - (1 << 12) if v & 0x800 else v) << 1
+
+
+@dataclass(frozen=True)
+class CBStartStd(ScalarStart):
+    """C.BSTART.STD FALL|IND|RET (``asl/block/encoding/C.BSTART.STD.asl``): a Standard block;
+    ``brtype`` is the raw 3-bit BrType (1, 5, 7 assigned)."""
+
+    brtype: int
+
+    mnemonic = "C.BSTART.STD"
+    kind = BlockKind.STD
+
+    @property
+    def transfer(self) -> Transfer:
+        return BRANCH_TYPES[self.brtype]
+
+
+@dataclass(frozen=True)
+class CBStartFp(ScalarStart):
+    """C.BSTART.FP FALL|IND|RET (``asl/block/encoding/C.BSTART.FP.asl``): a Floating block."""
+
+    brtype: int
+
+    mnemonic = "C.BSTART.FP"
+    kind = BlockKind.FP
+
+    @property
+    def transfer(self) -> Transfer:
+        return BRANCH_TYPES[self.brtype]
+
+
+@dataclass(frozen=True)
+class CBStartSys(ScalarStart):
+    """C.BSTART.SYS FALL = 0x0840 (``asl/block/encoding/C.BSTART.SYS.asl``): the System block,
+    sequential only (no BPCN/TYPE/TAKEN continuation)."""
+
+    mnemonic = "C.BSTART.SYS"
+    kind = BlockKind.SYS
+
+    @property
+    def transfer(self) -> Transfer:
+        return Transfer.FALL
+
+
+SCALAR_START_TYPES = (CBStart, CBStartStd, CBStartFp, CBStartSys)
+COMMAND_TYPES = (BStart, BDatr, BFpatr, BDim, CBDimi, BIot, BIor, BIos, BStop, CBStop, LBStop,
+                 BCatr, *SCALAR_START_TYPES)  # fmt: skip
+STOP_TYPES = (BStop, CBStop, LBStop)
+START_TYPES = (BStart, *SCALAR_START_TYPES)
+
+
+def tile_block_kind(start: BStart) -> BlockKind:
+    """BARG BlockType of a tile block: CUBE -> TileMatrix, TEPL (VEC/SFU) -> TileElement,
+    TLSU -> TileMemory (``asl/block/model/commit/validation.asl`` names the DR classes)."""
+    return {
+        BlockFamily.CUBE: BlockKind.TILE_MATRIX,
+        BlockFamily.TEPL: BlockKind.TILE_ELEMENT,
+        BlockFamily.TLSU: BlockKind.TILE_MEMORY,
+    }[start.family]
+
+
+DR_KINDS = (BlockKind.TILE_ELEMENT, BlockKind.TILE_MEMORY)
+"""Block kinds in which B.CATR DR=1 commits (VEC, SFU, TLSU); any other is BundleControl."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -630,6 +781,10 @@ def reserved_values(cmd: Command) -> list[str]:
     elif isinstance(cmd, BIos):
         if cmd.size_code > SHARED_SIZE_CODES[-1]:
             bad.append(f"B.IOS SizeCode {cmd.size_code} is reserved")
+    elif isinstance(cmd, CBStartStd | CBStartFp):
+        if cmd.brtype not in BRANCH_TYPES:
+            bad.append(f"BrType {cmd.brtype} is not a standalone {cmd.mnemonic} "
+                       "(only 1 FALL, 5 IND, 7 RET)")  # fmt: skip
     return bad
 
 

@@ -43,8 +43,18 @@ the spec's 0x00007E7F, so a word with bit 9 or 10 set decodes as IllegalInstruct
 assembly operand CScaleEn (the user design document's 10th field, PTO-SPEC 3.3) exists in the IR and the assembly only: the row fixes it
 at 0, and :func:`~pto_dialect.isa.encoding.encode` refuses CScaleEn = 1 with a clear error.
 
-Both 16-bit forms have bit 0 clear and every 32-bit form here has bit 0 set, which is how a
+Every 16-bit form has bit 0 clear and every 32-bit form here has bit 0 set, which is how a
 little-endian byte stream is split into commands (:func:`~pto_dialect.isa.encoding.split_bytes`).
+
+Compressed and control rows (same catalog): C.BSTART DIRECT 0x0002 / COND 0x0004 with mask
+0x000F and simm12[15:4]; C.BSTART.STD 0x0000 and C.BSTART.FP 0x0080, mask 0xC7FF, BrType[13:11]
+(STD BrType 0 is the C.BSTOP word, which the narrower C.BSTOP row decodes first); C.BSTART.SYS
+0x0840/0xFFFF; B.CATR 0x00000023/0xFBF07FFF with DR[26], trap[19], far[18], atom[17], aq[16],
+rl[15]; L.BSTOP, the one 64-bit form, low word 0x0000000F and high word 0x00000001. The ASL
+gives an instruction's length to its decoder (``ExecuteCommandInstruction(instruction,
+length_bits)``) and we found no rule that derives 64 bits from the first parcel, so a byte
+stream holding L.BSTOP cannot be split here: program words and hex text carry the width
+(``0x%016X`` for 64 bits).
 """
 
 from __future__ import annotations
@@ -52,6 +62,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pto_dialect.isa.commands import (
+    BCatr,
     BDatr,
     BDim,
     BFpatr,
@@ -62,8 +73,13 @@ from pto_dialect.isa.commands import (
     BStart,
     BStop,
     CBDimi,
+    CBStart,
+    CBStartFp,
+    CBStartStd,
+    CBStartSys,
     CBStop,
     Command,
+    LBStop,
 )
 
 
@@ -218,6 +234,21 @@ FORMS: tuple[Form, ...] = (
          (), "asl/block/operands/B.IOS.asl"),
     Form("BSTOP", BStop, 32, 0x00000001, 0xFFFFFFFF, (), (), "asl/block/lifecycle/BSTOP.asl"),
     Form("C.BSTOP", CBStop, 16, 0x0000, 0xFFFF, (), (), "asl/block/lifecycle/C.BSTOP.asl"),
+    Form("L.BSTOP", LBStop, 64, 0x00000001_0000000F, (1 << 64) - 1, (), (),
+         "asl/block/lifecycle/L.BSTOP.asl (words 0x0000000F, 0x00000001)"),
+    Form("B.CATR", BCatr, 32, 0x00000023, 0xFBF07FFF,
+         (_f("dr", 26), _f("trap", 19), _f("far", 18), _f("atom", 17), _f("aq", 16),
+          _f("rl", 15)), (), "asl/block/attributes/B.CATR.asl"),
+    Form("C.BSTART.DIRECT", CBStart, 16, 0x0002, 0x000F, (_f("simm12", 15, 4),),
+         (("cond", 0),), "asl/block/encoding/C.BSTART.asl"),
+    Form("C.BSTART.COND", CBStart, 16, 0x0004, 0x000F, (_f("simm12", 15, 4),),
+         (("cond", 1),), "asl/block/encoding/C.BSTART.asl"),
+    Form("C.BSTART.STD", CBStartStd, 16, 0x0000, 0xC7FF, (_f("brtype", 13, 11),), (),
+         "asl/block/encoding/C.BSTART.STD.asl (BrType 0 is C.BSTOP)"),
+    Form("C.BSTART.FP", CBStartFp, 16, 0x0080, 0xC7FF, (_f("brtype", 13, 11),), (),
+         "asl/block/encoding/C.BSTART.FP.asl"),
+    Form("C.BSTART.SYS", CBStartSys, 16, 0x0840, 0xFFFF, (), (),
+         "asl/block/encoding/C.BSTART.SYS.asl"),
 )  # fmt: skip
 
 
@@ -227,7 +258,7 @@ def _popcount(x: int) -> int:
 
 DECODE_ORDER: dict[int, tuple[Form, ...]] = {
     w: tuple(sorted((f for f in FORMS if f.width == w), key=lambda f: -_popcount(f.mask)))
-    for w in (16, 32)
+    for w in (16, 32, 64)
 }
 """Forms per command width, narrow (more fixed bits) first."""
 

@@ -27,6 +27,7 @@ from pto_dialect.isa import (
     BStart,
     BStop,
     CBDimi,
+    CBStart,
     CBStop,
     EncodeError,
     decode,
@@ -166,8 +167,10 @@ def test_unknown_words_are_illegal():
         with pytest.raises(PTOFault) as e:
             decode(word)
         assert e.value.kind == "IllegalInstruction"
-    with pytest.raises(PTOFault):
-        decode(0x0002, 16)  # C.BSTART.DIRECT: a scalar-block command, not modelled here
+    for word in (0x0001, 0x0006, 0x0008, 0x003D):  # no 16-bit form (bit 0 set, low nibble)
+        with pytest.raises(PTOFault):
+            decode(word, 16)
+    assert decode(0x0002, 16) == CBStart(0, 0)  # C.BSTART DIRECT (a scalar-block start)
 
 
 def test_source_only_biot_with_dst_bits_is_not_source_only():
