@@ -10,7 +10,9 @@ A model of the ASL's block boundary (pto-spec e599a3d3; read, not copied):
 State (:class:`BlockControl`): TPC, BPC, whether a block is active and in its body, the BARG
 (:class:`Barg`: BlockType, TYPE, TAKEN, BPCN), the block's sequential PC, the architectural
 return address ``ra``, the latched B.CATR, the last fault and the trap context of a post-commit
-trap. :meth:`BlockControl.execute` runs one command and returns True (executed) or False
+trap. ``ra`` is one field: the ASL keeps ``_ReturnAddress`` and GPR 10 (ra) apart, but the
+only writer of either here, a call start, writes both with the same value, and RET reads it.
+:meth:`BlockControl.execute` runs one command and returns True (executed) or False
 (rejected): a rejected command leaves every field but ``last_fault`` as it was, the ASL's
 "before effects" rule, except the post-commit trap, which by definition follows the commit.
 Faults are the ASL's fault names (``IllegalInstruction``, ``BundleControl``,
@@ -18,10 +20,12 @@ Faults are the ASL's fault names (``IllegalInstruction``, ``BundleControl``,
 ``_LastFault`` does, because two of them are not tile faults (:class:`pto_dialect.faults.
 PTOFault` carries the four tile-fault classes of D12).
 
-What it models: the compressed scalar block starts (C.BSTART DIRECT/COND, C.BSTART.STD/.FP
-FALL/IND/RET, C.BSTART.SYS), B.CATR placement and latching, BSTOP / C.BSTOP / L.BSTOP commit
+What it models: every scalar block start (the compressed C.BSTART DIRECT/COND, C.BSTART.STD/.FP
+FALL/IND/RET, C.BSTART.SYS; the 32-bit BSTART.STD/.FP FALL/DIRECT/COND/IND/RET, BSTART.SYS,
+the lifecycle BSTART DIRECT/COND; the fused BSTART.CALL / BSTART.ICALL), B.CATR placement and latching, BSTOP / C.BSTOP / L.BSTOP commit
 (continuation selection, the DR rule, the post-commit trap). What it does not: the bodies of
-scalar blocks (scalar instructions, SETC, calls), the 32-bit scalar starts, and tile blocks,
+scalar blocks (scalar instructions, SETC), the general register file (only ra), the trap
+context a fault saves (only the post-commit trap's is kept), and tile blocks,
 whose operation the commit would execute: a tile BSTART or a tile header command is refused
 with :class:`~pto_dialect.isa.NotModelledError` (tile blocks run as ``pto.block``, checked by
 :func:`pto_dialect.isa.check_block`, which applies the same B.CATR rules).
@@ -41,7 +45,9 @@ BUNDLE_CONTROL = "BundleControl"
 INSTRUCTION_PC = "InstructionPC"
 BUNDLE_POST_COMMIT = "BundlePostCommit"
 
-_SELECTS_BPCN = (Transfer.DIRECT, Transfer.IND, Transfer.RET)
+_SELECTS_BPCN = (Transfer.DIRECT, Transfer.CALL, Transfer.IND, Transfer.ICALL, Transfer.RET)
+_READS_BPCN = (Transfer.IND, Transfer.ICALL)
+_CALLS = (Transfer.CALL, Transfer.ICALL)
 
 
 @dataclass
@@ -166,19 +172,23 @@ class BlockControl:
         """``ExecuteDecodedBundleStart`` for a 16-bit scalar start."""
         pc = self.tpc
         transfer = cmd.transfer  # type: ignore[attr-defined]
-        fallthrough = self._wrap(pc + isa.width_of(cmd) // 8)
-        if transfer is Transfer.IND and not (
+        length = isa.width_of(cmd) // 8
+        fallthrough = self._wrap(pc + length)
+        if transfer in _READS_BPCN and not (
             self.active and self.barg.kind in (BlockKind.STD, BlockKind.FP)
         ):
             return self._reject(BUNDLE_CONTROL)
         if transfer is Transfer.RET:
             target = self.return_address
-        elif transfer is Transfer.IND:
+        elif transfer in _READS_BPCN:
             target = self.barg.bpcn
-        elif transfer in (Transfer.DIRECT, Transfer.COND):
+        elif transfer in (Transfer.DIRECT, Transfer.COND, Transfer.CALL):
             target = self._wrap(pc + cmd.displacement)  # type: ignore[attr-defined]
         else:
             target = fallthrough
+        # the fused calls' independent return target: P + (length - 2) + (uimm5 << 1)
+        uimm5 = getattr(cmd, "uimm5", None)
+        ret = fallthrough if uimm5 is None else self._wrap(pc + length - 2 + (uimm5 << 1))
         if target & 1:
             return self._reject(INSTRUCTION_PC)
         if self.active:
@@ -189,11 +199,12 @@ class BlockControl:
                     self.__dict__.update(saved)  # the retiring block stays authoritative
                     self.last_fault = fault
                 return False  # a post-commit trap: committed, the new block is not opened
-        return self._begin(pc, cmd.kind, transfer, target, fallthrough)  # type: ignore[attr-defined]
+        return self._begin(pc, cmd.kind, transfer, target, fallthrough, ret)  # type: ignore[attr-defined]
 
     def _begin(self, pc: int, kind: BlockKind, transfer: Transfer, target: int,
-               sequential: int) -> bool:  # fmt: skip
-        """``BeginBundleAt`` (a System block keeps a non-selecting canonical BARG)."""
+               sequential: int, return_target: int) -> bool:  # fmt: skip
+        """``BeginBundleAt`` (a System block keeps a non-selecting canonical BARG; a call
+        writes ra)."""
         self.active = True
         self.body_active = False
         self.catr = None
@@ -204,6 +215,8 @@ class BlockControl:
         self.sequential_pc = sequential
         self.bpc = pc
         self.tpc = sequential
+        if transfer in _CALLS:
+            self.return_address = return_target
         return self.last_fault is None
 
 

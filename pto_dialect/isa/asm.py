@@ -35,6 +35,12 @@ C.BSTART            ``C.BSTART DIRECT, 1`` / ``C.BSTART COND, -6``: the operand 
                     label; this assembler has no labels, so the field value is written.
 C.BSTART.STD/.FP    ``C.BSTART.STD FALL|IND|RET``; an unassigned BrType prints ``BRTYPE<n>``.
 C.BSTART.SYS        ``C.BSTART.SYS FALL`` (the fixed word 0x0840).
+BSTART.STD/.FP/.SYS ``BSTART.STD DIRECT, 1`` / ``BSTART.FP COND, -4`` (signed simm17, halfwords)
+                    / ``BSTART.STD FALL|IND|RET`` / ``BSTART.SYS FALL``; a reserved nonzero
+                    payload prints after the transfer (``BSTART.SYS FALL, 1``).
+BSTART DIRECT|COND  ``BSTART DIRECT, 8`` (lifecycle form, signed simm25 in halfwords).
+BSTART.CALL         ``BSTART.CALL -1, 3, ->ra`` (simm12 target, uimm5 return offset) and
+                    ``BSTART.ICALL 2, ->ra``: the fused call starts.
 ==================  ==========================================================================
 
 Mnemonics, hands, keywords and data types are case-insensitive on input. GPR selectors 24-31
@@ -63,6 +69,7 @@ from collections.abc import Iterable
 from pto_dialect.datatypes import DTYPE_NONE, RESERVED_CODES, TileDataType
 from pto_dialect.isa.commands import (
     BRANCH_TYPE_NAMES,
+    BSTART32_NAMES,
     CMODES,
     CUBE_FUNCTIONS,
     GPR_NAMES,
@@ -84,6 +91,13 @@ from pto_dialect.isa.commands import (
     BIot,
     BlockFamily,
     BStart,
+    BStart32,
+    BStartCall,
+    BStartFp,
+    BStartICall,
+    BStartLong,
+    BStartStd,
+    BStartSys,
     BStop,
     CBDimi,
     CBStart,
@@ -92,6 +106,7 @@ from pto_dialect.isa.commands import (
     CBStartSys,
     CBStop,
     Command,
+    DirectOrCond,
     LBStop,
     tile_name,
 )
@@ -198,14 +213,62 @@ def print_command(cmd: Command) -> str:
         return "L.BSTOP"
     if isinstance(cmd, BCatr):
         return "B.CATR {" + ", ".join(_catr_flags(cmd)) + "}"
-    if isinstance(cmd, CBStart):
-        v = cmd.simm12 & 0xFFF
-        return f"C.BSTART {'COND' if cmd.cond else 'DIRECT'}, {v - 4096 if v & 0x800 else v}"
     if isinstance(cmd, CBStartStd | CBStartFp):
         return f"{cmd.mnemonic} {BRANCH_TYPE_NAMES.get(cmd.brtype, f'BRTYPE{cmd.brtype}')}"
     if isinstance(cmd, CBStartSys):
         return "C.BSTART.SYS FALL"
+    if isinstance(cmd, DirectOrCond):
+        name, bits = cmd.SIMM
+        return f"{cmd.mnemonic} {cmd.transfer.name}, {_signed(getattr(cmd, name), bits)}"
+    if isinstance(cmd, BStartCall):
+        return f"BSTART.CALL {_signed(cmd.simm12, 12)}, {cmd.uimm5}, ->ra"
+    if isinstance(cmd, BStartICall):
+        return f"BSTART.ICALL {cmd.uimm5}, ->ra"
+    if isinstance(cmd, BStart32):
+        name = BSTART32_NAMES.get(cmd.brtype, f"BRTYPE{cmd.brtype}")
+        if name in ("DIRECT", "COND") or cmd.simm17:
+            return f"{cmd.mnemonic} {name}, {_signed(cmd.simm17, 17)}"
+        return f"{cmd.mnemonic} {name}"
     raise TypeError(f"{cmd!r} is not a PTO block command")
+
+
+def _signed(value: int, bits: int) -> int:
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
+def _simm_operand(op: _Op, ctx: _Ctx, bits: int, what: str) -> int:
+    """A signed ``bits``-bit displacement in halfwords, returned as its raw field value."""
+    if not re.fullmatch(r"[+-]?\d+", op.text):
+        raise ctx.err(f"{what}: expected a signed simm{bits} (halfwords), got '{op.text}'", op.col)
+    v = int(op.text)
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    if not lo <= v <= hi:
+        raise ctx.err(f"{what}: simm{bits} {v} is outside {lo}..{hi}", op.col)
+    return v & ((1 << bits) - 1)
+
+
+def _parse_direct_cond(cls: type[DirectOrCond], ops: list[_Op], ctx: _Ctx) -> Command:
+    """``<mnemonic> DIRECT|COND, <signed displacement in halfwords>``."""
+    _want(ops, 2, cls.mnemonic, ctx)
+    kind = ops[0].text.upper()
+    if kind not in ("DIRECT", "COND"):
+        raise ctx.err(f"{cls.mnemonic}: expected DIRECT or COND, got '{ops[0].text}'",
+                      ops[0].col)  # fmt: skip
+    return cls(int(kind == "COND"), _simm_operand(ops[1], ctx, cls.SIMM[1], cls.mnemonic))
+
+
+def _parse_call(mn: str, ops: list[_Op], ctx: _Ctx) -> Command:
+    """``BSTART DIRECT|COND, n`` / ``BSTART.CALL n, u, ->ra`` / ``BSTART.ICALL u, ->ra``."""
+    if mn == "BSTART":
+        return _parse_direct_cond(BStartLong, ops, ctx)
+    _want(ops, 3 if mn == "BSTART.CALL" else 2, mn, ctx)
+    if ops[-1].text.replace(" ", "").lower() != "->ra":
+        raise ctx.err(f"{mn} writes ra: its last operand is '->ra'", ops[-1].col)
+    uimm5 = _int(ops[-2], ctx, 5, "uimm5")
+    if mn == "BSTART.ICALL":
+        return BStartICall(uimm5)
+    return BStartCall(_simm_operand(ops[0], ctx, 12, mn), uimm5)
 
 
 def _catr_flags(cmd: BCatr) -> list[str]:
@@ -245,17 +308,7 @@ def _parse_catr(rest: str, col: int, ctx: _Ctx) -> BCatr:
 
 def _parse_scalar_start(mn: str, ops: list[_Op], ctx: _Ctx) -> Command:
     if mn == "C.BSTART":
-        _want(ops, 2, mn, ctx)
-        kind = ops[0].text.upper()
-        if kind not in ("DIRECT", "COND"):
-            raise ctx.err(f"C.BSTART: expected DIRECT or COND, got '{ops[0].text}'", ops[0].col)
-        if not re.fullmatch(r"[+-]?\d+", ops[1].text):
-            raise ctx.err(f"C.BSTART: expected a signed simm12 (halfwords), got '{ops[1].text}'",
-                          ops[1].col)  # fmt: skip
-        v = int(ops[1].text)
-        if not -2048 <= v < 2048:
-            raise ctx.err(f"C.BSTART: simm12 {v} is outside -2048..2047", ops[1].col)
-        return CBStart(int(kind == "COND"), v & 0xFFF)
+        return _parse_direct_cond(CBStart, ops, ctx)
     _want(ops, 1, mn, ctx)
     word = ops[0].text.upper()
     if mn == "C.BSTART.SYS":
@@ -271,6 +324,25 @@ def _parse_scalar_start(mn: str, ops: list[_Op], ctx: _Ctx) -> Command:
     else:
         raise ctx.err(f"{mn}: expected FALL, IND or RET, got '{ops[0].text}'", ops[0].col)
     return (CBStartStd if mn == "C.BSTART.STD" else CBStartFp)(code)
+
+
+def _parse_bstart32(mn: str, ops: list[_Op], ctx: _Ctx) -> Command:
+    _want(ops, (1, 2), mn, ctx)
+    word = ops[0].text.upper()
+    codes = {name: code for code, name in BSTART32_NAMES.items()}
+    m = re.fullmatch(r"BRTYPE(\d)", word)
+    if word in codes:
+        code = codes[word]
+    elif m and int(m.group(1)) < 8:
+        code = int(m.group(1))
+    else:
+        raise ctx.err(f"{mn}: expected FALL, DIRECT, COND, IND or RET, got '{ops[0].text}'",
+                      ops[0].col)  # fmt: skip
+    if word in ("DIRECT", "COND") and len(ops) != 2:
+        raise ctx.err(f"{mn} {word} takes a signed simm17 (halfwords)", ops[0].col)
+    simm = _simm_operand(ops[1], ctx, 17, mn) if len(ops) == 2 else 0
+    cls = {"BSTART.STD": BStartStd, "BSTART.FP": BStartFp, "BSTART.SYS": BStartSys}[mn]
+    return cls(code, simm)
 
 
 def print_program(cmds: Iterable[Command], indent: str = "") -> str:
@@ -648,6 +720,10 @@ def _parse_in_ctx(text: str, ctx: _Ctx) -> Command:
     mn = m.group(1).upper()
     rest = body[m.end() :]
     ops = _split_operands(rest, ctx.col0 + lead + m.end(), ctx) if rest else []
+    if mn in ("BSTART", "BSTART.CALL", "BSTART.ICALL"):
+        return _parse_call(mn, ops, ctx)
+    if mn in ("BSTART.STD", "BSTART.FP", "BSTART.SYS"):
+        return _parse_bstart32(mn, ops, ctx)
     if mn.startswith("BSTART."):
         return _parse_bstart(mn, ops, ctx)
     if mn in ("C.BSTART", "C.BSTART.STD", "C.BSTART.FP", "C.BSTART.SYS"):

@@ -603,6 +603,8 @@ class Transfer(NamedEnum):
     COND = "Conditional"
     IND = "Indirect"
     RET = "Return"
+    CALL = "Call"
+    ICALL = "IndirectCall"
 
 
 BRANCH_TYPES: dict[int, Transfer] = {1: Transfer.FALL, 5: Transfer.IND, 7: Transfer.RET}
@@ -623,16 +625,13 @@ class ScalarStart(Command):
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
-class CBStart(ScalarStart):
-    """C.BSTART DIRECT|COND, simm12 (``asl/block/encoding/C.BSTART.asl``): opens a Standard
-    block whose candidate target is ``P + (SignExtend(simm12) << 1)`` (P = its own address);
-    DIRECT installs TAKEN = 1, COND TAKEN = 0. ``simm12`` is the raw 12-bit field."""
+class DirectOrCond(ScalarStart):
+    """A Standard-block start with a PC-relative candidate target ``P + (SignExtend(simm) <<
+    1)`` (P = its own address): DIRECT installs TAKEN = 1, COND TAKEN = 0. ``SIMM`` names the
+    raw displacement field and its width."""
 
+    SIMM: tuple[str, int]
     cond: int
-    simm12: int
-
-    mnemonic = "C.BSTART"
     kind = BlockKind.STD
 
     @property
@@ -641,9 +640,20 @@ class CBStart(ScalarStart):
 
     @property
     def displacement(self) -> int:
-        """The signed byte displacement ``SignExtend(simm12) << 1``."""
-        v = self.simm12 & 0xFFF
-        return (v - (1 << 12) if v & 0x800 else v) << 1
+        """The signed byte displacement ``SignExtend(simm) << 1``."""
+        name, bits = self.SIMM
+        return _simm(getattr(self, name), bits) << 1
+
+
+@dataclass(frozen=True)
+class CBStart(DirectOrCond):
+    """C.BSTART DIRECT|COND, simm12 (``asl/block/encoding/C.BSTART.asl``)."""
+
+    cond: int
+    simm12: int
+
+    mnemonic = "C.BSTART"
+    SIMM = ("simm12", 12)
 
 
 @dataclass(frozen=True)
@@ -688,7 +698,120 @@ class CBStartSys(ScalarStart):
         return Transfer.FALL
 
 
-SCALAR_START_TYPES = (CBStart, CBStartStd, CBStartFp, CBStartSys)
+BSTART32_TRANSFERS: dict[int, Transfer] = {
+    1: Transfer.FALL, 2: Transfer.DIRECT, 3: Transfer.COND, 5: Transfer.IND, 7: Transfer.RET}
+"""Bits 14:12 of the 32-bit BSTART.STD / BSTART.FP forms (``asl/block/execution/BSTART.STD.asl``,
+``BSTART.FP.asl``: one catalog form per transfer). 4 and 6 were the deleted bare CALL / ICALL
+forms and 0 is BSTOP's: IllegalInstruction. FALL, IND and RET take no displacement."""
+BSTART32_NAMES = {code: t.name for code, t in BSTART32_TRANSFERS.items()}
+_NO_OFFSET = (Transfer.FALL, Transfer.IND, Transfer.RET)
+
+
+def _simm(value: int, bits: int) -> int:
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
+class BStart32(ScalarStart):
+    """A 32-bit scalar block start: ``brtype`` (bits 14:12) selects the transfer, ``simm17``
+    (bits 31:15, raw) the PC-relative displacement of DIRECT / COND."""
+
+    brtype: int
+    simm17: int
+
+    @property
+    def transfer(self) -> Transfer:
+        return BSTART32_TRANSFERS[self.brtype]
+
+    @property
+    def displacement(self) -> int:
+        """The signed byte displacement ``SignExtend(simm17) << 1``."""
+        return _simm(self.simm17, 17) << 1
+
+
+@dataclass(frozen=True)
+class BStartStd(BStart32):
+    """BSTART.STD FALL|DIRECT|COND|IND|RET (``asl/block/execution/BSTART.STD.asl``)."""
+
+    brtype: int
+    simm17: int = 0
+
+    mnemonic = "BSTART.STD"
+    kind = BlockKind.STD
+
+
+@dataclass(frozen=True)
+class BStartFp(BStart32):
+    """BSTART.FP FALL|DIRECT|COND|IND|RET (``asl/block/execution/BSTART.FP.asl``)."""
+
+    brtype: int
+    simm17: int = 0
+
+    mnemonic = "BSTART.FP"
+    kind = BlockKind.FP
+
+
+@dataclass(frozen=True)
+class BStartSys(BStart32):
+    """BSTART.SYS FALL = 0x00001081 (``asl/block/execution/BSTART.SYS.asl``): a nonzero
+    simm17 (the Fixup payload) is reserved."""
+
+    brtype: int = 1
+    simm17: int = 0
+
+    mnemonic = "BSTART.SYS"
+    kind = BlockKind.SYS
+
+    @property
+    def transfer(self) -> Transfer:
+        return Transfer.FALL
+
+
+@dataclass(frozen=True)
+class BStartLong(DirectOrCond):
+    """BSTART DIRECT|COND, simm25 (``asl/block/lifecycle/BSTART.asl``, low seven bits 0x11 /
+    0x21)."""
+
+    cond: int
+    simm25: int
+
+    mnemonic = "BSTART"
+    SIMM = ("simm25", 25)
+
+
+@dataclass(frozen=True)
+class BStartCall(ScalarStart):
+    """BSTART.CALL simm12, uimm5, ->ra (``asl/block/execution/BSTART.CALL.asl``; the fused
+    32-bit word 0x50160002/0xF83F000F, simm12[15:4], uimm5[26:22]): a Standard block with the
+    call target ``P + (SignExtend(simm12) << 1)``; ra = ``P + 2 + (uimm5 << 1)``."""
+
+    simm12: int
+    uimm5: int
+
+    mnemonic = "BSTART.CALL"
+    kind = BlockKind.STD
+    transfer = Transfer.CALL
+
+    @property
+    def displacement(self) -> int:
+        return _simm(self.simm12, 12) << 1
+
+
+@dataclass(frozen=True)
+class BStartICall(ScalarStart):
+    """BSTART.ICALL uimm5, ->ra (``asl/block/execution/BSTART.ICALL.asl``; 0x50166001 /
+    0xF83FFFFF, uimm5[26:22]): a Standard block whose call target is the retiring Standard or
+    Floating block's BPCN; ra = ``P + 2 + (uimm5 << 1)``."""
+
+    uimm5: int
+
+    mnemonic = "BSTART.ICALL"
+    kind = BlockKind.STD
+    transfer = Transfer.ICALL
+
+
+SCALAR_START_TYPES = (CBStart, CBStartStd, CBStartFp, CBStartSys, BStartStd, BStartFp, BStartSys,
+                      BStartLong, BStartCall, BStartICall)  # fmt: skip
 COMMAND_TYPES = (BStart, BDatr, BFpatr, BDim, CBDimi, BIot, BIor, BIos, BStop, CBStop, LBStop,
                  BCatr, *SCALAR_START_TYPES)  # fmt: skip
 STOP_TYPES = (BStop, CBStop, LBStop)
@@ -785,6 +908,19 @@ def reserved_values(cmd: Command) -> list[str]:
         if cmd.brtype not in BRANCH_TYPES:
             bad.append(f"BrType {cmd.brtype} is not a standalone {cmd.mnemonic} "
                        "(only 1 FALL, 5 IND, 7 RET)")  # fmt: skip
+    elif isinstance(cmd, BStartSys):
+        if cmd.brtype != 1:
+            bad.append(f"BSTART.SYS has only the FALL form (bits 14:12 = 1, not {cmd.brtype})")
+        elif cmd.simm17:
+            bad.append(f"BSTART.SYS Fixup payload {cmd.simm17:#x} is reserved (simm17 must be 0)")
+    elif isinstance(cmd, BStart32):
+        if cmd.brtype not in BSTART32_TRANSFERS:
+            gone = {4: " (the deleted bare CALL form)", 6: " (the deleted bare ICALL form)"}
+            bad.append(f"{cmd.mnemonic} transfer code {cmd.brtype}{gone.get(cmd.brtype, '')} "
+                       "is not assigned")  # fmt: skip
+        elif cmd.transfer in _NO_OFFSET and cmd.simm17:
+            bad.append(f"{cmd.mnemonic} {cmd.transfer.name} takes no displacement "
+                       f"(simm17 = {cmd.simm17:#x})")  # fmt: skip
     return bad
 
 

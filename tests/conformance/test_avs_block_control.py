@@ -1,9 +1,9 @@
-"""AVS pass conditions of the compressed block starts (block/encoding/C.BSTART*) and B.CATR
-(block/attributes/B.CATR), through our public API (D17): the decoder and assembler
+"""AVS pass conditions of the scalar block starts (block/encoding/C.BSTART*, the 32-bit
+block/execution/BSTART.STD, BSTART.FP, BSTART.SYS) and B.CATR (block/attributes/B.CATR), through our public API (D17): the decoder and assembler
 (``pto_dialect.isa``), the tile-block checker (``isa.check_block``) and the block-control
 state model (``interpreter.block_control.BlockControl``).
 
-The C.BSTART forms open scalar (Standard, Floating, System) blocks: what the AVS tests check
+The C.BSTART and 32-bit STD/FP/SYS forms open scalar (Standard, Floating, System) blocks: what the AVS tests check
 is their decode, their BrType legality and the BARG / PC state a start installs, which
 ``BlockControl`` models from the ASL's start / begin / commit functions; no scalar body runs.
 """
@@ -25,6 +25,12 @@ from pto_dialect.isa import (
     SCALAR_START_TYPES,
     BCatr,
     BlockKind,
+    BStartCall,
+    BStartFp,
+    BStartICall,
+    BStartLong,
+    BStartStd,
+    BStartSys,
     CBStart,
     CBStartFp,
     CBStartStd,
@@ -149,6 +155,161 @@ def test_c_bstart_sys_state():
             assert e.kind == "IllegalInstruction"
             continue
         assert not isinstance(other, CBStartSys)
+
+
+# -- 32-bit BSTART.STD / BSTART.FP / BSTART.SYS ---------------------------------------------
+
+
+@avs("PTO-AVS-BLOCK-BSTART-STD-DECODE-001", "PTO-AVS-BLOCK-BSTART-FP-DECODE-001",
+     "PTO-AVS-BLOCK-BSTART-SYS-DECODE-001")  # fmt: skip
+def test_bstart32_decode():
+    # bits 11:0 select the kind, bits 14:12 the transfer (one catalog form each)
+    want = {1: Transfer.FALL, 2: Transfer.DIRECT, 3: Transfer.COND, 5: Transfer.IND,
+            7: Transfer.RET}  # fmt: skip
+    for low, cls in ((0x001, BStartStd), (0x101, BStartFp)):
+        for code, transfer in want.items():
+            word = code << 12 | low
+            cmd = decode(word, 32, strict=True)
+            assert type(cmd) is cls and cmd.transfer is transfer and encode(cmd) == word
+            assert parse_command(print_command(cmd)) == cmd
+    sys_ = decode(0x00001081, 32, strict=True)
+    assert sys_ == BStartSys() and sys_.kind is BlockKind.SYS and encode(sys_) == 0x1081
+
+
+@avs("PTO-AVS-BLOCK-BSTART-STD-DELETED-001", "PTO-AVS-BLOCK-BSTART-FP-DELETED-001")
+@pytest.mark.parametrize("low", [0x001, 0x101])
+def test_bstart32_deleted_call_forms(low):
+    for code in (4, 6):  # the former bare CALL / ICALL words
+        c = BlockControl(0x600, return_address=0x700)
+        c.bpc = 0x580
+        assert not c.execute_word(code << 12 | low, 32)
+        assert c.last_fault == ILLEGAL_INSTRUCTION and not c.active
+        assert c.bpc == 0x580 and c.return_address == 0x700 and c.tpc == 0x600
+
+
+@avs("PTO-AVS-BLOCK-BSTART-STD-STATE-001", "PTO-AVS-BLOCK-BSTART-FP-STATE-001")
+@pytest.mark.parametrize("low, kind", [(0x001, BlockKind.STD), (0x101, BlockKind.FP)])
+def test_bstart32_barg_and_commit(low, kind):
+    c = BlockControl(0x100)  # DIRECT, simm17 = 1
+    assert c.execute_word(0xA000 | low, 32)
+    assert c.bpc == 0x100 and c.tpc == 0x104 and c.barg.kind is kind
+    assert c.barg.transfer is Transfer.DIRECT and c.barg.taken and c.barg.bpcn == 0x102
+    assert c.execute_word(0x00000001, 32) and c.tpc == 0x102  # BSTOP selects BPCN
+    c = BlockControl(0x200)  # COND, simm17 = 1, not taken
+    assert c.execute_word(0xB000 | low, 32)
+    assert c.barg.kind is kind and c.barg.transfer is Transfer.COND and not c.barg.taken
+    assert c.barg.bpcn == 0x202
+    assert c.execute_word(0x00000001, 32) and c.tpc == 0x208  # sequential after BSTOP
+    c = BlockControl(0x300)
+    assert c.execute_word(0x1000 | low, 32)
+    assert c.barg.transfer is Transfer.FALL and c.barg.bpcn == 0x304
+    c = BlockControl(0x400)  # a retiring block of the other kind, DIRECT to 0x440
+    other = BStartFp if kind is BlockKind.STD else BStartStd
+    assert c.execute(other(2, (0x440 - 0x400) // 2))
+    assert c.execute_word(0x5000 | low, 32)
+    assert c.barg.transfer is Transfer.IND and c.barg.bpcn == 0x440
+    c = BlockControl(0x500, return_address=0x520)
+    assert c.execute_word(0x7000 | low, 32)
+    assert c.barg.transfer is Transfer.RET and c.barg.bpcn == 0x520
+
+
+@avs("PTO-AVS-BLOCK-BSTART-SYS-RESERVED-001")
+def test_bstart_sys_reserved_payload():
+    for word in (0x00009081, 0xFFFF9081):  # simm17 = 1 and -1
+        with pytest.raises(PTOFault) as e:
+            decode(word, 32, strict=True)
+        assert e.value.kind == "IllegalInstruction"
+        c = BlockControl(0x600)
+        c.bpc = 0x580
+        assert not c.execute_word(word, 32) and c.last_fault == ILLEGAL_INSTRUCTION
+        assert not c.active and c.bpc == 0x580 and c.tpc == 0x600
+
+
+@avs("PTO-AVS-BLOCK-BSTART-SYS-STATE-001")
+def test_bstart_sys_state():
+    c = BlockControl(0x100)
+    assert c.execute_word(0x00001081, 32)
+    assert c.bpc == 0x100 and c.tpc == 0x104 and c.barg.kind is BlockKind.SYS
+    assert c.barg.transfer is Transfer.FALL and not c.barg.taken and c.barg.bpcn == 0
+    assert c.execute_word(0x00000001, 32) and c.tpc == 0x108
+
+
+# -- the fused calls BSTART.CALL / BSTART.ICALL ------------------------------------------------
+
+CALL, ICALL = 0x50160002, 0x50166001
+
+
+@avs("PTO-AVS-BLOCK-BSTART-CALL-DECODE-001", "PTO-AVS-BLOCK-BSTART-ICALL-DECODE-001")
+def test_call_decode():
+    call, icall = decode(CALL, 32, strict=True), decode(ICALL, 32, strict=True)
+    assert call == BStartCall(0, 0) and icall == BStartICall(0)
+    assert (encode(call), encode(icall)) == (CALL, ICALL)
+    for cmd in (call, icall):
+        assert isinstance(cmd, SCALAR_START_TYPES) and cmd.kind is BlockKind.STD
+        assert parse_command(print_command(cmd)) == cmd
+
+
+@avs("PTO-AVS-BLOCK-BSTART-CALL-FUSED-FORMS-001")
+def test_call_fused_forms_only():
+    assert decode(CALL, 32).transfer is Transfer.CALL
+    assert decode(ICALL, 32).transfer is Transfer.ICALL
+    for bare in (0x00004101, 0x00006101, 0x00004001, 0x00006001):
+        with pytest.raises(PTOFault) as e:
+            decode(bare, 32)
+        assert e.value.kind == "IllegalInstruction"
+
+
+@avs("PTO-AVS-BLOCK-BSTART-ICALL-STANDALONE-REJECT-001")
+def test_icall_halfwords_are_not_standalone():
+    for pc, half in ((0x100, 0x3000), (0x200, 0x3080)):  # C.BSTART.STD / .FP BrType 6
+        c, ok = _run(pc, half)
+        assert not ok and c.last_fault == ILLEGAL_INSTRUCTION and not c.active
+    assert decode(ICALL, 32, strict=True).transfer is Transfer.ICALL
+
+
+@avs("PTO-AVS-BLOCK-BSTART-CALL-ATOMIC-001")
+def test_call_targets():
+    c = BlockControl(0x400)
+    assert c.execute_word(CALL | 0xFFF << 4 | 3 << 22, 32)  # simm12 = -1, uimm5 = 3
+    assert c.bpc == 0x400 and c.tpc == 0x404 and c.return_address == 0x408
+    assert c.barg.bpcn == 0x3FE and c.barg.transfer is Transfer.CALL
+    assert c.complete(0x480) and c.tpc == 0x3FE  # the target is entered only at commit
+
+
+@avs("PTO-AVS-BLOCK-BSTART-ICALL-BARG-001")
+def test_icall_snapshots_the_retiring_bpcn():
+    c = BlockControl(0x500)
+    assert c.execute(BStartLong(0, 8))  # BSTART DIRECT to 0x510
+    assert c.execute_word(ICALL | 2 << 22, 32)
+    assert c.return_address == 0x50A and c.barg.bpcn == 0x510
+    assert c.barg.transfer is Transfer.ICALL
+    assert c.complete(0x580) and c.tpc == 0x510
+
+
+@avs("PTO-AVS-BLOCK-BSTART-ICALL-SYS-SOURCE-001")
+def test_icall_from_a_system_block():
+    c = BlockControl(0x600, return_address=0xBEEF)
+    assert c.execute(BStartSys()) and c.tpc == 0x604
+    assert not c.execute_word(ICALL, 32) and c.last_fault == BUNDLE_CONTROL
+    assert c.return_address == 0xBEEF and c.tpc == 0x604 and c.active
+    assert c.barg.kind is BlockKind.SYS and c.barg.bpcn == 0
+
+
+ROLLBACK = ("the saved trap context of the fault (_TrapContexts: BlockControl keeps only a "
+            "post-commit trap's) and the IllegalInstruction of a retiring FixedPoint operation "
+            "(not modelled): the retiring commit fails here through B.CATR DR (BundleControl)")
+
+
+@avs("PTO-AVS-BLOCK-BSTART-CALL-ROLLBACK-001", "PTO-AVS-BLOCK-BSTART-ICALL-ROLLBACK-001",
+     unchecked=ROLLBACK)  # fmt: skip
+@pytest.mark.parametrize("word", [CALL, ICALL])
+def test_call_rollback_keeps_ra_and_barg(word):
+    c = BlockControl(0x400, return_address=0xDEAD)
+    assert c.execute(BStartStd(2, (0x600 - 0x400) // 2)) and c.execute(BCatr(dr=1))
+    barg = c.barg
+    assert not c.execute_word(word, 32) and c.last_fault == BUNDLE_CONTROL
+    assert c.return_address == 0xDEAD and c.barg == barg and c.barg.bpcn == 0x600
+    assert c.bpc == 0x400 and c.active
 
 
 # -- B.CATR ----------------------------------------------------------------------------------

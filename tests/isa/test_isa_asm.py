@@ -177,6 +177,11 @@ def test_program_comments_and_separators():
         ("B.CATR {trap, bogus}", 1, "unknown attribute"),
         ("B.CATR {far, far}", 1, "given twice"),
         ("L.BSTOP 1", 1, "takes 0"),
+        ("BSTART.STD DIRECT", 1, "takes a signed simm17"),
+        ("BSTART.FP JUMP", 1, "expected FALL, DIRECT, COND, IND or RET"),
+        ("BSTART COND, 16777216", 1, "outside -16777216..16777215"),
+        ("BSTART.CALL 1, 32, ->ra", 1, "does not fit"),
+        ("BSTART.ICALL 1, ->a0", 1, "'->ra'"),
     ],
 )
 def test_syntax_errors_have_line_numbers(text, line, fragment):
@@ -206,7 +211,9 @@ def test_parser_never_raises_anything_else(text):
     "text",
     ["C.BSTART DIRECT, -2048", "C.BSTART COND, 2047", "C.BSTART.STD IND", "C.BSTART.FP RET",
      "C.BSTART.SYS FALL", "C.BSTART.STD BRTYPE6", "B.CATR {}", "B.CATR {trap, atomic, aq, far}",
-     "L.BSTOP"],
+     "L.BSTOP", "BSTART.STD DIRECT, -65536", "BSTART.FP COND, 65535", "BSTART.STD IND",
+     "BSTART.FP RET", "BSTART.SYS FALL", "BSTART DIRECT, 8", "BSTART COND, -16777216",
+     "BSTART.CALL -1, 3, ->ra", "BSTART.ICALL 31, ->ra"],
 )  # fmt: skip
 def test_block_control_forms_round_trip(text):
     """asm -> command -> word -> command -> asm is the identity on the new canonical forms."""

@@ -163,7 +163,7 @@ def test_decoded_words_re_encode_to_themselves(form, noise):
 
 
 def test_unknown_words_are_illegal():
-    for word in (0xFFFFFFFF, 0x00000003, 0x00007001, 0x00039181):
+    for word in (0xFFFFFFFF, 0x00000003, 0x00004001, 0x00039181):  # 0x4001: deleted bare CALL
         with pytest.raises(PTOFault) as e:
             decode(word)
         assert e.value.kind == "IllegalInstruction"
