@@ -315,29 +315,26 @@ def _parse_scalar_start(mn: str, ops: list[_Op], ctx: _Ctx) -> Command:
         if word != "FALL":
             raise ctx.err("C.BSTART.SYS has only the form 'C.BSTART.SYS FALL'", ops[0].col)
         return CBStartSys()
-    codes = {name: code for code, name in BRANCH_TYPE_NAMES.items()}
-    m = re.fullmatch(r"BRTYPE(\d)", word)
-    if word in codes:
-        code = codes[word]
-    elif m and int(m.group(1)) < 8:
-        code = int(m.group(1))
-    else:
-        raise ctx.err(f"{mn}: expected FALL, IND or RET, got '{ops[0].text}'", ops[0].col)
+    code = _transfer_code(ops[0], BRANCH_TYPE_NAMES, mn, ctx)
     return (CBStartStd if mn == "C.BSTART.STD" else CBStartFp)(code)
+
+
+def _transfer_code(op: _Op, names: dict[int, str], mn: str, ctx: _Ctx) -> int:
+    """The 3-bit transfer code named by ``op`` (a name of ``names`` or ``BRTYPE<n>``)."""
+    word = op.text.upper()
+    codes = {name: code for code, name in names.items()}
+    m = re.fullmatch(r"BRTYPE([0-7])", word)
+    if word in codes:
+        return codes[word]
+    if m:
+        return int(m.group(1))
+    raise ctx.err(f"{mn}: expected {', '.join(names.values())}, got '{op.text}'", op.col)
 
 
 def _parse_bstart32(mn: str, ops: list[_Op], ctx: _Ctx) -> Command:
     _want(ops, (1, 2), mn, ctx)
     word = ops[0].text.upper()
-    codes = {name: code for code, name in BSTART32_NAMES.items()}
-    m = re.fullmatch(r"BRTYPE(\d)", word)
-    if word in codes:
-        code = codes[word]
-    elif m and int(m.group(1)) < 8:
-        code = int(m.group(1))
-    else:
-        raise ctx.err(f"{mn}: expected FALL, DIRECT, COND, IND or RET, got '{ops[0].text}'",
-                      ops[0].col)  # fmt: skip
+    code = _transfer_code(ops[0], BSTART32_NAMES, mn, ctx)
     if word in ("DIRECT", "COND") and len(ops) != 2:
         raise ctx.err(f"{mn} {word} takes a signed simm17 (halfwords)", ops[0].col)
     simm = _simm_operand(ops[1], ctx, 17, mn) if len(ops) == 2 else 0
