@@ -171,7 +171,7 @@ def _text(input: IO[bytes], input_name: str) -> str:
 def parse_asm(text: str, input_name: str = "<input>") -> ModuleOp:
     try:
         return module_of_commands(isa.parse_program(text))
-    except (isa.AsmSyntaxError, isa.NotModelledError) as e:
+    except (isa.AsmSyntaxError, isa.NotModelledError, PTOFault) as e:
         raise ValueError(f"{input_name}: {e}") from None
 
 

@@ -979,6 +979,8 @@ def module_of_commands(cmds: list[Command]):
 
     groups: list[list[Command]] = []
     for i, c in enumerate(cmds):
+        if type(c) not in OP_OF_COMMAND and not isinstance(c, isa.SCALAR_START_TYPES):
+            isa.check_reserved(c)  # XB: IllegalInstruction (reserved in PTO)
         if isinstance(c, isa.SCALAR_START_TYPES):
             raise isa.NotModelledError(
                 f"command {i}: {c.mnemonic} opens a scalar ({c.kind}) block; pto.block holds "

@@ -179,8 +179,6 @@ def status_of(avs_id: str, subject: str, facts: dict, hand: dict,
     if subject in NOT_EXPRESSIBLE:
         return "not-expressible", NOT_EXPRESSIBLE[subject]
     op = op_of(subject)
-    if subject == "XB":
-        return "not-implemented", "op not implemented yet: XB (scalar branch, outside the tile ISA)"
     if subject.startswith(("BSTART.", "T", "M", "G")) and subject not in CARRIERS:
         if op in NOT_MODELLABLE:
             return "not-implemented", NOT_MODELLABLE[op]

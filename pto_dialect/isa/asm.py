@@ -35,6 +35,7 @@ C.BSTART            ``C.BSTART DIRECT, 1`` / ``C.BSTART COND, -6``: the operand 
                     label; this assembler has no labels, so the field value is written.
 C.BSTART.STD/.FP    ``C.BSTART.STD FALL|IND|RET``; an unassigned BrType prints ``BRTYPE<n>``.
 C.BSTART.SYS        ``C.BSTART.SYS FALL`` (the fixed word 0x0840).
+XB                  ``XB 1023, 127`` (ACR-ID, C-ID): reserved in PTO, decodes only to be refused.
 BSTART.STD/.FP/.SYS ``BSTART.STD DIRECT, 1`` / ``BSTART.FP COND, -4`` (signed simm17, halfwords)
                     / ``BSTART.STD FALL|IND|RET`` / ``BSTART.SYS FALL``; a reserved nonzero
                     payload prints after the transfer (``BSTART.SYS FALL, 1``).
@@ -82,6 +83,7 @@ from pto_dialect.isa.commands import (
     TEPL_BY_NAME,
     TEPL_OPS,
     TLSU_FUNCTIONS,
+    XB,
     BCatr,
     BDatr,
     BDim,
@@ -222,6 +224,8 @@ def print_command(cmd: Command) -> str:
         return f"{cmd.mnemonic} {cmd.transfer.name}, {_signed(getattr(cmd, name), bits)}"
     if isinstance(cmd, BStartCall):
         return f"BSTART.CALL {_signed(cmd.simm12, 12)}, {cmd.uimm5}, ->ra"
+    if isinstance(cmd, XB):
+        return f"XB {cmd.acr_id}, {cmd.cross_bid}"
     if isinstance(cmd, BStartICall):
         return f"BSTART.ICALL {cmd.uimm5}, ->ra"
     if isinstance(cmd, BStart32):
@@ -725,6 +729,9 @@ def _parse_in_ctx(text: str, ctx: _Ctx) -> Command:
         return _parse_bstart(mn, ops, ctx)
     if mn in ("C.BSTART", "C.BSTART.STD", "C.BSTART.FP", "C.BSTART.SYS"):
         return _parse_scalar_start(mn, ops, ctx)
+    if mn == "XB":
+        _want(ops, 2, mn, ctx)
+        return XB(_int(ops[0], ctx, 10, "ACR-ID"), _int(ops[1], ctx, 7, "C-ID"))
     if mn == "B.CATR":
         return _parse_catr(rest, ctx.col0 + lead + m.end(), ctx)
     if mn == "B.DATR":

@@ -810,10 +810,23 @@ class BStartICall(ScalarStart):
     transfer = Transfer.ICALL
 
 
+@dataclass(frozen=True)
+class XB(Command):
+    """XB ACR-ID, C-ID (``asl/block/encoding/XB.asl``): the cross-block transfer family
+    0x00006F81/0x00007FFF, ACR-ID[24:15], CROSS-BID[31:25]. Reserved in PTO (extension
+    space): every word of the family decodes to this form for collision inventory and raises
+    IllegalInstruction before any field is interpreted or any state changes."""
+
+    acr_id: int
+    cross_bid: int
+
+    mnemonic = "XB"
+
+
 SCALAR_START_TYPES = (CBStart, CBStartStd, CBStartFp, CBStartSys, BStartStd, BStartFp, BStartSys,
                       BStartLong, BStartCall, BStartICall)  # fmt: skip
 COMMAND_TYPES = (BStart, BDatr, BFpatr, BDim, CBDimi, BIot, BIor, BIos, BStop, CBStop, LBStop,
-                 BCatr, *SCALAR_START_TYPES)  # fmt: skip
+                 BCatr, *SCALAR_START_TYPES, XB)  # fmt: skip
 STOP_TYPES = (BStop, CBStop, LBStop)
 START_TYPES = (BStart, *SCALAR_START_TYPES)
 
@@ -904,6 +917,9 @@ def reserved_values(cmd: Command) -> list[str]:
     elif isinstance(cmd, BIos):
         if cmd.size_code > SHARED_SIZE_CODES[-1]:
             bad.append(f"B.IOS SizeCode {cmd.size_code} is reserved")
+    elif isinstance(cmd, XB):
+        bad.append("XB is extension space reserved in PTO: not executable (the cross-block "
+                   "transfer handler is unsupported)")  # fmt: skip
     elif isinstance(cmd, CBStartStd | CBStartFp):
         if cmd.brtype not in BRANCH_TYPES:
             bad.append(f"BrType {cmd.brtype} is not a standalone {cmd.mnemonic} "

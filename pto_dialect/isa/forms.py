@@ -72,6 +72,7 @@ from dataclasses import dataclass
 from pto_dialect.isa.commands import (
     BSTART32_NAMES,
     BSTART32_TRANSFERS,
+    XB,
     BCatr,
     BDatr,
     BDim,
@@ -291,6 +292,8 @@ FORMS: tuple[Form, ...] = (
          (("cond", 1),), "asl/block/lifecycle/BSTART.asl"),
     Form("BSTART.CALL", BStartCall, 32, 0x50160002, 0xF83F000F,
          (_f("uimm5", 26, 22), _f("simm12", 15, 4)), (), "asl/block/execution/BSTART.CALL.asl"),
+    Form("XB", XB, 32, 0x00006F81, 0x00007FFF, (_f("cross_bid", 31, 25), _f("acr_id", 24, 15)),
+         (), "asl/block/encoding/XB.asl (reserved in PTO)"),
     Form("BSTART.ICALL", BStartICall, 32, 0x50166001, 0xF83FFFFF, (_f("uimm5", 26, 22),), (),
          "asl/block/execution/BSTART.ICALL.asl"),
 )  # fmt: skip

@@ -1,5 +1,6 @@
 """AVS pass conditions of the scalar block starts (block/encoding/C.BSTART*, the 32-bit
-block/execution/BSTART.STD, BSTART.FP, BSTART.SYS) and B.CATR (block/attributes/B.CATR), through our public API (D17): the decoder and assembler
+block/execution/BSTART.STD, .FP, .SYS, .CALL, .ICALL), XB (block/encoding/XB, reserved in PTO)
+and B.CATR (block/attributes/B.CATR), through our public API (D17): the decoder and assembler
 (``pto_dialect.isa``), the tile-block checker (``isa.check_block``) and the block-control
 state model (``interpreter.block_control.BlockControl``).
 
@@ -23,6 +24,7 @@ from interpreter.block_control import (
 from pto_dialect.faults import PTOFault
 from pto_dialect.isa import (
     SCALAR_START_TYPES,
+    XB,
     BCatr,
     BlockKind,
     BStartCall,
@@ -310,6 +312,30 @@ def test_call_rollback_keeps_ra_and_barg(word):
     assert not c.execute_word(word, 32) and c.last_fault == BUNDLE_CONTROL
     assert c.return_address == 0xDEAD and c.barg == barg and c.barg.bpcn == 0x600
     assert c.bpc == 0x400 and c.active
+
+
+# -- XB: reserved in PTO -------------------------------------------------------------------
+
+
+@avs("PTO-AVS-BLOCK-XB-DECODE-001")
+def test_xb_decodes_to_its_form():
+    cmd = decode(0x00006F81, 32)
+    assert cmd == XB(0, 0) and encode(cmd) == 0x6F81
+    assert parse_command(print_command(cmd)) == cmd
+    with pytest.raises(PTOFault) as e:  # the handler is unsupported in PTO
+        decode(0x00006F81, 32, strict=True)
+    assert e.value.kind == "IllegalInstruction"
+
+
+@avs("PTO-AVS-BLOCK-XB-RSVD-001")
+@pytest.mark.parametrize("word", [0x00006F81, 0xFFFFEF81])
+def test_xb_rejects_before_effects(word):
+    assert decode(word, 32) == XB((word >> 15) & 0x3FF, word >> 25)
+    c = BlockControl(0x240, return_address=0x520)
+    assert c.execute_word(0x3880, 16)  # an active Floating RET block
+    barg, tpc = c.barg, c.tpc
+    assert not c.execute_word(word, 32) and c.last_fault == ILLEGAL_INSTRUCTION
+    assert c.tpc == tpc and c.barg == barg and c.barg.transfer is Transfer.RET
 
 
 # -- B.CATR ----------------------------------------------------------------------------------

@@ -213,7 +213,7 @@ def test_parser_never_raises_anything_else(text):
      "C.BSTART.SYS FALL", "C.BSTART.STD BRTYPE6", "B.CATR {}", "B.CATR {trap, atomic, aq, far}",
      "L.BSTOP", "BSTART.STD DIRECT, -65536", "BSTART.FP COND, 65535", "BSTART.STD IND",
      "BSTART.FP RET", "BSTART.SYS FALL", "BSTART DIRECT, 8", "BSTART COND, -16777216",
-     "BSTART.CALL -1, 3, ->ra", "BSTART.ICALL 31, ->ra"],
+     "BSTART.CALL -1, 3, ->ra", "BSTART.ICALL 31, ->ra", "XB 1023, 127"],
 )  # fmt: skip
 def test_block_control_forms_round_trip(text):
     """asm -> command -> word -> command -> asm is the identity on the new canonical forms."""

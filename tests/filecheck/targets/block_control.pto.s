@@ -1,6 +1,7 @@
 // B.CATR and L.BSTOP in tile blocks round-trip through assembly, IR and hex (the 64-bit
 // L.BSTOP is one 16-digit hex word); a compressed scalar block start (C.BSTART*) is refused
-// with a clear error: pto.block holds tile blocks (docs/blocks.md, "Scalar block starts").
+// with a clear error: pto.block holds tile blocks (docs/blocks.md, "Scalar block starts"); an
+// XB word (reserved in PTO) is IllegalInstruction.
 // RUN: pto-opt %s -t pto-asm | filecheck %s --match-full-lines
 // RUN: pto-opt %s | pto-opt | filecheck %s --check-prefix=IR
 // RUN: pto-opt %s -t pto-bin > %t.hex
@@ -11,6 +12,8 @@
 // RUN: not pto-opt %t.s 2>&1 | filecheck %s --check-prefix=SCALAR
 // RUN: printf '0x3000\n0x00000001\n' > %t2.hex
 // RUN: not pto-opt %t2.hex 2>&1 | filecheck %s --check-prefix=SCALARHEX
+// RUN: printf '0xFFFFEF81\n' > %t3.hex
+// RUN: not pto-opt %t3.hex 2>&1 | filecheck %s --check-prefix=XB
 
 BSTART.SFU TREM, S32
 B.CATR {trap, atomic, aqrl, far, dr}
@@ -45,3 +48,4 @@ BSTOP
 
 // SCALAR: pto-opt: error: {{.*}}C.BSTART.STD opens a scalar (Standard) block; pto.block holds tile blocks only
 // SCALARHEX: pto-opt: error: {{.*}}C.BSTART.STD opens a scalar (Standard) block
+// XB: pto-opt: error: {{.*}}'XB' [IllegalInstruction] XB is extension space reserved in PTO
