@@ -145,8 +145,20 @@ def decode_program(words: Iterable[int | Word], *, strict: bool = False) -> list
 
 
 def program_to_bytes(words: Iterable[Word]) -> bytes:
-    """Little-endian byte stream of encoded words."""
-    return b"".join(value.to_bytes(width // 8, "little") for width, value in words)
+    """Little-endian byte stream of encoded words. A word :func:`split_bytes` could not find
+    again (the 64-bit L.BSTOP, a 32-bit word with bit 0 clear such as the fused BSTART.CALL:
+    the ASL gives an instruction's length to its decoder and has no bit-0 rule for them) is
+    refused with a ValueError rather than written ambiguously."""
+    out = []
+    for width, value in words:
+        if width not in (16, 32) or (width == 16) != (value & 1 == 0):
+            raise ValueError(
+                f"the {width}-bit word 0x{value:0{width // 4}X} cannot be put in a byte stream: "
+                "commands are split by bit 0 (clear: 16-bit, set: 32-bit); use program words "
+                "or hex text, which carry the width"
+            )
+        out.append(value.to_bytes(width // 8, "little"))
+    return b"".join(out)
 
 
 def split_bytes(data: bytes) -> list[Word]:

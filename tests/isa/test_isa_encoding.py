@@ -318,3 +318,10 @@ def test_cscale_en_has_no_binary_encoding():
     with pytest.raises(EncodeError, match="CScaleEn=1 has no binary encoding"):
         encode(BFpatr(cscale_en=1))
     assert encode(BFpatr()) == 0x00002023
+
+
+@pytest.mark.parametrize("word", [(64, 0x00000001_0000000F), (32, 0x50160002)])
+def test_words_without_a_bit0_length_are_refused_in_byte_streams(word):
+    """L.BSTOP and the fused BSTART.CALL cannot be split by bit 0: no byte stream for them."""
+    with pytest.raises(ValueError, match="cannot be put in a byte stream"):
+        program_to_bytes([word])
