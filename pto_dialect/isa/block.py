@@ -1,6 +1,6 @@
 """Block structure checker (PTO-SPEC 3.2-3.5, D12): a pure function over commands.
 
-:func:`check_block` takes one block (``BSTART``, header commands, ``BSTOP``/``C.BSTOP``) and
+:func:`check_block` takes one block (``BSTART``, header commands, ``BSTOP``/``C.BSTOP``/``L.BSTOP``) and
 :func:`check_program` a stream of blocks; both either return decoded :class:`BlockSummary`
 values or raise the first :class:`~pto_dialect.faults.PTOFault` the architecture would raise.
 
