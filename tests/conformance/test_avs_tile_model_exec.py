@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance.inventory import ALIAS, avs
+from conformance.inventory import avs
 from conformance.model_support import (
     RAW,
     U64,
@@ -44,9 +44,9 @@ def _tsort(values, width: int = 32, descending: int = 0) -> tuple[list, list]:
 
 
 # ---- execution: elementwise, expansion, generation, rearrangement, reduction -----------------
-@avs("PTO-AVS-TILE-TESTTILEELEMENTWISEANDALIASING-EXECUTION-001", unchecked=ALIAS)
 def test_elementwise_sequence():
-    """U64 ADD [1 2;3 4] + [10 20;30 40] = [11 22;33 44]; ADD again (the ASL writes it over
+    """The SSA and decoded-block form of ``TestTileElementwiseAndAliasing`` (whose AVS id,
+    a destination naming its source tile, test_avs_alias.py claims at register level): U64 ADD [1 2;3 4] + [10 20;30 40] = [11 22;33 44]; ADD again (the ASL writes it over
     its left source: ours is a fresh value from the old payloads); unsigned DIV 10/11 and
     20/22 truncate to 0; TFMA of the sum, the right source and a TEXPANDS 5 fill:
     11*10+5 = 115, 44*40+5 = 1765 (asl/tile/model/execution/elementwise.asl)."""
