@@ -115,7 +115,8 @@ def _fault_of(e: VerifyException, op: str) -> PTOFault:
     m = re.search(r"\[(\w+)\]", str(e))
     kind = m.group(1) if m and m.group(1) in FaultKind._value2member_map_ else None
     if kind is None:  # a malformed instruction (no fault kind): not a PTO fault
-        raise ValueError(f"{op}: {str(e).splitlines()[0]}") from None
+        lines = [x.strip() for x in str(e).splitlines() if x.strip()]
+        raise ValueError(f"{op}: {' '.join(lines[:2])}") from None
     return PTOFault(kind, str(e).splitlines()[0], op=op)
 
 
@@ -168,6 +169,13 @@ class TileRegisters:
         if cls is None:
             raise ValueError(f"'{op}' is not a tile operation (known: pto.tadd, pto.tmul, ...)")
         dsts = [dst] if isinstance(dst, int) else list(dst)
+        irdl = cls.get_irdl_definition()
+        if len(dsts) != len(irdl.results) or len(operands) != len(irdl.operands):
+            raise ValueError(
+                f"'{op}' takes {len(irdl.operands)} operand(s) "
+                f"({', '.join(n for n, _ in irdl.operands)}) and {len(irdl.results)} "
+                f"destination(s), got {len(operands)} and {len(dsts)}"
+            )
         flat: list[int] = []  # tile operands in order
         for o in operands:
             for x in o if isinstance(o, Sequence) else [o]:
