@@ -401,7 +401,8 @@ def test_raw_carriers_layouts_and_preserved_region():
     """Every architectural TileDataType is a regular TLSU (raw carrier) type and a TCVT type;
     a TADD source in the ImplementationDefined layout is refused (TileLegality); TINSERT of
     [11] at (1, 1) into [41 42;43 44] -- the destination's old contents are its ``old``
-    operand -- keeps 41 and writes 11 (asl/tile/model/dispatch/top-level.asl)."""
+    operand; at register level the destination names that source tile -- keeps 41 and
+    writes 11 (asl/tile/model/dispatch/top-level.asl)."""
     from pto_dialect.isa import BStart, decode, encode
 
     for t in T:
@@ -416,3 +417,14 @@ def test_raw_carriers_layouts_and_preserved_region():
   %d = pto.tinsert %o, %s, %c1, %c1 : ({U64}, {one}, i64, i64) -> {U64}""", [("d", U64)]),
                 u64([[41, 42], [43, 44]]), u64([[11]]), blocks=False)  # fmt: skip
     assert d.tolist() == [[41, 42], [43, 11]]
+    # the ASL step itself: destination0 = source0 = tile 0 (interpreter.tile_registers)
+    from xdsl.parser import Parser
+
+    from interpreter.runner import build_context
+    from interpreter.tile_registers import Scalar, TileRegisters
+
+    regs = TileRegisters()
+    for i, (t, v) in enumerate([(U64, [[41, 42], [43, 44]]), (one, [[11]])]):
+        regs.configure(i, Parser(build_context(), t).parse_type(), u64(v))
+    regs.execute("pto.tinsert", 0, [0, 1], [Scalar(1), Scalar(1)])
+    assert regs.read(0)[0].tolist() == [[41, 42], [43, 11]] and regs.read(1)[0].tolist() == [[11]]
