@@ -50,8 +50,6 @@ FLAGS = ("numeric status flags of CUBE post-processing (RecordNumericStatusFlags
          "postprocess.asl) are not recorded; the other operations record theirs "
          "(docs/numeric-status.md)")
 """``unchecked`` reason of the AVS tests that also state the flags CUBE post-processing records."""
-ALIAS = "a destination aliasing a source is not modelled (SSA tile values)"
-"""``unchecked`` reason of the AVS alias tests (the result from the old payload is checked)."""
 
 PARTIAL = " (unchecked: "
 """Separates a ``partial`` row's test node id from the part it does not check."""
