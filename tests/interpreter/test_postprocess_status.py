@@ -340,3 +340,94 @@ def test_cube_kernel_records_postprocess_and_reduction_flags():
     with recording() as st_:  # PreQuantMode 0 / ReluMode 0 is the identity: nothing
         cube_matrix(0, a, np.array([[6e4, 6e4]], np.float16))
     assert st_.bits == 0
+
+
+# -- TCVT into HiF8 and the FP6 / FP4 formats ------------------------------------------------
+def _minifloat(ebits: int, mbits: int, bias: int) -> set[Fraction]:
+    """Every value of a sign / ebits / mbits format without specials."""
+    out = set()
+    for e in range(2**ebits):
+        for f in range(2**mbits):
+            mag = (Fraction(f, 2**mbits) * Fraction(2) ** (1 - bias) if e == 0
+                   else (1 + Fraction(f, 2**mbits)) * Fraction(2) ** (e - bias))  # fmt: skip
+            out |= {mag, -mag}
+    return out
+
+
+CODED = {  # type: (values, largest finite, smallest normal)
+    T.E3M2: (_minifloat(3, 2, 3), 28, Fraction(1, 4)),
+    T.E2M3: (_minifloat(2, 3, 1), Fraction(15, 2), ONE),
+    T.E2M1X2: (_minifloat(2, 1, 1), 6, ONE),
+    T.E1M2X2: ({Fraction(s * c, 4) for c in range(8) for s in (1, -1)}, Fraction(7, 4), ONE),
+    T.HIF4X2: ({Fraction(s * c, 4) for c in range(8) for s in (1, -1)}, Fraction(7, 4), ONE),
+}
+
+
+def _rne(v: Fraction, values: set[Fraction], top: Fraction) -> Fraction:
+    """Round to nearest, ties to the candidate with the even last code step: the nearest
+    value of ``values`` extended by one step beyond ``top`` (so overflow is visible)."""
+    grid = sorted(values)
+    step = grid[-1] - grid[-2]
+    grid = [-(top + step), *grid, top + step]
+    if abs(v) >= top + step:
+        return grid[-1] if v > 0 else grid[0]
+    lo = max(g for g in grid if g <= v)
+    hi = min(g for g in grid if g >= v)
+    if v - lo != hi - v:
+        return lo if v - lo < hi - v else hi
+    return lo if grid.index(lo) % 2 == 0 else hi  # the even position of a symmetric grid
+
+
+def tcvt_reference(bits: int, dst: T) -> int:
+    cls, v, neg = fp32(bits)
+    if cls in ("snan", "qnan"):
+        return NV if cls == "snan" or dst is not T.HIF8 else 0
+    if cls == "inf":
+        return 0 if dst is T.HIF8 else OF | NX
+    if dst is T.HIF8:
+        values, top, min_normal = FP8[T.HIF8]
+        if abs(v) > top:
+            return OF | NX
+        return 0 if v in values else (UF | NX if abs(v) < min_normal else NX)
+    values, top, min_normal = CODED[dst]
+    r = _rne(v, values, top)
+    if abs(r) > top:
+        return OF | NX
+    return 0 if r == v else (UF | NX if abs(r) < min_normal else NX)
+
+
+@pytest.mark.parametrize("dst", [T.HIF8, *CODED])
+@settings(max_examples=examples(25), deadline=None)
+@given(words=st.lists(st.one_of(st.sampled_from(INTERESTING), fp32_words,
+                                st.floats(-40, 40, width=32).map(
+                                    lambda f: int(np.array(f, np.float32).view(np.uint32)))),
+                      min_size=1, max_size=4))  # fmt: skip
+def test_tcvt_coded_destination_flags_match_the_rational_reference(dst, words):
+    from interpreter.kernels import KERNELS
+
+    a = np.array([words], np.uint32).view(np.float32)
+    with recording() as status:
+        KERNELS["TCVT"](a, None, "null", T.FP32, dst)
+    want = 0
+    for w in words:
+        want |= tcvt_reference(w, dst)
+    assert status.bits == want, [hex(w) for w in words]
+
+
+@pytest.mark.parametrize(("src", "values", "dst", "want"), [
+    (T.S8, [1, 3, -6], T.E2M1X2, 0),
+    (T.S8, [5], T.E2M1X2, NX),
+    (T.S8, [100], T.E2M1X2, OF | NX),
+    (T.S32, [40000], T.HIF8, OF | NX),
+    (T.S32, [32768, -3], T.HIF8, 0),
+    (T.S16, [29], T.E3M2, NX),  # rounds to 28: inexact, not beyond the maximum
+    (T.S16, [30], T.E3M2, OF | NX),  # the tie between 28 and 32 goes to 32 (even): overflow
+    (T.S16, [-31], T.E3M2, OF | NX),
+], ids=str)  # fmt: skip
+def test_tcvt_integer_into_coded_destinations(src, values, dst, want):
+    from interpreter.kernels import KERNELS
+
+    a = np.array([values], src.numpy_dtype())
+    with recording() as status:
+        KERNELS["TCVT"](a, None, "null", src, dst)
+    assert status.bits == want
