@@ -42,6 +42,8 @@ MatrixShiftS32ToS16, ReferenceMatrixIntegerEncoding).
    nearest finite HiF8 value. Specials: NaN gives 0x80 (0x00 with Sat=1), +-inf gives
    0x6F / 0xEF (0x6E / 0xEE with Sat=1).
 
+Numeric status flags of post-processing and of the reductions: :mod:`.postprocess_status`.
+
 Reductions (RowMax / GroupMax, optional MaxAbs, RowMaxInit) run on the raw FP32
 accumulator before post-processing (PTO-SPEC 3.3) with TMAX's rule
 (``HardwareNumericMinMaxSpecial``): NaNs are skipped, an all-NaN set gives the canonical

@@ -31,8 +31,10 @@ interpreter records for them:
 
 TSORT: NV for a signalling NaN (``sorting.asl``).
 
-Not recorded yet (docs/numeric-status.md): reductions, expansions, HiF8 / FP6 / FP4
-conversion destinations and CUBE post-processing.
+TCVT into HiF8 / FP6 / FP4: :func:`_coded_flags`. Reductions and expansions:
+:func:`.tile_local.fold_flags` and the binary / unary flags of each element. CUBE
+post-processing and RowMax / GroupMax (``CommitMatrixResult``):
+:mod:`.postprocess_status`.
 
 Conventions. Underflow is tininess after rounding (the rounded result's magnitude is below
 the format's smallest normal, zero included) together with inexactness. Inexactness is

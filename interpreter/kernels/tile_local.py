@@ -30,6 +30,9 @@ operation (integer width, RNE, NaN choice, signed zeros, TF32/HF32 encodings):
   results are the canonical quiet NaN, exp(-inf) = +0, exp(+inf) = +inf. ASSUMPTION: float64
   ``exp`` is within 1 ulp of float64, so the result is the correctly rounded one except when
   the exact value lies within ~2^-29 (relative) of a rounding boundary of the destination.
+* Numeric status flags (when a run records them): a reduction ORs every step's
+  ``TileReductionStepWithFlags`` (:func:`fold_flags`), an expansion every element's binary
+  flags (EXPDIF: the SUB's and the EXP's); COPY, TTRANS and TCONCAT record nothing.
 * TTRANS: a bit copy of the transposed valid rectangle; TCONCAT: the two valid rectangles
   side by side (bit copies).
 * TPART ADD / MUL / MAX / MIN (``ExecuteTilePartial``): the typed binary step where both
