@@ -41,6 +41,15 @@ How they are computed fast (NUMERICS.md 5):
   row of A the terms are then ``B[k, j] * (a[k] * 2^E[block, j])`` with ONE multiply: where
   a block is safe, ``a * 2^E`` is itself an FP32 value (E + lsb_a >= -149 because
   lsb_b <= 0; E + top_a <= 128 - top_b), so the product is the exact term.
+* ordered, rescaled accumulator (MX products whose scale exponents stay in a window, the
+  usual case; :meth:`MxTerms.rescale_plan`, :func:`_rescaled_cols`): block b accumulates
+  in the domain 2^-(E_b + cexp), where its terms are ``a[k] * B[k, j] * 2^-cexp`` (one
+  factor per row, no per-element scale), and the accumulator is multiplied by
+  2^(E_(b-1) - E_b) between blocks. Scaling by a power of two commutes with RNE rounding
+  when no exact sum is subnormal or overflows in either domain; every term and C lie on
+  the grid 2^g0, so a nonzero exact sum is at least 2^g0 in magnitude, and the plan's
+  bounds (its docstring) exclude both. B's 8/16-bit codes are decoded by integer bit
+  operations (:class:`.mx.BitLayout`), by table in chunks holding inf/NaN codes.
 * exact: per chunk, the float64 terms (or, for format pairs whose 32-term block sums are
   exact in float64, the block sums from a float64 matmul times the exact block scales) are
   split by Rump-style extraction against powers of two into pieces whose sums are exact in
@@ -54,6 +63,7 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 
@@ -161,6 +171,15 @@ def _quad_lut(t: TileDataType) -> np.ndarray:
     return _QUAD_LUTS[t]
 
 
+class Rescaled(NamedTuple):
+    """A plan of the rescaled ordered path (:meth:`MxTerms.rescale_plan`)."""
+
+    layout: mx.BitLayout | None  # B decoded by bit operations, or None: by table
+    cexp: int  # block b accumulates in the domain scaled by 2^-(E_b + cexp)
+    f_bits: np.ndarray | None  # (M, K) float32 a 2^(bias_gap - cexp), for bit-decoded B
+    f_lut: np.ndarray  # (M, K) float32 a 2^-cexp, for table-decoded B
+
+
 class MxTerms:
     """Terms of an MX product from raw codes: A codes (M, K), B codes (K, N) or packed X2
     bytes (K, N/2), E8M0 scale codes sA (M, nb) / sB (nb, N) or None."""
@@ -179,7 +198,7 @@ class MxTerms:
         self.eb = np.zeros((nb, n), np.int32) if sb is None else sb.astype(np.int32) - 127
         self.na = np.zeros((nb, m), bool) if sa is None else sa.T == 0xFF
         self.nbs = np.zeros((nb, n), bool) if sb is None else sb == 0xFF
-        (lsa, ta), (lsb, tb) = _range(la), _range(lb)
+        (lsa, ta), (lsb, tb) = self.ranges = _range(la), _range(lb)
         # every term of a block is an FP32 value (or inf / NaN) for every element pair iff
         # E + lsb_a + lsb_b >= -149 and E + top_a + top_b <= 128 (see the module docstring)
         self.e_lo, self.e_hi = -149 - lsa - lsb, 128 - ta - tb
@@ -218,6 +237,78 @@ class MxTerms:
             s[nan] = np.nan
             safe |= nan
         self._pre = (s, safe)
+
+    def rescale_plan(self, c: np.ndarray | None) -> Rescaled | None:
+        """The plan of :func:`_rescaled_cols` when its conditions hold for every output
+        element, else None (see "Rescaled accumulator" in the module docstring).
+
+        With E ranging over [lo, hi] per output element (bounds from the per-side scale
+        exponents), g0 the exponent of a grid every term and C value lies on, U a bound of
+        |C| + sum |t| and 2^-(E + cexp) the scaled domain of a block: every exact
+        intermediate sum x is 0 or has 2^-126 <= |x|, |x 2^-(E+cexp)| <= 2^127 when
+        g0 >= -126, g0 - hi - cexp >= -126, U <= 2^127 and U 2^-(lo+cexp) <= 2^127; and
+        hi - lo <= 126 keeps every rescaling factor an FP32 power of two."""
+        if self.na.any() or self.nbs.any():
+            return None
+        (lsa, ta), (lsb, tb) = self.ranges
+        # 4-bit B by table: their bit layouts land 1/8 (E2M1) to 3/8 (E1M2) of the codes on
+        # FP32 subnormals, and x86 multiplies subnormal operands several times slower
+        lay = None if self.bt.packed_x2 else mx.bit_layout(self.bt)
+        gap = 0 if lay is None else lay.bias_gap
+        cexp = max(0, ta + gap - 127)  # the factor a 2^(gap - cexp) stays below 2^127
+        if min(lsa, lsa + gap, lsa + lsb) - cexp < -149 or ta + tb - cexp > 127:
+            return None
+        k = self.shape[1]
+        lo = self.ea.min(axis=0)[:, None].astype(np.int64) + self.eb.min(axis=0)[None, :]
+        hi = self.ea.max(axis=0)[:, None].astype(np.int64) + self.eb.max(axis=0)[None, :]
+        g0 = lo + (lsa + lsb)
+        bound = k * np.ldexp(1.0, hi + ta + tb)
+        if c is not None:
+            cf = c.astype(F64)
+            fin = np.isfinite(cf)
+            nz = fin & (cf != 0)
+            _, e = np.frexp(np.where(nz, cf, 1.0))  # |C| < 2^e: C is a multiple of 2^(e-24)
+            g0 = np.minimum(g0, np.where(nz, np.maximum(e - 24, -149), g0))
+            bound = bound + np.where(fin, np.abs(cf), 0.0)
+        ok = ((g0 >= -126) & (g0 - hi - cexp >= -126) & (hi - lo <= 126)
+              & (bound <= 2.0**127) & (np.ldexp(bound, -(lo + cexp)) <= 2.0**127))
+        if not ok.all():
+            return None
+        a = self.a32.astype(F64)
+        f_lut = np.ldexp(a, -cexp).astype(F32)  # exact: lsa - cexp >= -149, ta <= 127
+        f_bits = None if lay is None else np.ldexp(a, gap - cexp).astype(F32)
+        return Rescaled(lay, cexp, f_bits, f_lut)
+
+    def fill_scaled(self, view, k0, k1, c0, c1, plan, tmp) -> None:
+        """view (nblk, rows, M, n) float32 = the scaled terms a[m, k] B[k, j] 2^-cexp of
+        rows k0:k1 (nblk * rows of them, block-major): B decoded by its bit layout (or by
+        table where a chunk holds inf/NaN codes, or without a layout), times one factor
+        per (m, k). ``tmp`` is scratch of B's code dtype, at least (k1-k0, c1-c0). Callers
+        hold ``np.errstate``."""
+        nblk, rows, m, n = view.shape
+        lay = plan.layout
+        if lay is not None:
+            codes = self.cb[k0:k1, c0:c1]
+            if lay.special_min is not None:  # (formats with inf/NaN codes have align 0)
+                mag = np.bitwise_and(codes, (1 << (8 * codes.itemsize - 1)) - 1,
+                                     out=tmp[: k1 - k0])
+                if int(mag.max()) >= lay.special_min:
+                    lay = None  # inf/NaN codes in this chunk: the table decodes them
+            elif lay.align:
+                codes = np.left_shift(codes, lay.align, out=tmp[: k1 - k0])
+        if lay is not None:
+            f = plan.f_bits
+            dst = view[:, :, 0] if m == 1 else np.empty((nblk, rows, n), F32)
+            bits = dst.view(np.int32)
+            np.copyto(bits, codes.view(lay.carrier).reshape(nblk, rows, n))
+            np.left_shift(bits, lay.shift, out=bits)
+            np.bitwise_and(bits.view(np.uint32), np.uint32(lay.mask), out=bits.view(np.uint32))
+        else:
+            f = plan.f_lut
+            dst = np.empty((nblk, rows, n), F32)
+            self.decode32(dst.reshape(nblk * rows, n), k0, k1, c0, c1)
+        for i in range(m):  # 3-D operands: numpy's fast loop for a per-row factor
+            np.multiply(dst, f[i, k0:k1].reshape(nblk, rows, 1), out=view[:, :, i])
 
     def _codes(self, k0, k1, c0, c1):
         if self.b_packed:
@@ -413,6 +504,49 @@ def _ordered_cols(src, c, c0: int, c1: int) -> np.ndarray:
     return acc
 
 
+_POW2_F32 = np.ldexp(np.ones((), F32), np.arange(-126, 127, dtype=np.int32))
+"""2^d as FP32 for |d| <= 126, indexed by d + 126."""
+_POW2_F32.setflags(write=False)
+
+
+def _rescaled_cols(src, c, plan: Rescaled, c0: int, c1: int) -> np.ndarray:
+    """The ordered profile on a rescaled accumulator (module docstring), columns c0:c1."""
+    m, k, _ = src.shape
+    n = c1 - c0
+    ea, eb = src.ea, src.eb[:, c0:c1]  # (nb, M), (nb, n)
+    nchunk = -(-min(_CHUNK, k) // MX_BLOCK)
+    buf = np.empty((nchunk, MX_BLOCK + 1, m, n), F32)  # per block: the accumulator, 32 terms
+    tmp = np.empty((min(_CHUNK, k), n), src.cb.dtype)
+    prev = ea[0][:, None].astype(np.int64) + eb[0][None, :]  # acc is in 2^-(prev + cexp)
+    acc = np.zeros((m, n), F32)
+    if c is not None:  # C in the first block's domain (exact: module docstring)
+        acc = np.ldexp(c[:, c0:c1].astype(F64), -(prev + plan.cexp)).astype(F32)
+    with np.errstate(invalid="ignore", over="ignore", under="ignore"):
+        # no longer than a row: numpy buffers a broadcast per-row factor otherwise (2.5x
+        # slower); the errstate context restores the thread's setting
+        np.setbufsize(max(16, min(8192, n * m) & ~15))
+        for k0 in range(0, k, _CHUNK):
+            k1 = min(k, k0 + _CHUNK)
+            full, rem = divmod(k1 - k0, MX_BLOCK)
+            if full:
+                src.fill_scaled(buf[:full, 1:], k0, k0 + full * MX_BLOCK, c0, c1, plan, tmp)
+            if rem:
+                src.fill_scaled(buf[full : full + 1, 1 : rem + 1], k1 - rem, k1, c0, c1, plan,
+                                tmp)
+            b0 = k0 // MX_BLOCK
+            e = ea[b0 : b0 + full + (rem > 0), :, None] + eb[b0 : b0 + full + (rem > 0), None, :]
+            d = np.concatenate([prev[None], e[:-1]]) - e
+            d += 126
+            ratio = _POW2_F32.take(d)
+            prev = e[-1]
+            for i in range(e.shape[0]):
+                rows = MX_BLOCK if i < full else rem
+                blk = buf[i, : rows + 1]
+                np.multiply(acc, ratio[i], out=blk[0])  # into block i's domain: exact
+                _add_rows(blk.reshape(rows + 1, m * n), acc.reshape(-1))
+    return np.ldexp(acc.astype(F64), prev + plan.cexp).astype(F32)  # exact
+
+
 def _runnable_others() -> int | None:
     """Tasks runnable right now besides this thread (``/proc/loadavg`` field 4), or None."""
     try:
@@ -449,7 +583,11 @@ def _split_columns(fn, src, *args) -> np.ndarray:
 
 def ordered(src, c: np.ndarray | None, bias: np.ndarray | None) -> np.ndarray:
     """The ``ordered`` profile (module docstring): (M, N) float32."""
-    acc = _split_columns(_ordered_cols, src, c)
+    plan = src.rescale_plan(c) if isinstance(src, MxTerms) else None
+    if plan is None:
+        acc = _split_columns(_ordered_cols, src, c)
+    else:
+        acc = _split_columns(_rescaled_cols, src, c, plan)
     if bias is None:
         return acc
     with np.errstate(invalid="ignore", over="ignore"):

@@ -29,6 +29,8 @@ How operands are given (the kernel API uses these rules for every MX input):
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import ml_dtypes
 import numpy as np
 
@@ -146,6 +148,41 @@ DECODABLE_TYPES = frozenset(_LUTS)
 
 HIGH_ZERO_BITS = {T.E3M2: 0xC0, T.E2M3: 0xC0}
 """Carrier bits that must be 0 in a valid encoding (``required_high_zero_bits``)."""
+
+
+class BitLayout(NamedTuple):
+    """How a sign/exponent/mantissa code becomes FP32 bits with integer operations only.
+
+    ``bits = ((code << align) as a signed carrier, sign-extended to int32) << shift) & mask``
+    puts the code's sign at bit 31 and its exponent and mantissa fields just below FP32's
+    exponent LSB (bit 23), so FP32(bits) = value * 2^-bias_gap for every finite code,
+    subnormal codes included (they land on FP32 subnormals with the same significand).
+    Codes whose aligned magnitude byte ``(code << align) & 0x7F..`` reaches ``special_min``
+    (inf/NaN) decode wrongly and must be looked up instead."""
+
+    carrier: np.dtype  # signed view of the code carrier (int8 / int16)
+    align: int
+    shift: int
+    mask: int  # as an unsigned 32-bit pattern
+    bias_gap: int
+    special_min: int | None
+
+
+def bit_layout(t: TileDataType) -> BitLayout | None:
+    """The :class:`BitLayout` of an unpacked element format (None for HiF8, E8M0)."""
+    if t not in _FORMATS:
+        return None
+    ebits, mbits, bias, specials = _FORMATS[t]
+    width = 16 if t in (T.FP16, T.BF16) else 8
+    align = width - 1 - ebits - mbits
+    special_min = None
+    if specials == "ieee":  # all-ones exponent
+        special_min = ((1 << ebits) - 1) << (width - 1 - ebits)
+    elif specials == "fn":  # only S.1...1.1...1
+        special_min = (1 << (width - 1)) - 1
+    return BitLayout(
+        np.dtype(np.int16 if width == 16 else np.int8), align, 24 - width + ebits,
+        (1 << 31) | (((1 << (ebits + mbits)) - 1) << (23 - mbits)), 127 - bias, special_min)
 
 
 def value_lut(t: TileDataType) -> np.ndarray:

@@ -1,0 +1,173 @@
+"""The ``ordered`` profile's rescaled-accumulator path against the Fraction reference.
+
+The kernel runs an MX product on a rescaled accumulator (each scale block in the domain
+2^-(E + cexp) of its combined scale exponent E, B decoded by integer bit operations) only
+when its plan proves that no intermediate sum is subnormal or overflows in either domain
+(``MxTerms.rescale_plan``, ``interpreter/kernels/accumulate.py``). These tests check that:
+
+* the results equal the sequential Fraction reference of ADR-0047 (one RNE FP32 addition per
+  term in K order, then the bias) for every MX format pair, several rows, C, tails of K that
+  are not whole blocks or chunks, and inf/NaN element codes (a chunk holding them is decoded
+  by table inside the same path);
+* the plan is taken where it should be (so the path is really exercised) and refused one
+  scale step beyond each of its bounds, where the reference still holds (other path).
+"""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+from test_kernel_profiles import _value, ordered_reference, terms
+from test_kernel_tgemv import MX_TYPES, raw
+
+from interpreter.kernels import accumulate, cube_matrix
+from pto_dialect.datatypes import TileDataType as T
+from tests.budget import examples
+
+F32 = np.float32
+
+
+@pytest.fixture
+def plans(monkeypatch):
+    """Records every plan the kernel computes (None: the plan was refused)."""
+    seen = []
+    real = accumulate.MxTerms.rescale_plan
+
+    def spy(self, c):
+        plan = real(self, c)
+        seen.append(plan)
+        return plan
+
+    monkeypatch.setattr(accumulate.MxTerms, "rescale_plan", spy)
+    return seen
+
+
+def _scales(t, codes):
+    return None if t in (T.FP16, T.BF16) else codes
+
+
+def run_and_check(at, bt, ac, bc, sa, sb, c=None, bias=None):
+    m, n = ac.shape[0], bc.shape[1]
+    fn = 6 if c is not None else (5 if m > 1 else 21)  # MX ACC / MX BIAS / TGEMV_MX_BIAS
+    got = cube_matrix(fn, ac, bc, c=c, bias=bias, a_scale=sa, b_scale=sb, a_type=at,
+                      b_type=bt)
+    want = np.array([[ordered_reference(terms(ac, at, bc, bt, sa, sb, i, j),
+                                        None if c is None else _value(c[i, j]),
+                                        None if bias is None else _value(bias[0, j]))
+                      for j in range(n)] for i in range(m)], F32)
+    np.testing.assert_array_equal(got, want)
+    return got
+
+
+@settings(max_examples=examples(25), deadline=None)
+@given(
+    at=st.sampled_from(MX_TYPES),
+    bt=st.sampled_from(MX_TYPES),
+    m=st.sampled_from([1, 2]),
+    k=st.sampled_from([1, 31, 32, 33, 128, 161, 290]),
+    n=st.sampled_from([1, 3, 8, 10]),
+    centre=st.integers(70, 180),
+    width=st.integers(0, 30),
+    specials=st.booleans(),
+    with_c=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_rescaled_path_matches_fractions(at, bt, m, k, n, centre, width, specials, with_c,
+                                         seed):
+    rng = np.random.default_rng(seed)
+    nb = -(-k // 32)
+    ac = raw(at, rng, (m, k), finite=not specials)
+    bc = raw(bt, rng, (k, n), finite=not specials)
+    lo, hi = max(1, centre - width), min(254, centre + width)
+    sa = _scales(at, rng.integers(lo, hi + 1, (m, nb)).astype(np.uint8))
+    sb = _scales(bt, rng.integers(lo, hi + 1, (nb, n)).astype(np.uint8))
+    c = bias = None
+    if with_c:
+        c = (rng.standard_normal((m, n)) * 2.0 ** rng.integers(-20, 20, (m, n))).astype(F32)
+    else:
+        bias = (rng.standard_normal((1, n)) * 4).astype(F32)
+    got_plan = []
+    real = accumulate.MxTerms.rescale_plan
+
+    def spy(self, cc):
+        got_plan.append(real(self, cc))
+        return got_plan[-1]
+
+    accumulate.MxTerms.rescale_plan = spy
+    try:
+        run_and_check(at, bt, ac, bc, sa, sb, c, bias)
+    finally:
+        accumulate.MxTerms.rescale_plan = real
+    event("rescaled" if got_plan and got_plan[0] is not None else "other path")
+
+
+NARROW = [t for t in MX_TYPES if t is not T.BF16]
+"""BF16 values span FP32's own exponent range: no static plan can bound their sums (the
+other path decides per block); every other pair has one."""
+
+
+@pytest.mark.parametrize("at", NARROW)
+@pytest.mark.parametrize("bt", NARROW)
+def test_every_pair_takes_the_rescaled_path(plans, at, bt):
+    """Moderate scales: the plan holds for every MX pair but BF16 (bit-decoded B, or by
+    table for the chunks holding inf/NaN codes), several rows, a K tail, and C."""
+    rng = np.random.default_rng(int(at) * 16 + int(bt))
+    m, k, n = 2, 150, 9
+    nb = -(-k // 32)
+    ac, bc = raw(at, rng, (m, k), finite=False), raw(bt, rng, (k, n), finite=False)
+    sa = _scales(at, rng.integers(118, 138, (m, nb)).astype(np.uint8))
+    sb = _scales(bt, rng.integers(118, 138, (nb, n)).astype(np.uint8))
+    c = rng.standard_normal((m, n)).astype(F32)
+    run_and_check(at, bt, ac, bc, sa, sb, c=c)
+    assert plans and all(p is not None for p in plans)
+
+
+def _uniform(at, bt, e, k=64, n=10, seed=3):
+    """Every block's combined scale exponent E (split between the two sides)."""
+    rng = np.random.default_rng(seed)
+    ac, bc = raw(at, rng, (1, k)), raw(bt, rng, (k, n))
+    nb = -(-k // 32)
+    ea = e // 2
+    sa = np.full((1, nb), 127 + ea, np.uint8)
+    sb = np.full((nb, n), 127 + e - ea, np.uint8)
+    return ac, bc, sa, sb
+
+
+# (pair, the lowest E the plan accepts, the highest E it accepts with K = 64): the bounds
+# g0 = E + lsb_a + lsb_b >= -126 and K 2^(E + top_a + top_b) <= 2^127
+EDGES = [
+    ((T.E4M3, T.E4M3), -108, 127 - 18 - 6),
+    ((T.E2M1X2, T.E2M1X2), -124, 127 - 6 - 6),
+    ((T.E5M2, T.E4M3), -101, 127 - 25 - 6),
+]
+
+
+@pytest.mark.parametrize(("pair", "low", "high"), EDGES)
+def test_plan_bounds_are_tight_and_sound(plans, pair, low, high):
+    """At each bound the plan is taken and the result still equals the reference (terms of
+    2^-126, sums near 2^127); one step beyond, the plan is refused (the other path)."""
+    at, bt = pair
+    for e, accepted in ((low, True), (low - 1, False), (high, True), (high + 1, False)):
+        plans.clear()
+        ac, bc, sa, sb = _uniform(at, bt, e)
+        if e == low:  # exact cancellation down to one grid step (2^-126: still normal)
+            sign = 0x08 if bt.packed_x2 else 0x80
+            ac[0, :2], bc[:2, 0] = ac[0, 0], [bc[0, 0], bc[0, 0] ^ sign]
+        run_and_check(at, bt, ac, bc, sa, sb, bias=np.zeros((1, 10), F32))
+        assert (plans[0] is not None) == accepted, (pair, e)
+
+
+def test_cancellation_to_the_smallest_normal():
+    """Two terms cancel exactly and leave 2^-126, the grid step at the lowest accepted
+    scale: the rescaled accumulator must give exactly 2^-126 (not a rounded subnormal)."""
+    one, tiny = 0x38, 0x01  # E4M3 1.0 and 2^-9
+    ac = np.array([[one, one, tiny]], np.uint8)
+    bc = np.array([[one], [one | 0x80], [tiny]], np.uint8)
+    e = -108  # 2^-9 * 2^-9 * 2^-108 = 2^-126
+    sa = np.array([[127 - 54]], np.uint8)
+    sb = np.array([[127 - 54]], np.uint8)
+    got = cube_matrix(21, ac, bc, bias=np.zeros((1, 1), F32), a_scale=sa, b_scale=sb,
+                      a_type="E4M3", b_type="E4M3")
+    assert got[0, 0] == F32(float(Fraction(2) ** (e - 18)))
