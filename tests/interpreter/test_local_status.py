@@ -117,7 +117,7 @@ def _kernel_flags(mnemonic: str, x: np.ndarray, t: T, dst_valid) -> int:
 
 @pytest.mark.parametrize("t", [T.FP32, T.FP16])
 @pytest.mark.parametrize("reduction", ["SUM", "PROD"])
-@settings(max_examples=examples(25), deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(data=st.data())
 def test_sum_prod_flags_match_the_sequential_rational_fold(t, reduction, data):
     rows = data.draw(st.integers(1, 3))
@@ -166,7 +166,7 @@ def _expand(mnemonic: str, x, b, t: T = T.FP32, dst: T | None = None) -> int:
     return status.bits
 
 
-@settings(max_examples=examples(30), deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(data=st.data(), op=st.sampled_from(["ADD", "SUB", "MUL", "DIV"]))
 def test_expansion_flags_match_the_rational_reference(data, op):
     t = T.FP32

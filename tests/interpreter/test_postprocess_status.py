@@ -233,7 +233,7 @@ fp19 = st.builds(lambda e, f: (1 + Fraction(f, 1024)) * Fraction(2) ** (e - 127)
                  st.one_of(st.integers(1, 254), st.integers(110, 140)), st.integers(0, 1023))
 
 
-@settings(max_examples=examples(120), deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(data=st.data())
 def test_postprocess_flags_match_the_rational_reference(data):
     mode = data.draw(st.sampled_from(sorted(PRE_QUANT_MODES)))
