@@ -221,8 +221,63 @@ def _parse_contraction(cls, parser: Parser):
     return vals, attrs, ft.outputs.data[0]
 
 
+class _ContractionOp(PTOOp):
+    """What ``pto.gemv`` and ``pto.matmul`` share: their syntax (``%a, %b [role %v]...``,
+    roles from ``OPTIONAL_ROLES``) and the facts derived from their operand types."""
+
+    OPTIONAL_ROLES: ClassVar[tuple[str, ...]] = ()
+
+    def print(self, printer: Printer) -> None:
+        attrs = dict(self.attributes)
+        if self.relu is not None:
+            attrs["relu"] = UnitAttr()
+        _print_contraction(self, printer, attrs)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        vals, attrs, result_type = _parse_contraction(cls, parser)
+        relu = attrs.pop("relu", None)
+        if relu is not None and not isinstance(relu, UnitAttr):
+            parser.raise_error("'relu' is a unit attribute")
+        op = cls(vals["a"], vals["b"], result_type, relu=relu is not None,
+                 **{r: vals.get(r) for r in cls.OPTIONAL_ROLES})
+        op.attributes.update(attrs)
+        return op
+
+    @property
+    def k(self) -> int:
+        return self.b.type.get_shape()[0]  # type: ignore[union-attr]
+
+    @property
+    def n(self) -> int:
+        return self.b.type.get_shape()[1]  # type: ignore[union-attr]
+
+    @property
+    def a_dtype(self) -> TileDataType:
+        return cube_dtype_of(self.a.type.element_type)  # type: ignore[union-attr,return-value]
+
+    @property
+    def b_dtype(self) -> TileDataType:
+        return cube_dtype_of(self.b.type.element_type)  # type: ignore[union-attr,return-value]
+
+    @property
+    def out_dtype(self) -> TileDataType:
+        return result_dtype_of(self.result.type.element_type)  # type: ignore[union-attr,return-value]
+
+    @property
+    def acc_dtype(self) -> TileDataType:
+        """The accumulator: FP32 (MX and ordinary floats, D3) or S32/U32 (integers)."""
+        acc = cube_accumulator(self.a_dtype, self.b_dtype, self.a_scale is not None or self.b_scale is not None)
+        assert acc is not None, "verified"
+        return acc
+
+    @property
+    def has_relu(self) -> bool:
+        return self.relu is not None
+
+
 @irdl_op_definition
-class GemvOp(PTOOp):
+class GemvOp(_ContractionOp):
     """``pto.gemv`` — tensor-level MX matrix-vector product with bias, ReLU and conversion.
 
     Semantics (PTO-SPEC 4, D1-D4; the real-number meaning of TGEMV_MX_BIAS)::
@@ -289,63 +344,6 @@ class GemvOp(PTOOp):
             result_types=[result_type],
             properties={"relu": UnitAttr()} if relu else {},
         )
-
-    # -- syntax -----------------------------------------------------------------------
-    def print(self, printer: Printer) -> None:
-        attrs = dict(self.attributes)
-        if self.relu is not None:
-            attrs["relu"] = UnitAttr()
-        _print_contraction(self, printer, attrs)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> GemvOp:
-        vals, attrs, result_type = _parse_contraction(cls, parser)
-        relu = attrs.pop("relu", None)
-        if relu is not None and not isinstance(relu, UnitAttr):
-            parser.raise_error("'relu' is a unit attribute")
-        op = cls(
-            vals["a"],
-            vals["b"],
-            result_type,
-            a_scale=vals.get("a_scale"),
-            b_scale=vals.get("b_scale"),
-            bias=vals.get("bias"),
-            relu=relu is not None,
-        )
-        op.attributes.update(attrs)
-        return op
-
-    # -- derived facts ------------------------------------------------------------
-    @property
-    def k(self) -> int:
-        return self.b.type.get_shape()[0]  # type: ignore[union-attr]
-
-    @property
-    def n(self) -> int:
-        return self.b.type.get_shape()[1]  # type: ignore[union-attr]
-
-    @property
-    def a_dtype(self) -> TileDataType:
-        return cube_dtype_of(self.a.type.element_type)  # type: ignore[union-attr,return-value]
-
-    @property
-    def b_dtype(self) -> TileDataType:
-        return cube_dtype_of(self.b.type.element_type)  # type: ignore[union-attr,return-value]
-
-    @property
-    def out_dtype(self) -> TileDataType:
-        return result_dtype_of(self.result.type.element_type)  # type: ignore[union-attr,return-value]
-
-    @property
-    def acc_dtype(self) -> TileDataType:
-        """The accumulator: FP32 (MX and ordinary floats, D3) or S32/U32 (integers)."""
-        acc = cube_accumulator(self.a_dtype, self.b_dtype, self.a_scale is not None or self.b_scale is not None)
-        assert acc is not None, "verified"
-        return acc
-
-    @property
-    def has_relu(self) -> bool:
-        return self.relu is not None
 
     def verify_(self) -> None:
         refs = "PTO-SPEC 4, D1, D2, D3"
@@ -675,7 +673,7 @@ class ElementwiseOp(PTOOp):
 
 
 @irdl_op_definition
-class MatmulOp(PTOOp):
+class MatmulOp(_ContractionOp):
     """``pto.matmul`` — tensor-level matrix product, MX-scaled or not, optionally accumulated.
 
     Semantics (PTO-SPEC 3.1, 4; D1-D4; the real-number meaning of TMATMUL(_MX)(_ACC))::
@@ -739,65 +737,9 @@ class MatmulOp(PTOOp):
             properties={"relu": UnitAttr()} if relu else {},
         )
 
-    def print(self, printer: Printer) -> None:
-        attrs = dict(self.attributes)
-        if self.relu is not None:
-            attrs["relu"] = UnitAttr()
-        _print_contraction(self, printer, attrs)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MatmulOp:
-        vals, attrs, result_type = _parse_contraction(cls, parser)
-        relu = attrs.pop("relu", None)
-        if relu is not None and not isinstance(relu, UnitAttr):
-            parser.raise_error("'relu' is a unit attribute")
-        op = cls(
-            vals["a"],
-            vals["b"],
-            result_type,
-            a_scale=vals.get("a_scale"),
-            b_scale=vals.get("b_scale"),
-            acc=vals.get("acc"),
-            bias=vals.get("bias"),
-            relu=relu is not None,
-        )
-        op.attributes.update(attrs)
-        return op
-
     @property
     def m(self) -> int:
         return self.a.type.get_shape()[0]  # type: ignore[union-attr]
-
-    @property
-    def k(self) -> int:
-        return self.b.type.get_shape()[0]  # type: ignore[union-attr]
-
-    @property
-    def n(self) -> int:
-        return self.b.type.get_shape()[1]  # type: ignore[union-attr]
-
-    @property
-    def a_dtype(self) -> TileDataType:
-        return cube_dtype_of(self.a.type.element_type)  # type: ignore[union-attr,return-value]
-
-    @property
-    def b_dtype(self) -> TileDataType:
-        return cube_dtype_of(self.b.type.element_type)  # type: ignore[union-attr,return-value]
-
-    @property
-    def out_dtype(self) -> TileDataType:
-        return result_dtype_of(self.result.type.element_type)  # type: ignore[union-attr,return-value]
-
-    @property
-    def acc_dtype(self) -> TileDataType:
-        """The accumulator: FP32 (MX and ordinary floats, D3) or S32/U32 (integers)."""
-        acc = cube_accumulator(self.a_dtype, self.b_dtype, self.a_scale is not None or self.b_scale is not None)
-        assert acc is not None, "verified"
-        return acc
-
-    @property
-    def has_relu(self) -> bool:
-        return self.relu is not None
 
     def verify_(self) -> None:
         refs = "PTO-SPEC 3.1, 4, D1, D2, D3"

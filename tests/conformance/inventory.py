@@ -46,8 +46,6 @@ def avs(*ids: str, unchecked: str | None = None):
     return mark
 
 
-ALIAS = "a destination aliasing a source is not modelled (SSA tile values)"
-"""``unchecked`` reason of the AVS alias tests (the result from the old payload is checked)."""
 
 PARTIAL = " (unchecked: "
 """Separates a ``partial`` row's test node id from the part it does not check."""

@@ -338,8 +338,10 @@ def test_fpatr_cleared_at_block_reset():
 
 
 @avs("PTO-AVS-BLOCK-B-FPATR-OPERAND-ROUTING-EXECUTION-001",
-     unchecked="aliased destination tile IDs: a B.IOT destination names a hand and the block "
-               "allocates a fresh tile for each, so two destinations cannot share an ID")  # fmt: skip
+     unchecked="its last step, two CUBE destinations given one raw tile ID (21): no B.IOT "
+               "encodes it (DstTile is a 2-bit hand; the CUBE path gives every destination its "
+               "own unallocated register, even in one hand: ResolveBundleTMATMULCubeDestination"
+               "Group), and that path never evaluates BundleOperationBindingsComplete")  # fmt: skip
 def test_fpatr_operand_routing():
     """LReLU alone reads RegSrc0; scalar quant + LReLU read RegSrc0 then RegSrc1 (dense);
     a Local stream keeps its sources and its three destinations (D, RowMax, GroupMax) in
