@@ -46,10 +46,6 @@ def avs(*ids: str, unchecked: str | None = None):
     return mark
 
 
-FLAGS = ("numeric status flags of CUBE post-processing (RecordNumericStatusFlags in "
-         "postprocess.asl) are not recorded; the other operations record theirs "
-         "(docs/numeric-status.md)")
-"""``unchecked`` reason of the AVS tests that also state the flags CUBE post-processing records."""
 
 PARTIAL = " (unchecked: "
 """Separates a ``partial`` row's test node id from the part it does not check."""
