@@ -251,9 +251,7 @@ class MxTerms:
         if self.na.any() or self.nbs.any():
             return None
         (lsa, ta), (lsb, tb) = self.ranges
-        # 4-bit B by table: their bit layouts land 1/8 (E2M1) to 3/8 (E1M2) of the codes on
-        # FP32 subnormals, and x86 multiplies subnormal operands several times slower
-        lay = None if self.bt.packed_x2 else mx.bit_layout(self.bt)
+        lay = None if self.b_packed else mx.bit_layout(self.bt)
         gap = 0 if lay is None else lay.bias_gap
         cexp = max(0, ta + gap - 127)  # the factor a 2^(gap - cexp) stays below 2^127
         if min(lsa, lsa + gap, lsa + lsb) - cexp < -149 or ta + tb - cexp > 127:
@@ -287,21 +285,20 @@ class MxTerms:
         hold ``np.errstate``."""
         nblk, rows, m, n = view.shape
         lay = plan.layout
-        if lay is not None:
-            codes = self.cb[k0:k1, c0:c1]
-            if lay.special_min is not None:  # (formats with inf/NaN codes have align 0)
-                mag = np.bitwise_and(codes, (1 << (8 * codes.itemsize - 1)) - 1,
-                                     out=tmp[: k1 - k0])
-                if int(mag.max()) >= lay.special_min:
-                    lay = None  # inf/NaN codes in this chunk: the table decodes them
-            elif lay.align:
-                codes = np.left_shift(codes, lay.align, out=tmp[: k1 - k0])
+        codes = self.cb[k0:k1, c0:c1]
+        if lay is not None and lay.special_min is not None:
+            mag = np.bitwise_and(codes, (1 << (8 * codes.itemsize - 1)) - 1,
+                                 out=tmp[: k1 - k0])
+            if int(mag.max()) >= lay.special_min:
+                lay = None  # inf/NaN codes in this chunk: the table decodes them
         if lay is not None:
             f = plan.f_bits
             dst = view[:, :, 0] if m == 1 else np.empty((nblk, rows, n), F32)
             bits = dst.view(np.int32)
             np.copyto(bits, codes.view(lay.carrier).reshape(nblk, rows, n))
-            np.left_shift(bits, lay.shift, out=bits)
+            np.left_shift(bits, lay.left, out=bits)
+            if lay.right:
+                np.right_shift(bits, lay.right, out=bits)
             np.bitwise_and(bits.view(np.uint32), np.uint32(lay.mask), out=bits.view(np.uint32))
         else:
             f = plan.f_lut

@@ -153,16 +153,18 @@ HIGH_ZERO_BITS = {T.E3M2: 0xC0, T.E2M3: 0xC0}
 class BitLayout(NamedTuple):
     """How a sign/exponent/mantissa code becomes FP32 bits with integer operations only.
 
-    ``bits = ((code << align) as a signed carrier, sign-extended to int32) << shift) & mask``
-    puts the code's sign at bit 31 and its exponent and mantissa fields just below FP32's
-    exponent LSB (bit 23), so FP32(bits) = value * 2^-bias_gap for every finite code,
-    subnormal codes included (they land on FP32 subnormals with the same significand).
-    Codes whose aligned magnitude byte ``(code << align) & 0x7F..`` reaches ``special_min``
-    (inf/NaN) decode wrongly and must be looked up instead."""
+    The code is widened to int32 (sign-extended from ``carrier`` when the sign is the
+    carrier's top bit, else zero-extended), shifted left by ``left`` (and then right by
+    ``right``, arithmetically) so that its sign is bit 31 and its exponent field ends at
+    FP32's exponent LSB (bit 23), and masked by ``mask`` to the sign and the exponent and
+    mantissa fields: FP32(bits) = value * 2^-bias_gap for every finite code, subnormal codes
+    included (they land on FP32 subnormals with the same significand). A code whose
+    magnitude bits (all but the carrier's top bit) reach ``special_min`` is inf/NaN and
+    decodes wrongly: look it up instead. 4-bit codes ignore the carrier's high nibble."""
 
-    carrier: np.dtype  # signed view of the code carrier (int8 / int16)
-    align: int
-    shift: int
+    carrier: np.dtype  # int8 / int16 (sign-extending) or uint8 (zero-extending)
+    left: int
+    right: int
     mask: int  # as an unsigned 32-bit pattern
     bias_gap: int
     special_min: int | None
@@ -174,15 +176,19 @@ def bit_layout(t: TileDataType) -> BitLayout | None:
         return None
     ebits, mbits, bias, specials = _FORMATS[t]
     width = 16 if t in (T.FP16, T.BF16) else 8
-    align = width - 1 - ebits - mbits
+    bits = 1 + ebits + mbits
     special_min = None
     if specials == "ieee":  # all-ones exponent
-        special_min = ((1 << ebits) - 1) << (width - 1 - ebits)
+        special_min = ((1 << ebits) - 1) << mbits
     elif specials == "fn":  # only S.1...1.1...1
-        special_min = (1 << (width - 1)) - 1
-    return BitLayout(
-        np.dtype(np.int16 if width == 16 else np.int8), align, 24 - width + ebits,
-        (1 << 31) | (((1 << (ebits + mbits)) - 1) << (23 - mbits)), 127 - bias, special_min)
+        special_min = (1 << (bits - 1)) - 1
+    mask = (1 << 31) | (((1 << (ebits + mbits)) - 1) << (23 - mbits))
+    if bits == width:  # the sign is the carrier's top bit: sign-extend, one shift
+        carrier = np.dtype(np.int16 if width == 16 else np.int8)
+        return BitLayout(carrier, 23 - mbits, 0, mask, 127 - bias, special_min)
+    # narrower codes: the sign to bit 31 (dropping the carrier's unused high bits), then
+    # an arithmetic shift right to the exponent position
+    return BitLayout(np.dtype(np.uint8), 32 - bits, 8 - ebits, mask, 127 - bias, special_min)
 
 
 def value_lut(t: TileDataType) -> np.ndarray:

@@ -19,10 +19,11 @@ import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from test_kernel_mx import fraction_decode
 from test_kernel_profiles import _value, ordered_reference, terms
 from test_kernel_tgemv import MX_TYPES, raw
 
-from interpreter.kernels import accumulate, cube_matrix
+from interpreter.kernels import accumulate, cube_matrix, mx
 from pto_dialect.datatypes import TileDataType as T
 from tests.budget import examples
 
@@ -171,3 +172,38 @@ def test_cancellation_to_the_smallest_normal():
     got = cube_matrix(21, ac, bc, bias=np.zeros((1, 1), F32), a_scale=sa, b_scale=sb,
                       a_type="E4M3", b_type="E4M3")
     assert got[0, 0] == F32(float(Fraction(2) ** (e - 18)))
+
+
+FP6 = {T.E3M2: (3, 2, 3), T.E2M3: (2, 3, 1)}
+"""(exponent bits, mantissa bits, bias): asl/arch/data-types/formats/e3m2.asl, e2m3.asl."""
+
+
+def _fp6(t, code):
+    e, m, bias = FP6[t]
+    sign = -1 if code >> (e + m) else 1
+    ef, mf = code >> m & ((1 << e) - 1), code & ((1 << m) - 1)
+    if ef == 0:
+        return sign * Fraction(mf, 1 << m) * Fraction(2) ** (1 - bias)
+    return sign * (1 + Fraction(mf, 1 << m)) * Fraction(2) ** (ef - bias)
+
+
+@pytest.mark.parametrize("t", [*MX_TYPES, *FP6])
+def test_bit_layouts_decode_every_code(t):
+    """Every code of every carrier (4-bit codes with any high nibble, 6-bit codes with any
+    top bits) decoded by its bit layout equals the independent Fraction decoding times
+    2^-bias_gap; exactly the inf/NaN codes reach ``special_min``."""
+    lay = mx.bit_layout(t)
+    wide = t in (T.FP16, T.BF16)
+    codes = np.arange(1 << (16 if wide else 8), dtype=np.uint16 if wide else np.uint8)
+    bits = codes.view(lay.carrier).astype(np.int32)
+    bits = (bits << lay.left) >> lay.right
+    with np.errstate(invalid="ignore"):
+        got = (bits.view(np.uint32) & np.uint32(lay.mask)).view(F32)
+    low = {T.E2M1X2: 0x0F, T.E1M2X2: 0x0F, T.E3M2: 0x3F, T.E2M3: 0x3F}.get(t, len(codes) - 1)
+    magnitude = codes & ((len(codes) >> 1) - 1)
+    for code in codes:
+        want = _fp6(t, int(code) & low) if t in FP6 else fraction_decode(t, int(code) & low)
+        special = lay.special_min is not None and magnitude[code] >= lay.special_min
+        assert special == (not isinstance(want, Fraction)), hex(code)
+        if not special:
+            assert Fraction(float(got[code])) * Fraction(2) ** lay.bias_gap == want, hex(code)
