@@ -12,7 +12,10 @@ A block runs the way the architecture completes it:
 3. the SAME kernels as the tile level run (:class:`interpreter.pto_functions.PTOFunctions`,
    i.e. :mod:`interpreter.kernels`), with their data-dependent preflight (definedness, the
    integer zero divisor -> TileLegality) before any result exists; all destinations are
-   published together as fresh values (atomic).
+   published together as fresh values (atomic). A destination never names a source register:
+   B.IOT names only its hand, resolved to an unallocated register (pto-spec
+   ``asl/block/model/dispatch/destination-shape.asl``), so blocks cannot alias; aliasing exists
+   only at the tile-instruction level (:mod:`interpreter.tile_registers`).
 
 Linked TLOAD/TSTORE blocks run the tile-level data movement with the block's tensor and
 offset operands (the values the GMADDR pseudo-instruction would put in a0/a1). A linked CUBE

@@ -377,20 +377,21 @@ def cube_plan(op: CubeMatrixOp, profile: str):
                 scalars[role] = int(arg)
         per_pe = {p: {r: by_role[r].valid(p) for r in tile_roles} for p in pes}
         outs_per_pe: dict[int, tuple[np.ndarray, ...]] = {}
-        if len(pes) > 1 and not reductions and _column_batchable(f, per_pe):
-            # Every output column depends only on the same column of the column operands,
-            # so the PEs' column slices run as one kernel call and are split afterwards.
-            widths = [per_pe[p]["b"].shape[1] for p in pes]
-            batched = dict(per_pe[pes[0]])
-            for role in _COLUMN_ROLES & batched.keys():
-                batched[role] = _join_columns([per_pe[p][role] for p in pes])
-            (d,) = call(batched, scalars)
-            cuts = np.cumsum(widths)[:-1]
-            for p, part in zip(pes, np.split(np.asarray(d), cuts, axis=1)):
-                outs_per_pe[p] = (part,)
-        else:
-            for p in pes:  # compute everything first; publish at the end (D12)
-                outs_per_pe[p] = call(per_pe[p], scalars)
+        with staged():  # CommitMatrixResult records the flags of every PE, or none (D12)
+            if len(pes) > 1 and not reductions and _column_batchable(f, per_pe):
+                # Every output column depends only on the same column of the column
+                # operands, so the PEs' column slices run as one kernel call, split after.
+                widths = [per_pe[p]["b"].shape[1] for p in pes]
+                batched = dict(per_pe[pes[0]])
+                for role in _COLUMN_ROLES & batched.keys():
+                    batched[role] = _join_columns([per_pe[p][role] for p in pes])
+                (d,) = call(batched, scalars)
+                cuts = np.cumsum(widths)[:-1]
+                for p, part in zip(pes, np.split(np.asarray(d), cuts, axis=1)):
+                    outs_per_pe[p] = (part,)
+            else:
+                for p in pes:  # compute everything first; publish at the end (D12)
+                    outs_per_pe[p] = call(per_pe[p], scalars)
         results = []
         for i, rt in enumerate(result_types):
             valid = {

@@ -32,6 +32,7 @@ import numpy as np
 from xdsl.ir import Operation, SSAValue
 
 from interpreter import kernels
+from interpreter.kernels.status import staged
 from interpreter.pto_functions import _COLUMN_ROLES, Owned, owned_copy
 from interpreter.runtime import pe_indices, require_source, storage_dtype
 from pto_dialect.attributes import TargetProfile, TileType
@@ -254,21 +255,22 @@ def _cube(op: CubeMatrixOp, args: list[SSAValue], get, profile: str) -> _Batched
         raise _Abandon
     types = {r: v.type for r, v in roles.items()}
     c_t = types.get("c")
-    res = kernels.cube_matrix(
-        op.FUNCTION, tiles["a"], tiles["b"], c=tiles.get("c"), bias=tiles.get("bias"),
-        a_scale=tiles.get("a_scale"), b_scale=tiles.get("b_scale"),
-        a_type=types["a"].dtype, b_type=types["b"].dtype,  # type: ignore[union-attr]
-        c_type=c_t.dtype if isinstance(c_t, TileType) else None,
-        fpatr=op.fpatr_fields, rmode=op.rmode.data.value, sat=op.sat is not None,
-        quant=tiles.get("quant"), prelu=tiles.get("prelu"),
-        quant_scalar=scalars.get("quant_scalar"), lrelu_scalar=scalars.get("lrelu_scalar"),
-        profile=profile,
-    )
-    if isinstance(res, tuple):
-        raise _Abandon
     rt = op.results[0].type
     assert isinstance(rt, TileType)
-    d = np.asarray(res).astype(storage_dtype(rt.dtype), copy=False)
-    if d.shape[0] != rt.valid_shape[0]:
-        raise _Abandon
+    with staged():  # an abandoned batch records nothing: the per-PE path records instead
+        res = kernels.cube_matrix(
+            op.FUNCTION, tiles["a"], tiles["b"], c=tiles.get("c"), bias=tiles.get("bias"),
+            a_scale=tiles.get("a_scale"), b_scale=tiles.get("b_scale"),
+            a_type=types["a"].dtype, b_type=types["b"].dtype,  # type: ignore[union-attr]
+            c_type=c_t.dtype if isinstance(c_t, TileType) else None,
+            fpatr=op.fpatr_fields, rmode=op.rmode.data.value, sat=op.sat is not None,
+            quant=tiles.get("quant"), prelu=tiles.get("prelu"),
+            quant_scalar=scalars.get("quant_scalar"),
+            lrelu_scalar=scalars.get("lrelu_scalar"), profile=profile,
+        )
+        if isinstance(res, tuple):
+            raise _Abandon
+        d = np.asarray(res).astype(storage_dtype(rt.dtype), copy=False)
+        if d.shape[0] != rt.valid_shape[0]:
+            raise _Abandon
     return _Batched(1, d, pieces, fresh=True)

@@ -55,7 +55,7 @@ from pto_dialect.faults import FaultKind, PTOFault
 from . import mx, status
 from .elementwise import check_encodings
 from .padding import pad_tile, parse_pad
-from .postprocess import encode_hif8, parse_rmode, round_to_integer
+from .postprocess import HIF8_MAX, encode_hif8, parse_rmode, round_to_integer
 
 T = TileDataType
 RNE, RTZ, RTM, RTP, RNA, RTO, RHB = 1, 2, 3, 4, 5, 6, 7
@@ -505,6 +505,9 @@ def _tcvt_flags(a: np.ndarray, s: TileDataType, d: TileDataType, res: np.ndarray
         return int_pair(v) if s.is_integer else v
 
     def over(u: np.ndarray) -> np.ndarray | None:
+        if d is T.HIF8:  # ReferenceFP8Encoding: |x| > 32768 before rounding
+            with np.errstate(invalid="ignore"):
+                return np.isfinite(u) & (np.abs(u) > HIF8_MAX)
         if d not in FORMATS or d is T.FP64:
             return None
         fmt = FORMATS[d]
@@ -517,6 +520,9 @@ def _tcvt_flags(a: np.ndarray, s: TileDataType, d: TileDataType, res: np.ndarray
                                               resolve_rmode(rmode, s, d))) > fmt.max)
 
     fmt = FORMATS.get(d)
+    if d in status.CODED_DESTINATIONS:  # codes / narrow carriers: the flags see their values
+        return status.convert_flags(a, s, d, values, source_values(res, d), over,
+                                    None if fmt is None else fmt.max)  # fmt: skip
     return status.convert_flags(a, s, d, values, res, over, None if fmt is None else fmt.max)
 
 

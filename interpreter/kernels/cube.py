@@ -79,8 +79,9 @@ from pto_dialect.isa.commands import CUBE_DELETED, CUBE_FUNCTIONS, CubeFunction
 from pto_dialect.postprocess import Fpatr
 
 from . import accumulate as acc_mod
-from . import mx
+from . import mx, status
 from . import postprocess as pp
+from . import postprocess_status as pp_status
 
 T = TileDataType
 PROFILES = ("ordered", "exact", "raw-carrier", "fp32-sequential")
@@ -362,6 +363,9 @@ def cube_matrix(
             acc[np.isnan(acc)] = np.nan  # FP32CanonicalNaN 0x7FC00000, not x86's 0xFFC00000
         d = pp.apply(acc, params)
     aux = pp.reductions(acc, fpatr, row_max_in)
+    if status.active():  # CommitMatrixResult: post-processing and RowMax / GroupMax flags
+        status.record(pp_status.postprocess_flags(acc, params, d)
+                      | pp_status.reduction_flags(acc, fpatr, row_max_in))  # fmt: skip
     return (d, *aux) if aux else d
 
 

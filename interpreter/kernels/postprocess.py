@@ -42,6 +42,8 @@ MatrixShiftS32ToS16, ReferenceMatrixIntegerEncoding).
    nearest finite HiF8 value. Specials: NaN gives 0x80 (0x00 with Sat=1), +-inf gives
    0x6F / 0xEF (0x6E / 0xEE with Sat=1).
 
+Numeric status flags of post-processing and of the reductions: :mod:`.postprocess_status`.
+
 Reductions (RowMax / GroupMax, optional MaxAbs, RowMaxInit) run on the raw FP32
 accumulator before post-processing (PTO-SPEC 3.3) with TMAX's rule
 (``HardwareNumericMinMaxSpecial``): NaNs are skipped, an all-NaN set gives the canonical
@@ -472,6 +474,24 @@ INT_OUT: dict[TileDataType, tuple[int, int, np.dtype]] = {
 """Integer D types: (min, max, numpy dtype). Sat=0 wraps into the range (NormalizeTileInteger)."""
 
 
+def classify(acc: np.ndarray, p: PostParams):
+    """``(x, nan, neg, inf, mult, killed)`` of an accumulator array: its float64 values, the
+    NaN / negative (``MatrixValueClassNegative``: -0 and -inf included) / infinite masks, the
+    selected multiplier (``MatrixSelectedMultiplier``) and the -inf elements whose multiplier
+    is 0 (they post-process as 0, not as a special value)."""
+    with np.errstate(invalid="ignore"):  # a signalling NaN accumulator converts quietly
+        x = acc.astype(np.float64)
+    nan = np.isnan(x)
+    neg = np.signbit(x) & ~nan
+    if p.relu == 0:
+        mult = np.broadcast_to(np.asarray(p.scale, np.float64), x.shape)
+    else:
+        neg_mult = 0.0 if p.relu == ReluMode.RELU.value else p.slope
+        mult = np.where(neg, neg_mult, p.scale)
+    inf = np.isinf(x)
+    return x, nan, neg, inf, mult, inf & neg & (mult == 0)
+
+
 def apply(acc: np.ndarray, p: PostParams) -> np.ndarray:
     """Post-process an accumulator array (FP32, or S32/U32 values in int32/uint32/int64)
     into the output dtype, elementwise with parameters broadcast over the last axis
@@ -483,17 +503,7 @@ def apply(acc: np.ndarray, p: PostParams) -> np.ndarray:
         # returns before ReLU (MatrixShiftS32ToS16 in matrix-quantization.asl)
         sh = np.asarray(acc, np.int64) >> np.asarray(p.shift, np.int64)
         return np.clip(sh, -(1 << 15), (1 << 15) - 1).astype(np.int16)
-    with np.errstate(invalid="ignore"):  # a signalling NaN accumulator converts quietly
-        x = acc.astype(np.float64)
-    nan = np.isnan(x)
-    neg = np.signbit(x) & ~nan
-    if p.relu == 0:
-        mult = np.broadcast_to(np.asarray(p.scale, np.float64), x.shape)
-    else:
-        neg_mult = 0.0 if p.relu == ReluMode.RELU.value else p.slope
-        mult = np.where(neg, neg_mult, p.scale)
-    inf = np.isinf(x)
-    killed_ninf = inf & neg & (mult == 0)
+    x, nan, neg, inf, mult, killed_ninf = classify(acc, p)
     special = nan | (inf & ~killed_ninf)
     xs = np.where(special | killed_ninf, 0.0, x)
     act = xs * mult  # exact: FP32 (or S32) x FP19 fits in float64
@@ -538,7 +548,8 @@ def apply(acc: np.ndarray, p: PostParams) -> np.ndarray:
             sp = np.where(nan, 0.0, np.copysign(fmt.max_finite, x))
         else:
             sp = np.where(nan, np.nan, x if fmt.has_inf else np.nan)
-        out = np.where(special, sp.astype(out.dtype), out)
+        with np.errstate(over="ignore"):  # the ordinary elements' x is discarded below
+            out = np.where(special, sp.astype(out.dtype), out)
     return out.astype(FLOAT_OUT[p.out_type].dtype)
 
 

@@ -31,8 +31,10 @@ interpreter records for them:
 
 TSORT: NV for a signalling NaN (``sorting.asl``).
 
-Not recorded yet (docs/numeric-status.md): reductions, expansions, HiF8 / FP6 / FP4
-conversion destinations and CUBE post-processing.
+TCVT into HiF8 / FP6 / FP4: :func:`_coded_flags`. Reductions and expansions:
+:func:`.tile_local.fold_flags` and the binary / unary flags of each element. CUBE
+post-processing and RowMax / GroupMax (``CommitMatrixResult``):
+:mod:`.postprocess_status`.
 
 Conventions. Underflow is tininess after rounding (the rounded result's magnitude is below
 the format's smallest normal, zero included) together with inexactness. Inexactness is
@@ -160,6 +162,14 @@ _MIN_NORMAL = {
     T.BF16: 2.0**-126, T.FP16: 2.0**-14, T.E5M2: 2.0**-14, T.E4M3: 2.0**-6,
 }  # fmt: skip
 """Smallest positive normal of each floating element type (tininess threshold)."""
+
+CODED_DESTINATIONS = {T.HIF8: 2.0**-15, T.E3M2: 2.0**-2, T.E2M3: 1.0, T.E2M1X2: 1.0,
+                      T.E1M2X2: 1.0, T.HIF4X2: 1.0}  # fmt: skip
+"""TCVT destinations whose results :func:`convert_flags` receives as decoded float64 values
+(HiF8 and the FP6 / FP4 formats), with their smallest normal magnitude. HiF8 follows the
+ASL encoder ``ReferenceFP8Encoding`` (tininess before rounding, below 2^-15); E3M2, E2M3,
+E2M1X2, E1M2X2 and HiF4X2 have neither infinity nor NaN (D20: overflow and infinities give
++-max, NaN gives +0)."""
 
 _QUIET_BIT = {T.FP64: 1 << 51, T.FP32: 1 << 22, T.TF32: 1 << 22, T.HF32: 1 << 22,
               T.BF16: 1 << 6, T.FP16: 1 << 9, T.E5M2: 1 << 1}  # fmt: skip
@@ -487,8 +497,8 @@ def convert_flags(
     under Sat or a directed rounding), UF|NX / NX when the delivered value is not the exact
     one; an infinity into a format without one (E4M3) is OF|NX like the quantizer's.
     Integer -> integer records nothing (``TileConvertIntegerValue``). E8M0 destinations
-    follow ``ReferenceFloatToE8M0`` (:func:`e8m0_flags`). HiF8 and FP6 / FP4 destinations
-    record nothing here (not modelled).
+    follow ``ReferenceFloatToE8M0`` (:func:`e8m0_flags`); HiF8 and FP6 / FP4 destinations
+    :func:`_coded_flags` (``out`` their decoded values, ``CODED_DESTINATIONS``).
     """
     if src.is_integer and dst.is_integer:
         return 0
@@ -500,6 +510,8 @@ def convert_flags(
             return fold(np.isnan(v), None, inf, None, inf | (fin & (v != np.trunc(v))))
         if dst is T.E8M0:
             return e8m0_flags(values())
+        if dst in CODED_DESTINATIONS:
+            return _coded_flags(x, src, dst, values, out, over)
         if dst not in _MIN_NORMAL:
             return 0
         if src.is_float and out.size >= FAST_MIN and dst_max is not None:
@@ -521,6 +533,26 @@ def convert_flags(
         of = of | (np.isinf(v) & ~np.isinf(r))  # +-inf into E4M3 / saturated to the maximum
         nx = of | (fin & np.isfinite(r) & (r != v))
         return fold(nv, None, of, nx & ~of & _tiny(r, dst), nx)
+
+
+def _coded_flags(x: np.ndarray, src: TileDataType, dst: TileDataType, values, r: np.ndarray,
+                 over) -> int:  # fmt: skip
+    """:func:`convert_flags` into HiF8 / FP6 / FP4: ``r`` holds the delivered values. As for
+    the IEEE formats, plus: a NaN into a format without NaN (delivered +0) NV; HiF8's UF is
+    its encoder's tininess before rounding (``|x| < 2^-15`` and inexact)."""
+    if src.is_integer:
+        s, e = values()
+        of = over(s)
+        return fold(None, None, of, None, of | ~((r == s) & (e == 0)))
+    v = values()
+    nv = signalling_nan(x, src) if src in _QUIET_BIT else np.zeros(v.shape, bool)
+    if dst is not T.HIF8:
+        nv = nv | np.isnan(v)
+    fin = np.isfinite(v)
+    of = over(v) | (np.isinf(v) & ~np.isinf(r))  # +-inf saturated, or into a format without
+    nx = of | (fin & (r != v))
+    tiny = np.abs(v if dst is T.HIF8 else r) < CODED_DESTINATIONS[dst]
+    return fold(nv, None, of, nx & ~of & tiny, nx)
 
 
 def e8m0_flags(v: np.ndarray) -> int:

@@ -30,6 +30,9 @@ operation (integer width, RNE, NaN choice, signed zeros, TF32/HF32 encodings):
   results are the canonical quiet NaN, exp(-inf) = +0, exp(+inf) = +inf. ASSUMPTION: float64
   ``exp`` is within 1 ulp of float64, so the result is the correctly rounded one except when
   the exact value lies within ~2^-29 (relative) of a rounding boundary of the destination.
+* Numeric status flags (when a run records them): a reduction ORs every step's
+  ``TileReductionStepWithFlags`` (:func:`fold_flags`), an expansion every element's binary
+  flags (EXPDIF: the SUB's and the EXP's); COPY, TTRANS and TCONCAT record nothing.
 * TTRANS: a bit copy of the transposed valid rectangle; TCONCAT: the two valid rectangles
   side by side (bit copies).
 * TPART ADD / MUL / MAX / MIN (``ExecuteTilePartial``): the typed binary step where both
@@ -95,13 +98,7 @@ def _sum_prod(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.nda
             # the sequential fold's bits.
             return uf.reduce(x, axis=ax, dtype=x.dtype)
         if t in NARROW_FP32:  # FP32 carriers rounded to TF32 / HF32 after every step
-            step = BINARY_ROWS["TADD" if reduction == "sum" else "TMUL"]
-            xs = x if ax == 1 else x.T
-            init = np.zeros if reduction == "sum" else np.ones
-            acc = binary_core(step, init(xs.shape[0], xs.dtype), np.ascontiguousarray(xs[:, 0]), t)
-            for i in range(1, xs.shape[1]):
-                acc = binary_core(step, acc, np.ascontiguousarray(xs[:, i]), t)
-            return acc
+            return _narrow_steps(reduction, x if ax == 1 else x.T, t)[-1]
         # IEEE types with numpy / ml_dtypes loops: one rounding per step (FP16, BF16, E4M3
         # and E5M2 compute in float32 and round back, as the TADD / TMUL rows do).
         other = x.shape[1 - ax]
@@ -114,6 +111,39 @@ def _sum_prod(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.nda
         # The fold starts from +0 (SUM) / one (PROD); starting from the first element differs
         # only for an all -0 line, whose sum is +0: adding +0 fixes exactly that.
         return r + r.dtype.type(0) if reduction == "sum" else r
+
+
+def _narrow_steps(reduction: str, xs: np.ndarray, t: TileDataType) -> list[np.ndarray]:
+    """The TF32 / HF32 SUM / PROD fold of each row of ``xs`` from +0 / one: the accumulator
+    after each inner index (TADD / TMUL steps, vectorised across the rows)."""
+    step = BINARY_ROWS["TADD" if reduction == "sum" else "TMUL"]
+    acc = (np.zeros if reduction == "sum" else np.ones)(xs.shape[0], xs.dtype)
+    out = []
+    for i in range(xs.shape[1]):
+        acc = binary_core(step, acc, np.ascontiguousarray(xs[:, i]), t)
+        out.append(acc)
+    return out
+
+
+def fold_flags(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> int:
+    """``ExecuteTileReduction``'s flags: the OR of every ``TileReductionStepWithFlags``.
+    SUM / PROD step from +0 / one through every element (IEEE ADD / MUL flags of each step
+    on the partial results); MAX / MIN / ARG* start from the first element, so a line of one
+    element takes no step, otherwise a signalling NaN anywhere is NV."""
+    if not t.is_float:
+        return 0
+    xs = x if ax == 1 else x.T
+    if reduction not in ("sum", "prod"):
+        return status.signalling_nan_flags([xs], t) if xs.shape[1] > 1 else 0
+    with np.errstate(all="ignore"):
+        if t in NARROW_FP32:
+            partial = np.stack(_narrow_steps(reduction, xs, t), axis=1)
+        else:
+            partial = _REDUCE_UFUNC[reduction].accumulate(xs, axis=1)
+        prev = np.empty_like(partial)
+        prev[:, 0] = 0 if reduction == "sum" else 1
+        prev[:, 1:] = partial[:, :-1]
+    return status.binary_flags("ADD" if reduction == "sum" else "MUL", prev, xs, partial, t)
 
 
 def _as_float(x: np.ndarray, t: TileDataType) -> np.ndarray:
@@ -178,6 +208,8 @@ def _reduce_kernel(reduction: str, axis: str) -> LocalKernel:
         (x,) = sources
         (t,) = types
         out = _fold(reduction, x, t, 1 if axis == "row" else 0)
+        if status.active():  # ExecuteTileReduction records the OR of its steps' flags
+            status.record(fold_flags(reduction, x, t, 1 if axis == "row" else 0))
         if reduction.startswith("arg"):
             out = out.astype(dst_type.numpy_dtype())
         return out.reshape(dst_valid)
@@ -228,11 +260,21 @@ def _expand_kernel(operation: str, axis: str) -> LocalKernel:
                 "(TileBroadcastPayloadNonzero)",
             )
         if operation != "expdif":
-            return binary_core(BINARY_ROWS[_EXPAND_STEP[operation]], src, bb, t)
+            r = binary_core(BINARY_ROWS[_EXPAND_STEP[operation]], src, bb, t)
+            if status.active():  # ExecuteTileExpand: TileProfileBinaryWithFlags per element
+                status.record(status.binary_flags(operation.upper(), src,
+                                                  np.broadcast_to(bb, src.shape), r, t))  # fmt: skip
+            return r
         if dst_type is not t:  # FP16/BF16 -> FP32: exact widening, then FP32 SUB and EXP
             src, bb, t = src.astype(np.float32), bb.astype(np.float32), T.FP32
+            if status.active():  # ExactWidenFP16ToFP32 makes every NaN quiet: no NV
+                src, bb = _canonical_nan(src), _canonical_nan(bb)
         diff = binary_core(BINARY_ROWS["TSUB"], src, bb, t)
-        return _exp_rounded(diff, diff.dtype)
+        r = _exp_rounded(diff, diff.dtype)
+        if status.active():  # the SUB's flags and EXP's (TileSFUUnarySpecialValue / profile)
+            status.record(status.binary_flags("SUB", src, np.broadcast_to(bb, src.shape), diff, t)
+                          | status.unary_flags("TEXP", diff, r, t))  # fmt: skip
+        return r
 
     return kernel
 

@@ -46,12 +46,6 @@ def avs(*ids: str, unchecked: str | None = None):
     return mark
 
 
-FLAGS = ("numeric status flags of CUBE post-processing (RecordNumericStatusFlags in "
-         "postprocess.asl) are not recorded; the other operations record theirs "
-         "(docs/numeric-status.md)")
-"""``unchecked`` reason of the AVS tests that also state the flags CUBE post-processing records."""
-ALIAS = "a destination aliasing a source is not modelled (SSA tile values)"
-"""``unchecked`` reason of the AVS alias tests (the result from the old payload is checked)."""
 
 PARTIAL = " (unchecked: "
 """Separates a ``partial`` row's test node id from the part it does not check."""

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from xdsl.utils.exceptions import PassFailedException
 
-from conformance.inventory import FLAGS, avs
+from conformance.inventory import avs
 from conformance.model_support import verifies
 from conformance.support import bundled, capacity_in_use, run_both_levels, verify_error
-from interpreter import run
+from interpreter import NumericStatus, run
 from interpreter.kernels.cube import cube_matrix
 from interpreter.kernels.postprocess import (
     apply,
@@ -28,6 +28,8 @@ from interpreter.kernels.postprocess import (
     reductions,
     validate,
 )
+from interpreter.kernels.postprocess_status import postprocess_flags
+from interpreter.kernels.status import NV, NX, OF
 from pto_dialect.datatypes import DTYPE_NONE
 from pto_dialect.datatypes import TileDataType as T
 from pto_dialect.faults import PTOFault
@@ -66,11 +68,13 @@ def q(scale: float, offset: int = 0, width: int = 0) -> int:
     return quant_param_word(scale, offset, width)
 
 
-def post(mode: int, source: int, *, param: int | None = None, relu: int = 0,
-         slope: int | None = None, rmode: int = 0, sat: bool = False) -> int:  # fmt: skip
-    """The destination encoding (raw bits; integers as signed values) of post-processing the
-    accumulator element with bit pattern ``source`` (FP32 bits, or an S32 value for the S32
-    modes) under PreQuantMode ``mode`` / ReluMode ``relu``."""
+def post_with_flags(mode: int, source: int, *, param: int | None = None, relu: int = 0,
+                    slope: int | None = None, rmode: int = 0,
+                    sat: bool = False) -> tuple[int, int]:  # fmt: skip
+    """(destination encoding, NV DZ OF UF NX flags) of post-processing the accumulator
+    element with bit pattern ``source`` (FP32 bits, or an S32 value for the S32 modes) under
+    PreQuantMode ``mode`` / ReluMode ``relu``: the ASL ``TileProfileMatrixPostProcessWithFlags``.
+    Integer encodings are signed values, float ones raw bits."""
     m = PRE_QUANT_MODES[mode]
     acc = T.S32 if m.acc is T.S32 else T.FP32
     vector, scalar = m.param is ParamKind.VECTOR, m.param is ParamKind.SCALAR
@@ -85,22 +89,28 @@ def post(mode: int, source: int, *, param: int | None = None, relu: int = 0,
     else:
         x = np.array([source], np.uint32).view(np.float32)
     r = apply(x, p)
+    flags = postprocess_flags(x, p, r)
     if r.dtype.kind in "iu":
-        return int(r[0])
-    return int(r.view({1: np.uint8, 2: np.uint16, 4: np.uint32}[r.itemsize])[0])
+        return int(r[0]), flags
+    return int(r.view({1: np.uint8, 2: np.uint16, 4: np.uint32}[r.itemsize])[0]), flags
+
+
+def post(mode: int, source: int, **kw) -> int:
+    """The destination encoding of :func:`post_with_flags`."""
+    return post_with_flags(mode, source, **kw)[0]
 
 
 FP32_ONE, FP32_1_5, FP32_NAN, FP32_INF = 0x3F800000, 0x3FC00000, 0x7FC00000, 0x7F800000
 
 
-@avs("PTO-AVS-BLOCK-B-FPATR-ACT-004", unchecked=FLAGS)
+@avs("PTO-AVS-BLOCK-B-FPATR-ACT-004")
 def test_fpatr_activation_multiplier():
     """ReLU gives 0 for -2.0; scalar LReLU and vector PReLU with slope 0.5 replace the
-    negative-path multiplier: -4.0 -> -2 in S8 (mode 24, scale 1)."""
-    assert post(24, 0xC0000000, param=q(1.0, 0, 9), relu=1) == 0
+    negative-path multiplier: -4.0 -> -2 in S8 (mode 24, scale 1); none records a flag."""
+    assert post_with_flags(24, 0xC0000000, param=q(1.0, 0, 9), relu=1) == (0, 0)
     half = lrelu_param_word(0.5)
-    assert post(24, 0xC0800000, param=q(1.0, 0, 9), relu=2, slope=half) == -2
-    assert post(24, 0xC0800000, param=q(1.0, 0, 9), relu=3, slope=half) == -2
+    assert post_with_flags(24, 0xC0800000, param=q(1.0, 0, 9), relu=2, slope=half) == (-2, 0)
+    assert post_with_flags(24, 0xC0800000, param=q(1.0, 0, 9), relu=3, slope=half) == (-2, 0)
 
 
 ALL_MODES = {
@@ -117,72 +127,77 @@ ALL_MODES = {
 }  # fmt: skip
 
 
-@avs("PTO-AVS-BLOCK-B-FPATR-ALL-MODES-007", unchecked=FLAGS)
+@avs("PTO-AVS-BLOCK-B-FPATR-ALL-MODES-007")
 def test_fpatr_every_mode_on_unit_value():
     assert set(ALL_MODES) == set(PRE_QUANT_MODES)  # the 27 assigned modes
     for mode, (source, param, expected) in ALL_MODES.items():
-        assert post(mode, source, param=param) == expected, mode
+        assert post_with_flags(mode, source, param=param) == (expected, 0), mode
 
 
-@avs("PTO-AVS-BLOCK-B-FPATR-FORMATS-003", unchecked=FLAGS)
+@avs("PTO-AVS-BLOCK-B-FPATR-FORMATS-003")
 def test_fpatr_float_formats():
-    """1.5 in FP16 0x3E00, BF16 0x3FC0, E4M3 0x3C, HiF8 0x0C; scaled FP32 by 0.5 is 0.75."""
-    assert post(1, FP32_1_5) == 0x3E00
-    assert post(16, FP32_1_5) == 0x3FC0
-    assert post(26, FP32_1_5, param=q(1)) == 0x3C
-    assert post(25, FP32_1_5, param=q(1)) == 0x0C
-    assert post(27, FP32_1_5, param=q(0.5)) == 0x3F400000
+    """1.5 in FP16 0x3E00, BF16 0x3FC0, E4M3 0x3C, HiF8 0x0C; scaled FP32 by 0.5 is 0.75;
+    every one exact: no flags."""
+    assert post_with_flags(1, FP32_1_5) == (0x3E00, 0)
+    assert post_with_flags(16, FP32_1_5) == (0x3FC0, 0)
+    assert post_with_flags(26, FP32_1_5, param=q(1)) == (0x3C, 0)
+    assert post_with_flags(25, FP32_1_5, param=q(1)) == (0x0C, 0)
+    assert post_with_flags(27, FP32_1_5, param=q(0.5)) == (0x3F400000, 0)
 
 
-@avs("PTO-AVS-BLOCK-B-FPATR-QUANT-002", unchecked=FLAGS)
+@avs("PTO-AVS-BLOCK-B-FPATR-QUANT-002")
 def test_fpatr_scalar_quantization():
     """REQ8: 3 x 2 - 1 = 5; 70 x 2 = 140 wraps to -116 (Sat 0) or clamps to 127 (Sat 1);
-    SHIFTS322S16 by 1: -33 -> -17, INT32_MAX -> 32767 (saturated)."""
-    assert post(3, 3, param=q(2.0, -1, 9)) == 5
-    assert post(3, 70, param=q(2.0, 0, 9)) == -116
-    assert post(3, 70, param=q(2.0, 0, 9), sat=True) == 127
-    assert post(13, -33, param=0) == -17
-    assert post(13, 0x7FFFFFFF, param=0) == 0x7FFF
+    SHIFTS322S16 by 1: -33 -> -17, INT32_MAX -> 32767 (saturated). Wrapping and clamping
+    both overflow (OF|NX 0x14); the bits a shift drops are not inexactness."""
+    assert post_with_flags(3, 3, param=q(2.0, -1, 9)) == (5, 0)
+    assert post_with_flags(3, 70, param=q(2.0, 0, 9)) == (-116, OF | NX)
+    assert post_with_flags(3, 70, param=q(2.0, 0, 9), sat=True) == (127, OF | NX)
+    assert post_with_flags(13, -33, param=0) == (-17, 0)
+    assert post_with_flags(13, 0x7FFFFFFF, param=0) == (0x7FFF, OF | NX)
 
 
-@avs("PTO-AVS-BLOCK-B-FPATR-ROUNDING-008", unchecked=FLAGS)
+@avs("PTO-AVS-BLOCK-B-FPATR-ROUNDING-008")
 def test_fpatr_intermediate_saturation():
     """The S9/S5/S17 intermediate saturates before the offset, then Sat 0 wraps: REQ8 300 ->
     255 + 1 = 256 -> 0; REQ4 20 -> 15 + 1 -> 0; DEQS16 70000 -> 65535 + 1 -> 0."""
-    assert post(3, 300, param=q(1.0, 1, 9)) == 0
-    assert post(17, 20, param=q(1.0, 1, 5)) == 0
-    assert post(19, 70000, param=q(1.0, 1, 17)) == 0
-    assert post(13, 0x7FFFFFFF, param=0) == 0x7FFF
+    for mode, source, width in ((3, 300, 9), (17, 20, 5), (19, 70000, 17)):
+        assert post_with_flags(mode, source, param=q(1.0, 1, width)) == (0, OF | NX), mode
+    assert post_with_flags(13, 0x7FFFFFFF, param=0) == (0x7FFF, OF | NX)
 
 
-@avs("PTO-AVS-BLOCK-B-FPATR-SPECIAL-005", unchecked=FLAGS)
+@avs("PTO-AVS-BLOCK-B-FPATR-SPECIAL-005")
 def test_fpatr_special_values():
+    """NaN / +-inf into S8 without Sat: INT8_MIN and NV; with Sat NaN 0 (NV), +inf 127
+    (OF|NX). Into floats a quiet NaN records nothing, a signalling one NV, a saturated
+    infinity OF|NX (ASL ``MatrixPostQuantSpecialValue``)."""
     p9 = q(1.0, 0, 9)
     for special in (FP32_NAN, FP32_INF, 0xFF800000):  # S8 Sat 0: INT8_MIN
-        assert post(24, special, param=p9) == -128
-    assert post(24, FP32_NAN, param=p9, sat=True) == 0
-    assert post(24, FP32_INF, param=p9, sat=True) == 127
-    assert post(26, FP32_NAN, param=q(1)) == 0x7F  # E4M3 NaN
-    assert post(32, FP32_NAN, param=q(1), sat=True) == 0
-    assert post(32, 0x7F800001, param=q(1), sat=True) == 0  # signalling NaN
-    assert post(32, FP32_INF, param=q(1), sat=True) == 0x7BFF
-    assert post(32, FP32_NAN, param=q(1)) == 0x7E00  # canonical FP16 NaN
-    assert post(25, FP32_NAN, param=q(1)) == 0x80  # HiF8 NaN
+        assert post_with_flags(24, special, param=p9) == (-128, NV)
+    assert post_with_flags(24, FP32_NAN, param=p9, sat=True) == (0, NV)
+    assert post_with_flags(24, FP32_INF, param=p9, sat=True) == (127, OF | NX)
+    assert post_with_flags(26, FP32_NAN, param=q(1)) == (0x7F, 0)  # E4M3 NaN
+    assert post_with_flags(32, FP32_NAN, param=q(1), sat=True) == (0, 0)
+    assert post_with_flags(32, 0x7F800001, param=q(1), sat=True) == (0, NV)  # signalling
+    assert post_with_flags(32, FP32_INF, param=q(1), sat=True) == (0x7BFF, OF | NX)
+    assert post_with_flags(32, FP32_NAN, param=q(1)) == (0x7E00, 0)  # canonical FP16 NaN
+    assert post_with_flags(25, FP32_NAN, param=q(1)) == (0x80, 0)  # HiF8 NaN
 
 
-@avs("PTO-AVS-BLOCK-B-FPATR-ZERO-AFFINE-009", unchecked=FLAGS)
+@avs("PTO-AVS-BLOCK-B-FPATR-ZERO-AFFINE-009")
 def test_fpatr_signed_zero_affine():
     for zero in (0, 0x80000000):
-        assert post(24, zero, param=q(1.0, 5, 9)) == 5
-    assert post(24, 0, param=q(1.0, -5, 9)) == -5
-    assert post(24, 0x80000000, param=q(1.0, 0, 9)) == 0
+        assert post_with_flags(24, zero, param=q(1.0, 5, 9)) == (5, 0)
+    assert post_with_flags(24, 0, param=q(1.0, -5, 9)) == (-5, 0)
+    assert post_with_flags(24, 0x80000000, param=q(1.0, 0, 9)) == (0, 0)
 
 
-@avs("PTO-AVS-BLOCK-B-FPATR-COMMIT-006", unchecked=FLAGS)
+@avs("PTO-AVS-BLOCK-B-FPATR-COMMIT-006")
 def test_fpatr_commit_values():
     """QF322B8_PRE with scale 2 on a committed FP32 accumulator row [1.5, 70.0]: a decoded
     TMATMUL block reads the parameter word through B.IOR RegSrc0 and publishes [3, -116]
-    (140 wraps to 0x8C), as the tile level does."""
+    (140 wraps to 0x8C), as the tile level does; the run's numeric status goes from 0 to
+    OF|NX (0x14) with the commit, at both levels and in both engines."""
     a, b = "!pto.tile<1x1xf16, cube_m16, mat>", "!pto.tile<1x2xf16, cube_n8, mat>"
     d = "!pto.tile<1x2xsi8, cube_m16, mat>"
     text = (f"func.func @f(%a: {a}, %b: {b}, %q: i64) -> {d} {{\n"
@@ -195,6 +210,12 @@ def test_fpatr_commit_values():
     ones, acc = np.ones((1, 1), np.float16), np.array([[1.5, 70.0]], np.float16)
     r = run_both_levels(text, ones, acc, q(2.0, 0, 9))
     assert r.dtype == np.int8 and (r == [[3, -116]]).all()
+    for program in (text, bundled(text)):
+        for engine in ("xdsl", "compiled"):
+            status = NumericStatus()
+            assert status.bits == 0
+            run(program, "f", ones, acc, q(2.0, 0, 9), engine=engine, flags=status)
+            assert status.bits == OF | NX, engine
     assert post(24, FP32_1_5, param=q(2.0, 0, 9)) == 3
     assert post(24, 0x428C0000, param=q(2.0, 0, 9)) == -116
 
@@ -219,7 +240,7 @@ def datr_legal(mode: int, rmode: int, sat: bool) -> bool:
     return legal(mode, rmode=rmode, sat=sat)
 
 
-@avs("PTO-AVS-BLOCK-B-FPATR-CONTROLS-010", unchecked=FLAGS)
+@avs("PTO-AVS-BLOCK-B-FPATR-CONTROLS-010")
 def test_fpatr_fixed_controls():
     """Fixed-rounding modes reject a nonzero RMode (Sat stays programmable); shift modes
     reject RMode and Sat; programmable modes keep both. The fixed modes round RNE (FP16
@@ -234,9 +255,9 @@ def test_fpatr_fixed_controls():
         assert datr_legal(mode, 0, True) == (not shift)
         assert datr_legal(mode, 1, False) == (not fixed and not shift)
     assert not datr_legal(26, 5, True) and datr_legal(3, 1, False) and datr_legal(19, 5, True)
-    assert post(32, 0x3F801000, param=q(1)) == 0x3C00
-    assert post(26, 0x3F880000, param=q(1)) == 0x38
-    assert post(25, 0x3F880000, param=q(1)) == 0x09
+    assert post_with_flags(32, 0x3F801000, param=q(1)) == (0x3C00, NX)
+    assert post_with_flags(26, 0x3F880000, param=q(1)) == (0x38, NX)
+    assert post_with_flags(25, 0x3F880000, param=q(1)) == (0x09, NX)
 
 
 S32_MODES = {2, 3, 4, 5, 12, 13, 17, 18, 19, 20, 35, 39}
@@ -319,8 +340,10 @@ def test_fpatr_cleared_at_block_reset():
 
 
 @avs("PTO-AVS-BLOCK-B-FPATR-OPERAND-ROUTING-EXECUTION-001",
-     unchecked="aliased destination tile IDs: a B.IOT destination names a hand and the block "
-               "allocates a fresh tile for each, so two destinations cannot share an ID")  # fmt: skip
+     unchecked="its last step, two CUBE destinations given one raw tile ID (21): no B.IOT "
+               "encodes it (DstTile is a 2-bit hand; the CUBE path gives every destination its "
+               "own unallocated register, even in one hand: ResolveBundleTMATMULCubeDestination"
+               "Group), and that path never evaluates BundleOperationBindingsComplete")  # fmt: skip
 def test_fpatr_operand_routing():
     """LReLU alone reads RegSrc0; scalar quant + LReLU read RegSrc0 then RegSrc1 (dense);
     a Local stream keeps its sources and its three destinations (D, RowMax, GroupMax) in

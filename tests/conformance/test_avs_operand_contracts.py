@@ -4,17 +4,15 @@ schemas, destination capacity, source encodings, NaN/zero selection, matrix inde
 direct TLOAD/TSTORE, through the verifier, the block checker, the kernels and
 ``interpreter.run``.
 
-Two features the AVS tests name are not modelled, and the claims say so (``partial`` rows):
-numeric status flags, and a destination aliasing a source (our tile values are SSA: an
-operation's result is always a fresh value, so the alias tests assert what remains, that the
-result is computed from the complete old source payload and every source persists)."""
+The alias tests (a destination naming a source tile) are in ``test_avs_alias.py``: they name
+architectural tile IDs, which ``interpreter.tile_registers`` models."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from conformance.inventory import ALIAS, avs
+from conformance.inventory import avs
 from conformance.support import verify_error
 from interpreter import NumericStatus, kernels, run
 from interpreter.kernels.status import NV, recording
@@ -280,41 +278,6 @@ def test_tfma_invalid_is_a_quiet_nan(abc):
     bits = int(out.view(np.uint32)[0, 0])
     assert np.isnan(out[0, 0]) and bits & 0x00400000
     assert st.bits == NV
-
-
-# ---- aliasing: the result is computed from the complete old payload ----------------------
-ALIASED = {  # op: (element type, inputs, expected result); the first input is the "alias"
-    "TABS": ("si8", [[-1]], [1]),
-    "TNEG": ("si8", [[5]], [-5]),
-    "TNOT": ("ui8", [[0x0F]], [0xF0]),
-    "TRELU": ("si8", [[-3]], [0]),
-    "TMUL": ("si32", [[3, -4], [5, 6]], [15, -24]),
-    "TMAX": ("si32", [[3, -4], [1, -5]], [3, -4]),
-    "TMIN": ("si32", [[3, -4], [1, -5]], [1, -5]),
-    "TFMA": ("si32", [[2, 3], [5, 7], [1, 1]], [11, 22]),
-    "TEXP": ("f32", [[-0.0]], [1.0]),
-}
-
-
-@avs(*(f"PTO-AVS-TILE-{m}-ALIAS-001" for m in ALIASED), unchecked=ALIAS)
-@pytest.mark.parametrize("op", list(ALIASED))
-def test_result_uses_the_old_source_payload(op):
-    """``%a = op %a, ...`` written as SSA: the result is computed from the complete old payload
-    of every source (no element sees a partially written destination) and the sources
-    persist unchanged."""
-    et, inputs, want = ALIASED[op]
-    n = len(inputs[0])
-    t = f"!pto.tile<4x{32 if et in ('si8', 'ui8') else 8}x{et}, valid=1x{n}>"  # 128 B
-    names = ", ".join(f"%s{i}" for i in range(len(inputs)))
-    text = (f"func.func @f({', '.join(f'%s{i}: {t}' for i in range(len(inputs)))}) -> {t} {{\n"
-            f'  %r = "pto.{op.lower()}"({names}) : ({", ".join([t] * len(inputs))}) -> {t}\n'
-            f"  func.return %r : {t}\n}}")  # fmt: skip
-    npdt = {"si8": np.int8, "ui8": np.uint8, "si32": np.int32, "f32": np.float32}[et]
-    args = [np.array([v], npdt) for v in inputs]
-    before = [a.copy() for a in args]
-    (r,) = run(text, "f", *args)
-    assert r[0, 0].tolist() == want
-    assert all(np.array_equal(a, b) for a, b in zip(args, before))
 
 
 # ---- matrix -----------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance.inventory import FLAGS, avs
+from conformance.inventory import avs
 from conformance.model_support import (
     RAW,
     both,
@@ -18,6 +18,7 @@ from conformance.model_support import (
     prog,
     verifies,
 )
+from conformance.support import bundled
 from interpreter import kernels
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
@@ -276,8 +277,20 @@ BSTOP
 """
 
 
-@avs("PTO-AVS-TILE-POSTPROCESS-ROLLBACK-003",
-     unchecked="the numeric status flags it also keeps unchanged: " + FLAGS)  # fmt: skip
+_LATE = """func.func @f(%x: X, %a: A, %b: B, %q: Q) -> (X, D, R, G) {
+  %r = pto.tsqrt %x : X
+  %d, %m, %g = pto.tmatmul %a, %b, quant %q {fpatr = #pto.fpatr<pre_quant_mode = 23,
+      row_max_en = 1, group_max_en = 1, group_n_code = 1>} : (A, B, Q) -> (D, R, G)
+  func.return %r, %d, %m, %g : X, D, R, G
+}"""
+for _k, _v in (("X", "!pto.tile<1x32xf32, valid=1x8>"), ("A", "!pto.tile<1x1xf16, cube_m16, mat>"),
+               ("B", "!pto.tile<1x2xf16, cube_n8, mat>"), ("Q", "!pto.tile<8x2xui64, valid=1x2>"),
+               ("D", "!pto.tile<1x2xsi8, cube_m16, mat>"), ("R", "!pto.tile<32x1xf32, valid=1x1>"),
+               ("G", "!pto.tile<32x1xf32, valid=1x1>")):  # fmt: skip
+    _LATE = _LATE.replace(_k, _v)
+
+
+@avs("PTO-AVS-TILE-POSTPROCESS-ROLLBACK-003")
 def test_late_group_max_capacity_fault():
     """A 1x1 x 1x512 FP16 TMATMUL with RowMax and GroupMax (GroupN 8): D (2 KB) and RowMax
     (128 B) fit, the GroupMax output 1 x 64 FP32 (256 B) does not fit 128 B: TileAllocation
@@ -291,3 +304,22 @@ def test_late_group_max_capacity_fault():
     assert e.value.kind == "TileAllocation" and "group_max" in e.value.message
     (s,) = check_program(parse_program(_ROLLBACK.replace("GROUP", "256B")))
     assert [size for _, size in s.destinations] == [5, 1, 2]
+    # the flags: NV recorded before, then a RowMax + GroupMax TMATMUL whose PEs 0 and 1
+    # post-process with OF|NX (140 wraps in S8) and PE 2 faults late (an illegal quant
+    # word): the run keeps NV alone, in both engines, at tile level and as decoded blocks
+    from interpreter import NumericStatus, run
+
+    w = kernels.postprocess.quant_param_word(2.0, 0, 9)
+    quant = np.full((4, 1, 2), w, np.uint64)
+    x = np.float32([[-1, 1, 1, 1, 1, 1, 1, 1]])  # sqrt(-1): NV
+    args = (x, np.ones((1, 1), np.float16), np.float16([[1.5, 70.0]]))
+    good = NumericStatus()
+    run(_LATE, "f", *args, quant, flags=good)
+    assert good.names == ("NV", "OF", "NX")
+    quant[2, 0, 1] = 1  # bits outside the FP19 scale field: TileLegality on PE 2
+    for program in (_LATE, bundled(_LATE)):
+        for engine in ("xdsl", "compiled"):
+            status = NumericStatus()
+            with pytest.raises(PTOFault):
+                run(program, "f", *args, quant, engine=engine, flags=status)
+            assert status.bits == 0x01, engine

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance.inventory import ALIAS, avs
+from conformance.inventory import avs
 from conformance.model_support import (
     RAW,
     U64,
@@ -44,9 +44,9 @@ def _tsort(values, width: int = 32, descending: int = 0) -> tuple[list, list]:
 
 
 # ---- execution: elementwise, expansion, generation, rearrangement, reduction -----------------
-@avs("PTO-AVS-TILE-TESTTILEELEMENTWISEANDALIASING-EXECUTION-001", unchecked=ALIAS)
 def test_elementwise_sequence():
-    """U64 ADD [1 2;3 4] + [10 20;30 40] = [11 22;33 44]; ADD again (the ASL writes it over
+    """The SSA and decoded-block form of ``TestTileElementwiseAndAliasing`` (whose AVS id,
+    a destination naming its source tile, test_avs_alias.py claims at register level): U64 ADD [1 2;3 4] + [10 20;30 40] = [11 22;33 44]; ADD again (the ASL writes it over
     its left source: ours is a fresh value from the old payloads); unsigned DIV 10/11 and
     20/22 truncate to 0; TFMA of the sum, the right source and a TEXPANDS 5 fill:
     11*10+5 = 115, 44*40+5 = 1765 (asl/tile/model/execution/elementwise.asl)."""
@@ -401,7 +401,8 @@ def test_raw_carriers_layouts_and_preserved_region():
     """Every architectural TileDataType is a regular TLSU (raw carrier) type and a TCVT type;
     a TADD source in the ImplementationDefined layout is refused (TileLegality); TINSERT of
     [11] at (1, 1) into [41 42;43 44] -- the destination's old contents are its ``old``
-    operand -- keeps 41 and writes 11 (asl/tile/model/dispatch/top-level.asl)."""
+    operand; at register level the destination names that source tile -- keeps 41 and
+    writes 11 (asl/tile/model/dispatch/top-level.asl)."""
     from pto_dialect.isa import BStart, decode, encode
 
     for t in T:
@@ -416,3 +417,14 @@ def test_raw_carriers_layouts_and_preserved_region():
   %d = pto.tinsert %o, %s, %c1, %c1 : ({U64}, {one}, i64, i64) -> {U64}""", [("d", U64)]),
                 u64([[41, 42], [43, 44]]), u64([[11]]), blocks=False)  # fmt: skip
     assert d.tolist() == [[41, 42], [43, 11]]
+    # the ASL step itself: destination0 = source0 = tile 0 (interpreter.tile_registers)
+    from xdsl.parser import Parser
+
+    from interpreter.runner import build_context
+    from interpreter.tile_registers import Scalar, TileRegisters
+
+    regs = TileRegisters()
+    for i, (t, v) in enumerate([(U64, [[41, 42], [43, 44]]), (one, [[11]])]):
+        regs.configure(i, Parser(build_context(), t).parse_type(), u64(v))
+    regs.execute("pto.tinsert", 0, [0, 1], [Scalar(1), Scalar(1)])
+    assert regs.read(0)[0].tolist() == [[41, 42], [43, 11]] and regs.read(1)[0].tolist() == [[11]]

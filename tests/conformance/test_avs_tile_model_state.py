@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance.inventory import FLAGS, avs, avs_cases, unit_object
+from conformance.inventory import avs, avs_cases, unit_object
 from conformance.model_support import (
     U64,
     both,
@@ -21,6 +21,7 @@ from conformance.model_support import (
 )
 from conformance.support import bundled
 from interpreter import run
+from interpreter.kernels.status import recording
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
 
@@ -371,19 +372,22 @@ def _tcvt(src: str, dst: str, values, attrs: str = "") -> list:
     return r[0].tolist()
 
 
-@avs("PTO-AVS-TILE-TESTTILECONVERSION-EXECUTION-001", unchecked=FLAGS)
+@avs("PTO-AVS-TILE-TESTTILECONVERSION-EXECUTION-001")
 def test_integer_conversions_and_default_control():
     """Integer TCVT reads the source's signedness, then truncates or extends: S8 0x80 -> S16
     -128, U8 0xFF -> U16 255, S16 0x01FF -> U8 0xFF, U16 0xFFFF -> S8 -1, S64 -1 -> U8 0xFF,
     U64 257 -> U8 1 (wraps); FP32 -> U32 defaults to RTZ without saturation (2.7 -> 2), an
     explicit RNA + Sat rounds 2.5 to 3; TQUANT of [1.0 2.0] with scale 1.0 and offset 0 gives
-    U8 [1 2] and TDEQUANT returns [1.0 2.0] (asl/tile/model/numeric/formats.asl)."""
-    assert _tcvt("si8", "si16", np.int8([[-128, 127]])) == [-128, 127]
-    assert _tcvt("ui8", "ui16", np.uint8([[255, 1]])) == [255, 1]
-    assert _tcvt("si16", "ui8", np.int16([[0x1FF, 1]])) == [0xFF, 1]
-    assert _tcvt("ui16", "si8", np.uint16([[0xFFFF, 1]])) == [-1, 1]
-    assert _tcvt("si64", "ui8", np.int64([[-1, 1]])) == [0xFF, 1]
-    assert _tcvt("ui64", "ui8", np.uint64([[257, 100]])) == [1, 100]
+    U8 [1 2] and TDEQUANT returns [1.0 2.0] (asl/tile/model/numeric/formats.asl). The
+    integer conversions record no numeric status flag (``TileConvertValue``: Zeros{5})."""
+    with recording() as status:
+        assert _tcvt("si8", "si16", np.int8([[-128, 127]])) == [-128, 127]
+        assert _tcvt("ui8", "ui16", np.uint8([[255, 1]])) == [255, 1]
+        assert _tcvt("si16", "ui8", np.int16([[0x1FF, 1]])) == [0xFF, 1]
+        assert _tcvt("ui16", "si8", np.uint16([[0xFFFF, 1]])) == [-1, 1]
+        assert _tcvt("si64", "ui8", np.int64([[-1, 1]])) == [0xFF, 1]
+        assert _tcvt("ui64", "ui8", np.uint64([[257, 100]])) == [1, 100]
+    assert status.bits == 0
     assert _tcvt("f32", "ui32", np.float32([[2.7, 2.5]])) == [2, 2]
     assert _tcvt("f32", "ui32", np.float32([[-1.0, 2.5]]), " {rmode = #pto.rmode<rna>, sat}") \
         == [0, 3]  # fmt: skip

@@ -1,0 +1,249 @@
+"""The Local tile register file at the tile-instruction level (PTO-SPEC 2; D12, D16).
+
+An instruction here names **architectural tile IDs** (0..63: hands T U M N of 16) for its
+destinations and sources, as the pto-spec tile-instruction contracts do
+(``InstructionContractExecute_<OP>(destination, sources...)``, the operands of
+``asl/tile/model/dispatch/top-level.asl``). It is the one level of the ISA where a destination
+can name the same tile as a source:
+
+* a **block** cannot: a B.IOT destination field is a 2-bit hand, and the block resolves it to
+  an *unallocated* register of that hand (``ResolveBundleTileDestinationsWithShapeAndType`` in
+  ``asl/block/model/dispatch/destination-shape.asl``, ``ResolveBundleTMATMULCubeDestinationGroup``
+  in ``cube-destination.asl``) while every source stays allocated (a Local tile is released only
+  by the rollback of a faulting block, ``asl/block/model/faults/rollback.asl``). Our blocks
+  (``interpreter/bundle_functions.py``) and ``pto-assign-registers`` do the same;
+* the **SSA tile level** cannot name a register at all (every result is a fresh value).
+
+No instruction reaches the contracts except through a block, so this level is what the AVS
+tests of the contracts exercise (their harness names tile IDs); :class:`TileRegisters` is our
+model of it (tests/conformance/test_avs_alias.py, docs/conformance.md "Destination aliasing").
+
+Semantics of :meth:`TileRegisters.execute` (read before write, faults before effects):
+
+1. every named register must be allocated (configured), else TileLegality
+   (``TileDescriptorLegal``); two destinations never name one register, and the operations
+   whose contract forbids a destination/source alias (:data:`DISTINCT`) fault TileLegality
+   when it is named anyway;
+2. every source register is read (a snapshot of its whole value) before anything is written;
+   the operation then runs on the snapshots through :func:`interpreter.run` (the verifier and
+   the same kernels as every other level; a register named twice as a source is one SSA value,
+   so source-alias rules such as CUBE ``A == B`` are the verifier's);
+3. only when it completed are the destinations written (each keeps its configured
+   descriptor: the instruction's result type is the destination's). A fault leaves every
+   register unchanged.
+
+So with ``dst == src`` the result is computed from the complete old payload (``asl/tile/model/
+execution/elementwise.asl`` ``ExecuteTileBinary``: "Snapshot both sources before the first
+destination write"; AVS ``TMUL-ALIAS-001``, ``TFMA-ALIAS-001``, ...).
+
+A register holds the valid rectangle of its tile on every PE, shape ``(P, VR, VC)`` (the
+:func:`interpreter.run` boundary): elements outside the valid rectangle follow the tile model
+(Null padding), not the ASL's "the destination keeps its previous bits".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import builtin, func
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.irdl import IRDLOperation
+from xdsl.utils.exceptions import VerifyException
+
+from pto_dialect.attributes import TileType
+from pto_dialect.families import TILE_OP_FAMILIES
+from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.ops import CubeMatrixOp
+from pto_dialect.predicate import PredicateTileType
+from pto_dialect.tile_local import ReduceTileOp
+from pto_dialect.tile_rearrange import THistogramOp, TMrgSortOp, TSortOp
+
+REGISTERS = 64
+"""Local tile IDs 0..63 (``PTO_TILE_REGISTER_COUNT``): hand * 16 + k - 1 names ``t#k``.."""
+
+OPS: dict[str, type[IRDLOperation]] = {op.name: op for _, ops in TILE_OP_FAMILIES for op in ops}
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A scalar operand (a GPR value at the contract level), e.g. TADDS's scalar."""
+
+    value: int | float
+    type: Attribute = builtin.i64
+
+
+_REDUCTION = "TileOperandsLegal_ExecuteTileReduction (asl/tile/model/legality/reduction-and-expansion.asl)"
+_ACC = "TileOperandsLegal_TMATMUL_ACC / _MX_ACC: D != C (asl/tile/model/legality/matrix-shape.asl)"
+
+
+def _distinct_rules() -> dict[str, tuple[tuple[tuple[int, int], ...], str]]:
+    """op name -> ((result index, tile-operand index) pairs that must name different tiles,
+    the pto-spec rule)."""
+    rules: dict[str, tuple[tuple[tuple[int, int], ...], str]] = {}
+    for _, ops in TILE_OP_FAMILIES:
+        for op in ops:
+            if issubclass(op, ReduceTileOp):
+                rules[op.name] = (((0, 0),), _REDUCTION)
+            elif issubclass(op, CubeMatrixOp) and op.is_acc():  # C is the first operand
+                rules[op.name] = (((0, 0),), _ACC)
+    rules[TMrgSortOp.name] = (((0, 0), (0, 1)), "TileOperandsLegal_TMRGSORT "
+                              "(asl/tile/model/legality/sorting.asl)")  # fmt: skip
+    rules[TSortOp.name] = (((0, 0), (1, 0)), "TileOperandsLegal_TSORT "
+                           "(asl/tile/model/legality/sorting.asl)")  # fmt: skip
+    rules[THistogramOp.name] = (((0, 0), (0, 1)), "TileOperandsLegal_THISTOGRAM "
+                                "(asl/tile/model/legality/indexed-layout.asl)")  # fmt: skip
+    return rules
+
+
+DISTINCT = _distinct_rules()
+"""Destination/source pairs a contract forbids to alias (TileLegality): the reductions, the
+ACC matrix forms (D != C), TMRGSORT, TSORT (its two destinations are distinct by the general
+rule of :meth:`TileRegisters.execute`) and THISTOGRAM. Every other operation accepts
+``dst == src`` with snapshot semantics (the ASL execution functions read their sources into
+values before the first destination write)."""
+
+Operand = int | Scalar | None | Sequence[int | Scalar]
+"""One operand definition of the op: a register, a scalar, ``None`` for an absent optional
+operand, or a list for a variadic one."""
+
+
+def _fault_of(e: VerifyException, op: str) -> PTOFault:
+    m = re.search(r"\[(\w+)\]", str(e))
+    kind = m.group(1) if m and m.group(1) in FaultKind._value2member_map_ else None
+    if kind is None:  # a malformed instruction (no fault kind): not a PTO fault
+        lines = [x.strip() for x in str(e).splitlines() if x.strip()]
+        raise ValueError(f"{op}: {' '.join(lines[:2])}") from None
+    return PTOFault(kind, str(e).splitlines()[0], op=op)
+
+
+class TileRegisters:
+    """The 64 Local tile registers; :meth:`execute` runs one tile instruction on named IDs."""
+
+    def __init__(self) -> None:
+        self._type: dict[int, TileType | PredicateTileType] = {}
+        self._value: dict[int, np.ndarray] = {}
+
+    # -- state (the AVS harness's ConfigureTile / WriteTileElement / ReadTileElement) -------
+    def configure(self, index: int, ttype: TileType | PredicateTileType, value: Any) -> None:
+        """Allocate tile ``index`` with descriptor ``ttype`` and contents ``value`` (its valid
+        rectangle, ``(VR, VC)`` or ``(P, VR, VC)``, as :func:`interpreter.run` takes it)."""
+        self._check_index(index)
+        from interpreter.runtime import array_from_tile, tile_from_array
+
+        self._value[index] = array_from_tile(tile_from_array(ttype, np.asarray(value)))
+        self._type[index] = ttype
+
+    def release(self, index: int) -> None:
+        self._type.pop(index, None)
+        self._value.pop(index, None)
+
+    def allocated(self, index: int) -> bool:
+        return index in self._type
+
+    def type_of(self, index: int) -> TileType | PredicateTileType:
+        self._require(index, "read")
+        return self._type[index]
+
+    def read(self, index: int) -> np.ndarray:
+        """A copy of tile ``index``'s valid rectangles, shape ``(P, VR, VC)``."""
+        self._require(index, "read")
+        return self._value[index].copy()
+
+    # -- one instruction ------------------------------------------------------------------------
+    def execute(
+        self,
+        op: str,
+        dst: int | Sequence[int | None],
+        *operands: Operand,
+        properties: dict[str, Attribute] | None = None,
+        profile: str = "ordered",
+    ) -> None:
+        """Run tile instruction ``op`` (e.g. ``"pto.tmul"``) writing ``dst`` (one register, or
+        one per result definition, ``None`` for an absent optional result) from ``operands``
+        (one per operand definition of the op). See the module docstring for the order."""
+        cls = OPS.get(op)
+        if cls is None:
+            raise ValueError(f"'{op}' is not a tile operation (known: pto.tadd, pto.tmul, ...)")
+        dsts = [dst] if isinstance(dst, int) else list(dst)
+        irdl = cls.get_irdl_definition()
+        if len(dsts) != len(irdl.results) or len(operands) != len(irdl.operands):
+            raise ValueError(
+                f"'{op}' takes {len(irdl.operands)} operand(s) "
+                f"({', '.join(n for n, _ in irdl.operands)}) and {len(irdl.results)} "
+                f"destination(s), got {len(operands)} and {len(dsts)}"
+            )
+        flat: list[int] = []  # tile operands in order
+        for o in operands:
+            for x in o if isinstance(o, Sequence) else [o]:
+                if isinstance(x, int):
+                    flat.append(x)
+        named = [d for d in dsts if d is not None]
+        for i in [*flat, *named]:
+            self._require(i, op)
+        if len(set(named)) != len(named):
+            raise PTOFault(FaultKind.TILE_LEGALITY, f"two destinations name one tile {named} "
+                           "(TileOperandsLegal_TSORT, asl/tile/model/legality/sorting.asl; the "
+                           "CUBE output group likewise, asl/block/model/dispatch/"
+                           "descriptor-legality.asl)", op=op)  # fmt: skip
+        pairs, rule = DISTINCT.get(op, ((), ""))
+        for r, s in pairs:
+            if r < len(dsts) and s < len(flat) and dsts[r] == flat[s]:
+                raise PTOFault(FaultKind.TILE_LEGALITY, f"destination {r} aliases source {s} "
+                               f"(tile {flat[s]}): the operation needs distinct tiles ({rule})",
+                               op=op)  # fmt: skip
+        # read every source before any write: one snapshot per register, one SSA argument
+        regs = sorted(set(flat))
+        snapshot = {i: self._value[i].copy() for i in regs}
+        scalars: list[Scalar] = []
+        body = Block(arg_types=[self._type[i] for i in regs])
+        arg_of = dict(zip(regs, body.args))
+
+        def value(x: int | Scalar) -> SSAValue:
+            if isinstance(x, Scalar):
+                scalars.append(x)
+                return body.insert_arg(x.type, len(body.args))
+            return arg_of[x]
+
+        built: list[SSAValue | list[SSAValue]] = []
+        for o in operands:
+            if o is None:
+                built.append([])
+            elif isinstance(o, Sequence):
+                built.append([value(x) for x in o])
+            else:
+                built.append(value(o))
+        result_types = [[] if d is None else self._type[d] for d in dsts]
+        # the generic IRDL builder (some ops define a convenience ``build`` of their own)
+        instr = IRDLOperation.build.__func__(  # type: ignore[attr-defined]
+            cls, operands=built, result_types=result_types, properties=properties or {}
+        )
+        try:
+            instr.verify()
+        except VerifyException as e:
+            raise _fault_of(e, op) from None
+        results = [r for r in instr.results]
+        body.add_ops([instr, func.ReturnOp(*results)])
+        fn = func.FuncOp("f", ([a.type for a in body.args], [r.type for r in results]),
+                         Region(body))  # fmt: skip
+        from interpreter.runner import run
+
+        out = run(builtin.ModuleOp([fn]), "f", *(snapshot[i] for i in regs),
+                  *(s.value for s in scalars), profile=profile)  # fmt: skip
+        for d, v in zip(named, out, strict=True):  # after the whole instruction: publish
+            self._value[d] = v
+
+    # -- helpers --------------------------------------------------------------------------------
+    @staticmethod
+    def _check_index(index: int) -> None:
+        if not isinstance(index, int) or not 0 <= index < REGISTERS:
+            raise ValueError(f"tile ID {index!r} is not a Local tile register (0..{REGISTERS - 1})")
+
+    def _require(self, index: int, where: str) -> None:
+        self._check_index(index)
+        if index not in self._type:
+            raise PTOFault(FaultKind.TILE_LEGALITY, f"tile {index} is not allocated "
+                           "(TileDescriptorLegal)", op=where)  # fmt: skip
