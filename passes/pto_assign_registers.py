@@ -52,14 +52,11 @@ from pto_dialect import isa
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import UNASSIGNED_ATTR, BlockOp, BundleCommandOp
 from pto_dialect.faults import PTOFault
+from pto_dialect.geometry import TILE_CAPACITY_BYTES, core_allocation_bytes
 from pto_dialect.isa.commands import HANDS, tile_index
 from pto_dialect.predicate import PredicateTileType
 
 REGISTERS_PER_HAND = 16
-
-TILE_CAPACITY_BYTES = 256 * 1024
-"""The ``tile_capacity`` system register's reset value and largest legal value
-(``PTO_TILE_CAPACITY_BYTES``, asl/arch/features/tile-allocation.asl)."""
 
 
 def _is_tile(v: SSAValue) -> bool:
@@ -69,7 +66,7 @@ def _is_tile(v: SSAValue) -> bool:
 def core_charge(t: TileType | PredicateTileType) -> int:
     """Bytes of core tile capacity a tile of type ``t`` holds: its per-PE capacity on every PE
     of its mask (``TileCoreAllocationBytes``, asl/tile/model/legality/pe-mask.asl)."""
-    return t.pe_mask.count("1") * t.capacity
+    return core_allocation_bytes(t.pe_mask, t.capacity)
 
 
 class RegisterFile:
