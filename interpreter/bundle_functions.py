@@ -24,6 +24,12 @@ values B.IOR RegSrc0/RegSrc1 read from a0/a1, PTO-SPEC 3.3 dense order) to the k
 ``quant_scalar`` / ``lrelu_scalar``; the kernel validates the parameter words (TileLegality)
 exactly as at tile level.
 
+B.CATR (``asl/block/attributes/B.CATR.asl``): DR in a CUBE block is BundleControl (the
+checker); ``far`` runs locally with the same results (``ExecuteFarBundleTileOperation``),
+``atom``/``aq``/``rl`` only order memory events of PTO-TSO, which a sequential single-core run
+does not observe, and DR changes no operation in the ASL: those blocks run unchanged. A block
+with ``trap`` is refused with a clear error: its post-commit trap has nowhere to go.
+
 Register exhaustion is a static property of the program here: ``pto-assign-registers`` reports it
 as ``[TileAllocation]`` (docs/blocks.md). An unlinked block (read from assembly or hex) has
 no tile values to run on and is refused with a clear error.
@@ -80,6 +86,15 @@ def block_plan(op: BlockOp, profile: str, in_place: bool = False):
             return tuple(TileValue(r.type) for r in op.outs)  # type: ignore[arg-type]
 
         return noop
+    if s.catr is not None and s.catr.trap:
+        def post_commit_trap(*_args):
+            raise InterpretationError(
+                "B.CATR trap requests a synchronous trap after the block commits "
+                "(Fault_BundlePostCommit); the interpreter has no trap handler or trap context "
+                "to deliver it to, so the block is not run (docs/blocks.md, 'B.CATR')"
+            )
+
+        return post_commit_trap
     if not op.linked:
         def unlinked(*_args):
             raise InterpretationError(

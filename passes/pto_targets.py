@@ -171,14 +171,14 @@ def _text(input: IO[bytes], input_name: str) -> str:
 def parse_asm(text: str, input_name: str = "<input>") -> ModuleOp:
     try:
         return module_of_commands(isa.parse_program(text))
-    except isa.AsmSyntaxError as e:
+    except (isa.AsmSyntaxError, isa.NotModelledError, PTOFault) as e:
         raise ValueError(f"{input_name}: {e}") from None
 
 
 def parse_hex(text: str, input_name: str = "<input>") -> ModuleOp:
     try:
         return module_of_commands(isa.decode_hex(text))
-    except (isa.AsmSyntaxError, PTOFault) as e:
+    except (isa.AsmSyntaxError, isa.NotModelledError, PTOFault) as e:
         raise ValueError(f"{input_name}: {e}") from None
 
 

@@ -341,6 +341,8 @@ _OP_NAMES: tuple[tuple[str, type[Command]], ...] = (
     ("pto.b.ios", isa.BIos),
     ("pto.b.stop", isa.BStop),
     ("pto.b.cstop", isa.CBStop),
+    ("pto.b.lstop", isa.LBStop),
+    ("pto.b.catr", isa.BCatr),
 )
 OP_OF_COMMAND: dict[type[Command], type[BundleCommandOp]] = {
     cmd: _command_op(name, cmd) for name, cmd in _OP_NAMES
@@ -976,7 +978,14 @@ def module_of_commands(cmds: list[Command]):
     from xdsl.dialects.builtin import ModuleOp
 
     groups: list[list[Command]] = []
-    for c in cmds:
+    for i, c in enumerate(cmds):
+        if type(c) not in OP_OF_COMMAND and not isinstance(c, isa.SCALAR_START_TYPES):
+            isa.check_reserved(c)  # XB: IllegalInstruction (reserved in PTO)
+        if isinstance(c, isa.SCALAR_START_TYPES):
+            raise isa.NotModelledError(
+                f"command {i}: {c.mnemonic} opens a scalar ({c.kind}) block; pto.block holds "
+                "tile blocks only (docs/blocks.md, 'Scalar block starts')"
+            )
         if isinstance(c, isa.BStart) or not groups or isinstance(groups[-1][-1], STOP_TYPES):
             groups.append([])
         groups[-1].append(c)

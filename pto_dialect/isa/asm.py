@@ -27,7 +27,21 @@ B.IOT               ``B.IOT t#1, u#1, mask=1111`` / ``B.IOT m#1, mask=1111, last
 B.IOR               ``B.IOR [a0, zero, zero], ->zero`` (missing sources/destination = zero;
                     ``[]`` accepted as an empty destination list).
 B.IOS               ``B.IOS S1, mask=1000`` / ``B.IOS mask=1111, ->S255<256KB>``.
-BSTOP / C.BSTOP     ``BSTOP`` / ``C.BSTOP``.
+BSTOP / C.BSTOP     ``BSTOP`` / ``C.BSTOP`` / ``L.BSTOP`` (the 64-bit stop).
+B.CATR              ``B.CATR {trap, atomic, aqrl, far, dr}`` (the set attributes; ``{}`` none;
+                    ``aq``/``rl``/``aqrl``; braces optional on input).
+C.BSTART            ``C.BSTART DIRECT, 1`` / ``C.BSTART COND, -6``: the operand is the signed
+                    simm12 (halfwords; target = P + 2 * simm12). The spec's template takes a
+                    label; this assembler has no labels, so the field value is written.
+C.BSTART.STD/.FP    ``C.BSTART.STD FALL|IND|RET``; an unassigned BrType prints ``BRTYPE<n>``.
+C.BSTART.SYS        ``C.BSTART.SYS FALL`` (the fixed word 0x0840).
+XB                  ``XB 1023, 127`` (ACR-ID, C-ID): reserved in PTO, decodes only to be refused.
+BSTART.STD/.FP/.SYS ``BSTART.STD DIRECT, 1`` / ``BSTART.FP COND, -4`` (signed simm17, halfwords)
+                    / ``BSTART.STD FALL|IND|RET`` / ``BSTART.SYS FALL``; a reserved nonzero
+                    payload prints after the transfer (``BSTART.SYS FALL, 1``).
+BSTART DIRECT|COND  ``BSTART DIRECT, 8`` (lifecycle form, signed simm25 in halfwords).
+BSTART.CALL         ``BSTART.CALL -1, 3, ->ra`` (simm12 target, uimm5 return offset) and
+                    ``BSTART.ICALL 2, ->ra``: the fused call starts.
 ==================  ==========================================================================
 
 Mnemonics, hands, keywords and data types are case-insensitive on input. GPR selectors 24-31
@@ -55,6 +69,8 @@ from collections.abc import Iterable
 
 from pto_dialect.datatypes import DTYPE_NONE, RESERVED_CODES, TileDataType
 from pto_dialect.isa.commands import (
+    BRANCH_TYPE_NAMES,
+    BSTART32_NAMES,
     CMODES,
     CUBE_FUNCTIONS,
     GPR_NAMES,
@@ -67,6 +83,8 @@ from pto_dialect.isa.commands import (
     TEPL_BY_NAME,
     TEPL_OPS,
     TLSU_FUNCTIONS,
+    XB,
+    BCatr,
     BDatr,
     BDim,
     BFpatr,
@@ -75,10 +93,23 @@ from pto_dialect.isa.commands import (
     BIot,
     BlockFamily,
     BStart,
+    BStart32,
+    BStartCall,
+    BStartFp,
+    BStartICall,
+    BStartLong,
+    BStartStd,
+    BStartSys,
     BStop,
     CBDimi,
+    CBStart,
+    CBStartFp,
+    CBStartStd,
+    CBStartSys,
     CBStop,
     Command,
+    DirectOrCond,
+    LBStop,
     tile_name,
 )
 from pto_dialect.isa.errors import AsmSyntaxError
@@ -180,7 +211,139 @@ def print_command(cmd: Command) -> str:
         return "BSTOP"
     if isinstance(cmd, CBStop):
         return "C.BSTOP"
+    if isinstance(cmd, LBStop):
+        return "L.BSTOP"
+    if isinstance(cmd, BCatr):
+        return "B.CATR {" + ", ".join(_catr_flags(cmd)) + "}"
+    if isinstance(cmd, CBStartStd | CBStartFp):
+        return f"{cmd.mnemonic} {BRANCH_TYPE_NAMES.get(cmd.brtype, f'BRTYPE{cmd.brtype}')}"
+    if isinstance(cmd, CBStartSys):
+        return "C.BSTART.SYS FALL"
+    if isinstance(cmd, DirectOrCond):
+        name, bits = cmd.SIMM
+        return f"{cmd.mnemonic} {cmd.transfer.name}, {_signed(getattr(cmd, name), bits)}"
+    if isinstance(cmd, BStartCall):
+        return f"BSTART.CALL {_signed(cmd.simm12, 12)}, {cmd.uimm5}, ->ra"
+    if isinstance(cmd, XB):
+        return f"XB {cmd.acr_id}, {cmd.cross_bid}"
+    if isinstance(cmd, BStartICall):
+        return f"BSTART.ICALL {cmd.uimm5}, ->ra"
+    if isinstance(cmd, BStart32):
+        name = BSTART32_NAMES.get(cmd.brtype, f"BRTYPE{cmd.brtype}")
+        if name in ("DIRECT", "COND") or cmd.simm17:
+            return f"{cmd.mnemonic} {name}, {_signed(cmd.simm17, 17)}"
+        return f"{cmd.mnemonic} {name}"
     raise TypeError(f"{cmd!r} is not a PTO block command")
+
+
+def _signed(value: int, bits: int) -> int:
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
+def _simm_operand(op: _Op, ctx: _Ctx, bits: int, what: str) -> int:
+    """A signed ``bits``-bit displacement in halfwords, returned as its raw field value."""
+    if not re.fullmatch(r"[+-]?\d+", op.text):
+        raise ctx.err(f"{what}: expected a signed simm{bits} (halfwords), got '{op.text}'", op.col)
+    v = int(op.text)
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    if not lo <= v <= hi:
+        raise ctx.err(f"{what}: simm{bits} {v} is outside {lo}..{hi}", op.col)
+    return v & ((1 << bits) - 1)
+
+
+def _parse_direct_cond(cls: type[DirectOrCond], ops: list[_Op], ctx: _Ctx) -> Command:
+    """``<mnemonic> DIRECT|COND, <signed displacement in halfwords>``."""
+    _want(ops, 2, cls.mnemonic, ctx)
+    kind = ops[0].text.upper()
+    if kind not in ("DIRECT", "COND"):
+        raise ctx.err(f"{cls.mnemonic}: expected DIRECT or COND, got '{ops[0].text}'",
+                      ops[0].col)  # fmt: skip
+    return cls(int(kind == "COND"), _simm_operand(ops[1], ctx, cls.SIMM[1], cls.mnemonic))
+
+
+def _parse_call(mn: str, ops: list[_Op], ctx: _Ctx) -> Command:
+    """``BSTART DIRECT|COND, n`` / ``BSTART.CALL n, u, ->ra`` / ``BSTART.ICALL u, ->ra``."""
+    if mn == "BSTART":
+        return _parse_direct_cond(BStartLong, ops, ctx)
+    _want(ops, 3 if mn == "BSTART.CALL" else 2, mn, ctx)
+    if ops[-1].text.replace(" ", "").lower() != "->ra":
+        raise ctx.err(f"{mn} writes ra: its last operand is '->ra'", ops[-1].col)
+    uimm5 = _int(ops[-2], ctx, 5, "uimm5")
+    if mn == "BSTART.ICALL":
+        return BStartICall(uimm5)
+    return BStartCall(_simm_operand(ops[0], ctx, 12, mn), uimm5)
+
+
+def _catr_flags(cmd: BCatr) -> list[str]:
+    """The spec's ``B.CATR {trap, atomic, <aq, rl, aqrl>, far, dr}`` keywords that are set."""
+    order = "aqrl" if cmd.aq and cmd.rl else "aq" if cmd.aq else "rl" if cmd.rl else None
+    flags = [("trap", cmd.trap), ("atomic", cmd.atom), (order, order), ("far", cmd.far),
+             ("dr", cmd.dr)]  # fmt: skip
+    return [name for name, on in flags if on]
+
+
+_CATR_KEYWORDS = {"TRAP": ("trap",), "ATOMIC": ("atom",), "AQ": ("aq",), "RL": ("rl",),
+                  "AQRL": ("aq", "rl"), "FAR": ("far",), "DR": ("dr",)}  # fmt: skip
+
+
+def _parse_catr(rest: str, col: int, ctx: _Ctx) -> BCatr:
+    text = rest.strip()
+    if text.startswith("{"):
+        if not text.endswith("}"):
+            raise ctx.err("B.CATR: unclosed '{'", col)
+        text = text[1:-1]
+    vals = dict.fromkeys(("dr", "trap", "far", "atom", "aq", "rl"), 0)
+    seen: set[str] = set()
+    for word in (w.strip() for w in text.split(",")):
+        if not word:
+            continue
+        key = word.upper()
+        if key not in _CATR_KEYWORDS:
+            raise ctx.err(f"B.CATR: unknown attribute '{word}' (trap, atomic, aq, rl, aqrl, "
+                          "far, dr)", col)  # fmt: skip
+        if key in seen:
+            raise ctx.err(f"B.CATR: attribute '{word}' given twice", col)
+        seen.add(key)
+        for name in _CATR_KEYWORDS[key]:
+            vals[name] = 1
+    return BCatr(**vals)
+
+
+def _parse_scalar_start(mn: str, ops: list[_Op], ctx: _Ctx) -> Command:
+    if mn == "C.BSTART":
+        return _parse_direct_cond(CBStart, ops, ctx)
+    _want(ops, 1, mn, ctx)
+    word = ops[0].text.upper()
+    if mn == "C.BSTART.SYS":
+        if word != "FALL":
+            raise ctx.err("C.BSTART.SYS has only the form 'C.BSTART.SYS FALL'", ops[0].col)
+        return CBStartSys()
+    code = _transfer_code(ops[0], BRANCH_TYPE_NAMES, mn, ctx)
+    return (CBStartStd if mn == "C.BSTART.STD" else CBStartFp)(code)
+
+
+def _transfer_code(op: _Op, names: dict[int, str], mn: str, ctx: _Ctx) -> int:
+    """The 3-bit transfer code named by ``op`` (a name of ``names`` or ``BRTYPE<n>``)."""
+    word = op.text.upper()
+    codes = {name: code for code, name in names.items()}
+    m = re.fullmatch(r"BRTYPE([0-7])", word)
+    if word in codes:
+        return codes[word]
+    if m:
+        return int(m.group(1))
+    raise ctx.err(f"{mn}: expected {', '.join(names.values())}, got '{op.text}'", op.col)
+
+
+def _parse_bstart32(mn: str, ops: list[_Op], ctx: _Ctx) -> Command:
+    _want(ops, (1, 2), mn, ctx)
+    word = ops[0].text.upper()
+    code = _transfer_code(ops[0], BSTART32_NAMES, mn, ctx)
+    if word in ("DIRECT", "COND") and len(ops) != 2:
+        raise ctx.err(f"{mn} {word} takes a signed simm17 (halfwords)", ops[0].col)
+    simm = _simm_operand(ops[1], ctx, 17, mn) if len(ops) == 2 else 0
+    cls = {"BSTART.STD": BStartStd, "BSTART.FP": BStartFp, "BSTART.SYS": BStartSys}[mn]
+    return cls(code, simm)
 
 
 def print_program(cmds: Iterable[Command], indent: str = "") -> str:
@@ -558,8 +721,19 @@ def _parse_in_ctx(text: str, ctx: _Ctx) -> Command:
     mn = m.group(1).upper()
     rest = body[m.end() :]
     ops = _split_operands(rest, ctx.col0 + lead + m.end(), ctx) if rest else []
+    if mn in ("BSTART", "BSTART.CALL", "BSTART.ICALL"):
+        return _parse_call(mn, ops, ctx)
+    if mn in ("BSTART.STD", "BSTART.FP", "BSTART.SYS"):
+        return _parse_bstart32(mn, ops, ctx)
     if mn.startswith("BSTART."):
         return _parse_bstart(mn, ops, ctx)
+    if mn in ("C.BSTART", "C.BSTART.STD", "C.BSTART.FP", "C.BSTART.SYS"):
+        return _parse_scalar_start(mn, ops, ctx)
+    if mn == "XB":
+        _want(ops, 2, mn, ctx)
+        return XB(_int(ops[0], ctx, 10, "ACR-ID"), _int(ops[1], ctx, 7, "C-ID"))
+    if mn == "B.CATR":
+        return _parse_catr(rest, ctx.col0 + lead + m.end(), ctx)
     if mn == "B.DATR":
         return _parse_datr(ops, ctx)
     if mn == "B.FPATR":
@@ -582,9 +756,9 @@ def _parse_in_ctx(text: str, ctx: _Ctx) -> Command:
         return _parse_ior(ops, ctx)
     if mn == "B.IOS":
         return _parse_ios(ops, ctx)
-    if mn in ("BSTOP", "C.BSTOP"):
+    if mn in ("BSTOP", "C.BSTOP", "L.BSTOP"):
         _want(ops, 0, mn, ctx)
-        return BStop() if mn == "BSTOP" else CBStop()
+        return {"BSTOP": BStop, "C.BSTOP": CBStop, "L.BSTOP": LBStop}[mn]()
     raise ctx.err(f"unknown block command '{m.group(1)}'", ctx.col0 + lead)
 
 

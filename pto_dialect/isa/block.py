@@ -1,6 +1,6 @@
 """Block structure checker (PTO-SPEC 3.2-3.5, D12): a pure function over commands.
 
-:func:`check_block` takes one block (``BSTART``, header commands, ``BSTOP``/``C.BSTOP``) and
+:func:`check_block` takes one block (``BSTART``, header commands, ``BSTOP``/``C.BSTOP``/``L.BSTOP``) and
 :func:`check_program` a stream of blocks; both either return decoded :class:`BlockSummary`
 values or raise the first :class:`~pto_dialect.faults.PTOFault` the architecture would raise.
 
@@ -14,7 +14,8 @@ Check order (follows the ASL's sequential command semantics, read in pto-spec e5
    For each command: reserved/malformed field values -> IllegalInstruction (decode); then:
 
    * a command outside an active block, or BSTOP with no active block -> BundleControl;
-   * a second B.DATR -> BundleControl;
+   * a second B.DATR -> BundleControl; a second B.CATR -> BundleControl (``asl/block/model/
+     dispatch/commands.asl``: B.CATR is header-only and unique);
    * B.FPATR: a second one, one in a non-CUBE block (e.g. TREM), or one after any B.IOR /
      effective B.IOT / effective B.IOS -> BundleControl (``BundleFixedPointAttributesCanBe
      Placed``); then its consistency rules -> TileLegality (checked at latch);
@@ -28,7 +29,8 @@ Check order (follows the ASL's sequential command semantics, read in pto-spec e5
    * The stream ending inside a block (no BSTOP) -> BundleControl. The next BSTART also
      completes a block (PTO-SPEC 3).
 
-2. At completion, CUBE (``ExecuteBundleTMATMULOperation``, PTO-SPEC 3.5 for TGEMV_MX_BIAS):
+2. At completion, first B.CATR DR=1 outside a VEC/SFU/TLSU block (CUBE) -> BundleControl
+   (``CompleteBundleAt``, before the operation executes). Then, CUBE (``ExecuteBundleTMATMULOperation``, PTO-SPEC 3.5 for TGEMV_MX_BIAS):
    all bindings zero-mask -> no-op (summary ``noop=True``); no B.FPATR -> BundleControl;
    then TileLegality for the
    static rules: MX type pair (D2) / ordinary same-class pair, binding-stream counts
@@ -76,9 +78,12 @@ from pto_dialect.datatypes import (
 )
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.isa.commands import (
+    DR_KINDS,
     PAD_NULL,
     PE_MODE_MASKS,
+    SCALAR_START_TYPES,
     STOP_TYPES,
+    BCatr,
     BDatr,
     BDim,
     BFpatr,
@@ -91,7 +96,9 @@ from pto_dialect.isa.commands import (
     Command,
     check_reserved,
     size_code_bytes,
+    tile_block_kind,
 )
+from pto_dialect.isa.errors import NotModelledError
 from pto_dialect.postprocess import PRE_QUANT_MODES, Fpatr, QuantOp
 
 _IL = FaultKind.ILLEGAL_INSTRUCTION
@@ -136,6 +143,8 @@ class BlockSummary:
     shared: tuple[BIos, ...]
     terminated: bool
     """The last effective B.IOT had ``last``."""
+    catr: BCatr | None = None
+    """The latched B.CATR control attributes (None when the block has none)."""
     commands: tuple[Command, ...] = field(repr=False, default=())
 
     @property
@@ -158,6 +167,7 @@ class _State:
         self.ior: BIor | None = None
         self.zero_seen = False
         self.pe_mode: int | None = None
+        self.catr: BCatr | None = None
         self.cmds: list[Command] = [start]
 
 
@@ -191,6 +201,10 @@ def _header(st: _State, cmd: Command, i: int) -> None:
         if st.lb[cmd.lb] is not None:
             raise _fault(_BC, f"LB{cmd.lb} written twice (write-once per block)", cmd, i)
         st.lb[cmd.lb] = cmd
+    elif isinstance(cmd, BCatr):
+        if st.catr is not None:
+            raise _fault(_BC, "duplicate B.CATR (at most one per block header)", cmd, i)
+        st.catr = cmd
     elif isinstance(cmd, BIor):
         if st.ior is not None:
             raise _fault(_BC, "duplicate B.IOR (at most one per block)", cmd, i)
@@ -275,6 +289,7 @@ def _summary(st: _State, noop: bool) -> BlockSummary:
         scalars=st.ior,
         shared=tuple(st.ios),
         terminated=bool(st.iots) and bool(st.iots[-1].last),
+        catr=st.catr,
         commands=tuple(st.cmds),
     )
 
@@ -805,6 +820,13 @@ def _check_tload_capacity(s: BlockSummary, layout: int, name: str, i: int) -> No
 
 
 def _complete(st: _State, i: int, profile: str, trem_types) -> BlockSummary:
+    # CompleteBundleAt: DR (dimension reduction) commits only in VEC/SFU/TLSU blocks; checked
+    # before the operation executes (so before the zero-mask no-op and every TileLegality rule)
+    kind = tile_block_kind(st.start)
+    if st.catr is not None and st.catr.dr and kind not in DR_KINDS:
+        name = st.start.op_name or f"{st.start.family} block"
+        raise _fault(_BC, f"B.CATR DR=1 in a {kind} block ({name}): dimension reduction is "
+                     "only for VEC, SFU and TLSU blocks", name, i)  # fmt: skip
     fam = st.start.family
     if fam is BlockFamily.CUBE:
         return _complete_cube(st, i, profile)
@@ -843,6 +865,12 @@ def check_program(
                 )
             st = _State(cmd)
             continue
+        if isinstance(cmd, SCALAR_START_TYPES):
+            raise NotModelledError(
+                f"command {i}: {cmd.mnemonic} opens a scalar ({cmd.kind}) block: this checker "
+                "checks tile blocks only (the start/stop state of scalar blocks is modelled by "
+                "interpreter.block_control; their scalar bodies are not)"
+            )
         if isinstance(cmd, STOP_TYPES):
             if st is None:
                 raise _fault(_BC, f"{cmd.mnemonic} with no active block", cmd, i)

@@ -35,23 +35,24 @@ from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.postprocess import Fpatr
 
 
-class BlockFamily(str, Enum):
+class NamedEnum(str, Enum):
+    """A string enum that prints as its value."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class BlockFamily(NamedEnum):
     """Which BSTART carrier opened the block (PTO-SPEC 3.1)."""
 
     CUBE = "CUBE"
     TEPL = "TEPL"
     TLSU = "TLSU"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Engine(str, Enum):
+class Engine(NamedEnum):
     VEC = "VEC"
     SFU = "SFU"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -554,8 +555,294 @@ class CBStop(Command):
     mnemonic = "C.BSTOP"
 
 
-COMMAND_TYPES = (BStart, BDatr, BFpatr, BDim, CBDimi, BIot, BIor, BIos, BStop, CBStop)
-STOP_TYPES = (BStop, CBStop)
+@dataclass(frozen=True)
+class LBStop(Command):
+    """L.BSTOP: the 64-bit block stop, low word 0x0000000F and high word 0x00000001
+    (``asl/block/lifecycle/L.BSTOP.asl``); it commits like BSTOP."""
+
+    mnemonic = "L.BSTOP"
+
+
+@dataclass(frozen=True)
+class BCatr(Command):
+    """B.CATR block control attributes (``asl/block/attributes/B.CATR.asl``): six independent
+    one-bit fields, latched once in an active block header (a second one, or one outside a
+    header, is BundleControl). ``dr`` (dimension reduction) is legal only in VEC, SFU and TLSU
+    blocks (BundleControl at completion otherwise, ``asl/block/model/commit/validation.asl``);
+    ``trap`` requests a synchronous trap after a successful commit."""
+
+    dr: int = 0
+    trap: int = 0
+    far: int = 0
+    atom: int = 0
+    aq: int = 0
+    rl: int = 0
+
+    mnemonic = "B.CATR"
+
+
+# -- scalar (non-tile) block starts: the 16-bit compressed forms ------------------------------
+
+
+class BlockKind(NamedEnum):
+    """BARG BlockType (``BundleKind``): what kind of block a start opens."""
+
+    STD = "Standard"
+    FP = "Floating"
+    SYS = "System"
+    TILE_ELEMENT = "TileElement"
+    TILE_MATRIX = "TileMatrix"
+    TILE_MEMORY = "TileMemory"
+
+
+class Transfer(NamedEnum):
+    """BARG TYPE (``BundleTransfer``): how the block's continuation is selected."""
+
+    FALL = "Fallthrough"
+    DIRECT = "Direct"
+    COND = "Conditional"
+    IND = "Indirect"
+    RET = "Return"
+    CALL = "Call"
+    ICALL = "IndirectCall"
+
+
+BRANCH_TYPES: dict[int, Transfer] = {1: Transfer.FALL, 5: Transfer.IND, 7: Transfer.RET}
+"""The BrType codes a standalone C.BSTART.STD / C.BSTART.FP accepts, with their transfer
+(``InstructionContractTransfer_C_BSTART_STD/FP``; ``BundleTransferOfBranchType``). Code 0 of
+the STD form is C.BSTOP, 6 is only the low halfword of the fused BSTART.ICALL; 2, 3, 4 and 6
+are IllegalInstruction."""
+BRANCH_TYPE_NAMES = {code: {1: "FALL", 5: "IND", 7: "RET"}[code] for code in BRANCH_TYPES}
+
+
+class ScalarStart(Command):
+    """A start of a scalar (non-tile) block: its kind and transfer, no tile operation."""
+
+    kind: BlockKind
+
+    @property
+    def transfer(self) -> Transfer:
+        raise NotImplementedError
+
+
+class DirectOrCond(ScalarStart):
+    """A Standard-block start with a PC-relative candidate target ``P + (SignExtend(simm) <<
+    1)`` (P = its own address): DIRECT installs TAKEN = 1, COND TAKEN = 0. ``SIMM`` names the
+    raw displacement field and its width."""
+
+    SIMM: tuple[str, int]
+    cond: int
+    kind = BlockKind.STD
+
+    @property
+    def transfer(self) -> Transfer:
+        return Transfer.COND if self.cond else Transfer.DIRECT
+
+    @property
+    def displacement(self) -> int:
+        """The signed byte displacement ``SignExtend(simm) << 1``."""
+        name, bits = self.SIMM
+        return _simm(getattr(self, name), bits) << 1
+
+
+@dataclass(frozen=True)
+class CBStart(DirectOrCond):
+    """C.BSTART DIRECT|COND, simm12 (``asl/block/encoding/C.BSTART.asl``)."""
+
+    cond: int
+    simm12: int
+
+    mnemonic = "C.BSTART"
+    SIMM = ("simm12", 12)
+
+
+@dataclass(frozen=True)
+class CBStartStd(ScalarStart):
+    """C.BSTART.STD FALL|IND|RET (``asl/block/encoding/C.BSTART.STD.asl``): a Standard block;
+    ``brtype`` is the raw 3-bit BrType (1, 5, 7 assigned)."""
+
+    brtype: int
+
+    mnemonic = "C.BSTART.STD"
+    kind = BlockKind.STD
+
+    @property
+    def transfer(self) -> Transfer:
+        return BRANCH_TYPES[self.brtype]
+
+
+@dataclass(frozen=True)
+class CBStartFp(ScalarStart):
+    """C.BSTART.FP FALL|IND|RET (``asl/block/encoding/C.BSTART.FP.asl``): a Floating block."""
+
+    brtype: int
+
+    mnemonic = "C.BSTART.FP"
+    kind = BlockKind.FP
+
+    @property
+    def transfer(self) -> Transfer:
+        return BRANCH_TYPES[self.brtype]
+
+
+@dataclass(frozen=True)
+class CBStartSys(ScalarStart):
+    """C.BSTART.SYS FALL = 0x0840 (``asl/block/encoding/C.BSTART.SYS.asl``): the System block,
+    sequential only (no BPCN/TYPE/TAKEN continuation)."""
+
+    mnemonic = "C.BSTART.SYS"
+    kind = BlockKind.SYS
+
+    @property
+    def transfer(self) -> Transfer:
+        return Transfer.FALL
+
+
+BSTART32_TRANSFERS: dict[int, Transfer] = {
+    1: Transfer.FALL, 2: Transfer.DIRECT, 3: Transfer.COND, 5: Transfer.IND, 7: Transfer.RET}
+"""Bits 14:12 of the 32-bit BSTART.STD / BSTART.FP forms (``asl/block/execution/BSTART.STD.asl``,
+``BSTART.FP.asl``: one catalog form per transfer). 4 and 6 were the deleted bare CALL / ICALL
+forms and 0 is BSTOP's: IllegalInstruction. FALL, IND and RET take no displacement."""
+BSTART32_NAMES = {code: t.name for code, t in BSTART32_TRANSFERS.items()}
+_NO_OFFSET = (Transfer.FALL, Transfer.IND, Transfer.RET)
+
+
+def _simm(value: int, bits: int) -> int:
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
+class BStart32(ScalarStart):
+    """A 32-bit scalar block start: ``brtype`` (bits 14:12) selects the transfer, ``simm17``
+    (bits 31:15, raw) the PC-relative displacement of DIRECT / COND."""
+
+    brtype: int
+    simm17: int
+
+    @property
+    def transfer(self) -> Transfer:
+        return BSTART32_TRANSFERS[self.brtype]
+
+    @property
+    def displacement(self) -> int:
+        """The signed byte displacement ``SignExtend(simm17) << 1``."""
+        return _simm(self.simm17, 17) << 1
+
+
+@dataclass(frozen=True)
+class BStartStd(BStart32):
+    """BSTART.STD FALL|DIRECT|COND|IND|RET (``asl/block/execution/BSTART.STD.asl``)."""
+
+    brtype: int
+    simm17: int = 0
+
+    mnemonic = "BSTART.STD"
+    kind = BlockKind.STD
+
+
+@dataclass(frozen=True)
+class BStartFp(BStart32):
+    """BSTART.FP FALL|DIRECT|COND|IND|RET (``asl/block/execution/BSTART.FP.asl``)."""
+
+    brtype: int
+    simm17: int = 0
+
+    mnemonic = "BSTART.FP"
+    kind = BlockKind.FP
+
+
+@dataclass(frozen=True)
+class BStartSys(BStart32):
+    """BSTART.SYS FALL = 0x00001081 (``asl/block/execution/BSTART.SYS.asl``): a nonzero
+    simm17 (the Fixup payload) is reserved."""
+
+    brtype: int = 1
+    simm17: int = 0
+
+    mnemonic = "BSTART.SYS"
+    kind = BlockKind.SYS
+
+    @property
+    def transfer(self) -> Transfer:
+        return Transfer.FALL
+
+
+@dataclass(frozen=True)
+class BStartLong(DirectOrCond):
+    """BSTART DIRECT|COND, simm25 (``asl/block/lifecycle/BSTART.asl``, low seven bits 0x11 /
+    0x21)."""
+
+    cond: int
+    simm25: int
+
+    mnemonic = "BSTART"
+    SIMM = ("simm25", 25)
+
+
+@dataclass(frozen=True)
+class BStartCall(ScalarStart):
+    """BSTART.CALL simm12, uimm5, ->ra (``asl/block/execution/BSTART.CALL.asl``; the fused
+    32-bit word 0x50160002/0xF83F000F, simm12[15:4], uimm5[26:22]): a Standard block with the
+    call target ``P + (SignExtend(simm12) << 1)``; ra = ``P + 2 + (uimm5 << 1)``."""
+
+    simm12: int
+    uimm5: int
+
+    mnemonic = "BSTART.CALL"
+    kind = BlockKind.STD
+    transfer = Transfer.CALL
+
+    @property
+    def displacement(self) -> int:
+        return _simm(self.simm12, 12) << 1
+
+
+@dataclass(frozen=True)
+class BStartICall(ScalarStart):
+    """BSTART.ICALL uimm5, ->ra (``asl/block/execution/BSTART.ICALL.asl``; 0x50166001 /
+    0xF83FFFFF, uimm5[26:22]): a Standard block whose call target is the retiring Standard or
+    Floating block's BPCN; ra = ``P + 2 + (uimm5 << 1)``."""
+
+    uimm5: int
+
+    mnemonic = "BSTART.ICALL"
+    kind = BlockKind.STD
+    transfer = Transfer.ICALL
+
+
+@dataclass(frozen=True)
+class XB(Command):
+    """XB ACR-ID, C-ID (``asl/block/encoding/XB.asl``): the cross-block transfer family
+    0x00006F81/0x00007FFF, ACR-ID[24:15], CROSS-BID[31:25]. Reserved in PTO (extension
+    space): every word of the family decodes to this form for collision inventory and raises
+    IllegalInstruction before any field is interpreted or any state changes."""
+
+    acr_id: int
+    cross_bid: int
+
+    mnemonic = "XB"
+
+
+SCALAR_START_TYPES = (CBStart, CBStartStd, CBStartFp, CBStartSys, BStartStd, BStartFp, BStartSys,
+                      BStartLong, BStartCall, BStartICall)  # fmt: skip
+COMMAND_TYPES = (BStart, BDatr, BFpatr, BDim, CBDimi, BIot, BIor, BIos, BStop, CBStop, LBStop,
+                 BCatr, *SCALAR_START_TYPES, XB)  # fmt: skip
+STOP_TYPES = (BStop, CBStop, LBStop)
+START_TYPES = (BStart, *SCALAR_START_TYPES)
+
+
+def tile_block_kind(start: BStart) -> BlockKind:
+    """BARG BlockType of a tile block: CUBE -> TileMatrix, TEPL (VEC/SFU) -> TileElement,
+    TLSU -> TileMemory (``asl/block/model/commit/validation.asl`` names the DR classes)."""
+    return {
+        BlockFamily.CUBE: BlockKind.TILE_MATRIX,
+        BlockFamily.TEPL: BlockKind.TILE_ELEMENT,
+        BlockFamily.TLSU: BlockKind.TILE_MEMORY,
+    }[start.family]
+
+
+DR_KINDS = (BlockKind.TILE_ELEMENT, BlockKind.TILE_MEMORY)
+"""Block kinds in which B.CATR DR=1 commits (VEC, SFU, TLSU); any other is BundleControl."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -630,6 +917,26 @@ def reserved_values(cmd: Command) -> list[str]:
     elif isinstance(cmd, BIos):
         if cmd.size_code > SHARED_SIZE_CODES[-1]:
             bad.append(f"B.IOS SizeCode {cmd.size_code} is reserved")
+    elif isinstance(cmd, XB):
+        bad.append("XB is extension space reserved in PTO: not executable (the cross-block "
+                   "transfer handler is unsupported)")  # fmt: skip
+    elif isinstance(cmd, CBStartStd | CBStartFp):
+        if cmd.brtype not in BRANCH_TYPES:
+            bad.append(f"BrType {cmd.brtype} is not a standalone {cmd.mnemonic} "
+                       "(only 1 FALL, 5 IND, 7 RET)")  # fmt: skip
+    elif isinstance(cmd, BStartSys):
+        if cmd.brtype != 1:
+            bad.append(f"BSTART.SYS has only the FALL form (bits 14:12 = 1, not {cmd.brtype})")
+        elif cmd.simm17:
+            bad.append(f"BSTART.SYS Fixup payload {cmd.simm17:#x} is reserved (simm17 must be 0)")
+    elif isinstance(cmd, BStart32):
+        if cmd.brtype not in BSTART32_TRANSFERS:
+            gone = {4: " (the deleted bare CALL form)", 6: " (the deleted bare ICALL form)"}
+            bad.append(f"{cmd.mnemonic} transfer code {cmd.brtype}{gone.get(cmd.brtype, '')} "
+                       "is not assigned")  # fmt: skip
+        elif cmd.transfer in _NO_OFFSET and cmd.simm17:
+            bad.append(f"{cmd.mnemonic} {cmd.transfer.name} takes no displacement "
+                       f"(simm17 = {cmd.simm17:#x})")  # fmt: skip
     return bad
 
 

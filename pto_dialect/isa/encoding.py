@@ -5,7 +5,7 @@ bit manipulation.
 
 Stream formats
 --------------
-* A *program word* is ``(width, value)`` with width 16 or 32. :func:`encode_program` returns
+* A *program word* is ``(width, value)`` with width 16, 32 or 64 (L.BSTOP). :func:`encode_program` returns
   such a list; :func:`decode_program` accepts it, and also plain ``int`` items (= 32-bit).
 * Bytes: commands are little-endian (PTO-SPEC 3); a 16-bit parcel with bit 0 clear is a 16-bit
   command (C.BSTOP, C.B.DIMI), otherwise the parcel and the next one form a 32-bit command
@@ -23,7 +23,14 @@ from collections.abc import Iterable, Sequence
 
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.isa.asm import strip_comment
-from pto_dialect.isa.commands import BFpatr, Command, check_reserved, reserved_values
+from pto_dialect.isa.commands import (
+    BFpatr,
+    BIot,
+    CBStartStd,
+    Command,
+    check_reserved,
+    reserved_values,
+)
 from pto_dialect.isa.errors import AsmSyntaxError, EncodeError
 from pto_dialect.isa.forms import DECODE_ORDER, FORMS, Form
 
@@ -60,7 +67,7 @@ def _describe(cmd: Command) -> str:
 def decode_form(word: int, width: int = 32) -> Form:
     """The form that decodes ``word``; PTOFault(IllegalInstruction) for an unknown word."""
     if width not in DECODE_ORDER:
-        raise ValueError(f"command width must be 16 or 32, not {width}")
+        raise ValueError(f"command width must be 16, 32 or 64, not {width}")
     if not 0 <= word < 1 << width:
         raise ValueError(f"0x{word:X} does not fit in {width} bits")
     for form in DECODE_ORDER[width]:
@@ -94,14 +101,19 @@ def encode(cmd: Command) -> int:
     if decode_form(word, form.width) is not form:
         raise EncodeError(
             f"cannot encode {cmd!r}: its word 0x{word:08X} decodes as a different form "
-            f"({decode_form(word, form.width).name}); "
-            "SizeCode 0 selects the source-only B.IOT form"
+            f"({decode_form(word, form.width).name}); " + _OVERLAP_NOTE.get(form.cls, "")
         )
     return word
 
 
+_OVERLAP_NOTE = {
+    BIot: "SizeCode 0 selects the source-only B.IOT form",
+    CBStartStd: "C.BSTART.STD BrType 0 is the C.BSTOP word",
+}
+
+
 def width_of(cmd: Command) -> int:
-    """16 for the compressed commands, else 32."""
+    """16 for the compressed commands, 64 for L.BSTOP, else 32."""
     return form_of(cmd).width
 
 
@@ -133,8 +145,20 @@ def decode_program(words: Iterable[int | Word], *, strict: bool = False) -> list
 
 
 def program_to_bytes(words: Iterable[Word]) -> bytes:
-    """Little-endian byte stream of encoded words."""
-    return b"".join(value.to_bytes(width // 8, "little") for width, value in words)
+    """Little-endian byte stream of encoded words. A word :func:`split_bytes` could not find
+    again (the 64-bit L.BSTOP, a 32-bit word with bit 0 clear such as the fused BSTART.CALL:
+    the ASL gives an instruction's length to its decoder and has no bit-0 rule for them) is
+    refused with a ValueError rather than written ambiguously."""
+    out = []
+    for width, value in words:
+        if width not in (16, 32) or (width == 16) != (value & 1 == 0):
+            raise ValueError(
+                f"the {width}-bit word 0x{value:0{width // 4}X} cannot be put in a byte stream: "
+                "commands are split by bit 0 (clear: 16-bit, set: 32-bit); use program words "
+                "or hex text, which carry the width"
+            )
+        out.append(value.to_bytes(width // 8, "little"))
+    return b"".join(out)
 
 
 def split_bytes(data: bytes) -> list[Word]:
@@ -158,8 +182,8 @@ def split_bytes(data: bytes) -> list[Word]:
 
 
 def write_hex(words: Iterable[Word]) -> str:
-    """One word per line: ``0x%08X`` (32-bit) or ``0x%04X`` (16-bit)."""
-    lines = [f"0x{v:08X}" if w == 32 else f"0x{v:04X}" for w, v in words]
+    """One word per line: ``0x%08X`` (32-bit), ``0x%04X`` (16-bit), ``0x%016X`` (64-bit)."""
+    lines = [f"0x{v:0{w // 4}X}" for w, v in words]
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -173,9 +197,9 @@ def _hex_lines(text: str) -> list[tuple[int, int, int]]:
         if not line:
             continue
         m = _HEX_LINE.fullmatch(line)
-        if not m or len(m.group(1)) not in (4, 8):
+        if not m or len(m.group(1)) not in (4, 8, 16):
             raise AsmSyntaxError(
-                f"expected one hex word (0x + 4 or 8 hex digits), got {line!r}",
+                f"expected one hex word (0x + 4, 8 or 16 hex digits), got {line!r}",
                 n,
                 raw.find(line) + 1,
                 raw,
@@ -185,7 +209,7 @@ def _hex_lines(text: str) -> list[tuple[int, int, int]]:
 
 
 def read_hex(text: str) -> list[Word]:
-    """Parse :func:`write_hex` output (4 hex digits = 16-bit, 8 = 32-bit)."""
+    """Parse :func:`write_hex` output (4 hex digits = 16-bit, 8 = 32-bit, 16 = 64-bit)."""
     return [(w, v) for _, w, v in _hex_lines(text)]
 
 

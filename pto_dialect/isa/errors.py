@@ -22,3 +22,8 @@ class AsmSyntaxError(ValueError):
         self.text = text
         where = f"line {line}" + (f", col {col}" if col else "") if line else ""
         super().__init__(f"{where}: {message}" if where else message)
+
+
+class NotModelledError(ValueError):
+    """The input is architecturally meaningful but outside what this toolchain models (e.g. a
+    scalar block given to the tile-block checker). Not a PTO fault."""

@@ -43,8 +43,26 @@ the spec's 0x00007E7F, so a word with bit 9 or 10 set decodes as IllegalInstruct
 assembly operand CScaleEn (the user design document's 10th field, PTO-SPEC 3.3) exists in the IR and the assembly only: the row fixes it
 at 0, and :func:`~pto_dialect.isa.encoding.encode` refuses CScaleEn = 1 with a clear error.
 
-Both 16-bit forms have bit 0 clear and every 32-bit form here has bit 0 set, which is how a
+Every 16-bit form has bit 0 clear and every 32-bit form here has bit 0 set, which is how a
 little-endian byte stream is split into commands (:func:`~pto_dialect.isa.encoding.split_bytes`).
+
+Compressed and control rows (same catalog): C.BSTART DIRECT 0x0002 / COND 0x0004 with mask
+0x000F and simm12[15:4]; C.BSTART.STD 0x0000 and C.BSTART.FP 0x0080, mask 0xC7FF, BrType[13:11]
+(STD BrType 0 is the C.BSTOP word, which the narrower C.BSTOP row decodes first); C.BSTART.SYS
+0x0840/0xFFFF; B.CATR 0x00000023/0xFBF07FFF with DR[26], trap[19], far[18], atom[17], aq[16],
+rl[15]; the 32-bit scalar starts BSTART.STD 0x001, BSTART.FP 0x101, BSTART.SYS 0x081 in bits
+11:0 and one catalog row per transfer (bits 14:12: 1 FALL, 2 DIRECT, 3 COND with simm17[31:15]
+and mask 0x00007FFF; 5 IND, 7 RET complete words): the deleted bare CALL/ICALL codes 4 and 6
+match no row (IllegalInstruction), a nonzero simm17 of a FALL form decodes and is reserved
+(:func:`~pto_dialect.isa.commands.check_reserved`, the catalog's ``one-of [0]`` constraint);
+the lifecycle BSTART DIRECT 0x11 / COND 0x21 (mask 0x7F, simm25[31:7]); the fused calls
+BSTART.CALL 0x50160002/0xF83F000F (uimm5[26:22], simm12[15:4]; its bit 0 is clear, so it is
+one more 32-bit word a byte stream cannot split by bit 0) and BSTART.ICALL 0x50166001/
+0xF83FFFFF; L.BSTOP, the one 64-bit form, low word 0x0000000F and high word 0x00000001. The ASL
+gives an instruction's length to its decoder (``ExecuteCommandInstruction(instruction,
+length_bits)``) and we found no rule that derives 64 bits from the first parcel, so a byte
+stream holding L.BSTOP cannot be split here: program words and hex text carry the width
+(``0x%016X`` for 64 bits).
 """
 
 from __future__ import annotations
@@ -52,6 +70,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pto_dialect.isa.commands import (
+    BSTART32_NAMES,
+    BSTART32_TRANSFERS,
+    XB,
+    BCatr,
     BDatr,
     BDim,
     BFpatr,
@@ -60,10 +82,22 @@ from pto_dialect.isa.commands import (
     BIot,
     BlockFamily,
     BStart,
+    BStartCall,
+    BStartFp,
+    BStartICall,
+    BStartLong,
+    BStartStd,
+    BStartSys,
     BStop,
     CBDimi,
+    CBStart,
+    CBStartFp,
+    CBStartStd,
+    CBStartSys,
     CBStop,
     Command,
+    LBStop,
+    Transfer,
 )
 
 
@@ -152,6 +186,18 @@ def _f(name: str, hi: int, lo: int | None = None) -> Field:
 
 
 _BSTART_FIELDS = (_f("dtype", 31, 27), _f("function", 24, 20))
+_SIMM17 = _f("simm17", 31, 15)
+
+
+def _bstart32(cls: type[Command], low: int, code: int, path: str) -> Form:
+    """One catalog row of a 32-bit scalar start: transfer ``code`` in bits 14:12; FALL,
+    DIRECT, COND carry simm17 (FALL constrains it to 0: :func:`check_reserved`), IND and RET
+    are complete words."""
+    name = f"{cls.mnemonic}.{BSTART32_NAMES[code]}"
+    if BSTART32_TRANSFERS[code] in (Transfer.IND, Transfer.RET):
+        return Form(name, cls, 32, code << 12 | low, 0xFFFFFFFF, (),
+                    (("brtype", code), ("simm17", 0)), path)  # fmt: skip
+    return Form(name, cls, 32, code << 12 | low, 0x00007FFF, (_SIMM17,), (("brtype", code),), path)
 _UIMM17 = Field("imm", (Piece(31, 20, 0), Piece(11, 7, 12)))
 _IOT = {
     "src1": _f("src1", 31, 26),
@@ -218,6 +264,38 @@ FORMS: tuple[Form, ...] = (
          (), "asl/block/operands/B.IOS.asl"),
     Form("BSTOP", BStop, 32, 0x00000001, 0xFFFFFFFF, (), (), "asl/block/lifecycle/BSTOP.asl"),
     Form("C.BSTOP", CBStop, 16, 0x0000, 0xFFFF, (), (), "asl/block/lifecycle/C.BSTOP.asl"),
+    Form("L.BSTOP", LBStop, 64, 0x00000001_0000000F, (1 << 64) - 1, (), (),
+         "asl/block/lifecycle/L.BSTOP.asl (words 0x0000000F, 0x00000001)"),
+    Form("B.CATR", BCatr, 32, 0x00000023, 0xFBF07FFF,
+         (_f("dr", 26), _f("trap", 19), _f("far", 18), _f("atom", 17), _f("aq", 16),
+          _f("rl", 15)), (), "asl/block/attributes/B.CATR.asl"),
+    Form("C.BSTART.DIRECT", CBStart, 16, 0x0002, 0x000F, (_f("simm12", 15, 4),),
+         (("cond", 0),), "asl/block/encoding/C.BSTART.asl"),
+    Form("C.BSTART.COND", CBStart, 16, 0x0004, 0x000F, (_f("simm12", 15, 4),),
+         (("cond", 1),), "asl/block/encoding/C.BSTART.asl"),
+    Form("C.BSTART.STD", CBStartStd, 16, 0x0000, 0xC7FF, (_f("brtype", 13, 11),), (),
+         "asl/block/encoding/C.BSTART.STD.asl (BrType 0 is C.BSTOP)"),
+    Form("C.BSTART.FP", CBStartFp, 16, 0x0080, 0xC7FF, (_f("brtype", 13, 11),), (),
+         "asl/block/encoding/C.BSTART.FP.asl"),
+    Form("C.BSTART.SYS", CBStartSys, 16, 0x0840, 0xFFFF, (), (),
+         "asl/block/encoding/C.BSTART.SYS.asl"),
+    *(
+        _bstart32(cls, low, code, path)
+        for cls, low, path in ((BStartStd, 0x001, "asl/block/execution/BSTART.STD.asl"),
+                               (BStartFp, 0x101, "asl/block/execution/BSTART.FP.asl"))
+        for code in BSTART32_TRANSFERS
+    ),
+    _bstart32(BStartSys, 0x081, 1, "asl/block/execution/BSTART.SYS.asl"),
+    Form("BSTART.DIRECT", BStartLong, 32, 0x00000011, 0x0000007F, (_f("simm25", 31, 7),),
+         (("cond", 0),), "asl/block/lifecycle/BSTART.asl"),
+    Form("BSTART.COND", BStartLong, 32, 0x00000021, 0x0000007F, (_f("simm25", 31, 7),),
+         (("cond", 1),), "asl/block/lifecycle/BSTART.asl"),
+    Form("BSTART.CALL", BStartCall, 32, 0x50160002, 0xF83F000F,
+         (_f("uimm5", 26, 22), _f("simm12", 15, 4)), (), "asl/block/execution/BSTART.CALL.asl"),
+    Form("XB", XB, 32, 0x00006F81, 0x00007FFF, (_f("cross_bid", 31, 25), _f("acr_id", 24, 15)),
+         (), "asl/block/encoding/XB.asl (reserved in PTO)"),
+    Form("BSTART.ICALL", BStartICall, 32, 0x50166001, 0xF83FFFFF, (_f("uimm5", 26, 22),), (),
+         "asl/block/execution/BSTART.ICALL.asl"),
 )  # fmt: skip
 
 
@@ -227,7 +305,7 @@ def _popcount(x: int) -> int:
 
 DECODE_ORDER: dict[int, tuple[Form, ...]] = {
     w: tuple(sorted((f for f in FORMS if f.width == w), key=lambda f: -_popcount(f.mask)))
-    for w in (16, 32)
+    for w in (16, 32, 64)
 }
 """Forms per command width, narrow (more fixed bits) first."""
 

@@ -476,3 +476,42 @@ def test_differential_trem_property(t, vr, vc, pad, seed):
     if dt.kind != "f":
         want = [[int(p) % int(q) for p, q in zip(ra, rb)] for ra, rb in zip(a, b)]
         assert array_from_tile(y)[0].tolist() == want
+
+
+# ---- B.CATR in linked tile blocks (asl/block/attributes/B.CATR.asl) -------------------------
+
+
+def _with_catr(text: str, catr):
+    m = _bundled(text)
+    blk = _blocks(m)[0]
+    from pto_dialect.bundle import BundleCommandOp
+
+    blk.body.block.insert_op_after(BundleCommandOp.from_command(catr), blk.body.block.first_op)
+    return m
+
+
+@pytest.mark.parametrize("catr", [isa.BCatr(far=1), isa.BCatr(atom=1, aq=1, rl=1),
+                                  isa.BCatr(dr=1), isa.BCatr()])  # fmt: skip
+def test_decoded_vec_block_attributes_keep_results(catr):
+    """far runs locally, aq/rl/atom order memory events a sequential run does not observe,
+    DR selects no operation behaviour in the ASL: the TREM results are unchanged."""
+    m = _with_catr(TREM, catr)
+    m.verify()
+    assert _blocks(m)[0].summary().catr == catr
+    (r,) = _call(m, "rem", *_rem_args(m, [-7, 7], [3, -3]))
+    assert array_from_tile(r)[0].tolist() == [[2, -2]]
+
+
+def test_decoded_cube_dr_is_bundle_control_and_trap_is_refused():
+    from xdsl.utils.exceptions import InterpretationError
+
+    m = _with_catr(GEMV, isa.BCatr(dr=1))
+    ta, tb, tbias = _inputs(m, "g")
+    args = [tile_from_array(t, np.array([[1]], d)) for t, d in
+            ((ta, np.uint16), (tb, np.uint16), (tbias, np.uint32))]  # fmt: skip
+    with pytest.raises(PTOFault) as e:
+        _call(m, "g", *args)
+    assert e.value.kind == "BundleControl" and "DR=1" in e.value.message
+    m = _with_catr(TREM, isa.BCatr(trap=1))
+    with pytest.raises(InterpretationError, match="trap handler"):
+        _call(m, "rem", *_rem_args(m, [1, 2], [3, 4]))

@@ -169,6 +169,19 @@ def test_program_comments_and_separators():
         ("B.IOT t#1,, mask=1111", 1, "empty operand"),
         ("BSTOP 1", 1, "takes 0"),
         ("B.IOS S256, mask=1111", 1, "out of range"),
+        ("C.BSTART DIRECT, 2048", 1, "outside -2048..2047"),
+        ("C.BSTART JUMP, 1", 1, "expected DIRECT or COND"),
+        ("C.BSTART COND, x", 1, "signed simm12"),
+        ("C.BSTART.SYS IND", 1, "only the form"),
+        ("C.BSTART.FP CALL", 1, "expected FALL, IND, RET"),
+        ("B.CATR {trap, bogus}", 1, "unknown attribute"),
+        ("B.CATR {far, far}", 1, "given twice"),
+        ("L.BSTOP 1", 1, "takes 0"),
+        ("BSTART.STD DIRECT", 1, "takes a signed simm17"),
+        ("BSTART.FP JUMP", 1, "expected FALL, DIRECT, COND, IND, RET"),
+        ("BSTART COND, 16777216", 1, "outside -16777216..16777215"),
+        ("BSTART.CALL 1, 32, ->ra", 1, "does not fit"),
+        ("BSTART.ICALL 1, ->a0", 1, "'->ra'"),
     ],
 )
 def test_syntax_errors_have_line_numbers(text, line, fragment):
@@ -192,3 +205,20 @@ def test_parser_never_raises_anything_else(text):
         parse_program(text)
     except AsmSyntaxError:
         pass
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["C.BSTART DIRECT, -2048", "C.BSTART COND, 2047", "C.BSTART.STD IND", "C.BSTART.FP RET",
+     "C.BSTART.SYS FALL", "C.BSTART.STD BRTYPE6", "B.CATR {}", "B.CATR {trap, atomic, aq, far}",
+     "L.BSTOP", "BSTART.STD DIRECT, -65536", "BSTART.FP COND, 65535", "BSTART.STD IND",
+     "BSTART.FP RET", "BSTART.SYS FALL", "BSTART DIRECT, 8", "BSTART COND, -16777216",
+     "BSTART.CALL -1, 3, ->ra", "BSTART.ICALL 31, ->ra", "XB 1023, 127"],
+)  # fmt: skip
+def test_block_control_forms_round_trip(text):
+    """asm -> command -> word -> command -> asm is the identity on the new canonical forms."""
+    from pto_dialect.isa import decode, encode, width_of
+
+    cmd = parse_program(text)[0]
+    assert print_command(cmd) == text
+    assert decode(encode(cmd), width_of(cmd)) == cmd

@@ -27,6 +27,7 @@ from pto_dialect.isa import (
     BStart,
     BStop,
     CBDimi,
+    CBStart,
     CBStop,
     EncodeError,
     decode,
@@ -162,12 +163,14 @@ def test_decoded_words_re_encode_to_themselves(form, noise):
 
 
 def test_unknown_words_are_illegal():
-    for word in (0xFFFFFFFF, 0x00000003, 0x00007001, 0x00039181):
+    for word in (0xFFFFFFFF, 0x00000003, 0x00004001, 0x00039181):  # 0x4001: deleted bare CALL
         with pytest.raises(PTOFault) as e:
             decode(word)
         assert e.value.kind == "IllegalInstruction"
-    with pytest.raises(PTOFault):
-        decode(0x0002, 16)  # C.BSTART.DIRECT: a scalar-block command, not modelled here
+    for word in (0x0001, 0x0006, 0x0008, 0x003D):  # no 16-bit form (bit 0 set, low nibble)
+        with pytest.raises(PTOFault):
+            decode(word, 16)
+    assert decode(0x0002, 16) == CBStart(0, 0)  # C.BSTART DIRECT (a scalar-block start)
 
 
 def test_source_only_biot_with_dst_bits_is_not_source_only():
@@ -315,3 +318,10 @@ def test_cscale_en_has_no_binary_encoding():
     with pytest.raises(EncodeError, match="CScaleEn=1 has no binary encoding"):
         encode(BFpatr(cscale_en=1))
     assert encode(BFpatr()) == 0x00002023
+
+
+@pytest.mark.parametrize("word", [(64, 0x00000001_0000000F), (32, 0x50160002)])
+def test_words_without_a_bit0_length_are_refused_in_byte_streams(word):
+    """L.BSTOP and the fused BSTART.CALL cannot be split by bit 0: no byte stream for them."""
+    with pytest.raises(ValueError, match="cannot be put in a byte stream"):
+        program_to_bytes([word])

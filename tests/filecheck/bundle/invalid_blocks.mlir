@@ -155,3 +155,29 @@ pto.block {
   pto.b.stop
 }
 // CHECK: 'pto.block' op [TileAllocation] at block completion (command 8): the group_max output 1 x 64 FP32 does not fit its destination SizeCode (128 B)
+
+// -----
+
+// A second B.CATR (asl/block/attributes/B.CATR.asl: unique per header) -> BundleControl.
+pto.block {
+  pto.b.start <family = TEPL, function = 4, dtype = 17, mode = 0>
+  pto.b.catr <rl = 1>
+  pto.b.catr <aq = 1>
+  pto.b.dimi <lb = 0, imm = 2>
+  pto.b.iot <src0 = 0, src1 = 1, last = 1, size_code = 1, pe_mode = 7, dst_hand = 0>
+  pto.b.stop
+}
+// CHECK: 'pto.block' op [BundleControl] command 2: duplicate B.CATR (at most one per block header)
+
+// -----
+
+// B.CATR DR=1 in a CUBE block (asl/block/model/commit/validation.asl) -> BundleControl, at
+// completion and before every static TileLegality rule.
+pto.block {
+  pto.b.start <family = CUBE, function = 0, dtype = 4, mode = 0>
+  pto.b.catr <dr = 1>
+  pto.b.fpatr <pre_quant_mode = 0, relu_mode = 0, group_n_code = 0, row_max_en = 0, group_max_en = 0, row_max_init = 0, max_abs_en = 0, trans_a = 0, trans_b = 0, cscale_en = 0>
+  pto.b.iot <src0 = 0, src1 = 1, last = 1, size_code = 1, pe_mode = 7, dst_hand = 2>
+  pto.b.lstop
+}
+// CHECK: 'pto.block' op [BundleControl] at block completion (command 4): B.CATR DR=1 in a TileMatrix block (TMATMUL): dimension reduction is only for VEC, SFU and TLSU blocks
