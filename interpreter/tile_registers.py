@@ -57,6 +57,7 @@ from xdsl.utils.exceptions import VerifyException
 from pto_dialect.attributes import TileType
 from pto_dialect.families import TILE_OP_FAMILIES
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import TILE_CAPACITY_BYTES, core_allocation_bytes
 from pto_dialect.ops import CubeMatrixOp
 from pto_dialect.predicate import PredicateTileType
 from pto_dialect.tile_local import ReduceTileOp
@@ -121,21 +122,53 @@ def _fault_of(e: VerifyException, op: str) -> PTOFault:
 
 
 class TileRegisters:
-    """The 64 Local tile registers; :meth:`execute` runs one tile instruction on named IDs."""
+    """The 64 Local tile registers; :meth:`execute` runs one tile instruction on named IDs.
 
-    def __init__(self) -> None:
+    Core tile capacity (asl/tile/model/capacity/local.asl; ADR-0013): an allocated register
+    charges ``popcount(pe) x size`` (:func:`pto_dialect.geometry.core_allocation_bytes`);
+    :attr:`capacity_in_use` is their sum (``TileCapacityInUse``). :meth:`configure` checks
+    the sum with the register's own old charge replaced by the new one against
+    ``tile_capacity`` (the system register, default and at most 256 KiB) before any effect.
+    """
+
+    def __init__(self, tile_capacity: int = TILE_CAPACITY_BYTES) -> None:
+        if not 0 <= tile_capacity <= TILE_CAPACITY_BYTES:
+            raise ValueError(f"tile_capacity must be 0 .. {TILE_CAPACITY_BYTES} bytes "
+                             f"(asl/tile/model/capacity/local.asl), got {tile_capacity}")  # fmt: skip
+        self.tile_capacity = tile_capacity
         self._type: dict[int, TileType | PredicateTileType] = {}
         self._value: dict[int, np.ndarray] = {}
 
     # -- state (the AVS harness's ConfigureTile / WriteTileElement / ReadTileElement) -------
     def configure(self, index: int, ttype: TileType | PredicateTileType, value: Any) -> None:
         """Allocate tile ``index`` with descriptor ``ttype`` and contents ``value`` (its valid
-        rectangle, ``(VR, VC)`` or ``(P, VR, VC)``, as :func:`interpreter.run` takes it)."""
+        rectangle, ``(VR, VC)`` or ``(P, VR, VC)``, as :func:`interpreter.run` takes it).
+        Reconfiguring an allocated register replaces its capacity charge. Beyond
+        ``tile_capacity`` -> TileLegality with every register unchanged (ADR-0013: aggregate
+        overflow of a direct allocation is a tile-legality fault, the old destination kept)."""
         self._check_index(index)
         from interpreter.runtime import array_from_tile, tile_from_array
 
-        self._value[index] = array_from_tile(tile_from_array(ttype, np.asarray(value)))
+        need = core_allocation_bytes(ttype.pe_mask, ttype.capacity)
+        held = self.capacity_in_use_except(index)
+        if held + need > self.tile_capacity:
+            raise PTOFault(FaultKind.TILE_LEGALITY, f"tile {index} needs {need} B of core tile "
+                           f"capacity but {held} B of the tile_capacity {self.tile_capacity} B "
+                           "are allocated (TileCapacityInUseExcept, asl/tile/model/state/"
+                           "allocation.asl; ADR-0013)", op="configure")  # fmt: skip
+        contents = array_from_tile(tile_from_array(ttype, np.asarray(value)))
+        self._value[index] = contents
         self._type[index] = ttype
+
+    def capacity_in_use_except(self, excluded: int | None) -> int:
+        """Core tile capacity charged by the allocated registers other than ``excluded``."""
+        return sum(core_allocation_bytes(t.pe_mask, t.capacity)
+                   for i, t in self._type.items() if i != excluded)  # fmt: skip
+
+    @property
+    def capacity_in_use(self) -> int:
+        """``TileCapacityInUse``: the charges of every allocated register."""
+        return self.capacity_in_use_except(None)
 
     def release(self, index: int) -> None:
         self._type.pop(index, None)

@@ -18,6 +18,18 @@ block ``pto.unassigned``). Register model (docs/blocks.md):
   or a tile yielded or passed to a region op, is refused with a clear error.
 * More live tiles in a hand than 16 -> ``[TileAllocation]`` naming the op, the hand and the
   number live (D12: TileAllocation; static here, D16).
+* Core tile capacity (pto-spec ``asl/tile/model/capacity/local.asl``, ``shared.asl``,
+  ``asl/tile/model/legality/pe-mask.asl``): a live tile charges ``popcount(pe) x size`` bytes
+  (its per-PE SizeCode capacity on every PE that holds it; a mask-0 block's results charge
+  nothing, they are unallocated). Allocating a tile whose charge would take the charges of
+  the live tiles beyond the ``tile_capacity`` system register (option ``tile_capacity``,
+  default its reset value 256 KiB, ``asl/arch/profile/reset.asl``) -> ``[TileAllocation]``
+  naming the op and the bytes, as the ASL raises it before any destination is allocated
+  (``asl/block/model/dispatch/destination-shape.asl``). Release follows liveness, as for
+  registers. :func:`assign_function` returns the accounting (:class:`Assignment`).
+  ``capacity_check=false`` accounts without refusing: ``pto-lower`` uses it because
+  ``pto-tile-to-capacity`` sizes each tile, not the live set, so a large lowered op can hold
+  more than 256 KiB at once (docs/conformance.md "Core tile capacity").
 
 The pass then writes the allocation into every linked ``pto.block``: each B.IOT source field
 gets the register of the corresponding tile operand (stream order) and each destination the
@@ -26,7 +38,7 @@ hand of its result's register; the ``pto.unassigned`` marker is removed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
@@ -39,6 +51,8 @@ from passes.pto_form_bundles import hand_of
 from pto_dialect import isa
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import UNASSIGNED_ATTR, BlockOp, BundleCommandOp
+from pto_dialect.faults import PTOFault
+from pto_dialect.geometry import TILE_CAPACITY_BYTES, core_allocation_bytes
 from pto_dialect.isa.commands import HANDS, tile_index
 from pto_dialect.predicate import PredicateTileType
 
@@ -49,16 +63,35 @@ def _is_tile(v: SSAValue) -> bool:
     return isinstance(v.type, TileType | PredicateTileType)
 
 
-class RegisterFile:
-    """Lowest-free-index allocation per hand with release (PTO-SPEC 2)."""
+def core_charge(t: TileType | PredicateTileType) -> int:
+    """Bytes of core tile capacity a tile of type ``t`` holds: its per-PE capacity on every PE
+    of its mask (``TileCoreAllocationBytes``, asl/tile/model/legality/pe-mask.asl)."""
+    return core_allocation_bytes(t.pe_mask, t.capacity)
 
-    def __init__(self):
+
+class RegisterFile:
+    """Lowest-free-index allocation per hand with release (PTO-SPEC 2), and the core tile
+    capacity the live tiles hold against ``limit`` (``CoreTileCapacityInUse``)."""
+
+    def __init__(self, limit: int | None = TILE_CAPACITY_BYTES):
         self.free = [set(range(REGISTERS_PER_HAND)) for _ in HANDS]
         self.of: dict[SSAValue, int] = {}
+        self.limit = limit
+        self.in_use = 0
+        self.charge: dict[SSAValue, int] = {}
 
-    def allocate(self, v: SSAValue, where: str) -> int:
+    def allocate(self, v: SSAValue, where: str, charged: bool = True) -> int:
         assert isinstance(v.type, TileType | PredicateTileType)
         hand = hand_of(v.type)
+        need = core_charge(v.type) if charged else 0
+        if self.limit is not None and self.in_use + need > self.limit:
+            raise PassFailedException(
+                f"[TileAllocation] {where} needs {need} B of core tile capacity "
+                f"(pe={v.type.pe_mask} x {v.type.capacity} B), but {self.in_use} B of the "
+                f"tile_capacity {self.limit} B are held by live tiles "
+                "(asl/block/model/dispatch/destination-shape.asl CoreTileCapacityInUse, "
+                "docs/blocks.md)"
+            )
         if not self.free[hand]:
             raise PassFailedException(
                 f"[TileAllocation] {where} needs a register in hand {HANDS[hand]}, but all "
@@ -68,12 +101,30 @@ class RegisterFile:
         k = min(self.free[hand])
         self.free[hand].discard(k)
         self.of[v] = tile_index(hand, k + 1)
+        self.charge[v] = need
+        self.in_use += need
         return self.of[v]
 
     def release(self, v: SSAValue) -> None:
         idx = self.of.get(v)
         if idx is not None:
             self.free[idx >> 4].add(idx & 15)
+            self.in_use -= self.charge.pop(v, 0)
+
+
+@dataclass
+class Assignment:
+    """The allocation of one function: ``registers`` (value -> Local register index) and
+    ``in_use`` (op -> core tile capacity in bytes held right after the op's results are
+    allocated, before the registers of values it was the last use of are released; the
+    function's entry is ``None``)."""
+
+    registers: dict[SSAValue, int]
+    in_use: dict[Operation | None, int] = field(default_factory=dict)
+
+    @property
+    def peak(self) -> int:
+        return max(self.in_use.values(), default=0)
 
 
 def _linearize(body: Block) -> tuple[list[Operation], dict[Operation, int], dict[Operation, int]]:
@@ -124,10 +175,22 @@ def _check_boundaries(order: list[Operation]) -> None:
             )
 
 
-def assign_function(fn: func.FuncOp) -> dict[SSAValue, int]:
-    """Allocate registers over one function body; returns value -> register index."""
+def _charged(op: Operation) -> bool:
+    """A mask-0 block is a strict no-op: its results are unallocated and hold no capacity."""
+    if not isinstance(op, BlockOp):
+        return True
+    try:
+        return not op.summary().noop
+    except PTOFault:
+        return True  # the block faults when it runs; charge what its types declare
+
+
+def assign_function(fn: func.FuncOp, limit: int | None = TILE_CAPACITY_BYTES) -> Assignment:
+    """Allocate registers over one function body, holding at most ``limit`` bytes of core
+    tile capacity at once (``None``: account without a limit); returns the
+    :class:`Assignment`."""
     if not fn.body.blocks:
-        return {}
+        return Assignment({}, {None: 0})
     if len(fn.body.blocks) != 1:
         raise PassFailedException(
             f"'{fn.sym_name.data}': pto-assign-registers handles single-block function bodies"
@@ -149,23 +212,27 @@ def assign_function(fn: func.FuncOp) -> dict[SSAValue, int]:
         return last
 
     dying: dict[int, list[SSAValue]] = {}
-    regs = RegisterFile()
+    regs = RegisterFile(limit)
+    in_use: dict[Operation | None, int] = {}
     for a in entry.args:
         if _is_tile(a):
             regs.allocate(a, f"argument {a.index} of '{fn.sym_name.data}'")
             dying.setdefault(last_use(a, entry), []).append(a)
+    in_use[None] = regs.in_use
     for v in dying.pop(-1, []):  # unused arguments free their register at entry
         regs.release(v)
     for i, op in enumerate(order):
         results = [r for r in op.results if _is_tile(r)]
+        charged = _charged(op) if results else True
         for r in results:
-            regs.allocate(r, f"'{op.name}'")
+            regs.allocate(r, f"'{op.name}'", charged)
             b = op.parent_block()
             assert b is not None
             dying.setdefault(max(last_use(r, b), i), []).append(r)
+        in_use[op] = regs.in_use
         for v in dying.pop(i, []):
             regs.release(v)
-    return regs.of
+    return Assignment(regs.of, in_use)
 
 
 def _register_of(of: dict[SSAValue, int], v: SSAValue, role: str) -> int:
@@ -213,11 +280,24 @@ class PTOAssignRegistersPass(ModulePass):
 
     name = "pto-assign-registers"
 
+    tile_capacity: int = TILE_CAPACITY_BYTES
+    """The ``tile_capacity`` system register in bytes (0 .. 256 KiB; asl/tile/model/capacity/
+    local.asl ``TileCapacityLimitBytes``)."""
+    capacity_check: bool = True
+    """False: account the capacity but do not refuse (``pto-lower`` until its tiler plans the
+    live set within the core capacity; docs/conformance.md)."""
+
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        if not 0 <= self.tile_capacity <= TILE_CAPACITY_BYTES:
+            raise PassFailedException(
+                f"pto-assign-registers: tile_capacity must be 0 .. {TILE_CAPACITY_BYTES} bytes "
+                f"(asl/tile/model/capacity/local.asl), got {self.tile_capacity}"
+            )
         for fn in list(op.walk()):
             if not isinstance(fn, func.FuncOp):
                 continue
-            of = assign_function(fn)
+            limit = self.tile_capacity if self.capacity_check else None
+            of = assign_function(fn, limit).registers
             for inner in fn.walk():
                 if isinstance(inner, BlockOp) and inner.linked:
                     write_registers(inner, of)

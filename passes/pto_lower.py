@@ -76,7 +76,9 @@ class PTOLowerPass(ModulePass):
         DeadCodeElimination().apply(ctx, op)
         if self.level == "block":
             PTOFormBundlesPass().apply(ctx, op)
-            PTOAssignRegistersPass().apply(ctx, op)
+            # The tiler sizes each tile within tile-bytes, not the live set within the core
+            # tile capacity (256 KiB): account, do not refuse (docs/conformance.md).
+            PTOAssignRegistersPass(capacity_check=False).apply(ctx, op)
         if trace is not None:
             print_lines(trace.lines(op))
 

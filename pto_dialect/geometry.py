@@ -43,6 +43,18 @@ LOCAL_MAX_CODE = 10
 SHARED_MAX_CODE = 12
 
 
+TILE_CAPACITY_BYTES = 256 * 1024
+"""The core's tile capacity: the ``tile_capacity`` system register's reset value and largest
+legal value (``PTO_TILE_CAPACITY_BYTES``, asl/arch/features/tile-allocation.asl)."""
+
+
+def core_allocation_bytes(pe_mask: str, per_pe_bytes: int) -> int:
+    """Core tile capacity a tile of ``per_pe_bytes`` (its TSize) held by the PEs of
+    ``pe_mask`` charges: one fragment per PE (``TileCoreAllocationBytes``,
+    asl/tile/model/legality/pe-mask.asl)."""
+    return pe_mask.count("1") * per_pe_bytes
+
+
 def size_of_code(code: int) -> int:
     """B.IOT SizeCode -> TSize in bytes: 128 B * 2^(code-1) (PTO-SPEC 2, D14)."""
     return CELL_BYTES << (code - 1)

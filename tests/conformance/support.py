@@ -22,15 +22,15 @@ def verify_error(text: str) -> str | None:
     return None
 
 
-def bundled(text: str):
+def bundled(text: str, **assign_options):
     """``text`` after ``pto-form-bundles`` and ``pto-assign-registers`` (every tile op is a
-    decoded block), verified."""
+    decoded block; ``assign_options`` e.g. ``tile_capacity=768``), verified."""
     ctx = build_context()
     m = parse_module_text(text, ctx=ctx)
     m.verify()
     passes = get_all_passes()
-    for name in ("pto-form-bundles", "pto-assign-registers"):
-        passes[name]()().apply(ctx, m)
+    passes["pto-form-bundles"]()().apply(ctx, m)
+    passes["pto-assign-registers"]()(**assign_options).apply(ctx, m)
     m.verify()
     assert any(isinstance(o, BlockOp) for o in m.walk()), "no block was formed"
     return m
@@ -43,3 +43,18 @@ def run_both_levels(text: str, *args, symbol: str = "f") -> np.ndarray:
     (blk,) = run(bundled(text), symbol, *args)
     assert tile.dtype == blk.dtype and np.array_equal(tile.view(np.uint8), blk.view(np.uint8))
     return tile
+
+
+def capacity_in_use(text: str, tile_capacity: int = 256 * 1024) -> list[int]:
+    """Core tile capacity (bytes, ``CoreTileCapacityInUse``) the live tiles of ``@f`` hold
+    right after each decoded block of its block program allocates its destinations, in
+    program order (``passes.pto_assign_registers.assign_function``); the register assignment
+    itself fails ``[TileAllocation]`` beyond ``tile_capacity``."""
+    from xdsl.dialects import func
+
+    from passes.pto_assign_registers import assign_function
+
+    m = bundled(text, tile_capacity=tile_capacity)
+    (fn,) = [o for o in m.walk() if isinstance(o, func.FuncOp)]
+    used = assign_function(fn, tile_capacity).in_use
+    return [n for op, n in used.items() if isinstance(op, BlockOp)]

@@ -13,10 +13,12 @@ the AVS encodings, written here as raw bit patterns.
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from xdsl.utils.exceptions import PassFailedException
 
 from conformance.inventory import avs
 from conformance.model_support import verifies
-from conformance.support import bundled, run_both_levels, verify_error
+from conformance.support import bundled, capacity_in_use, run_both_levels, verify_error
 from interpreter import NumericStatus, run
 from interpreter.kernels.cube import cube_matrix
 from interpreter.kernels.postprocess import (
@@ -472,13 +474,11 @@ def test_tgemv_k9_n10():
 
 
 # -- TLOAD / TSTORE masks, B.IOT capacity and persistence ----------------------------------------
-@avs("PTO-AVS-BLOCK-TLOAD-CUBE-MASK-008",
-     unchecked="the core capacity charge (CoreTileCapacityInUse: two 128 B fragments) is not "
-               "accounted")  # fmt: skip
+@avs("PTO-AVS-BLOCK-TLOAD-CUBE-MASK-008")
 def test_cube_tload_partial_mask_and_zero_mode():
-    """PEMode 101 (mask 1100) on a CUBE TLOAD is legal and loads GM word 0x1234 onto PEs 0
-    and 1 only; PEMode 0 makes a block with a store conversion (M162ND on a TLOAD) a strict
-    no-op."""
+    """PEMode 101 (mask 1100) on a CUBE TLOAD is legal, loads GM word 0x1234 onto PEs 0 and 1
+    only and charges two 128 B fragments of core tile capacity (256 B); PEMode 0 makes a block
+    with a store conversion (M162ND on a TLOAD) a strict no-op that allocates nothing."""
     cube = BDatr(layout=22, dtype=DTYPE_NONE, pad=0)
     s = check_block([BStart.op("TLOAD", T.FP16.value), cube, BDim(0, 0, 1), BDim(1, 0, 1),
                      BIot(last=1, size_code=1, pe_mode=5, dst_hand=0), BStop()])  # fmt: skip
@@ -486,10 +486,33 @@ def test_cube_tload_partial_mask_and_zero_mode():
     text = _load("tensor<1x1xf16>", "!pto.tile<1x1xf16, cube_m16, mat, pe=1100>")
     r = run_both_levels(text, _fp16_words([[0x1234]]), 0)
     assert r.shape == (2, 1, 1) and (r.view(np.uint16) == 0x1234).all()
+    assert capacity_in_use(text) == [2 * 128]
     wrong = BDatr(layout=25, dtype=DTYPE_NONE, pad=0)  # a store conversion on a TLOAD
     s = check_block([BStart.op("TLOAD", T.FP16.value), wrong,
                      BIot(last=1, size_code=1, pe_mode=0, dst_hand=0), BStop()])  # fmt: skip
     assert s.noop and s.destinations == ()
+    assert _zero_mode_capacity(text) == 0
+
+
+def _zero_mode_capacity(text: str) -> int:
+    """The core capacity held after the one block of ``text`` with its B.IOT PEMode set to 0
+    (a strict no-op: its destination is not allocated)."""
+    from xdsl.dialects import func
+
+    from passes.pto_assign_registers import assign_function
+    from pto_dialect.bundle import BlockOp, BundleCommandOp
+    from pto_dialect.isa import BIot as Iot
+
+    m = bundled(text)
+    (blk,) = [o for o in m.walk() if isinstance(o, BlockOp)]
+    for c in list(blk.body.block.ops):
+        cmd = c.to_command()
+        if isinstance(cmd, Iot):
+            blk.body.block.insert_op_before(BundleCommandOp.from_command(cmd.replace(pe_mode=0)), c)
+            blk.body.block.erase_op(c)
+    assert blk.summary().noop
+    (fn,) = [o for o in m.walk() if isinstance(o, func.FuncOp)]
+    return assign_function(fn).in_use[blk]
 
 
 @avs("PTO-AVS-BLOCK-TSTORE-MASK-001",
@@ -503,11 +526,12 @@ def test_tstore_shared_masks():
     assert fault(check_block, store(14, 4)) is None  # TSTORE.SPART
 
 
-@avs("PTO-AVS-BLOCK-B-IOT-CAPACITY-003",
-     unchecked="the core capacity charge (256 KiB over four PEs) is not accounted")
+@avs("PTO-AVS-BLOCK-B-IOT-CAPACITY-003")
 def test_iot_size_code_10_fills_a_pe():
     """A 128 x 128 U32 TLOAD destination (64 KiB) fits SizeCode 10 on every PE; one more
-    row does not (TileAllocation)."""
+    row does not (TileAllocation). On all four PEs it commits four 64 KiB fragments and
+    charges exactly the 256 KiB core tile capacity without a fault; a further 128 B tile
+    live at the same time is TileAllocation."""
     def block(rows: int):
         return [BStart.op("TLOAD", T.U32.value), BDim(0, 0, 128), BDim(1, 0, rows),
                 BDim(2, 0, 128), BIot(last=1, size_code=10, pe_mode=7, dst_hand=0), BStop()]
@@ -515,6 +539,21 @@ def test_iot_size_code_10_fills_a_pe():
     s = check_block(block(128))
     assert s.mask == "1111" and s.destinations == ((0, 10),)
     assert fault(check_block, block(129)) == "TileAllocation"
+    full = "!pto.tile<128x128xui32>"
+    text = _load("tensor<128x128xi32>", full)
+    gm = np.arange(128 * 128, dtype=np.int32).reshape(128, 128)
+    r = run_both_levels(text, gm, 0)
+    assert r.shape == (4, 128, 128) and (r == gm).all()
+    assert capacity_in_use(text) == [4 * 65536]
+    small = "!pto.tile<32x1xui32>"
+    both = f"""func.func @f(%m: tensor<128x128xi32>, %s: tensor<32x1xi32>) -> ({full}, {small}) {{
+  %c0 = arith.constant 0 : index
+  %a = pto.tload %m[%c0, %c0] : tensor<128x128xi32> -> {full}
+  %b = pto.tload %s[%c0, %c0] : tensor<32x1xi32> -> {small}
+  func.return %a, %b : {full}, {small}
+}}"""
+    with pytest.raises(PassFailedException, match=r"^\[TileAllocation\].*262144 B of the "):
+        bundled(both)
 
 
 @avs("PTO-AVS-BLOCK-B-IOT-SOURCE-PERSIST-001")

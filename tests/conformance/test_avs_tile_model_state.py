@@ -55,9 +55,7 @@ def test_family_type_domains():
         assert start.family is BlockFamily.TLSU and decode(encode(start)) == start
 
 
-@avs("PTO-AVS-TILE-TESTTILECAPACITYLEGALITY-BOUNDARY-001",
-     unchecked="the aggregate tile-capacity accounting against the tile_capacity system "
-               "register (allocation, release) is not modelled")  # fmt: skip
+@avs("PTO-AVS-TILE-TESTTILECAPACITYLEGALITY-BOUNDARY-001")
 def test_capacity_and_shape_rules():
     """TSize is 128 B * 2^(code-1) for codes 1..7 (128 B .. 8 KB); 0 and 255 B are no TSize,
     256 B is; power-of-two checks; a row-major tile's Rows are TSize*8/(Col*bits) (128 B of
@@ -91,6 +89,66 @@ def test_capacity_and_shape_rules():
     assert not fits(256, 33, 1, T.U64) and fits(256, 32, 1, T.U64)
     assert not fits(256, 64, 1, T.U64, vr=1) and fits(512, 64, 1, T.U64, vr=1)
     assert verifies('%a = "test.op"() : () -> !pto.tile<64x1xui64, valid=1x1>')
+    _register_capacity()
+    _aggregate_capacity()
+
+
+def _register_capacity():
+    """The tile-instruction register file with tile_capacity = 768 B and one-PE tiles: a
+    512 B tile (64x1 U64, valid 1x1) configures and releases; tiles 20 (256 B) and 21 (256 B),
+    then 20 reconfigured to 512 B (its old charge replaced) hold exactly 768 B; tile 22
+    (256 B) more is refused with nothing changed; releasing 20 leaves 256 B."""
+    from interpreter.tile_registers import TileRegisters
+    from pto_dialect.attributes import TileType
+
+    big = TileType((64, 1), TileDataType.U64, valid=(1, 1), pe="1000")
+    small = TileType((32, 1), TileDataType.U64, valid=(1, 1), pe="1000")
+    assert (big.capacity, small.capacity) == (512, 256)
+    r = TileRegisters(tile_capacity=768)
+    r.configure(19, big, [[7]])
+    assert r.type_of(19).capacity == 512 and r.type_of(19).shape == (64, 1)
+    assert r.type_of(19).valid_shape == (1, 1)
+    r.release(19)
+    r.configure(20, small, [[1]])
+    r.configure(21, small, [[2]])
+    r.configure(20, big, [[3]])
+    assert r.capacity_in_use == 768
+    with pytest.raises(PTOFault) as e:
+        r.configure(22, small, [[4]])
+    assert e.value.kind == "TileLegality"
+    assert not r.allocated(22) and r.capacity_in_use == 768
+    assert r.type_of(20).capacity == 512 and r.type_of(21).capacity == 256
+    assert r.read(20).tolist() == [[[3]]]
+    r.release(20)
+    assert r.capacity_in_use == 256
+
+
+def _aggregate_capacity():
+    """With tile_capacity = 768 B, one-PE tiles of 512 B (64x1 U64, valid 1x1) and 256 B
+    (32x1 U64) hold exactly 768 B; a further 256 B tile while both are live is TileAllocation
+    and nothing is assigned; once the 512 B tile's last use is past, its capacity is released
+    and the 256 B tile fits (256 + 256 B in use)."""
+    from xdsl.utils.exceptions import PassFailedException
+
+    from conformance.support import capacity_in_use
+
+    big, small = "!pto.tile<64x1xui64, valid=1x1, pe=1000>", "!pto.tile<32x1xui64, pe=1000>"
+
+    def program(third_after_store: bool) -> str:
+        load_c = f"  %c = pto.tload %y[%c0, %c0] : tensor<32x1xi64> -> {small}\n"
+        store = f"  %s = pto.tstore %a, %o[%c0, %c0] : {big} -> tensor<64x1xi64>\n"
+        body = (store + load_c) if third_after_store else (load_c + store)
+        return (f"func.func @f(%x: tensor<64x1xi64>, %y: tensor<32x1xi64>, "
+                f"%o: tensor<64x1xi64>) -> (tensor<64x1xi64>, {small}, {small}) {{\n"
+                f"  %c0 = arith.constant 0 : index\n"
+                f"  %a = pto.tload %x[%c0, %c0] : tensor<64x1xi64> -> {big}\n"
+                f"  %b = pto.tload %y[%c0, %c0] : tensor<32x1xi64> -> {small}\n{body}"
+                f"  func.return %s, %b, %c : tensor<64x1xi64>, {small}, {small}\n}}")  # fmt: skip
+
+    assert capacity_in_use(program(True), tile_capacity=768) == [512, 768, 768, 512]
+    with pytest.raises(PassFailedException, match=r"^\[TileAllocation\] .* needs 256 B .* 768 B"):
+        capacity_in_use(program(False), tile_capacity=768)
+    assert capacity_in_use(program(False), tile_capacity=1024) == [512, 768, 1024, 1024]
 
 
 # ---- definedness -------------------------------------------------------------------------

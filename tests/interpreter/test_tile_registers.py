@@ -46,3 +46,24 @@ def test_bad_scalar_and_release(regs):
     assert regs.read(0)[0].tolist() == [[5, 7]] and regs.allocated(0)
     regs.release(0)
     assert not regs.allocated(0)
+
+
+def test_capacity_fault_keeps_the_old_allocation():
+    """A reconfiguration beyond tile_capacity is TileLegality and leaves the register's old
+    descriptor, contents and charge (ADR-0013); the limit is 0 .. 256 KiB."""
+    from pto_dialect.attributes import TileType
+    from pto_dialect.datatypes import TileDataType
+    from pto_dialect.faults import PTOFault
+
+    small = TileType((32, 1), TileDataType.U64, pe="1100")  # 2 x 256 B
+    big = TileType((64, 1), TileDataType.U64, pe="1100")  # 2 x 512 B
+    r = TileRegisters(tile_capacity=1024)
+    r.configure(5, small, [[i] for i in range(32)])
+    with pytest.raises(PTOFault) as e:
+        r.configure(5, TileType((64, 1), TileDataType.U64, pe="1110"), [[0]] * 64)  # 1536 B
+    assert e.value.kind == "TileLegality"
+    assert r.type_of(5) == small and r.read(5)[1, 31, 0] == 31 and r.capacity_in_use == 512
+    r.configure(5, big, [[1]] * 64)  # 1024 B: the old 512 B charge is replaced
+    assert r.capacity_in_use == 1024
+    with pytest.raises(ValueError, match="tile_capacity"):
+        TileRegisters(tile_capacity=256 * 1024 + 1)
