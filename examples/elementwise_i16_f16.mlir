@@ -21,12 +21,12 @@
 // CHECK-LABEL: func.func @elementwise_i16_f16
 // CHECK-NOT:     linalg.generic
 // CHECK:         tensor.expand_shape {{.*}} output_shape [19275, 8] : tensor<154200xi16> into tensor<19275x8xi16>
-// CHECK:         pto.tload {{.*}} {pe_stride = [4096, 0]} : tensor<19275x8xi16> -> !pto.tile<4096x8xsi16>
-// CHECK:         pto.tadd {{.*}} : !pto.tile<4096x8xsi16>
+// CHECK:         pto.tload {{.*}} {pe_stride = [1024, 0]} : tensor<19275x8xi16> -> !pto.tile<1024x8xsi16>
+// CHECK:         pto.tadd {{.*}} : !pto.tile<1024x8xsi16>
 // CHECK:         pto.tload {{.*}} {pe_stride = [722, 0]} : tensor<19275x8xi16> -> !pto.tile<1024x8xsi16, valid=725x8>
 // CHECK:         pto.tadd {{.*}} : !pto.tile<1024x8xsi16, valid=725x8>
 // CHECK:         tensor.expand_shape {{.*}} output_shape [600, 257] : tensor<154200xi16> into tensor<600x257xi16>
-// CHECK:         pto.tmax {{.*}} : !pto.tile<4096x8xf16>
+// CHECK:         pto.tmax {{.*}} : !pto.tile<1024x8xf16>
 // CHECK:         pto.tmax {{.*}} : !pto.tile<1024x8xf16, valid=725x8>
 // CHECK:         tensor.expand_shape {{.*}} output_shape [600, 257] : tensor<154200xf16> into tensor<600x257xf16>
 // CHECK-NOT:     pto.tadd
@@ -35,8 +35,8 @@
 // Block level (pto-lower): the first TADD, the tail TADD, and the first TMAX blocks.
 // ASM:      BSTART.VEC TADD, S16
 // ASM-NEXT: C.B.DIMI 8, ->lb0
-// ASM-NEXT: B.DIM zero, 4096, ->lb1
-// ASM-NEXT: B.IOT t#1, t#2, mask=1111, last, ->t<64KB>
+// ASM-NEXT: B.DIM zero, 1024, ->lb1
+// ASM-NEXT: B.IOT t#1, t#2, mask=1111, last, ->t<16KB>
 // ASM-NEXT: BSTOP
 // ASM:      BSTART.VEC TADD, S16
 // ASM-NEXT: C.B.DIMI 8, ->lb0
@@ -45,8 +45,8 @@
 // ASM-NEXT: BSTOP
 // ASM:      BSTART.VEC TMAX, FP16
 // ASM-NEXT: C.B.DIMI 8, ->lb0
-// ASM-NEXT: B.DIM zero, 4096, ->lb1
-// ASM-NEXT: B.IOT t#1, t#2, mask=1111, last, ->t<64KB>
+// ASM-NEXT: B.DIM zero, 1024, ->lb1
+// ASM-NEXT: B.IOT t#1, t#2, mask=1111, last, ->t<16KB>
 // ASM-NEXT: BSTOP
 
 #id = affine_map<(d0, d1) -> (d0, d1)>

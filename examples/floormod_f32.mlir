@@ -18,7 +18,7 @@
 // CHECK-NOT:     arith.remf
 // CHECK:         tensor.collapse_shape {{.*}} : tensor<3x500x300xf32> into tensor<450000xf32>
 // CHECK:         scf.for
-// CHECK:           pto.trem {{.*}} : !pto.tile<1024x16xf32>
+// CHECK:           pto.trem {{.*}} : !pto.tile<256x16xf32>
 // CHECK:         pto.trem
 // CHECK:         tensor.expand_shape {{.*}} into tensor<3x500x300xf32>
 //
@@ -26,19 +26,19 @@
 // ASM:      # pseudo GMADDR a0, a1 <-
 // ASM-NEXT: BSTART.TLOAD FP32
 // ASM-NEXT: C.B.DIMI 16, ->lb0
-// ASM-NEXT: B.DIM zero, 1024, ->lb1
+// ASM-NEXT: B.DIM zero, 256, ->lb1
 // ASM-NEXT: B.IOR [a0, a1, zero], ->zero
-// ASM-NEXT: B.IOT mask=1111, last, ->t<64KB>
+// ASM-NEXT: B.IOT mask=1111, last, ->t<16KB>
 // ASM-NEXT: BSTOP
 // ASM:      BSTART.SFU TREM, FP32
 // ASM-NEXT: C.B.DIMI 16, ->lb0
-// ASM-NEXT: B.DIM zero, 1024, ->lb1
-// ASM-NEXT: B.IOT t#1, t#2, mask=1111, last, ->t<64KB>
+// ASM-NEXT: B.DIM zero, 256, ->lb1
+// ASM-NEXT: B.IOT t#1, t#2, mask=1111, last, ->t<16KB>
 // ASM-NEXT: BSTOP
 // ASM:      # pseudo GMADDR a0, a1 <-
 // ASM-NEXT: BSTART.TSTORE FP32
 // ASM-NEXT: C.B.DIMI 16, ->lb0
-// ASM-NEXT: B.DIM zero, 1024, ->lb1
+// ASM-NEXT: B.DIM zero, 256, ->lb1
 // ASM-NEXT: B.IOR [a0, a1, zero], ->zero
 // ASM-NEXT: B.IOT t#3, mask=1111, last
 // ASM-NEXT: BSTOP

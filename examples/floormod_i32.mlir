@@ -17,29 +17,29 @@
 // CHECK-NOT:     linalg.generic
 // CHECK:         tensor.expand_shape {{.*}} output_shape [97125, 8]
 // CHECK:         scf.for {{.*}} iter_args
-// CHECK:           pto.tload {{.*}} {pe_stride = [2048, 0]} : tensor<97125x8xi32> -> !pto.tile<2048x8xsi32>
-// CHECK:           pto.trem {{.*}} : !pto.tile<2048x8xsi32>
+// CHECK:           pto.tload {{.*}} {pe_stride = [512, 0]} : tensor<97125x8xi32> -> !pto.tile<512x8xsi32>
+// CHECK:           pto.trem {{.*}} : !pto.tile<512x8xsi32>
 // CHECK:           pto.tstore
-// CHECK:         pto.trem {{.*}} : !pto.tile<2048x8xsi32, valid=1754x8>
+// CHECK:         pto.trem {{.*}} : !pto.tile<256x8xsi32, valid=218x8>
 // CHECK:         tensor.expand_shape {{.*}} output_shape [1000, 777]
 //
 // Block level (pto-lower): the first TLOAD, compute and TSTORE blocks, register-assigned.
 // ASM:      # pseudo GMADDR a0, a1 <-
 // ASM-NEXT: BSTART.TLOAD S32
 // ASM-NEXT: C.B.DIMI 8, ->lb0
-// ASM-NEXT: B.DIM zero, 2048, ->lb1
+// ASM-NEXT: B.DIM zero, 512, ->lb1
 // ASM-NEXT: B.IOR [a0, a1, zero], ->zero
-// ASM-NEXT: B.IOT mask=1111, last, ->t<64KB>
+// ASM-NEXT: B.IOT mask=1111, last, ->t<16KB>
 // ASM-NEXT: BSTOP
 // ASM:      BSTART.SFU TREM, S32
 // ASM-NEXT: C.B.DIMI 8, ->lb0
-// ASM-NEXT: B.DIM zero, 2048, ->lb1
-// ASM-NEXT: B.IOT t#1, t#2, mask=1111, last, ->t<64KB>
+// ASM-NEXT: B.DIM zero, 512, ->lb1
+// ASM-NEXT: B.IOT t#1, t#2, mask=1111, last, ->t<16KB>
 // ASM-NEXT: BSTOP
 // ASM:      # pseudo GMADDR a0, a1 <-
 // ASM-NEXT: BSTART.TSTORE S32
 // ASM-NEXT: C.B.DIMI 8, ->lb0
-// ASM-NEXT: B.DIM zero, 2048, ->lb1
+// ASM-NEXT: B.DIM zero, 512, ->lb1
 // ASM-NEXT: B.IOR [a0, a1, zero], ->zero
 // ASM-NEXT: B.IOT t#3, mask=1111, last
 // ASM-NEXT: BSTOP

@@ -17,13 +17,14 @@
 
 // CHECK-LABEL: func.func @gemv_f16_bias_truncf
 // CHECK-NOT:     linalg.
-// The two A chunks are loaded once; per N group the K chain is TGEMV.BIAS then TGEMV.ACC
-// (C = the previous D, FP32), which alone converts to f16 (PreQuantMode 1): one tstore.
-// CHECK:         pto.tload {{.*}} -> !pto.tile<1x2048xf16, cube_m16, mat>
-// CHECK:         pto.tload {{.*}} -> !pto.tile<1x2048xf16, cube_m16, mat>
+// Tiles of 8 KiB per PE keep the live set within the core tile capacity (256 KiB): per N
+// group the 16 K chunks (A 1x256, B 256x16 on each PE) chain TGEMV.BIAS then TGEMV.ACC
+// (C = the previous D, FP32); the last converts to f16 (PreQuantMode 1): one tstore.
 // CHECK:         scf.for
-// CHECK:           pto.tload {{.*}} {pe_stride = [0, 16]} : tensor<4096x1024xf16> -> !pto.tile<2048x16xf16, cube_n8, mat>
+// CHECK:           pto.tload {{.*}} -> !pto.tile<1x256xf16, cube_m16, mat>
+// CHECK:           pto.tload {{.*}} {pe_stride = [0, 16]} : tensor<4096x1024xf16> -> !pto.tile<256x16xf16, cube_n8, mat>
 // CHECK:           pto.tgemv_bias {{.*}} -> !pto.tile<1x16xf32, cube_m16, mat>
+// CHECK-COUNT-14:  pto.tgemv_acc {{.*}} -> !pto.tile<1x16xf32, cube_m16, mat>
 // CHECK:           pto.tgemv_acc {{.*}} {fpatr = #pto.fpatr<pre_quant_mode = 1>} {{.*}} -> !pto.tile<1x16xf16, cube_m16, mat>
 // CHECK:           pto.tstore {{.*}} -> tensor<1x1024xf16>
 // CHECK-NOT:     pto.tstore
@@ -31,10 +32,11 @@
 // ASM:      BSTART.TGEMV.BIAS FP16
 // ASM-NEXT: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 // ASM:      BSTART.TGEMV.ACC FP16
-// ASM-NEXT: B.FPATR 1, 0, 0, 0, 0, 0, 0, 0, 0, 0
+// ASM-NEXT: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+// ASM:      B.FPATR 1, 0, 0, 0, 0, 0, 0, 0, 0, 0
 // ASM-NEXT: C.B.DIMI 16, ->lb1
-// ASM-NEXT: B.DIM zero, 2048, ->lb2
-// ASM-NEXT: B.IOT m#3, m#2, mask=1111
+// ASM-NEXT: B.DIM zero, 256, ->lb2
+// ASM-NEXT: B.IOT m#{{[0-9]+}}, m#{{[0-9]+}}, mask=1111
 //
 
 func.func @gemv_f16_bias_truncf(%x: tensor<1x4096xf16>, %w: tensor<4096x1024xf16>, %bias: tensor<1024xf32>) -> tensor<1x1024xf16> {

@@ -20,46 +20,47 @@
 
 // CHECK-LABEL: func.func @matmul_bf16
 // CHECK-NOT:     linalg.
-// First M tile (rows 0..31): the two A chunks, then per N group TMATMUL on chunk 0 and
-// TMATMUL.ACC on chunk 1 (B's chunk loaded with pe_stride = [0, Nc]), one tstore.
-// CHECK:         pto.tload %a[%c0, %c0] : tensor<40x1500xbf16> -> !pto.tile<32x750xbf16, cube_m32, mat>
-// CHECK:         pto.tload %a[%c0, %c750] : tensor<40x1500xbf16> -> !pto.tile<32x750xbf16, cube_m32, mat>
-// CHECK:         pto.tload %b[%c0, %c0] {pe_stride = [0, 40]} : tensor<1500x300xbf16> -> !pto.tile<750x40xbf16, cube_n8, mat>
+// Tiles of 8 KiB per PE keep the live set within the core tile capacity (256 KiB): K in
+// 16 chunks of 94 (the last 90). First M tile (rows 0..31): per N group TMATMUL on chunk 0
+// and TMATMUL.ACC on the 15 others (A's chunk, and B's with pe_stride = [0, Nc]), one tstore.
+// CHECK:         pto.tload %a[%c0, %c0] : tensor<40x1500xbf16> -> !pto.tile<32x94xbf16, cube_m32, mat>
+// CHECK:         pto.tload %b[%c0, %c0] {pe_stride = [0, 40]} : tensor<1500x300xbf16> -> !pto.tile<94x40xbf16, cube_n8, mat>
 // CHECK:         pto.tmatmul {{.*}} -> !pto.tile<32x40xf32, cube_m32, mat>
-// CHECK:         pto.tload %b[%c750, %c0] {pe_stride = [0, 40]}
-// CHECK:         pto.tmatmul_acc {{.*}} -> !pto.tile<32x40xf32, cube_m32, mat>
+// CHECK:         pto.tload %a[%c0, %c94] : tensor<40x1500xbf16> -> !pto.tile<32x94xbf16, cube_m32, mat>
+// CHECK:         pto.tload %b[%c94, %c0] {pe_stride = [0, 40]}
+// CHECK-COUNT-15:  pto.tmatmul_acc {{.*}} -> !pto.tile<32x40xf32, cube_m32, mat>
 // CHECK:         pto.tstore {{.*}} {pe_stride = [0, 40]} : !pto.tile<32x40xf32, cube_m32, mat> -> tensor<40x300xf32>
 // CHECK:         pto.tmatmul {{.*}} -> !pto.tile<32x35xf32, cube_m32, mat>
-// CHECK:         pto.tmatmul_acc {{.*}} -> !pto.tile<32x35xf32, cube_m32, mat>
+// CHECK-COUNT-15:  pto.tmatmul_acc {{.*}} -> !pto.tile<32x35xf32, cube_m32, mat>
 // The M tail: 8 valid rows of the 32-row layout, starting at row 32.
-// CHECK:         pto.tload %a[%c32, %c0] : tensor<40x1500xbf16> -> !pto.tile<8x750xbf16, cube_m32, mat>
+// CHECK:         pto.tload %a[%c32, %c0] : tensor<40x1500xbf16> -> !pto.tile<8x94xbf16, cube_m32, mat>
 // CHECK:         pto.tmatmul {{.*}} -> !pto.tile<8x40xf32, cube_m32, mat>
-// CHECK:         pto.tmatmul_acc {{.*}} -> !pto.tile<8x40xf32, cube_m32, mat>
+// CHECK-COUNT-15:  pto.tmatmul_acc {{.*}} -> !pto.tile<8x40xf32, cube_m32, mat>
 // CHECK:         pto.tmatmul {{.*}} -> !pto.tile<8x35xf32, cube_m32, mat>
-// CHECK:         pto.tmatmul_acc {{.*}} -> !pto.tile<8x35xf32, cube_m32, mat>
+// CHECK-COUNT-15:  pto.tmatmul_acc {{.*}} -> !pto.tile<8x35xf32, cube_m32, mat>
 // CHECK-NOT:     pto.tmatmul
 //
 // Block level: the first A chunk load, the first B chunk load and the K chain of the first N group.
 // ASM:      BSTART.TLOAD BF16
 // ASM-NEXT: B.DATR ND2M32, DTYPE_NONE, Null
-// ASM-NEXT: B.DIM zero, 750, ->lb0
+// ASM-NEXT: C.B.DIMI 94, ->lb0
 // ASM-NEXT: C.B.DIMI 32, ->lb1
 // ASM:      B.DATR ND2N8, DTYPE_NONE, Null
 // ASM-NEXT: C.B.DIMI 40, ->lb0
-// ASM-NEXT: B.DIM zero, 750, ->lb1
+// ASM-NEXT: C.B.DIMI 94, ->lb1
 // ASM:      BSTART.TMATMUL BF16
 // ASM-NEXT: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 // ASM-NEXT: C.B.DIMI 32, ->lb0
 // ASM-NEXT: C.B.DIMI 40, ->lb1
-// ASM-NEXT: B.DIM zero, 750, ->lb2
+// ASM-NEXT: C.B.DIMI 94, ->lb2
 // ASM-NEXT: B.IOT m#1, n#1, mask=1111, last, ->m<8KB>
 // ASM-NEXT: BSTOP
 // ASM:      BSTART.TMATMUL.ACC BF16
 // ASM-NEXT: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 // ASM-NEXT: C.B.DIMI 32, ->lb0
 // ASM-NEXT: C.B.DIMI 40, ->lb1
-// ASM-NEXT: B.DIM zero, 750, ->lb2
-// ASM-NEXT: B.IOT m#3, m#2, mask=1111
+// ASM-NEXT: C.B.DIMI 94, ->lb2
+// ASM-NEXT: B.IOT m#{{[0-9]+}}, m#{{[0-9]+}}, mask=1111
 // ASM-NEXT: B.IOT n#1, mask=1111, last, ->m<8KB>
 // ASM-NEXT: BSTOP
 // ASM:      BSTART.TSTORE FP32

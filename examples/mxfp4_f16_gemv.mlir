@@ -16,13 +16,20 @@
 
 // CHECK-LABEL: func.func @mxfp4_f16_gemv
 // CHECK-NOT:     linalg.generic
-// CHECK:         pto.tload {{.*}} -> !pto.tile<1x4096xf4E2M1FN, cube_m16, mat>
+// Tiles of 16 KiB per PE keep the live set within the core tile capacity (256 KiB): the
+// four A chunks (1x1024) and their scales are loaded once; per N group of 32 columns the
+// K chain is TGEMVMX then TGEMVMX.ACC, the last with ReLU (ReluMode 1).
+// CHECK-COUNT-4:   pto.tload {{.*}} -> !pto.tile<1x1024xf4E2M1FN, cube_m16, mat>
 // CHECK:         scf.for
-// CHECK:           pto.tgemv_mx %{{.*}}, a_scale %{{.*}}, %{{.*}} {fpatr = #pto.fpatr<relu_mode = 1>} : {{.*}} -> !pto.tile<1x8xf32, cube_m16, mat>
+// CHECK:           pto.tgemv_mx %{{.*}}, a_scale %{{.*}}, %{{.*}} : {{.*}} -> !pto.tile<1x8xf32, cube_m16, mat>
+// CHECK-COUNT-2:   pto.tgemv_mx_acc
+// CHECK:           pto.tgemv_mx_acc {{.*}} {fpatr = #pto.fpatr<relu_mode = 1>} : {{.*}} -> !pto.tile<1x8xf32, cube_m16, mat>
 //
 // ASM:      BSTART.TGEMVMX E2M1X2
 // ASM-NEXT: B.DATR NORM, FP16, Zero
-// ASM-NEXT: B.FPATR 0, 1, 0, 0, 0, 0, 0, 0, 0, 0
+// ASM-NEXT: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+// ASM:      BSTART.TGEMVMX.ACC E2M1X2
+// ASM:      B.FPATR 0, 1, 0, 0, 0, 0, 0, 0, 0, 0
 //
 
 func.func @mxfp4_f16_gemv(%x: tensor<1x4096xf4E2M1FN>, %xs: tensor<1x128xf8E8M0FNU>, %w: tensor<4096x512xf16>) -> tensor<1x512xf32> {

@@ -18,17 +18,16 @@
 
 // CHECK-LABEL: func.func @mxfp8_gemv
 // CHECK-NOT:     linalg.generic
-// The five A chunks and their scales are loaded once; per N group the K chain is
-// TGEMVMX.BIAS then four TGEMVMX.ACC (C = the previous D); the last chunk is 904 wide.
-// CHECK:         pto.tload %{{.*}}[%c0, %c0] : tensor<1x5000xf8E4M3FN> -> !pto.tile<1x1024xf8E4M3FN, cube_m16, mat>
-// CHECK:         pto.tload %{{.*}}[%c0, %c0] : tensor<1x157xf8E8M0FNU> -> !pto.tile<4x32xf8E8M0FNU, valid=1x32>
-// CHECK:         pto.tload {{.*}} -> !pto.tile<1x904xf8E4M3FN, cube_m16, mat>
-// CHECK:         pto.tload {{.*}} -> !pto.tile<4x32xf8E8M0FNU, valid=1x29>
-// CHECK:         scf.for
-// CHECK:           pto.tgemv_mx_bias %{{.*}}, a_scale %{{.*}}, %{{.*}}, b_scale %{{.*}}, %{{.*}} : {{.*}} -> !pto.tile<1x64xf32, cube_m16, mat>
-// CHECK-COUNT-4:   pto.tgemv_mx_acc
-// CHECK:           pto.tstore
-// CHECK:         pto.tgemv_mx_bias {{.*}} -> !pto.tile<1x58xf32, cube_m16, mat>
+// Tiles of 16 KiB per PE keep the live set within the core tile capacity (256 KiB): one N
+// group of 250 columns per PE, and a K chain of 79 chunks of 64 (the last 8 wide):
+// TGEMVMX.BIAS then 78 TGEMVMX.ACC (C = the previous D), then one tstore.
+// CHECK:         pto.tload %{{.*}}[%c0, %c0] : tensor<1x5000xf8E4M3FN> -> !pto.tile<1x64xf8E4M3FN, cube_m16, mat>
+// CHECK:         pto.tload %{{.*}} {pe_stride = [0, 250]} : tensor<5000x1000xf8E4M3FN> -> !pto.tile<64x250xf8E4M3FN, cube_n8, mat>
+// CHECK:         pto.tgemv_mx_bias %{{.*}}, a_scale %{{.*}}, %{{.*}}, b_scale %{{.*}}, %{{.*}} : {{.*}} -> !pto.tile<1x250xf32, cube_m16, mat>
+// CHECK-COUNT-77:  pto.tgemv_mx_acc {{.*}} !pto.tile<64x250xf8E4M3FN, cube_n8, mat>
+// CHECK:         pto.tgemv_mx_acc {{.*}} !pto.tile<8x250xf8E4M3FN, cube_n8, mat>
+// CHECK:         pto.tstore
+// CHECK-NOT:     pto.tgemv
 //
 // ASM:      BSTART.TGEMVMX.BIAS E4M3
 // ASM-NEXT: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0

@@ -16,27 +16,27 @@
 // CHECK-LABEL: func.func @remui_u32
 // CHECK-NOT:     arith.remui
 // CHECK:         scf.for
-// CHECK:           pto.trem {{.*}} : !pto.tile<8x2048xui32>
-// CHECK:         pto.trem {{.*}} : !pto.tile<8x2048xui32>
+// CHECK:           pto.trem {{.*}} : !pto.tile<2x2048xui32>
+// CHECK:         pto.trem {{.*}} : !pto.tile<2x2048xui32>
 // CHECK-NOT:     pto.trem
 //
 // Block level (pto-lower): the first TLOAD, compute and TSTORE blocks, register-assigned.
 // ASM:      # pseudo GMADDR a0, a1 <-
 // ASM-NEXT: BSTART.TLOAD U32
 // ASM-NEXT: B.DIM zero, 2048, ->lb0
-// ASM-NEXT: C.B.DIMI 8, ->lb1
+// ASM-NEXT: C.B.DIMI 2, ->lb1
 // ASM-NEXT: B.IOR [a0, a1, zero], ->zero
-// ASM-NEXT: B.IOT mask=1111, last, ->t<64KB>
+// ASM-NEXT: B.IOT mask=1111, last, ->t<16KB>
 // ASM-NEXT: BSTOP
 // ASM:      BSTART.SFU TREM, U32
 // ASM-NEXT: B.DIM zero, 2048, ->lb0
-// ASM-NEXT: C.B.DIMI 8, ->lb1
-// ASM-NEXT: B.IOT t#1, t#2, mask=1111, last, ->t<64KB>
+// ASM-NEXT: C.B.DIMI 2, ->lb1
+// ASM-NEXT: B.IOT t#1, t#2, mask=1111, last, ->t<16KB>
 // ASM-NEXT: BSTOP
 // ASM:      # pseudo GMADDR a0, a1 <-
 // ASM-NEXT: BSTART.TSTORE U32
 // ASM-NEXT: B.DIM zero, 2048, ->lb0
-// ASM-NEXT: C.B.DIMI 8, ->lb1
+// ASM-NEXT: C.B.DIMI 2, ->lb1
 // ASM-NEXT: B.IOR [a0, a1, zero], ->zero
 // ASM-NEXT: B.IOT t#3, mask=1111, last
 // ASM-NEXT: BSTOP

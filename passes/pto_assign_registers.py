@@ -27,9 +27,9 @@ block ``pto.unassigned``). Register model (docs/blocks.md):
   naming the op and the bytes, as the ASL raises it before any destination is allocated
   (``asl/block/model/dispatch/destination-shape.asl``). Release follows liveness, as for
   registers. :func:`assign_function` returns the accounting (:class:`Assignment`).
-  ``capacity_check=false`` accounts without refusing: ``pto-lower`` uses it because
-  ``pto-tile-to-capacity`` sizes each tile, not the live set, so a large lowered op can hold
-  more than 256 KiB at once (docs/conformance.md "Core tile capacity").
+  ``capacity_check=false`` accounts without refusing. ``pto-tile-to-capacity`` sizes each
+  tile, not the live set; ``pto-lower`` uses this accounting to pick the largest tile size
+  whose program fits (docs/conformance.md "Core tile capacity").
 
 The pass then writes the allocation into every linked ``pto.block``: each B.IOT source field
 gets the register of the corresponding tile operand (stream order) and each destination the
@@ -284,8 +284,7 @@ class PTOAssignRegistersPass(ModulePass):
     """The ``tile_capacity`` system register in bytes (0 .. 256 KiB; asl/tile/model/capacity/
     local.asl ``TileCapacityLimitBytes``)."""
     capacity_check: bool = True
-    """False: account the capacity but do not refuse (``pto-lower`` until its tiler plans the
-    live set within the core capacity; docs/conformance.md)."""
+    """False: account the capacity but do not refuse."""
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         if not 0 <= self.tile_capacity <= TILE_CAPACITY_BYTES:
@@ -297,7 +296,11 @@ class PTOAssignRegistersPass(ModulePass):
             if not isinstance(fn, func.FuncOp):
                 continue
             limit = self.tile_capacity if self.capacity_check else None
-            of = assign_function(fn, limit).registers
-            for inner in fn.walk():
-                if isinstance(inner, BlockOp) and inner.linked:
-                    write_registers(inner, of)
+            write_function_registers(fn, assign_function(fn, limit).registers)
+
+
+def write_function_registers(fn: func.FuncOp, of: dict[SSAValue, int]) -> None:
+    """:func:`write_registers` into every linked ``pto.block`` of ``fn``."""
+    for inner in fn.walk():
+        if isinstance(inner, BlockOp) and inner.linked:
+            write_registers(inner, of)

@@ -9,6 +9,12 @@
 4. ``pto-form-bundles`` — every tile op (data movement included) becomes its ``pto.block``;
 5. ``pto-assign-registers`` — liveness-based Local register assignment (docs/blocks.md).
 
+The tiler sizes each tile within ``tile-bytes``; the tiles live at once must also fit the core
+tile capacity (256 KiB, ``asl/tile/model/capacity/local.asl``). The pass lowers with
+``tile-bytes`` and, while the blocks' peak exceeds the capacity, again with the next smaller
+TSize; the program of the largest size that fits is kept (at both levels, so the tile-level
+program is the one the blocks run), or the pass fails naming the peak.
+
 ``pto-lower{level=tile}`` stops after step 3 (the tile-level program of docs/lowering.md);
 ``level=block`` (the default) runs all five steps.
 
@@ -22,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import builtin, tensor
+from xdsl.dialects import builtin, func, tensor
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -31,9 +37,13 @@ from xdsl.utils.exceptions import PassFailedException
 
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
 from passes.lowering.report import LoweringTrace, print_lines
-from passes.pto_assign_registers import PTOAssignRegistersPass
+from passes.pto_assign_registers import assign_function, write_function_registers
 from passes.pto_form_bundles import PTOFormBundlesPass
 from passes.pto_tile_to_capacity import LOCAL_MAX_BYTES, NUM_PES, PtoTileToCapacityPass
+from pto_dialect.geometry import TILE_CAPACITY_BYTES
+
+SMALLEST_TILE_BYTES = 128
+"""The smallest Local TSize (code 1, D14)."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +52,7 @@ class PTOLowerPass(ModulePass):
 
     Options: ``level`` (``block``, the default, or ``tile``); forwarded: ``target`` (``a5`` /
     ``a2a3``, default: the module's ``pto.target`` or ``a5``), ``tile-bytes`` (default
-    65536), ``pes`` (default 4), ``chain`` (``acc``, the default: K chunks accumulate through
+    65536: the largest TSize tried), ``pes`` (default 4), ``chain`` (``acc``, the default: K chunks accumulate through
     the ACC forms; ``memory``: through an FP32 tensor); ``report`` (default false: print
     the lowering report to stderr, :mod:`passes.lowering.report`).
     """
@@ -63,24 +73,52 @@ class PTOLowerPass(ModulePass):
             raise PassFailedException(
                 f"pto-lower: level must be one of {', '.join(self.LEVELS)}, got '{self.level}'"
             )
-        tiling = PtoTileToCapacityPass(
+        PtoTileToCapacityPass(
             tile_bytes=self.tile_bytes, pes=self.pes, target=self.target, chain=self.chain
-        )
-        tiling.check_options()
-        trace = LoweringTrace.start(op) if self.report else None
-        ConvertLinalgToPtoPass(target=self.target).apply(
-            ctx, op, listener=trace.listener() if trace else None
-        )
-        tiling.apply(ctx, op)
-        remove_dead_tensor_inits(op)
-        DeadCodeElimination().apply(ctx, op)
-        if self.level == "block":
-            PTOFormBundlesPass().apply(ctx, op)
-            # The tiler sizes each tile within tile-bytes, not the live set within the core
-            # tile capacity (256 KiB): account, do not refuse (docs/conformance.md).
-            PTOAssignRegistersPass(capacity_check=False).apply(ctx, op)
+        ).check_options()
+        tile_bytes = self.tile_bytes
+        while True:
+            lowered, trace, peak = self._lower(ctx, op, tile_bytes)
+            if peak <= TILE_CAPACITY_BYTES:
+                break
+            # The tiler sizes each tile within tile-bytes; the tiles live at once must also
+            # fit the core tile capacity (asl/tile/model/capacity/local.asl): retry with the
+            # next smaller TSize (the live set does not shrink in proportion: smaller chunks
+            # can keep more tiles live, so every size is tried, largest first).
+            if tile_bytes // 2 < SMALLEST_TILE_BYTES:
+                raise PassFailedException(
+                    f"pto-lower: the lowered program holds {peak} B of tiles at once even "
+                    f"with tile-bytes={tile_bytes}, above the core tile capacity "
+                    f"{TILE_CAPACITY_BYTES} B (asl/tile/model/capacity/local.asl)"
+                )
+            tile_bytes //= 2
+        op.body.detach_block(0)
+        op.body.add_block(lowered.body.detach_block(0))
         if trace is not None:
             print_lines(trace.lines(op))
+
+    def _lower(self, ctx: Context, op: builtin.ModuleOp, tile_bytes: int):
+        """Lower a copy of ``op`` with ``tile_bytes``: (the result at ``level``, its trace,
+        the peak core tile capacity its blocks hold)."""
+        work = op.clone()
+        trace = LoweringTrace.start(work) if self.report else None
+        ConvertLinalgToPtoPass(target=self.target).apply(
+            ctx, work, listener=trace.listener() if trace else None
+        )
+        PtoTileToCapacityPass(
+            tile_bytes=tile_bytes, pes=self.pes, target=self.target, chain=self.chain
+        ).apply(ctx, work)
+        remove_dead_tensor_inits(work)
+        DeadCodeElimination().apply(ctx, work)
+        tiled = work.clone() if self.level == "tile" else work
+        PTOFormBundlesPass().apply(ctx, work)
+        assigned = [(fn, assign_function(fn, None)) for fn in list(work.walk())
+                    if isinstance(fn, func.FuncOp)]
+        peak = max((a.peak for _, a in assigned), default=0)
+        if self.level == "block" and peak <= TILE_CAPACITY_BYTES:
+            for fn, a in assigned:  # what pto-assign-registers writes, from the same analysis
+                write_function_registers(fn, a.registers)
+        return tiled, trace, peak
 
 
 def remove_dead_tensor_inits(module: builtin.ModuleOp) -> None:

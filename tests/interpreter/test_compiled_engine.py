@@ -68,9 +68,9 @@ def test_every_example_agrees_on_both_engines_at_every_level(path):
         assert all(a.tobytes() == b.tobytes() for a, b in zip(got, again))
 
 
-@pytest.mark.parametrize("k,n,profile", [(5000, 1000, "exact"), (2048, 1024, "fp32-sequential")])
+@pytest.mark.parametrize("k,n,profile", [(2000, 3000, "exact"), (2048, 1024, "fp32-sequential")])
 def test_gemv_loops_agree_in_every_loop_form(k, n, profile, loop_mode):
-    """A K chain per N group (4 K chunks, several N groups, a ragged tail): batched along
+    """A K chain per N group (K chunks, several N groups, a ragged tail): batched along
     columns, on two threads or in order, bitwise what the xDSL engine computes."""
     import ml_dtypes
 
