@@ -8,7 +8,8 @@ tensor along a single axis (the piece (i, q) at base + (i * P + q) * extent), ev
 of the body is held *batched*: the concatenation of its valid rectangles along that axis.
 Each op then runs once on the batched values:
 
-* TLOAD is the slice; TSTORE writes the slice (after every op succeeded);
+* TLOAD is the slice (a TLOAD at the same offsets in every iteration is the one ordinary
+  tile every iteration loads); TSTORE writes the slice (after every op succeeded);
 * a binary elementwise op runs its kernel on the batched operands (elementwise: each element
   sees exactly its own operands, as in the per-tile calls);
 * a CUBE op runs its kernel once with its column operands (B, B scale, bias, C) batched
@@ -33,7 +34,7 @@ from xdsl.ir import Operation, SSAValue
 
 from interpreter import kernels
 from interpreter.kernels.status import staged
-from interpreter.pto_functions import _COLUMN_ROLES, Owned, owned_copy
+from interpreter.pto_functions import _COLUMN_ROLES, Owned, owned_copy, tload_plan
 from interpreter.runtime import pe_indices, require_source, storage_dtype
 from pto_dialect.attributes import TargetProfile, TileType
 from pto_dialect.bundle import BlockOp, check_linked, scalar_roles, source_roles
@@ -174,7 +175,11 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
         if st.kind == "load":
             assert isinstance(op, TLoadOp)
             src = np.asarray(get(st.args[0]))
-            axis, sl, n = _union(op, [o[st.mover] for o in offs], src.shape)
+            at = [o[st.mover] for o in offs]
+            if all(o == at[0] for o in at[1:]):  # loop-invariant: one tile, as every iteration
+                vals[id(st.result)] = tload_plan(op)(src, *at[0])[0]
+                continue
+            axis, sl, n = _union(op, at, src.shape)
             tt = op.result.type
             dtype = storage_dtype(tt.dtype)  # type: ignore[union-attr]
             part = src[sl]
