@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all install demo test pytest pytest-interpreter pytest-rest lit lint bench fuzz clean
+.PHONY: all install demo test pytest pytest-interpreter pytest-lowering pytest-rest lit lint bench fuzz clean
 
 all: test
 
@@ -22,14 +22,16 @@ demo: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/demo.py
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/mx_quantize_mlp.py
 
-# make test runs pytest as two processes (tests/interpreter, and the rest) beside lit's two
-# workers, so that no single process is the critical path on 2 cores; each target's output is
-# printed together when it ends. docs/testing.md: the figures and how to profile.
+# make test runs pytest as three processes (tests/interpreter; the lowering suites; the rest)
+# beside lit's two workers, so that no single process is the critical path on 2 cores; each
+# target's output is printed together when it ends. docs/testing.md: the figures and how to
+# profile.
 PYTEST := PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m pytest
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(MAKE) --no-print-directory -j4 --output-sync=target pytest-interpreter pytest-rest lit
+	$(MAKE) --no-print-directory -j5 --output-sync=target pytest-interpreter pytest-lowering \
+		pytest-rest lit
 
 pytest: $(STAMP)
 	$(PYTEST)
@@ -37,8 +39,13 @@ pytest: $(STAMP)
 pytest-interpreter: $(STAMP)
 	$(PYTEST) tests/interpreter
 
+LOWERING_TESTS := tests/passes tests/corpus tests/evidence tests/isa
+
+pytest-lowering: $(STAMP)
+	$(PYTEST) $(LOWERING_TESTS)
+
 pytest-rest: $(STAMP)
-	$(PYTEST) --ignore=tests/interpreter
+	$(PYTEST) --ignore=tests/interpreter $(addprefix --ignore=,$(LOWERING_TESTS))
 
 lit: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -v tests/filecheck examples

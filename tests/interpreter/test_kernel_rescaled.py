@@ -30,6 +30,16 @@ from tests.budget import examples
 F32 = np.float32
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _narrow_products_too():
+    """The kernel takes the path from 1024 output columns (a speed choice; the results are
+    the same either way): these small cases take it too."""
+    saved = accumulate._RESCALED_MIN_COLUMNS
+    accumulate._RESCALED_MIN_COLUMNS = 1
+    yield
+    accumulate._RESCALED_MIN_COLUMNS = saved
+
+
 @pytest.fixture
 def plans(monkeypatch):
     """Records every plan the kernel computes (None: the plan was refused)."""
@@ -207,3 +217,25 @@ def test_bit_layouts_decode_every_code(t):
         assert special == (not isinstance(want, Fraction)), hex(code)
         if not special:
             assert Fraction(float(got[code])) * Fraction(2) ** lay.bias_gap == want, hex(code)
+
+
+def test_wide_products_take_the_path_by_default(plans, monkeypatch):
+    """From 1024 output columns the kernel's default takes the rescaled path; sampled columns
+    equal the Fraction reference (bit for bit, chunk tails included: K = 161)."""
+    monkeypatch.setattr(accumulate, "_RESCALED_MIN_COLUMNS", 1024)
+    rng = np.random.default_rng(21)
+    k, n = 161, 1100
+    nb = -(-k // 32)
+    ac, bc = (rng.integers(0, 256, shape).astype(np.uint8) for shape in ((1, k), (k, n)))
+    ac[(ac & 0x7F) == 0x7F] = 1  # finite codes (no E4M3 NaN)
+    bc[(bc & 0x7F) == 0x7F] = 1
+    sa = rng.integers(118, 138, (1, nb)).astype(np.uint8)
+    sb = rng.integers(118, 138, (nb, n)).astype(np.uint8)
+    bias = (rng.standard_normal((1, n)) * 4).astype(F32)
+    got = cube_matrix(21, ac, bc, bias=bias, a_scale=sa, b_scale=sb, a_type=T.E4M3,
+                      b_type=T.E4M3)
+    assert plans and plans[0] is not None
+    for j in rng.choice(n, 12, replace=False):
+        want = ordered_reference(terms(ac, T.E4M3, bc, T.E4M3, sa, sb, 0, j), None,
+                                 _value(bias[0, j]))
+        assert got[0, j] == want, j
