@@ -282,9 +282,9 @@ class MxTerms:
         """view (nblk, rows, M, n) float32 = the scaled terms a[m, k] B[k, j] 2^-cexp of
         rows k0:k1 (nblk * rows of them, block-major): B decoded by its bit layout (or by
         table where a chunk holds inf/NaN codes, or without a layout), times one factor
-        per (m, k). ``view`` is C-contiguous; ``scratch``: float32, at least
-        (k1-k0) * (c1-c0) elements, for M > 1 (a fresh array per chunk would cost its page
-        faults every time). Callers hold ``np.errstate``."""
+        per (m, k). ``scratch``: float32, at least (k1-k0) * (c1-c0) elements, for table
+        decoding and M > 1 (a fresh array per chunk would cost its page faults every time).
+        Callers hold ``np.errstate``."""
         nblk, rows, m, n = view.shape
         lay = plan.layout
         codes = self.cb[k0:k1, c0:c1]
@@ -305,7 +305,7 @@ class MxTerms:
             np.bitwise_and(bits.view(np.uint32), np.uint32(lay.mask), out=bits.view(np.uint32))
         else:
             f = plan.f_lut
-            dst = view[:, :, 0] if m == 1 else scratch[: nblk * rows * n].reshape(nblk, rows, n)
+            dst = scratch[: nblk * rows * n].reshape(nblk, rows, n)  # take needs contiguity
             self.decode32(dst.reshape(nblk * rows, n), k0, k1, c0, c1)
         for i in range(m):  # 3-D operands: numpy's fast loop for a per-row factor
             np.multiply(dst, f[i, k0:k1].reshape(nblk, rows, 1), out=view[:, :, i])
@@ -514,10 +514,12 @@ def _rescaled_cols(src, c, plan: Rescaled, c0: int, c1: int) -> np.ndarray:
     m, k, _ = src.shape
     n = c1 - c0
     ea, eb = src.ea, src.eb[:, c0:c1]  # (nb, M), (nb, n)
-    rows_max = min(_CHUNK, k)
-    buf = np.empty((rows_max, m, n), F32)  # the scaled terms of one chunk, block after block
-    scratch = np.empty(rows_max * n, F32)  # B decoded by table for M > 1 rows
-    step = np.empty((m, n), F32)
+    nblk = -(-min(_CHUNK, k) // MX_BLOCK)
+    # per block of a chunk: row 0 the accumulator in the block's domain, then its 32 terms
+    buf = np.empty((nblk, MX_BLOCK + 1, m, n), F32)
+    scratch = np.empty(min(_CHUNK, k) * n, F32)  # B decoded by table, or for M > 1 rows
+    slots = [buf[i, 0] for i in range(nblk)]
+    sums = [buf[i].reshape(MX_BLOCK + 1, m * n) for i in range(nblk)]
     prev = ea[0][:, None].astype(np.int64) + eb[0][None, :]  # acc is in 2^-(prev + cexp)
     acc = np.zeros((m, n), F32)
     if c is not None:  # C in the first block's domain (exact: module docstring)
@@ -532,11 +534,10 @@ def _rescaled_cols(src, c, plan: Rescaled, c0: int, c1: int) -> np.ndarray:
             k1 = min(k, k0 + _CHUNK)
             full, rem = divmod(k1 - k0, MX_BLOCK)
             if full:
-                src.fill_scaled(buf[: full * MX_BLOCK].reshape(full, MX_BLOCK, m, n), k0,
-                                k0 + full * MX_BLOCK, c0, c1, plan, scratch)
+                src.fill_scaled(buf[:full, 1:], k0, k0 + full * MX_BLOCK, c0, c1, plan, scratch)
             if rem:
-                src.fill_scaled(buf[full * MX_BLOCK : k1 - k0].reshape(1, rem, m, n), k1 - rem,
-                                k1, c0, c1, plan, scratch)
+                src.fill_scaled(buf[full : full + 1, 1 : rem + 1], k1 - rem, k1, c0, c1, plan,
+                                scratch)
             b0 = k0 // MX_BLOCK
             e = ea[b0 : b0 + full + (rem > 0), :, None] + eb[b0 : b0 + full + (rem > 0), None, :]
             d = np.concatenate([prev[None], e[:-1]]) - e
@@ -544,16 +545,12 @@ def _rescaled_cols(src, c, plan: Rescaled, c0: int, c1: int) -> np.ndarray:
             ratio = _POW2_F32.take(d)
             prev = e[-1]
             for i in range(e.shape[0]):
-                r0 = i * MX_BLOCK
-                blk = buf[r0 : min(r0 + MX_BLOCK, k1 - k0)]
-                # the block's first FMA from the accumulator brought into its domain (the
-                # multiply is exact), then the rest of the block in order
-                np.multiply(acc, ratio[i], out=step)
-                np.add(step, blk[0], out=blk[0])
+                np.multiply(acc, ratio[i], out=slots[i])  # into block i's domain: exact
+                rows = sums[i] if i < full else sums[i][: rem + 1]
                 if wide:
-                    np.add.reduce(blk.reshape(len(blk), m * n), axis=0, out=flat, initial=-0.0)
+                    np.add.reduce(rows, axis=0, out=flat, initial=-0.0)  # as _add_rows
                 else:
-                    _add_rows(blk.reshape(len(blk), m * n), flat)
+                    _add_rows(rows, flat)
     return np.ldexp(acc.astype(F64), prev + plan.cexp).astype(F32)  # exact
 
 
