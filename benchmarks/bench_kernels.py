@@ -61,7 +61,8 @@ def bench_tgemv(k: int, n: int, repeat: int) -> dict[tuple[str, str], float]:
     """Every D4 profile vs a float32 ``a @ B`` anchor (pre-decoded data), same run.
 
     Returns {(case, profile): ratio}. The anchor is timed around each profile's runs (best of
-    both), so a noisy machine shifts both sides alike."""
+    both, 2 x repeat samples; ``ordered`` takes as many), so a noisy machine shifts both sides
+    alike."""
     rng = np.random.default_rng(1)
     nb = -(-k // 32)
     sa = rng.integers(120, 135, size=(1, nb)).astype(np.uint8)
@@ -89,7 +90,9 @@ def bench_tgemv(k: int, n: int, repeat: int) -> dict[tuple[str, str], float]:
             pargs = args
             if profile == "raw-carrier":  # raw words: an integer bias (D4)
                 pargs = (*args[:2], bias.view(np.uint32).astype(np.int64), *args[3:])
-            reps = repeat if profile == "ordered" else max(1, repeat // 2)
+            # the anchor is the best of 2 x repeat samples (before and after): the target
+            # profile gets as many, so host noise inflates neither side more
+            reps = 2 * repeat if profile == "ordered" else max(1, repeat // 2)
             t_anchor = best_of(lambda: af @ bf, repeat)  # noqa: B023
             t_k = best_of(lambda: tgemv_mx_bias(*pargs, profile=profile, **kw), reps)  # noqa: B023
             t_anchor = min(t_anchor, best_of(lambda: af @ bf, repeat))  # noqa: B023
