@@ -712,12 +712,13 @@ def _simm(value: int, bits: int) -> int:
     return value - (1 << bits) if value >> (bits - 1) else value
 
 
+@dataclass(frozen=True)
 class BStart32(ScalarStart):
     """A 32-bit scalar block start: ``brtype`` (bits 14:12) selects the transfer, ``simm17``
     (bits 31:15, raw) the PC-relative displacement of DIRECT / COND."""
 
     brtype: int
-    simm17: int
+    simm17: int = 0
 
     @property
     def transfer(self) -> Transfer:
@@ -733,9 +734,6 @@ class BStart32(ScalarStart):
 class BStartStd(BStart32):
     """BSTART.STD FALL|DIRECT|COND|IND|RET (``asl/block/execution/BSTART.STD.asl``)."""
 
-    brtype: int
-    simm17: int = 0
-
     mnemonic = "BSTART.STD"
     kind = BlockKind.STD
 
@@ -743,9 +741,6 @@ class BStartStd(BStart32):
 @dataclass(frozen=True)
 class BStartFp(BStart32):
     """BSTART.FP FALL|DIRECT|COND|IND|RET (``asl/block/execution/BSTART.FP.asl``)."""
-
-    brtype: int
-    simm17: int = 0
 
     mnemonic = "BSTART.FP"
     kind = BlockKind.FP
@@ -757,7 +752,6 @@ class BStartSys(BStart32):
     simm17 (the Fixup payload) is reserved."""
 
     brtype: int = 1
-    simm17: int = 0
 
     mnemonic = "BSTART.SYS"
     kind = BlockKind.SYS
