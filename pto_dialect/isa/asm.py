@@ -106,6 +106,7 @@ from pto_dialect.isa.commands import (
     CBStartFp,
     CBStartStd,
     CBStartSys,
+    CBStartTyped,
     CBStop,
     Command,
     DirectOrCond,
@@ -215,7 +216,7 @@ def print_command(cmd: Command) -> str:
         return "L.BSTOP"
     if isinstance(cmd, BCatr):
         return "B.CATR {" + ", ".join(_catr_flags(cmd)) + "}"
-    if isinstance(cmd, CBStartStd | CBStartFp):
+    if isinstance(cmd, CBStartTyped):
         return f"{cmd.mnemonic} {BRANCH_TYPE_NAMES.get(cmd.brtype, f'BRTYPE{cmd.brtype}')}"
     if isinstance(cmd, CBStartSys):
         return "C.BSTART.SYS FALL"

@@ -657,14 +657,10 @@ class CBStart(DirectOrCond):
 
 
 @dataclass(frozen=True)
-class CBStartStd(ScalarStart):
-    """C.BSTART.STD FALL|IND|RET (``asl/block/encoding/C.BSTART.STD.asl``): a Standard block;
-    ``brtype`` is the raw 3-bit BrType (1, 5, 7 assigned)."""
+class CBStartTyped(ScalarStart):
+    """A compressed start whose raw 3-bit ``brtype`` selects FALL, IND or RET (1, 5, 7)."""
 
     brtype: int
-
-    mnemonic = "C.BSTART.STD"
-    kind = BlockKind.STD
 
     @property
     def transfer(self) -> Transfer:
@@ -672,17 +668,20 @@ class CBStartStd(ScalarStart):
 
 
 @dataclass(frozen=True)
-class CBStartFp(ScalarStart):
-    """C.BSTART.FP FALL|IND|RET (``asl/block/encoding/C.BSTART.FP.asl``): a Floating block."""
+class CBStartStd(CBStartTyped):
+    """C.BSTART.STD FALL|IND|RET (``asl/block/encoding/C.BSTART.STD.asl``): a Standard
+    block."""
 
-    brtype: int
+    mnemonic = "C.BSTART.STD"
+    kind = BlockKind.STD
+
+
+@dataclass(frozen=True)
+class CBStartFp(CBStartTyped):
+    """C.BSTART.FP FALL|IND|RET (``asl/block/encoding/C.BSTART.FP.asl``): a Floating block."""
 
     mnemonic = "C.BSTART.FP"
     kind = BlockKind.FP
-
-    @property
-    def transfer(self) -> Transfer:
-        return BRANCH_TYPES[self.brtype]
 
 
 @dataclass(frozen=True)
