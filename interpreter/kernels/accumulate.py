@@ -48,8 +48,13 @@ How they are computed fast (NUMERICS.md 5):
   2^(E_(b-1) - E_b) between blocks. Scaling by a power of two commutes with RNE rounding
   when no exact sum is subnormal or overflows in either domain; every term and C lie on
   the grid 2^g0, so a nonzero exact sum is at least 2^g0 in magnitude, and the plan's
-  bounds (its docstring) exclude both. B's 8/16-bit codes are decoded by integer bit
-  operations (:class:`.mx.BitLayout`), by table in chunks holding inf/NaN codes.
+  bounds (its docstring) exclude both. B's codes are decoded by integer bit operations
+  (:class:`.mx.BitLayout`: three int32 passes, after one byte pass for narrow codes), by
+  table in chunks holding inf/NaN codes. Packed X2 bytes become two byte planes (low
+  nibbles: the even columns, high nibbles: the odd ones), so this path computes its
+  columns permuted (:meth:`Rescaled.in_order`) and puts them back at the end. The
+  rescaling factors are FP32 bit patterns built from the exponent differences, a group of
+  blocks at a time (:func:`_ratio_bits`).
 * exact: per chunk, the float64 terms (or, for format pairs whose 32-term block sums are
   exact in float64, the block sums from a float64 matmul times the exact block scales) are
   split by Rump-style extraction against powers of two into pieces whose sums are exact in
@@ -179,6 +184,21 @@ class Rescaled(NamedTuple):
     cexp: int  # block b accumulates in the domain scaled by 2^-(E_b + cexp)
     f_bits: np.ndarray | None  # (M, K) float32 a 2^(bias_gap - cexp), for bit-decoded B
     f_lut: np.ndarray  # (M, K) float32 a 2^-cexp, for table-decoded B
+    planes: bool  # packed X2 B decoded as two nibble planes: even columns, then odd ones
+
+    def in_order(self, x: np.ndarray, c0: int, c1: int) -> np.ndarray:
+        """Columns c0:c1 (c0 even) of x in the order the path computes them."""
+        if not self.planes:
+            return x[..., c0:c1]
+        return np.concatenate([x[..., c0:c1:2], x[..., c0 + 1 : c1 : 2]], axis=-1)
+
+    def natural(self, x: np.ndarray) -> np.ndarray:
+        """The inverse of :meth:`in_order`."""
+        if not self.planes:
+            return x
+        out, half = np.empty_like(x), -(-x.shape[-1] // 2)
+        out[..., 0::2], out[..., 1::2] = x[..., :half], x[..., half:]
+        return out
 
 
 class MxTerms:
@@ -252,7 +272,9 @@ class MxTerms:
         if self.na.any() or self.nbs.any():
             return None
         (lsa, ta), (lsb, tb) = self.ranges
-        lay = None if self.b_packed else mx.bit_layout(self.bt)
+        lay = mx.bit_layout(self.bt)
+        if self.b_packed and lay is not None and lay.special_min is not None:
+            lay = None  # (no packed type has inf/NaN codes; the planes need no table)
         gap = 0 if lay is None else lay.bias_gap
         cexp = max(0, ta + gap - 127)  # the factor a 2^(gap - cexp) stays below 2^127
         if min(lsa, lsa + gap, lsa + lsb) - cexp < -149 or ta + tb - cexp > 127:
@@ -276,18 +298,19 @@ class MxTerms:
         a = self.a32.astype(F64)
         f_lut = np.ldexp(a, -cexp).astype(F32)  # exact: lsa - cexp >= -149, ta <= 127
         f_bits = None if lay is None else np.ldexp(a, gap - cexp).astype(F32)
-        return Rescaled(lay, cexp, f_bits, f_lut)
+        return Rescaled(lay, cexp, f_bits, f_lut, self.b_packed and lay is not None)
 
-    def fill_scaled(self, view, k0, k1, c0, c1, plan, scratch) -> None:
+    def fill_scaled(self, view, k0, k1, c0, c1, plan, scratch, bytes8) -> None:
         """view (nblk, rows, M, n) float32 = the scaled terms a[m, k] B[k, j] 2^-cexp of
-        rows k0:k1 (nblk * rows of them, block-major): B decoded by its bit layout (or by
-        table where a chunk holds inf/NaN codes, or without a layout), times one factor
-        per (m, k). ``scratch``: float32, at least (k1-k0) * (c1-c0) elements, for table
-        decoding and M > 1 (a fresh array per chunk would cost its page faults every time).
+        rows k0:k1 (nblk * rows of them, block-major), columns in ``plan.columns`` order: B
+        decoded by its bit layout (or by table where a chunk holds inf/NaN codes, or without
+        a layout), times one factor per (m, k). ``scratch``: float32, at least
+        (k1-k0) * (c1-c0) elements, for table decoding and M > 1; ``bytes8``: uint8, as many,
+        for narrow codes (a fresh array per chunk would cost its page faults every time).
         Callers hold ``np.errstate``."""
         nblk, rows, m, n = view.shape
         lay = plan.layout
-        codes = self.cb[k0:k1, c0:c1]
+        codes = self._codes(k0, k1, c0, c1)
         if lay is not None and lay.special_min is not None:
             # inf/NaN codes are the top magnitudes: a positive one is a large signed code, a
             # negative one a large unsigned code (two max reductions, no temporary)
@@ -295,13 +318,21 @@ class MxTerms:
                     or int(codes.max()) >= (1 << (8 * codes.itemsize - 1)) + lay.special_min):
                 lay = None  # inf/NaN codes in this chunk: the table decodes them
         if lay is not None:
+            # (8-bit shifts are multiplies: numpy's uint8 left_shift loop is not vectorised)
+            if plan.planes:  # low nibbles (even columns) up by 4, high ones masked in place
+                y = bytes8[: (k1 - k0) * n].reshape(k1 - k0, n)
+                half = -(-n // 2)
+                np.multiply(codes, np.uint8(16), out=y[:, :half])
+                np.bitwise_and(codes[:, : n // 2], np.uint8(0xF0), out=y[:, half:])
+                codes = y
+            elif lay.pre:  # the sign of a narrow code to the byte's top bit
+                codes = np.multiply(codes, np.uint8(1 << lay.pre),
+                                    out=bytes8[: (k1 - k0) * n].reshape(k1 - k0, n))
             f = plan.f_bits
             dst = view[:, :, 0] if m == 1 else scratch[: nblk * rows * n].reshape(nblk, rows, n)
             bits = dst.view(np.int32)
             np.copyto(bits, codes.view(lay.carrier).reshape(nblk, rows, n))
             np.left_shift(bits, lay.left, out=bits)
-            if lay.right:
-                np.right_shift(bits, lay.right, out=bits)
             np.bitwise_and(bits.view(np.uint32), np.uint32(lay.mask), out=bits.view(np.uint32))
         else:
             f = plan.f_lut
@@ -312,7 +343,7 @@ class MxTerms:
 
     def _codes(self, k0, k1, c0, c1):
         if self.b_packed:
-            return self.cb[k0:k1, c0 // 2 : c1 // 2]
+            return self.cb[k0:k1, c0 // 2 : -(-c1 // 2)]
         return self.cb[k0:k1, c0:c1]
 
     def decode32(self, out, k0, k1, c0, c1):
@@ -504,26 +535,42 @@ def _ordered_cols(src, c, c0: int, c1: int) -> np.ndarray:
     return acc
 
 
-_POW2_F32 = np.ldexp(np.ones((), F32), np.arange(-126, 127, dtype=np.int32))
-"""2^d as FP32 for |d| <= 126, indexed by d + 126."""
-_POW2_F32.setflags(write=False)
+_RATIO_WORDS = 1 << 18
+"""Rescaling factors computed per group of blocks (at most about this many, at least a chunk)."""
+
+
+def _ratio_bits(ea: np.ndarray, eb: np.ndarray, b0: int, b1: int) -> np.ndarray:
+    """(b1-b0, M, n) float32 2^(E_(b-1) - E_b) for blocks b0 <= b < b1 (1 for block 0), from
+    the per-side scale exponents ea (nb, M), eb (nb, n): written as FP32 bits, exact because
+    the plan keeps every difference within [-126, 126]."""
+    prev = np.arange(b0 - 1, b1 - 1)
+    prev[0] = max(prev[0], 0)
+    da = ea[prev] - ea[b0:b1]
+    db = eb[prev] - eb[b0:b1]
+    bits = np.empty((b1 - b0, ea.shape[1], eb.shape[1]), np.int32)
+    np.add(da[:, :, None], db[:, None, :], out=bits)
+    bits += 127
+    bits <<= 23
+    return bits.view(F32)
 
 
 def _rescaled_cols(src, c, plan: Rescaled, c0: int, c1: int) -> np.ndarray:
     """The ordered profile on a rescaled accumulator (module docstring), columns c0:c1."""
     m, k, _ = src.shape
     n = c1 - c0
-    ea, eb = src.ea, src.eb[:, c0:c1]  # (nb, M), (nb, n)
+    ea, eb = src.ea, plan.in_order(src.eb, c0, c1)  # (nb, M), (nb, n)
     nblk = -(-min(_CHUNK, k) // MX_BLOCK)
+    group = nblk * max(1, _RATIO_WORDS // (nblk * m * n))  # blocks per ratio group
     # per block of a chunk: row 0 the accumulator in the block's domain, then its 32 terms
     buf = np.empty((nblk, MX_BLOCK + 1, m, n), F32)
     scratch = np.empty(min(_CHUNK, k) * n, F32)  # B decoded by table, or for M > 1 rows
+    bytes8 = np.empty(min(_CHUNK, k) * n, np.uint8)  # narrow codes moved up
     slots = [buf[i, 0] for i in range(nblk)]
     sums = [buf[i].reshape(MX_BLOCK + 1, m * n) for i in range(nblk)]
-    prev = ea[0][:, None].astype(np.int64) + eb[0][None, :]  # acc is in 2^-(prev + cexp)
     acc = np.zeros((m, n), F32)
     if c is not None:  # C in the first block's domain (exact: module docstring)
-        acc = np.ldexp(c[:, c0:c1].astype(F64), -(prev + plan.cexp)).astype(F32)
+        e0 = ea[0][:, None].astype(np.int64) + eb[0][None, :]
+        acc = np.ldexp(plan.in_order(c, c0, c1).astype(F64), -(e0 + plan.cexp)).astype(F32)
     flat = acc.reshape(-1)
     wide = m * n >= 8  # (see _add_rows)
     with np.errstate(invalid="ignore", over="ignore", under="ignore"):
@@ -534,24 +581,24 @@ def _rescaled_cols(src, c, plan: Rescaled, c0: int, c1: int) -> np.ndarray:
             k1 = min(k, k0 + _CHUNK)
             full, rem = divmod(k1 - k0, MX_BLOCK)
             if full:
-                src.fill_scaled(buf[:full, 1:], k0, k0 + full * MX_BLOCK, c0, c1, plan, scratch)
+                src.fill_scaled(buf[:full, 1:], k0, k0 + full * MX_BLOCK, c0, c1, plan, scratch,
+                                bytes8)
             if rem:
                 src.fill_scaled(buf[full : full + 1, 1 : rem + 1], k1 - rem, k1, c0, c1, plan,
-                                scratch)
+                                scratch, bytes8)
             b0 = k0 // MX_BLOCK
-            e = ea[b0 : b0 + full + (rem > 0), :, None] + eb[b0 : b0 + full + (rem > 0), None, :]
-            d = np.concatenate([prev[None], e[:-1]]) - e
-            d += 126
-            ratio = _POW2_F32.take(d)
-            prev = e[-1]
-            for i in range(e.shape[0]):
-                np.multiply(acc, ratio[i], out=slots[i])  # into block i's domain: exact
+            if b0 % group == 0:
+                g0 = b0
+                ratio = _ratio_bits(ea, eb, g0, min(g0 + group, ea.shape[0]))
+            for i in range(full + (rem > 0)):
+                np.multiply(acc, ratio[b0 - g0 + i], out=slots[i])  # into block i's domain
                 rows = sums[i] if i < full else sums[i][: rem + 1]
                 if wide:
                     np.add.reduce(rows, axis=0, out=flat, initial=-0.0)  # as _add_rows
                 else:
                     _add_rows(rows, flat)
-    return np.ldexp(acc.astype(F64), prev + plan.cexp).astype(F32)  # exact
+    e = ea[-1][:, None].astype(np.int64) + eb[-1][None, :]  # the last block's domain
+    return plan.natural(np.ldexp(acc.astype(F64), e + plan.cexp).astype(F32))  # exact
 
 
 def _runnable_others() -> int | None:

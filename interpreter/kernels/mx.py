@@ -153,25 +153,28 @@ HIGH_ZERO_BITS = {T.E3M2: 0xC0, T.E2M3: 0xC0}
 class BitLayout(NamedTuple):
     """How a sign/exponent/mantissa code becomes FP32 bits with integer operations only.
 
-    The code is widened to int32 (sign-extended from ``carrier`` when the sign is the
-    carrier's top bit, else zero-extended), shifted left by ``left`` (and then right by
-    ``right``, arithmetically) so that its sign is bit 31 and its exponent field ends at
-    FP32's exponent LSB (bit 23), and masked by ``mask`` to the sign and the exponent and
-    mantissa fields: FP32(bits) = value * 2^-bias_gap for every finite code, subnormal codes
-    included (they land on FP32 subnormals with the same significand). A code whose
-    magnitude bits (all but the carrier's top bit) reach ``special_min`` is inf/NaN and
-    decodes wrongly: look it up instead. 4-bit codes ignore the carrier's high nibble."""
+    The code is shifted left by ``pre`` within its ``carrier`` (8-bit codes narrower than
+    the carrier: their sign to the carrier's top bit, the unused high bits dropped), widened
+    to int32 with sign extension, shifted left by ``left`` so that its exponent field ends at
+    FP32's exponent LSB (bit 23), and masked by ``mask`` to the sign (bit 31, from the
+    extension) and the exponent and mantissa fields: FP32(bits) = value * 2^-bias_gap for
+    every finite code, subnormal codes included (they land on FP32 subnormals with the same
+    significand). A code whose magnitude bits (all but the carrier's top bit) reach
+    ``special_min`` is inf/NaN and decodes wrongly: look it up instead. 4-bit codes ignore
+    the carrier's high nibble, 6-bit codes its two top bits."""
 
-    carrier: np.dtype  # int8 / int16 (sign-extending) or uint8 (zero-extending)
+    carrier: np.dtype  # int8 / int16: signed, so that widening sign-extends
+    pre: int  # 8 - code bits for narrow codes in a byte, else 0
     left: int
-    right: int
     mask: int  # as an unsigned 32-bit pattern
     bias_gap: int
     special_min: int | None
 
 
 def bit_layout(t: TileDataType) -> BitLayout | None:
-    """The :class:`BitLayout` of an unpacked element format (None for HiF8, E8M0)."""
+    """The :class:`BitLayout` of an element format (None for HiF8, E8M0). Packed X2 bytes
+    hold two codes of the X2 type's layout: the low nibble moves to the top by ``pre``, the
+    high one is there already (mask the low nibble off instead)."""
     if t not in _FORMATS:
         return None
     ebits, mbits, bias, specials = _FORMATS[t]
@@ -183,12 +186,9 @@ def bit_layout(t: TileDataType) -> BitLayout | None:
     elif specials == "fn":  # only S.1...1.1...1
         special_min = (1 << (bits - 1)) - 1
     mask = (1 << 31) | (((1 << (ebits + mbits)) - 1) << (23 - mbits))
-    if bits == width:  # the sign is the carrier's top bit: sign-extend, one shift
-        carrier = np.dtype(np.int16 if width == 16 else np.int8)
-        return BitLayout(carrier, 23 - mbits, 0, mask, 127 - bias, special_min)
-    # narrower codes: the sign to bit 31 (dropping the carrier's unused high bits), then
-    # an arithmetic shift right to the exponent position
-    return BitLayout(np.dtype(np.uint8), 32 - bits, 8 - ebits, mask, 127 - bias, special_min)
+    carrier = np.dtype(np.int16 if width == 16 else np.int8)
+    pre = width - bits
+    return BitLayout(carrier, pre, 23 - mbits - pre, mask, 127 - bias, special_min)
 
 
 def value_lut(t: TileDataType) -> np.ndarray:

@@ -13,6 +13,7 @@ when its plan proves that no intermediate sum is subnormal or overflows in eithe
   scale step beyond each of its bounds, where the reference still holds (other path).
 """
 
+from contextlib import contextmanager
 from fractions import Fraction
 
 import numpy as np
@@ -40,19 +41,28 @@ def _narrow_products_too():
     accumulate._RESCALED_MIN_COLUMNS = saved
 
 
-@pytest.fixture
-def plans(monkeypatch):
-    """Records every plan the kernel computes (None: the plan was refused)."""
+@contextmanager
+def recorded_plans():
+    """Yields the list of every plan the kernel computes meanwhile (None: refused)."""
     seen = []
     real = accumulate.MxTerms.rescale_plan
 
     def spy(self, c):
-        plan = real(self, c)
-        seen.append(plan)
-        return plan
+        seen.append(real(self, c))
+        return seen[-1]
 
-    monkeypatch.setattr(accumulate.MxTerms, "rescale_plan", spy)
-    return seen
+    accumulate.MxTerms.rescale_plan = spy
+    try:
+        yield seen
+    finally:
+        accumulate.MxTerms.rescale_plan = real
+
+
+@pytest.fixture
+def plans():
+    """Records every plan the kernel computes (None: the plan was refused)."""
+    with recorded_plans() as seen:
+        yield seen
 
 
 def _scales(t, codes):
@@ -99,19 +109,54 @@ def test_rescaled_path_matches_fractions(at, bt, m, k, n, centre, width, special
         c = (rng.standard_normal((m, n)) * 2.0 ** rng.integers(-20, 20, (m, n))).astype(F32)
     else:
         bias = (rng.standard_normal((1, n)) * 4).astype(F32)
-    got_plan = []
-    real = accumulate.MxTerms.rescale_plan
-
-    def spy(self, cc):
-        got_plan.append(real(self, cc))
-        return got_plan[-1]
-
-    accumulate.MxTerms.rescale_plan = spy
-    try:
+    with recorded_plans() as got_plan:
         run_and_check(at, bt, ac, bc, sa, sb, c, bias)
-    finally:
-        accumulate.MxTerms.rescale_plan = real
     event("rescaled" if got_plan and got_plan[0] is not None else "other path")
+
+
+X2 = [T.E2M1X2, T.E1M2X2]
+
+
+def _pack(codes):
+    """Two 4-bit codes per byte along the last axis, low nibble first (even length)."""
+    return (codes[..., 0::2] | (codes[..., 1::2] << 4)).astype(np.uint8)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(
+    at=st.sampled_from([t for t in MX_TYPES if t is not T.BF16]),  # (BF16: see NARROW)
+    bt=st.sampled_from(X2),
+    m=st.sampled_from([1, 2]),
+    k=st.sampled_from([2, 32, 34, 162]),
+    n=st.sampled_from([2, 6, 10]),
+    with_c=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_packed_b_decodes_as_nibble_planes(at, bt, m, k, n, with_c, seed):
+    """Packed X2 B (two codes per byte; A packed too when it is X2) is decoded as two
+    planes, the low nibbles (even columns) and the high ones (odd columns), so the path
+    computes its columns permuted: results, C and scales still land on their own columns,
+    equal to the Fraction reference of the unpacked codes."""
+    rng = np.random.default_rng(seed)
+    nb = -(-k // 32)
+    ac, bc = raw(at, rng, (m, k)), raw(bt, rng, (k, n)) & 0x0F
+    if at.packed_x2:
+        ac &= 0x0F
+    a_in = _pack(ac) if at.packed_x2 else ac
+    sa = _scales(at, rng.integers(118, 138, (m, nb)).astype(np.uint8))
+    sb = rng.integers(118, 138, (nb, n)).astype(np.uint8)
+    c = (rng.standard_normal((m, n)) * 8).astype(F32) if with_c else None
+    bias = None if with_c else (rng.standard_normal((1, n)) * 4).astype(F32)
+    fn = 6 if with_c else (5 if m > 1 else 21)
+    with recorded_plans() as seen:
+        got = cube_matrix(fn, a_in, _pack(bc), c=c, bias=bias, a_scale=sa, b_scale=sb,
+                          a_type=at, b_type=bt, packed=True)
+    assert seen and seen[0] is not None and seen[0].planes
+    want = np.array([[ordered_reference(terms(ac, at, bc, bt, sa, sb, i, j),
+                                        None if c is None else _value(c[i, j]),
+                                        None if bias is None else _value(bias[0, j]))
+                      for j in range(n)] for i in range(m)], F32)
+    np.testing.assert_array_equal(got, want)
 
 
 NARROW = [t for t in MX_TYPES if t is not T.BF16]
@@ -205,8 +250,8 @@ def test_bit_layouts_decode_every_code(t):
     lay = mx.bit_layout(t)
     wide = t in (T.FP16, T.BF16)
     codes = np.arange(1 << (16 if wide else 8), dtype=np.uint16 if wide else np.uint8)
-    bits = codes.view(lay.carrier).astype(np.int32)
-    bits = (bits << lay.left) >> lay.right
+    moved = (codes.astype(np.int64) << lay.pre) & (len(codes) - 1)  # within the carrier
+    bits = moved.astype(codes.dtype).view(lay.carrier).astype(np.int32) << lay.left
     with np.errstate(invalid="ignore"):
         got = (bits.view(np.uint32) & np.uint32(lay.mask)).view(F32)
     low = {T.E2M1X2: 0x0F, T.E1M2X2: 0x0F, T.E3M2: 0x3F, T.E2M3: 0x3F}.get(t, len(codes) - 1)
