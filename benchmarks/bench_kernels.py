@@ -28,6 +28,17 @@ def best_of(fn, repeat: int = 3) -> float:
     return min(ts)
 
 
+def paired_best(anchor, kernel, rounds: int, per_round: int = 2) -> tuple[float, float]:
+    """(best anchor time, best kernel time) over ``rounds`` alternating rounds of
+    ``per_round`` calls each: both sides sample the same stretches of time, so a shared
+    machine's slow spells inflate neither side alone (the host's noise lasts seconds)."""
+    t_a = t_k = float("inf")
+    for _ in range(rounds):
+        t_a = min(t_a, best_of(anchor, per_round))
+        t_k = min(t_k, best_of(kernel, per_round))
+    return t_a, t_k
+
+
 def _trem_operands(dt, n, rng):
     if np.dtype(dt).kind in "iu":
         info = np.iinfo(dt)
@@ -60,15 +71,16 @@ PROFILE_TARGETS = {"ordered": 6.0, "exact": None, "raw-carrier": None}
 def bench_tgemv(k: int, n: int, repeat: int) -> dict[tuple[str, str], float]:
     """Every D4 profile vs a float32 ``a @ B`` anchor (pre-decoded data), same run.
 
-    Returns {(case, profile): ratio}. The anchor is timed around each profile's runs (best of
-    both, 2 x repeat samples; ``ordered`` takes as many), so a noisy machine shifts both sides
-    alike."""
+    Returns {(case, profile): ratio}. The anchor and each profile are timed in alternating
+    rounds (:func:`paired_best`; ``ordered``: 2 x repeat rounds), so a noisy machine shifts
+    both sides alike."""
     rng = np.random.default_rng(1)
     nb = -(-k // 32)
     sa = rng.integers(120, 135, size=(1, nb)).astype(np.uint8)
     sb = rng.integers(120, 135, size=(nb, n)).astype(np.uint8)
     bias = rng.standard_normal((1, n)).astype(np.float32)
-    print(f"TGEMV_MX_BIAS, K={k} N={n} (ms, best of {repeat}); target ordered <= 6x anchor")
+    print(f"TGEMV_MX_BIAS, K={k} N={n} (ms, best of {4 * repeat} samples in alternating rounds "
+          "with the anchor); target ordered <= 6x anchor")
     cases = {
         "E4M3xE4M3": (ml_dtypes.float8_e4m3fn, None),
         "FP4xFP4 (1/byte)": (ml_dtypes.float4_e2m1fn, None),
@@ -90,12 +102,12 @@ def bench_tgemv(k: int, n: int, repeat: int) -> dict[tuple[str, str], float]:
             pargs = args
             if profile == "raw-carrier":  # raw words: an integer bias (D4)
                 pargs = (*args[:2], bias.view(np.uint32).astype(np.int64), *args[3:])
-            # the anchor is the best of 2 x repeat samples (before and after): the target
-            # profile gets as many, so host noise inflates neither side more
-            reps = 2 * repeat if profile == "ordered" else max(1, repeat // 2)
-            t_anchor = best_of(lambda: af @ bf, repeat)  # noqa: B023
-            t_k = best_of(lambda: tgemv_mx_bias(*pargs, profile=profile, **kw), reps)  # noqa: B023
-            t_anchor = min(t_anchor, best_of(lambda: af @ bf, repeat))  # noqa: B023
+            # the target profile: 2 x repeat rounds of two anchor and two kernel samples
+            rounds = 2 * repeat if profile == "ordered" else max(1, repeat // 2)
+            t_anchor, t_k = paired_best(
+                lambda: af @ bf,  # noqa: B023
+                lambda: tgemv_mx_bias(*pargs, profile=profile, **kw),  # noqa: B023
+                rounds)
             ratios[(name, profile)] = t_k / t_anchor
             mark = "" if target is None else (" ok" if t_k / t_anchor <= target else " SLOW")
             line.append(f"{profile} {t_k * 1e3:7.1f} ({t_k / t_anchor:5.2f}x{mark})")
