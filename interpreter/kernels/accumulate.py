@@ -50,9 +50,9 @@ How they are computed fast (NUMERICS.md 5):
   the grid 2^g0, so a nonzero exact sum is at least 2^g0 in magnitude, and the plan's
   bounds (its docstring) exclude both. B's codes are decoded by integer bit operations
   (:class:`.mx.BitLayout`: three int32 passes, after one byte pass for narrow codes), by
-  table in chunks holding inf/NaN codes. Packed X2 bytes become two byte planes (low
-  nibbles: the even columns, high nibbles: the odd ones), so this path computes its
-  columns permuted (:meth:`Rescaled.in_order`) and puts them back at the end. The
+  table in chunks holding inf/NaN codes. Packed X2 bytes are decoded as two planes (low
+  nibbles moved up: the even columns; the bytes as they are for the high nibbles: the odd
+  ones), so this path computes its columns permuted (:meth:`Rescaled.in_order`) and puts them back at the end. The
   rescaling factors are FP32 bit patterns built from the exponent differences, a group of
   blocks at a time (:func:`_ratio_bits`).
 * exact: per chunk, the float64 terms (or, for format pairs whose 32-term block sums are
@@ -319,19 +319,22 @@ class MxTerms:
                 lay = None  # inf/NaN codes in this chunk: the table decodes them
         if lay is not None:
             # (8-bit shifts are multiplies: numpy's uint8 left_shift loop is not vectorised)
-            if plan.planes:  # low nibbles (even columns) up by 4, high ones masked in place
-                y = bytes8[: (k1 - k0) * n].reshape(k1 - k0, n)
-                half = -(-n // 2)
-                np.multiply(codes, np.uint8(16), out=y[:, :half])
-                np.bitwise_and(codes[:, : n // 2], np.uint8(0xF0), out=y[:, half:])
-                codes = y
-            elif lay.pre:  # the sign of a narrow code to the byte's top bit
-                codes = np.multiply(codes, np.uint8(1 << lay.pre),
-                                    out=bytes8[: (k1 - k0) * n].reshape(k1 - k0, n))
             f = plan.f_bits
             dst = view[:, :, 0] if m == 1 else scratch[: nblk * rows * n].reshape(nblk, rows, n)
             bits = dst.view(np.int32)
-            np.copyto(bits, codes.view(lay.carrier).reshape(nblk, rows, n))
+            if plan.planes:  # low nibbles (the even columns) moved up by 4; the high ones
+                # are up already, their byte's low nibble lands below the mask
+                half = -(-n // 2)
+                lo = np.multiply(codes, np.uint8(16),
+                                 out=bytes8[: (k1 - k0) * half].reshape(k1 - k0, half))
+                np.copyto(bits[..., :half], lo.view(lay.carrier).reshape(nblk, rows, half))
+                np.copyto(bits[..., half:],
+                          codes[:, : n // 2].view(lay.carrier).reshape(nblk, rows, n // 2))
+            else:
+                if lay.pre:  # the sign of a narrow code to the byte's top bit
+                    codes = np.multiply(codes, np.uint8(1 << lay.pre),
+                                        out=bytes8[: (k1 - k0) * n].reshape(k1 - k0, n))
+                np.copyto(bits, codes.view(lay.carrier).reshape(nblk, rows, n))
             np.left_shift(bits, lay.left, out=bits)
             np.bitwise_and(bits.view(np.uint32), np.uint32(lay.mask), out=bits.view(np.uint32))
         else:
