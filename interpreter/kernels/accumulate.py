@@ -80,7 +80,8 @@ T = TileDataType
 F32, F64 = np.dtype(np.float32), np.dtype(np.float64)
 
 _CHUNK = 128  # K rows per step (4 scale blocks): the float32 buffer stays in the L2 cache
-_RESCALED_MIN_COLUMNS = 1024  # M * N from which the rescaled ordered path is faster
+_RESCALED_MIN_OUTPUTS = 1024  # M * N from which the rescaled ordered path is faster,
+_RESCALED_MIN_COLUMNS = 256  # when N reaches this too (its calls are per block and N wide)
 _THREAD_MIN = 1 << 21  # M*K*N above which the N columns are split across two threads
 _POOL: ThreadPoolExecutor | None = None
 
@@ -300,15 +301,16 @@ class MxTerms:
         f_bits = None if lay is None else np.ldexp(a, gap - cexp).astype(F32)
         return Rescaled(lay, cexp, f_bits, f_lut, self.b_packed and lay is not None)
 
-    def fill_scaled(self, view, k0, k1, c0, c1, plan, scratch, bytes8) -> None:
-        """view (nblk, rows, M, n) float32 = the scaled terms a[m, k] B[k, j] 2^-cexp of
-        rows k0:k1 (nblk * rows of them, block-major), columns in ``plan.columns`` order: B
-        decoded by its bit layout (or by table where a chunk holds inf/NaN codes, or without
-        a layout), times one factor per (m, k). ``scratch``: float32, at least
-        (k1-k0) * (c1-c0) elements, for table decoding and M > 1; ``bytes8``: uint8, as many,
-        for narrow codes (a fresh array per chunk would cost its page faults every time).
-        Callers hold ``np.errstate``."""
-        nblk, rows, m, n = view.shape
+    def decode_scaled(self, dst, k0, k1, c0, c1, plan, spare, bytes8):
+        """B rows k0:k1 (nblk * rows of them, block-major), columns in the order of
+        ``plan.in_order``, decoded for the rescaled path: returns ``(decoded, f)`` with
+        decoded (nblk, rows, n) float32 and ``decoded[., r, j] * f[m, k0 + .]`` the scaled
+        term a[m, k] B[k, j] 2^-cexp. By the bit layout into ``dst``, or, where the chunk
+        holds inf/NaN codes (or there is no layout), by table into ``dst`` when it is
+        contiguous, else into ``spare``. ``bytes8``: uint8, at least (k1-k0) * (c1-c0)
+        elements, for narrow codes (a fresh array per chunk would cost its page faults
+        every time). Callers hold ``np.errstate``."""
+        nblk, rows, n = dst.shape
         lay = plan.layout
         codes = self._codes(k0, k1, c0, c1)
         if lay is not None and lay.special_min is not None:
@@ -317,32 +319,28 @@ class MxTerms:
             if (int(codes.view(lay.carrier).max()) >= lay.special_min
                     or int(codes.max()) >= (1 << (8 * codes.itemsize - 1)) + lay.special_min):
                 lay = None  # inf/NaN codes in this chunk: the table decodes them
-        if lay is not None:
-            # (8-bit shifts are multiplies: numpy's uint8 left_shift loop is not vectorised)
-            f = plan.f_bits
-            dst = view[:, :, 0] if m == 1 else scratch[: nblk * rows * n].reshape(nblk, rows, n)
-            bits = dst.view(np.int32)
-            if plan.planes:  # low nibbles (the even columns) moved up by 4; the high ones
-                # are up already, their byte's low nibble lands below the mask
-                half = -(-n // 2)
-                lo = np.multiply(codes, np.uint8(16),
-                                 out=bytes8[: (k1 - k0) * half].reshape(k1 - k0, half))
-                np.copyto(bits[..., :half], lo.view(lay.carrier).reshape(nblk, rows, half))
-                np.copyto(bits[..., half:],
-                          codes[:, : n // 2].view(lay.carrier).reshape(nblk, rows, n // 2))
-            else:
-                if lay.pre:  # the sign of a narrow code to the byte's top bit
-                    codes = np.multiply(codes, np.uint8(1 << lay.pre),
-                                        out=bytes8[: (k1 - k0) * n].reshape(k1 - k0, n))
-                np.copyto(bits, codes.view(lay.carrier).reshape(nblk, rows, n))
-            np.left_shift(bits, lay.left, out=bits)
-            np.bitwise_and(bits.view(np.uint32), np.uint32(lay.mask), out=bits.view(np.uint32))
+        if lay is None:
+            out = dst if dst.flags.c_contiguous else spare[: dst.size].reshape(dst.shape)
+            self.decode32(out.reshape(nblk * rows, n), k0, k1, c0, c1)  # (take: contiguous)
+            return out, plan.f_lut
+        # (8-bit shifts are multiplies: numpy's uint8 left_shift loop is not vectorised)
+        bits = dst.view(np.int32)
+        if plan.planes:  # low nibbles (the even columns) moved up by 4; the high ones are
+            # up already, their byte's low nibble lands below the mask
+            half = -(-n // 2)
+            lo = np.multiply(codes, np.uint8(16),
+                             out=bytes8[: (k1 - k0) * half].reshape(k1 - k0, half))
+            np.copyto(bits[..., :half], lo.view(lay.carrier).reshape(nblk, rows, half))
+            np.copyto(bits[..., half:],
+                      codes[:, : n // 2].view(lay.carrier).reshape(nblk, rows, n // 2))
         else:
-            f = plan.f_lut
-            dst = scratch[: nblk * rows * n].reshape(nblk, rows, n)  # take needs contiguity
-            self.decode32(dst.reshape(nblk * rows, n), k0, k1, c0, c1)
-        for i in range(m):  # 3-D operands: numpy's fast loop for a per-row factor
-            np.multiply(dst, f[i, k0:k1].reshape(nblk, rows, 1), out=view[:, :, i])
+            if lay.pre:  # the sign of a narrow code to the byte's top bit
+                codes = np.multiply(codes, np.uint8(1 << lay.pre),
+                                    out=bytes8[: (k1 - k0) * n].reshape(k1 - k0, n))
+            np.copyto(bits, codes.view(lay.carrier).reshape(nblk, rows, n))
+        np.left_shift(bits, lay.left, out=bits)
+        np.bitwise_and(bits.view(np.uint32), np.uint32(lay.mask), out=bits.view(np.uint32))
+        return dst, plan.f_bits
 
     def _codes(self, k0, k1, c0, c1):
         if self.b_packed:
@@ -557,49 +555,66 @@ def _ratio_bits(ea: np.ndarray, eb: np.ndarray, b0: int, b1: int) -> np.ndarray:
     return bits.view(F32)
 
 
+_GROUP_BYTES = 1 << 19
+"""Working buffer of the rescaled path per chunk: about half the L2 cache of one core."""
+
+
 def _rescaled_cols(src, c, plan: Rescaled, c0: int, c1: int) -> np.ndarray:
-    """The ordered profile on a rescaled accumulator (module docstring), columns c0:c1."""
+    """The ordered profile on a rescaled accumulator (module docstring), columns c0:c1.
+
+    Per scale block, rows of A are taken a group at a time: a (33, g, n) buffer holds the
+    group's accumulators in the block's domain in row 0 and the block's terms below,
+    reduced in order. g is as large as keeps a chunk's buffers within ``_GROUP_BYTES``
+    (one row of A when B is wide: M buffers per block would leave the L2 cache). With one
+    row of A, B is decoded straight into the buffers and multiplied there by the row
+    factors; with more, B is decoded once per chunk and multiplied into the buffers row by
+    row."""
     m, k, _ = src.shape
     n = c1 - c0
     ea, eb = src.ea, plan.in_order(src.eb, c0, c1)  # (nb, M), (nb, n)
     nblk = -(-min(_CHUNK, k) // MX_BLOCK)
     group = nblk * max(1, _RATIO_WORDS // (nblk * m * n))  # blocks per ratio group
-    # per block of a chunk: row 0 the accumulator in the block's domain, then its 32 terms
-    buf = np.empty((nblk, MX_BLOCK + 1, m, n), F32)
-    scratch = np.empty(min(_CHUNK, k) * n, F32)  # B decoded by table, or for M > 1 rows
+    g = max(1, min(m, _GROUP_BYTES // (nblk * (MX_BLOCK + 1) * n * 4)))  # rows of A
+    buf = np.empty((nblk, MX_BLOCK + 1, g, n), F32)
+    scratch = np.empty(min(_CHUNK, k) * n, F32)  # B decoded for M > 1, or by table
     bytes8 = np.empty(min(_CHUNK, k) * n, np.uint8)  # narrow codes moved up
-    slots = [buf[i, 0] for i in range(nblk)]
-    sums = [buf[i].reshape(MX_BLOCK + 1, m * n) for i in range(nblk)]
     acc = np.zeros((m, n), F32)
     if c is not None:  # C in the first block's domain (exact: module docstring)
         e0 = ea[0][:, None].astype(np.int64) + eb[0][None, :]
         acc = np.ldexp(plan.in_order(c, c0, c1).astype(F64), -(e0 + plan.cexp)).astype(F32)
-    flat = acc.reshape(-1)
-    wide = m * n >= 8  # (see _add_rows)
     with np.errstate(invalid="ignore", over="ignore", under="ignore"):
         # no longer than a row: numpy buffers a broadcast per-row factor otherwise (2.5x
         # slower); the errstate context restores the thread's setting
-        np.setbufsize(max(16, min(8192, n * m) & ~15))
+        np.setbufsize(max(16, min(8192, n) & ~15))
         for k0 in range(0, k, _CHUNK):
             k1 = min(k, k0 + _CHUNK)
             full, rem = divmod(k1 - k0, MX_BLOCK)
-            if full:
-                src.fill_scaled(buf[:full, 1:], k0, k0 + full * MX_BLOCK, c0, c1, plan, scratch,
-                                bytes8)
-            if rem:
-                src.fill_scaled(buf[full : full + 1, 1 : rem + 1], k1 - rem, k1, c0, c1, plan,
-                                scratch, bytes8)
+            parts = []  # (first block, end block, rows per block, B decoded, factors, row)
+            for i0, i1, rows in ((0, full, MX_BLOCK), (full, full + 1, rem)):
+                if i1 == i0 or rows == 0:
+                    continue
+                ka, kb = k0 + i0 * MX_BLOCK, k0 + i0 * MX_BLOCK + (i1 - i0) * rows
+                if m == 1:
+                    dst = buf[i0:i1, 1 : rows + 1, 0]
+                else:
+                    dst = scratch[(ka - k0) * n : (kb - k0) * n].reshape(i1 - i0, rows, n)
+                parts.append((i0, i1, rows, *src.decode_scaled(dst, ka, kb, c0, c1, plan,
+                                                              scratch, bytes8), ka))
             b0 = k0 // MX_BLOCK
             if b0 % group == 0:
                 g0 = b0
                 ratio = _ratio_bits(ea, eb, g0, min(g0 + group, ea.shape[0]))
-            for i in range(full + (rem > 0)):
-                np.multiply(acc, ratio[b0 - g0 + i], out=slots[i])  # into block i's domain
-                rows = sums[i] if i < full else sums[i][: rem + 1]
-                if wide:
-                    np.add.reduce(rows, axis=0, out=flat, initial=-0.0)  # as _add_rows
-                else:
-                    _add_rows(rows, flat)
+            for m0 in range(0, m, g):
+                m1 = min(m, m0 + g)
+                out = acc[m0:m1].reshape(-1)
+                for i0, i1, rows, dec, f, ka in parts:
+                    for r in range(m0, m1):  # the terms: one factor per row of B
+                        np.multiply(dec, f[r, ka : ka + (i1 - i0) * rows].reshape(-1, rows, 1),
+                                    out=buf[i0:i1, 1 : rows + 1, r - m0])
+                    for i in range(i0, i1):
+                        w = buf[i, : rows + 1, : m1 - m0]
+                        np.multiply(acc[m0:m1], ratio[b0 - g0 + i, m0:m1], out=w[0])  # domain
+                        _add_rows(w.reshape(rows + 1, -1), out)
     e = ea[-1][:, None].astype(np.int64) + eb[-1][None, :]  # the last block's domain
     return plan.natural(np.ldexp(acc.astype(F64), e + plan.cexp).astype(F32))  # exact
 
@@ -641,13 +656,13 @@ def _split_columns(fn, src, *args) -> np.ndarray:
 def ordered(src, c: np.ndarray | None, bias: np.ndarray | None) -> np.ndarray:
     """The ``ordered`` profile (module docstring): (M, N) float32."""
     m, _, n = src.shape
-    # the rescaled path pays three calls per 32-row block; narrow products (the per-PE tiles
+    # the rescaled path pays its calls per 32-row block; narrow products (the per-PE tiles
     # of a lowered program) are cheaper per chunk of 128 rows
-    wide = m * n >= _RESCALED_MIN_COLUMNS
+    wide = m * n >= _RESCALED_MIN_OUTPUTS and n >= _RESCALED_MIN_COLUMNS
     plan = src.rescale_plan(c) if wide and isinstance(src, MxTerms) else None
     if plan is None:
         acc = _split_columns(_ordered_cols, src, c)
-    else:  # one thread: two measured slower (2 cores, 16384 x 4096: 64 ms against 48 ms)
+    else:  # one thread: two measured no faster (docs/numerics-profiles.md)
         acc = _rescaled_cols(src, c, plan, 0, src.shape[2])
     if bias is None:
         return acc

@@ -29,16 +29,18 @@ from pto_dialect.datatypes import TileDataType as T
 from tests.budget import examples
 
 F32 = np.float32
+DEFAULT_MINIMA = accumulate._RESCALED_MIN_OUTPUTS, accumulate._RESCALED_MIN_COLUMNS
+"""The kernel's own thresholds for the rescaled path (the fixture below lowers them)."""
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _narrow_products_too():
-    """The kernel takes the path from 1024 output columns (a speed choice; the results are
-    the same either way): these small cases take it too."""
-    saved = accumulate._RESCALED_MIN_COLUMNS
-    accumulate._RESCALED_MIN_COLUMNS = 1
+    """The kernel takes the path from 1024 outputs and 256 columns (a speed choice; the
+    results are the same either way): these small cases take it too."""
+    saved = accumulate._RESCALED_MIN_OUTPUTS, accumulate._RESCALED_MIN_COLUMNS
+    accumulate._RESCALED_MIN_OUTPUTS = accumulate._RESCALED_MIN_COLUMNS = 1
     yield
-    accumulate._RESCALED_MIN_COLUMNS = saved
+    accumulate._RESCALED_MIN_OUTPUTS, accumulate._RESCALED_MIN_COLUMNS = saved
 
 
 @contextmanager
@@ -265,9 +267,11 @@ def test_bit_layouts_decode_every_code(t):
 
 
 def test_wide_products_take_the_path_by_default(plans, monkeypatch):
-    """From 1024 output columns the kernel's default takes the rescaled path; sampled columns
-    equal the Fraction reference (bit for bit, chunk tails included: K = 161)."""
-    monkeypatch.setattr(accumulate, "_RESCALED_MIN_COLUMNS", 1024)
+    """From 1024 outputs and 256 columns the kernel's default takes the rescaled path;
+    sampled columns equal the Fraction reference (bit for bit, chunk tails included:
+    K = 161)."""
+    monkeypatch.setattr(accumulate, "_RESCALED_MIN_OUTPUTS", DEFAULT_MINIMA[0])
+    monkeypatch.setattr(accumulate, "_RESCALED_MIN_COLUMNS", DEFAULT_MINIMA[1])
     rng = np.random.default_rng(21)
     k, n = 161, 1100
     nb = -(-k // 32)
@@ -284,3 +288,21 @@ def test_wide_products_take_the_path_by_default(plans, monkeypatch):
         want = ordered_reference(terms(ac, T.E4M3, bc, T.E4M3, sa, sb, 0, j), None,
                                  _value(bias[0, j]))
         assert got[0, j] == want, j
+
+
+@pytest.mark.parametrize("group_rows", [1, 2, 5])
+def test_rows_of_a_in_groups(plans, monkeypatch, group_rows):
+    """Rows of A are reduced a group at a time (as many as keep the buffers within
+    ``_GROUP_BYTES``): groups of 1, of 2 with a partial last group, and all 5 rows give the
+    Fraction reference, with C, a K tail and table-decoded chunks (inf/NaN codes)."""
+    m, k, n = 5, 161, 10
+    nblk = -(-min(accumulate._CHUNK, k) // 32)
+    monkeypatch.setattr(accumulate, "_GROUP_BYTES", group_rows * nblk * 33 * n * 4)
+    rng = np.random.default_rng(group_rows)
+    nb = -(-k // 32)
+    ac, bc = raw(T.E4M3, rng, (m, k), finite=False), raw(T.E5M2, rng, (k, n), finite=False)
+    sa = rng.integers(118, 138, (m, nb)).astype(np.uint8)
+    sb = rng.integers(118, 138, (nb, n)).astype(np.uint8)
+    c = (rng.standard_normal((m, n)) * 8).astype(F32)
+    run_and_check(T.E4M3, T.E5M2, ac, bc, sa, sb, c=c)
+    assert plans and all(p is not None for p in plans)
