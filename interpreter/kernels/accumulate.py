@@ -105,15 +105,16 @@ def _range(lut: np.ndarray) -> tuple[int, int]:
 # -- term sources ----------------------------------------------------------------------------
 
 def _row_factors(a, s):
-    """(rows, n) float32 ``a[k] * s[k // 32 - first block, j]``; a (rows,) starts a block."""
-    rows, n = a.shape[0], s.shape[1]
-    f = np.empty((rows, n), np.float32)
+    """(rows, M, n) float32 ``a[k, m] * s[k // 32 - first block, m, j]``; a (rows, M) starts
+    a block, s (nblk, M, n)."""
+    rows, (_, m, n) = a.shape[0], s.shape
+    f = np.empty((rows, m, n), np.float32)
     full = rows // MX_BLOCK
     if full:
-        np.multiply(a[: full * MX_BLOCK].reshape(full, MX_BLOCK, 1), s[:full, None, :],
-                    out=f[: full * MX_BLOCK].reshape(full, MX_BLOCK, n))
+        np.multiply(a[: full * MX_BLOCK].reshape(full, MX_BLOCK, m, 1), s[:full, None],
+                    out=f[: full * MX_BLOCK].reshape(full, MX_BLOCK, m, n))
     if rows % MX_BLOCK:
-        np.multiply(a[full * MX_BLOCK :, None], s[full], out=f[full * MX_BLOCK :])
+        np.multiply(a[full * MX_BLOCK :, :, None], s[full], out=f[full * MX_BLOCK :])
     return f
 
 
@@ -416,19 +417,19 @@ class MxTerms:
     def fill32(self, out, k0, k1, c0, c1):
         """out (rows, M, n) float32 = the terms (exact where :meth:`safe`). Callers hold
         ``np.errstate`` (over/invalid/under ignored)."""
-        m = self.shape[0]
-        if m == 1:  # 2-D views: cheaper broadcasting
+        # one multiply by the factor a[m, k] * s[block, m, j]: exact where the term is safe
+        # (then 2^E a is an FP32 value, see the module docstring; a * B first could leave
+        # FP32's range before the scale brings it back); other columns are replaced by the
+        # caller
+        factors = _row_factors(self.a32[:, k0:k1].T, self._s32(k0, k1, c0, c1))
+        if self.shape[0] == 1:  # 2-D views: cheaper broadcasting
             o2 = out[:, 0, :]
             self.decode32(o2, k0, k1, c0, c1)
-            # one multiply by the factor a[k] * s[block, j]: exact where the term is safe
-            # (then 2^E a is an FP32 value, see the module docstring); other columns are
-            # replaced by the caller
-            o2 *= _row_factors(self.a32[0, k0:k1], self._s32(k0, k1, c0, c1)[:, 0, :])
+            o2 *= factors[:, 0, :]
             return
         tmp = np.empty((k1 - k0, c1 - c0), np.float32)
         self.decode32(tmp, k0, k1, c0, c1)
-        np.multiply(tmp[:, None, :], self.a32[:, k0:k1].T[:, :, None], out=out)
-        self._scale_rows(out, self._s32(k0, k1, c0, c1))
+        np.multiply(tmp[:, None, :], factors, out=out)
 
     def b64(self, k0, k1, cols):
         codes = self.cb[k0:k1]

@@ -151,6 +151,31 @@ def test_wide_columns_among_fast_ones(profile, pair):
 
 
 @pytest.mark.parametrize("profile", ["ordered", "exact"])
+@pytest.mark.parametrize(("at", "bt"), [(T.BF16, T.E2M1X2), (T.E2M1X2, T.BF16)])
+@pytest.mark.parametrize("m", [1, 2])
+def test_huge_elements_scaled_down(profile, at, bt, m):
+    """A BF16 element near 2^127 times an FP4 6.0 exceeds FP32, but with the FP4 side's
+    scale 2^-15 the term is an FP32 value: the term is the exact product, so the result
+    is finite (a kernel that multiplied the elements before the scale gave inf)."""
+    rng = np.random.default_rng(m)
+    k, n = 31, 3
+    big = np.full((m, k) if at is T.BF16 else (k, n), 0x7F00, np.uint16)  # 2^127
+    big[..., 1::2] = 0xFF00  # -2^127
+    six = np.full((k, n) if at is T.BF16 else (m, k), 0x07, np.uint8)  # FP4 6.0
+    ac, bc = (big, six) if at is T.BF16 else (six, big)
+    scale = np.full((1, n) if at is T.BF16 else (m, 1), 127 - 15, np.uint8)
+    sa, sb = (None, scale) if at is T.BF16 else (scale, None)
+    bias = (rng.standard_normal((1, n)) * 4).astype(np.float32)
+    got = cube_matrix(5 if m > 1 else 21, ac, bc, bias=bias, a_scale=sa, b_scale=sb,
+                      a_type=at, b_type=bt, profile=profile)
+    ref_fn = exact_reference if profile == "exact" else ordered_reference
+    want = np.array([[ref_fn(terms(ac, at, bc, bt, sa, sb, i, j), None, _value(bias[0, j]))
+                      for j in range(n)] for i in range(m)], np.float32)
+    assert np.isfinite(want).all()
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("profile", ["ordered", "exact"])
 def test_ordinary_fp32_matmul(profile):
     """Non-MX TMATMUL_BIAS on FP32: 48-bit products are never FP32 values (wide path)."""
     rng = np.random.default_rng(2)
