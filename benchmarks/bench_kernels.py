@@ -80,7 +80,7 @@ def bench_tgemv(k: int, n: int, repeat: int) -> dict[tuple[str, str], float]:
     sb = rng.integers(120, 135, size=(nb, n)).astype(np.uint8)
     bias = rng.standard_normal((1, n)).astype(np.float32)
     print(f"TGEMV_MX_BIAS, K={k} N={n} (ms, best of {4 * repeat} samples in alternating rounds "
-          "with the anchor); target ordered <= 6x anchor")
+          "with the anchor); target ordered <= 6x anchor at K=16384, N=4096")
     cases = {
         "E4M3xE4M3": (ml_dtypes.float8_e4m3fn, None),
         "FP4xFP4 (1/byte)": (ml_dtypes.float4_e2m1fn, None),
@@ -109,9 +109,12 @@ def bench_tgemv(k: int, n: int, repeat: int) -> dict[tuple[str, str], float]:
                 lambda: tgemv_mx_bias(*pargs, profile=profile, **kw),  # noqa: B023
                 rounds)
             ratios[(name, profile)] = t_k / t_anchor
-            mark = "" if target is None else (" ok" if t_k / t_anchor <= target else " SLOW")
-            line.append(f"{profile} {t_k * 1e3:7.1f} ({t_k / t_anchor:5.2f}x{mark})")
-        print(" ".join(line) + f"  anchor {t_anchor * 1e3:6.1f}")
+            mark = ""  # the target is set at K=16384, N=4096 (issue 11), not for quick sizes
+            if target is not None and (k, n) == (16384, 4096):
+                mark = " ok" if t_k / t_anchor <= target else " SLOW"
+            line.append(f"{profile} {t_k * 1e3:7.1f} ({t_k / t_anchor:5.2f}x{mark}, anchor "
+                        f"{t_anchor * 1e3:.1f})")
+        print(" ".join(line))
     return ratios
 
 
