@@ -163,7 +163,8 @@ def test_reduction_sequence():
 
 
 @avs("PTO-AVS-TILE-TESTTILECOMPLEX-EXECUTION-001",
-     unchecked="its TPARTARGMAX step: TPARTARGMAX is not implemented")
+     unchecked="its ExecuteTilePartialArg step (TPARTARGMAX): a deleted name of the catalog "
+               "(spec/catalog/tile-operations.json), so no instruction reaches it")
 def test_complex_sequence():
     """TPARTADD of U32 [2 4 6] (valid 1x3) and [1 3] (valid 1x2) = [3 7 6]; TMRGSORT of the
     FP32 runs [1 4] and [2 3] = [1 2 3 4]; THISTOGRAM of [0 1 1 3] (byte 0, an all-zero U8
