@@ -24,7 +24,9 @@ TREM semantics (PTO-SPEC 5, D6-D9):
   4.0 rem -2.0 = +0.0. A +-0 divisor gives NaN (no fault, no warning); x rem +-inf = x when
   the signs agree and +-inf when they differ; inf rem y = NaN. FP16, BF16, E4M3 and E5M2
   are computed in float32 and rounded once back: correctly rounded because float32 has at
-  least 2p+2 bits for each (NUMERICS.md 4).
+  least 2p+2 bits for each (NUMERICS.md 4). FP16, E4M3 and E5M2 skip libm's scalar fmod:
+  their quotients stay below 2^40, so a float64 floor quotient with one correction step
+  gives the same remainder exactly (:func:`_narrow_floor_mod`).
 * Operands stay in the tile dtype (NumPy 2 NEP 50 promotion traps). Inputs are never
   modified.
 * Padding (D9) with PadValue ``pad`` outside the valid rectangle (:mod:`.padding`).
@@ -156,6 +158,58 @@ def _float_floor_mod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return r
 
 
+_BOUNDED_QUOTIENT = frozenset({T.FP16, T.E4M3, T.E5M2})
+"""Float types whose finite values have at most 11 significant bits and a quotient range
+below 2^40 (FP16: 65504 / 2^-24): for them a floor quotient times the divisor is exact in
+float64 (:func:`_narrow_floor_mod`)."""
+
+_MOD_BLOCK = 1 << 15
+"""Elements per block of :func:`_narrow_floor_mod`: its float64 temporaries stay in cache."""
+
+
+def _narrow_floor_mod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`_float_floor_mod` of float32 arrays holding values of a ``_BOUNDED_QUOTIENT``
+    type, bit for bit, without libm's scalar fmod: per block in float64,
+    ``q = floor(a / b)`` is the floor quotient or one off (the quotient is below 2^40, so
+    the division's error is below 2^-12), ``r = a - q b`` is exact (q below 2^40 times an
+    11-bit divisor fits 53 bits; a and q b lie on the 2^-24 grid and |r| < 2 |b|), and one
+    step corrects q: r takes the divisor's sign and |r| < |b|. Then r is the exact floor
+    remainder, rounded once to float32 as ``np.mod``'s ``fmod + b`` is. Non-finite
+    operands and zero divisors go through :func:`_float_floor_mod` itself."""
+    a, b = np.broadcast_arrays(a, b)
+    fa, fb = a.reshape(-1), b.reshape(-1)  # (a copy where an operand is broadcast)
+    out = np.empty(fa.shape, np.float32)
+    n = fa.size
+    blk = min(n, _MOD_BLOCK)
+    x, y, q = (np.empty(blk) for _ in range(3))
+    wrong = np.empty(blk, bool)
+    with np.errstate(all="ignore"):
+        for i in range(0, n, blk):
+            j = min(n, i + blk)
+            w = j - i
+            xa, yb, qq, bad = x[:w], y[:w], q[:w], wrong[:w]
+            np.copyto(xa, fa[i:j])
+            np.copyto(yb, fb[i:j])
+            np.divide(xa, yb, out=qq)
+            np.floor(qq, out=qq)
+            np.multiply(qq, yb, out=qq)
+            np.subtract(xa, qq, out=xa)  # r, exact
+            # q one too large: r nonzero with the sign opposite to b's
+            np.multiply(xa, yb, out=qq)
+            np.less(qq, 0, out=bad)
+            np.add(xa, yb, out=xa, where=bad)
+            # q one too small: |r| >= |b| (r has b's sign)
+            np.abs(xa, out=qq)
+            np.greater_equal(qq, np.abs(yb), out=bad)
+            np.subtract(xa, yb, out=xa, where=bad)
+            np.copyto(out[i:j], xa)  # one rounding to float32
+    np.copysign(out, fa, out=out, where=out == 0)
+    special = ~(np.isfinite(fa) & np.isfinite(fb)) | (fb == 0)
+    if special.any():
+        out[special] = _float_floor_mod(fa[special], fb[special])
+    return out.reshape(a.shape)
+
+
 def _int_floor_mod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """D8: np.mod is floor modulo for signed ints (INT_MIN % -1 = 0), remainder for unsigned."""
     return np.mod(a, b)
@@ -175,6 +229,8 @@ class BinaryRow:
     checks_encodings: bool = False
     """Floating source encodings are checked (TF32/HF32 low bits): only MAX and MIN
     (``TileOperandsLegal_ExecuteTileBinary`` in asl/tile/model/legality/operand-schema.asl)."""
+    bounded_float_op: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+    """``float_op`` (same bits) for float32 arrays of ``_BOUNDED_QUOTIENT`` values, or None."""
 
 
 def _int_trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -227,7 +283,8 @@ def _row(name, int_op, float_op, faults=False, rhs="second operand", types=VEC_A
     return BinaryRow(name, int_op, float_op, types, types, faults, rhs, encodings)
 
 
-TREM_ROW = BinaryRow("TREM", _int_floor_mod, _float_floor_mod, TREM_TYPES, VEC_ARITH_TYPES, True)
+TREM_ROW = BinaryRow("TREM", _int_floor_mod, _float_floor_mod, TREM_TYPES, VEC_ARITH_TYPES, True,
+                     bounded_float_op=_narrow_floor_mod)
 
 BINARY_ROWS: dict[str, BinaryRow] = {
     r.mnemonic: r
@@ -319,18 +376,26 @@ def binary_core(
         if t in NARROW_FP32:
             r = row.float_op(a.astype(np.float64), b.astype(np.float64))
             return round_to_narrow_fp32(r, t)
-        if t in _COMPUTE_IN_F32:
-            r = row.float_op(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
+        if t in _COMPUTE_IN_F32:  # computed and NaN-tested in FP32 (numpy's 16- and 8-bit
+            # float loops are scalar), then rounded once to t (NaN stays NaN, nothing
+            # finite becomes NaN)
+            wide_a, wide_b = a.astype(np.float32), b.astype(np.float32)
+            op = row.float_op
+            if row.bounded_float_op is not None and t in _BOUNDED_QUOTIENT:
+                op = row.bounded_float_op
+            wide_r = op(wide_a, wide_b)
+            r = wide_r.astype(a.dtype)
         else:
-            r = row.float_op(a, b)
+            wide_a, wide_b, r = a, b, row.float_op(a, b)
+            wide_r = r
     # a NaN created by an invalid operation (inf - inf, 0 * inf, 0 / 0, x rem 0) is the
     # format's canonical quiet NaN (TileNumericCanonicalNaN, asl/arch/features/
     # mx-formats.asl: FP32 0x7FC00000, FP16 0x7E00, BF16 0x7FC0, E4M3 0x7F, E5M2 0x7E),
     # not the machine's default NaN (0xFFC00000 on x86)
     # fast path: no NaN in the result (one reduction), so none was created
-    if not has_nan(r):
+    if not has_nan(wide_r):
         return r
-    created = np.isnan(r) & ~np.isnan(a) & ~np.isnan(b)
+    created = np.isnan(wide_r) & ~np.isnan(wide_a) & ~np.isnan(wide_b)
     if created.any():  # np.nan casts to each format's canonical NaN
         r = replace_where(r, created, np.array(np.nan).astype(r.dtype))
     return r

@@ -148,6 +148,40 @@ def test_floats_correctly_rounded_against_exact_rationals(dt, seed):
             assert np.array(got).view(f"u{bits // 8}") == np.array(want).view(f"u{bits // 8}")
 
 
+def test_fp16_quotients_up_to_2_40():
+    """FP16 (and FP8) TREM runs on float64 floor quotients (``_narrow_floor_mod``): the
+    largest dividends over every subnormal and the smallest normal divisors (quotients up
+    to 2^40, where the float64 division is furthest from exact), and dividends one code
+    around multiples of a divisor, give the correctly rounded floor modulo of the exact
+    inputs, signed zeros included."""
+    subnormal = np.arange(1, 0x400, dtype=np.uint16)
+    divisors = np.concatenate([subnormal, subnormal | 0x8000, np.arange(0x400, 0x800, 7),
+                               np.arange(0x3C00, 0x3C40)]).astype(np.uint16).view(np.float16)
+    for dividend in (65504.0, -65504.0, 65472.0, 1000.5, -3.0):
+        a = np.full(divisors.shape, dividend, np.float16)
+        check_exact(a, divisors)
+    b = np.array([3.0, -3.0, 0.1, 7.0e-5], np.float16)
+    q = np.array([21845, -21845, 655040, 936], np.float64)
+    near = (q * b.astype(np.float64)).astype(np.float16)
+    codes = near.view(np.uint16)
+    for step in (-1, 0, 1):
+        a = (codes.astype(np.int32) + step).astype(np.uint16).view(np.float16)
+        check_exact(a, b)
+
+
+def check_exact(a: np.ndarray, b: np.ndarray) -> None:
+    r = trem(a, b)
+    for x, y, got in zip(a.astype(np.float64), b.astype(np.float64), r):
+        if not (math.isfinite(x) and math.isfinite(y) and y != 0):
+            continue
+        exact = float_ref(float(x), float(y))
+        if exact == 0:
+            assert float(got) == 0 and np.signbit(got) == np.signbit(x), (x, y)
+        else:
+            assert (np.array(got).view(np.uint16)
+                    == np.array(nearest_even(exact, np.float16)).view(np.uint16)), (x, y)
+
+
 def test_types_d6_revised():
     """D6 (revised): the ASL set by default (S64 and TF32 included); HiF8 is not in it."""
     assert trem(np.array([-7], np.int64), np.array([3], np.int64)).tolist() == [2]
