@@ -26,7 +26,8 @@ TREM semantics (PTO-SPEC 5, D6-D9):
   are computed in float32 and rounded once back: correctly rounded because float32 has at
   least 2p+2 bits for each (NUMERICS.md 4). FP16, E4M3 and E5M2 skip libm's scalar fmod:
   their quotients stay below 2^40, so a float64 floor quotient with one correction step
-  gives the same remainder exactly (:func:`_narrow_floor_mod`).
+  gives the same remainder exactly; FP32 (and BF16) quotients within [2^-26, 2^28)
+  likewise (:func:`_blocked_floor_mod`), the rest through ``np.mod``.
 * Operands stay in the tile dtype (NumPy 2 NEP 50 promotion traps). Inputs are never
   modified.
 * Padding (D9) with PadValue ``pad`` outside the valid rectangle (:mod:`.padding`).
@@ -160,54 +161,87 @@ def _float_floor_mod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 _BOUNDED_QUOTIENT = frozenset({T.FP16, T.E4M3, T.E5M2})
 """Float types whose finite values have at most 11 significant bits and a quotient range
-below 2^40 (FP16: 65504 / 2^-24): for them a floor quotient times the divisor is exact in
-float64 (:func:`_narrow_floor_mod`)."""
+below 2^40 (FP16: 65504 / 2^-24): for them every quotient takes :func:`_blocked_floor_mod`."""
 
 _MOD_BLOCK = 1 << 15
-"""Elements per block of :func:`_narrow_floor_mod`: its float64 temporaries stay in cache."""
+"""Elements per block of :func:`_blocked_floor_mod`: its float64 temporaries stay in cache."""
+
+_FP32_RATIO_WINDOW = (2.0**-26, 2.0**28)
+"""FP32 quotients |a / b| in this window (or a = 0) take :func:`_blocked_floor_mod`."""
 
 
-def _narrow_floor_mod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """:func:`_float_floor_mod` of float32 arrays holding values of a ``_BOUNDED_QUOTIENT``
-    type, bit for bit, without libm's scalar fmod: per block in float64,
-    ``q = floor(a / b)`` is the floor quotient or one off (the quotient is below 2^40, so
-    the division's error is below 2^-12), ``r = a - q b`` is exact (q below 2^40 times an
-    11-bit divisor fits 53 bits; a and q b lie on the 2^-24 grid and |r| < 2 |b|), and one
-    step corrects q: r takes the divisor's sign and |r| < |b|. Then r is the exact floor
-    remainder, rounded once to float32 as ``np.mod``'s ``fmod + b`` is. Non-finite
-    operands and zero divisors go through :func:`_float_floor_mod` itself."""
+def _blocked_floor_mod(a: np.ndarray, b: np.ndarray, windowed: bool) -> np.ndarray:
+    """:func:`_float_floor_mod` of float32 arrays, bit for bit, without libm's scalar fmod:
+    per block in float64, ``q = floor(a / b)`` is the floor quotient or one off,
+    ``r = a - q b`` is exact, and one step corrects q (r takes the divisor's sign and
+    |r| < |b|); r is then the exact floor remainder, rounded once to float32 as
+    ``np.mod``'s ``fmod + b`` is.
+
+    Exactness: q b is exact when q (below 2^28, or 2^40 for 11-bit values) times the
+    divisor's significand fits 53 bits; a and q b lie on the grid of the finer of their
+    units and |r| < 2 |b|, which spans at most 2^51 units when |a / b| >= 2^-26 (so a's unit
+    is at least 2^-49 |b|) or when both are ``_BOUNDED_QUOTIENT`` values (2^-24 grid, |b|
+    below 2^16); the division's error (below 2^-12 at these quotients) moves q by at most
+    one. ``windowed``: FP32 values, whose quotients outside ``_FP32_RATIO_WINDOW`` (and
+    a != 0) go through :func:`_float_floor_mod` itself; without it (11-bit values) all do.
+    Non-finite operands and zero divisors always do."""
     a, b = np.broadcast_arrays(a, b)
     fa, fb = a.reshape(-1), b.reshape(-1)  # (a copy where an operand is broadcast)
     out = np.empty(fa.shape, np.float32)
     n = fa.size
     blk = min(n, _MOD_BLOCK)
-    x, y, q = (np.empty(blk) for _ in range(3))
-    wrong = np.empty(blk, bool)
+    x, y, q, t = (np.empty(blk) for _ in range(4))
+    wrong, keep = np.empty(blk, bool), np.empty(blk, bool)
+    slow = []  # (windowed) indices outside the window
+    lo, hi = _FP32_RATIO_WINDOW
     with np.errstate(all="ignore"):
         for i in range(0, n, blk):
             j = min(n, i + blk)
             w = j - i
-            xa, yb, qq, bad = x[:w], y[:w], q[:w], wrong[:w]
+            xa, yb, qq, tt, bad, ok = x[:w], y[:w], q[:w], t[:w], wrong[:w], keep[:w]
             np.copyto(xa, fa[i:j])
             np.copyto(yb, fb[i:j])
             np.divide(xa, yb, out=qq)
+            if windowed:
+                np.abs(qq, out=tt)
+                np.less(tt, hi, out=ok)
+                np.greater_equal(tt, lo, out=bad)
+                np.logical_or(bad, xa == 0, out=bad)
+                np.logical_and(ok, bad, out=ok)
+                if not ok.all():
+                    slow.append(np.flatnonzero(~ok) + i)
             np.floor(qq, out=qq)
             np.multiply(qq, yb, out=qq)
             np.subtract(xa, qq, out=xa)  # r, exact
             # q one too large: r nonzero with the sign opposite to b's
-            np.multiply(xa, yb, out=qq)
-            np.less(qq, 0, out=bad)
+            np.multiply(xa, yb, out=tt)
+            np.less(tt, 0, out=bad)
             np.add(xa, yb, out=xa, where=bad)
             # q one too small: |r| >= |b| (r has b's sign)
-            np.abs(xa, out=qq)
-            np.greater_equal(qq, np.abs(yb), out=bad)
+            np.abs(xa, out=tt)
+            np.greater_equal(tt, np.abs(yb), out=bad)
             np.subtract(xa, yb, out=xa, where=bad)
             np.copyto(out[i:j], xa)  # one rounding to float32
     np.copysign(out, fa, out=out, where=out == 0)
     special = ~(np.isfinite(fa) & np.isfinite(fb)) | (fb == 0)
+    if slow:
+        special[np.concatenate(slow)] = True
     if special.any():
         out[special] = _float_floor_mod(fa[special], fb[special])
     return out.reshape(a.shape)
+
+
+def _trem_float(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """D7 floor modulo: FP32 (and BF16, FP8, FP16 computed in FP32) by
+    :func:`_blocked_floor_mod`, FP64 by :func:`_float_floor_mod`."""
+    if a.dtype == np.float32 and b.dtype == np.float32:
+        return _blocked_floor_mod(a, b, windowed=True)
+    return _float_floor_mod(a, b)
+
+
+def _bounded_trem_float(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`_trem_float` of FP32 arrays holding ``_BOUNDED_QUOTIENT`` values."""
+    return _blocked_floor_mod(a, b, windowed=False)
 
 
 def _int_floor_mod(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -283,8 +317,8 @@ def _row(name, int_op, float_op, faults=False, rhs="second operand", types=VEC_A
     return BinaryRow(name, int_op, float_op, types, types, faults, rhs, encodings)
 
 
-TREM_ROW = BinaryRow("TREM", _int_floor_mod, _float_floor_mod, TREM_TYPES, VEC_ARITH_TYPES, True,
-                     bounded_float_op=_narrow_floor_mod)
+TREM_ROW = BinaryRow("TREM", _int_floor_mod, _trem_float, TREM_TYPES, VEC_ARITH_TYPES, True,
+                     bounded_float_op=_bounded_trem_float)
 
 BINARY_ROWS: dict[str, BinaryRow] = {
     r.mnemonic: r

@@ -149,7 +149,7 @@ def test_floats_correctly_rounded_against_exact_rationals(dt, seed):
 
 
 def test_fp16_quotients_up_to_2_40():
-    """FP16 (and FP8) TREM runs on float64 floor quotients (``_narrow_floor_mod``): the
+    """FP16 (and FP8) TREM runs on float64 floor quotients (``_blocked_floor_mod``): the
     largest dividends over every subnormal and the smallest normal divisors (quotients up
     to 2^40, where the float64 division is furthest from exact), and dividends one code
     around multiples of a divisor, give the correctly rounded floor modulo of the exact
@@ -169,8 +169,28 @@ def test_fp16_quotients_up_to_2_40():
         check_exact(a, b)
 
 
+def test_fp32_quotients_at_the_window_edges():
+    """FP32 quotients |a / b| in [2^-26, 2^28) run on float64 floor quotients, the others
+    through np.mod: dividends around both edges of the window and around multiples of the
+    divisor (quotients up to 2^28 +- 1), subnormals included, give the correctly rounded
+    floor modulo of the exact inputs."""
+    rng = np.random.default_rng(7)
+    b = (rng.standard_normal(64) * 2.0 ** rng.integers(-140, 100, 64)).astype(np.float32)
+    b = b[b != 0]
+    rows = []
+    for e in (-28, -27, -26, -25, 26, 27, 28, 29):
+        m = rng.uniform(1, 2, b.shape) * rng.choice([-1.0, 1.0], b.shape)
+        rows.append((b.astype(np.float64) * m * 2.0**e).astype(np.float32))
+    q = rng.integers(-(2**28), 2**28, b.shape).astype(np.float64)
+    near = (q * b.astype(np.float64)).astype(np.float32)
+    rows += [near, np.nextafter(near, np.float32(np.inf)), np.nextafter(near, np.float32(-np.inf))]
+    for a in rows:
+        check_exact(a, b)
+
+
 def check_exact(a: np.ndarray, b: np.ndarray) -> None:
     r = trem(a, b)
+    u = f"u{a.dtype.itemsize}"
     for x, y, got in zip(a.astype(np.float64), b.astype(np.float64), r):
         if not (math.isfinite(x) and math.isfinite(y) and y != 0):
             continue
@@ -178,8 +198,8 @@ def check_exact(a: np.ndarray, b: np.ndarray) -> None:
         if exact == 0:
             assert float(got) == 0 and np.signbit(got) == np.signbit(x), (x, y)
         else:
-            assert (np.array(got).view(np.uint16)
-                    == np.array(nearest_even(exact, np.float16)).view(np.uint16)), (x, y)
+            assert (np.array(got).view(u)
+                    == np.array(nearest_even(exact, a.dtype)).view(u)), (x, y)
 
 
 def test_types_d6_revised():
