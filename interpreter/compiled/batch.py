@@ -142,12 +142,17 @@ def _union(op: TLoadOp | TStoreOp, offsets: list[tuple[Any, Any]], shape) -> tup
     vr, vc = tt.valid_shape
     s0, s1 = op.pe_stride.get_values()
     npe = len(pe_indices(tt.pe_mask))
-    origins = [(int(i0) + q * s0, int(j0) + q * s1) for i0, j0 in offsets for q in range(npe)]
-    r0, c0 = origins[0]
-    n = len(origins)
-    if all(r == r0 and c == c0 + k * vc for k, (r, c) in enumerate(origins)):
+    # the origin of piece (iteration i, PE q), in that order, as int64 arrays
+    at = np.array(offsets, np.int64).reshape(-1, 2)
+    q = np.arange(npe, dtype=np.int64)
+    rows = (at[:, :1] + q * s0).reshape(-1)
+    cols = (at[:, 1:] + q * s1).reshape(-1)
+    r0, c0 = int(rows[0]), int(cols[0])
+    n = rows.size
+    step = np.arange(n, dtype=np.int64)
+    if (rows == r0).all() and (cols == c0 + step * vc).all():
         axis, sl = 1, (slice(r0, r0 + vr), slice(c0, c0 + n * vc))
-    elif all(c == c0 and r == r0 + k * vr for k, (r, c) in enumerate(origins)):
+    elif (cols == c0).all() and (rows == r0 + step * vr).all():
         axis, sl = 0, (slice(r0, r0 + n * vr), slice(c0, c0 + vc))
     else:
         raise _Abandon

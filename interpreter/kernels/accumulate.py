@@ -544,15 +544,17 @@ _RATIO_WORDS = 1 << 18
 def _ratio_bits(ea: np.ndarray, eb: np.ndarray, b0: int, b1: int) -> np.ndarray:
     """(b1-b0, M, n) float32 2^(E_(b-1) - E_b) for blocks b0 <= b < b1 (1 for block 0), from
     the per-side scale exponents ea (nb, M), eb (nb, n): written as FP32 bits, exact because
-    the plan keeps every difference within [-126, 126]."""
-    prev = np.arange(b0 - 1, b1 - 1)
-    prev[0] = max(prev[0], 0)
-    da = ea[prev] - ea[b0:b1]
-    db = eb[prev] - eb[b0:b1]
+    the plan keeps every difference within [-126, 126]. Three passes, no temporaries of
+    the output's size (slices of eb, not an indexed copy)."""
     bits = np.empty((b1 - b0, ea.shape[1], eb.shape[1]), np.int32)
-    np.add(da[:, :, None], db[:, None, :], out=bits)
-    bits += 127
-    bits <<= 23
+    first = max(b0, 1)  # block 0 is its own predecessor
+    if b0 == 0:
+        bits[0] = 127 << 23
+    if b1 > first:
+        rest = bits[first - b0 :]
+        np.subtract(eb[first - 1 : b1 - 1, None, :], eb[first:b1, None, :], out=rest)
+        rest += (ea[first - 1 : b1 - 1] - ea[first:b1] + 127)[:, :, None]
+        rest <<= 23
     return bits.view(F32)
 
 
