@@ -15,8 +15,12 @@ Each op then runs once on the batched values:
 * a CUBE op runs its kernel once with its column operands (B, B scale, bias, C) batched
   along columns and its row operands (A, A scale, scalars) loop-invariant and equal on every
   PE -- the same column independence the per-op PE batching of
-  :func:`interpreter.pto_functions.cube_plan` uses; K chains stay separate calls, in order,
-  so the result is the per-tile result for every numeric profile. No row reductions.
+  :func:`interpreter.pto_functions.cube_plan` uses. No row reductions;
+* a chain of ACC CUBE ops, each continuing the previous one's C (read by nothing else), runs
+  lazily (:class:`_Chain`): under the ``ordered`` profile as one kernel call over the
+  concatenated K ranges when they are neighbouring slices of the same B and B scale (ADR-0047:
+  C, then every term in K order, is one FMA chain, so the bits are the per-op bits), else
+  (and under ``exact``, which rounds once per op) op by op, in order.
 
 Anything else -- an offset pattern that is not one contiguous slice, a slice outside its
 tensor, an operand that is neither, any exception (a fault) -- abandons the batched attempt
@@ -36,7 +40,7 @@ from interpreter import kernels
 from interpreter.kernels.status import staged
 from interpreter.pto_functions import _COLUMN_ROLES, Owned, owned_copy, tload_plan
 from interpreter.runtime import pe_indices, require_source, storage_dtype
-from pto_dialect.attributes import TargetProfile, TileType
+from pto_dialect.attributes import RoundingMode, TargetProfile, TileType
 from pto_dialect.bundle import BlockOp, check_linked, scalar_roles, source_roles
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp, target_profile
@@ -133,6 +137,28 @@ class _Batched:
     array: np.ndarray  # the valid rectangles of every (iteration, PE), concatenated
     pieces: int  # iterations x PEs
     fresh: bool = False  # a kernel's own output (not a view of any other value)
+    origin: tuple | None = None  # a load's (source, slice): neighbouring loads merge
+
+
+@dataclass
+class _Link:
+    """One CUBE op of an accumulation chain, its operands but C already read."""
+
+    op: CubeMatrixOp
+    tiles: dict[str, Any]
+    scalars: dict[str, int]
+    pieces: int
+
+
+@dataclass
+class _Chain:
+    """ACC CUBE ops each accumulating into the previous one's result (read by nothing else),
+    run when their value is read (:func:`_run_chain`); ``last`` is the SSA value the chain
+    stands for."""
+
+    c: _Batched
+    links: list[_Link]
+    last: SSAValue
 
 
 def _union(op: TLoadOp | TStoreOp, offsets: list[tuple[Any, Any]], shape) -> tuple[int, tuple[slice, slice], int]:
@@ -169,7 +195,10 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
     def get(v: SSAValue) -> Any:
         key = id(v)
         if key in vals:
-            return vals[key]
+            value = vals[key]
+            if isinstance(value, _Chain):  # read: run the pending accumulation chain
+                value = vals[key] = _run_chain(value, plan.profile)
+            return value
         if key in env:
             return env[key]
         raise _Abandon  # a value of the body that is not batched (e.g. the iv)
@@ -187,9 +216,8 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
             axis, sl, n = _union(op, at, src.shape)
             tt = op.result.type
             dtype = storage_dtype(tt.dtype)  # type: ignore[union-attr]
-            part = src[sl]
-            arr = part.view(dtype) if part.dtype.itemsize == dtype.itemsize else part.astype(dtype)
-            vals[id(st.result)] = _Batched(axis, arr, n)
+            vals[id(st.result)] = _Batched(axis, _load_slice(src, sl, dtype), n,
+                                           origin=(src, sl))
         elif st.kind == "store":
             assert isinstance(op, TStoreOp)
             tile = get(st.args[0])
@@ -215,7 +243,29 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
                                              op.pad.data.value, rt.dtype)  # type: ignore[union-attr]
             vals[id(st.result)] = _Batched(lhs.axis, payload, lhs.pieces, fresh=True)
         else:
-            vals[id(st.result)] = _cube(op, st.args, get, plan.profile)  # type: ignore[arg-type]
+            assert isinstance(op, CubeMatrixOp) and st.result is not None
+            roles = list(op.operand_by_role())
+            c_arg = st.args[roles.index("c")] if "c" in roles else None
+            pending = vals.get(id(c_arg)) if c_arg is not None else None
+            if isinstance(pending, _Chain) and pending.last is c_arg and _plain(pending.links[-1].op):
+                # C is the chain's value and only this op reads it: one more link
+                pending.links.append(_Link(op, *_cube_operands(op, st.args, get, skip="c")))
+                pending.last = st.result
+                del vals[id(c_arg)]  # read by nothing else: the chain lives under one key
+                vals[id(st.result)] = pending
+            elif (c_arg is not None and _sequential(plan.profile)
+                  and st.result.has_one_use()):  # may start a chain (ordered sums only)
+                c = get(c_arg)
+                if not isinstance(c, _Batched):
+                    raise _Abandon
+                vals[id(st.result)] = _Chain(
+                    c, [_Link(op, *_cube_operands(op, st.args, get, skip="c"))], st.result)
+            else:
+                tiles, scalars, pieces = _cube_operands(op, st.args, get)
+                vals[id(st.result)] = _cube_call(op, tiles, scalars, pieces, plan.profile)
+    for key, value in list(vals.items()):  # a chain nothing read still runs (its faults)
+        if isinstance(value, _Chain):
+            vals[key] = _run_chain(value, plan.profile)
     buffers: list[Any] = []
     for k, x in enumerate(inits):  # every op succeeded: publish
         (sl, tile), = [(sl, t) for j, sl, t in writes if j == k]
@@ -232,13 +282,35 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
     return tuple(buffers)
 
 
-def _cube(op: CubeMatrixOp, args: list[SSAValue], get, profile: str) -> _Batched:
-    tiles: dict[str, np.ndarray] = {}
+def _load_slice(src: np.ndarray, sl: tuple[slice, slice], dtype: np.dtype) -> np.ndarray:
+    """A load's batched slice in the tile's storage dtype (a view when the widths agree)."""
+    part = src[sl]
+    return part.view(dtype) if part.dtype.itemsize == dtype.itemsize else part.astype(dtype)
+
+
+def _sequential(profile: str) -> bool:
+    """ADR-0047's chained FMAs: an ACC op continuing its C is the same chain as one op over
+    both K ranges (``exact`` rounds once per op instead)."""
+    return profile in ("ordered", "fp32-sequential")
+
+
+def _plain(op: CubeMatrixOp) -> bool:
+    """No post-processing: the op's result is its FP32 accumulator, as the next op reads it."""
+    return (not any(op.fpatr_fields.as_tuple()) and op.sat is None
+            and op.rmode.data is RoundingMode.DEFAULT)
+
+
+def _cube_operands(op: CubeMatrixOp, args: list[SSAValue], get, skip: str | None = None):
+    """(tiles by role, scalars by role, pieces) of a CUBE op's batched execution; the role
+    ``skip`` is not read."""
+    tiles: dict[str, Any] = {}
     scalars: dict[str, int] = {}
     pieces = None
     roles = op.operand_by_role()
     pes = pe_indices(op.mask.data)
     for (role, v), arg in zip(roles.items(), args):
+        if role == skip:
+            continue
         value = get(arg)
         if not isinstance(v.type, TileType):
             if isinstance(value, _Batched):
@@ -250,7 +322,7 @@ def _cube(op: CubeMatrixOp, args: list[SSAValue], get, profile: str) -> _Batched
             if pieces not in (None, value.pieces):
                 raise _Abandon
             pieces = value.pieces
-            tiles[role] = value.array
+            tiles[role] = value
         else:
             if role in _COLUMN_ROLES:
                 raise _Abandon  # a loop-invariant column operand: not batched
@@ -263,18 +335,24 @@ def _cube(op: CubeMatrixOp, args: list[SSAValue], get, profile: str) -> _Batched
             tiles[role] = first
     if pieces is None or "b" not in tiles:
         raise _Abandon
-    types = {r: v.type for r, v in roles.items()}
+    return tiles, scalars, pieces
+
+
+def _cube_call(op: CubeMatrixOp, tiles: dict[str, Any], scalars: dict[str, int], pieces: int,
+               profile: str) -> _Batched:
+    arrays = {r: t.array if isinstance(t, _Batched) else t for r, t in tiles.items()}
+    types = {r: v.type for r, v in op.operand_by_role().items()}
     c_t = types.get("c")
     rt = op.results[0].type
     assert isinstance(rt, TileType)
     with staged():  # an abandoned batch records nothing: the per-PE path records instead
         res = kernels.cube_matrix(
-            op.FUNCTION, tiles["a"], tiles["b"], c=tiles.get("c"), bias=tiles.get("bias"),
-            a_scale=tiles.get("a_scale"), b_scale=tiles.get("b_scale"),
+            op.FUNCTION, arrays["a"], arrays["b"], c=arrays.get("c"), bias=arrays.get("bias"),
+            a_scale=arrays.get("a_scale"), b_scale=arrays.get("b_scale"),
             a_type=types["a"].dtype, b_type=types["b"].dtype,  # type: ignore[union-attr]
             c_type=c_t.dtype if isinstance(c_t, TileType) else None,
             fpatr=op.fpatr_fields, rmode=op.rmode.data.value, sat=op.sat is not None,
-            quant=tiles.get("quant"), prelu=tiles.get("prelu"),
+            quant=arrays.get("quant"), prelu=arrays.get("prelu"),
             quant_scalar=scalars.get("quant_scalar"),
             lrelu_scalar=scalars.get("lrelu_scalar"), profile=profile,
         )
@@ -284,3 +362,54 @@ def _cube(op: CubeMatrixOp, args: list[SSAValue], get, profile: str) -> _Batched
         if d.shape[0] != rt.valid_shape[0]:
             raise _Abandon
     return _Batched(1, d, pieces, fresh=True)
+
+
+def _rows_merged(parts: list[Any]) -> np.ndarray | None:
+    """The batched loads ``parts`` as one, when they are consecutive row ranges of one
+    source over the same columns (a view of the source), else None."""
+    if not all(isinstance(p, _Batched) and p.origin is not None for p in parts):
+        return None
+    src, (r, cols) = parts[0].origin
+    stop = r.stop
+    for p in parts[1:]:
+        s2, (r2, c2) = p.origin
+        if s2 is not src or c2 != cols or r2.start != stop:
+            return None
+        stop = r2.stop
+    return _load_slice(src, (slice(r.start, stop), cols), parts[0].array.dtype)
+
+
+def _run_chain(chain: _Chain, profile: str) -> _Batched:
+    """The chain's value: one kernel call over the concatenated K ranges when they are
+    neighbouring slices of the same B (and B scale) with whole scale blocks and loop-invariant
+    A rows, the same function and types, and every link but the last plain (ADR-0047: C
+    then every term of every link in K order is one FMA chain); else op by op."""
+    links = chain.links
+    first = links[0]
+    def dtypes(op: CubeMatrixOp) -> list:
+        return [getattr(v.type, "dtype", None) for v in (*op.operands, *op.results)]
+
+    same = all(lk.op.FUNCTION == first.op.FUNCTION and lk.pieces == first.pieces
+               and set(lk.tiles) == set(first.tiles) and not lk.scalars
+               and dtypes(lk.op) == dtypes(first.op) for lk in links)
+    merged = None
+    if len(links) > 1 and same and set(first.tiles) <= {"a", "a_scale", "b", "b_scale"}:
+        ks = [lk.tiles["a"].shape[-1] for lk in links if isinstance(lk.tiles["a"], np.ndarray)]
+        if len(ks) == len(links) and all(k % 32 == 0 for k in ks[:-1]):
+            b = _rows_merged([lk.tiles["b"] for lk in links])
+            bs = (None if "b_scale" not in first.tiles
+                  else _rows_merged([lk.tiles["b_scale"] for lk in links]))
+            if b is not None and ("b_scale" not in first.tiles or bs is not None):
+                tiles: dict[str, Any] = {"a": np.concatenate([lk.tiles["a"] for lk in links], 1),
+                                         "b": b, "c": chain.c}
+                if "a_scale" in first.tiles:
+                    tiles["a_scale"] = np.concatenate([lk.tiles["a_scale"] for lk in links], 1)
+                if bs is not None:
+                    tiles["b_scale"] = bs
+                merged = tiles
+    if merged is not None:
+        return _cube_call(links[-1].op, merged, {}, first.pieces, profile)
+    c = chain.c
+    for lk in links:
+        c = _cube_call(lk.op, {**lk.tiles, "c": c}, lk.scalars, lk.pieces, profile)
+    return c

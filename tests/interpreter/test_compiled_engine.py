@@ -68,27 +68,56 @@ def test_every_example_agrees_on_both_engines_at_every_level(path):
         assert all(a.tobytes() == b.tobytes() for a, b in zip(got, again))
 
 
+def _mx_gemv_operands(k: int, n: int, seed: int) -> tuple[np.ndarray, ...]:
+    """x, its scales, W, its scales and the bias of ``MX_GEMV`` (E4M3, moderate scales)."""
+    import ml_dtypes
+
+    kb = -(-k // 32)
+    rng = np.random.default_rng(seed)
+    e4m3, e8m0 = ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e8m0fnu
+    return (rng.standard_normal(k).astype(e4m3),
+            rng.integers(118, 136, kb, dtype=np.uint8).view(e8m0),
+            rng.standard_normal((k, n)).astype(e4m3),
+            rng.integers(118, 136, (kb, n), dtype=np.uint8).view(e8m0),
+            rng.standard_normal(n).astype(np.float32))
+
+
 @pytest.mark.parametrize("k,n,profile", [(2000, 3000, "exact"), (2048, 1024, "fp32-sequential")])
 def test_gemv_loops_agree_in_every_loop_form(k, n, profile, loop_mode):
     """A K chain per N group (K chunks, several N groups, a ragged tail): batched along
     columns, on two threads or in order, bitwise what the xDSL engine computes."""
-    import ml_dtypes
-
-    kb = -(-k // 32)
-    rng = np.random.default_rng(k + n)
-    x = rng.standard_normal(k).astype(ml_dtypes.float8_e4m3fn)
-    w = rng.standard_normal((k, n)).astype(ml_dtypes.float8_e4m3fn)
-    xs = rng.integers(118, 136, kb, dtype=np.uint8).view(ml_dtypes.float8_e8m0fnu)
-    ws = rng.integers(118, 136, (kb, n), dtype=np.uint8).view(ml_dtypes.float8_e8m0fnu)
-    bias = rng.standard_normal(n).astype(np.float32)
-    text = MX_GEMV.format(K=k, N=n, KB=kb)
+    operands = _mx_gemv_operands(k, n, k + n)
+    text = MX_GEMV.format(K=k, N=n, KB=-(-k // 32))
     loops.STATS.clear()
     results = [
-        run(_lowered(text, p), "mx", x, xs, w, ws, bias, engine="both", profile=profile)[0]
+        run(_lowered(text, p), "mx", *operands, engine="both", profile=profile)[0]
         for p in ("pto-lower{level=tile}", "pto-lower")
     ]
     assert results[0].tobytes() == results[1].tobytes()
     assert loops.STATS == {loop_mode: 2}
+
+
+@pytest.mark.parametrize("profile,calls", [("ordered", 2), ("exact", None)])
+def test_a_k_chain_of_acc_ops_is_one_kernel_call(monkeypatch, profile, calls):
+    """The batched form runs ACC ops that continue each other's C over neighbouring K ranges
+    of B (here a bias op, then 15 ACC ops over 256-row K chunks, the last one ragged) as
+    one kernel call in the ordered profile (ADR-0047: C, then every term in K order, is one
+    FMA chain), bitwise what the xDSL engine computes op by op; ``exact`` rounds once per op,
+    so it keeps one call per op."""
+    from interpreter.compiled import batch
+
+    k, n = 4070, 1024
+    operands = _mx_gemv_operands(k, n, 11)
+    seen = []
+    real = batch._cube_call
+    monkeypatch.setattr(batch, "_cube_call", lambda *a: seen.append(a[0]) or real(*a))
+    monkeypatch.setattr(loops, "BATCH", True)
+    loops.STATS.clear()
+    lowered = _lowered(MX_GEMV.format(K=k, N=n, KB=-(-k // 32)), "pto-lower{level=tile}")
+    cube_ops = sum(1 for op in lowered.walk() if op.name.startswith("pto.tgemv"))
+    run(lowered, "mx", *operands, engine="both", profile=profile)
+    assert loops.STATS.get("batched") == 1 and cube_ops == 16
+    assert len(seen) == (calls or cube_ops)
 
 
 def _trem_loop(n_iter: int, rows: int = 8, extra: str = "") -> str:
