@@ -306,3 +306,22 @@ def test_rows_of_a_in_groups(plans, monkeypatch, group_rows):
     c = (rng.standard_normal((m, n)) * 8).astype(F32)
     run_and_check(T.E4M3, T.E5M2, ac, bc, sa, sb, c=c)
     assert plans and all(p is not None for p in plans)
+
+
+def test_table_decoded_full_blocks_and_tail_of_one_chunk(plans):
+    """One row of A, K = 193: the last chunk holds two whole blocks (rows 128-191) and a
+    one-row tail, both with inf/NaN codes, so both are decoded by table in the same chunk
+    (the blocks through the scratch buffer, the tail straight into its block's rows): every
+    column equals the Fraction reference."""
+    rng = np.random.default_rng(5)
+    k, n = 193, 12
+    nb = -(-k // 32)
+    ac, bc = raw(T.E4M3, rng, (1, k)), raw(T.E4M3, rng, (k, n))
+    bc[130, 3] = 0x7F  # NaN in the chunk's whole block
+    bc[192, 7] = 0xFF  # NaN in its tail
+    sa = rng.integers(118, 138, (1, nb)).astype(np.uint8)
+    sb = rng.integers(118, 138, (nb, n)).astype(np.uint8)
+    got = run_and_check(T.E4M3, T.E4M3, ac, bc, sa, sb,
+                        bias=(rng.standard_normal((1, n)) * 4).astype(F32))
+    assert plans and plans[0] is not None
+    assert np.isnan(got[0, [3, 7]]).all() and np.isfinite(np.delete(got[0], [3, 7])).all()
