@@ -394,8 +394,8 @@ def _run_chain(chain: _Chain, profile: str) -> _Batched:
                and dtypes(lk.op) == dtypes(first.op) for lk in links)
     merged = None
     if len(links) > 1 and same and set(first.tiles) <= {"a", "a_scale", "b", "b_scale"}:
-        ks = [lk.tiles["a"].shape[-1] for lk in links if isinstance(lk.tiles["a"], np.ndarray)]
-        if len(ks) == len(links) and all(k % 32 == 0 for k in ks[:-1]):
+        ks = [lk.tiles["b"].array.shape[0] for lk in links]  # K of each link (B's rows)
+        if all(k % 32 == 0 for k in ks[:-1]):  # whole scale blocks (and whole A bytes)
             b = _rows_merged([lk.tiles["b"] for lk in links])
             bs = (None if "b_scale" not in first.tiles
                   else _rows_merged([lk.tiles["b_scale"] for lk in links]))
