@@ -27,7 +27,7 @@ TREM semantics (PTO-SPEC 5, D6-D9):
   least 2p+2 bits for each (NUMERICS.md 4). FP16, E4M3 and E5M2 skip libm's scalar fmod:
   their quotients stay below 2^40, so a float64 floor quotient with one correction step
   gives the same remainder exactly; FP32 (and BF16) quotients within [2^-26, 2^28)
-  likewise (:func:`_blocked_floor_mod`), the rest through ``np.mod``.
+  likewise (:func:`_blocked_floor_mod`), the others through ``np.mod``.
 * Operands stay in the tile dtype (NumPy 2 NEP 50 promotion traps). Inputs are never
   modified.
 * Padding (D9) with PadValue ``pad`` outside the valid rectangle (:mod:`.padding`).
@@ -179,10 +179,10 @@ def _blocked_floor_mod(a: np.ndarray, b: np.ndarray, windowed: bool) -> np.ndarr
 
     Exactness: q b is exact when q (below 2^28, or 2^40 for 11-bit values) times the
     divisor's significand fits 53 bits; a and q b lie on the grid of the finer of their
-    units and |r| < 2 |b|, which spans at most 2^51 units when |a / b| >= 2^-26 (so a's unit
-    is at least 2^-49 |b|) or when both are ``_BOUNDED_QUOTIENT`` values (2^-24 grid, |b|
-    below 2^16); the division's error (below 2^-12 at these quotients) moves q by at most
-    one. ``windowed``: FP32 values, whose quotients outside ``_FP32_RATIO_WINDOW`` (and
+    units and |r| < 2 |b|, which spans fewer than 2^53 units when the computed |a / b| is
+    at least 2^-26 (then a's exponent is at least b's minus 27, so a's unit is at least
+    2^-51 |b|) or when both are ``_BOUNDED_QUOTIENT`` values (2^-24 grid, |b| below 2^16);
+    the division's error (below 2^-12 at these quotients) moves q by at most one. ``windowed``: FP32 values, whose quotients outside ``_FP32_RATIO_WINDOW`` (and
     a != 0) go through :func:`_float_floor_mod` itself; without it (11-bit values) all do.
     Non-finite operands and zero divisors always do."""
     a, b = np.broadcast_arrays(a, b)
