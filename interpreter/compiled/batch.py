@@ -247,7 +247,8 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
             roles = list(op.operand_by_role())
             c_arg = st.args[roles.index("c")] if "c" in roles else None
             pending = vals.get(id(c_arg)) if c_arg is not None else None
-            if isinstance(pending, _Chain) and pending.last is c_arg and _plain(pending.links[-1].op):
+            if (isinstance(pending, _Chain) and pending.last is c_arg and c_arg.has_one_use()
+                    and _plain(pending.links[-1].op)):
                 # C is the chain's value and only this op reads it: one more link
                 pending.links.append(_Link(op, *_cube_operands(op, st.args, get, skip="c")))
                 pending.last = st.result
