@@ -39,7 +39,7 @@ from pto_dialect.faults import FaultKind, PTOFault
 
 from . import status
 from .elementwise import check_encodings
-from .padding import pad_tile, parse_pad
+from .padding import all_defined, pad_tile, parse_pad
 from .tile_scalar import scalar_element
 
 RELATIONS = {
@@ -52,13 +52,6 @@ RELATIONS = {
 }
 """B.DATR CMode (codes 0-5 in this order) -> numpy relation."""
 CMODES = tuple(RELATIONS)
-
-
-def _all_defined(shape) -> np.ndarray:
-    """The shared read-only all-True definedness mask (no padding to write)."""
-    from interpreter.runtime import all_defined
-
-    return all_defined(tuple(shape))
 
 
 def _fault(msg: str, op: str) -> PTOFault:
@@ -133,7 +126,7 @@ def _compare_tile(left, right_of, valid, pad, t, cmode, op):
     if status.active() and t.is_float:  # TileProfileFloatingCompare: a signalling NaN is NV
         status.record(status.signalling_nan_flags([lv, np.asarray(right)], t))
     if (vr, vc) == left.shape:  # no padding: every bit is a comparison
-        return compare_values(cmode, lv, right, t), _all_defined(left.shape)
+        return compare_values(cmode, lv, right, t), all_defined(left.shape)
     bits = np.zeros(left.shape, bool)
     bits[:vr, :vc] = compare_values(cmode, lv, right, t)
     return predicate_padding(bits, (vr, vc), pad)
@@ -166,7 +159,7 @@ def _select(predicate, on_true, other_of, valid, pad, t, op):
     u = f"u{tv.dtype.itemsize}"
     chosen = np.where(p[:vr, :vc], tv[:vr, :vc].view(u), other_of(vr, vc, tv.dtype).view(u))
     if (vr, vc) == tv.shape:
-        return chosen.view(tv.dtype), _all_defined(tv.shape)
+        return chosen.view(tv.dtype), all_defined(tv.shape)
     out = np.zeros(tv.shape, tv.dtype)
     out[:vr, :vc] = chosen.view(tv.dtype)
     if (vr, vc) == tv.shape:

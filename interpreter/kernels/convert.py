@@ -54,7 +54,7 @@ from pto_dialect.faults import FaultKind, PTOFault
 
 from . import mx, status
 from .elementwise import check_encodings
-from .padding import pad_tile, parse_pad
+from .padding import all_defined, pad_tile, parse_pad
 from .postprocess import HIF8_MAX, encode_hif8, parse_rmode, round_to_integer
 
 T = TileDataType
@@ -474,7 +474,7 @@ def _as_type(t) -> TileDataType:
 
 def _publish(res: np.ndarray, t: TileDataType, shape, valid, pad: str):
     if valid == shape:
-        return res, np.ones(shape, bool)
+        return res, all_defined(shape)
     out = np.zeros(shape, storage(t))
     out[: valid[0], : valid[1]] = res
     return pad_tile(out, valid, parse_pad(pad), t)

@@ -82,6 +82,7 @@ arithmetic/T{ADD,SUB,MUL,MAX,MIN}.asl``, ``transcendental/TDIV.asl``:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -92,7 +93,7 @@ from pto_dialect.datatypes import TREM_TYPES, VEC_ARITH_TYPES, VEC_INT_TYPES, Ti
 from pto_dialect.faults import FaultKind, PTOFault
 
 from .nanfix import has_nan, replace_where
-from .padding import pad_tile, parse_pad
+from .padding import all_defined, pad_tile, parse_pad
 from .postprocess import FloatFormat
 
 T = TileDataType
@@ -265,6 +266,9 @@ class BinaryRow:
     (``TileOperandsLegal_ExecuteTileBinary`` in asl/tile/model/legality/operand-schema.asl)."""
     bounded_float_op: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
     """``float_op`` (same bits) for float32 arrays of ``_BOUNDED_QUOTIENT`` values, or None."""
+    nan_with: Callable[[float], bool] = lambda s: True  # noqa: E731
+    """Whether a non-NaN first operand can give an invalid operation's NaN with the scalar
+    second operand ``s`` (its value): False lets a tile-scalar op skip the NaN test."""
 
 
 def _int_trunc_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -312,9 +316,22 @@ def _shift(left: bool) -> Callable:
 
 
 def _row(name, int_op, float_op, faults=False, rhs="second operand", types=VEC_ARITH_TYPES,
-         encodings=False):
+         encodings=False, nan_with=lambda s: True):
     """A binary sibling of TREM typed by ASL ``TileVecArithmeticDataTypeSupported``."""
-    return BinaryRow(name, int_op, float_op, types, types, faults, rhs, encodings)
+    return BinaryRow(name, int_op, float_op, types, types, faults, rhs, encodings,
+                     nan_with=nan_with)
+
+
+# The IEEE invalid operations of + - * / (IEEE 754 7.2) with a scalar second operand s and a
+# non-NaN first operand x: x + s and x - s only for an infinite s (inf - inf); x * s and
+# x / s only for a zero or infinite s (0 * inf, inf * 0, 0 / 0, inf / inf). A NaN s creates
+# nothing (its NaN is propagated, not created). MAX / MIN select an operand: never.
+def _inf_nan(s: float) -> bool:
+    return math.isinf(s)
+
+
+def _zero_inf_nan(s: float) -> bool:
+    return s == 0 or math.isinf(s)
 
 
 TREM_ROW = BinaryRow("TREM", _int_floor_mod, _trem_float, TREM_TYPES, VEC_ARITH_TYPES, True,
@@ -324,17 +341,21 @@ BINARY_ROWS: dict[str, BinaryRow] = {
     r.mnemonic: r
     for r in (
         TREM_ROW,
-        _row("TADD", np.add, np.add),  # integers wrap (NormalizeTileInteger); floats RNE
-        _row("TSUB", np.subtract, np.subtract),
-        _row("TMUL", np.multiply, np.multiply),
-        _row("TDIV", _int_trunc_div, np.divide, True, "divisor"),  # float x/0 = IEEE inf/NaN
+        # integers wrap (NormalizeTileInteger); floats RNE
+        _row("TADD", np.add, np.add, nan_with=_inf_nan),
+        _row("TSUB", np.subtract, np.subtract, nan_with=_inf_nan),
+        _row("TMUL", np.multiply, np.multiply, nan_with=_zero_inf_nan),
+        _row("TDIV", _int_trunc_div, np.divide, True, "divisor",  # float x/0 = IEEE inf/NaN
+             nan_with=_zero_inf_nan),
         _row("TAND", np.bitwise_and, np.bitwise_and, types=VEC_INT_TYPES),  # integers only:
         _row("TOR", np.bitwise_or, np.bitwise_or, types=VEC_INT_TYPES),  # float_op is never
         _row("TXOR", np.bitwise_xor, np.bitwise_xor, types=VEC_INT_TYPES),  # reached
         _row("TSHL", _shift(True), _shift(True), types=VEC_INT_TYPES),
         _row("TSHR", _shift(False), _shift(False), types=VEC_INT_TYPES),
-        _row("TMAX", np.maximum, _float_minmax(np.maximum, False), encodings=True),
-        _row("TMIN", np.minimum, _float_minmax(np.minimum, True), encodings=True),
+        _row("TMAX", np.maximum, _float_minmax(np.maximum, False), encodings=True,
+             nan_with=lambda s: False),
+        _row("TMIN", np.minimum, _float_minmax(np.minimum, True), encodings=True,
+             nan_with=lambda s: False),
     )
 }
 """Binary elementwise ops. TFMOD is not a row: the catalog deletes it (see the module doc)."""
@@ -426,7 +447,10 @@ def binary_core(
     # format's canonical quiet NaN (TileNumericCanonicalNaN, asl/arch/features/
     # mx-formats.asl: FP32 0x7FC00000, FP16 0x7E00, BF16 0x7FC0, E4M3 0x7F, E5M2 0x7E),
     # not the machine's default NaN (0xFFC00000 on x86)
-    # fast path: no NaN in the result (one reduction), so none was created
+    # fast paths: a scalar second operand with which the op's algebra creates no NaN (no
+    # pass at all: row.nan_with), or no NaN in the result (one reduction), so none was created
+    if wide_b.size == 1 and not row.nan_with(float(wide_b.reshape(-1)[0])):
+        return r
     if not has_nan(wide_r):
         return r
     created = np.isnan(wide_r) & ~np.isnan(wide_a) & ~np.isnan(wide_b)
@@ -470,7 +494,7 @@ def binary_tile(
     av, bv = (a, b) if full else (a[:vr, :vc], b[:vr, :vc])
     res = binary_core(row, av, bv, t)
     if full:
-        return res, np.ones(res.shape, bool)
+        return res, all_defined(res.shape)
     out = np.empty_like(a)
     out[:vr, :vc] = res
     return pad_tile(out, (vr, vc), pad, t)

@@ -78,6 +78,14 @@ def pad_scalar(t: TileDataType, pad: str, dtype: np.dtype) -> np.ndarray:
     return u.view(dtype)
 
 
+def all_defined(shape) -> np.ndarray:
+    """The shared read-only all-True definedness mask of a tile with no padding to write
+    (a full valid rectangle): no per-call allocation or fill."""
+    from interpreter.runtime import all_defined as shared  # the interpreter's own cache
+
+    return shared(tuple(shape))
+
+
 def pad_tile(
     payload: np.ndarray, valid: tuple[int, int], pad: str | int, t: TileDataType
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -18,7 +18,7 @@ from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
 from .elementwise import _as_tile_dtype, _resolve_type
-from .padding import pad_tile, parse_pad
+from .padding import all_defined, pad_tile, parse_pad
 
 
 def map_valid(
@@ -57,7 +57,7 @@ def map_valid(
     views = arrs if full else [x[:vr, :vc] for x in arrs]
     res = compute(views, t)
     if full:
-        return res, np.ones(res.shape, bool)
+        return res, all_defined(res.shape)
     out = np.empty((rows, cols), npdt)
     out[:vr, :vc] = res
     return pad_tile(out, (vr, vc), pad, t)

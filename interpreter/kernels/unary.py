@@ -39,7 +39,15 @@ from pto_dialect.datatypes import VEC_ARITH_TYPES, VEC_FLOAT_TYPES, VEC_INT_TYPE
 
 from . import status
 from .elementwise import NARROW_FP32, check_encodings, round_to_narrow_fp32
-from .nanfix import has_nan, replace_where
+from .nanfix import (
+    canonical,
+    canonical_word,
+    const_block,
+    has_nan,
+    is_native,
+    replace_where,
+    spans,
+)
 from .tepl import map_valid
 
 T = TileDataType
@@ -78,20 +86,29 @@ def canonical_nan(r: np.ndarray) -> np.ndarray:
     (numpy's / ml_dtypes' positive NaN is the canonical encoding of every PTO float type:
     FP32 0x7FC00000, FP16 0x7E00, BF16 0x7FC0, E4M3 0x7F, E5M2 0x7E, FP64 0x7FF8...).
 
-    ``r`` may be rewritten in place (callers pass a fresh result). The common NaN-free case
-    costs one reduction (``np.min`` propagates NaN); otherwise the NaN words are replaced
-    branch-free on the carrier bits (:func:`replace_where`)."""
-    if not has_nan(r):
-        return r
-    return replace_where(r, None, np.array(np.nan).astype(r.dtype))
+    ``r`` may be rewritten in place (callers pass a fresh result): float32 / float64 by the
+    blocked ``fmax`` rewrite (no mask, no branch), the others by one reduction and, only
+    when a NaN exists, a branch-free replacement on the carrier bits (:func:`.nanfix.canonical`)."""
+    return canonical(r)
 
 
 def _frelu(a: np.ndarray, t: TileDataType) -> np.ndarray:
-    zero = np.zeros((), a.dtype)
-    with np.errstate(invalid="ignore"):  # a signalling NaN input is a value here
-        r = np.maximum(a, zero)  # negatives -> +0 or -0; NaN propagates
-        r += zero  # -0 + +0 = +0 under RNE: every zero result is +0
-    if has_nan(a):  # fast path: one reduction; NaN inputs give the canonical quiet NaN
+    """RELU on the carrier words: read as signed integers of the carrier width, every word
+    with the sign bit set (negative values, -0, -inf, negative NaNs) is negative and no
+    other word is, so ``max(word, 0)`` gives +0 (all bits zero) for every negative value
+    and for -0 and keeps positive values and +inf bit for bit; NaN sources (one reduction
+    finds them) then give the canonical quiet NaN. float32 / float64 take the maximum
+    block by block against a contiguous zero block (numpy's SIMD loop; a broadcast scalar
+    operand takes a scalar loop)."""
+    i = np.dtype(f"i{a.dtype.itemsize}")
+    if is_native(a):
+        r = np.empty(a.shape, a.dtype)
+        src, words, zero = a.reshape(-1).view(i), r.reshape(-1).view(i), const_block(i, 0)
+        for s, e in spans(words.size):
+            np.maximum(src[s:e], zero[: e - s], out=words[s:e])
+    else:
+        r = np.maximum(a.view(i), np.zeros((), i)).view(a.dtype)
+    if has_nan(a):  # NaN sources give the canonical quiet NaN
         r = replace_where(r, np.isnan(a), np.array(np.nan).astype(a.dtype))
     return r
 
@@ -126,12 +143,41 @@ def _sfu(fn: Callable[[np.ndarray], np.ndarray], correctly_rounded: bool = False
 
     def op(a: np.ndarray, t: TileDataType) -> np.ndarray:
         if correctly_rounded and t in _DIRECT_TYPES:
+            if fn is np.sqrt and is_native(a) and a.size:
+                return _sqrt_native(a)
             with np.errstate(all="ignore"):
                 return canonical_nan(fn(a))
         return exact(a, t)
 
     op.exact = exact  # type: ignore[attr-defined]
     return op
+
+
+def _sqrt_native(a: np.ndarray) -> np.ndarray:
+    """TSQRT of a C-contiguous float32 / float64 array in the format itself, every NaN the
+    canonical quiet NaN, block by block (:func:`.nanfix.spans`) without a NaN mask.
+
+    IEEE 754 squareRoot (5.4.1) gives +0 or a positive value for every operand >= +0, -0
+    for -0 and a NaN otherwise, and every NaN it delivers is quiet (6.2). As unsigned
+    carrier words its results are thus at most +inf's (0x7F800000), the -0 word
+    (0x80000000), or NaN words with the exponent and the quiet bit set, of either sign: at
+    least the canonical quiet NaN's word (0x7FC00000). In a block without a -0 source
+    (-0's word is the least signed-integer word: one reduction of the block, still in
+    cache) ``min(word, canonical)`` is the result with every NaN canonical and every other
+    word unchanged; a block with a -0 source takes the masked rewrite (:func:`canonical_nan`)."""
+    i, u = np.dtype(f"i{a.dtype.itemsize}"), np.dtype(f"u{a.dtype.itemsize}")
+    r = np.empty(a.shape, a.dtype)
+    src, flat = a.reshape(-1), r.reshape(-1)
+    ints, words, q = src.view(i), flat.view(u), const_block(u, canonical_word(a.dtype))
+    neg_zero = np.iinfo(i).min
+    with np.errstate(all="ignore"):
+        for s, e in spans(flat.size):
+            np.sqrt(src[s:e], out=flat[s:e])
+            if np.min(ints[s:e]) == neg_zero:
+                canonical_nan(flat[s:e])  # in place: a writable contiguous block
+            else:
+                np.minimum(words[s:e], q[: e - s], out=words[s:e])
+    return r
 
 
 def sfu_exact(mnemonic: str) -> Callable[[np.ndarray, TileDataType], np.ndarray]:
