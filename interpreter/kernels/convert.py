@@ -54,6 +54,7 @@ from pto_dialect.faults import FaultKind, PTOFault
 
 from . import mx, status
 from .elementwise import check_encodings
+from .nanfix import SPAN, spans
 from .padding import all_defined, pad_tile, parse_pad
 from .postprocess import HIF8_MAX, encode_hif8, parse_rmode, round_to_integer
 
@@ -439,11 +440,13 @@ def convert_values(x: np.ndarray, src: TileDataType, dst: TileDataType, rmode=0,
             return out
     if not sat and (src, dst) in _DIRECTED and mode in (RTZ, RTM, RTP):
         return _directed_from_rne(x, storage(dst), mode)
+    if dst.is_integer and src in (T.FP32, T.FP64):  # float32 / float64 values are exact as
+        return float_to_int(x, dst, mode, sat)  # they are (no float64 copy; nothing to check)
     v = source_values(x, src)
     if src.is_integer and dst.is_integer:
         return int_to_int(v, dst, sat)
     if dst.is_integer:
-        return float_to_int(x if src in (T.FP32, T.FP64) else v, dst, mode, sat)
+        return float_to_int(v, dst, mode, sat)
     if src.is_integer:
         if dst is T.FP64:
             return round_float(round_pair_f64(*int_pair(v), mode), dst, mode, sat)
@@ -558,12 +561,29 @@ def zero_point_value(word, t: TileDataType, op: str) -> int:
 
 def quantize_values(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode: int,
                     sat: bool) -> np.ndarray:
-    """``TileProfileQuantize`` on float32 values (exact; module docstring)."""
+    """``TileProfileQuantize`` on float32 values (exact; module docstring). Under RNE a
+    C-contiguous tile is quantized block by block (:func:`.nanfix.spans`: the float64
+    temporaries stay in cache), each block by :func:`_quantize_rne` or, when that declines
+    (a NaN, an infinity or ``|x * scale| >= 2^31`` in the block), by the exact path."""
     lo, hi = _bounds(t)
     if mode == RNE and x.size:
-        fast = _quantize_rne(x, scale, zp, t, lo, hi, sat)
-        if fast is not None:
-            return fast
+        if not x.flags.c_contiguous:
+            fast = _quantize_rne(x, scale, zp, t, lo, hi, sat)
+            return _quantize_exact(x, scale, zp, t, mode, sat) if fast is None else fast
+        out = np.empty(x.shape, storage(t))
+        src, dst = x.reshape(-1), out.reshape(-1)
+        buf = np.empty(min(src.size, SPAN))
+        for s, e in spans(src.size):
+            if _quantize_rne(src[s:e], scale, zp, t, lo, hi, sat, dst[s:e], buf[: e - s]) is None:
+                dst[s:e] = _quantize_exact(src[s:e], scale, zp, t, mode, sat)
+        return out
+    return _quantize_exact(x, scale, zp, t, mode, sat)
+
+
+def _quantize_exact(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode: int,
+                    sat: bool) -> np.ndarray:
+    """:func:`quantize_values` in every mode, for every float32 value."""
+    lo, hi = _bounds(t)
     with np.errstate(all="ignore"):
         v = x.astype(np.float64)
         p = np.where(np.isfinite(v), v * scale, 0.0)  # exact: 24 x 24 bits
@@ -595,9 +615,11 @@ def quantize_values(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode:
 
 
 def _quantize_rne(x: np.ndarray, scale: float, zp: int, t: TileDataType, lo: int, hi: int,
-                  sat: bool) -> np.ndarray | None:
+                  sat: bool, out: np.ndarray | None = None,
+                  buf: np.ndarray | None = None) -> np.ndarray | None:
     """Fast path of :func:`quantize_values` under RNE for finite sources with
-    ``|x * scale| < 2^31`` (``None`` otherwise: the exact path).
+    ``|x * scale| < 2^31`` (``None`` otherwise: the exact path); the result goes to ``out``
+    (a new array by default), the float64 values to ``buf`` (x's size; by default new).
 
     ``p = x * scale`` is exact in float64 (at most 48 significant bits). An even zero
     point commutes with RNE: RNE(p + zp) = RNE(p) + zp. An odd one is split as
@@ -608,16 +630,21 @@ def _quantize_rne(x: np.ndarray, scale: float, zp: int, t: TileDataType, lo: int
         m = max(abs(float(np.min(x))), abs(float(np.max(x))))  # NaN / inf: not finite
     if not np.isfinite(m) or m * scale >= 2.0**31:
         return None
-    p = x.astype(np.float64)
+    p = np.empty(x.shape) if buf is None else buf.reshape(x.shape)
+    np.copyto(p, x)  # exact: float32 -> float64
     p *= scale
     odd = zp & 1
     if odd:
         p += 1.0
     np.rint(p, out=p)
     p += zp - odd  # exact: integers below 2^32
+    if out is None:
+        out = np.empty(x.shape, storage(t))
     if sat:  # clamp in float64 (exact integers), then an in-range cast
-        return np.clip(p, lo, hi, out=p).astype(storage(t))
-    return p.astype(np.int64).astype(storage(t))  # Sat=0 keeps the low bits
+        np.copyto(out, np.clip(p, lo, hi, out=p), casting="unsafe")
+    else:  # Sat=0 keeps the low bits of the int64 value
+        np.copyto(out, p.astype(np.int64), casting="unsafe")
+    return out
 
 
 def dequantize_values(x: np.ndarray, scale: float, zp: int, mode: int) -> np.ndarray:

@@ -288,12 +288,13 @@ def _tiny_mask(r: np.ndarray, t: TileDataType, sel) -> np.ndarray:
     return np.abs(x) < _MIN_NORMAL[t]
 
 
-def _fast(inexact, r: np.ndarray, t: TileDataType) -> int:
+def _fast(inexact, r: np.ndarray, t: TileDataType, tiny_exact: bool = False) -> int:
     """UF / NX of an all-finite, non-overflowing tile from its ``inexact(sel)`` test (a mask
     over the flat positions ``sel``): flags are ORed over the tile, so each scan stops at its
-    first witness, and UF is looked for among the tiny results only."""
+    first witness, and UF is looked for among the tiny results only. ``tiny_exact``: the
+    operation's algebra proves every tiny result exact (no UF), so there is no UF scan."""
     n = r.size
-    for sel in _chunks(n):
+    for sel in () if tiny_exact else _chunks(n):
         tiny = _tiny_mask(r, t, sel)
         if tiny.any():
             pos = np.arange(sel.start, sel.stop)[tiny]
@@ -313,6 +314,15 @@ def _positive(x: np.ndarray, t: TileDataType) -> bool:
         return bool(x.min() > 0)
     u = x.view(np.dtype(f"u{x.dtype.itemsize}"))
     return bool(u.max() < (1 << (8 * x.dtype.itemsize - 1)) and u.min() > 0)
+
+
+def _positive_finite(x: np.ndarray, t: TileDataType) -> bool:
+    """:func:`_all_finite` and :func:`_positive` together: float32 / float64 by two
+    reductions (the minimum > 0 excludes NaN, -inf and every value <= 0; the maximum below
+    +inf excludes +inf), the others by both tests."""
+    if x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+        return not x.size or bool(x.min() > 0 and x.max() < np.inf)
+    return _all_finite(t, x) and _positive(x, t)
 
 
 def _binary_inexact(op: str, x, y, z) -> np.ndarray:
@@ -336,7 +346,11 @@ def _binary_fast(op: str, a, b, r, t: TileDataType) -> int | None:
     def inexact(sel):
         return _binary_inexact(op, _pick(a, sel), _pick(b, sel), _pick(r, sel))
 
-    return _fast(inexact, r, t)
+    # a tiny sum or difference is exact: both operands are integer multiples of the format's
+    # smallest subnormal, so is their exact sum, and every such multiple below the smallest
+    # normal is representable (gradual underflow); rounding is monotone and the smallest
+    # normal representable, so a tiny rounded result comes from a tiny exact one: no UF
+    return _fast(inexact, r, t, tiny_exact=op in ("ADD", "SUB"))
 
 
 def binary_flags(op: str, a: np.ndarray, b: np.ndarray, r: np.ndarray, t: TileDataType) -> int:
@@ -402,7 +416,7 @@ def _unary_fast(mnemonic: str, a, r, t: TileDataType) -> int | None:
     if r.size < FAST_MIN:
         return None
     if mnemonic in ("TLOG", "TSQRT", "TRSQRT"):  # positive finite operands: finite results
-        if not (_all_finite(t, a) and _positive(a, t)):
+        if not _positive_finite(a, t):
             return None
     elif not (_all_finite(t, a, r) and np.all(a)):
         return None
@@ -414,7 +428,11 @@ def _unary_fast(mnemonic: str, a, r, t: TileDataType) -> int | None:
     def inexact(sel):
         return _unary_inexact(mnemonic, _pick(a, sel), _pick(r, sel))
 
-    return _fast(inexact, r, t)
+    # the square root of a positive value of any PTO float format is at least the square
+    # root of its smallest subnormal (FP64 2^-537, FP32 2^-74.5, TF32/HF32/BF16 >= 2^-68.5,
+    # FP16 2^-12, E5M2 2^-8, E4M3 2^-4.5), above its smallest normal (2^-1022 ... 2^-6):
+    # never tiny, so no UF
+    return _fast(inexact, r, t, tiny_exact=mnemonic == "TSQRT")
 
 
 def unary_flags(mnemonic: str, a: np.ndarray, r: np.ndarray, t: TileDataType) -> int:
