@@ -54,7 +54,7 @@ from pto_dialect.faults import FaultKind, PTOFault
 
 from . import mx, status
 from .elementwise import check_encodings
-from .nanfix import SPAN, spans
+from .nanfix import SPAN, const_block, spans
 from .padding import all_defined, pad_tile, parse_pad
 from .postprocess import HIF8_MAX, encode_hif8, parse_rmode, round_to_integer
 
@@ -422,6 +422,76 @@ def _directed_from_rne(x: np.ndarray, dt: np.dtype, mode: int) -> np.ndarray:
     return y
 
 
+_F16_MIN_OVERFLOW = 0x47800000
+"""FP32 magnitude word of 2^16: from here on the FP16 truncation exceeds the largest finite
+FP16 value (0x7BFF, 65504)."""
+
+
+def _directed_f32_to_f16(x: np.ndarray, mode: int) -> np.ndarray:
+    """FP32 -> FP16 under RTZ / RTM / RTP on the carrier words, block by block
+    (:func:`.nanfix.spans`), without numpy's float16 cast.
+
+    For a finite FP32 magnitude word ``m`` (exponent field ``E``) the magnitude truncated
+    toward zero to FP16 is, as an FP16 word ``T``: in FP16's normal range (``E >= 113``,
+    2^-14 and above) the top 10 fraction bits under the rebiased exponent,
+    ``(m >> 13) - (112 << 10)``, inexact when the 13 dropped bits are not all zero; below
+    it, the FP16 subnormal ``floor(|x| * 2^24)`` (``|x| * 2^24`` is exact in FP32 and,
+    clamped at 1024, at most 1024: the two readings meet at the smallest normal, 0x400,
+    and the larger one is the right one in both ranges), inexact when that product is not
+    an integer. From 2^16 on, ``T`` is the largest finite word 0x7BFF, inexact. The
+    result is ``T`` (RTZ) or ``T + 1`` when inexact and the direction is away from zero
+    (RTM on negatives, RTP on positives): the next magnitude up, 0x7C00 (infinity) past
+    0x7BFF (IEEE 754 7.4's overflow under directed rounding) and 0x400 past 0x3FF; the
+    sign is the source's (signed zeros and underflow to -0 or the negative smallest
+    subnormal included). Infinities convert exactly; a NaN gives the canonical 0x7E00.
+    Checked against :func:`_directed_from_rne` on every FP32 word."""
+    src = np.ascontiguousarray(x).reshape(-1).view(np.uint32)
+    out = np.empty(x.shape, np.float16)
+    dst = out.reshape(-1).view(np.uint16)
+    n = src.size
+    blk = min(n, SPAN)
+    mag, low = np.empty(blk, np.uint32), np.empty(blk, np.uint32)
+    trunc, sub = np.empty(blk, np.int32), np.empty(blk, np.int32)
+    scaled, floor = np.empty(blk, np.float32), np.empty(blk, np.float32)
+    inexact, flag = np.empty(blk, bool), np.empty(blk, bool)
+    cap = const_block(np.dtype(np.float32), 0x44800000)  # 1024.0
+    top = const_block(np.dtype(np.int32), 0x7BFF)
+    for s, e in spans(n):
+        k = e - s
+        w, m, lo, t, f, fl = src[s:e], mag[:k], low[:k], trunc[:k], scaled[:k], floor[:k]
+        ix, fg, sb = inexact[:k], flag[:k], sub[:k]
+        np.bitwise_and(w, np.uint32(0x7FFFFFFF), out=m)
+        np.right_shift(m, np.uint32(13), out=t.view(np.uint32))
+        np.subtract(t, np.int32(112 << 10), out=t)  # the normal-range reading
+        with np.errstate(all="ignore"):
+            np.multiply(m.view(np.float32), np.float32(2.0**24), out=f)
+            np.fmin(f, cap[:k], out=f)  # NaN (a NaN source, fixed below) -> 1024
+        np.floor(f, out=fl)
+        np.copyto(sb, fl, casting="unsafe")  # exact: integers in [0, 1024]
+        np.maximum(t, sb, out=t)
+        np.bitwise_and(m, np.uint32(0x1FFF), out=lo)
+        np.not_equal(lo, np.uint32(0), out=ix)
+        np.not_equal(fl, f, out=fg)
+        np.logical_or(ix, fg, out=ix)
+        np.greater_equal(m, np.uint32(_F16_MIN_OVERFLOW), out=fg)
+        np.logical_or(ix, fg, out=ix)
+        np.minimum(t, top[:k], out=t)
+        if mode != RTZ:  # away from zero: RTM on negatives, RTP on positives
+            np.right_shift(w, np.uint32(31), out=lo)  # the sign bit
+            if mode == RTP:
+                np.bitwise_xor(lo, np.uint32(1), out=lo)
+            np.bitwise_and(lo, ix, out=lo, casting="unsafe")
+            np.add(t, lo.view(np.int32), out=t)
+        np.right_shift(w, np.uint32(16), out=lo)
+        np.bitwise_and(lo, np.uint32(0x8000), out=lo)
+        np.bitwise_or(t, lo.view(np.int32), out=t)
+        if int(m.max()) >= 0x7F800000:  # infinities convert exactly, NaN is canonical
+            t[:] = np.where(m == 0x7F800000, lo.view(np.int32) | 0x7C00, t)
+            t[:] = np.where(m > 0x7F800000, 0x7E00, t)
+        np.copyto(dst[s:e], t, casting="unsafe")  # the low 16 bits
+    return out
+
+
 def convert_values(x: np.ndarray, src: TileDataType, dst: TileDataType, rmode=0,
                    sat: bool = False) -> np.ndarray:
     """TCVT on a carrier array of ``src``: the carrier array of ``dst`` (module docstring)."""
@@ -439,6 +509,8 @@ def convert_values(x: np.ndarray, src: TileDataType, dst: TileDataType, rmode=0,
                 out = _canonical_nan(out)
             return out
     if not sat and (src, dst) in _DIRECTED and mode in (RTZ, RTM, RTP):
+        if (src, dst) == (T.FP32, T.FP16) and x.size:
+            return _directed_f32_to_f16(x, mode)
         return _directed_from_rne(x, storage(dst), mode)
     if dst.is_integer and src in (T.FP32, T.FP64):  # float32 / float64 values are exact as
         return float_to_int(x, dst, mode, sat)  # they are (no float64 copy; nothing to check)
@@ -631,18 +703,21 @@ def _quantize_rne(x: np.ndarray, scale: float, zp: int, t: TileDataType, lo: int
     if not np.isfinite(m) or m * scale >= 2.0**31:
         return None
     p = np.empty(x.shape) if buf is None else buf.reshape(x.shape)
-    np.copyto(p, x)  # exact: float32 -> float64
-    p *= scale
+    np.multiply(x, scale, out=p, dtype=np.float64)  # the float32 values widen exactly
     odd = zp & 1
     if odd:
         p += 1.0
-    np.rint(p, out=p)
-    p += zp - odd  # exact: integers below 2^32
+    c = zp - odd  # RNE(p + zp) = RNE(p + odd) + c, an integer: exact below 2^32
     if out is None:
         out = np.empty(x.shape, storage(t))
-    if sat:  # clamp in float64 (exact integers), then an in-range cast
-        np.copyto(out, np.clip(p, lo, hi, out=p), casting="unsafe")
+    if sat:  # clamping before the rounding to the integer bounds shifted by c is the same
+        # (rint is monotone and fixes integers); the in-range sum casts exactly
+        np.clip(p, lo - c, hi - c, out=p)
+        np.rint(p, out=p)
+        np.add(p, c, out=out, casting="unsafe")
     else:  # Sat=0 keeps the low bits of the int64 value
+        np.rint(p, out=p)
+        p += c
         np.copyto(out, p.astype(np.int64), casting="unsafe")
     return out
 
