@@ -703,21 +703,18 @@ def _quantize_rne(x: np.ndarray, scale: float, zp: int, t: TileDataType, lo: int
     if not np.isfinite(m) or m * scale >= 2.0**31:
         return None
     p = np.empty(x.shape) if buf is None else buf.reshape(x.shape)
-    np.multiply(x, scale, out=p, dtype=np.float64)  # the float32 values widen exactly
+    np.copyto(p, x)  # exact: float32 -> float64
+    p *= scale
     odd = zp & 1
     if odd:
         p += 1.0
-    c = zp - odd  # RNE(p + zp) = RNE(p + odd) + c, an integer: exact below 2^32
+    np.rint(p, out=p)
+    p += zp - odd  # exact: integers below 2^32
     if out is None:
         out = np.empty(x.shape, storage(t))
-    if sat:  # clamping before the rounding to the integer bounds shifted by c is the same
-        # (rint is monotone and fixes integers); the in-range sum casts exactly
-        np.clip(p, lo - c, hi - c, out=p)
-        np.rint(p, out=p)
-        np.add(p, c, out=out, casting="unsafe")
+    if sat:  # clamp in float64 (exact integers), then an in-range cast
+        np.copyto(out, np.clip(p, lo, hi, out=p), casting="unsafe")
     else:  # Sat=0 keeps the low bits of the int64 value
-        np.rint(p, out=p)
-        p += c
         np.copyto(out, p.astype(np.int64), casting="unsafe")
     return out
 
