@@ -22,8 +22,10 @@ The chunks chain through the accumulate forms (``chain=acc``, :func:`lower_cube`
 is TGEMV(_MX)(_BIAS) / TMATMUL(_MX) (or _ACC with the matmul's init as C), later chunks the
 _ACC form with C = the previous D; only the last applies ReLU and the F322F16/F322BF16
 conversion. ``chain=memory`` keeps the older GEMV chain through an FP32 tensor used as
-the next chunk's bias. ``(Kc, Nc)`` minimise the CUBE op count, then the chain length; a
-``16384 x 4096`` MXFP8 GEMV takes the lower bound of 256.
+the next chunk's bias. ``(Kc, Nc)`` minimise the CUBE op count, then the chain length, with
+every tile within ``tile-bytes`` and one op's tiles together within the core tile capacity
+(:func:`cube_live_bytes`); a ``16384 x 4096`` MXFP8 GEMV takes the lower bound of 512 (B
+tiles of 32 KiB per PE, :func:`b_tile_limit`).
 
 **Binary siblings** (``pto.elementwise``): TADD ... TMIN tile exactly like TREM.
 
@@ -65,6 +67,7 @@ from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import MX_BLOCK, MX_INPUT_TYPES, TileDataType
 from pto_dialect.geometry import (
     CELL_BYTES,
+    TILE_CAPACITY_BYTES,
     Layout,
     Location,
     Storage,
@@ -364,6 +367,10 @@ class GemvPlan:
     """N runs (the same for every chunk and M tile)."""
     layout: Layout = Layout.CUBE_M16
     """Layout of A, C and D (D10)."""
+    hoist: bool = False
+    """Load the A chunks (and their scales) once per M tile and PE mask, outside the N loop
+    (:func:`lower_cube`): only when they fit the registers of a hand and, with the op's other
+    tiles, the core tile capacity."""
 
     @property
     def mt(self) -> int:
@@ -383,10 +390,23 @@ class GemvPlan:
         return self.shape.k - (self.nk - 1) * self.kc
 
 
+def b_tile_limit(s: GemvShape, tile_bytes: int, npe: int) -> int:
+    """The largest TSize (at most ``tile_bytes``) a B tile can take: one op holds B and at
+    least A, D, C or the bias, and the scales (a 128 B cell each at the least) on each of its
+    ``npe`` PEs within the core tile capacity (asl/tile/model/capacity/local.asl). On four
+    PEs a 64 KiB B tile would fill the 256 KiB alone: 32 KiB."""
+    others = 3 + int(s.a_scaled) + int(s.b_scaled)
+    t = tile_bytes
+    while t > CELL_BYTES and npe * (t + others * CELL_BYTES) > TILE_CAPACITY_BYTES:
+        t //= 2
+    return t
+
+
 def gemv_lower_bound(s: GemvShape, tile_bytes: int, npe: int) -> int:
-    """ceil(bytes of B / (PEs x TSize)) times the M tiles of 32 rows (the largest M layout):
-    B must pass through the PEs' tiles once per M tile."""
-    b_pass = _ceil(_ceil(s.k * s.n * s.b.info.carrier_bits, 8), npe * tile_bytes)
+    """ceil(bytes of B / (PEs x the largest B tile, :func:`b_tile_limit`)) times the M tiles
+    of 32 rows (the largest M layout): B must pass through the PEs' tiles once per M tile."""
+    b_pass = _ceil(_ceil(s.k * s.n * s.b.info.carrier_bits, 8),
+                   npe * b_tile_limit(s, tile_bytes, npe))
     return b_pass * _ceil(s.m, M_LAYOUT_ROWS[Layout.CUBE_M32])
 
 
@@ -411,9 +431,36 @@ def plan_gemv(s: GemvShape, tile_bytes: int, npe: int) -> GemvPlan | None:
     return best
 
 
+def cube_live_bytes(s: GemvShape, kc: int, nc: int, d_type: TileDataType, chained: bool,
+                    npe: int, layout: Layout = Layout.CUBE_M16, a_chunks: int = 1) -> int:
+    """Core tile capacity the tiles of one K-chunk x N-slice CUBE op hold at once on ``npe``
+    PEs (``TileCoreAllocationBytes``, asl/tile/model/capacity/local.asl): A, B, their scales,
+    D and, of a chained op, its C (the previous D, D != C) -- else the bias; ``a_chunks`` A
+    chunks and A scales when they are hoisted out of the N loop. Each tile charges its TSize
+    (the power of two its bytes round up to) on every PE."""
+    sizes = gemv_tile_bytes(s, kc, nc, d_type, layout)
+    c = cube_bytes(layout, s.acc, min(s.m, M_LAYOUT_ROWS[layout]), nc) if chained else 0
+    sizes["bias"] = max(sizes["bias"], c)
+    a_side = {"a", "a_scale"}
+    return npe * sum(max(CELL_BYTES, _pow2_ceil(v)) * (a_chunks if k in a_side else 1)
+                     for k, v in sizes.items())
+
+
 def _plan_layout(s: GemvShape, tile_bytes: int, npe: int, layout: Layout) -> GemvPlan | None:
+    """The best plan whose every tile fits ``tile_bytes`` and whose op's live tiles fit the
+    core tile capacity (:func:`cube_live_bytes`), or, when no such plan exists, the best plan
+    by the per-tile bound alone (``pto-lower`` then retries with smaller tiles)."""
+    return _plan_fitting(s, tile_bytes, npe, layout, budget=True) or _plan_fitting(
+        s, tile_bytes, npe, layout, budget=False)
+
+
+def _plan_fitting(s: GemvShape, tile_bytes: int, npe: int, layout: Layout,
+                  budget: bool) -> GemvPlan | None:
     def fits(kc: int, nc: int, d_type: TileDataType) -> bool:
-        return all(v <= tile_bytes for v in gemv_tile_bytes(s, kc, nc, d_type, layout).values())
+        if any(v > tile_bytes for v in gemv_tile_bytes(s, kc, nc, d_type, layout).values()):
+            return False
+        return not budget or cube_live_bytes(
+            s, kc, nc, d_type, kc < s.k, npe, layout) <= TILE_CAPACITY_BYTES
 
     def evaluate(kc: int) -> GemvPlan | None:
         # C and the chain's D are FP32 (D3); a single-chunk GEMV only has the final D. A
@@ -429,7 +476,9 @@ def _plan_layout(s: GemvShape, tile_bytes: int, npe: int, layout: Layout) -> Gem
                 lo = mid
             else:
                 hi = mid - 1
-        return GemvPlan(s, kc, nk, lo, tuple(cover(s.n, lo, npe)), layout)
+        hoist = nk <= HOIST_MAX_CHUNKS and (not budget or cube_live_bytes(
+            s, kc, lo, d_type, kc < s.k, npe, layout, a_chunks=nk) <= TILE_CAPACITY_BYTES)
+        return GemvPlan(s, kc, nk, lo, tuple(cover(s.n, lo, npe)), layout, hoist)
 
     best: GemvPlan | None = None
     g = s.granule
@@ -755,8 +804,9 @@ def lower_cube(op: GemvOp | MatmulOp, plan: GemvPlan) -> None:
     no tile crosses a loop boundary. Chunk 0 is TGEMV(_MX)(_BIAS) / TMATMUL(_MX)(_BIAS) — a
     matmul init that is not zero enters as chunk 0's C through TMATMUL(_MX)_ACC — and every
     later chunk is the _ACC form with C = the previous D (FP32, A's layout). Only the last
-    chunk converts (PreQuantMode 1/16) and applies ReLU. With nk <= HOIST_MAX_CHUNKS the A
-    chunks (and their scales) are loaded once per M tile and PE mask, outside the N loop.
+    chunk converts (PreQuantMode 1/16) and applies ReLU. When the plan hoists them
+    (:attr:`GemvPlan.hoist`), the A chunks (and their scales) are loaded once per M tile and
+    PE mask, outside the N loop.
     """
     s = plan.shape
     gemv = isinstance(op, GemvOp)
@@ -775,7 +825,7 @@ def lower_cube(op: GemvOp | MatmulOp, plan: GemvPlan) -> None:
     fp32 = TileDataType.FP32
     acc_dt = s.acc
     chunks = [(c * plan.kc, plan.kc if c < plan.nk - 1 else plan.k_last) for c in range(plan.nk)]
-    hoist = plan.nk <= HOIST_MAX_CHUNKS
+    hoist = plan.hoist
 
     def a_chunk(e: _Emitter, m: SSAValue, mv: int, c: int, mask: str):
         k0, kv = chunks[c]
@@ -1026,6 +1076,8 @@ __all__ = [
     "plan_gemv",
     "trem_lower_bound",
     "gemv_lower_bound",
+    "b_tile_limit",
+    "cube_live_bytes",
     "cover",
     "executed_op_counts",
     "default_size",
