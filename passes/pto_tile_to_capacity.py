@@ -959,6 +959,9 @@ class PtoTileToCapacityPass(ModulePass):
         On ``a2a3`` only the FP16/BF16 (non-MX) products are tiled; MX ones stay (D15).
       * ``chain`` — ``acc`` (default): K chunks chain through the _ACC forms; ``memory``:
         GEMV chunks chain through an FP32 tensor and TGEMV_MX_BIAS (matmul always uses acc).
+      * ``cube-tile-bytes`` — the largest TSize of the GEMV / matmul tiles (default 0: the
+        same as ``tile-bytes``). Their plan budgets its own live set, so ``pto-lower`` keeps
+        it at the maximum while it shrinks the other families' tiles.
     """
 
     name = "pto-tile-to-capacity"
@@ -967,14 +970,21 @@ class PtoTileToCapacityPass(ModulePass):
     pes: int = NUM_PES
     target: str = ""
     chain: str = "acc"
+    cube_tile_bytes: int = 0
+
+    @property
+    def cube_bytes(self) -> int:
+        """The largest TSize of a GEMV / matmul tile."""
+        return self.cube_tile_bytes or self.tile_bytes
 
     def check_options(self) -> None:
-        code = code_of_size(self.tile_bytes)
-        if code is None or code > max_code(Storage.LOCAL):
-            raise PassFailedException(
-                f"{self.name}: tile-bytes={self.tile_bytes} is not a Local TSize "
-                "(128 B * 2^k up to 65536 B; D14)"
-            )
+        for opt, v in (("tile-bytes", self.tile_bytes), ("cube-tile-bytes", self.cube_bytes)):
+            code = code_of_size(v)
+            if code is None or code > max_code(Storage.LOCAL):
+                raise PassFailedException(
+                    f"{self.name}: {opt}={v} is not a Local TSize "
+                    "(128 B * 2^k up to 65536 B; D14)"
+                )
         if not 1 <= self.pes <= NUM_PES:
             raise PassFailedException(f"{self.name}: pes={self.pes} must be 1..{NUM_PES} (D13)")
         if self.chain not in CHAINS:
@@ -1023,14 +1033,14 @@ class PtoTileToCapacityPass(ModulePass):
                 if s.mx and target is not TargetProfile.A5:
                     continue  # no MX CUBE function on a2a3 (D15)
                 what = f"the {s.m}x{s.k}x{s.n} product"
-                _check_size(self.name, what, gemv_lower_bound(s, self.tile_bytes, self.pes))
-                plan = plan_gemv(s, self.tile_bytes, self.pes)
+                _check_size(self.name, what, gemv_lower_bound(s, self.cube_bytes, self.pes))
+                plan = plan_gemv(s, self.cube_bytes, self.pes)
                 if plan is not None:
                     _check_size(self.name, what, plan.instructions)
                 if plan is None:
                     raise PassFailedException(
                         f"{self.name}: no tiling of the {s.m}x{s.k}x{s.n} product fits "
-                        f"tile-bytes={self.tile_bytes} (D14)"
+                        f"tile-bytes={self.cube_bytes} (D14)"
                     )
                 mx_pair = s.a in MX_INPUT_TYPES and s.b in MX_INPUT_TYPES
                 if isinstance(o, GemvOp) and self.chain == "memory" and target is TargetProfile.A5 and mx_pair:

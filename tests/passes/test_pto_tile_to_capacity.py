@@ -211,6 +211,20 @@ def test_pto_lower_keeps_the_budgeted_gemv_plan(k, n, a, b):
     assert peak <= live
 
 
+def test_a_floor_mod_beside_a_gemv_does_not_shrink_the_gemv():
+    """pto-lower shrinks the other families' tiles before the CUBE ones (their plan budgets
+    its own live set): a TREM on 1000 x 777 i32 needs 16 KiB tiles (three 64 KiB tiles on
+    four PEs overflow 256 KiB), while the MXFP8 GEMV in the same module keeps its 40 TGEMVs
+    (with one tile size for both it took 79)."""
+    gemv = gemv_program(5000, 1000, "f8E4M3FN", "f8E4M3FN", bias=True)
+    fm = floor_mod_program((1000, 777), "i32", "signed").replace("@f(", "@fm(")
+    m = apply(PTOLowerPass(level="tile"), parse(gemv + fm))
+    counts = executed_op_counts(m)
+    s = GemvShape(5000, 1000, T.E4M3, T.E4M3, T.FP32, True, True)
+    assert cube_count(counts) == plan_gemv(s, 65536, 4).instructions == 40
+    assert counts["pto.trem"] == trem_lower_bound(1000 * 777, T.S32, 16384, 4) == 48
+
+
 def test_big_mxfp8_gemv_ir_is_small_and_compiles_fast():
     """16384 x 4096 MXFP8: 512 TGEMVs (the bound for the 32 KiB B tiles whose op's live set
     fits the core tile capacity) from a few KB of IR, fast."""
