@@ -4,10 +4,12 @@
 // RUN: pto-opt %s -p 'pto-tile-to-capacity{chain=memory}' | filecheck %s --check-prefix=MEM
 // RUN: not pto-opt %s -p 'pto-tile-to-capacity{tile-bytes=1000}' 2>&1 | filecheck %s --check-prefix=BAD
 // RUN: not pto-opt %s -p 'pto-tile-to-capacity{chain=register}' 2>&1 | filecheck %s --check-prefix=BADCHAIN
+// RUN: not pto-opt %s -p 'pto-tile-to-capacity{cube-tile-bytes=100}' 2>&1 | filecheck %s --check-prefix=BADCUBE
 // Tiling to capacity (D10, D13, D14).
 
 // BAD: tile-bytes=1000 is not a Local TSize
 // BADCHAIN: chain=register must be one of acc, memory
+// BADCUBE: cube-tile-bytes=100 is not a Local TSize
 
 // 100 x 30 = 3000 = 375 x 8 elements: one TREM on 4 PEs, 96-row slices at a stride of 93
 // rows (3 x 93 + 96 = 375; neighbouring slices overlap by 3 rows and store equal values).
