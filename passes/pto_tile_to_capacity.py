@@ -435,10 +435,12 @@ def cube_live_bytes(s: GemvShape, kc: int, nc: int, d_type: TileDataType, chaine
                     npe: int, layout: Layout = Layout.CUBE_M16, a_chunks: int = 1) -> int:
     """Core tile capacity the tiles of one K-chunk x N-slice CUBE op hold at once on ``npe``
     PEs (``TileCoreAllocationBytes``, asl/tile/model/capacity/local.asl): A, B, their scales,
-    D and, of a chained op, its C (the previous D, D != C) -- else the bias; ``a_chunks`` A
+    D and, of a chained op or a matmul (whose init may enter as chunk 0's C), its C (the
+    previous D, D != C) -- else the bias; ``a_chunks`` A
     chunks and A scales when they are hoisted out of the N loop. Each tile charges its TSize
     (the power of two its bytes round up to) on every PE."""
     sizes = gemv_tile_bytes(s, kc, nc, d_type, layout)
+    chained = chained or not s.is_gemv
     c = cube_bytes(layout, s.acc, min(s.m, M_LAYOUT_ROWS[layout]), nc) if chained else 0
     sizes["bias"] = max(sizes["bias"], c)
     a_side = {"a", "a_scale"}
