@@ -211,6 +211,36 @@ def test_pto_lower_keeps_the_budgeted_gemv_plan(k, n, a, b):
     assert peak <= live
 
 
+@settings(max_examples=examples(8), deadline=None)
+@given(
+    k=st.one_of(st.integers(1, 300), st.integers(300, 12000)),
+    n=st.one_of(st.integers(1, 64), st.integers(64, 3000)),
+    pair=st.sampled_from([("f16", "f16"), ("bf16", "bf16"), ("f8E4M3FN", "f8E4M3FN"),
+                          ("f4E2M1FN", "f16"), ("f8E5M2", "f8E4M3FN")]),
+    bias=st.booleans(),
+)
+def test_the_live_set_estimate_bounds_the_assigned_peak(k, n, pair, bias):
+    """Property: for any GEMV, the plan's estimate of one op's live tiles fits the core
+    capacity and bounds the peak that pto-assign-registers finds in the lowered blocks (the
+    whole program fits at the first size: no retry shrinks it)."""
+    from xdsl.dialects import func
+
+    from passes.pto_assign_registers import assign_function
+
+    a, b = pair
+    k += k % 2 if a.startswith("f4") else 0
+    s = GemvShape(k, n, GEMV_TYPES[a], GEMV_TYPES[b], T.FP32,
+                  a not in ("f16", "bf16"), b not in ("f16", "bf16"))
+    plan = plan_gemv(s, 65536, 4)
+    live = cube_live_bytes(s, plan.kc, plan.nc, s.acc, plan.nk > 1, 4, plan.layout,
+                           plan.nk if plan.hoist else 1)
+    assert live <= 256 * 1024
+    blocks = apply(PTOLowerPass(), parse(gemv_program(k, n, a, b, bias=bias)))
+    peak = max(assign_function(fn, None).peak for fn in blocks.walk()
+               if isinstance(fn, func.FuncOp))
+    assert peak <= live
+
+
 def test_a_floor_mod_beside_a_gemv_does_not_shrink_the_gemv():
     """pto-lower shrinks the other families' tiles before the CUBE ones (their plan budgets
     its own live set): a TREM on 1000 x 777 i32 needs 16 KiB tiles (three 64 KiB tiles on
