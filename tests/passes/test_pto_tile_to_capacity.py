@@ -184,6 +184,24 @@ def test_live_set_budget_by_hand():
     assert cube_live_bytes(s, 1024, 32, T.FP32, True, 4, a_chunks=5) > 256 * 1024
 
 
+def _budgeted_gemv(k: int, n: int, a: str, b: str, bias: bool):
+    """(plan at 64 KiB, its live-set estimate, the peak pto-assign-registers finds in the
+    lowered blocks) of a GEMV program."""
+    from xdsl.dialects import func
+
+    from passes.pto_assign_registers import assign_function
+
+    s = GemvShape(k, n, GEMV_TYPES[a], GEMV_TYPES[b], T.FP32,
+                  a not in ("f16", "bf16"), b not in ("f16", "bf16"))
+    plan = plan_gemv(s, 65536, 4)
+    live = cube_live_bytes(s, plan.kc, plan.nc, s.acc, plan.nk > 1, 4, plan.layout,
+                           plan.nk if plan.hoist else 1)
+    blocks = apply(PTOLowerPass(), parse(gemv_program(k, n, a, b, bias=bias)))
+    peak = max(assign_function(fn, None).peak for fn in blocks.walk()
+               if isinstance(fn, func.FuncOp))
+    return plan, live, peak
+
+
 @pytest.mark.parametrize("k,n,a,b", [
     (5000, 1000, "f8E4M3FN", "f8E4M3FN"), (4100, 64, "f16", "f16"), (777, 3000, "bf16", "bf16"),
     (8192, 96, "f4E2M1FN", "f16"), (64, 5000, "f8E5M2", "f8E4M3FN"), (40000, 8, "f16", "f16"),
@@ -192,23 +210,10 @@ def test_pto_lower_keeps_the_budgeted_gemv_plan(k, n, a, b):
     """The plan's own live set fits the core tile capacity, so pto-lower needs no smaller
     tile size: it emits the 64 KiB plan's CUBE count, and the registers it assigns peak
     exactly at the plan's estimate (:func:`cube_live_bytes`) or below."""
-    from xdsl.dialects import func
-
-    from passes.pto_assign_registers import assign_function
-    from passes.pto_lower import PTOLowerPass
-
-    s = GemvShape(k, n, GEMV_TYPES[a], GEMV_TYPES[b], T.FP32,
-                  a not in ("f16", "bf16"), b not in ("f16", "bf16"))
-    plan = plan_gemv(s, 65536, 4)
-    live = cube_live_bytes(s, plan.kc, plan.nc, s.acc, plan.nk > 1, 4, plan.layout,
-                           plan.nk if plan.hoist else 1)
-    assert live <= 256 * 1024
+    plan, live, peak = _budgeted_gemv(k, n, a, b, bias=True)
+    assert peak <= live <= 256 * 1024
     tiled = apply(PTOLowerPass(level="tile"), parse(gemv_program(k, n, a, b, bias=True)))
     assert cube_count(executed_op_counts(tiled)) == plan.instructions
-    blocks = apply(PTOLowerPass(), parse(gemv_program(k, n, a, b, bias=True)))
-    peak = max(assign_function(fn, None).peak for fn in blocks.walk()
-               if isinstance(fn, func.FuncOp))
-    assert peak <= live
 
 
 @settings(max_examples=examples(8), deadline=None)
@@ -223,22 +228,10 @@ def test_the_live_set_estimate_bounds_the_assigned_peak(k, n, pair, bias):
     """Property: for any GEMV, the plan's estimate of one op's live tiles fits the core
     capacity and bounds the peak that pto-assign-registers finds in the lowered blocks (the
     whole program fits at the first size: no retry shrinks it)."""
-    from xdsl.dialects import func
-
-    from passes.pto_assign_registers import assign_function
-
     a, b = pair
     k += k % 2 if a.startswith("f4") else 0
-    s = GemvShape(k, n, GEMV_TYPES[a], GEMV_TYPES[b], T.FP32,
-                  a not in ("f16", "bf16"), b not in ("f16", "bf16"))
-    plan = plan_gemv(s, 65536, 4)
-    live = cube_live_bytes(s, plan.kc, plan.nc, s.acc, plan.nk > 1, 4, plan.layout,
-                           plan.nk if plan.hoist else 1)
-    assert live <= 256 * 1024
-    blocks = apply(PTOLowerPass(), parse(gemv_program(k, n, a, b, bias=bias)))
-    peak = max(assign_function(fn, None).peak for fn in blocks.walk()
-               if isinstance(fn, func.FuncOp))
-    assert peak <= live
+    _, live, peak = _budgeted_gemv(k, n, a, b, bias)
+    assert peak <= live <= 256 * 1024
 
 
 def test_a_floor_mod_beside_a_gemv_does_not_shrink_the_gemv():
