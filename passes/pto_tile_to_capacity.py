@@ -13,6 +13,8 @@ so one TREM on four PEs covers ``4 * TSize`` bytes of each operand and the numbe
 is the lower bound ``ceil(E * bytes / (PEs * TSize))``. Full groups run in an ``scf.for``;
 the tail group uses a smaller valid (and physical) shape, with the PEs' slices placed at a
 uniform stride that may overlap (overlapping PEs compute and store identical values).
+TSize is at most :func:`binary_tile_bytes`: the two sources and the result must fit the core
+tile capacity together (16 KiB on four PEs).
 
 **GEMV** (``pto.gemv``, PTO-SPEC 4). N is split across the PEs (PE q takes columns
 ``n + q*Nc``), K into chunks of ``Kc`` (a multiple of 32 when a side is MX-scaled, so that the
@@ -285,6 +287,16 @@ def plan_trem(elements: int, dtype: TileDataType, tile_bytes: int, npe: int) -> 
         if best.instructions <= _ceil(elements, npe * cap_elems) or cols == 1:
             return best
         cols //= 2
+
+
+def binary_tile_bytes(tile_bytes: int, npe: int) -> int:
+    """The largest TSize (at most ``tile_bytes``) of a TREM / binary op's tiles: its two
+    sources and its result, one size, are live together on ``npe`` PEs and must fit the core
+    tile capacity (asl/tile/model/capacity/local.asl): 16 KiB on four PEs."""
+    t = tile_bytes
+    while t > CELL_BYTES and 3 * npe * t > TILE_CAPACITY_BYTES:
+        t //= 2
+    return t
 
 
 def trem_lower_bound(elements: int, dtype: TileDataType, tile_bytes: int, npe: int) -> int:
@@ -1007,6 +1019,7 @@ class PtoTileToCapacityPass(ModulePass):
                 o, self.name
             ):
                 continue
+            binary_bytes = binary_tile_bytes(self.tile_bytes, self.pes)
             if isinstance(o, FloorModOp | ElementwiseOp):
                 t = o.result.type
                 assert isinstance(t, TensorType)
@@ -1014,14 +1027,14 @@ class PtoTileToCapacityPass(ModulePass):
                 _check_size(
                     self.name,
                     f"the {'x'.join(map(str, t.get_shape()))} {o.name}",
-                    trem_lower_bound(math.prod(t.get_shape()), dt, self.tile_bytes, self.pes),
+                    trem_lower_bound(math.prod(t.get_shape()), dt, binary_bytes, self.pes),
                 )
             if isinstance(o, FloorModOp):
-                lower_floor_mod(o, self.tile_bytes, self.pes)
+                lower_floor_mod(o, binary_bytes, self.pes)
             elif isinstance(o, MapOp):
                 lower_map(o, self.tile_bytes, self.pes)
             elif isinstance(o, ElementwiseOp):
-                lower_binary(o, BINARY_TILE_OPS[o.mnemonic], o.dtype, self.tile_bytes, self.pes)
+                lower_binary(o, BINARY_TILE_OPS[o.mnemonic], o.dtype, binary_bytes, self.pes)
             elif isinstance(o, CmpSelOp):
                 lower_cmpsel(o, self.tile_bytes, self.pes)
             elif isinstance(o, ReduceOp | ExpandOp):
@@ -1089,6 +1102,7 @@ __all__ = [
     "trem_lower_bound",
     "gemv_lower_bound",
     "b_tile_limit",
+    "binary_tile_bytes",
     "cube_live_bytes",
     "cover",
     "executed_op_counts",

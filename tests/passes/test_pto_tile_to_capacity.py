@@ -19,6 +19,7 @@ from passes.pto_tile_to_capacity import (
     GemvShape,
     PtoTileToCapacityPass,
     b_tile_limit,
+    binary_tile_bytes,
     cover,
     cube_live_bytes,
     executed_op_counts,
@@ -232,6 +233,26 @@ def test_the_live_set_estimate_bounds_the_assigned_peak(k, n, pair, bias):
     k += k % 2 if a.startswith("f4") else 0
     _, live, peak = _budgeted_gemv(k, n, a, b, bias)
     assert peak <= live <= 256 * 1024
+
+
+@pytest.mark.parametrize("pes,tsize", [(4, 16384), (2, 32768), (1, 65536)])
+def test_trem_tiles_fit_the_capacity_with_their_operands(pes, tsize):
+    """A TREM holds two sources and its result, one size, on its PEs: the tiler alone caps
+    them at the largest TSize with 3 x PEs x TSize <= 256 KiB, and the blocks fit."""
+    from xdsl.dialects import func
+
+    from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
+    from passes.pto_assign_registers import assign_function
+    from passes.pto_form_bundles import PTOFormBundlesPass
+
+    assert binary_tile_bytes(65536, pes) == tsize
+    m = apply(ConvertLinalgToPtoPass(), parse(floor_mod_program((1000, 777), "i32", "signed")))
+    m = apply(PtoTileToCapacityPass(pes=pes), m)
+    assert max(t.capacity for _, t in _tiles(m)) == tsize
+    assert executed_op_counts(m)["pto.trem"] == trem_lower_bound(777000, T.S32, tsize, pes)
+    m = apply(PTOFormBundlesPass(), m)
+    peak = max(assign_function(fn, None).peak for fn in m.walk() if isinstance(fn, func.FuncOp))
+    assert peak == 3 * pes * tsize
 
 
 def test_a_floor_mod_beside_a_gemv_does_not_shrink_the_gemv():
