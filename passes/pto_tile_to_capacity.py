@@ -41,6 +41,7 @@ FP16/BF16 ones use the ordinary forms.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -172,6 +173,7 @@ def cube_tile(
     return TileType(shape, dtype, layout=layout, location=Location.MAT, pe=pe)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def cube_bytes(layout: Layout, dtype: TileDataType, rows: int, cols: int) -> int:
     cells = cube_cells(layout, dtype, rows, cols)
     assert cells is not None, f"{dtype.name} has CUBE geometry"
@@ -422,6 +424,7 @@ def gemv_lower_bound(s: GemvShape, tile_bytes: int, npe: int) -> int:
     return b_pass * _ceil(s.m, M_LAYOUT_ROWS[Layout.CUBE_M32])
 
 
+@functools.lru_cache(maxsize=1024)  # programs repeat their layer shapes; plans are frozen
 def plan_gemv(s: GemvShape, tile_bytes: int, npe: int) -> GemvPlan | None:
     """The (layout, Kc, Nc) that minimise the CUBE op count, then the chain length (PTO-SPEC 4,
     D14). A GEMV uses CUBE_M16; a matmul tries CUBE_M16 (16-row M tiles) and CUBE_M32.
@@ -451,13 +454,20 @@ def cube_live_bytes(s: GemvShape, kc: int, nc: int, d_type: TileDataType, chaine
     previous D, D != C) -- else the bias; ``a_chunks`` A
     chunks and A scales when they are hoisted out of the N loop. Each tile charges its TSize
     (the power of two its bytes round up to) on every PE."""
-    sizes = gemv_tile_bytes(s, kc, nc, d_type, layout)
+    return _live_bytes(s, gemv_tile_bytes(s, kc, nc, d_type, layout), nc, chained, npe,
+                       layout, a_chunks)
+
+
+def _live_bytes(s: GemvShape, sizes: dict[str, int], nc: int, chained: bool, npe: int,
+                layout: Layout, a_chunks: int = 1) -> int:
+    """:func:`cube_live_bytes` from the op's :func:`gemv_tile_bytes`."""
     chained = chained or not s.is_gemv
     c = cube_bytes(layout, s.acc, min(s.m, M_LAYOUT_ROWS[layout]), nc) if chained else 0
-    sizes["bias"] = max(sizes["bias"], c)
-    a_side = {"a", "a_scale"}
-    return npe * sum(max(CELL_BYTES, _pow2_ceil(v)) * (a_chunks if k in a_side else 1)
-                     for k, v in sizes.items())
+    total = 0
+    for k, v in sizes.items():
+        t = max(CELL_BYTES, _pow2_ceil(max(v, c) if k == "bias" else v))
+        total += t * (a_chunks if k in ("a", "a_scale") else 1)
+    return npe * total
 
 
 def _plan_layout(s: GemvShape, tile_bytes: int, npe: int, layout: Layout) -> GemvPlan | None:
@@ -471,22 +481,26 @@ def _plan_layout(s: GemvShape, tile_bytes: int, npe: int, layout: Layout) -> Gem
 def _plan_fitting(s: GemvShape, tile_bytes: int, npe: int, layout: Layout,
                   budget: bool) -> GemvPlan | None:
     def fits(kc: int, nc: int, d_type: TileDataType) -> bool:
-        if any(v > tile_bytes for v in gemv_tile_bytes(s, kc, nc, d_type, layout).values()):
+        sizes = gemv_tile_bytes(s, kc, nc, d_type, layout)
+        if any(v > tile_bytes for v in sizes.values()):
             return False
-        return not budget or cube_live_bytes(
-            s, kc, nc, d_type, kc < s.k, npe, layout) <= TILE_CAPACITY_BYTES
+        return not budget or _live_bytes(
+            s, sizes, nc, kc < s.k, npe, layout) <= TILE_CAPACITY_BYTES
+
+    def fits_both(kc: int, nc: int, d_type: TileDataType) -> bool:
+        return fits(kc, nc, d_type) and (d_type == s.out or fits(kc, nc, s.out))
 
     def evaluate(kc: int) -> GemvPlan | None:
         # C and the chain's D are FP32 (D3); a single-chunk GEMV only has the final D. A
         # matmul may take an FP32 C (its init) even then.
         nk = _ceil(s.k, kc)
         d_type = s.out if (nk == 1 and s.is_gemv) else s.acc
-        if not (fits(kc, 1, d_type) and fits(kc, 1, s.out)):
+        if not fits_both(kc, 1, d_type):
             return None
         lo, hi = 1, s.n
         while lo < hi:  # the largest nc that fits (fits is monotone in nc)
             mid = (lo + hi + 1) // 2
-            if fits(kc, mid, d_type) and fits(kc, mid, s.out):
+            if fits_both(kc, mid, d_type):
                 lo = mid
             else:
                 hi = mid - 1
