@@ -94,20 +94,21 @@ def main() -> int:
     compute = {k: v for k, v in counts.items() if k.startswith("pto.") and "load" not in k and "store" not in k}
     print(f"lowered in {(time.perf_counter() - t0) * 1e3:.0f} ms to {len(text)} bytes of IR")
     print(f"PTO ops executed (loop trip counts multiplied out): {dict(sorted(compute.items()))}")
-    bound = -(-5000 * 1000 // (4 * 65536))
+    bound = -(-5000 * 1000 // (4 * 32768))
     n_cube = counts.get("pto.b.fpatr", 0)
     n_blocks = counts.get("pto.block", 0)
-    print(f"lower bound ceil(bytes of B / (4 PEs x 64 KiB)) = {bound}; TGEMV blocks executed "
+    print(f"lower bound ceil(bytes of B / (4 PEs x 32 KiB)) = {bound}; TGEMV blocks executed "
           f"= {n_cube}")
     note(f"Each pto.block is one BSTART..BSTOP; {n_blocks} blocks run. Every TGEMVMX block has "
          f"one B.FPATR, so {n_cube}",
          f"of them compute; every TLOAD/TSTORE block has one B.IOR (its GM address), so "
          f"{counts.get('pto.b.ior', 0)} move data.",
-         "The bound: one TGEMV reads at most 64 KiB of W per PE on 4 PEs, and W holds "
-         "5000 x 1000 one-byte",
-         f"codes, so no lowering can use fewer than {bound} TGEMVs. "
+         "The bound: one TGEMV's tiles (A, W, scales, C, D) must fit the 256 KiB core tile",
+         "capacity together on 4 PEs, so it reads at most 32 KiB of W per PE (64 KiB would fill "
+         "it alone);",
+         f"W holds 5000 x 1000 one-byte codes, so no lowering can use fewer than {bound} TGEMVs. "
          + (f"{n_cube} = {bound}: every TGEMV fills its capacity."
-            if n_cube == bound else f"{n_cube} > {bound}: some TGEMVs run under capacity."))
+            if n_cube == bound else f"{n_cube} > {bound}: the N tail group runs under capacity."))
     print("\n".join(text.splitlines()[:14]) + "\n  ...")
 
     banner("4. run after lowering and compare")

@@ -1,8 +1,8 @@
 // FP16 GEMV (linalg.matmul, M = 1) with a broadcast bias add and a truncf to f16: pto-lower
 // folds the bias into TGEMV_MX_BIAS's Bias operand and the truncf into PreQuantMode 1
-// (F322F16). K = 4096 needs two K chunks (a 1xK f16 A in cube_m16 takes 32*K bytes, at
-// most 64 KiB), chained through TGEMV.ACC (PTO-SPEC 3.1); 32 TGEMVs = the lower bound
-// ceil(4096*1024*2 B / (4 * 64 KiB)).
+// (F322F16). The K chain runs through TGEMV.ACC (PTO-SPEC 3.1). One op's tiles must fit the
+// 256 KiB core tile capacity together, so B takes at most 32 KiB per PE: 64 TGEMVs = the
+// lower bound ceil(4096*1024*2 B / (4 * 32 KiB)).
 //
 // RUN: pto-opt %s -p 'pto-lower{level=tile}' | filecheck %s
 // RUN: python %S/Inputs/gen_inputs.py %s gemv_f16_bias_truncf %t.in.npz
@@ -17,15 +17,15 @@
 
 // CHECK-LABEL: func.func @gemv_f16_bias_truncf
 // CHECK-NOT:     linalg.
-// Tiles of 8 KiB per PE keep the live set within the core tile capacity (256 KiB): per N
-// group the 16 K chunks (A 1x256, B 256x16 on each PE) chain TGEMV.BIAS then TGEMV.ACC
+// Per op, each PE holds A (1x512 f16 in CUBE_M16: 16 KiB), B (512x32: 32 KiB), C, D and the
+// bias: per N group of 4 x 32 columns the 8 K chunks chain TGEMV.BIAS then TGEMV.ACC
 // (C = the previous D, FP32); the last converts to f16 (PreQuantMode 1): one tstore.
 // CHECK:         scf.for
-// CHECK:           pto.tload {{.*}} -> !pto.tile<1x256xf16, cube_m16, mat>
-// CHECK:           pto.tload {{.*}} {pe_stride = [0, 16]} : tensor<4096x1024xf16> -> !pto.tile<256x16xf16, cube_n8, mat>
-// CHECK:           pto.tgemv_bias {{.*}} -> !pto.tile<1x16xf32, cube_m16, mat>
-// CHECK-COUNT-14:  pto.tgemv_acc {{.*}} -> !pto.tile<1x16xf32, cube_m16, mat>
-// CHECK:           pto.tgemv_acc {{.*}} {fpatr = #pto.fpatr<pre_quant_mode = 1>} {{.*}} -> !pto.tile<1x16xf16, cube_m16, mat>
+// CHECK:           pto.tload {{.*}} -> !pto.tile<1x512xf16, cube_m16, mat>
+// CHECK:           pto.tload {{.*}} {pe_stride = [0, 32]} : tensor<4096x1024xf16> -> !pto.tile<512x32xf16, cube_n8, mat>
+// CHECK:           pto.tgemv_bias {{.*}} -> !pto.tile<1x32xf32, cube_m16, mat>
+// CHECK-COUNT-6:   pto.tgemv_acc {{.*}} -> !pto.tile<1x32xf32, cube_m16, mat>
+// CHECK:           pto.tgemv_acc {{.*}} {fpatr = #pto.fpatr<pre_quant_mode = 1>} {{.*}} -> !pto.tile<1x32xf16, cube_m16, mat>
 // CHECK:           pto.tstore {{.*}} -> tensor<1x1024xf16>
 // CHECK-NOT:     pto.tstore
 //
@@ -34,8 +34,8 @@
 // ASM:      BSTART.TGEMV.ACC FP16
 // ASM-NEXT: B.FPATR 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 // ASM:      B.FPATR 1, 0, 0, 0, 0, 0, 0, 0, 0, 0
-// ASM-NEXT: C.B.DIMI 16, ->lb1
-// ASM-NEXT: B.DIM zero, 256, ->lb2
+// ASM-NEXT: C.B.DIMI 32, ->lb1
+// ASM-NEXT: B.DIM zero, 512, ->lb2
 // ASM-NEXT: B.IOT m#{{[0-9]+}}, m#{{[0-9]+}}, mask=1111
 //
 

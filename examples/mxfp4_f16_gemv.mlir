@@ -1,7 +1,8 @@
 // Mixed MX GEMV: an MXFP4 (E2M1, E8M0 scales) activation row times an FP16 weight matrix
 // (no scale, D2), in the (m, n, k) generic spelling with M = 1, followed by ReLU
-// (maximumf(x, 0)), which pto-lower folds into B.FPATR ReluMode 1. 16 TGEMVs = the lower
-// bound ceil(4096*512*2 B / (4 * 64 KiB)).
+// (maximumf(x, 0)), which pto-lower folds into B.FPATR ReluMode 1. One op's tiles must fit
+// the 256 KiB core tile capacity together, so B takes at most 32 KiB per PE: 32 TGEMVs = the
+// lower bound ceil(4096*512*2 B / (4 * 32 KiB)).
 //
 // RUN: pto-opt %s -p 'pto-lower{level=tile}' | filecheck %s
 // RUN: python %S/Inputs/gen_inputs.py %s mxfp4_f16_gemv %t.in.npz
@@ -16,14 +17,16 @@
 
 // CHECK-LABEL: func.func @mxfp4_f16_gemv
 // CHECK-NOT:     linalg.generic
-// Tiles of 16 KiB per PE keep the live set within the core tile capacity (256 KiB): the
-// four A chunks (1x1024) and their scales are loaded once; per N group of 32 columns the
-// K chain is TGEMVMX then TGEMVMX.ACC, the last with ReLU (ReluMode 1).
-// CHECK-COUNT-4:   pto.tload {{.*}} -> !pto.tile<1x1024xf4E2M1FN, cube_m16, mat>
+// Per op, each PE holds A (1x2048 E2M1 in CUBE_M16: 16 KiB), B (2048x8 f16: 32 KiB), C, D
+// and A's scale. Per N group of 4 x 8 columns the K chain is TGEMVMX then TGEMVMX.ACC, the
+// last with ReLU (ReluMode 1); the two A chunks are loaded per group (held across the loop
+// they would not fit beside B).
 // CHECK:         scf.for
+// CHECK:           pto.tload {{.*}} -> !pto.tile<1x2048xf4E2M1FN, cube_m16, mat>
 // CHECK:           pto.tgemv_mx %{{.*}}, a_scale %{{.*}}, %{{.*}} : {{.*}} -> !pto.tile<1x8xf32, cube_m16, mat>
-// CHECK-COUNT-2:   pto.tgemv_mx_acc
+// CHECK:           pto.tload {{.*}} -> !pto.tile<1x2048xf4E2M1FN, cube_m16, mat>
 // CHECK:           pto.tgemv_mx_acc {{.*}} {fpatr = #pto.fpatr<relu_mode = 1>} : {{.*}} -> !pto.tile<1x8xf32, cube_m16, mat>
+// CHECK-NOT:       pto.tgemv
 //
 // ASM:      BSTART.TGEMVMX E2M1X2
 // ASM-NEXT: B.DATR NORM, FP16, Zero

@@ -1,9 +1,10 @@
 // MXFP8 (E4M3 x E4M3, E8M0 scales per 32 K elements, D1) GEMV accumulating into a bias,
 // with K = 5000 (not a multiple of 32 nor of the K chunk) and N = 1000. pto-lower picks
-// Kc = 1024 (a multiple of 32, so each chunk's scales start at k/32) and 64 columns per PE:
-// 4 full chunks and a last one of 904 (its last scale block is partial), each over 3 full
-// N groups and a tail of 4 x 58 columns: 20 TGEMVs, the lower bound
-// ceil(5000*1000 B / (4 * 64 KiB)).
+// Kc = 1024 (a multiple of 32, so each chunk's scales start at k/32) and 32 columns per PE:
+// 4 full chunks and a last one of 904 (its last scale block is partial), each over 7 full
+// N groups of 4 x 32 columns and a tail of 4 x 26: 40 TGEMVs. One op's tiles must fit the
+// 256 KiB core tile capacity together, so a B tile takes at most 32 KiB per PE (64 KiB on 4
+// PEs would fill it alone): the lower bound is ceil(5000*1000 B / (4 * 32 KiB)) = 39.
 //
 // RUN: pto-opt %s -p 'pto-lower{level=tile}' | filecheck %s
 // RUN: python %S/Inputs/gen_inputs.py %s mxfp8_gemv %t.in.npz
@@ -18,14 +19,20 @@
 
 // CHECK-LABEL: func.func @mxfp8_gemv
 // CHECK-NOT:     linalg.generic
-// Tiles of 16 KiB per PE keep the live set within the core tile capacity (256 KiB): one N
-// group of 250 columns per PE, and a K chain of 79 chunks of 64 (the last 8 wide):
-// TGEMVMX.BIAS then 78 TGEMVMX.ACC (C = the previous D), then one tstore.
-// CHECK:         pto.tload %{{.*}}[%c0, %c0] : tensor<1x5000xf8E4M3FN> -> !pto.tile<1x64xf8E4M3FN, cube_m16, mat>
-// CHECK:         pto.tload %{{.*}} {pe_stride = [0, 250]} : tensor<5000x1000xf8E4M3FN> -> !pto.tile<64x250xf8E4M3FN, cube_n8, mat>
-// CHECK:         pto.tgemv_mx_bias %{{.*}}, a_scale %{{.*}}, %{{.*}}, b_scale %{{.*}}, %{{.*}} : {{.*}} -> !pto.tile<1x250xf32, cube_m16, mat>
-// CHECK-COUNT-77:  pto.tgemv_mx_acc {{.*}} !pto.tile<64x250xf8E4M3FN, cube_n8, mat>
-// CHECK:         pto.tgemv_mx_acc {{.*}} !pto.tile<8x250xf8E4M3FN, cube_n8, mat>
+// Per op, each PE holds A (1 x 1024 in CUBE_M16: 16 KiB), B (1024 x 32: 32 KiB), C and D
+// (2 KiB each) and the scales: 212.5 KiB on 4 PEs. The full N groups run in an scf.for: a
+// K chain of TGEMVMX.BIAS then 4 TGEMVMX.ACC (C = the previous D), then one tstore per group.
+// CHECK:         scf.for
+// CHECK:         pto.tload %{{.*}}[%c0, %c0] : tensor<1x5000xf8E4M3FN> -> !pto.tile<1x1024xf8E4M3FN, cube_m16, mat>
+// CHECK:         pto.tload %w[%c0, %i] {pe_stride = [0, 32]} : tensor<5000x1000xf8E4M3FN> -> !pto.tile<1024x32xf8E4M3FN, cube_n8, mat>
+// CHECK:         pto.tgemv_mx_bias %{{.*}}, a_scale %{{.*}}, %{{.*}}, b_scale %{{.*}}, %{{.*}} : {{.*}} -> !pto.tile<1x32xf32, cube_m16, mat>
+// CHECK-COUNT-3:   pto.tgemv_mx_acc {{.*}} !pto.tile<1024x32xf8E4M3FN, cube_n8, mat>
+// CHECK:         pto.tgemv_mx_acc {{.*}} !pto.tile<904x32xf8E4M3FN, cube_n8, mat>
+// CHECK:         pto.tstore
+// CHECK:         scf.yield
+// The tail group: 4 PEs x 26 columns.
+// CHECK:         pto.tgemv_mx_bias {{.*}} -> !pto.tile<1x26xf32, cube_m16, mat>
+// CHECK-COUNT-4:   pto.tgemv_mx_acc {{.*}} -> !pto.tile<1x26xf32, cube_m16, mat>
 // CHECK:         pto.tstore
 // CHECK-NOT:     pto.tgemv
 //

@@ -10,9 +10,11 @@
 5. ``pto-assign-registers`` — liveness-based Local register assignment (docs/blocks.md).
 
 The tiler sizes each tile within ``tile-bytes``; the tiles live at once must also fit the core
-tile capacity (256 KiB, ``asl/tile/model/capacity/local.asl``). The pass lowers with
-``tile-bytes`` and, while the blocks' peak exceeds the capacity, again with the next smaller
-TSize; the program of the largest size that fits is kept (at both levels, so the tile-level
+tile capacity (256 KiB, ``asl/tile/model/capacity/local.asl``). A GEMV / matmul plan budgets
+its own op's live tiles; the other families do not. The pass lowers with ``tile-bytes`` and,
+while the blocks' peak exceeds the capacity, again with the next smaller TSize for the other
+families (the CUBE tiles kept at ``tile-bytes``), then, if that is not enough, for every
+family; the program of the first sizes that fit is kept (at both levels, so the tile-level
 program is the one the blocks run), or the pass fails naming the peak.
 
 ``pto-lower{level=tile}`` stops after step 3 (the tile-level program of docs/lowering.md);
@@ -76,37 +78,48 @@ class PTOLowerPass(ModulePass):
         PtoTileToCapacityPass(
             tile_bytes=self.tile_bytes, pes=self.pes, target=self.target, chain=self.chain
         ).check_options()
-        tile_bytes = self.tile_bytes
-        while True:
-            lowered, trace, peak = self._lower(ctx, op, tile_bytes)
+        for cube_bytes, tile_bytes in self._sizes():
+            lowered, trace, peak = self._lower(ctx, op, tile_bytes, cube_bytes)
             if peak <= TILE_CAPACITY_BYTES:
                 break
-            # The tiler sizes each tile within tile-bytes; the tiles live at once must also
-            # fit the core tile capacity (asl/tile/model/capacity/local.asl): retry with the
-            # next smaller TSize (the live set does not shrink in proportion: smaller chunks
-            # can keep more tiles live, so every size is tried, largest first).
-            if tile_bytes // 2 < SMALLEST_TILE_BYTES:
-                raise PassFailedException(
-                    f"pto-lower: the lowered program holds {peak} B of tiles at once even "
-                    f"with tile-bytes={tile_bytes}, above the core tile capacity "
-                    f"{TILE_CAPACITY_BYTES} B (asl/tile/model/capacity/local.asl)"
-                )
-            tile_bytes //= 2
+        else:
+            raise PassFailedException(
+                f"pto-lower: the lowered program holds {peak} B of tiles at once even "
+                f"with tile-bytes={SMALLEST_TILE_BYTES}, above the core tile capacity "
+                f"{TILE_CAPACITY_BYTES} B (asl/tile/model/capacity/local.asl)"
+            )
         op.body.detach_block(0)
         op.body.add_block(lowered.body.detach_block(0))
         if trace is not None:
             print_lines(trace.lines(op))
 
-    def _lower(self, ctx: Context, op: builtin.ModuleOp, tile_bytes: int):
-        """Lower a copy of ``op`` with ``tile_bytes``: (the result at ``level``, its trace,
-        the peak core tile capacity its blocks hold)."""
+    def _sizes(self) -> list[tuple[int, int]]:
+        """(CUBE tile bytes, other tile bytes) in the order tried. The tiler sizes each tile
+        within tile-bytes; the tiles live at once must also fit the core tile capacity
+        (asl/tile/model/capacity/local.asl). The CUBE plan budgets its live set, so the other
+        families shrink first; then every family (the live set does not shrink in
+        proportion: smaller chunks can keep more tiles live, so every size is tried, largest
+        first)."""
+        sizes = []
+        t = self.tile_bytes
+        while t >= SMALLEST_TILE_BYTES:
+            sizes.append(t)
+            t //= 2
+        return [(sizes[0], t) for t in sizes] + [(t, t) for t in sizes[1:]]
+
+    def _lower(self, ctx: Context, op: builtin.ModuleOp, tile_bytes: int,
+               cube_bytes: int | None = None):
+        """Lower a copy of ``op`` with ``tile_bytes`` (``cube_bytes`` for the GEMV / matmul
+        tiles, default the same): (the result at ``level``, its trace, the peak core tile
+        capacity its blocks hold)."""
         work = op.clone()
         trace = LoweringTrace.start(work) if self.report else None
         ConvertLinalgToPtoPass(target=self.target).apply(
             ctx, work, listener=trace.listener() if trace else None
         )
         PtoTileToCapacityPass(
-            tile_bytes=tile_bytes, pes=self.pes, target=self.target, chain=self.chain
+            tile_bytes=tile_bytes, pes=self.pes, target=self.target, chain=self.chain,
+            cube_tile_bytes=cube_bytes or tile_bytes,
         ).apply(ctx, work)
         remove_dead_tensor_inits(work)
         DeadCodeElimination().apply(ctx, work)

@@ -13,6 +13,8 @@ so one TREM on four PEs covers ``4 * TSize`` bytes of each operand and the numbe
 is the lower bound ``ceil(E * bytes / (PEs * TSize))``. Full groups run in an ``scf.for``;
 the tail group uses a smaller valid (and physical) shape, with the PEs' slices placed at a
 uniform stride that may overlap (overlapping PEs compute and store identical values).
+TSize is at most :func:`binary_tile_bytes`: the two sources and the result must fit the core
+tile capacity together (16 KiB on four PEs).
 
 **GEMV** (``pto.gemv``, PTO-SPEC 4). N is split across the PEs (PE q takes columns
 ``n + q*Nc``), K into chunks of ``Kc`` (a multiple of 32 when a side is MX-scaled, so that the
@@ -22,8 +24,10 @@ The chunks chain through the accumulate forms (``chain=acc``, :func:`lower_cube`
 is TGEMV(_MX)(_BIAS) / TMATMUL(_MX) (or _ACC with the matmul's init as C), later chunks the
 _ACC form with C = the previous D; only the last applies ReLU and the F322F16/F322BF16
 conversion. ``chain=memory`` keeps the older GEMV chain through an FP32 tensor used as
-the next chunk's bias. ``(Kc, Nc)`` minimise the CUBE op count, then the chain length; a
-``16384 x 4096`` MXFP8 GEMV takes the lower bound of 256.
+the next chunk's bias. ``(Kc, Nc)`` minimise the CUBE op count, then the chain length, with
+every tile within ``tile-bytes`` and one op's tiles together within the core tile capacity
+(:func:`cube_live_bytes`); a ``16384 x 4096`` MXFP8 GEMV takes the lower bound of 512 (B
+tiles of 32 KiB per PE, :func:`b_tile_limit`).
 
 **Binary siblings** (``pto.elementwise``): TADD ... TMIN tile exactly like TREM.
 
@@ -37,6 +41,7 @@ FP16/BF16 ones use the ordinary forms.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -65,6 +70,7 @@ from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import MX_BLOCK, MX_INPUT_TYPES, TileDataType
 from pto_dialect.geometry import (
     CELL_BYTES,
+    TILE_CAPACITY_BYTES,
     Layout,
     Location,
     Storage,
@@ -167,6 +173,7 @@ def cube_tile(
     return TileType(shape, dtype, layout=layout, location=Location.MAT, pe=pe)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def cube_bytes(layout: Layout, dtype: TileDataType, rows: int, cols: int) -> int:
     cells = cube_cells(layout, dtype, rows, cols)
     assert cells is not None, f"{dtype.name} has CUBE geometry"
@@ -284,6 +291,16 @@ def plan_trem(elements: int, dtype: TileDataType, tile_bytes: int, npe: int) -> 
         cols //= 2
 
 
+def binary_tile_bytes(tile_bytes: int, npe: int) -> int:
+    """The largest TSize (at most ``tile_bytes``) of a TREM / binary op's tiles: its two
+    sources and its result, one size, are live together on ``npe`` PEs and must fit the core
+    tile capacity (asl/tile/model/capacity/local.asl): 16 KiB on four PEs."""
+    t = tile_bytes
+    while t > CELL_BYTES and 3 * npe * t > TILE_CAPACITY_BYTES:
+        t //= 2
+    return t
+
+
 def trem_lower_bound(elements: int, dtype: TileDataType, tile_bytes: int, npe: int) -> int:
     """ceil(bytes of one operand / (PEs x TSize)): no tiling can use fewer TREMs."""
     return _ceil(_ceil(elements * dtype.info.carrier_bits, 8), npe * tile_bytes)
@@ -364,6 +381,10 @@ class GemvPlan:
     """N runs (the same for every chunk and M tile)."""
     layout: Layout = Layout.CUBE_M16
     """Layout of A, C and D (D10)."""
+    hoist: bool = False
+    """Load the A chunks (and their scales) once per M tile and PE mask, outside the N loop
+    (:func:`lower_cube`): only when they fit the registers of a hand and, with the op's other
+    tiles, the core tile capacity."""
 
     @property
     def mt(self) -> int:
@@ -383,13 +404,27 @@ class GemvPlan:
         return self.shape.k - (self.nk - 1) * self.kc
 
 
+def b_tile_limit(s: GemvShape, tile_bytes: int, npe: int) -> int:
+    """The largest TSize (at most ``tile_bytes``) a B tile can take: one op holds B and at
+    least A, D, C or the bias, and the scales (a 128 B cell each at the least) on each of its
+    ``npe`` PEs within the core tile capacity (asl/tile/model/capacity/local.asl). On four
+    PEs a 64 KiB B tile would fill the 256 KiB alone: 32 KiB."""
+    others = 3 + int(s.a_scaled) + int(s.b_scaled)
+    t = tile_bytes
+    while t > CELL_BYTES and npe * (t + others * CELL_BYTES) > TILE_CAPACITY_BYTES:
+        t //= 2
+    return t
+
+
 def gemv_lower_bound(s: GemvShape, tile_bytes: int, npe: int) -> int:
-    """ceil(bytes of B / (PEs x TSize)) times the M tiles of 32 rows (the largest M layout):
-    B must pass through the PEs' tiles once per M tile."""
-    b_pass = _ceil(_ceil(s.k * s.n * s.b.info.carrier_bits, 8), npe * tile_bytes)
+    """ceil(bytes of B / (PEs x the largest B tile, :func:`b_tile_limit`)) times the M tiles
+    of 32 rows (the largest M layout): B must pass through the PEs' tiles once per M tile."""
+    b_pass = _ceil(_ceil(s.k * s.n * s.b.info.carrier_bits, 8),
+                   npe * b_tile_limit(s, tile_bytes, npe))
     return b_pass * _ceil(s.m, M_LAYOUT_ROWS[Layout.CUBE_M32])
 
 
+@functools.lru_cache(maxsize=1024)  # programs repeat their layer shapes; plans are frozen
 def plan_gemv(s: GemvShape, tile_bytes: int, npe: int) -> GemvPlan | None:
     """The (layout, Kc, Nc) that minimise the CUBE op count, then the chain length (PTO-SPEC 4,
     D14). A GEMV uses CUBE_M16; a matmul tries CUBE_M16 (16-row M tiles) and CUBE_M32.
@@ -411,25 +446,67 @@ def plan_gemv(s: GemvShape, tile_bytes: int, npe: int) -> GemvPlan | None:
     return best
 
 
+def cube_live_bytes(s: GemvShape, kc: int, nc: int, d_type: TileDataType, chained: bool,
+                    npe: int, layout: Layout = Layout.CUBE_M16, a_chunks: int = 1) -> int:
+    """Core tile capacity the tiles of one K-chunk x N-slice CUBE op hold at once on ``npe``
+    PEs (``TileCoreAllocationBytes``, asl/tile/model/capacity/local.asl): A, B, their scales,
+    D and, of a chained op or a matmul (whose init may enter as chunk 0's C), its C (the
+    previous D, D != C) -- else the bias; ``a_chunks`` A
+    chunks and A scales when they are hoisted out of the N loop. Each tile charges its TSize
+    (the power of two its bytes round up to) on every PE."""
+    return _live_bytes(s, gemv_tile_bytes(s, kc, nc, d_type, layout), nc, chained, npe,
+                       layout, a_chunks)
+
+
+def _live_bytes(s: GemvShape, sizes: dict[str, int], nc: int, chained: bool, npe: int,
+                layout: Layout, a_chunks: int = 1) -> int:
+    """:func:`cube_live_bytes` from the op's :func:`gemv_tile_bytes`."""
+    chained = chained or not s.is_gemv
+    c = cube_bytes(layout, s.acc, min(s.m, M_LAYOUT_ROWS[layout]), nc) if chained else 0
+    total = 0
+    for k, v in sizes.items():
+        t = max(CELL_BYTES, _pow2_ceil(max(v, c) if k == "bias" else v))
+        total += t * (a_chunks if k in ("a", "a_scale") else 1)
+    return npe * total
+
+
 def _plan_layout(s: GemvShape, tile_bytes: int, npe: int, layout: Layout) -> GemvPlan | None:
+    """The best plan whose every tile fits ``tile_bytes`` and whose op's live tiles fit the
+    core tile capacity (:func:`cube_live_bytes`), or, when no such plan exists, the best plan
+    by the per-tile bound alone (``pto-lower`` then retries with smaller tiles)."""
+    return _plan_fitting(s, tile_bytes, npe, layout, budget=True) or _plan_fitting(
+        s, tile_bytes, npe, layout, budget=False)
+
+
+def _plan_fitting(s: GemvShape, tile_bytes: int, npe: int, layout: Layout,
+                  budget: bool) -> GemvPlan | None:
     def fits(kc: int, nc: int, d_type: TileDataType) -> bool:
-        return all(v <= tile_bytes for v in gemv_tile_bytes(s, kc, nc, d_type, layout).values())
+        sizes = gemv_tile_bytes(s, kc, nc, d_type, layout)
+        if any(v > tile_bytes for v in sizes.values()):
+            return False
+        return not budget or _live_bytes(
+            s, sizes, nc, kc < s.k, npe, layout) <= TILE_CAPACITY_BYTES
+
+    def fits_both(kc: int, nc: int, d_type: TileDataType) -> bool:
+        return fits(kc, nc, d_type) and (d_type == s.out or fits(kc, nc, s.out))
 
     def evaluate(kc: int) -> GemvPlan | None:
         # C and the chain's D are FP32 (D3); a single-chunk GEMV only has the final D. A
         # matmul may take an FP32 C (its init) even then.
         nk = _ceil(s.k, kc)
         d_type = s.out if (nk == 1 and s.is_gemv) else s.acc
-        if not (fits(kc, 1, d_type) and fits(kc, 1, s.out)):
+        if not fits_both(kc, 1, d_type):
             return None
         lo, hi = 1, s.n
         while lo < hi:  # the largest nc that fits (fits is monotone in nc)
             mid = (lo + hi + 1) // 2
-            if fits(kc, mid, d_type) and fits(kc, mid, s.out):
+            if fits_both(kc, mid, d_type):
                 lo = mid
             else:
                 hi = mid - 1
-        return GemvPlan(s, kc, nk, lo, tuple(cover(s.n, lo, npe)), layout)
+        hoist = nk <= HOIST_MAX_CHUNKS and (not budget or cube_live_bytes(
+            s, kc, lo, d_type, kc < s.k, npe, layout, a_chunks=nk) <= TILE_CAPACITY_BYTES)
+        return GemvPlan(s, kc, nk, lo, tuple(cover(s.n, lo, npe)), layout, hoist)
 
     best: GemvPlan | None = None
     g = s.granule
@@ -755,8 +832,9 @@ def lower_cube(op: GemvOp | MatmulOp, plan: GemvPlan) -> None:
     no tile crosses a loop boundary. Chunk 0 is TGEMV(_MX)(_BIAS) / TMATMUL(_MX)(_BIAS) — a
     matmul init that is not zero enters as chunk 0's C through TMATMUL(_MX)_ACC — and every
     later chunk is the _ACC form with C = the previous D (FP32, A's layout). Only the last
-    chunk converts (PreQuantMode 1/16) and applies ReLU. With nk <= HOIST_MAX_CHUNKS the A
-    chunks (and their scales) are loaded once per M tile and PE mask, outside the N loop.
+    chunk converts (PreQuantMode 1/16) and applies ReLU. When the plan hoists them
+    (:attr:`GemvPlan.hoist`), the A chunks (and their scales) are loaded once per M tile and
+    PE mask, outside the N loop.
     """
     s = plan.shape
     gemv = isinstance(op, GemvOp)
@@ -775,7 +853,7 @@ def lower_cube(op: GemvOp | MatmulOp, plan: GemvPlan) -> None:
     fp32 = TileDataType.FP32
     acc_dt = s.acc
     chunks = [(c * plan.kc, plan.kc if c < plan.nk - 1 else plan.k_last) for c in range(plan.nk)]
-    hoist = plan.nk <= HOIST_MAX_CHUNKS
+    hoist = plan.hoist
 
     def a_chunk(e: _Emitter, m: SSAValue, mv: int, c: int, mask: str):
         k0, kv = chunks[c]
@@ -909,6 +987,9 @@ class PtoTileToCapacityPass(ModulePass):
         On ``a2a3`` only the FP16/BF16 (non-MX) products are tiled; MX ones stay (D15).
       * ``chain`` — ``acc`` (default): K chunks chain through the _ACC forms; ``memory``:
         GEMV chunks chain through an FP32 tensor and TGEMV_MX_BIAS (matmul always uses acc).
+      * ``cube-tile-bytes`` — the largest TSize of the GEMV / matmul tiles (default 0: the
+        same as ``tile-bytes``). Their plan budgets its own live set, so ``pto-lower`` keeps
+        it at the maximum while it shrinks the other families' tiles.
     """
 
     name = "pto-tile-to-capacity"
@@ -917,14 +998,21 @@ class PtoTileToCapacityPass(ModulePass):
     pes: int = NUM_PES
     target: str = ""
     chain: str = "acc"
+    cube_tile_bytes: int = 0
+
+    @property
+    def cube_bytes(self) -> int:
+        """The largest TSize of a GEMV / matmul tile."""
+        return self.cube_tile_bytes or self.tile_bytes
 
     def check_options(self) -> None:
-        code = code_of_size(self.tile_bytes)
-        if code is None or code > max_code(Storage.LOCAL):
-            raise PassFailedException(
-                f"{self.name}: tile-bytes={self.tile_bytes} is not a Local TSize "
-                "(128 B * 2^k up to 65536 B; D14)"
-            )
+        for opt, v in (("tile-bytes", self.tile_bytes), ("cube-tile-bytes", self.cube_bytes)):
+            code = code_of_size(v)
+            if code is None or code > max_code(Storage.LOCAL):
+                raise PassFailedException(
+                    f"{self.name}: {opt}={v} is not a Local TSize "
+                    "(128 B * 2^k up to 65536 B; D14)"
+                )
         if not 1 <= self.pes <= NUM_PES:
             raise PassFailedException(f"{self.name}: pes={self.pes} must be 1..{NUM_PES} (D13)")
         if self.chain not in CHAINS:
@@ -945,6 +1033,7 @@ class PtoTileToCapacityPass(ModulePass):
                 o, self.name
             ):
                 continue
+            binary_bytes = binary_tile_bytes(self.tile_bytes, self.pes)
             if isinstance(o, FloorModOp | ElementwiseOp):
                 t = o.result.type
                 assert isinstance(t, TensorType)
@@ -952,14 +1041,14 @@ class PtoTileToCapacityPass(ModulePass):
                 _check_size(
                     self.name,
                     f"the {'x'.join(map(str, t.get_shape()))} {o.name}",
-                    trem_lower_bound(math.prod(t.get_shape()), dt, self.tile_bytes, self.pes),
+                    trem_lower_bound(math.prod(t.get_shape()), dt, binary_bytes, self.pes),
                 )
             if isinstance(o, FloorModOp):
-                lower_floor_mod(o, self.tile_bytes, self.pes)
+                lower_floor_mod(o, binary_bytes, self.pes)
             elif isinstance(o, MapOp):
                 lower_map(o, self.tile_bytes, self.pes)
             elif isinstance(o, ElementwiseOp):
-                lower_binary(o, BINARY_TILE_OPS[o.mnemonic], o.dtype, self.tile_bytes, self.pes)
+                lower_binary(o, BINARY_TILE_OPS[o.mnemonic], o.dtype, binary_bytes, self.pes)
             elif isinstance(o, CmpSelOp):
                 lower_cmpsel(o, self.tile_bytes, self.pes)
             elif isinstance(o, ReduceOp | ExpandOp):
@@ -973,14 +1062,14 @@ class PtoTileToCapacityPass(ModulePass):
                 if s.mx and target is not TargetProfile.A5:
                     continue  # no MX CUBE function on a2a3 (D15)
                 what = f"the {s.m}x{s.k}x{s.n} product"
-                _check_size(self.name, what, gemv_lower_bound(s, self.tile_bytes, self.pes))
-                plan = plan_gemv(s, self.tile_bytes, self.pes)
+                _check_size(self.name, what, gemv_lower_bound(s, self.cube_bytes, self.pes))
+                plan = plan_gemv(s, self.cube_bytes, self.pes)
                 if plan is not None:
                     _check_size(self.name, what, plan.instructions)
                 if plan is None:
                     raise PassFailedException(
                         f"{self.name}: no tiling of the {s.m}x{s.k}x{s.n} product fits "
-                        f"tile-bytes={self.tile_bytes} (D14)"
+                        f"tile-bytes={self.cube_bytes} (D14)"
                     )
                 mx_pair = s.a in MX_INPUT_TYPES and s.b in MX_INPUT_TYPES
                 if isinstance(o, GemvOp) and self.chain == "memory" and target is TargetProfile.A5 and mx_pair:
@@ -1026,6 +1115,9 @@ __all__ = [
     "plan_gemv",
     "trem_lower_bound",
     "gemv_lower_bound",
+    "b_tile_limit",
+    "binary_tile_bytes",
+    "cube_live_bytes",
     "cover",
     "executed_op_counts",
     "default_size",

@@ -126,8 +126,7 @@ def source_values(x: np.ndarray, t: TileDataType, op: str = "TCVT") -> np.ndarra
         if bad.any():
             raise _fault(f"source: {t.asm} element with nonzero high carrier bits", op)
     if t in (T.HIF8, T.E1M2X2, T.HIF4X2):
-        lut = mx.value_lut(T.E1M2X2 if t is T.HIF4X2 else t)
-        return lut[x.view(np.uint8)]
+        return mx.value_lut(t)[x.view(np.uint8)]
     return x.astype(np.float64)
 
 

@@ -51,6 +51,7 @@ _FORMATS: dict[TileDataType, tuple[int, int, int, str]] = {
     T.E5M2: (5, 2, 15, "ieee"),
     T.E2M1X2: (2, 1, 1, "none"),
     T.E1M2X2: (1, 2, 1, "none"),
+    T.HIF4X2: (1, 2, 1, "none"),  # asl/arch/data-types/formats/hif4x2.asl: E1M2 lanes, bias 1
     T.E3M2: (3, 2, 3, "none"),  # asl/arch/data-types/formats/e3m2.asl: bias 3, no inf/NaN
     T.E2M3: (2, 3, 1, "none"),  # asl/arch/data-types/formats/e2m3.asl: bias 1, no inf/NaN
 }
@@ -132,7 +133,7 @@ def _build_e8m0() -> np.ndarray:
 _LUTS: dict[TileDataType, np.ndarray] = {t: _build_lut(*f) for t, f in _FORMATS.items()}
 _LUTS[T.E8M0] = _build_e8m0()
 _LUTS[T.HIF8] = _build_hif8()
-for _t in (T.E2M1X2, T.E1M2X2):
+for _t in (T.E2M1X2, T.E1M2X2, T.HIF4X2):
     # 4-bit formats indexed by a whole byte: the high nibble is ignored.
     _LUTS[_t] = np.tile(_LUTS[_t], 16)
 for _t in (T.E3M2, T.E2M3):
@@ -144,7 +145,8 @@ for _lut in _LUTS.values():
 del _t, _lut
 
 DECODABLE_TYPES = frozenset(_LUTS)
-"""Types this module decodes by table: the six MX input types of D2, E8M0, HiF8, E3M2, E2M3."""
+"""Types this module decodes by table: the six MX input types of D2, E8M0, HiF8, E3M2, E2M3
+and HiF4X2 (a TCVT source)."""
 
 HIGH_ZERO_BITS = {T.E3M2: 0xC0, T.E2M3: 0xC0}
 """Carrier bits that must be 0 in a valid encoding (``required_high_zero_bits``)."""

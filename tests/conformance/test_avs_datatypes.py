@@ -106,6 +106,11 @@ FORMATS = {
         (0x800000, 0, 0x800, -137), (0x7F7FF000, 0, 0xFFF, 116)], [1, 0x7F800000, 0x7FC00000],
         [(0x7F800000, "+inf"), (0xFF800000, "-inf"), (0x7FC00000, "nan"),
          (0x7F801000, "nan")], 0x7FC00000),
+    # HiF4X2FiniteDecomposition: E1M2 lanes, sign bit 3; every nonzero magnitude k is k * 2^-2
+    "PTO-AVS-ARCH-HIF4X2-DECOMP-001": (T.HIF4X2, 8, 4, [
+        (0, 0, 0, 0), (8, 1, 0, 0), *[(k, 0, k, -2) for k in range(1, 8)],
+        *[(8 + k, 1, k, -2) for k in range(1, 8)]], [],
+        [(0, "+0"), (8, "-0"), (1, "+"), (9, "-")], None),
     "PTO-AVS-ARCH-HIF8-DECOMP-001": (T.HIF8, 8, 8, [
         (0, 0, 0, 0), (1, 0, 1, -22), (7, 0, 1, -16), (0x81, 1, 1, -22), (0x08, 0, 8, -3),
         (0x0F, 0, 15, -3), (0x10, 0, 8, -2), (0x18, 0, 8, -4), (0x20, 0, 8, -1),
@@ -176,12 +181,11 @@ def test_tile_data_type_codes():
 @avs("PTO-AVS-ARCH-FORMAT-DESCRIPTOR-EMPTY-001")
 def test_integer_types_have_no_numeric_format():
     """The empty (unavailable) descriptor is every integer type's: none has a value table,
-    while the fourteen floating formats our kernels compute with all have one."""
+    while the fifteen floating formats our kernels compute with all have one."""
     floats = [t for t in T if t.is_float]
     assert len(floats) == 15 and len([t for t in T if t.is_integer]) == 10
     for t in floats:
-        if t is not T.HIF4X2:  # no op computes on HiF4X2 (inventory: not implemented)
-            assert math.isfinite(value_of(t, 0))
+        assert math.isfinite(value_of(t, 0))
     for t in T:
         if t.is_integer:
             assert t not in mx.DECODABLE_TYPES

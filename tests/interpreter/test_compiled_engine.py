@@ -100,7 +100,8 @@ def test_gemv_loops_agree_in_every_loop_form(k, n, profile, loop_mode):
 @pytest.mark.parametrize("profile,calls", [("ordered", 2), ("exact", None)])
 def test_a_k_chain_of_acc_ops_is_one_kernel_call(monkeypatch, profile, calls):
     """The batched form runs ACC ops that continue each other's C over neighbouring K ranges
-    of B (here a bias op, then 15 ACC ops over 256-row K chunks, the last one ragged) as
+    of B (here, with 4 KiB tiles, a bias op, then 15 ACC ops over 256-row K chunks, the last
+    one ragged) as
     one kernel call in the ordered profile (ADR-0047: C, then every term in K order, is one
     FMA chain), bitwise what the xDSL engine computes op by op; ``exact`` rounds once per op,
     so it keeps one call per op."""
@@ -113,7 +114,8 @@ def test_a_k_chain_of_acc_ops_is_one_kernel_call(monkeypatch, profile, calls):
     monkeypatch.setattr(batch, "_cube_call", lambda *a: seen.append(a[0]) or real(*a))
     monkeypatch.setattr(loops, "BATCH", True)
     loops.STATS.clear()
-    lowered = _lowered(MX_GEMV.format(K=k, N=n, KB=-(-k // 32)), "pto-lower{level=tile}")
+    lowered = _lowered(MX_GEMV.format(K=k, N=n, KB=-(-k // 32)),
+                       "pto-lower{level=tile tile-bytes=4096}")
     cube_ops = sum(1 for op in lowered.walk() if op.name.startswith("pto.tgemv"))
     run(lowered, "mx", *operands, engine="both", profile=profile)
     assert loops.STATS.get("batched") == 1 and cube_ops == 16

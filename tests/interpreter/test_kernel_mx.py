@@ -111,6 +111,8 @@ def test_x2_nibbles_ignored_high_and_packed_low_first():
     packed = np.array([[0x21, 0x7F]], np.uint8)
     assert list(decode(packed, "E2M1X2", packed=True)[0]) == [0.5, 1.0, -6.0, 6.0]
     assert list(decode(packed, "E1M2X2", packed=True)[0]) == [0.25, 0.5, -1.75, 1.75]
+    # HiF4X2 lanes are E1M2 (asl/arch/data-types/formats/hif4x2.asl: k * 2^-2, sign bit 3)
+    assert list(decode(packed, "HiF4X2", packed=True)[0]) == [0.25, 0.5, -1.75, 1.75]
     c = np.arange(14, dtype=np.uint8).reshape(2, 7)
     np.testing.assert_array_equal(unpack_x2(pack_x2(c), 7), c)
 
@@ -120,7 +122,7 @@ def test_decode_faults():
         decode(np.zeros(3, np.uint8))  # raw codes need a type
     with pytest.raises(PTOFault, match="TileLegality"):
         decode(np.zeros(3, np.float32), "E4M3")
-    with pytest.raises(PTOFault, match="HiF4X2"):  # E3M2/E2M3/HiF8 decode since the cube kernel
-        decode(np.zeros(3, np.uint8), "HiF4X2")
+    with pytest.raises(PTOFault, match="S8"):  # integer types have no value table
+        decode(np.zeros(3, np.uint8), "S8")
     with pytest.raises(PTOFault, match="TileLegality"):
         decode(np.zeros(3, ml_dtypes.float8_e5m2), "E4M3")

@@ -4,10 +4,12 @@
 // RUN: pto-opt %s -p 'pto-tile-to-capacity{chain=memory}' | filecheck %s --check-prefix=MEM
 // RUN: not pto-opt %s -p 'pto-tile-to-capacity{tile-bytes=1000}' 2>&1 | filecheck %s --check-prefix=BAD
 // RUN: not pto-opt %s -p 'pto-tile-to-capacity{chain=register}' 2>&1 | filecheck %s --check-prefix=BADCHAIN
+// RUN: not pto-opt %s -p 'pto-tile-to-capacity{cube-tile-bytes=100}' 2>&1 | filecheck %s --check-prefix=BADCUBE
 // Tiling to capacity (D10, D13, D14).
 
 // BAD: tile-bytes=1000 is not a Local TSize
 // BADCHAIN: chain=register must be one of acc, memory
+// BADCUBE: cube-tile-bytes=100 is not a Local TSize
 
 // 100 x 30 = 3000 = 375 x 8 elements: one TREM on 4 PEs, 96-row slices at a stride of 93
 // rows (3 x 93 + 96 = 375; neighbouring slices overlap by 3 rows and store equal values).
@@ -35,24 +37,25 @@ func.func @fm_odd_bf16(%a: tensor<999xbf16>, %b: tensor<999xbf16>) -> tensor<999
   return %r : tensor<999xbf16>
 }
 
-// A GEMV with a bias, ReLU and a bf16 result. K = 4100: three K chunks (1367, 1367, 1366)
-// with all 64 columns in one 4-PE group take 3 TGEMVs, the lower bound
-// ceil(4100*64*2 B / (4 * 64 KiB)); two chunks of 2050 would leave room for 8 columns only.
+// A GEMV with a bias, ReLU and a bf16 result. K = 4100, N = 64: all 64 columns in one
+// 4-PE group (16 per PE). One op's tiles must fit the 256 KiB core tile capacity together
+// (asl/tile/model/capacity/local.asl): A in CUBE_M16 holds 16 rows, so a K chunk of c f16
+// elements takes 32c B for A and 32c B for B on each PE; c <= 512 keeps both at 16 KiB (two
+// 32 KiB tiles plus C, D and the bias would pass 64 KiB per PE). Nine chunks (8 x 456 + 452).
 // CHECK-LABEL: func.func @gemv
 // CHECK:         %[[A2:.*]] = tensor.expand_shape %a
 // CHECK:         %[[BIAS2:.*]] = tensor.expand_shape %bias
-// The K chain runs through the ACC forms (PTO-SPEC 3.1): the A chunks are loaded once,
-// chunk 0 takes the bias (TGEMV.BIAS), chunks 1 and 2 are TGEMV.ACC with C = the previous D;
-// only the last converts to bf16 and applies ReLU. One tstore, no FP32 round trip.
-// CHECK:         %[[A0:.*]] = pto.tload %[[A2]][%c0, %c0] : tensor<1x4100xf16> -> !pto.tile<1x1367xf16, cube_m16, mat>
-// CHECK:         %[[A1:.*]] = pto.tload %[[A2]][%c0, %c1367]
-// CHECK:         %[[A2C:.*]] = pto.tload %[[A2]][%c0, %c2734] : tensor<1x4100xf16> -> !pto.tile<1x1366xf16, cube_m16, mat>
-// CHECK:         %[[B0:.*]] = pto.tload %b[%c0, %c0] {pe_stride = [0, 16]} : tensor<4100x64xf16> -> !pto.tile<1367x16xf16, cube_n8, mat>
+// The K chain runs through the ACC forms (PTO-SPEC 3.1): chunk 0 takes the bias
+// (TGEMV.BIAS), chunks 1..8 are TGEMV.ACC with C = the previous D; only the last converts to
+// bf16 and applies ReLU. One tstore, no FP32 round trip.
+// CHECK:         %[[A0:.*]] = pto.tload %[[A2]][%c0, %c0] : tensor<1x4100xf16> -> !pto.tile<1x456xf16, cube_m16, mat>
+// CHECK:         %[[B0:.*]] = pto.tload %b[%c0, %c0] {pe_stride = [0, 16]} : tensor<4100x64xf16> -> !pto.tile<456x16xf16, cube_n8, mat>
 // CHECK:         %[[BI:.*]] = pto.tload %[[BIAS2]][%c0, %c0] {pe_stride = [0, 16]} : tensor<1x64xf32> -> !pto.tile<2x16xf32, valid=1x16>
 // CHECK:         %[[D0:.*]] = pto.tgemv_bias %[[A0]], %[[B0]], %[[BI]] : {{.*}} -> !pto.tile<1x16xf32, cube_m16, mat>
-// CHECK:         %[[D1:.*]] = pto.tgemv_acc %[[D0]], %[[A1]], %{{.*}} : {{.*}} -> !pto.tile<1x16xf32, cube_m16, mat>
-// CHECK:         %[[D2:.*]] = pto.tgemv_acc %[[D1]], %[[A2C]], %{{.*}} {fpatr = #pto.fpatr<pre_quant_mode = 16, relu_mode = 1>} : {{.*}} -> !pto.tile<1x16xbf16, cube_m16, mat>
-// CHECK:         pto.tstore %[[D2]]
+// CHECK:         %[[D1:.*]] = pto.tgemv_acc %[[D0]], %{{.*}} : {{.*}} -> !pto.tile<1x16xf32, cube_m16, mat>
+// CHECK-COUNT-6: pto.tgemv_acc {{.*}} -> !pto.tile<1x16xf32, cube_m16, mat>
+// CHECK:         %[[D8:.*]] = pto.tgemv_acc %{{.*}} {fpatr = #pto.fpatr<pre_quant_mode = 16, relu_mode = 1>} : {{.*}} -> !pto.tile<1x16xbf16, cube_m16, mat>
+// CHECK:         pto.tstore %[[D8]]
 // CHECK-NOT:     pto.tstore
 // CHECK:         tensor.collapse_shape {{.*}} into tensor<64xbf16>
 // SMALL-LABEL: func.func @gemv
