@@ -164,7 +164,8 @@ def _sqrt_native(a: np.ndarray) -> np.ndarray:
     least the canonical quiet NaN's word (0x7FC00000). In a block without a -0 source
     (-0's word is the least signed-integer word: one reduction of the block, still in
     cache) ``min(word, canonical)`` is the result with every NaN canonical and every other
-    word unchanged; a block with a -0 source takes the masked rewrite (:func:`canonical_nan`)."""
+    word unchanged; a block with a -0 source takes the masked rewrite (:func:`canonical_nan`),
+    a block without a NaN result (one ``np.min``) nothing."""
     i, u = np.dtype(f"i{a.dtype.itemsize}"), np.dtype(f"u{a.dtype.itemsize}")
     r = np.empty(a.shape, a.dtype)
     src, flat = a.reshape(-1), r.reshape(-1)
@@ -173,6 +174,8 @@ def _sqrt_native(a: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         for s, e in spans(flat.size):
             np.sqrt(src[s:e], out=flat[s:e])
+            if not has_nan(flat[s:e]):  # the common NaN-free block: one reduction
+                continue
             if np.min(ints[s:e]) == neg_zero:
                 canonical_nan(flat[s:e])  # in place: a writable contiguous block
             else:
