@@ -6,8 +6,8 @@ fast paths.
 :func:`has_nan` (one ``np.min`` pass, no temporary) and :func:`replace_where` are the fast
 half of fast-path / exact-path pairs: a kernel asks whether a NaN exists and only then
 builds the exact mask and rewrites those words. Selections by a NaN stay on the carrier
-words: numpy's ``fmax`` / ``maximum`` do not return the same NaN operand in their SIMD body
-and in their remainder loop when both operands are NaN, and ``np.where`` / ``copyto(where=)``
+words: ``np.fmax(nan, r)`` does not return the same NaN operand in its SIMD body and in its
+remainder loop when ``r`` is a NaN too (numpy 2.4), and ``np.where`` / ``copyto(where=)``
 branch per element (a dense random mask is ~50x slower than a pass).
 """
 
