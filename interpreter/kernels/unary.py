@@ -86,9 +86,9 @@ def canonical_nan(r: np.ndarray) -> np.ndarray:
     (numpy's / ml_dtypes' positive NaN is the canonical encoding of every PTO float type:
     FP32 0x7FC00000, FP16 0x7E00, BF16 0x7FC0, E4M3 0x7F, E5M2 0x7E, FP64 0x7FF8...).
 
-    ``r`` may be rewritten in place (callers pass a fresh result): float32 / float64 by the
-    blocked ``fmax`` rewrite (no mask, no branch), the others by one reduction and, only
-    when a NaN exists, a branch-free replacement on the carrier bits (:func:`.nanfix.canonical`)."""
+    ``r`` may be rewritten in place (callers pass a fresh result): one reduction and, only
+    when a NaN exists, a branch-free replacement on the carrier bits
+    (:func:`.nanfix.canonical`)."""
     return canonical(r)
 
 
