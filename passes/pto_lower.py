@@ -10,8 +10,9 @@
 5. ``pto-assign-registers`` — liveness-based Local register assignment (docs/blocks.md).
 
 The tiler sizes each tile within ``tile-bytes``; the tiles live at once must also fit the core
-tile capacity (256 KiB, ``asl/tile/model/capacity/local.asl``). A GEMV / matmul plan budgets
-its own op's live tiles; the other families do not. The pass lowers with ``tile-bytes`` and,
+tile capacity (256 KiB, ``asl/tile/model/capacity/local.asl``). GEMV / matmul and TREM /
+binary plans budget their own op's live tiles; the other families do not. The pass lowers
+with ``tile-bytes`` and,
 while the blocks' peak exceeds the capacity, again with the next smaller TSize for the other
 families (the CUBE tiles kept at ``tile-bytes``), then, if that is not enough, for every
 family; the program of the first sizes that fit is kept (at both levels, so the tile-level

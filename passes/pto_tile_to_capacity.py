@@ -44,7 +44,7 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -291,14 +291,20 @@ def plan_trem(elements: int, dtype: TileDataType, tile_bytes: int, npe: int) -> 
         cols //= 2
 
 
+def _largest_tsize(tile_bytes: int, live: Callable[[int], int]) -> int:
+    """The largest TSize t <= ``tile_bytes`` whose op holds ``live(t)`` bytes at most the core
+    tile capacity (asl/tile/model/capacity/local.asl), or the smallest TSize."""
+    t = tile_bytes
+    while t > CELL_BYTES and live(t) > TILE_CAPACITY_BYTES:
+        t //= 2
+    return t
+
+
 def binary_tile_bytes(tile_bytes: int, npe: int) -> int:
     """The largest TSize (at most ``tile_bytes``) of a TREM / binary op's tiles: its two
     sources and its result, one size, are live together on ``npe`` PEs and must fit the core
-    tile capacity (asl/tile/model/capacity/local.asl): 16 KiB on four PEs."""
-    t = tile_bytes
-    while t > CELL_BYTES and 3 * npe * t > TILE_CAPACITY_BYTES:
-        t //= 2
-    return t
+    tile capacity: 16 KiB on four PEs."""
+    return _largest_tsize(tile_bytes, lambda t: 3 * npe * t)
 
 
 def trem_lower_bound(elements: int, dtype: TileDataType, tile_bytes: int, npe: int) -> int:
@@ -410,10 +416,7 @@ def b_tile_limit(s: GemvShape, tile_bytes: int, npe: int) -> int:
     ``npe`` PEs within the core tile capacity (asl/tile/model/capacity/local.asl). On four
     PEs a 64 KiB B tile would fill the 256 KiB alone: 32 KiB."""
     others = 3 + int(s.a_scaled) + int(s.b_scaled)
-    t = tile_bytes
-    while t > CELL_BYTES and npe * (t + others * CELL_BYTES) > TILE_CAPACITY_BYTES:
-        t //= 2
-    return t
+    return _largest_tsize(tile_bytes, lambda t: npe * (t + others * CELL_BYTES))
 
 
 def gemv_lower_bound(s: GemvShape, tile_bytes: int, npe: int) -> int:
