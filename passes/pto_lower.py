@@ -42,7 +42,12 @@ from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
 from passes.lowering.report import LoweringTrace, print_lines
 from passes.pto_assign_registers import assign_function, write_function_registers
 from passes.pto_form_bundles import PTOFormBundlesPass
-from passes.pto_tile_to_capacity import LOCAL_MAX_BYTES, NUM_PES, PtoTileToCapacityPass
+from passes.pto_tile_to_capacity import (
+    LOCAL_MAX_BYTES,
+    NUM_PES,
+    PtoTileToCapacityPass,
+    binary_tile_bytes,
+)
 from pto_dialect.geometry import TILE_CAPACITY_BYTES
 
 SMALLEST_TILE_BYTES = 128
@@ -92,7 +97,7 @@ class PTOLowerPass(ModulePass):
         op.body.detach_block(0)
         op.body.add_block(lowered.body.detach_block(0))
         if trace is not None:
-            print_lines(trace.lines(op))
+            print_lines([*trace.lines(op), _capacity_line(cube_bytes, tile_bytes, self.pes, peak)])
 
     def _sizes(self) -> list[tuple[int, int]]:
         """(CUBE tile bytes, other tile bytes) in the order tried. The tiler sizes each tile
@@ -133,6 +138,14 @@ class PTOLowerPass(ModulePass):
             for fn, a in assigned:  # what pto-assign-registers writes, from the same analysis
                 write_function_registers(fn, a.registers)
         return tiled, trace, peak
+
+
+def _capacity_line(cube_bytes: int, tile_bytes: int, pes: int, peak: int) -> str:
+    """The report's line on the tile sizes ``pto-lower`` kept and the capacity they use."""
+    return (f"  tile sizes: GEMV/matmul up to {cube_bytes // 1024} KiB per PE, TREM/binary up "
+            f"to {binary_tile_bytes(tile_bytes, pes) // 1024} KiB, other families up to "
+            f"{tile_bytes // 1024} KiB; peak {peak} B of the {TILE_CAPACITY_BYTES} B core "
+            "tile capacity")
 
 
 def remove_dead_tensor_inits(module: builtin.ModuleOp) -> None:
