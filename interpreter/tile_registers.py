@@ -138,12 +138,20 @@ class TileRegisters:
         self.tile_capacity = tile_capacity
         self._type: dict[int, TileType | PredicateTileType] = {}
         self._value: dict[int, np.ndarray] = {}
+        self._undefined: set[int] = set()
+        """Allocated registers whose contents are not defined (a partial Shared EXTRACT)."""
+        self.shared: Any = None
+        """The :class:`interpreter.shared_registers.SharedRegisters` sharing this capacity."""
 
     # -- state (the AVS harness's ConfigureTile / WriteTileElement / ReadTileElement) -------
-    def configure(self, index: int, ttype: TileType | PredicateTileType, value: Any) -> None:
+    def configure(self, index: int, ttype: TileType | PredicateTileType, value: Any, *,
+                  defined: bool = True) -> None:
         """Allocate tile ``index`` with descriptor ``ttype`` and contents ``value`` (its valid
         rectangle, ``(VR, VC)`` or ``(P, VR, VC)``, as :func:`interpreter.run` takes it).
-        Reconfiguring an allocated register replaces its capacity charge. Beyond
+        Reconfiguring an allocated register replaces its capacity charge; the Shared tiles of
+        an attached :attr:`shared` file count too (``CoreTileCapacityInUse``). ``defined=False``
+        allocates it with contents that are not defined (``contents_defined`` false: reading
+        it as a source is TileLegality, ``TileSourceContentsDefined``). Beyond
         ``tile_capacity`` -> TileLegality with every register unchanged (ADR-0013: aggregate
         overflow of a direct allocation is a tile-legality fault, the old destination kept)."""
         self._check_index(index)
@@ -151,6 +159,7 @@ class TileRegisters:
 
         need = core_allocation_bytes(ttype.pe_mask, ttype.capacity)
         held = self.capacity_in_use_except(index)
+        held += self.shared.capacity_in_use if self.shared is not None else 0
         if held + need > self.tile_capacity:
             raise PTOFault(FaultKind.TILE_LEGALITY, f"tile {index} needs {need} B of core tile "
                            f"capacity but {held} B of the tile_capacity {self.tile_capacity} B "
@@ -159,6 +168,7 @@ class TileRegisters:
         contents = array_from_tile(tile_from_array(ttype, np.asarray(value)))
         self._value[index] = contents
         self._type[index] = ttype
+        (self._undefined.discard if defined else self._undefined.add)(index)
 
     def capacity_in_use_except(self, excluded: int | None) -> int:
         """Core tile capacity charged by the allocated registers other than ``excluded``."""
@@ -173,6 +183,12 @@ class TileRegisters:
     def release(self, index: int) -> None:
         self._type.pop(index, None)
         self._value.pop(index, None)
+        self._undefined.discard(index)
+
+    def contents_defined(self, index: int) -> bool:
+        """``contents_defined`` of an allocated register."""
+        self._require(index, "read")
+        return index not in self._undefined
 
     def allocated(self, index: int) -> bool:
         return index in self._type
@@ -217,6 +233,11 @@ class TileRegisters:
         named = [d for d in dsts if d is not None]
         for i in [*flat, *named]:
             self._require(i, op)
+        for i in flat:
+            if i in self._undefined:
+                raise PTOFault(FaultKind.TILE_LEGALITY, f"source tile {i} has no defined "
+                               "contents (TileSourceContentsDefined, asl/tile/model/legality/"
+                               "descriptor-shape.asl)", op=op)  # fmt: skip
         if len(set(named)) != len(named):
             raise PTOFault(FaultKind.TILE_LEGALITY, f"two destinations name one tile {named} "
                            "(TileOperandsLegal_TSORT, asl/tile/model/legality/sorting.asl; the "

@@ -12,7 +12,8 @@ NOT modelled (no Shared register state in this project): the Shared TMOV forms o
 ``asl/tile/model/memory/shared-movement.asl``): they read or write the per-core Shared
 registers Sx with their allocation mask, initialized quarters and publication flag
 (``asl/tile/model/state/shared-registers.asl``). They decode and their blocks are checked
-structurally (a zero PE mask is a strict no-op); executing one is refused
+structurally (a zero PE mask is a strict no-op); they execute on architectural state
+(:class:`interpreter.shared_blocks.Core`, docs/shared-registers.md), not as SSA values
 (:data:`SHARED_TMOV_UNMODELLED`).
 """
 
@@ -37,10 +38,10 @@ TL = FaultKind.TILE_LEGALITY
 SHARED_TMOV_UNMODELLED = (
     "the Shared TMOV forms (BSTART.TMOV Functions 9 INSERT, 10 PUBLISH, 11 BROADCAST, 12 "
     "EXTRACT) read or write Shared registers Sx, their allocation mask, initialized quarters "
-    "and publication flag (asl/tile/model/state/shared-registers.asl), state this model does "
-    "not have; only their decoding and block structure are checked"
+    "and publication flag (asl/tile/model/state/shared-registers.asl), which SSA tiles and "
+    "linked blocks cannot name; they run on architectural state (interpreter.shared_blocks.Core)"
 )
-"""Why the Shared TMOV forms do not execute (inventory rows and decoded-block errors cite it)."""
+"""Why the Shared TMOV forms do not execute at the SSA level (decoded-block errors cite it)."""
 
 
 class LocalMoveOp(PTOOp):

@@ -33,7 +33,6 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from conformance.inventory import PARTIAL, claims  # noqa: E402
 
 from pto_dialect.families import TILE_OP_FAMILIES  # noqa: E402
-from pto_dialect.tile_move import SHARED_TMOV_UNMODELLED  # noqa: E402
 
 IMPLEMENTED = {op.name.removeprefix("pto.").upper() for _, ops in TILE_OP_FAMILIES for op in ops}
 IMPLEMENTED |= {"TLOAD", "TSTORE"}
@@ -56,8 +55,6 @@ NOT_MODELLABLE = {
 (status ``not-implemented`` with the reason: they are not implemented operations, so they do
 not count against the not-expressible target of issue 11)."""
 _NI = "not implemented: "
-_SHARED_EXEC = "Shared (S register) execution (the block checker checks B.IOS forms structurally; "\
-    "nothing executes them)"
 _SHARED_CUBE = "Shared (B.IOS) CUBE operands (a linked CUBE block binds Local tiles only)"
 _PACKED_GM = "packed 4-bit GM (the runner takes no tensor<..xi4>, so the byte / nibble layout "\
     "of U4X2 in GM is not modelled)"
@@ -77,25 +74,15 @@ NOT_MODELLED = {
     "tile/model/state/feature-map-descriptors/": _NI + "feature-map descriptors (TIMG2COL)",
     "tile/model/legality/indexed-layout/": _NI + "indexed memory operations (MGATHER/MSCATTER)",
     "tile/model/memory/gather-scatter/": _NI + "indexed memory operations (MGATHER/MSCATTER)",
-    "tile/model/memory/atomics/": _NI + "Shared-register atomic updates",
+    "tile/model/memory/atomics/tile-static-atomics-contract": _NI + "MGATHER.CAS (the unit "
+    "asl/tile/model/memory/atomics.asl defines only it; indexed memory operations are not "
+    "implemented; the Shared-register atomic updates are: test_avs_shared.py)",
     "tile/model/memory/restart/": _NI + "precise restart of a faulting block (faults raise "
     "PTOFault before effects; no restart state)",
-    "tile/model/memory/shared-movement/": _NI + "Shared (S register) data movement (the block "
-    "checker checks B.IOS forms structurally; nothing executes them)",
-    "tile/model/state/shared-registers/": _NI + "Shared (S register) state",
-    "block/execution/BSTART.TMOV/block-exec-bstart-tmov-extract": _NI + SHARED_TMOV_UNMODELLED,
-    "block/execution/BSTART.TMOV/block-state-bstart-tmov-publish": _NI + SHARED_TMOV_UNMODELLED,
     # block/** rows whose whole pass condition is about a feature not implemented (issue 11)
-    "block/execution/BSTART.TLOAD/block-exec-bstart-tload-shared-001": _NI + _SHARED_EXEC,
-    "block/execution/BSTART.TSTORE/block-exec-bstart-tstore-undef-001": _NI + _SHARED_EXEC,
-    "block/execution/BSTART.TSTORE/block-fault-bstart-tstore-shape-001": _NI + _SHARED_EXEC,
     "block/execution/BSTART.TMATMUL/block-exec-bstart-tmatmul-shared-001": _NI + _SHARED_CUBE,
     "block/execution/BSTART.TMATMUL.BIAS/block-exec-bstart-tmatmul-bias-shared-001": _NI
     + _SHARED_CUBE,
-    "block/operands/B.IOS/block-bound-b-ios-capacity-003": _NI + "Shared (S register) "
-    "capacity accounting and Shared TLOAD execution (B.IOS forms are checked structurally)",
-    "block/operands/B.IOS/block-exec-b-ios-consumer-001": _NI + "Shared (S register) "
-    "capacity accounting and Shared TLOAD execution (B.IOS forms are checked structurally)",
     "block/execution/BSTART.TLOAD/block-exec-bstart-tload-packed-001": _NI + _PACKED_GM,
     "block/execution/BSTART.TSTORE/block-exec-bstart-tstore-packed-001": _NI + _PACKED_GM,
     "block/execution/BSTART.TLOAD/block-fault-bstart-tload-cube-retry-004": _NI + "a "

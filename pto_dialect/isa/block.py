@@ -179,6 +179,10 @@ def _fault(kind: FaultKind, msg: str, cmd: Command | str | None, index: int) -> 
     return PTOFault(kind, f"command {index}: {msg}", op=op)
 
 
+L2S_TMOV = ("TMOV_L2S_INSERT", "TMOV_L2S_PUBLISH")
+"""The TMOV Local-to-Shared forms (TLSU Functions 9, 10)."""
+
+
 def _header(st: _State, cmd: Command, i: int) -> None:
     """Latch one header command (step 1 of the module docstring)."""
     if isinstance(cmd, BDatr):
@@ -223,6 +227,11 @@ def _header(st: _State, cmd: Command, i: int) -> None:
                 cmd,
                 i,
             )
+        if isinstance(cmd, BIot) and cmd.has_destination and st.start.op_name in L2S_TMOV:
+            # asl/block/model/dispatch/commands.asl (B.IOT): a TMOV Local-to-Shared binding is
+            # source-only (the Shared TSize is the B.IOS's): a DstTile field -> TileLegality
+            raise _fault(_TL, f"{st.start.op_name} binds a source-only B.IOT (its destination "
+                         "is the B.IOS)", cmd, i)  # fmt: skip
         if isinstance(cmd, BIot):
             if len(st.iots) == 4:
                 raise _fault(_TL, "more than 4 effective B.IOT bindings", cmd, i)

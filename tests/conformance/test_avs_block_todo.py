@@ -39,9 +39,7 @@ from pto_dialect.isa import (
     BDatr,
     BDim,
     BFpatr,
-    BIos,
     BIot,
-    BlockFamily,
     BStart,
     BStop,
     Engine,
@@ -515,17 +513,6 @@ def _zero_mode_capacity(text: str) -> int:
     return assign_function(fn).in_use[blk]
 
 
-@avs("PTO-AVS-BLOCK-TSTORE-MASK-001",
-     unchecked="Shared execution (the undefined Shared value reaching GM) is not modelled")
-def test_tstore_shared_masks():
-    def store(function: int, pe_mode: int):
-        return [BStart(BlockFamily.TLSU, function, T.FP16.value), BIos(7, 0, pe_mode), BStop()]
-
-    assert fault(check_block, store(1, 7)) is None
-    assert fault(check_block, store(1, 4)) == "TileLegality"  # partial mask on Function 1
-    assert fault(check_block, store(14, 4)) is None  # TSTORE.SPART
-
-
 @avs("PTO-AVS-BLOCK-B-IOT-CAPACITY-003")
 def test_iot_size_code_10_fills_a_pe():
     """A 128 x 128 U32 TLOAD destination (64 KiB) fits SizeCode 10 on every PE; one more
@@ -914,18 +901,3 @@ def test_tmrgsort_decoded_both_directions():
         r = run_both_levels(text, *_sorted_pair(descending), descending)
         bits = r[0, 0].view(np.uint32).tolist()
         assert bits == np.array(want, np.float32).view(np.uint32).tolist(), descending
-
-
-@avs("PTO-AVS-BLOCK-B-IOT-SCHEMAS-001",
-     unchecked="the TMOV Local-to-Shared (TLSU Functions 9/10) and GMOV binding schemas: "
-               "Shared movement and GMOV are not implemented")  # fmt: skip
-def test_iot_common_mask():
-    """Every effective B.IOT of one operation uses one PE mask: a TADD whose second binding
-    names mask 1111 after a first with 0001 is TileLegality at that command."""
-    first = BIot(src0=0, size_code=0, pe_mode=4)
-    second = BIot(src0=1, last=1, size_code=1, pe_mode=7, dst_hand=0)
-    cmds = [BStart.op("TADD", T.U32.value), BDim(0, 0, 2), first, second, BStop()]
-    assert fault(check_block, cmds) == "TileLegality"
-    one = BIot(src0=0, src1=1, last=1, size_code=1, pe_mode=4, dst_hand=0)
-    assert check_block([BStart.op("TADD", T.U32.value), BDim(0, 0, 2), one, BStop()]).mask == (
-        "0001")

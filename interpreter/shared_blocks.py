@@ -1,0 +1,348 @@
+"""Decoded Shared (B.IOS) blocks on architectural state: :class:`Core` (PTO-SPEC 3; D12, D13).
+
+The AVS tests of the Shared forms run command streams against architectural state: Local
+tiles by register number, Shared registers S0..S255, per-PE GPRs and GM bytes. Our SSA blocks
+cannot name an S register, so this is their level: :class:`Core` holds a Local register file
+(:class:`~interpreter.tile_registers.TileRegisters`), the Shared registers
+(:class:`~interpreter.shared_registers.SharedRegisters`, charged against the same
+``tile_capacity``), four PEs' GPR files and a byte-addressed GM, and :meth:`Core.execute` runs
+one block of decoded commands.
+
+Order (pto-spec ``asl/block/model/dispatch/shared-tlsu.asl`` ``ExecuteBundleSharedTLSUOperation``
+after the block checker's command and completion rules, :func:`pto_dialect.isa.check_block`):
+a block whose bindings all have mask 0 is a strict no-op; exactly one effective B.IOS
+(else TileLegality); a concrete transfer type; B.IOR fields the operation does not read
+(BundleControl); B.DATR fields (TileLegality); then the function's schema, descriptor and
+capacity rules and the GM preflight, every one before any effect. Functions:
+
+* 0 TLOAD into S``n`` (destination B.IOS, SizeCode 1..12, no B.IOT, LB0/LB1/LB2 =
+  ValidCol/ValidRow/Col all explicit): ``TLOADShared``; each selected PE reads its own base
+  and byte row stride from B.IOR RegSrc0 / RegSrc1 of its GPR file (omitted B.IOR: base 0,
+  dense stride).
+* 1 TSTORE (mask 1111) and 14 TSTORE.SPART (any nonzero mask) from S``n`` (source B.IOS):
+  ``TSTOREShared`` with the register's descriptor, or a temporary read-only one of the
+  smallest capacity that holds the shape when S``n`` has none (its words are undefined words;
+  nothing is allocated). LBs default to the descriptor's (else 1, 1, ValidCol).
+* 9 TMOV.L2S.INSERT / 10 TMOV.L2S.PUBLISH: one source-only B.IOT (a Local register holding the
+  tile on every selected PE, contents defined, TSize = the B.IOS SizeCode) and one destination
+  B.IOS: an atomic update of the selected quarters, quarter ``q`` from PE ``q``'s payload
+  (D13); PUBLISH needs the prospective initialized mask to cover the allocation mask.
+* 11 TMOV.S2L.BROADCAST (mask 1111, allocation 1111, published) / 12 TMOV.S2L.EXTRACT (any
+  subset; an unallocated or uninitialized S``n`` gives undefined words): one source B.IOS and
+  one destination-only B.IOT: a new Local register of the hand (the lowest free one, capacity
+  charged, else TileAllocation) receives the selected quarters on every PE of the mask; its
+  contents are defined only for mask 1111.
+
+Local registers hold their valid rectangle only, so an EXTRACT's destination bits outside the
+selected quarters are not kept (they are undefined; the ASL keeps the register's old bits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from interpreter.runtime import storage_dtype
+from interpreter.shared_registers import (
+    FULL,
+    NONE,
+    SharedDescriptor,
+    SharedRegisters,
+    SharedTile,
+    element_bits,
+    element_quarters,
+    selected,
+    size_code_bytes,
+)
+from interpreter.tile_registers import TileRegisters
+from pto_dialect.attributes import TileType
+from pto_dialect.convert_ops import LAYOUT_PAIR_OF_CODE
+from pto_dialect.datatypes import DTYPE_NONE, TileDataType
+from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import TILE_CAPACITY_BYTES, Layout, Location, core_allocation_bytes
+from pto_dialect.isa import BDim, BlockFamily, BlockSummary, Command, check_block
+from pto_dialect.isa.block import LOAD_LAYOUTS, STORE_LAYOUTS, TMOV_LAYOUTS
+from pto_dialect.isa.commands import PE_MODE_MASKS
+from pto_dialect.isa.errors import NotModelledError
+
+_TL = FaultKind.TILE_LEGALITY
+_BC = FaultKind.BUNDLE_CONTROL
+_TA = FaultKind.TILE_ALLOCATION
+PES = 4
+GPRS = 32
+SHARED_FUNCTIONS = frozenset({0, 1, 9, 10, 11, 12, 14})
+"""TLSU functions with a Shared form (``BundleSharedTLSUSelected``)."""
+
+
+@dataclass(frozen=True)
+class BlockResult:
+    """What a block did: its operation and the Local register it allocated (if any)."""
+
+    op: str | None
+    destination: int | None = None
+    noop: bool = False
+
+
+def raw_words(ttype: TileType, values: np.ndarray) -> np.ndarray:
+    """Typed element values -> 64-bit raw words (signed integers sign-extended)."""
+    a = np.asarray(values)
+    width = a.dtype.itemsize * 8
+    bits = a.view(f"u{a.dtype.itemsize}").astype(np.uint64)
+    if ttype.dtype.is_signed and width < 64 and element_bits(ttype.dtype) != 4:
+        shift = np.uint64(64 - width)
+        bits = ((bits << shift).view(np.int64) >> np.int64(64 - width)).view(np.uint64)
+    return bits
+
+
+def typed_values(dt: TileDataType, words: np.ndarray) -> np.ndarray:
+    """64-bit raw words -> the interpreter's storage of ``dt`` (the low element bits)."""
+    sd = storage_dtype(dt)
+    w = np.asarray(words, np.uint64)
+    if element_bits(dt) == 4:
+        w = w & np.uint64(0xF)
+    return w.astype(f"u{sd.itemsize}").view(sd)
+
+
+class Core:
+    """Architectural state for decoded command streams: :attr:`local` (64 Local tile
+    registers), :attr:`shared` (S0..S255), :attr:`gpr` (four PEs x 32 GPRs, uint64; register 0
+    reads zero) and :attr:`gm` (GM bytes, ``gm_bytes`` long; the ASL's model memory is 4 KiB)."""
+
+    def __init__(self, tile_capacity: int = TILE_CAPACITY_BYTES, gm_bytes: int = 4096) -> None:
+        self.local = TileRegisters(tile_capacity)
+        self.shared = SharedRegisters(self.local)
+        self.gpr = np.zeros((PES, GPRS), np.uint64)
+        self.gm = np.zeros(gm_bytes, np.uint8)
+
+    def write_gpr(self, pe: int, reg: int, value: int) -> None:
+        """``WritePEGPR``: PE ``pe``'s register ``reg`` (0 stays zero)."""
+        if reg:
+            self.gpr[pe, reg] = np.uint64(int(value) & ((1 << 64) - 1))
+
+    def read_gpr(self, pe: int, reg: int) -> int:
+        return 0 if reg == 0 else int(self.gpr[pe, reg])
+
+    # -- one block ------------------------------------------------------------------------------
+    def execute(self, cmds: Sequence[Command]) -> BlockResult:
+        """Check and run one block ``BSTART ... BSTOP``; faults before any effect."""
+        s = check_block(cmds)
+        if s.noop:
+            return BlockResult(s.op_name, noop=True)
+        fn = s.start.function
+        if s.family is BlockFamily.TLSU and (s.shared or fn in (9, 10, 11, 12, 14)):
+            return self._shared_tlsu(s)
+        raise NotModelledError(f"{s.op_name}: Core runs the Shared (B.IOS) TLSU blocks; Local "
+                               "blocks run as linked pto.block ops (interpreter.run)")  # fmt: skip
+
+    def _shared_tlsu(self, s: BlockSummary) -> BlockResult:
+        name, fn = s.op_name or "TLSU", s.start.function
+        if len(s.shared) != 1:
+            raise _fault(_TL, f"{name} binds exactly one effective B.IOS, the block has "
+                         f"{len(s.shared)}", name)  # fmt: skip
+        ios = s.shared[0]
+        sid, size, mask = ios.tid, ios.size_code, PE_MODE_MASKS[ios.pe_mode]
+        if fn not in SHARED_FUNCTIONS:
+            raise _fault(_TL, f"{name} has no Shared form (B.IOS)", name)
+        dt = self._transfer_type(s, name)
+        ior = s.scalars
+        reads = 2 if fn in (0, 1, 14) else 0
+        if ior is not None and (any(ior.sources[reads:]) or ior.dst):
+            raise _fault(_BC, f"{name} reads {reads} B.IOR field(s): the others must be zero "
+                         "(BundleOperationScalarBindingSchemaLegal)", name)  # fmt: skip
+        layout = self._layout(s, fn, name)
+        if fn == 0:
+            self._tload(s, sid, size, mask, dt, layout)
+            return BlockResult(name)
+        if fn in (1, 14):
+            self._tstore(s, sid, size, mask, dt, layout, fn)
+            return BlockResult(name)
+        if fn in (9, 10):
+            self._insert(s, sid, size, mask, fn == 10)
+            return BlockResult(name)
+        return BlockResult(name, self._extract(s, sid, size, mask, dt, layout, fn))
+
+    # -- the functions --------------------------------------------------------------------------
+    def _gm_operands(self, s: BlockSummary, columns: int, dt: TileDataType):
+        """Per-PE base and byte row stride: B.IOR RegSrc0 / RegSrc1 of each PE's GPRs, or base
+        0 and the dense stride ``ceil(columns * bits / 8)`` without B.IOR."""
+        ior = s.scalars
+        if ior is None:
+            dense = -(-columns * element_bits(dt) // 8)
+            return [0] * PES, [dense] * PES
+        return ([self.read_gpr(p, ior.src0) for p in range(PES)],
+                [self.read_gpr(p, ior.src1) for p in range(PES)])  # fmt: skip
+
+    def _tload(self, s, sid, size, mask, dt, layout) -> None:
+        if size == 0 or not 1 <= size <= 12 or s.destinations or s.sources:
+            raise _fault(_TL, "a Shared TLOAD binds one destination B.IOS (SizeCode 1..12) "
+                         "and no B.IOT", "TLOAD")  # fmt: skip
+        vc, vr, col = (_lb(s, k) for k in range(3))
+        if not (1 <= vc <= 65535 and 1 <= vr <= 65535 and 1 <= col <= 65535 and vc <= col):
+            raise _fault(_TL, f"a Shared TLOAD needs explicit LB0 = ValidCol, LB1 = ValidRow, "
+                         f"LB2 = Col in 1..65535 with ValidCol <= Col (got {vc}, {vr}, {col})",
+                         "TLOAD")  # fmt: skip
+        bases, strides = self._gm_operands(s, col, dt)
+        self.shared.tload(sid, self.gm, bases, strides, size, vr, col, vr, vc, dt, layout, mask)
+
+    def _tstore(self, s, sid, size, mask, dt, layout, fn) -> None:
+        if (fn == 1 and mask != FULL) or size != 0 or s.sources or s.destinations:
+            raise _fault(_TL, "a Shared TSTORE binds one source B.IOS and no B.IOT; Function 1 "
+                         "needs mask=1111 (SharedStorePEMaskLegal)", s.op_name)  # fmt: skip
+        rec = self.shared.record(sid)
+        vc = _lb(s, 0) if s.lb_written[0] else (rec.desc.valid_columns if rec else 1)
+        vr = _lb(s, 1) if s.lb_written[1] else (rec.desc.valid_rows if rec else 1)
+        col = _lb(s, 2) if s.lb_written[2] else (rec.desc.columns if rec else vc)
+        if (vc < 1 or vr < 1 or col < 1 or vc > col
+                or not self.shared.read_schema_legal(sid, vr, vc, col, dt, layout)):  # fmt: skip
+            raise _fault(_TL, f"S{sid}: a {vr} x {vc} (Col {col}) {dt.name} {layout.value} read "
+                         "does not fit its descriptor, or no Shared capacity holds it "
+                         "(SharedTileReadSchemaLegal)", s.op_name)  # fmt: skip
+        cap = self.shared.read_capacity(sid, vr, vc, col, dt)
+        desc = self.shared.read_descriptor(vr, vc, col, dt, layout, cap)
+        bases, strides = self._gm_operands(s, col, dt)
+        self.shared.tstore(self.gm, bases, strides, sid, desc, mask)
+
+    def _insert(self, s, sid, size, mask, publish) -> None:
+        name = "TMOV.L2S.PUBLISH" if publish else "TMOV.L2S.INSERT"
+        if not 1 <= size <= 12:
+            raise _fault(_TL, f"{name} needs a destination B.IOS with SizeCode 1..12", name)
+        src = s.sources[0]
+        if not self.local.allocated(src) or not self.local.contents_defined(src):
+            raise _fault(_TL, f"{name}: source tile {src} is not allocated with defined "
+                         "contents (TileSourceContentsDefined)", name)  # fmt: skip
+        ttype = self.local.type_of(src)
+        if not isinstance(ttype, TileType) or ttype.capacity != size_code_bytes(size):
+            raise _fault(_TL, f"{name}: source tile {src}'s TSize differs from the B.IOS SizeCode "
+                         f"{size} ({size_code_bytes(size)} B)", name)  # fmt: skip
+        missing = [q for q in range(PES) if mask[q] == "1" and ttype.pe_mask[q] == "0"]
+        if missing:
+            raise _fault(_TL, f"{name}: source tile {src} is not held by selected PE(s) "
+                         f"{missing} (D13)", name)  # fmt: skip
+        tile = self.shared_tile_of_local(src)
+        if publish and not self.shared.prospective_fully_initialized(sid, tile, mask):
+            raise _fault(_TL, f"{name}: S{sid} would not be fully initialized "
+                         "(SharedTileProspectiveFullyInitialized)", name)  # fmt: skip
+        if not self.shared.update(sid, tile, mask, publish):
+            raise _fault(_TL, self.shared._incompatible(sid, tile.desc, mask), name)
+
+    def _extract(self, s, sid, size, mask, dt, layout, fn) -> int:
+        name = "TMOV.S2L.BROADCAST" if fn == 11 else "TMOV.S2L.EXTRACT"
+        hand, dsize = s.destinations[0]
+        rec = self.shared.record(sid)
+        legal = self.shared.descriptor_legal(sid)
+        vr = _lb(s, 1) if 1 <= _lb(s, 1) <= 65535 else (rec.desc.valid_rows if legal else 1)
+        vc = _lb(s, 0) if 1 <= _lb(s, 0) <= 65535 else (rec.desc.valid_columns if legal else 1)
+        col = _lb(s, 2) if 1 <= _lb(s, 2) <= 65535 else (rec.desc.columns if legal else vc)
+        cap = size_code_bytes(dsize)
+        ok = (1 <= dsize <= 10 and size == 0 and vc <= col
+              and self.shared.read_schema_legal_at_capacity(sid, vr, vc, col, dt, layout, cap))
+        if ok and fn == 11:
+            ok = mask == FULL and rec is not None and rec.allocation == FULL \
+                and self.shared.published(sid)  # fmt: skip
+        if not ok:
+            raise _fault(_TL, f"{name}: S{sid} cannot be read as {vr} x {vc} (Col {col}) "
+                         f"{dt.name} at {cap} B" + (" or is not a published four-quarter "
+                         "value with mask=1111" if fn == 11 else "") +
+                         " (BundleSharedTMOVDestinationSchemaLegal)", name)  # fmt: skip
+        desc = self.shared.read_descriptor(vr, vc, col, dt, layout, cap)
+        dst = self._resolve_destination(hand, mask, cap, name)
+        r, c, e = desc.valid_elements()
+        sel = selected(mask, element_quarters(desc, e))
+        words = np.where(sel, self.shared.read_words(sid, e), np.uint64(0))
+        ttype = TileType((desc.rows, col), dt, valid=(vr, vc), layout=layout,
+                         location=Location.ANY, size=cap, pe=mask)  # fmt: skip
+        errs = ttype.legality_errors()
+        if errs:
+            raise _fault(_TL, f"{name}: the destination descriptor is illegal here: "
+                         f"{'; '.join(errs)}", name)  # fmt: skip
+        value = typed_values(dt, words).reshape(vr, vc)
+        self.local.configure(dst, ttype, value, defined=mask == FULL)
+        return dst
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _resolve_destination(self, hand: int, mask: str, cap: int, name: str) -> int:
+        """``ResolveBundleTileDestinations``: the lowest unallocated register of the hand, with
+        its charge within ``tile_capacity`` (``CoreTileCapacityInUse``), else TileAllocation."""
+        free = [i for i in range(hand * 16, hand * 16 + 16) if not self.local.allocated(i)]
+        need = core_allocation_bytes(mask, cap)
+        if not free or self.shared.core_capacity_in_use + need > self.local.tile_capacity:
+            raise _fault(_TA, f"{name}: no free register in hand {'TUMN'[hand]} or {need} B of "
+                         f"core tile capacity beyond tile_capacity {self.local.tile_capacity} B "
+                         "(ResolveBundleTileDestinations)", name)  # fmt: skip
+        return free[0]
+
+    def shared_tile_of_local(self, index: int) -> SharedTile:
+        """``SharedTileFromLocal``: the Local tile as a Shared candidate (location Any);
+        quarter ``q``'s elements from PE ``q``'s payload (PEs that do not hold it: none)."""
+        ttype = self.local.type_of(index)
+        assert isinstance(ttype, TileType)
+        vr, vc = ttype.valid_shape
+        desc = SharedDescriptor(ttype.capacity, *ttype.shape, vr, vc, ttype.dtype,
+                                ttype.layout_kind)  # fmt: skip
+        tile = SharedTile.empty(desc)
+        if ttype.layout_kind.is_cube:
+            return tile  # refused by the update (no CUBE layout in a Shared register)
+        held = [q for q in range(PES) if ttype.pe_mask[q] == "1"]
+        payload = self.local.read(index)  # (P, VR, VC), in the order of ``held``
+        r, c, e = desc.valid_elements()
+        q = element_quarters(desc, e)
+        per_pe = np.stack([raw_words(ttype, payload[i].reshape(-1)) for i in range(len(held))])
+        slot = np.array([held.index(x) if x in held else 0 for x in range(PES)])[q]
+        tile.words[e] = per_pe[slot, np.arange(e.size)]
+        tile.defined[e] = True
+        return tile
+
+    def _transfer_type(self, s: BlockSummary, name: str) -> TileDataType:
+        """The BSTART DataType; a TMOV's DTYPE_NONE inherits the bound source's type."""
+        code = s.start.dtype
+        if code == DTYPE_NONE and s.start.function in (9, 10, 11, 12):
+            if s.start.function in (9, 10) and s.sources and self.local.allocated(s.sources[0]):
+                t = self.local.type_of(s.sources[0])
+                if isinstance(t, TileType):
+                    return t.dtype
+            rec = self.shared.record(s.shared[0].tid)
+            if s.start.function in (11, 12) and rec is not None:
+                return rec.desc.dtype
+            raise _fault(_TL, f"{name} with DTYPE_NONE: the source has no concrete type to "
+                         "inherit", name)  # fmt: skip
+        if code not in TileDataType._value2member_map_:
+            raise _fault(_TL, f"{name}: DataType {code} is not a concrete tile type "
+                         "(TileRegularTLSUDataTypeSupported)", name)  # fmt: skip
+        return TileDataType(code)
+
+    @staticmethod
+    def _layout(s: BlockSummary, fn: int, name: str) -> Layout:
+        """B.DATR (``SelectedBundleTileDataAttributesLegal``): Layout only, a non-CUBE code of
+        the operation; every other explicit field zero."""
+        if not s.datr_present:
+            return Layout.ROW_MAJOR
+        d = s.datr
+        legal = LOAD_LAYOUTS if fn == 0 else STORE_LAYOUTS if fn in (1, 14) else TMOV_LAYOUTS
+        bad = [n for n in ("pad", "cmode", "sat", "canonicalize", "rmode", "dtype") if getattr(d, n)]
+        if bad or d.layout not in legal or d.layout not in LAYOUT_PAIR_OF_CODE:
+            raise _fault(_TL, f"{name}: B.DATR accepts a non-CUBE Layout of the operation only "
+                         f"(fields {bad}, Layout {d.layout}; TileOperationDATRFieldsLegal)",
+                         name)  # fmt: skip
+        return LAYOUT_PAIR_OF_CODE[d.layout][1]
+
+
+def _lb(s: BlockSummary, k: int) -> int:
+    """LB``k`` of the block: its immediate, 0 when unwritten (register-form B.DIM refused)."""
+    if s.lb_regs[k] is not None:
+        raise NotModelledError(f"B.DIM LB{k} from a GPR: the Shared blocks take immediate LBs")
+    return s.lb[k] or 0
+
+
+def _fault(kind: FaultKind, msg: str, op: str | None) -> PTOFault:
+    return PTOFault(kind, f"at block completion: {msg} (asl/block/model/dispatch/shared-tlsu.asl)",
+                    op=op)  # fmt: skip
+
+
+def dim(lb: int, value: int) -> BDim:
+    """``SetBundleDimension``: B.DIM LB``lb`` = ``value`` (zero register + immediate)."""
+    return BDim(lb, 0, value)
+
+
+__all__ = ["BlockResult", "Core", "NONE", "dim", "raw_words", "typed_values"]

@@ -1,0 +1,463 @@
+"""AVS pass conditions about the Shared tile registers S0..S255 and their blocks (D17).
+
+The AVS tests build command words with bit fields, run them against architectural state (Local
+tiles by number, S registers, per-PE GPRs, GM bytes) and read the state back. We do the same
+with our decoder (:func:`pto_dialect.isa.decode` of the same words) and
+:class:`interpreter.shared_blocks.Core`; the unit-level ones use
+:class:`interpreter.shared_registers.SharedRegisters` directly. Expected values are derived by
+hand from the ASL (``UndefinedSharedTileWord`` = ``id XOR element``; quarter = byte offset x 4
+// TSize; PE0 is the mask's leftmost bit).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conformance.inventory import avs, avs_cases, unit_object
+from interpreter.shared_blocks import Core, dim
+from interpreter.shared_registers import SharedDescriptor, SharedRegisters, SharedTile, tile_with
+from pto_dialect import isa
+from pto_dialect.attributes import TileType
+from pto_dialect.datatypes import TileDataType as T
+from pto_dialect.faults import PTOFault
+from pto_dialect.geometry import Layout, Location
+from pto_dialect.isa import BStart, BStop
+
+STOP = BStop()
+
+
+def word(base: int, **fields: tuple[int, int, int]) -> int:
+    """``base`` with ``fields`` = {name: (msb, lsb, value)} set, as the AVS builds its words."""
+    for msb, lsb, value in fields.values():
+        width = msb - lsb + 1
+        base = (base & ~(((1 << width) - 1) << lsb)) | ((value & ((1 << width) - 1)) << lsb)
+    return base
+
+
+def tlsu(function: int, dtype: int):
+    """BSTART of TLSU ``function`` with DataType ``dtype`` (0x00011181, [24:20], [31:27])."""
+    return isa.decode(word(0x00011181, f=(24, 20, function), d=(31, 27, dtype)))
+
+
+def ios(sid: int, size: int, mode: int):
+    """B.IOS S``sid``: 0x00001013, id [27:20], SizeCode [18:15], PEMode [11:9]."""
+    return isa.decode(word(0x00001013, s=(27, 20, sid), z=(18, 15, size), m=(11, 9, mode)))
+
+
+def iot_src(src: int, mode: int, last: bool = True):
+    return isa.decode(word(0x00005013, s=(25, 20, src), l=(19, 19, int(last)), m=(11, 9, mode)))
+
+
+def iot_dst(hand: int, size: int, mode: int):
+    return isa.decode(word(0x00006013, z=(18, 15, size), h=(8, 7, hand), l=(19, 19, 1),
+                           m=(11, 9, mode)))  # fmt: skip
+
+
+IOR_A0_A1 = isa.decode(word(0x00000013, a=(19, 15, 2), b=(24, 20, 3)))
+
+
+def fault_kind(fn, *args) -> str:
+    with pytest.raises(PTOFault) as e:
+        fn(*args)
+    return e.value.kind
+
+
+# ---- BSTART.TLOAD / TSTORE with B.IOS -------------------------------------------------------
+@avs("PTO-AVS-BLOCK-TLOAD-SHARED-001")
+def test_tload_shared_per_pe_base_and_stride():
+    """Mask 0011 (PEMode 101): quarter 0 from PE0's base 0 / stride 128, quarter 1 from PE1's
+    base 0x200 / stride 160 (row 1 -> 0x2a0); the other quarters stay uninitialized."""
+    core = Core()
+    core.write_gpr(0, 2, 0)
+    core.write_gpr(1, 2, 0x200)
+    core.write_gpr(0, 3, 128)
+    core.write_gpr(1, 3, 160)
+    core.gm[0], core.gm[0x2A0] = 0x11, 0x22
+    core.execute([tlsu(0, 25), dim(0, 32), dim(1, 2), dim(2, 32), ios(31, 3, 0b101),
+                  IOR_A0_A1, STOP])  # fmt: skip
+    rec = core.shared.record(31)
+    assert rec.allocation == "1100" and rec.initialized == "1100"
+    assert core.shared.read_word(31, 0) == 0x11
+    assert core.shared.read_word(31, 32) == 0x22  # U32: element 32 is byte 128 -> quarter 1
+    assert core.shared.read_word(31, 64) == 31 ^ 64  # quarter 2: undefined
+
+
+@avs("PTO-AVS-BLOCK-TSTORE-UNDEF-001")
+def test_tstore_unallocated_shared_source():
+    """A U64 store of an unallocated S42 with no LBs: a temporary 1 x 1 descriptor of 128 B
+    (the minimum capacity), the undefined word 42 ^ 0 reaches GM, S42 stays absent."""
+    from interpreter.shared_registers import minimum_capacity
+
+    assert minimum_capacity(1, 1, 1, T.U8) == 128
+    core = Core()
+    core.execute([tlsu(1, 24), ios(42, 0, 0b111), STOP])
+    assert core.gm[0] == 42 and core.shared.record(42) is None
+
+
+@avs("PTO-AVS-BLOCK-TSTORE-SHAPE-001")
+def test_tstore_unallocated_shape_beyond_every_capacity():
+    """9 rows of 32768 U64 columns fit no Shared capacity: TileLegality, GM and S99 unchanged."""
+    from interpreter.shared_registers import minimum_capacity
+
+    assert minimum_capacity(32768, 9, 32768, T.U8) == 0
+    core = Core()
+    core.gm[0] = 0x5A
+    cmds = [tlsu(1, 24), dim(0, 32768), dim(1, 9), dim(2, 32768), ios(99, 0, 0b111), STOP]
+    assert fault_kind(core.execute, cmds) == "TileLegality"
+    assert core.gm[0] == 0x5A and core.shared.record(99) is None
+
+
+@avs("PTO-AVS-BLOCK-TSTORE-MASK-001")
+def test_tstore_shared_function_masks():
+    """Function 1 with mask 1111 stores the undefined word of S7 (7 ^ 0); Function 1 with
+    mask 1000 is TileLegality before GM changes; Function 14 (TSTORE.SPART) with 1000 completes."""
+    core = Core()
+    core.gm[0] = 0x55
+    core.execute([tlsu(1, 24), ios(7, 0, 0b111), STOP])
+    assert core.gm[0] == 7
+    core = Core()
+    core.gm[0] = 0x55
+    assert fault_kind(core.execute, [tlsu(1, 24), ios(7, 0, 0b001), STOP]) == "TileLegality"
+    assert core.gm[0] == 0x55
+    core = Core()
+    core.execute([tlsu(14, 24), ios(7, 0, 0b001), STOP])
+    assert core.gm[0] == 7 and core.shared.record(7) is None
+
+
+# ---- BSTART.TMOV Functions 9-12 -------------------------------------------------------------
+@avs("PTO-AVS-BLOCK-TMOV-EXTRACT-001",
+     unchecked="the destination's old bits outside the selected quarters (the AVS writes "
+               "payload[32] of the unallocated register): our Local registers hold their valid "
+               "rectangle only and no bits while unallocated")  # fmt: skip
+def test_tmov_extract_unallocated_shared():
+    """EXTRACT of an unallocated S42 with mask 1000 into hand U: register 16 is allocated, its
+    element 0 (quarter 0) is the undefined word 42 ^ 0, its contents are not defined (a partial
+    mask), and S42 stays absent."""
+    core = Core()
+    out = core.execute([tlsu(12, 27), ios(42, 0, 0b001), iot_dst(1, 1, 0b001), STOP])
+    assert out.destination == 16 and core.local.allocated(16)
+    assert core.local.read(16)[0, 0, 0] == 42
+    assert not core.local.contents_defined(16)
+    assert core.shared.record(42) is None
+    # a register whose contents are not defined is not a source (TileSourceContentsDefined)
+    assert fault_kind(core.local.execute, "pto.tabs", 16, 16) == "TileLegality"
+
+
+def _local_u8(core: Core, index: int, value: int, mask: str = "1111") -> TileType:
+    """``ConfigureTileForMask(index, 128, 128, 1, 1, 1, U8, RowMajor, Any, mask)``."""
+    t = TileType((128, 1), T.U8, valid=(1, 1), size=128, pe=mask)
+    core.local.configure(index, t, np.array([[value]], np.uint8))
+    return t
+
+
+@avs("PTO-AVS-BLOCK-TMOV-PUBLISH-001")
+def test_tmov_insert_publish_broadcast():
+    """INSERT fills S7 without publishing it, so BROADCAST is TileLegality with no destination
+    allocated; PUBLISH publishes it; BROADCAST then copies 0x5a into register 16."""
+    core = Core()
+    _local_u8(core, 0, 0x5A)
+    core.execute([tlsu(9, 27), iot_src(0, 0b111), ios(7, 1, 0b111), STOP])
+    assert core.shared.fully_initialized(7) and not core.shared.published(7)
+    assert core.shared.read_word(7, 0) == 0x5A
+    broadcast = [tlsu(11, 27), ios(7, 0, 0b111), iot_dst(1, 1, 0b111), STOP]
+    assert fault_kind(core.execute, broadcast) == "TileLegality"
+    assert not core.local.allocated(16)
+    core.execute([tlsu(10, 27), iot_src(0, 0b111), ios(7, 1, 0b111), STOP])
+    assert core.shared.published(7)
+    assert core.execute(broadcast).destination == 16
+    assert core.local.read(16)[:, 0, 0].tolist() == [0x5A] * 4 and core.local.contents_defined(16)
+    assert core.shared.published(7)
+
+
+def test_tmov_l2s_rules():
+    """INSERT of a partial mask updates only the selected quarters, each from its own PE's
+    payload (D13); a different descriptor, an expansion of the allocation mask, a TSize
+    different from the B.IOS SizeCode and a source not held by a selected PE are TileLegality
+    with S unchanged; PUBLISH of a subset completes the fixed allocation; a zero mask is a
+    no-op."""
+    core = Core()
+    t = TileType((16, 8), T.U8, valid=(16, 8), size=128)
+    vals = np.arange(4 * 128, dtype=np.uint8).reshape(4, 16, 8)  # PE p: 128p .. 128p + 127
+    core.local.configure(0, t, vals)
+    core.execute([tlsu(9, 27), iot_src(0, 0b101), ios(3, 1, 0b101), STOP])  # mask 1100
+    rec = core.shared.record(3)
+    assert rec.allocation == "1100" and not rec.published
+    e = np.arange(128)
+    got = core.shared.read_words(3, e)
+    want = np.where(e < 64, e + 128 * (e // 32), 3 ^ e)  # quarters 0, 1 from PEs 0, 1
+    assert got.tolist() == want.tolist()
+    before = core.shared.record(3)
+    core.local.configure(2, t.with_(valid=(15, 8)), vals[:, :15])
+    for cmds in ([tlsu(10, 27), iot_src(2, 0b001), ios(3, 1, 0b001), STOP],  # valid 15 x 8
+                 [tlsu(9, 27), iot_src(0, 0b111), ios(3, 1, 0b111), STOP],  # expands 1100
+                 [tlsu(9, 27), iot_src(0, 0b101), ios(3, 2, 0b101), STOP]):  # TSize 256 B
+        assert fault_kind(core.execute, cmds) == "TileLegality"
+        assert core.shared.record(3) is before
+    # PUBLISH of 1000: the initialized mask (1100) already covers the allocation: published
+    core.execute([tlsu(10, 27), iot_src(0, 0b001), ios(3, 1, 0b001), STOP])
+    assert core.shared.published(3)
+    core.local.configure(1, t.with_(pe="1000"), vals[0])
+    assert fault_kind(core.execute, [tlsu(9, 27), iot_src(1, 0b111), ios(4, 1, 0b111),
+                                     STOP]) == "TileLegality"  # fmt: skip
+    assert core.shared.record(4) is None
+    assert core.execute([tlsu(9, 27), iot_src(0, 0), ios(4, 1, 0), STOP]).noop
+
+
+def test_tmov_s2l_extract_of_a_partial_register():
+    """EXTRACT reads the selected quarters; BROADCAST needs allocation 1111 and mask 1111; a
+    destination shape that does not fit the read schema is TileLegality before allocation."""
+    core = Core()
+    t = TileType((16, 8), T.U8, valid=(16, 8), size=128)
+    core.local.configure(0, t, np.arange(128, dtype=np.uint8).reshape(16, 8))
+    core.execute([tlsu(10, 27), iot_src(0, 0b101), ios(5, 1, 0b101), STOP])  # 1100, published
+    out = core.execute([tlsu(12, 27), ios(5, 0, 0b101), iot_dst(2, 1, 0b101), STOP])
+    assert out.destination == 32
+    assert core.local.read(32)[0].ravel()[:64].tolist() == list(range(64))
+    assert not core.local.contents_defined(32)  # mask 1100: not the whole tile
+    broadcast = [tlsu(11, 27), ios(5, 0, 0b101), iot_dst(2, 1, 0b101), STOP]
+    assert fault_kind(core.execute, broadcast) == "TileLegality"
+    too_big = [tlsu(12, 27), dim(2, 16), ios(5, 0, 0b101), iot_dst(2, 1, 0b101), STOP]
+    assert fault_kind(core.execute, too_big) == "TileLegality"
+    assert not core.local.allocated(33)
+
+
+@avs("PTO-AVS-BLOCK-B-IOT-SCHEMAS-001")
+def test_iot_schemas_local_to_shared_and_gmov():
+    """A TMOV Local-to-Shared B.IOT is source-only: one with a DstTile field (SizeCode 1) is
+    TileLegality at that command; the size-0 source form binds mask 1111; a mask differing from
+    the first binding's is TileLegality; a partial-mask GMOV binding is accepted."""
+    for fn in (9, 10):
+        cmds = [tlsu(fn, 24), iot_dst_src(0, 1, 0b101), STOP]
+        with pytest.raises(PTOFault) as e:
+            isa.check_program(cmds)
+        assert e.value.kind == "TileLegality" and "command 1:" in str(e.value)
+    s = isa.check_block([tlsu(9, 24), iot_src(0, 0b111), ios(1, 1, 0b111), STOP])
+    assert s.mask == "1111" and s.destinations == () and s.sources == (0,)
+    tadd = isa.BStart.op("TADD", T.U8.value)
+    with pytest.raises(PTOFault) as e:
+        isa.check_block([tadd, isa.BDim(0, 0, 1), iot_src(0, 0b101, last=False),
+                         iot_src(1, 0b111), STOP])  # fmt: skip
+    assert e.value.kind == "TileLegality" and "command 3:" in str(e.value)
+    assert isa.check_block([tlsu(13, 24), iot_src(0, 0b110), STOP]).mask == "1110"
+
+
+def iot_dst_src(src: int, size: int, mode: int):
+    """A B.IOT with a source and a destination field (hand 0): 0x00005013 with SizeCode."""
+    return isa.decode(word(0x00005013, s=(25, 20, src), l=(19, 19, 1), z=(18, 15, size),
+                           m=(11, 9, mode)))  # fmt: skip
+
+
+# ---- capacity ---------------------------------------------------------------------------------
+CAPACITY_CASES = [  # (SizeCode, PEMode, commits, allocation mask)
+    (11, 0b001, True, "1000"), (11, 0b101, True, "1100"), (11, 0b110, False, None),
+    (11, 0b111, False, None), (12, 0b001, True, "1000"), (12, 0b101, False, None),
+]  # fmt: skip
+
+
+@avs("PTO-AVS-BLOCK-B-IOS-CAPACITY-003")
+def test_shared_tload_capacity_boundaries():
+    """128 KiB on one or two PEs and 256 KiB on one PE commit; 3 x 128 KiB, 4 x 128 KiB and
+    2 x 256 KiB exceed the 256 KiB core capacity: TileLegality, no descriptor."""
+    for sid, (code, mode, ok, alloc) in enumerate(CAPACITY_CASES, start=1):
+        core = Core()
+        cmds = [tlsu(0, 16), dim(0, 1), dim(1, 1), dim(2, 1), ios(sid, code, mode), STOP]
+        if ok:
+            core.execute(cmds)
+            assert core.shared.record(sid).allocation == alloc
+            assert core.shared.core_capacity_in_use == alloc.count("1") * (128 << (code - 1))
+        else:
+            assert fault_kind(core.execute, cmds) == "TileLegality"
+            assert core.shared.record(sid) is None
+
+
+def test_local_and_shared_share_the_core_capacity():
+    """A Local tile charges against the Shared allocation and the other way round."""
+    core = Core()
+    core.execute([tlsu(0, 16), dim(0, 1), dim(1, 1), dim(2, 1), ios(1, 12, 0b001), STOP])
+    big = TileType((128, 128), T.U32, size=64 * 1024, pe="1000")
+    with pytest.raises(PTOFault):
+        core.local.configure(0, big, np.zeros((128, 128), np.uint32))
+    assert not core.local.allocated(0)
+    core = Core()
+    core.local.configure(0, big, np.zeros((128, 128), np.uint32))  # 64 KiB
+    cmds = [tlsu(0, 16), dim(0, 1), dim(1, 1), dim(2, 1), ios(1, 12, 0b001), STOP]
+    assert fault_kind(core.execute, cmds) == "TileLegality"
+    core.local.release(0)
+    core.execute(cmds)
+
+
+@avs("PTO-AVS-BLOCK-B-IOS-CONSUMER-001")
+def test_shared_tload_largest_size_code():
+    """SizeCode 12 on PE3 (PEMode 100 -> 0001) publishes a 256 KiB descriptor; Col 32769 (not a
+    power of two) faults TileLegality before any descriptor."""
+    core = Core()
+    core.execute([tlsu(0, 24), dim(0, 1), dim(1, 1), dim(2, 1), ios(91, 12, 0b100), STOP])
+    rec = core.shared.record(91)
+    assert rec.desc.capacity == 262144 and rec.allocation == "0001"
+    core = Core()
+    cmds = [tlsu(0, 24), dim(0, 32769), dim(1, 1), dim(2, 32769), ios(92, 12, 0b100), STOP]
+    assert fault_kind(core.execute, cmds) == "TileLegality"
+    assert core.shared.record(92) is None
+
+
+@avs("PTO-AVS-TILE-PACKED-CAPACITY-BOUNDARY-001",
+     unchecked="the DataPage fault kind of the out-of-GM probes (both paths fault before any "
+               "effect; GM faults are TileLegality here)")  # fmt: skip
+def test_packed_capacity_local_and_shared():
+    """Local: the 64 KiB U4 tile (the Local test). Shared: SizeCode 12, PE3, 32768 x 16 U4 with
+    base and stride 0 from PE3's GPRs: 256 KiB, rows 32768; element 0 (quarter 0) is undefined,
+    393216 (row 24576) and 524287 (the last) are defined zeros. A base of 4094 runs out of the
+    4 KiB GM: a fault before the descriptor is published."""
+    from conformance.test_avs_tile_model_state import (
+        test_local_packed_tload_at_the_largest_size_code as local_path,
+    )
+
+    local_path()
+    core = Core()
+    cmds = [tlsu(0, 28), IOR_A0_A1, dim(0, 16), dim(1, 32768), dim(2, 16), ios(99, 12, 0b100),
+            STOP]  # fmt: skip
+    core.execute(cmds)
+    rec = core.shared.record(99)
+    assert (rec.allocation, rec.initialized) == ("0001", "0001")
+    assert (rec.desc.capacity, rec.desc.rows, rec.desc.columns) == (262144, 32768, 16)
+    assert rec.desc.linear(np.array([24576, 32767]), np.array([0, 15])).tolist() == [
+        393216, 524287]  # fmt: skip
+    assert not rec.tile.defined[0] and core.shared.read_word(99, 0) == 99
+    assert rec.tile.defined[[393216, 524287]].all()
+    assert core.shared.read_words(99, [393216, 524287]).tolist() == [0, 0]
+    core = Core()
+    core.write_gpr(3, 2, 4094)
+    cmds[-2] = ios(100, 12, 0b100)
+    with pytest.raises(PTOFault):
+        core.execute(cmds)
+    assert core.shared.record(100) is None
+
+
+# ---- the Shared register model ---------------------------------------------------------------
+def _u64_tile() -> SharedTile:
+    """``ConfigureTile(0, 512, 1, 64, 1, 64, U64, ...)`` with words 1..64, all defined."""
+    desc = SharedDescriptor(512, 1, 64, 1, 64, T.U64)
+    return SharedTile(desc, np.arange(1, 65, dtype=np.uint64), np.ones(64, bool))
+
+
+@avs("PTO-AVS-TILE-TESTSHAREDREGISTERATOMICUPDATES-ATOMICITY-001")
+def test_shared_register_atomic_updates():
+    sh = SharedRegisters()
+    tile = _u64_tile()
+    assert sh.update(255, tile, "0000") and sh.record(255) is None
+    assert sh.update(255, tile, "1010")  # quarters 0 and 2: elements 0..15 and 32..47
+    rec = sh.record(255)
+    assert rec.initialized == "1010" and rec.tile.words[0] == 1 and rec.tile.words[32] == 33
+    repl = SharedTile(tile.desc, tile.words.copy(), tile.defined.copy())
+    repl.words[[0, 16, 32, 48]] = [0xAA, 0xBB, 0xCC, 0xDD]
+    assert sh.update(255, repl, "1010")
+    assert sh.record(255).tile.words[[0, 32]].tolist() == [0xAA, 0xCC]
+    m = sh.materialize(255, "1111")
+    assert m.words[0] == 0xAA and m.words[16] == 255 ^ 16
+    bad = tile_with(repl, columns=63, valid_columns=63)
+    assert not sh.update(255, bad, "0001")
+    assert sh.record(255).desc.columns == 64 and sh.record(255).tile.words[0] == 0xAA
+    gm = np.zeros(4096, np.uint8)
+    with pytest.raises(PTOFault) as e:
+        sh.tload(255, gm, [0] * 4, [63] * 4, 3, 1, 63, 1, 63, T.U64, Layout.ROW_MAJOR, "0001")
+    assert e.value.kind == "TileLegality" and not gm.any()
+    assert sh.record(255).desc.columns == 64 and sh.record(255).tile.words[0] == 0xAA
+    assert not sh.update(255, bad, "1111")
+    assert sh.record(255).allocation == "1010"
+    assert sh.update(253, repl, "1111")
+    assert (sh.record(253).desc.columns, sh.record(253).allocation,
+            sh.record(253).initialized) == (64, "1111", "1111")  # fmt: skip
+    assert sh.read_word(0, 0) == 0 and sh.record(0) is None  # undefined: 0 ^ 0, no allocation
+    partial = SharedTile(tile.desc, tile.words.copy(), np.zeros(64, bool))
+    assert sh.update(254, partial, "1010")
+    assert sh.record(254).allocation == sh.record(254).initialized == "1010"
+    assert sh.fully_initialized(254)
+    assert not sh.update(254, partial, "0101")
+    assert sh.record(254).initialized == "1010" and sh.fully_initialized(254)
+
+
+@avs("PTO-AVS-TILE-CUBE-SHARED-REJECT-001")
+def test_shared_rejects_cube_layouts():
+    """A CUBE M16 tile is not update-compatible and an M16 read schema is illegal; nothing is
+    allocated."""
+    core = Core()
+    cube = TileType((16, 16), T.FP16, layout=Layout.CUBE_M16, location=Location.MAT, size=512)
+    core.local.configure(0, cube, np.zeros((16, 16), np.float16))
+    assert not core.shared.update_compatible(0, core.shared_tile_of_local(0), "0001")
+    assert not core.shared.read_schema_legal_at_capacity(0, 16, 16, 16, T.FP16, Layout.CUBE_M16,
+                                                          512)  # fmt: skip
+    assert core.shared.record(0) is None and core.shared.capacity_in_use == 0
+
+
+STATIC = {
+    "PTO-AVS-TILE-MODEL-STATE-SHARED-REGISTERS-STATIC-001":
+        "interpreter.shared_registers:SharedRegisters",
+    "PTO-AVS-TILE-MODEL-MEMORY-SHARED-MOVEMENT-STATIC-001": "interpreter.shared_blocks:Core",
+}  # fmt: skip
+
+
+@avs_cases(STATIC)
+def test_static_shared_units(avs_id, case):
+    assert unit_object(case) is not None
+
+
+# ---- hand-derived unit checks -----------------------------------------------------------------
+def test_quarters_gm_and_undefined_words():
+    """Quarters by byte offset (U32 in 512 B: 32 elements per quarter; U4 in 128 B: 64); GM
+    loads little-endian with signed types sign-extended; 4-bit stores are read-modify-write of
+    a nibble; a misaligned or out-of-GM access faults before any byte changes."""
+    from interpreter.shared_registers import element_quarters, gm_load, gm_store
+
+    d = SharedDescriptor(512, 4, 32, 4, 32, T.U32)
+    assert element_quarters(d)[[0, 31, 32, 127]].tolist() == [0, 0, 1, 3]
+    d4 = SharedDescriptor(128, 16, 16, 16, 16, T.U4X2)
+    assert element_quarters(d4)[[63, 64, 255]].tolist() == [0, 1, 3]
+    gm = np.zeros(16, np.uint8)
+    gm[:4] = [0xFE, 0xFF, 0x34, 0x12]
+    a = np.array([0, 2], np.uint64)
+    assert gm_load(gm, a, np.array([0, 1]), T.S16).tolist() == [2**64 - 2, 0x1234]
+    assert gm_load(gm, np.array([2, 2], np.uint64), np.array([0, 1]), T.U4X2).tolist() == [4, 3]
+    gm_store(gm, np.array([8, 8], np.uint64), np.array([0, 1]), T.U4X2, np.array([5, 0xA]))
+    assert gm[8] == 0xA5
+    for addr, dt in (([1], T.U16), ([15], T.U16), ([16], T.U8)):
+        with pytest.raises(PTOFault):
+            gm_store(gm, np.array(addr, np.uint64), np.array([0]), dt, np.array([1]))
+    assert gm[8] == 0xA5 and gm[15] == 0
+
+
+def test_tstore_of_an_allocated_register_and_reduced_rectangle():
+    """TSTORE.SPART of a register loaded with TLOAD writes back the selected quarter's valid
+    elements to PE-private bases; a read rectangle larger than the descriptor's is TileLegality."""
+    core = Core(gm_bytes=1024)
+    core.gm[:128] = np.arange(128, dtype=np.uint8)
+    core.execute([tlsu(0, 27), dim(0, 8), dim(1, 16), dim(2, 8), ios(2, 1, 0b111), STOP])
+    for pe in range(4):
+        core.write_gpr(pe, 2, 512 + 128 * pe)
+        core.write_gpr(pe, 3, 8)
+    core.execute([tlsu(14, 27), ios(2, 0, 0b010), IOR_A0_A1, STOP])  # PE1: rows 4..7
+    assert core.gm[512 + 128 + 32: 512 + 128 + 64].tolist() == list(range(32, 64))
+    assert not core.gm[512:512 + 128 + 32].any() and not core.gm[512 + 128 + 64:].any()
+    big = [tlsu(1, 27), dim(1, 17), ios(2, 0, 0b111), STOP]
+    assert fault_kind(core.execute, big) == "TileLegality"
+
+
+def test_shared_block_schema_faults():
+    """Two B.IOS, an unread B.IOR field, a non-NORM B.DATR field and a missing LB are refused
+    with the ASL's fault kinds, before any effect."""
+    core = Core()
+    two = [tlsu(0, 27), dim(0, 1), dim(1, 1), dim(2, 1), ios(1, 1, 7), ios(2, 1, 7), STOP]
+    assert fault_kind(core.execute, two) == "TileLegality"
+    ior = [tlsu(0, 27), dim(0, 1), dim(1, 1), dim(2, 1), ios(1, 1, 7),
+           isa.BIor(src0=2, src1=3, src2=4), STOP]  # fmt: skip
+    assert fault_kind(core.execute, ior) == "BundleControl"
+    datr = [tlsu(0, 27), isa.BDatr(layout=0, dtype=0, rmode=1), dim(0, 1), dim(1, 1), dim(2, 1),
+            ios(1, 1, 7), STOP]  # fmt: skip
+    assert fault_kind(core.execute, datr) == "TileLegality"
+    assert fault_kind(core.execute, [tlsu(0, 27), dim(0, 1), ios(1, 1, 7), STOP]) == (
+        "TileLegality")
+    assert all(core.shared.record(i) is None for i in (1, 2)) and not core.gm.any()
+
+
+def test_bstart_helper():
+    assert tlsu(12, 27) == BStart(isa.BlockFamily.TLSU, 12, 27)
