@@ -56,12 +56,18 @@ from interpreter.shared_registers import (
     selected,
     size_code_bytes,
 )
-from interpreter.tile_registers import TileRegisters
-from pto_dialect.attributes import TileType
+from interpreter.tile_registers import OPS, TileRegisters, run_tile_instruction
+from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.convert_ops import LAYOUT_PAIR_OF_CODE
 from pto_dialect.datatypes import DTYPE_NONE, TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
-from pto_dialect.geometry import TILE_CAPACITY_BYTES, Layout, Location, core_allocation_bytes
+from pto_dialect.geometry import (
+    TILE_CAPACITY_BYTES,
+    Layout,
+    Location,
+    core_allocation_bytes,
+    default_size,
+)
 from pto_dialect.isa import BDim, BlockFamily, BlockSummary, Command, check_block
 from pto_dialect.isa.block import LOAD_LAYOUTS, STORE_LAYOUTS, TMOV_LAYOUTS
 from pto_dialect.isa.commands import PE_MODE_MASKS
@@ -133,8 +139,10 @@ class Core:
         fn = s.start.function
         if s.family is BlockFamily.TLSU and (s.shared or fn in (9, 10, 11, 12, 14)):
             return self._shared_tlsu(s)
-        raise NotModelledError(f"{s.op_name}: Core runs the Shared (B.IOS) TLSU blocks; Local "
-                               "blocks run as linked pto.block ops (interpreter.run)")  # fmt: skip
+        if s.family is BlockFamily.CUBE and s.shared:
+            return self._shared_cube(s)
+        raise NotModelledError(f"{s.op_name}: Core runs the Shared (B.IOS) TLSU and CUBE blocks; "
+                               "Local blocks run as linked pto.block ops (interpreter.run)")  # fmt: skip
 
     def _shared_tlsu(self, s: BlockSummary) -> BlockResult:
         name, fn = s.op_name or "TLSU", s.start.function
@@ -260,6 +268,122 @@ class Core:
         value = typed_values(dt, words).reshape(vr, vc)
         self.local.configure(dst, ttype, value, defined=mask == FULL)
         return dst
+
+    # -- CUBE with Shared operands (asl/block/model/dispatch/cube-tmatmul.asl) ------------------
+    def _shared_cube(self, s: BlockSummary) -> BlockResult:
+        """``ExecuteBundleTMATMULOperation`` with B.IOS sources: B (and A) are read from
+        cooperative-ready Shared registers (``BundleMatrixSharedSchemasLegal``), transposed as
+        TransB / TransA say (``MaterializeBundleSharedMatrixPrimary``), then the same verifier
+        and kernel as every other level compute the result into a new Local register."""
+        fn = s.start.cube
+        assert fn is not None and s.fpatr is not None  # check_block: decoded, B.FPATR present
+        name, fp = fn.name, s.fpatr
+        if fn.is_mx or fp.pre_quant_mode or fp.relu_mode or fp.row_max_en or fp.group_max_en:
+            raise NotModelledError(f"{name} with Shared operands: the MX forms and B.FPATR "
+                                   "post-processing are not modelled on Shared operands")  # fmt: skip
+        left_t, right_t = TileDataType(s.a_type), TileDataType(s.b_type)
+        count = len(s.shared)
+        left_shared = count == 2
+        n_local = int(fn.is_acc) + int(not left_shared) + int(fn.is_bias)
+        m, n, k = (_lb(s, i) if s.lb_written[i] else 1 for i in range(3))
+        errs = []
+        if count not in (1, 2):
+            errs.append(f"{count} Shared sources (B, or A and B; TileMatrixSharedSourceCountLegal)")
+        elif len(s.sources) != n_local or len(s.destinations) != 1 or not s.terminated:
+            errs.append(f"{n_local} Local source(s) and one destination in a terminated B.IOT "
+                        "stream (BundleMatrixDynamicBindingsComplete)")  # fmt: skip
+        if s.scalars is not None and (any(s.scalars.sources) or s.scalars.dst):
+            errs.append("no B.IOR field (no scalar parameter without post-processing)")
+        if not all(x > 0 and x & (x - 1) == 0 for x in (m, n, k)):
+            errs.append(f"M, N, K = {m}, {n}, {k} powers of two (BundleTMATMULDimensionsLegal)")
+        if fp.trans_a and not left_shared:
+            errs.append("TransA only with a Shared A")
+        if errs:
+            raise _fault(_TL, f"{name} with Shared operands needs " + "; ".join(errs), name)
+        mask = PE_MODE_MASKS[s.pe_mode]  # type: ignore[index]
+        shared = list(s.shared)
+        roles = ([("a", m, k, left_t, fp.trans_a)] if left_shared else []) + [
+            ("b", k, n, right_t, fp.trans_b)]  # fmt: skip
+        for b, (role, rows, cols, dt, trans) in zip(shared, roles):
+            sr, sc = (cols, rows) if trans else (rows, cols)
+            if b.size_code or not self.shared.cooperative_ready(b.tid) or \
+                    not self.shared.read_schema_legal(b.tid, sr, sc, sc, dt, Layout.ROW_MAJOR):
+                raise _fault(_TL, f"{name}: {role} = S{b.tid} must be a source B.IOS of a "
+                             "published four-quarter value readable as a row-major "
+                             f"{sr} x {sc} {dt.name} (BundleMatrixSharedSourceSchemaLegal)",
+                             name)  # fmt: skip
+        local = list(s.sources)
+        c = local.pop(0) if fn.is_acc else None
+        a = None if left_shared else local.pop(0)
+        bias = local.pop(0) if fn.is_bias else None
+        for i in (c, a, bias):
+            if i is not None and not (self.local.allocated(i) and self.local.contents_defined(i)):
+                raise _fault(_TL, f"{name}: source tile {i} is not allocated with defined "
+                             "contents (TileSourceContentsDefined)", name)  # fmt: skip
+        if a is not None:
+            at = self.local.type_of(a)
+            if not isinstance(at, TileType) or at.valid_shape != (m, k) or at.dtype != left_t:
+                raise _fault(_TL, f"{name}: A (tile {a}) must be {m} x {k} {left_t.name} "
+                             "(TileMatrixLocalPrimaryInfoLegal)", name)  # fmt: skip
+            layout = at.layout_kind
+        elif c is not None:
+            layout = self.local.type_of(c).layout_kind  # type: ignore[union-attr]
+        else:
+            layout = Layout.CUBE_M16 if m <= 16 else Layout.CUBE_M32
+        if fn.is_acc and c == s.destinations[0][0]:
+            raise _fault(_TL, f"{name}: C's selector equals the destination hand "
+                         "(BundleMatrixAccumulatorDestinationIndicesDistinct)", name)  # fmt: skip
+        if not (layout in (Layout.CUBE_M16, Layout.CUBE_M32) and m <= (16 if layout is
+                                                                     Layout.CUBE_M16 else 32)):
+            raise _fault(_TL, f"{name}: M = {m} has no CUBE M layout here (TileMatrixMLayoutLegal)",
+                         name)  # fmt: skip
+        hand, dsize = s.destinations[0]
+        cap = size_code_bytes(dsize)
+        d_type = TileType((m, n), left_t.accumulator, layout=layout, location=Location.MAT,
+                          size=cap, pe=mask)  # fmt: skip
+        if d_type.legality_errors():
+            raise _fault(_TA, f"{name}: the {m} x {n} {left_t.accumulator.name} destination "
+                         f"does not fit SizeCode {dsize} (ResolveBundleTMATMULDestination)",
+                         name)  # fmt: skip
+        dst = self._resolve_destination(hand, mask, cap, name)
+        types: dict[int, TileType] = {}
+        values: dict[int, np.ndarray] = {}
+        for i in (c, a, bias):
+            if i is not None:
+                types[i], values[i] = self.local.type_of(i), self.local.read(i)  # type: ignore
+        keys = {}
+        for key, b, (role, rows, cols, dt, trans) in zip((-1, -2), shared, roles):
+            types[key], values[key] = self._matrix_operand(b.tid, role, rows, cols, dt, trans,
+                                                           mask)  # fmt: skip
+            keys[role] = key
+        operands = {"a": keys.get("a", a), "b": keys["b"], "c": c, "bias": bias}
+        op = "pto." + name.lower()
+        roles_of = OPS[op].operand_roles()
+        props = {"mask": MaskAttr(mask)}
+        out = run_tile_instruction(op, [operands.get(r) for r in roles_of], [d_type, None, None],
+                                   types, values, props)  # fmt: skip
+        self.local.configure(dst, d_type, out[0])
+        return BlockResult(name, dst)
+
+    def _matrix_operand(self, sid: int, role: str, rows: int, cols: int, dt: TileDataType,
+                        trans: bool, mask: str) -> tuple[TileType, np.ndarray]:  # fmt: skip
+        """``MaterializeBundleSharedMatrixPrimary``: the logical ``rows x cols`` matrix read
+        from S``sid`` (element (r, c) at stored (c, r) when transposed), as the CUBE primary
+        type the kernel takes (A: CUBE_M16/M32, B: CUBE_N8, location mat; values are logical,
+        so the layout is only the kernel's calling convention)."""
+        rec = self.shared.record(sid)
+        assert rec is not None
+        r, c = np.divmod(np.arange(rows * cols), cols)
+        sr, sc = (c, r) if trans else (r, c)
+        words = self.shared.read_words(sid, rec.desc.linear(sr, sc))
+        layout = (Layout.CUBE_N8 if role == "b" else
+                  Layout.CUBE_M16 if rows <= 16 else Layout.CUBE_M32)  # fmt: skip
+        size = default_size(layout, dt, rows, cols)
+        t = TileType((rows, cols), dt, layout=layout, location=Location.MAT, size=size, pe=mask)
+        if size is None or t.legality_errors():
+            raise NotModelledError(f"S{sid} as a {rows} x {cols} {dt.name} CUBE operand beyond a "
+                                   "Local CUBE tile (64 KiB per PE)")  # fmt: skip
+        return t, typed_values(dt, words).reshape(rows, cols)
 
     # -- helpers --------------------------------------------------------------------------------
     def _resolve_destination(self, hand: int, mask: str, cap: int, name: str) -> int:

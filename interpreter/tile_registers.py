@@ -252,41 +252,9 @@ class TileRegisters:
         # read every source before any write: one snapshot per register, one SSA argument
         regs = sorted(set(flat))
         snapshot = {i: self._value[i].copy() for i in regs}
-        scalars: list[Scalar] = []
-        body = Block(arg_types=[self._type[i] for i in regs])
-        arg_of = dict(zip(regs, body.args))
-
-        def value(x: int | Scalar) -> SSAValue:
-            if isinstance(x, Scalar):
-                scalars.append(x)
-                return body.insert_arg(x.type, len(body.args))
-            return arg_of[x]
-
-        built: list[SSAValue | list[SSAValue]] = []
-        for o in operands:
-            if o is None:
-                built.append([])
-            elif isinstance(o, Sequence):
-                built.append([value(x) for x in o])
-            else:
-                built.append(value(o))
-        result_types = [[] if d is None else self._type[d] for d in dsts]
-        # the generic IRDL builder (some ops define a convenience ``build`` of their own)
-        instr = IRDLOperation.build.__func__(  # type: ignore[attr-defined]
-            cls, operands=built, result_types=result_types, properties=properties or {}
-        )
-        try:
-            instr.verify()
-        except VerifyException as e:
-            raise _fault_of(e, op) from None
-        results = [r for r in instr.results]
-        body.add_ops([instr, func.ReturnOp(*results)])
-        fn = func.FuncOp("f", ([a.type for a in body.args], [r.type for r in results]),
-                         Region(body))  # fmt: skip
-        from interpreter.runner import run
-
-        out = run(builtin.ModuleOp([fn]), "f", *(snapshot[i] for i in regs),
-                  *(s.value for s in scalars), profile=profile)  # fmt: skip
+        out = run_tile_instruction(
+            op, operands, [None if d is None else self._type[d] for d in dsts],
+            {i: self._type[i] for i in regs}, snapshot, properties, profile)  # fmt: skip
         for d, v in zip(named, out, strict=True):  # after the whole instruction: publish
             self._value[d] = v
 
@@ -301,3 +269,54 @@ class TileRegisters:
         if index not in self._type:
             raise PTOFault(FaultKind.TILE_LEGALITY, f"tile {index} is not allocated "
                            "(TileDescriptorLegal)", op=where)  # fmt: skip
+
+
+def run_tile_instruction(
+    op: str,
+    operands: Sequence[Operand],
+    result_types: Sequence[Attribute | None],
+    types: dict[int, Attribute],
+    values: dict[int, np.ndarray],
+    properties: dict[str, Attribute] | None = None,
+    profile: str = "ordered",
+) -> list[np.ndarray]:
+    """Build tile instruction ``op`` on operand keys (each tile key names one SSA argument of
+    ``types[key]`` holding ``values[key]``, ``(P, VR, VC)``), verify it (a diagnostic with a fault
+    kind -> that :class:`PTOFault`) and run it with :func:`interpreter.run`; returns the results
+    (``None`` result type: an absent optional result)."""
+    cls = OPS[op]
+    keys = sorted(types)
+    scalars: list[Scalar] = []
+    body = Block(arg_types=[types[i] for i in keys])
+    arg_of = dict(zip(keys, body.args))
+
+    def value(x: int | Scalar) -> SSAValue:
+        if isinstance(x, Scalar):
+            scalars.append(x)
+            return body.insert_arg(x.type, len(body.args))
+        return arg_of[x]
+
+    built: list[SSAValue | list[SSAValue]] = []
+    for o in operands:
+        if o is None:
+            built.append([])
+        elif isinstance(o, Sequence):
+            built.append([value(x) for x in o])
+        else:
+            built.append(value(o))
+    # the generic IRDL builder (some ops define a convenience ``build`` of their own)
+    instr = IRDLOperation.build.__func__(  # type: ignore[attr-defined]
+        cls, operands=built, result_types=[[] if t is None else t for t in result_types],
+        properties=properties or {},
+    )
+    try:
+        instr.verify()
+    except VerifyException as e:
+        raise _fault_of(e, op) from None
+    results = [r for r in instr.results]
+    body.add_ops([instr, func.ReturnOp(*results)])
+    fn = func.FuncOp("f", ([a.type for a in body.args], [r.type for r in results]), Region(body))
+    from interpreter.runner import run
+
+    return run(builtin.ModuleOp([fn]), "f", *(values[i] for i in keys),
+               *(s.value for s in scalars), profile=profile)  # fmt: skip

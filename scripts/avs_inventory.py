@@ -55,7 +55,6 @@ NOT_MODELLABLE = {
 (status ``not-implemented`` with the reason: they are not implemented operations, so they do
 not count against the not-expressible target of issue 11)."""
 _NI = "not implemented: "
-_SHARED_CUBE = "Shared (B.IOS) CUBE operands (a linked CUBE block binds Local tiles only)"
 _PACKED_GM = "packed 4-bit GM (the runner takes no tensor<..xi4>, so the byte / nibble layout "\
     "of U4X2 in GM is not modelled)"
 NOT_MODELLED = {
@@ -80,9 +79,6 @@ NOT_MODELLED = {
     "tile/model/memory/restart/": _NI + "precise restart of a faulting block (faults raise "
     "PTOFault before effects; no restart state)",
     # block/** rows whose whole pass condition is about a feature not implemented (issue 11)
-    "block/execution/BSTART.TMATMUL/block-exec-bstart-tmatmul-shared-001": _NI + _SHARED_CUBE,
-    "block/execution/BSTART.TMATMUL.BIAS/block-exec-bstart-tmatmul-bias-shared-001": _NI
-    + _SHARED_CUBE,
     "block/execution/BSTART.TLOAD/block-exec-bstart-tload-packed-001": _NI + _PACKED_GM,
     "block/execution/BSTART.TSTORE/block-exec-bstart-tstore-packed-001": _NI + _PACKED_GM,
     "block/execution/BSTART.TLOAD/block-fault-bstart-tload-cube-retry-004": _NI + "a "

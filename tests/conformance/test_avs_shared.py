@@ -461,3 +461,122 @@ def test_shared_block_schema_faults():
 
 def test_bstart_helper():
     assert tlsu(12, 27) == BStart(isa.BlockFamily.TLSU, 12, 27)
+
+
+# ---- CUBE with Shared operands -----------------------------------------------------------------
+def _cube_start(function_word: int, dtype: int):
+    return isa.decode(word(function_word, d=(31, 27, dtype)))
+
+
+FPATR0 = isa.BFpatr()
+DATR_U8 = isa.BDatr(layout=0, dtype=T.U8.value)
+
+
+def _matmul_core(with_bias: bool) -> Core:
+    """A: tile 1, a 1 x 1 U16 CUBE_M16 tile holding 6; S9/S10: tile 2's 1 x 1 U8 value 7 on
+    all four PEs; bias: tile 3, a 1 x 1 U32 row holding 5."""
+    core = Core()
+    a = TileType((1, 1), T.U16, layout=Layout.CUBE_M16, location=Location.MAT, size=128)
+    core.local.configure(1, a, np.array([[6]], np.uint16))
+    b = TileType((128, 1), T.U8, valid=(1, 1), location=Location.MAT, size=128)
+    core.local.configure(2, b, np.array([[7]], np.uint8))
+    core.shared.install(10 if with_bias else 9, core.shared_tile_of_local(2), "1111")
+    if with_bias:
+        bias = TileType((4, 8), T.U32, valid=(1, 1), location=Location.MAT, size=128)
+        core.local.configure(3, bias, np.array([[5]], np.uint32))
+    return core
+
+
+@avs("PTO-AVS-BLOCK-TMATMUL-SHARED-001")
+def test_tmatmul_local_a_shared_b():
+    """U16 A (6) x published Shared U8 B (7) -> a new Local U32 destination holding 42."""
+    core = _matmul_core(False)
+    out = core.execute([_cube_start(0x00031181, 26), FPATR0, DATR_U8, ios(9, 0, 0b111),
+                        isa.BIot(src0=1, last=1, size_code=1, pe_mode=7, dst_hand=0), STOP])
+    d = out.destination
+    assert core.local.type_of(d).dtype == T.U32
+    assert core.local.read(d)[:, 0, 0].tolist() == [42] * 4
+    assert core.shared.published(9)  # a Shared source read is read-only
+
+
+@avs("PTO-AVS-BLOCK-TMATMUL-BIAS-SHARED-001")
+def test_tmatmul_bias_keeps_bias_local():
+    """Local A (6) and bias (5) with Shared B (7): 6 * 7 + 5 = 47."""
+    core = _matmul_core(True)
+    out = core.execute([_cube_start(0x00131181, 26), FPATR0, DATR_U8, ios(10, 0, 0b111),
+                        isa.BIot(src0=1, pe_mode=7),
+                        isa.BIot(src0=3, last=1, size_code=1, pe_mode=7, dst_hand=0), STOP])
+    assert core.local.read(out.destination)[:, 0, 0].tolist() == [47] * 4
+
+
+def _install_u(core: Core, sid: int, index: int, dt: T, values, mask: str = "1111") -> None:
+    """``ConfigureTile(index, 128, .., valid = values' shape, dt, RowMajor, Matrix)`` holding
+    ``values``, installed in S``sid`` on ``mask``."""
+    v = np.array(values, dt.numpy_dtype())
+    cols = 2 if v.shape[1] == 2 else 1
+    t = TileType((1024 // (cols * dt.bits), cols), dt, valid=v.shape, location=Location.MAT,
+                 size=128)  # fmt: skip
+    core.local.configure(index, t, v)
+    core.shared.install(sid, core.shared_tile_of_local(index), mask)
+
+
+def _shared_pair(trans_a: int = 0, trans_b: int = 0, dims: int | None = None, dtype=26):
+    lbs = [] if dims is None else [dim(0, dims), dim(1, dims), dim(2, dims)]
+    return [_cube_start(0x00031181, dtype), isa.BFpatr(trans_a=trans_a, trans_b=trans_b), *lbs,
+            ios(40, 0, 0b111), ios(41, 0, 0b111),
+            isa.BIot(last=1, size_code=1, pe_mode=7, dst_hand=0), STOP]  # fmt: skip
+
+
+def test_tmatmul_shared_pair():
+    """AVS BLOCK-TMATMUL-SHARED-PAIR-001 (block/model/dispatch): A (U16 4) and B (U8 5) both
+    Shared -> a U32 destination holding 20."""
+    core = Core()
+    _install_u(core, 40, 10, T.U16, [[4]])
+    _install_u(core, 41, 11, T.U8, [[5]])
+    cmds = _shared_pair()
+    cmds.insert(2, DATR_U8)
+    d = core.execute(cmds).destination
+    assert core.local.type_of(d).dtype == T.U32 and core.local.read(d)[0, 0, 0] == 20
+
+
+@pytest.mark.parametrize(("trans_a", "trans_b"), [(0, 0), (1, 0), (0, 1), (1, 1)])
+def test_tmatmul_shared_transpose(trans_a, trans_b):
+    """AVS BLOCK-TMATMUL-SHARED-TRANSPOSE-011: [[1 2] [3 4]] x [[5 6] [7 8]] = [[19 22]
+    [43 50]], each operand stored transposed when its Trans bit is set; the destination is
+    CUBE_M16."""
+    core = Core()
+    a, b = np.array([[1, 2], [3, 4]]), np.array([[5, 6], [7, 8]])
+    _install_u(core, 40, 10, T.U16, a.T if trans_a else a)
+    _install_u(core, 41, 11, T.U16, b.T if trans_b else b)
+    d = core.execute(_shared_pair(trans_a, trans_b, dims=2)).destination
+    assert core.local.type_of(d).layout_kind is Layout.CUBE_M16
+    assert core.local.read(d)[0].tolist() == [[19, 22], [43, 50]]
+
+
+def test_tmatmul_shared_faults_before_effects():
+    """AVS BLOCK-TMATMUL-SHARED-READINESS-012 / UNDEF-020: a Shared A allocated on 0011 only
+    (not cooperative-ready) and an unallocated Shared B are TileLegality: no destination, the
+    registers unchanged; TransA with a Local A and M, N, K not powers of two likewise."""
+    core = Core()
+    _install_u(core, 42, 10, T.U16, [[1, 2], [3, 4]], mask="0011")
+    _install_u(core, 43, 11, T.U16, [[1, 2], [3, 4]])
+    cmds = _shared_pair(dims=2)
+    cmds[3 + 2: 3 + 4] = [ios(42, 0, 0b111), ios(43, 0, 0b111)]
+    before = core.shared.record(42)
+    assert fault_kind(core.execute, cmds) == "TileLegality"
+    assert core.shared.record(42) is before and not core.local.allocated(0)
+    core = Core()
+    a = TileType((1, 1), T.FP16, layout=Layout.CUBE_M16, location=Location.MAT, size=128)
+    core.local.configure(0, a, np.array([[2]], np.float16))
+    undef = [_cube_start(0x00031181, 4), isa.BFpatr(), ios(77, 0, 0b111),
+             isa.BIot(src0=0, last=1, size_code=1, pe_mode=7, dst_hand=0), STOP]  # fmt: skip
+    assert fault_kind(core.execute, undef) == "TileLegality"
+    assert core.shared.record(77) is None and not core.local.allocated(1)
+    _install_u(core, 77, 5, T.FP16, [[3]])
+    undef[1] = isa.BFpatr(trans_a=1)
+    assert fault_kind(core.execute, undef) == "TileLegality"
+    undef[1:2] = [isa.BFpatr(), dim(0, 3)]
+    assert fault_kind(core.execute, undef) == "TileLegality"
+    undef[2:3] = []
+    d = core.execute(undef).destination  # 2 * 3 = 6 in FP32
+    assert core.local.read(d)[0, 0, 0] == 6.0 and core.local.type_of(d).dtype == T.FP32
