@@ -299,7 +299,7 @@ class Core:
         if fp.trans_a and not left_shared:
             errs.append("TransA only with a Shared A")
         if errs:
-            raise _fault(_TL, f"{name} with Shared operands needs " + "; ".join(errs), name)
+            raise _cube_fault(_TL, f"{name} with Shared operands needs " + "; ".join(errs), name)
         mask = PE_MODE_MASKS[s.pe_mode]  # type: ignore[index]
         shared = list(s.shared)
         roles = ([("a", m, k, left_t, fp.trans_a)] if left_shared else []) + [
@@ -308,7 +308,7 @@ class Core:
             sr, sc = (cols, rows) if trans else (rows, cols)
             if b.size_code or not self.shared.cooperative_ready(b.tid) or \
                     not self.shared.read_schema_legal(b.tid, sr, sc, sc, dt, Layout.ROW_MAJOR):
-                raise _fault(_TL, f"{name}: {role} = S{b.tid} must be a source B.IOS of a "
+                raise _cube_fault(_TL, f"{name}: {role} = S{b.tid} must be a source B.IOS of a "
                              "published four-quarter value readable as a row-major "
                              f"{sr} x {sc} {dt.name} (BundleMatrixSharedSourceSchemaLegal)",
                              name)  # fmt: skip
@@ -318,12 +318,12 @@ class Core:
         bias = local.pop(0) if fn.is_bias else None
         for i in (c, a, bias):
             if i is not None and not (self.local.allocated(i) and self.local.contents_defined(i)):
-                raise _fault(_TL, f"{name}: source tile {i} is not allocated with defined "
+                raise _cube_fault(_TL, f"{name}: source tile {i} is not allocated with defined "
                              "contents (TileSourceContentsDefined)", name)  # fmt: skip
         if a is not None:
             at = self.local.type_of(a)
             if not isinstance(at, TileType) or at.valid_shape != (m, k) or at.dtype != left_t:
-                raise _fault(_TL, f"{name}: A (tile {a}) must be {m} x {k} {left_t.name} "
+                raise _cube_fault(_TL, f"{name}: A (tile {a}) must be {m} x {k} {left_t.name} "
                              "(TileMatrixLocalPrimaryInfoLegal)", name)  # fmt: skip
             layout = at.layout_kind
         elif c is not None:
@@ -331,18 +331,18 @@ class Core:
         else:
             layout = Layout.CUBE_M16 if m <= 16 else Layout.CUBE_M32
         if fn.is_acc and c == s.destinations[0][0]:
-            raise _fault(_TL, f"{name}: C's selector equals the destination hand "
+            raise _cube_fault(_TL, f"{name}: C's selector equals the destination hand "
                          "(BundleMatrixAccumulatorDestinationIndicesDistinct)", name)  # fmt: skip
         if not (layout in (Layout.CUBE_M16, Layout.CUBE_M32) and m <= (16 if layout is
                                                                      Layout.CUBE_M16 else 32)):
-            raise _fault(_TL, f"{name}: M = {m} has no CUBE M layout here (TileMatrixMLayoutLegal)",
+            raise _cube_fault(_TL, f"{name}: M = {m} has no CUBE M layout here (TileMatrixMLayoutLegal)",
                          name)  # fmt: skip
         hand, dsize = s.destinations[0]
         cap = size_code_bytes(dsize)
         d_type = TileType((m, n), left_t.accumulator, layout=layout, location=Location.MAT,
                           size=cap, pe=mask)  # fmt: skip
         if d_type.legality_errors():
-            raise _fault(_TA, f"{name}: the {m} x {n} {left_t.accumulator.name} destination "
+            raise _cube_fault(_TA, f"{name}: the {m} x {n} {left_t.accumulator.name} destination "
                          f"does not fit SizeCode {dsize} (ResolveBundleTMATMULDestination)",
                          name)  # fmt: skip
         dst = self._resolve_destination(hand, mask, cap, name)
@@ -394,7 +394,7 @@ class Core:
         if not free or self.shared.core_capacity_in_use + need > self.local.tile_capacity:
             raise _fault(_TA, f"{name}: no free register in hand {'TUMN'[hand]} or {need} B of "
                          f"core tile capacity beyond tile_capacity {self.local.tile_capacity} B "
-                         "(ResolveBundleTileDestinations)", name)  # fmt: skip
+                         "(ResolveBundleTileDestinations)", name, "destination-shape")  # fmt: skip
         return free[0]
 
     def shared_tile_of_local(self, index: int) -> SharedTile:
@@ -459,9 +459,13 @@ def _lb(s: BlockSummary, k: int) -> int:
     return s.lb[k] or 0
 
 
-def _fault(kind: FaultKind, msg: str, op: str | None) -> PTOFault:
-    return PTOFault(kind, f"at block completion: {msg} (asl/block/model/dispatch/shared-tlsu.asl)",
+def _fault(kind: FaultKind, msg: str, op: str | None, unit: str = "shared-tlsu") -> PTOFault:
+    return PTOFault(kind, f"at block completion: {msg} (asl/block/model/dispatch/{unit}.asl)",
                     op=op)  # fmt: skip
+
+
+def _cube_fault(kind: FaultKind, msg: str, op: str | None) -> PTOFault:
+    return _fault(kind, msg, op, "cube-tmatmul")
 
 
 def dim(lb: int, value: int) -> BDim:

@@ -24,8 +24,10 @@ Check order (follows the ASL's sequential command semantics, read in pto-spec e5
    * B.IOT / B.IOS with PEMode 000 are strict no-ops (no further checks, not counted);
      an effective B.IOT after one with ``last`` -> BundleControl; a PE mask different from
      the earlier bindings' -> TileLegality; a fifth effective B.IOT -> TileLegality (ASL
-     ``AddBundleTileBinding``; the prose says "the applicable fault"); a duplicate Shared
-     register or fifth B.IOS -> BundleControl.
+     ``AddBundleTileBinding``; the prose says "the applicable fault"); a B.IOT with a
+     destination field in a TMOV Local-to-Shared block (Functions 9, 10) -> TileLegality
+     (``asl/block/model/dispatch/commands.asl``); a duplicate Shared register or fifth B.IOS ->
+     BundleControl.
    * The stream ending inside a block (no BSTOP) -> BundleControl. The next BSTART also
      completes a block (PTO-SPEC 3).
 
@@ -58,7 +60,7 @@ Check order (follows the ASL's sequential command semantics, read in pto-spec e5
 
 Left to the verifier / interpreter (they need descriptors or data): tile shapes, layouts and
 locations, definedness, the integer-zero divisor, register/capacity allocation
-(TileAllocation), LB values read from GPRs, and Shared CUBE schemas.
+(TileAllocation), LB values read from GPRs, and Shared CUBE schemas (``interpreter.shared_blocks``).
 """
 
 from __future__ import annotations
@@ -672,7 +674,8 @@ def _complete_tlsu(st: _State, i: int) -> BlockSummary:
 
     Binding-schema violations are BundleControl, field/dimension rules TileLegality (the
     contract's "malformed binding schema" / "invalid dimensions"). Other TLSU functions and
-    Shared (B.IOS) forms are only checked structurally here.
+    Shared (B.IOS) forms are only checked structurally here; the Shared forms execute, with
+    their state-dependent rules, in ``interpreter.shared_blocks.Core``.
     """
     start = st.start
     name = start.op_name
@@ -760,7 +763,8 @@ SHARED_TMOV_SCHEMAS = {
     "TMOV_S2L_EXTRACT": "one source B.IOS and one destination-only B.IOT",
 }
 """The binding schemas of the Shared TMOV forms (``BundleSharedTMOVLocalSchemaLegal``,
-``BundleSharedTMOVDestinationSchemaLegal``); their execution is not modelled."""
+``BundleSharedTMOVDestinationSchemaLegal``); they execute on architectural state
+(``interpreter.shared_blocks.Core``)."""
 
 
 def _check_tmov(st: _State, s: BlockSummary, name: str, i: int) -> None:
@@ -770,7 +774,8 @@ def _check_tmov(st: _State, s: BlockSummary, name: str, i: int) -> None:
     BundleControl), B.DATR with Layout only (a destination layout, :data:`TMOV_LAYOUTS`;
     PadValue must be zero, DataType 0: ``TileOperationDATRFieldsLegal``), explicit LBs
     nonzero. The Shared forms (Functions 9-12): their B.IOT / B.IOS schema (TileLegality,
-    ``ExecuteBundleSharedTLSUOperation``); nothing more is checked (not modelled)."""
+    ``ExecuteBundleSharedTLSUOperation``); the rules that need Shared state are checked where
+    they execute (``interpreter.shared_blocks.Core``)."""
     shared = SHARED_TMOV_SCHEMAS.get(name)
     if shared is not None:
         iot_ok = len(st.iots) == 1 and st.iots[0].last and (

@@ -580,3 +580,67 @@ def test_tmatmul_shared_faults_before_effects():
     undef[2:3] = []
     d = core.execute(undef).destination  # 2 * 3 = 6 in FP32
     assert core.local.read(d)[0, 0, 0] == 6.0 and core.local.type_of(d).dtype == T.FP32
+
+
+def test_shared_tload_four_pe_bases():
+    """AVS BLOCK-SHARED-TLSU-PER-PE-GM-EXECUTION-001 (block/model/dispatch): a 2 x 32 U64 load
+    into 512 B on all PEs: quarter q (16 elements) comes from PE q's base and stride
+    (0x0/256, 0x200/320, 0x400/384, 0x600/448)."""
+    core = Core()
+    for pe, (base, stride) in enumerate([(0, 256), (0x200, 320), (0x400, 384), (0x600, 448)]):
+        core.write_gpr(pe, 2, base)
+        core.write_gpr(pe, 3, stride)
+    for addr, v in ((0, 0x11), (0x280, 0x22), (0x580, 0x33), (0x840, 0x44)):
+        core.gm[addr] = v
+    core.execute([tlsu(0, 24), dim(0, 32), dim(1, 2), dim(2, 32), ios(31, 3, 0b111), IOR_A0_A1,
+                  STOP])  # fmt: skip
+    assert core.shared.read_words(31, [0, 16, 32, 48]).tolist() == [0x11, 0x22, 0x33, 0x44]
+
+
+def test_shared_tstore_byte_strides():
+    """AVS BLOCK-SHARED-TLSU-BYTE-STRIDE-007: a 2 x 2 U64 register (1 2 / 3 4) stores with the
+    dense 16 B pitch of its two columns without B.IOR, and with base 0x100 / stride 24 from the
+    GPRs with TSTORE.SPART on PE0 (all four elements are in quarter 0)."""
+    core = Core()
+    t = TileType((8, 2), T.U64, valid=(2, 2), size=128)
+    core.local.configure(0, t, np.array([[1, 2], [3, 4]], np.uint64))
+    core.shared.install(7, core.shared_tile_of_local(0), "1111")
+
+    def at(base: int, stride: int) -> list[int]:
+        return [int(core.gm[a:a + 8].view("<u8")[0])
+                for a in (base, base + 8, base + stride, base + stride + 8)]  # fmt: skip
+
+    core.execute([tlsu(1, 24), ios(7, 0, 0b111), STOP])
+    assert at(0, 16) == [1, 2, 3, 4]
+    for pe in range(4):
+        core.write_gpr(pe, 2, 0x100)
+        core.write_gpr(pe, 3, 24)
+    core.execute([tlsu(14, 24), ios(7, 0, 0b001), IOR_A0_A1, STOP])
+    assert at(0x100, 24) == [1, 2, 3, 4]
+    core.gm[:32] = 0
+    core.execute([tlsu(14, 24), ios(7, 0, 0b001), STOP])
+    assert at(0, 16) == [1, 2, 3, 4]
+
+
+def test_tmatmul_acc_with_shared_b():
+    """TMATMUL.ACC with a Local C (10) and A (6), Shared B (7): 10 + 42 = 52; C equal to the
+    destination hand is TileLegality; B.FPATR post-processing on Shared operands is refused as
+    not modelled (a clear error, no result)."""
+    from pto_dialect.isa.errors import NotModelledError
+
+    core = _matmul_core(False)
+    c = TileType((1, 1), T.U32, layout=Layout.CUBE_M16, location=Location.MAT, size=128)
+    core.local.configure(20, c, np.array([[10]], np.uint32))
+    acc = isa.BStart(isa.BlockFamily.CUBE, 2, T.U16.value)
+    cmds = [acc, FPATR0, DATR_U8, ios(9, 0, 0b111), isa.BIot(src0=20, src1=1, pe_mode=7),
+            isa.BIot(last=1, size_code=1, pe_mode=7, dst_hand=2), STOP]  # fmt: skip
+    d = core.execute(cmds).destination
+    assert d == 32 and core.local.read(d)[:, 0, 0].tolist() == [52] * 4
+    cmds[-2] = isa.BIot(last=1, size_code=1, pe_mode=7, dst_hand=1)  # C = t#20 -> selector 20
+    cmds[4] = isa.BIot(src0=1, src1=1, pe_mode=7)  # C's selector 1 == hand 1
+    assert fault_kind(core.execute, cmds) == "TileLegality"
+    relu = [isa.BStart(isa.BlockFamily.CUBE, 0, T.U16.value), isa.BFpatr(relu_mode=1),
+            DATR_U8, ios(9, 0, 0b111), isa.BIot(src0=1, last=1, size_code=1, pe_mode=7,
+                                                dst_hand=0), STOP]  # fmt: skip
+    with pytest.raises(NotModelledError):
+        core.execute(relu)
