@@ -86,8 +86,10 @@ class BlockControl:
 
             arch = ArchState(self)  # resets the architectural state, then this one again
             self.reset(pc, return_address)
+        arch.control = self
         self.arch = arch
-        """The linked architectural state: rings, trap banks, trap contexts, registers."""
+        """The linked architectural state: rings, trap banks, trap contexts, registers (a
+        given ``arch`` is relinked to this block control)."""
 
     def reset(self, pc: int = 0, return_address: int = 0) -> None:
         """The block-control part of ``ResetProfileState`` (``ResetBundleControlState``, the PC,

@@ -153,3 +153,11 @@ def test_attempts_keep_the_trap_record():
     assert c.execute(CBStartStd(1)) and c.last_fault is None
     assert c.arch.banks[0].number == 5 and c.arch.trap_contexts[0].valid
     assert c.arch.cycle == 2
+
+
+def test_a_given_arch_state_is_relinked():
+    a = ArchState()
+    a.set_acr(4)
+    c = BlockControl(0x300, arch=a)
+    assert a.control is c and c.arch is a and a.acr == 4
+    assert not c.execute(isa.BStop()) and a.trap_contexts[1].tpc == 0x300
