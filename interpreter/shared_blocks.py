@@ -151,8 +151,6 @@ class Core:
                          f"{len(s.shared)}", name)  # fmt: skip
         ios = s.shared[0]
         sid, size, mask = ios.tid, ios.size_code, PE_MODE_MASKS[ios.pe_mode]
-        if fn not in SHARED_FUNCTIONS:
-            raise _fault(_TL, f"{name} has no Shared form (B.IOS)", name)
         dt = self._transfer_type(s, name)
         ior = s.scalars
         reads = 2 if fn in (0, 1, 14) else 0
@@ -160,6 +158,8 @@ class Core:
             raise _fault(_BC, f"{name} reads {reads} B.IOR field(s): the others must be zero "
                          "(BundleOperationScalarBindingSchemaLegal)", name)  # fmt: skip
         layout = self._layout(s, fn, name)
+        if fn not in SHARED_FUNCTIONS:
+            raise _fault(_TL, f"{name} has no Shared form (B.IOS)", name)
         if fn == 0:
             self._tload(s, sid, size, mask, dt, layout)
             return BlockResult(name)

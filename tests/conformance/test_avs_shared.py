@@ -644,3 +644,51 @@ def test_tmatmul_acc_with_shared_b():
                                                 dst_hand=0), STOP]  # fmt: skip
     with pytest.raises(NotModelledError):
         core.execute(relu)
+
+
+def _u64_local(core: Core, index: int, values, mask: str = "1111") -> None:
+    v = np.array(values, np.uint64)
+    t = TileType((128 // (8 * v.shape[1]), v.shape[1]), T.U64, valid=v.shape, size=128, pe=mask)
+    core.local.configure(index, t, v)
+
+
+def test_shared_tlsu_dispatch_facts():
+    """The spec's block/model/dispatch/shared-tlsu tests (not in our inventory), as facts:
+    a zero-mask B.IOS TLOAD is a no-op even with a B.IOR; a B.IOR field in a TMOV is
+    BundleControl before any effect; an all-zero B.IOR is an omitted one; PUBLISH, BROADCAST and
+    EXTRACT of a 128 B U64 register round-trip its value; Function 1 on a register allocated on
+    1000 faults and TSTORE.SPART stores it; an INSERT of a different descriptor is refused."""
+    core = Core()
+    core.write_gpr(0, 2, 4096)
+    assert core.execute([tlsu(0, 24), dim(0, 1), dim(1, 1), dim(2, 1), ios(255, 1, 0),
+                         isa.BIor(src0=0, src1=2), STOP]).noop  # fmt: skip
+    assert core.shared.record(255) is None
+    _u64_local(core, 0, [[11]])
+    bad = [tlsu(10, 24), ios(18, 1, 0b111), iot_src(0, 0b111), isa.BIor(src1=2), STOP]
+    assert fault_kind(core.execute, bad) == "BundleControl"
+    assert core.shared.record(18) is None and core.local.allocated(0)
+    core.execute([tlsu(10, 24), ios(19, 1, 0b111), iot_src(0, 0b111), isa.BIor(), STOP])
+    assert core.shared.fully_initialized(19) and core.shared.published(19)
+    for fn, hand in ((11, 1), (12, 2)):
+        d = core.execute([tlsu(fn, 24), ios(19, 0, 0b111), iot_dst(hand, 1, 0b111), STOP])
+        assert core.local.type_of(d.destination).capacity == 128
+        assert core.local.read(d.destination)[0, 0, 0] == 11
+    core = Core()
+    _u64_local(core, 0, [[0x5A] + [0] * 15])
+    core.shared.install(9, core.shared_tile_of_local(0), "1000")
+    assert fault_kind(core.execute, [tlsu(1, 24), ios(9, 0, 0b001), STOP]) == "TileLegality"
+    assert core.gm[0] == 0
+    core.execute([tlsu(14, 24), ios(9, 0, 0b001), STOP])
+    assert core.gm[0] == 0x5A
+    # INSERT on 1000, then a 1 x 2 source on 0100: a different descriptor (and mask)
+    core = Core()
+    _u64_local(core, 0, [[7]])
+    core.execute([tlsu(9, 24), ios(23, 1, 0b001), iot_src(0, 0b001), STOP])
+    assert (core.shared.record(23).allocation, core.shared.fully_initialized(23)) == ("1000", True)
+    d = core.execute([tlsu(12, 24), ios(23, 0, 0b101), iot_dst(0, 1, 0b101), STOP]).destination
+    assert core.local.read(d)[:, 0, 0].tolist() == [7, 7]  # element 0 is in quarter 0
+    core.execute([tlsu(14, 24), ios(23, 0, 0b101), STOP])
+    _u64_local(core, 1, [[9, 10]])
+    mismatch = [tlsu(9, 24), ios(23, 1, 0b010), iot_src(1, 0b010), STOP]
+    assert fault_kind(core.execute, mismatch) == "TileLegality"
+    assert core.shared.record(23).desc.columns == 1
