@@ -284,8 +284,11 @@ class SharedRegisters:
         r = self.record(shared_id)
         if r is None:
             return undefined
+        if e.size and (e.min() < 0 or e.max() >= r.desc.elements):
+            raise ValueError(f"S{shared_id} has {r.desc.elements} elements; element "
+                             f"{int(e.max()) if e.max() >= 0 else int(e.min())} is outside it")  # fmt: skip
         init = selected(r.initialized, element_quarters(r.desc, e))
-        return np.where(init, r.tile.words[np.minimum(e, r.desc.elements - 1)], undefined)
+        return np.where(init, r.tile.words[e], undefined)
 
     def read_word(self, shared_id: int, element: int) -> int:
         return int(self.read_words(shared_id, [element])[0])
