@@ -33,6 +33,12 @@ capacity rules and the GM preflight, every one before any effect. Functions:
   charged, else TileAllocation) receives the selected quarters on every PE of the mask; its
   contents are defined only for mask 1111.
 
+CUBE blocks with B.IOS sources (TMATMUL, TMATMULMX and their .BIAS / .ACC forms): the right
+group (B and its E8M0 scale) or both groups read from cooperative-ready Shared registers,
+transposed by TransB / TransA; the result comes from the same verifier and kernel as every other
+level (``tile_registers.run_tile_instruction``). B.FPATR post-processing on Shared operands is
+refused (:class:`~pto_dialect.isa.errors.NotModelledError`).
+
 Local registers hold their valid rectangle only, so an EXTRACT's destination bits outside the
 selected quarters are not kept (they are undefined; the ASL keeps the register's old bits).
 """
@@ -59,7 +65,7 @@ from interpreter.shared_registers import (
 from interpreter.tile_registers import OPS, TileRegisters, run_tile_instruction
 from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.convert_ops import LAYOUT_PAIR_OF_CODE
-from pto_dialect.datatypes import DTYPE_NONE, TileDataType
+from pto_dialect.datatypes import DTYPE_NONE, TileDataType, mx_needs_scale
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import (
     TILE_CAPACITY_BYTES,
@@ -131,8 +137,9 @@ class Core:
         return 0 if reg == 0 else int(self.gpr[pe, reg])
 
     # -- one block ------------------------------------------------------------------------------
-    def execute(self, cmds: Sequence[Command]) -> BlockResult:
-        """Check and run one block ``BSTART ... BSTOP``; faults before any effect."""
+    def execute(self, cmds: Sequence[Command], profile: str = "ordered") -> BlockResult:
+        """Check and run one block ``BSTART ... BSTOP``; faults before any effect. ``profile``
+        is the CUBE numeric profile (D4; ``raw-carrier`` is the ASL reference profile)."""
         s = check_block(cmds)
         if s.noop:
             return BlockResult(s.op_name, noop=True)
@@ -140,7 +147,7 @@ class Core:
         if s.family is BlockFamily.TLSU and (s.shared or fn in (9, 10, 11, 12, 14)):
             return self._shared_tlsu(s)
         if s.family is BlockFamily.CUBE and s.shared:
-            return self._shared_cube(s)
+            return self._shared_cube(s, profile)
         raise NotModelledError(f"{s.op_name}: Core runs the Shared (B.IOS) TLSU and CUBE blocks; "
                                "Local blocks run as linked pto.block ops (interpreter.run)")  # fmt: skip
 
@@ -270,25 +277,31 @@ class Core:
         return dst
 
     # -- CUBE with Shared operands (asl/block/model/dispatch/cube-tmatmul.asl) ------------------
-    def _shared_cube(self, s: BlockSummary) -> BlockResult:
-        """``ExecuteBundleTMATMULOperation`` with B.IOS sources: B (and A) are read from
-        cooperative-ready Shared registers (``BundleMatrixSharedSchemasLegal``), transposed as
-        TransB / TransA say (``MaterializeBundleSharedMatrixPrimary``), then the same verifier
-        and kernel as every other level compute the result into a new Local register."""
+    def _shared_cube(self, s: BlockSummary, profile: str) -> BlockResult:
+        """``ExecuteBundleTMATMULOperation`` with B.IOS sources: the right group (B and its MX
+        scale) or both groups are read from cooperative-ready Shared registers
+        (``BundleMatrixSharedSchemasLegal``), the primaries transposed as TransB / TransA say
+        (``MaterializeBundleSharedMatrixPrimary``); then the same verifier and kernel as every
+        other level compute the result into a new Local register."""
         fn = s.start.cube
         assert fn is not None and s.fpatr is not None  # check_block: decoded, B.FPATR present
         name, fp = fn.name, s.fpatr
-        if fn.is_mx or fp.pre_quant_mode or fp.relu_mode or fp.row_max_en or fp.group_max_en:
-            raise NotModelledError(f"{name} with Shared operands: the MX forms and B.FPATR "
-                                   "post-processing are not modelled on Shared operands")  # fmt: skip
+        if fp.pre_quant_mode or fp.relu_mode or fp.row_max_en or fp.group_max_en:
+            raise NotModelledError(f"{name} with Shared operands: B.FPATR post-processing is "
+                                   "not modelled on Shared operands")  # fmt: skip
         left_t, right_t = TileDataType(s.a_type), TileDataType(s.b_type)
-        count = len(s.shared)
-        left_shared = count == 2
-        n_local = int(fn.is_acc) + int(not left_shared) + int(fn.is_bias)
         m, n, k = (_lb(s, i) if s.lb_written[i] else 1 for i in range(3))
+        blocks = -(-k // 32)
+        left_scale = fn.is_mx and mx_needs_scale(left_t)
+        right_scale = fn.is_mx and mx_needs_scale(right_t)
+        right_group, left_group = 1 + int(right_scale), 1 + int(left_scale)
+        count = len(s.shared)
+        left_shared = count == left_group + right_group
+        n_local = int(fn.is_acc) + (0 if left_shared else left_group) + int(fn.is_bias)
         errs = []
-        if count not in (1, 2):
-            errs.append(f"{count} Shared sources (B, or A and B; TileMatrixSharedSourceCountLegal)")
+        if count not in (right_group, left_group + right_group):
+            errs.append(f"{right_group} (B group) or {left_group + right_group} (both groups) "
+                        f"Shared sources, not {count} (TileMatrixSharedSourceCountLegal)")  # fmt: skip
         elif len(s.sources) != n_local or len(s.destinations) != 1 or not s.terminated:
             errs.append(f"{n_local} Local source(s) and one destination in a terminated B.IOT "
                         "stream (BundleMatrixDynamicBindingsComplete)")  # fmt: skip
@@ -301,30 +314,36 @@ class Core:
         if errs:
             raise _cube_fault(_TL, f"{name} with Shared operands needs " + "; ".join(errs), name)
         mask = PE_MODE_MASKS[s.pe_mode]  # type: ignore[index]
-        shared = list(s.shared)
-        roles = ([("a", m, k, left_t, fp.trans_a)] if left_shared else []) + [
-            ("b", k, n, right_t, fp.trans_b)]  # fmt: skip
-        for b, (role, rows, cols, dt, trans) in zip(shared, roles):
+        # (role, logical rows, cols, type, transposed) of each Shared source in binding order
+        roles: list[tuple[str, int, int, TileDataType, bool]] = []
+        if left_shared:
+            roles.append(("a", m, k, left_t, bool(fp.trans_a)))
+            roles += [("a_scale", m, blocks, TileDataType.E8M0, False)] if left_scale else []
+        roles.append(("b", k, n, right_t, bool(fp.trans_b)))
+        roles += [("b_scale", blocks, n, TileDataType.E8M0, False)] if right_scale else []
+        for b, (role, rows, cols, dt, trans) in zip(s.shared, roles):
             sr, sc = (cols, rows) if trans else (rows, cols)
             if b.size_code or not self.shared.cooperative_ready(b.tid) or \
                     not self.shared.read_schema_legal(b.tid, sr, sc, sc, dt, Layout.ROW_MAJOR):
                 raise _cube_fault(_TL, f"{name}: {role} = S{b.tid} must be a source B.IOS of a "
-                             "published four-quarter value readable as a row-major "
-                             f"{sr} x {sc} {dt.name} (BundleMatrixSharedSourceSchemaLegal)",
-                             name)  # fmt: skip
+                                  "published four-quarter value readable as a row-major "
+                                  f"{sr} x {sc} {dt.name} (BundleMatrixSharedSourceSchemaLegal)",
+                                  name)  # fmt: skip
         local = list(s.sources)
-        c = local.pop(0) if fn.is_acc else None
-        a = None if left_shared else local.pop(0)
-        bias = local.pop(0) if fn.is_bias else None
-        for i in (c, a, bias):
+        operands: dict[str, int | None] = {}
+        for role, present in (("c", fn.is_acc), ("a", not left_shared),
+                              ("a_scale", not left_shared and left_scale), ("bias", fn.is_bias)):
+            operands[role] = local.pop(0) if present else None  # fmt: skip
+        for i in operands.values():
             if i is not None and not (self.local.allocated(i) and self.local.contents_defined(i)):
                 raise _cube_fault(_TL, f"{name}: source tile {i} is not allocated with defined "
-                             "contents (TileSourceContentsDefined)", name)  # fmt: skip
+                                  "contents (TileSourceContentsDefined)", name)  # fmt: skip
+        a, c = operands["a"], operands["c"]
         if a is not None:
             at = self.local.type_of(a)
             if not isinstance(at, TileType) or at.valid_shape != (m, k) or at.dtype != left_t:
                 raise _cube_fault(_TL, f"{name}: A (tile {a}) must be {m} x {k} {left_t.name} "
-                             "(TileMatrixLocalPrimaryInfoLegal)", name)  # fmt: skip
+                                  "(TileMatrixLocalPrimaryInfoLegal)", name)  # fmt: skip
             layout = at.layout_kind
         elif c is not None:
             layout = self.local.type_of(c).layout_kind  # type: ignore[union-attr]
@@ -332,57 +351,62 @@ class Core:
             layout = Layout.CUBE_M16 if m <= 16 else Layout.CUBE_M32
         if fn.is_acc and c == s.destinations[0][0]:
             raise _cube_fault(_TL, f"{name}: C's selector equals the destination hand "
-                         "(BundleMatrixAccumulatorDestinationIndicesDistinct)", name)  # fmt: skip
-        if not (layout in (Layout.CUBE_M16, Layout.CUBE_M32) and m <= (16 if layout is
-                                                                     Layout.CUBE_M16 else 32)):
-            raise _cube_fault(_TL, f"{name}: M = {m} has no CUBE M layout here (TileMatrixMLayoutLegal)",
-                         name)  # fmt: skip
+                              "(BundleMatrixAccumulatorDestinationIndicesDistinct)", name)  # fmt: skip
+        if not (layout is Layout.CUBE_M16 and m <= 16 or layout is Layout.CUBE_M32 and m <= 32):
+            raise _cube_fault(_TL, f"{name}: M = {m} has no CUBE M layout here "
+                              "(TileMatrixMLayoutLegal)", name)  # fmt: skip
         hand, dsize = s.destinations[0]
         cap = size_code_bytes(dsize)
-        d_type = TileType((m, n), left_t.accumulator, layout=layout, location=Location.MAT,
-                          size=cap, pe=mask)  # fmt: skip
+        result_t = TileDataType.FP32 if fn.is_mx else left_t.accumulator
+        d_type = TileType((m, n), result_t, layout=layout, location=Location.MAT, size=cap,
+                          pe=mask)  # fmt: skip
         if d_type.legality_errors():
-            raise _cube_fault(_TA, f"{name}: the {m} x {n} {left_t.accumulator.name} destination "
-                         f"does not fit SizeCode {dsize} (ResolveBundleTMATMULDestination)",
-                         name)  # fmt: skip
+            raise _cube_fault(_TA, f"{name}: the {m} x {n} {result_t.name} destination does not "
+                              f"fit SizeCode {dsize} (ResolveBundleTMATMULDestination)", name)  # fmt: skip
         dst = self._resolve_destination(hand, mask, cap, name)
         types: dict[int, TileType] = {}
         values: dict[int, np.ndarray] = {}
-        for i in (c, a, bias):
+        for i in operands.values():
             if i is not None:
                 types[i], values[i] = self.local.type_of(i), self.local.read(i)  # type: ignore
-        keys = {}
-        for key, b, (role, rows, cols, dt, trans) in zip((-1, -2), shared, roles):
+        for key, b, (role, rows, cols, dt, trans) in zip(range(-1, -5, -1), s.shared, roles):
             types[key], values[key] = self._matrix_operand(b.tid, role, rows, cols, dt, trans,
                                                            mask)  # fmt: skip
-            keys[role] = key
-        operands = {"a": keys.get("a", a), "b": keys["b"], "c": c, "bias": bias}
+            operands[role] = key
         op = "pto." + name.lower()
-        roles_of = OPS[op].operand_roles()
-        props = {"mask": MaskAttr(mask)}
-        out = run_tile_instruction(op, [operands.get(r) for r in roles_of], [d_type, None, None],
-                                   types, values, props)  # fmt: skip
-        self.local.configure(dst, d_type, out[0])
+        out = run_tile_instruction(op, [operands.get(r) for r in OPS[op].operand_roles()],
+                                   [d_type, None, None], types, values,
+                                   {"mask": MaskAttr(mask)}, profile)  # fmt: skip
+        result = np.asarray(out[0])
+        if result.dtype != storage_dtype(result_t):  # raw-carrier: raw payload words
+            result = typed_values(result_t, result.astype(np.int64).view(np.uint64))
+        self.local.configure(dst, d_type, result)
         return BlockResult(name, dst)
 
     def _matrix_operand(self, sid: int, role: str, rows: int, cols: int, dt: TileDataType,
                         trans: bool, mask: str) -> tuple[TileType, np.ndarray]:  # fmt: skip
-        """``MaterializeBundleSharedMatrixPrimary``: the logical ``rows x cols`` matrix read
-        from S``sid`` (element (r, c) at stored (c, r) when transposed), as the CUBE primary
-        type the kernel takes (A: CUBE_M16/M32, B: CUBE_N8, location mat; values are logical,
-        so the layout is only the kernel's calling convention)."""
+        """``MaterializeBundleSharedMatrixPrimary`` / ``...Source``: the logical ``rows x cols``
+        matrix read from S``sid`` (element (r, c) at stored (c, r) when transposed), typed as
+        the kernel takes that operand (A: CUBE_M16/M32, B: CUBE_N8, location mat; a scale:
+        row-major E8M0). Values are logical, so the layout is only the calling convention."""
         rec = self.shared.record(sid)
         assert rec is not None
         r, c = np.divmod(np.arange(rows * cols), cols)
         sr, sc = (c, r) if trans else (r, c)
         words = self.shared.read_words(sid, rec.desc.linear(sr, sc))
-        layout = (Layout.CUBE_N8 if role == "b" else
-                  Layout.CUBE_M16 if rows <= 16 else Layout.CUBE_M32)  # fmt: skip
-        size = default_size(layout, dt, rows, cols)
-        t = TileType((rows, cols), dt, layout=layout, location=Location.MAT, size=size, pe=mask)
+        if role.endswith("scale"):
+            size: int | None = rec.desc.capacity
+            t = TileType((rec.desc.rows, cols), dt, valid=(rows, cols), location=Location.ANY,
+                         size=size, pe=mask)  # fmt: skip
+        else:
+            layout = (Layout.CUBE_N8 if role == "b" else
+                      Layout.CUBE_M16 if rows <= 16 else Layout.CUBE_M32)  # fmt: skip
+            size = default_size(layout, dt, rows, cols)
+            t = TileType((rows, cols), dt, layout=layout, location=Location.MAT, size=size,
+                         pe=mask)  # fmt: skip
         if size is None or t.legality_errors():
             raise NotModelledError(f"S{sid} as a {rows} x {cols} {dt.name} CUBE operand beyond a "
-                                   "Local CUBE tile (64 KiB per PE)")  # fmt: skip
+                                   "Local tile (64 KiB per PE)")  # fmt: skip
         return t, typed_values(dt, words).reshape(rows, cols)
 
     # -- helpers --------------------------------------------------------------------------------

@@ -749,3 +749,57 @@ def test_shared_tload_tstore_against_a_scalar_reference(dt, log_cols, code, mode
             assert out[a:a + nb] == gm[src:src + nb]
             written.update(range(a, a + nb))
     assert all(out[i] == 0 for i in range(4096, 8192) if i not in written)
+
+
+def _e8m0_1(core: Core, index: int) -> None:
+    core.local.configure(index, TileType((128, 1), T.E8M0, valid=(1, 1), location=Location.MAT,
+                                         size=128), np.array([[1]], np.uint8))  # fmt: skip
+
+
+def _mx_cmds(n_shared: int, local_iot) -> list:
+    return [_cube_start(0x00431181, T.E4M3.value), isa.BDatr(dtype=T.E5M2.value), FPATR0,
+            dim(2, 32), *(ios(44 + i, 0, 0b111) for i in range(n_shared)), local_iot, STOP]  # fmt: skip
+
+
+@pytest.mark.parametrize("both", [False, True])
+def test_tmatmul_mx_with_shared_groups(both):
+    """AVS BLOCK-TMATMUL-MX-SHARED-RIGHT-001 / -BOTH-001 (block/model/dispatch): E4M3 A (codes
+    2) x E5M2 B (codes 3) over K = 32 with E8M0 scales 1, the B group (B, its scale) or both
+    groups Shared: one FP32 destination holding 192 in the ASL's reference profile
+    (raw-carrier: 32 x 2 x 3); the ``ordered`` profile computes the real values (they underflow
+    to +0)."""
+    core = Core()
+    a_codes = np.full((1, 32), 2, np.uint8)
+    a_local = TileType((1, 32), T.E4M3, layout=Layout.CUBE_M16, location=Location.MAT, size=512)
+    b = TileType((512, 1), T.E5M2, valid=(32, 1), location=Location.MAT, size=512)
+    core.local.configure(10, b, np.full((32, 1), 3, np.uint8))
+    _e8m0_1(core, 11)
+    if both:
+        a_row = TileType((16, 32), T.E4M3, valid=(1, 32), location=Location.MAT, size=512)
+        core.local.configure(12, a_row, a_codes)
+        _e8m0_1(core, 13)
+        for sid, idx in ((44, 12), (45, 13), (46, 10), (47, 11)):
+            core.shared.install(sid, core.shared_tile_of_local(idx), "1111")
+        cmds = _mx_cmds(4, isa.BIot(last=1, size_code=1, pe_mode=7, dst_hand=0))
+    else:
+        core.local.configure(0, a_local, a_codes)
+        _e8m0_1(core, 1)
+        for sid, idx in ((44, 10), (45, 11)):
+            core.shared.install(sid, core.shared_tile_of_local(idx), "1111")
+        cmds = _mx_cmds(2, isa.BIot(src0=0, src1=1, last=1, size_code=1, pe_mode=7, dst_hand=0))
+    d = core.execute(cmds, profile="raw-carrier").destination
+    assert core.local.type_of(d).dtype == T.FP32
+    assert core.local.read(d)[0, 0, 0].view(np.uint32) == 192  # the payload word
+    core.local.release(d)
+    d = core.execute(cmds).destination  # ordered: 32 x 2^-8 x 3 * 2^-16 x 2^-252 -> +0 in FP32
+    assert core.local.read(d)[0, 0, 0].view(np.uint32) == 0
+
+
+def test_tmatmul_mx_shared_group_incomplete():
+    """AVS BLOCK-TMATMUL-MX-SHARED-GROUP-001: an E5M2 B needs its scale: one Shared source and
+    no Local binding is TileLegality with no destination."""
+    core = Core()
+    cmds = [_cube_start(0x00431181, T.E4M3.value), isa.BDatr(dtype=T.E5M2.value), FPATR0,
+            ios(60, 0, 0b111), STOP]  # fmt: skip
+    assert fault_kind(core.execute, cmds) == "TileLegality"
+    assert core.local.capacity_in_use == 0
