@@ -425,7 +425,8 @@ class Core:
         """``SharedTileFromLocal``: the Local tile as a Shared candidate (location Any);
         quarter ``q``'s elements from PE ``q``'s payload (PEs that do not hold it: none)."""
         ttype = self.local.type_of(index)
-        assert isinstance(ttype, TileType)
+        if not isinstance(ttype, TileType):
+            raise ValueError(f"tile {index} is a predicate tile: not a Shared tile value")
         vr, vc = ttype.valid_shape
         desc = SharedDescriptor(ttype.capacity, *ttype.shape, vr, vc, ttype.dtype,
                                 ttype.layout_kind)  # fmt: skip
