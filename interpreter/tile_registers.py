@@ -240,9 +240,11 @@ class TileRegisters:
                            "CUBE output group likewise, asl/block/model/dispatch/"
                            "descriptor-legality.asl)", op=op)  # fmt: skip
         if cls is TImg2ColOp:  # the descriptor is the source register's state (read-only)
-            properties = {k: v for k, v in (properties or {}).items() if k != "fmap"}
-            if flat and (fm := self._feature_map.get(flat[0])) is not None:
-                properties["fmap"] = FeatureMapAttr.of(fm)
+            if "fmap" in (properties or {}):
+                raise ValueError(f"'{op}' reads its source register's feature-map descriptor "
+                                 "(configure_feature_map), not an fmap property")  # fmt: skip
+            fm = self._feature_map.get(flat[0]) if flat else None
+            properties = {**(properties or {}), **({"fmap": FeatureMapAttr.of(fm)} if fm else {})}
         pairs, rule = DISTINCT.get(op, ((), ""))
         for r, s in pairs:
             if r < len(dsts) and s < len(flat) and dsts[r] == flat[s]:

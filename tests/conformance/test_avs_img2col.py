@@ -127,6 +127,8 @@ def test_descriptor_is_tile_state_until_reallocation():
     with pytest.raises(PTOFault, match="not allocated"):
         r.configure_feature_map(1, FeatureMap())  # ConfigureTileFeatureMapDescriptor: allocated
     r.configure(1, t, np.array([[1]], np.uint8))
+    with pytest.raises(ValueError, match="not an fmap property"):
+        r.execute("pto.timg2col", 0, [1], [], properties={"fmap": FeatureMapAttr.of(FeatureMap())})
     with pytest.raises(ValueError, match="stride_height 0 is outside 1..65535"):
         r.configure_feature_map(1, FeatureMap(stride_height=0))  # the record's field ranges
 
