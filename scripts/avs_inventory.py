@@ -60,10 +60,6 @@ _PACKED_GM = "packed 4-bit GM (the runner takes no tensor<..xi4>, so the byte / 
 NOT_MODELLED = {
     # ASL units (path prefix under tests/asl) about state or operations the toolchain does not
     # implement (yet); not inexpressible: they become tests when the feature lands.
-    "arch/data-types/system-registers/": _NI + "system registers (no architectural register file)",
-    "arch/data-types/trap-context/": _NI + "trap context registers (faults raise PTOFault)",
-    "arch/data-types/fault/arch-fault-complete-trap-envelope": _NI + "trap envelope (faults "
-    "raise PTOFault; no trap context is recorded)",
     "arch/data-types/memory-model/": _NI + "the PTO-TSO memory model (sequential GM only)",
     "arch/data-types/numeric-formats/arch-bound": _NI + "the numeric-format descriptor API "
     "(kind, lane layout and capability flags per type; the values are modelled, every format's "
@@ -71,8 +67,10 @@ NOT_MODELLED = {
     "tile/model/legality/indexed-layout/": _NI + "indexed memory operations (MGATHER/MSCATTER)",
     "tile/model/memory/gather-scatter/": _NI + "indexed memory operations (MGATHER/MSCATTER)",
     "tile/model/memory/atomics/": _NI + "Shared-register atomic updates",
-    "tile/model/memory/restart/": _NI + "precise restart of a faulting block (faults raise "
-    "PTOFault before effects; no restart state)",
+    "tile/model/memory/restart/tile-exec-memory-completion-and-001": _NI + "indexed memory "
+    "operations (MGATHER/MSCATTER) and byte-addressed paged GM (the DataPage fault address of "
+    "a partly out-of-range gather/scatter); the restart contract itself is tested "
+    "(tests/conformance/test_avs_trap.py)",
     "tile/model/memory/shared-movement/": _NI + "Shared (S register) data movement (the block "
     "checker checks B.IOS forms structurally; nothing executes them)",
     "tile/model/state/shared-registers/": _NI + "Shared (S register) state",
@@ -92,8 +90,9 @@ NOT_MODELLED = {
     "block/execution/BSTART.TLOAD/block-exec-bstart-tload-packed-001": _NI + _PACKED_GM,
     "block/execution/BSTART.TSTORE/block-exec-bstart-tstore-packed-001": _NI + _PACKED_GM,
     "block/execution/BSTART.TLOAD/block-fault-bstart-tload-cube-retry-004": _NI + "a "
-    "misaligned GM base (DataAlignment) and trap-context recovery with a block reissue: GM is "
-    "an element-addressed tensor and a fault raises PTOFault with no trap context",
+    "misaligned GM base (DataAlignment) and memory-event capture: GM is an element-addressed "
+    "tensor, so no TLOAD base can be misaligned, and memory events are not modelled (the "
+    "trap context and block reissue are: interpreter.arch)",
     "block/attributes/B.DIM/block-bound-b-dim-low-16-001": _NI + "LB values read from a GPR "
     "at run time (register-base B.DIM): a linked block takes its dimensions from its tile "
     "types, and the zero-base form's 12-bit immediate cannot reach the 16-bit wrap",

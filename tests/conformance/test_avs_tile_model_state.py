@@ -197,13 +197,15 @@ def _unwritten(op_line: str, t: str) -> str:
   {op_line}""", [("r", t)])
 
 
-@avs("PTO-AVS-TILE-TESTDECODEDTILELEGALITYFAULTS-FAULT-001",
-     unchecked="the trap number and fault address of the trap context are not modelled "
-               "(a fault raises PTOFault with its kind)")  # fmt: skip
+@avs("PTO-AVS-TILE-TESTDECODEDTILELEGALITYFAULTS-FAULT-001")
 def test_legality_faults_have_no_effect():
     """TADD with a never-written (or released) source, unsigned TDIV by a tile holding a zero
     and a TMATMUL_BIAS whose bias is 2x3 instead of 1xN are all TileLegality, before any
-    result exists (asl/tile/model/legality/operand-schema.asl)."""
+    result exists (asl/tile/model/legality/operand-schema.asl). Run as the instruction at
+    TPC 0x280 (``ArchState.run_at``), the division fault records trap 5 (BUNDLE_TRAP) with
+    fault address 0x280 in the current ring (``SetFault(Fault_TileLegality, ReadTPC())``)."""
+    from interpreter.arch import ArchState
+
     for text in (_unwritten(f"%r = pto.tadd %a, %u : {U64}", U64),
                  bundled(_unwritten(f"%r = pto.tadd %a, %u : {U64}", U64))):  # fmt: skip
         with pytest.raises(PTOFault) as e:
@@ -214,6 +216,11 @@ def test_legality_faults_have_no_effect():
         with pytest.raises(PTOFault) as e:
             run(text, "f", u64([[8, 8], [8, 8]]), u64([[2, 0], [2, 2]]))
         assert e.value.kind == "TileLegality"
+        arch = ArchState()
+        ok, result = arch.run_at(0x280, run, text, "f", u64([[8, 8], [8, 8]]),
+                                 u64([[2, 0], [2, 2]]))  # fmt: skip
+        assert not ok and result is None and arch.last_fault == "TileLegality"
+        assert arch.fault_address == 0x280 and arch.banks[arch.acr].number == 5
     bias = """%a = "test.op"() : () -> !pto.tile<2x2xui16, cube_m16, mat>
 %b = "test.op"() : () -> !pto.tile<2x2xui16, cube_n8, mat>
 %c = "test.op"() : () -> !pto.tile<32x4xui32, valid=2x3>
