@@ -45,15 +45,11 @@ compressed C.BSTART forms and B.CATR are modelled (tests/conformance/test_avs_bl
 
 NOT_EXPRESSIBLE_IDS: dict[str, str] = {}
 """Single AVS ids whose pass condition needs state this model does not have."""
-NOT_MODELLABLE = {
-    "TIMG2COL": "op not implemented: not expressible, it reads a per-tile feature-map descriptor "
-    "that no instruction writes (only the AVS harness ConfigureTileFeatureMapDescriptor, "
-    "asl/tile/model/state/feature-map-descriptors.asl; every allocation invalidates it, "
-    "asl/tile/model/state/allocation.asl) and !pto.tile has no such fields; docs/rearrange.md",
-}
+NOT_MODELLABLE: dict[str, str] = {}
 """Operations left unimplemented because the spec gives a program no way to use them soundly
 (status ``not-implemented`` with the reason: they are not implemented operations, so they do
-not count against the not-expressible target of issue 11)."""
+not count against the not-expressible target of issue 11). Empty: TIMG2COL, whose descriptor
+only the harness writes, is modelled at the tile-instruction and tile levels (docs/rearrange.md)."""
 _NI = "not implemented: "
 _PACKED_GM = "packed 4-bit GM (the runner takes no tensor<..xi4>, so the byte / nibble layout "\
     "of U4X2 in GM is not modelled)"
@@ -64,9 +60,6 @@ NOT_MODELLED = {
     "arch/data-types/numeric-formats/arch-bound": _NI + "the numeric-format descriptor API "
     "(kind, lane layout and capability flags per type; the values are modelled, every format's "
     "decomposition is tested)",
-    "tile/model/execution/image-to-column/": _NI + "TIMG2COL",
-    "tile/model/legality/image-to-column/": _NI + "TIMG2COL",
-    "tile/model/state/feature-map-descriptors/": _NI + "feature-map descriptors (TIMG2COL)",
     "tile/model/legality/indexed-layout/": _NI + "indexed memory operations (MGATHER/MSCATTER)",
     "tile/model/memory/gather-scatter/": _NI + "indexed memory operations (MGATHER/MSCATTER)",
     "tile/model/memory/atomics/tile-static-atomics-contract": _NI + "MGATHER.CAS (the unit "

@@ -29,14 +29,14 @@ T = TileDataType
 
 
 @avs("PTO-AVS-TILE-STAGE4-CARRIER-TYPES-001",
-     unchecked="its TIMG2COL, GMOV and TPREFETCH representatives: those operations are not "
+     unchecked="its GMOV and TPREFETCH representatives: those operations are not "
                "implemented")  # fmt: skip
 def test_family_type_domains():
     """Each family keeps its closed type set (asl/tile/model/legality/dtype-layout.asl): the
     integer logicals take U64/U16/S8 but no float carrier (E3M2, HF32, E2M3, TF32, FP64) or
     U4X2; TSEL/TSELS take FP64 U64 BF16 FP32 but not HiF8; TROWEXPAND U64 not HiF8,
     TCOLEXPAND U32; TEXPANDS S64 not E3M2; TFILLPAD HF32; TEXTRACT BF16; TINSERT E2M3 FP64
-    U4X2; TTRANS S32; TLOAD FP32 FP64 U4X2 and TSTORE BF16 FP64 U4X2 decode."""
+    U4X2; TTRANS S32; TIMG2COL U8 not E3M2 FP64 U4X2; TLOAD FP32 FP64 U4X2 and TSTORE BF16 FP64 U4X2 decode."""
     from pto_dialect.isa import BlockFamily, BStart, decode, encode
 
     cases = {"tand": ({T.U64}, {T.E3M2, T.FP64, T.U4X2}), "tor": (set(), {T.HF32}),
@@ -45,6 +45,7 @@ def test_family_type_domains():
              "tsels": ({T.FP32}, set()), "trowexpand": ({T.U64}, {T.HIF8}),
              "tcolexpand": ({T.U32}, set()), "texpands": ({T.S64}, {T.E3M2}),
              "tfillpad": ({T.HF32}, set()), "textract": ({T.BF16}, set()),
+             "timg2col": ({T.U8}, {T.E3M2, T.FP64, T.U4X2}),
              "tinsert": ({T.E2M3, T.FP64, T.U4X2}, set()), "ttrans": ({T.S32}, set())}  # fmt: skip
     for name, (yes, no) in cases.items():
         types = family_op(name).TYPES
