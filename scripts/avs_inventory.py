@@ -69,9 +69,6 @@ NOT_MODELLED = {
     "arch/data-types/fault/arch-fault-complete-trap-envelope": _NI + "trap envelope (faults "
     "raise PTOFault; no trap context is recorded)",
     "arch/data-types/memory-model/": _NI + "the PTO-TSO memory model (sequential GM only)",
-    "arch/data-types/numeric-formats/arch-bound": _NI + "the numeric-format descriptor API "
-    "(kind, lane layout and capability flags per type; the values are modelled, every format's "
-    "decomposition is tested)",
     "tile/model/execution/image-to-column/": _NI + "TIMG2COL",
     "tile/model/legality/image-to-column/": _NI + "TIMG2COL",
     "tile/model/state/feature-map-descriptors/": _NI + "feature-map descriptors (TIMG2COL)",
