@@ -26,9 +26,10 @@ from interpreter.runtime import (
 from pto_dialect.attributes import TargetProfile, TileType
 from pto_dialect.compare_ops import COMPARE_SELECT_OPS, CompareSelectOp
 from pto_dialect.convert_ops import CONVERT_OPS, ConvertTileOp, TCvtOp
-from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.data_movement import TLoadOp, TStoreOp, gm_valid_shape
 from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS, TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.mx_quant import pack_x2, unpack_x2
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS, BinaryTileOp, CubeMatrixOp, target_profile
 from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS, GeneratorTileOp, TeplTileOp
 from pto_dialect.tile_move import MOVE_OPS, LocalMoveOp
@@ -409,7 +410,7 @@ def cube_plan(op: CubeMatrixOp, profile: str):
 def _move_slices(op: TLoadOp | TStoreOp, tile_t: TileType):
     """``slices(shape, i0, j0) -> {pe: (rows, cols)}`` for TLOAD/TSTORE, bounds-checked."""
     s0, s1 = op.pe_stride.get_values()
-    vr, vc = tile_t.valid_shape
+    vr, vc = gm_valid_shape(tile_t, op.packed)  # packed 4-bit GM: ceil(VC / 2) bytes
     pes = list(enumerate(pe_indices(tile_t.pe_mask)))
     name = op.name
 
@@ -439,6 +440,17 @@ def tload_plan(op: TLoadOp):
     dtype = storage_dtype(tt.dtype)
     pad = op.pad.data.value
     from_valid = TileValue.from_valid
+    if op.packed:
+        vc = tt.valid_shape[1]
+
+        def packed_plan(src, i0, j0):
+            src = np.asarray(src)
+            sl = slices(src.shape, i0, j0)
+            # each byte: low nibble = even element, high nibble = odd element
+            valid = {p: unpack_x2(src[s].view(np.uint8), vc).view(dtype) for p, s in sl.items()}
+            return (from_valid(tt, valid, pad),)
+
+        return packed_plan
 
     def plan(src, i0, j0):
         src = np.asarray(src)
@@ -448,6 +460,16 @@ def tload_plan(op: TLoadOp):
         return (from_valid(tt, valid, pad),)
 
     return plan
+
+
+def _store_packed(out: np.ndarray, s: tuple[slice, slice], v: np.ndarray) -> None:
+    """Write a valid rectangle of 4-bit codes into packed GM bytes ``out[s]``, low nibble
+    first; with an odd column count the high nibble of each row's last byte is kept."""
+    gm = out.view(np.uint8)
+    new = pack_x2(v.view(np.uint8))
+    if v.shape[1] % 2:
+        new[:, -1] |= gm[s][:, -1] & 0xF0
+    gm[s] = new
 
 
 def tstore_plan(op: TStoreOp, in_place: bool = False):
@@ -460,6 +482,7 @@ def tstore_plan(op: TStoreOp, in_place: bool = False):
     assert isinstance(tt, TileType)
     slices = _move_slices(op, tt)
     name = op.name
+    packed = op.packed
 
     def plan(tile, dst, i0, j0):
         tile = require_source(name, "tile", tile, tt)
@@ -473,7 +496,10 @@ def tstore_plan(op: TStoreOp, in_place: bool = False):
             out = np.array(dst, copy=True, subok=False)
         for p, s in sl.items():
             v = tile.valid(p)
-            out[s] = v.view(out.dtype) if v.dtype.itemsize == out.dtype.itemsize else v
+            if packed:
+                _store_packed(out, s, v)
+            else:
+                out[s] = v.view(out.dtype) if v.dtype.itemsize == out.dtype.itemsize else v
         return (out,)
 
     return plan

@@ -41,6 +41,7 @@ from pto_dialect.bundle import (
     module_of_commands,
     pe_stride_of,
 )
+from pto_dialect.data_movement import is_packed_gm
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
 from pto_dialect.isa.commands import GPR_NAMES
@@ -96,7 +97,8 @@ def gmaddr_comment(block: BlockOp) -> str | None:
     t = tensor.type
     assert isinstance(t, TensorType)
     s0, s1 = pe_stride_of(block)
-    bits = TileDataType(start.dtype).bits
+    tile_t = block.outs[0].type if start.op_name == "TLOAD" else ins[0].type
+    bits = 8 if is_packed_gm(t.element_type, tile_t) else TileDataType(start.dtype).bits
     row = (t.get_shape()[1] * bits + 7) // 8
     i, j = (_value_text(o) for o in offs)
     return (

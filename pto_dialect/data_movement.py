@@ -21,6 +21,19 @@ semantics here (PTO-SPEC 2 tile model, D9 padding, D13 PEs):
 
 Element types: the tensor's element type is the tile's, except that a signless ``iN`` tensor
 moves to or from an ``siN`` or ``uiN`` tile (the lowering decides the signedness).
+
+**Packed 4-bit GM.** A tile of a packed X2 type (E2M1X2, E1M2X2, HiF4X2, S4X2, U4X2) also
+moves to or from a signless ``i8`` tensor that holds GM bytes as the ISA lays them out
+(pto-spec ``asl/tile/model/memory/load-store.asl``, ``addressing.asl``; AVS
+``BLOCK-TLOAD-PACKED-001``, ``BLOCK-TSTORE-PACKED-001``): a tensor row is one GM row whose
+byte pitch is the tensor's column count (the block's B.IOR row stride), and element ``c`` of a
+tile row lives in byte ``j + c // 2`` of that row, the **low nibble first** (even ``c`` in
+bits 3:0, odd ``c`` in bits 7:4). Offsets and the column ``pe_stride`` count bytes; a valid
+row of ``VC`` elements covers ``ceil(VC / 2)`` bytes, so every row starts at a low nibble.
+A TSTORE with odd ``VC`` writes only the low nibble of a row's last byte: its high nibble
+keeps the destination's bits (a read-modify-write of that byte)::
+
+    %t = pto.tload %gm[%c0, %c0] : tensor<2x4xi8> -> !pto.tile<64x2xui4, valid=2x2>
 """
 
 from __future__ import annotations
@@ -68,6 +81,24 @@ def element_types_compatible(tensor_elt: Attribute, tile_elt: Attribute) -> bool
     )
 
 
+def is_packed_gm(tensor_elt: Attribute, tile_t: Attribute) -> bool:
+    """A packed X2 tile moved to or from a signless ``i8`` byte tensor (packed 4-bit GM)."""
+    return (
+        isinstance(tile_t, TileType)
+        and tile_t.dtype.packed_x2
+        and isinstance(tensor_elt, IntegerType)
+        and tensor_elt.width.data == 8
+        and tensor_elt.signedness.data is Signedness.SIGNLESS
+    )
+
+
+def gm_valid_shape(tile_t: TileType, packed: bool) -> tuple[int, int]:
+    """The GM rectangle of one PE's valid region in tensor elements: ``ValidRow x ValidCol``,
+    or ``ValidRow x ceil(ValidCol / 2)`` bytes for packed 4-bit GM."""
+    vr, vc = tile_t.valid_shape
+    return (vr, (vc + 1) // 2) if packed else (vr, vc)
+
+
 def constant_index(value: SSAValue) -> int | None:
     """The value of ``value`` when an ``arith.constant`` of an integer defines it."""
     owner = value.owner
@@ -83,6 +114,20 @@ class TileMoveOp(PTOOp):
 
     TENSOR_ROLE: ClassVar[str]
 
+    @property
+    def gm_and_tile_types(self) -> tuple[Attribute, Attribute]:
+        """(the GM tensor's type, the tile's type)."""
+        if isinstance(self, TLoadOp):
+            return self.source.type, self.result.type
+        assert isinstance(self, TStoreOp)
+        return self.dest.type, self.tile.type
+
+    @property
+    def packed(self) -> bool:
+        """The GM tensor holds packed 4-bit bytes (see the module docstring)."""
+        gm, tile = self.gm_and_tile_types
+        return isinstance(gm, TensorType) and is_packed_gm(gm.element_type, tile)
+
     def _verify_move(self, tensor_t: Attribute, tile_t: Attribute, offsets: Sequence[SSAValue]):
         if not isinstance(tensor_t, TensorType) or tensor_t.get_num_dims() != 2:
             raise self.fault(TL, f"{self.TENSOR_ROLE} must be a 2-D ranked tensor, got {type_name(tensor_t)}", "docs/dialect.md")
@@ -90,11 +135,14 @@ class TileMoveOp(PTOOp):
             raise self.fault(TL, "tile must be a !pto.tile", "PTO-SPEC 2")
         if len(offsets) != 2 or any(not isinstance(o.type, IndexType) for o in offsets):
             raise self.fault(TL, "takes exactly two index offsets", "docs/dialect.md")
-        if not element_types_compatible(tensor_t.element_type, tile_t.element_type):
+        packed = is_packed_gm(tensor_t.element_type, tile_t)
+        if not packed and not element_types_compatible(tensor_t.element_type, tile_t.element_type):
+            hint = " (a packed 4-bit tile also moves to or from an i8 byte tensor)" if (
+                tile_t.dtype.packed_x2) else ""  # fmt: skip
             raise self.fault(
                 TL,
                 f"element types differ: {self.TENSOR_ROLE} {type_name(tensor_t.element_type)} vs tile "
-                f"{type_name(tile_t.element_type)}",
+                f"{type_name(tile_t.element_type)}{hint}",
                 "docs/dialect.md",
             )
         # A CUBE tile outside location mat (TileCubeDescriptorLegal, AVS
@@ -103,7 +151,7 @@ class TileMoveOp(PTOOp):
         if len(stride) != 2 or any(s < 0 for s in stride):
             raise self.fault(TL, "pe_stride holds two non-negative integers", "docs/dialect.md")
         shape = tensor_t.get_shape()
-        vr, vc = tile_t.valid_shape
+        vr, vc = gm_valid_shape(tile_t, packed)
         npe = tile_t.pe_mask.count("1")
         for d, (ext, v, s) in enumerate(zip(shape, (vr, vc), stride)):
             if ext >= 0 and v + (npe - 1) * s > ext:

@@ -59,8 +59,6 @@ _NI = "not implemented: "
 _SHARED_EXEC = "Shared (S register) execution (the block checker checks B.IOS forms structurally; "\
     "nothing executes them)"
 _SHARED_CUBE = "Shared (B.IOS) CUBE operands (a linked CUBE block binds Local tiles only)"
-_PACKED_GM = "packed 4-bit GM (the runner takes no tensor<..xi4>, so the byte / nibble layout "\
-    "of U4X2 in GM is not modelled)"
 NOT_MODELLED = {
     # ASL units (path prefix under tests/asl) about state or operations the toolchain does not
     # implement (yet); not inexpressible: they become tests when the feature lands.
@@ -93,8 +91,6 @@ NOT_MODELLED = {
     "capacity accounting and Shared TLOAD execution (B.IOS forms are checked structurally)",
     "block/operands/B.IOS/block-exec-b-ios-consumer-001": _NI + "Shared (S register) "
     "capacity accounting and Shared TLOAD execution (B.IOS forms are checked structurally)",
-    "block/execution/BSTART.TLOAD/block-exec-bstart-tload-packed-001": _NI + _PACKED_GM,
-    "block/execution/BSTART.TSTORE/block-exec-bstart-tstore-packed-001": _NI + _PACKED_GM,
     "block/execution/BSTART.TLOAD/block-fault-bstart-tload-cube-retry-004": _NI + "a "
     "misaligned GM base (DataAlignment) and trap-context recovery with a block reissue: GM is "
     "an element-addressed tensor and a fault raises PTOFault with no trap context",
