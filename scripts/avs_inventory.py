@@ -66,7 +66,6 @@ NOT_MODELLED = {
     "arch/data-types/trap-context/": _NI + "trap context registers (faults raise PTOFault)",
     "arch/data-types/fault/arch-fault-complete-trap-envelope": _NI + "trap envelope (faults "
     "raise PTOFault; no trap context is recorded)",
-    "arch/data-types/memory-model/": _NI + "the PTO-TSO memory model (sequential GM only)",
     "tile/model/execution/image-to-column/": _NI + "TIMG2COL",
     "tile/model/legality/image-to-column/": _NI + "TIMG2COL",
     "tile/model/state/feature-map-descriptors/": _NI + "feature-map descriptors (TIMG2COL)",

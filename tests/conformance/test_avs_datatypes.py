@@ -392,6 +392,7 @@ STATIC_UNITS = {
     "PTO-AVS-ARCH-DATA-TYPES-FP19-STATIC-001": "interpreter.kernels.postprocess:fp19_value",
     "PTO-AVS-ARCH-DATA-TYPES-INTEGER-STATIC-001": "pto_dialect.datatypes:TypeClass",
     "PTO-AVS-ARCH-DATA-TYPES-MEMORY-OPERATIONS-STATIC-001": "pto_dialect.data_movement:TLoadOp",
+    # PTO-AVS-ARCH-DATA-TYPES-MEMORY-MODEL-STATIC-001: test_memory_order_of_a_block below
     "PTO-AVS-ARCH-DATA-TYPES-NUMERIC-CLASSIFICATION-STATIC-001": "interpreter.kernels.elementwise:binary_core",
     "PTO-AVS-ARCH-DATA-TYPES-NUMERIC-FORMATS-STATIC-001": "pto_dialect.numeric_formats:numeric_format",
     "PTO-AVS-ARCH-DATA-TYPES-PACKED-STATIC-001": "pto_dialect.mx_quant:unpack_x2",
@@ -403,3 +404,52 @@ STATIC_UNITS = {
 @avs_cases(STATIC_UNITS)
 def test_static_unit(avs_id, case):
     assert unit_object(case) is not None
+
+
+_GM_ROUND_TRIP = """func.func @f(%gm: tensor<4x2xi32>) -> (tensor<4x2xi32>, !pto.tile<32x2xui32, valid=2x2, pe=1000>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %t = pto.tload %gm[%c0, %c0] : tensor<4x2xi32> -> !pto.tile<32x2xui32, valid=2x2, pe=1000>
+  %g2 = pto.tstore %t, %gm[%c1, %c0] : !pto.tile<32x2xui32, valid=2x2, pe=1000> -> tensor<4x2xi32>
+  %u = pto.tload %g2[%c2, %c0] : tensor<4x2xi32> -> !pto.tile<32x2xui32, valid=2x2, pe=1000>
+  func.return %g2, %u : tensor<4x2xi32>, !pto.tile<32x2xui32, valid=2x2, pe=1000>
+}"""
+"""A load, a store over the rows it read and one more, and a load of a row the store wrote."""
+
+
+@avs("PTO-AVS-ARCH-DATA-TYPES-MEMORY-MODEL-STATIC-001")
+def test_memory_order_of_a_block():
+    """The unit's ``MemoryOrder`` is the ordering attribute our blocks carry: B.CATR aq/rl select
+    it as ``CurrentBundleMemoryOrder`` does (none: Relaxed; atom/far/dr/trap do not), and a
+    one-agent sequential run is PTO-TSO's per-location (uniproc) execution, so every order gives
+    the results of program order: the store writes GM rows 1-2 with rows 0-1 and the next load
+    reads the stored row 2 and the untouched row 3 (pto_dialect/memory_model.py)."""
+    from conformance.support import bundled
+    from interpreter import run
+    from pto_dialect.bundle import BlockOp, BundleCommandOp
+    from pto_dialect.isa import BCatr
+    from pto_dialect.memory_model import MemoryOrder, block_memory_order
+
+    assert [m.name for m in MemoryOrder] == ["RELAXED", "ACQUIRE", "RELEASE", "ACQUIRE_RELEASE"]
+    assert block_memory_order(None) is MemoryOrder.RELAXED
+    assert block_memory_order(BCatr(atom=1, far=1, dr=1, trap=1)) is MemoryOrder.RELAXED
+    assert block_memory_order(BCatr(aq=1)) is MemoryOrder.ACQUIRE
+    assert block_memory_order(BCatr(rl=1)) is MemoryOrder.RELEASE
+    assert block_memory_order(BCatr(aq=1, rl=1, atom=1)) is MemoryOrder.ACQUIRE_RELEASE
+    gm = np.array([[1, 2], [3, 4], [5, 6], [7, 8]], np.int32)
+    want = [[[1, 2], [1, 2], [3, 4], [7, 8]], [[3, 4], [7, 8]]]
+    g2, u = run(_GM_ROUND_TRIP, "f", gm)
+    assert [g2.tolist(), u[0].tolist()] == want
+    for aq, rl in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        m = bundled(_GM_ROUND_TRIP)
+        blocks = [o for o in m.walk() if isinstance(o, BlockOp)]
+        assert len(blocks) == 3
+        for b in blocks:
+            b.body.block.insert_op_after(BundleCommandOp.from_command(BCatr(aq=aq, rl=rl)),
+                                         b.body.block.first_op)  # fmt: skip
+        m.verify()
+        assert {block_memory_order(b.summary().catr) for b in blocks} == {
+            block_memory_order(BCatr(aq=aq, rl=rl))}
+        g2b, ub = run(m, "f", gm)
+        assert [g2b.tolist(), ub[0].tolist()] == want
