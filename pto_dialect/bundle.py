@@ -43,6 +43,7 @@ the B.IOR against the B.FPATR's scalar parameters -> TileLegality).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import fields
 from typing import ClassVar
 
@@ -573,13 +574,80 @@ def pe_stride_of(block: BlockOp) -> list[int]:
     return [int(v) for v in attr.get_values()]
 
 
+def dim_registers(s: isa.BlockSummary) -> tuple[int, ...]:
+    """The GPRs the block's register-base B.DIMs read, distinct, in LB order. A linked block
+    takes each one's run-time value as a trailing ``i64`` operand (after every other operand),
+    like the B.IOR scalars (docs/blocks.md, "Register-base B.DIM")."""
+    return tuple(dict.fromkeys(r for r in s.lb_regs if r is not None))
+
+
+def linked_ins(block: BlockOp, s: isa.BlockSummary) -> list[SSAValue]:
+    """The block's operands without the trailing B.DIM register values (:func:`dim_registers`),
+    which must be ``i64`` (else TileLegality)."""
+    ins = list(block.ins)
+    n = len(dim_registers(s))
+    if n and (len(ins) < n or any(v.type != i64 for v in ins[len(ins) - n:])):
+        names = ", ".join(isa.commands.GPR_NAMES[r] for r in dim_registers(s))
+        raise _fail(FaultKind.TILE_LEGALITY,
+                    f"a register-base B.DIM reads its GPR at run time: a linked block takes the "
+                    f"value of {names} as {n} trailing i64 operand(s)")  # fmt: skip
+    return ins[: len(ins) - n]
+
+
+def lb_expectations(s: isa.BlockSummary, op: PTOOp) -> tuple[tuple[str, int | None], ...]:
+    """(name, the value the tile types fix) of LB0..2 for a linked block whose equivalent
+    tile op is ``op`` (None: not fixed by the tiles, or the operation reads no LBs):
+    CUBE (M, N, K); TLOAD/TSTORE (ValidCol, ValidRow, Col; Col is free for the CUBE
+    conversions); the others (ValidCol, ValidRow, Col) of their LB geometry."""
+    if isinstance(op, TLoadOp | TStoreOp | LocalMoveOp):
+        t = op.result.type if isinstance(op, TLoadOp) else (
+            op.tile.type if isinstance(op, TStoreOp) else op.src.type)  # fmt: skip
+        assert isinstance(t, TileType)
+        cube = isinstance(op, TLoadOp | TStoreOp) and t.layout_kind.is_cube
+        vals: tuple[int | None, ...] = (t.valid_shape[1], t.valid_shape[0],
+                                        None if cube else t.shape[1])  # fmt: skip
+        return tuple(zip(("ValidCol", "ValidRow", "Col"), vals))
+    if isinstance(op, TeplTileOp) and op.NO_LBS:  # TMRGSORT, TSORT: shape from the sources
+        return (("LB0", None), ("LB1", None), ("LB2", None))
+    if isinstance(op, CubeMatrixOp):
+        a, b = op.a.type, op.b.type
+        assert isinstance(a, TileType) and isinstance(b, TileType)
+        return (("M", a.valid_shape[0]), ("N", b.valid_shape[1]), ("K", b.valid_shape[0]))
+    if isinstance(op, TeplTileOp | GeneratorTileOp):
+        g = op.lb_geometry()
+    else:
+        ins = [v.type for v in op.operands if isinstance(v.type, TileType | PredicateTileType)]
+        g = ins[1] if isinstance(op, TileSelectOp) else (  # the predicate comes first
+            ins[0] if ins and isinstance(ins[0], TileType) else op.results[0].type)
+        assert isinstance(g, TileType)
+    return (("ValidCol", g.valid_shape[1]), ("ValidRow", g.valid_shape[0]), ("Col", g.shape[1]))
+
+
+def check_dim_values(s: isa.BlockSummary, op: PTOOp, values: Sequence[int]) -> None:
+    """Run-time B.DIM: each register-base LB is ``(value + uimm17)[15:0]`` of its GPR's value
+    (``values`` in :func:`dim_registers` order; :func:`isa.lb_value`) and must be what the tile
+    types fix, as a static LB must: TileLegality before any effect otherwise."""
+    regs = dim_registers(s)
+    for k, (name, want) in enumerate(lb_expectations(s, op)):
+        reg = s.lb_regs[k]
+        if reg is None:
+            continue
+        (cmd,) = [c for c in s.commands if isinstance(c, isa.BDim) and c.lb == k]
+        value = int(values[regs.index(reg)])
+        got = isa.lb_value(cmd, value)
+        if want is not None and got != want:
+            raise _fail(FaultKind.TILE_LEGALITY,
+                        f"LB{k} ({name}) is {got} = ({isa.commands.GPR_NAMES[reg]} = {value} + "
+                        f"{cmd.imm})[15:0] at run time, the tiles say {want}")  # fmt: skip
+
+
 def move_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     """The detached ``pto.tload`` / ``pto.tstore`` equivalent to a linked TLSU block.
 
     TLOAD links ``(tensor, index, index) -> tile``; TSTORE ``(tile, tensor, index, index) ->
     tensor``; the per-PE step is the block's ``pto.pe_stride`` attribute.
     """
-    in_types = [v.type for v in block.ins]
+    in_types = [v.type for v in linked_ins(block, s)]
     out_types = [r.type for r in block.outs]
     load = s.op_name == "TLOAD"
     want = "(tensor, index, index) -> tile" if load else "(tile, tensor, index, index) -> tensor"
@@ -610,7 +678,7 @@ def local_move_op_of(block: BlockOp, s: isa.BlockSummary) -> LocalMoveOp:
     cls = MOVE_OP_OF_FUNCTION.get(s.start.function)
     if cls is None:
         raise _fail(FaultKind.TILE_LEGALITY, f"{s.op_name}: {SHARED_TMOV_UNMODELLED}")
-    ins, outs = [v.type for v in block.ins], [r.type for r in block.outs]
+    ins, outs = [v.type for v in linked_ins(block, s)], [r.type for r in block.outs]
     if len(ins) != 1 or len(outs) != 1 or not all(isinstance(t, TileType) for t in ins + outs):
         raise _fail(FaultKind.TILE_LEGALITY, "a linked TMOV block is (tile) -> tile")
     (src,) = Block(arg_types=ins).args
@@ -626,7 +694,7 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         return move_op_of(block, s)
     if s.family is BlockFamily.TLSU and s.op_name and s.op_name.startswith("TMOV"):
         return local_move_op_of(block, s)
-    all_in = [v.type for v in block.ins]
+    all_in = [v.type for v in linked_ins(block, s)]
     out_types = [r.type for r in block.outs]
     tile = TileType | PredicateTileType
     n_tiles = next((i for i, t in enumerate(all_in) if not isinstance(t, tile)), len(all_in))
@@ -766,16 +834,9 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         assert isinstance(b, TileType)
         if b.dtype.value != s.b_type:
             raise _fail(tl, f"BType {TileDataType(s.b_type).name} differs from b's {b.dtype.name}")
-        want = (first.valid_shape[0], b.valid_shape[1], b.valid_shape[0])
-        names = ("M", "N", "K")
-    else:
-        g = op.lb_geometry() if isinstance(op, TeplTileOp | GeneratorTileOp) else first
-        want = (g.valid_shape[1], g.valid_shape[0], g.shape[1])
-        names = ("ValidCol", "ValidRow", "Col")
-    no_lbs = isinstance(op, TeplTileOp) and op.NO_LBS  # TMRGSORT, TSORT: shape from the sources
-    for k, (have, w, n) in enumerate(zip(s.dims, want, names)):
-        if no_lbs or s.lb_regs[k] is not None:
-            continue  # a GPR-sourced LB is known only at run time
+    for k, (have, (n, w)) in enumerate(zip(s.dims, lb_expectations(s, op))):
+        if w is None or s.lb_regs[k] is not None:
+            continue  # a GPR-sourced LB is checked at run time (check_dim_values)
         if have != w:
             raise _fail(tl, f"LB{k} ({n}) is {have}, the tiles say {w}")
     for i, ((_hand, code), t) in enumerate(zip(s.destinations, outs)):
@@ -892,8 +953,7 @@ def _check_local_move(s: isa.BlockSummary, op: LocalMoveOp) -> None:
     if layout is not t.layout_kind:
         raise _fail(tl, f"B.DATR Layout {LAYOUTS.get(s.datr.layout, s.datr.layout)} does not "
                     f"select the tiles' layout {t.layout_kind.value}")  # fmt: skip
-    want = (t.valid_shape[1], t.valid_shape[0], t.shape[1])
-    for k, (n, w) in enumerate(zip(("ValidCol", "ValidRow", "Col"), want)):
+    for k, (n, w) in enumerate(lb_expectations(s, op)):
         if s.lb_written[k] and s.lb_regs[k] is None and s.lb[k] != w:
             raise _fail(tl, f"LB{k} ({n}) is {s.lb[k]}, the source says {w}")
     ((_hand, code),) = s.destinations
@@ -935,9 +995,8 @@ def _check_move(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreOp) -> 
                     + (f"the block's PadValue is {s.datr.pad}" if cube else
                        "an ordinary TLOAD block leaves padding undefined"))  # fmt: skip
     vr, vc = t.valid_shape
-    want = (vc, vr, None if cube else t.shape[1])
     defaults = (1, 1, vc) if load else (vc, vr, t.shape[1])
-    for k, (names, w, dflt) in enumerate(zip(("ValidCol", "ValidRow", "Col"), want, defaults)):
+    for k, ((names, w), dflt) in enumerate(zip(lb_expectations(s, op), defaults)):
         if s.lb_regs[k] is not None or w is None:
             continue
         have = s.lb[k] if s.lb_written[k] else dflt

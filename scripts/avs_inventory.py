@@ -93,9 +93,6 @@ NOT_MODELLED = {
     "block/execution/BSTART.TLOAD/block-fault-bstart-tload-cube-retry-004": _NI + "a "
     "misaligned GM base (DataAlignment) and trap-context recovery with a block reissue: GM is "
     "an element-addressed tensor and a fault raises PTOFault with no trap context",
-    "block/attributes/B.DIM/block-bound-b-dim-low-16-001": _NI + "LB values read from a GPR "
-    "at run time (register-base B.DIM): a linked block takes its dimensions from its tile "
-    "types, and the zero-base form's 12-bit immediate cannot reach the 16-bit wrap",
     "tile/model/memory/load-store/tile-bound-tlsu-faults-003": _NI + "byte-addressed paged GM "
     "(DataPage fault positions, memory-event capture) and TPREFETCH/MGATHER/MSCATTER: GM is "
     "element-typed tensors, an out-of-range access is TileLegality before any effect",
