@@ -42,6 +42,7 @@ from pto_dialect.bundle import (
     linked_ins,
     module_of_commands,
     pe_stride_of,
+    row_stride_of,
 )
 from pto_dialect.data_movement import is_packed_gm
 from pto_dialect.datatypes import TileDataType
@@ -101,10 +102,11 @@ def gmaddr_comment(block: BlockOp) -> str | None:
     s0, s1 = pe_stride_of(block)
     tile_t = block.outs[0].type if start.op_name == "TLOAD" else ins[0].type
     bits = 8 if is_packed_gm(t.element_type, tile_t) else TileDataType(start.dtype).bits
-    row = (t.get_shape()[1] * bits + 7) // 8
+    row = row_stride_of(block) * ((t.get_shape()[1] * bits + 7) // 8)
     i, j = (_value_text(o) for o in offs)
+    regs = "a0, a1" if row else "a0"  # row stride 0: B.IOR RegSrc1 zero
     return (
-        f"# pseudo GMADDR a0, a1 <- {_value_text(tensor)}[{i} + q*{s0}, {j} + q*{s1}], "
+        f"# pseudo GMADDR {regs} <- {_value_text(tensor)}[{i} + q*{s0}, {j} + q*{s1}], "
         f"row stride {row} B  (per PE q; not encoded, docs/blocks.md)"
     )
 

@@ -47,7 +47,15 @@ from collections.abc import Sequence
 from dataclasses import fields
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntAttr, StringAttr, TensorType, i64
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -72,7 +80,7 @@ from pto_dialect.compare_ops import (
     TileSelectOp,
 )
 from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR, ConvertTileOp, TCvtOp
-from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.data_movement import TLoadOp, TStoreOp, constant_index
 from pto_dialect.datatypes import DTYPE_NONE, TileDataType, mx_needs_scale
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR, TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
@@ -153,6 +161,9 @@ first, then LReLU; pto-spec ``cube-tmatmul.asl`` / ``BundleOperationGPRInputSele
 PE_STRIDE_ATTR = "pto.pe_stride"
 """Attribute of a linked TLOAD/TSTORE block: the per-PE offset step of ``pto.tload`` /
 ``pto.tstore`` (which the GMADDR pseudo-instruction folds into each PE's base)."""
+ROW_STRIDE_ATTR = "pto.row_stride"
+"""Attribute of a linked TLOAD/TSTORE block (i64, present only when not 1): the op's
+``row_stride`` (tensor rows between tile rows; the B.IOR row stride is that many tensor rows)."""
 UNASSIGNED_ATTR = "pto.unassigned"
 """Unit attribute of a block formed by ``pto-form-bundles`` whose register fields (B.IOT
 sources and destination hands) are placeholders until ``pto-assign-registers`` runs."""
@@ -565,6 +576,15 @@ def _elementwise_class(s: isa.BlockSummary) -> type[TeplElementwiseOp] | None:
     return ELEMENTWISE_OP_OF_SELECTOR.get(key) or COMPARE_SELECT_OP_OF_SELECTOR.get(key)
 
 
+def row_stride_of(block: BlockOp) -> int:
+    attr = block.attributes.get(ROW_STRIDE_ATTR)
+    if attr is None:
+        return 1
+    if not isinstance(attr, IntegerAttr):
+        raise _fail(FaultKind.TILE_LEGALITY, f"{ROW_STRIDE_ATTR} must be an i64 integer")
+    return attr.value.data
+
+
 def pe_stride_of(block: BlockOp) -> list[int]:
     attr = block.attributes.get(PE_STRIDE_ATTR)
     if attr is None:
@@ -665,11 +685,11 @@ def move_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     if not ok:
         raise _fail(FaultKind.TILE_LEGALITY, f"a linked {s.op_name} block is {want}")
     vals = Block(arg_types=in_types).args
-    stride = pe_stride_of(block)
+    stride, rows = pe_stride_of(block), row_stride_of(block)
     if load:
         return TLoadOp(vals[0], vals[1:], tile_t, pe_stride=stride,  # type: ignore[arg-type]
-                       pad=list(PadValue)[s.datr.pad])  # fmt: skip
-    return TStoreOp(vals[0], vals[1], vals[2:], pe_stride=stride)
+                       pad=list(PadValue)[s.datr.pad], row_stride=rows)  # fmt: skip
+    return TStoreOp(vals[0], vals[1], vals[2:], pe_stride=stride, row_stride=rows)
 
 
 def local_move_op_of(block: BlockOp, s: isa.BlockSummary) -> LocalMoveOp:
@@ -1002,12 +1022,7 @@ def _check_move(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreOp) -> 
         have = s.lb[k] if s.lb_written[k] else dflt
         if have != w:
             raise _fail(tl, f"LB{k} ({names}) is {have}, the tile says {w}")
-    ior = s.scalars
-    if ior is None or (ior.src0, ior.src1) != (GM_BASE_GPR, GM_STRIDE_GPR):
-        raise _fail(
-            tl, f"a linked {name} block reads its GM base and row stride through "
-            f"B.IOR [a0, a1, zero], ->zero (the GMADDR pseudo-instruction's registers)",
-        )
+    _check_gm_address(block, s, op, t)
     if load:
         (_hand, code), = s.destinations
         if code_of_size(t.capacity) != code:
@@ -1018,6 +1033,52 @@ def _check_move(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreOp) -> 
             )
     if PE_MODE_MASKS[s.pe_mode or 0] != t.pe_mask:
         raise _fail(tl, f"the block's mask {s.mask} differs from the tile's PEs {t.pe_mask}")
+
+
+def _check_gm_address(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreOp,
+                      t: TileType) -> None:  # fmt: skip
+    """Where a linked TLOAD/TSTORE block's GM base and byte row stride come from (pto-spec
+    asl/block/model/dispatch/tile-schema.asl; asl/tile/model/memory/stride.asl):
+
+    * B.IOR RegSrc0 ``a0``: the GMADDR pseudo-instruction's base, ``tensor[i + q*s0, j + q*s1]``;
+      ``zero``: base 0, so the tensor is GM from address 0: constant offsets 0, ``pe_stride``
+      [0, 0];
+    * RegSrc1 ``a1``: the GMADDR stride, ``row_stride`` tensor rows (0 B for ``row_stride`` 0);
+      ``zero``: the encoded-zero stride, so ``row_stride`` 0 (rows alias; pto-form-bundles
+      emits this form for ``row_stride`` 0);
+    * no B.IOR: base 0 and the dense stride ``TileDenseRowStrideBytes(Col)``: as for base 0,
+      and ``row_stride`` 1 over a tensor whose rows are exactly Col elements (packed 4-bit GM:
+      ``ceil(Col / 2)`` bytes).
+
+    Anything else is TileLegality."""
+    tl, name = FaultKind.TILE_LEGALITY, s.op_name
+    zero, ior = 0, s.scalars
+    regs = (GM_BASE_GPR, GM_STRIDE_GPR)
+    if ior is not None and (ior.src0 not in (regs[0], zero) or ior.src1 not in (regs[1], zero)):
+        raise _fail(tl, f"a linked {name} block reads its GM base and row stride through "
+                    f"B.IOR [a0 or zero, a1 or zero, zero], ->zero (the GMADDR pseudo-"
+                    f"instruction's registers)")  # fmt: skip
+    k = op.row_step
+    if ior is not None and ior.src1 == zero and k != 0:
+        raise _fail(tl, f"B.IOR RegSrc1 zero is the encoded-zero row stride (rows alias one GM "
+                    f"row): the tile op's row_stride is {k}, not 0")  # fmt: skip
+    if ior is not None and ior.src0 != zero:
+        return
+    what = "an omitted B.IOR" if ior is None else "B.IOR RegSrc0 zero"
+    offs = list(linked_ins(block, s))[1:3] if isinstance(op, TLoadOp) else list(
+        linked_ins(block, s))[2:4]  # fmt: skip
+    if [constant_index(o) for o in offs] != [0, 0] or any(pe_stride_of(block)):
+        raise _fail(tl, f"{what} reads GM from address 0: the linked tensor must be GM from "
+                    f"its first element (constant offsets [0, 0], pe_stride [0, 0])")  # fmt: skip
+    if ior is None:
+        tensor_t = op.source.type if isinstance(op, TLoadOp) else op.dest.type
+        assert isinstance(tensor_t, TensorType)
+        col = t.valid_shape[1] if t.layout_kind.is_cube else t.shape[1]
+        dense = (col + 1) // 2 if op.packed else col
+        if k != 1 or tensor_t.get_shape()[1] != dense:
+            raise _fail(tl, f"an omitted B.IOR reads rows at the dense stride of Col = {col} "
+                        f"elements: the tensor's rows must hold {dense} element(s) and "
+                        f"row_stride be 1")  # fmt: skip
 
 
 def block_target_attr(block: Operation) -> Attribute:

@@ -19,6 +19,13 @@ semantics here (PTO-SPEC 2 tile model, D9 padding, D13 PEs):
     ``dst`` at ``(i + q*s0, j + q*s1)``; ``%r`` is the updated tensor. Reading an undefined
     element is ``Fault_TileLegality``.
 
+``row_stride = k`` (both ops; default 1, printed only otherwise): row ``r`` of a PE's
+rectangle is tensor row ``i + q*s0 + k*r``, i.e. the block's B.IOR byte row stride is ``k``
+tensor rows (pto-spec ``asl/tile/model/memory/load-store.asl``). ``k = 0`` is the ISA's
+encoded-zero stride: every row reads (TLOAD) or writes (TSTORE, rows in order, so the last
+row's values remain) tensor row ``i + q*s0`` (AVS ``BLOCK-TLOAD-STRIDE-001``,
+``BLOCK-TSTORE-STRIDE-001``). A rectangle of ``VR`` rows spans ``(VR - 1)*k + 1`` tensor rows.
+
 Element types: the tensor's element type is the tile's, except that a signless ``iN`` tensor
 moves to or from an ``siN`` or ``uiN`` tile (the lowering decides the signedness).
 
@@ -44,6 +51,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
+    IntegerAttr,
     IntegerType,
     Signedness,
     TensorType,
@@ -53,6 +61,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -99,6 +108,11 @@ def gm_valid_shape(tile_t: TileType, packed: bool) -> tuple[int, int]:
     return (vr, (vc + 1) // 2) if packed else (vr, vc)
 
 
+def gm_row_span(rows: int, row_stride: int) -> int:
+    """Tensor rows a rectangle of ``rows`` rows at ``row_stride`` spans."""
+    return (rows - 1) * row_stride + 1 if rows else 0
+
+
 def constant_index(value: SSAValue) -> int | None:
     """The value of ``value`` when an ``arith.constant`` of an integer defines it."""
     owner = value.owner
@@ -121,6 +135,12 @@ class TileMoveOp(PTOOp):
             return self.source.type, self.result.type
         assert isinstance(self, TStoreOp)
         return self.dest.type, self.tile.type
+
+    @property
+    def row_step(self) -> int:
+        """The ``row_stride`` property (tensor rows between tile rows; 1 when absent)."""
+        attr = self.properties.get("row_stride")
+        return 1 if attr is None else attr.value.data  # type: ignore[union-attr]
 
     @property
     def packed(self) -> bool:
@@ -150,8 +170,12 @@ class TileMoveOp(PTOOp):
         stride = self.pe_stride.get_values()
         if len(stride) != 2 or any(s < 0 for s in stride):
             raise self.fault(TL, "pe_stride holds two non-negative integers", "docs/dialect.md")
+        if self.row_step < 0:
+            raise self.fault(TL, f"row_stride {self.row_step} is negative (tensor rows between "
+                             "tile rows: 0 or more)", "docs/dialect.md")  # fmt: skip
         shape = tensor_t.get_shape()
         vr, vc = gm_valid_shape(tile_t, packed)
+        vr = gm_row_span(vr, self.row_step)
         npe = tile_t.pe_mask.count("1")
         for d, (ext, v, s) in enumerate(zip(shape, (vr, vc), stride)):
             if ext >= 0 and v + (npe - 1) * s > ext:
@@ -190,33 +214,42 @@ class TileMoveOp(PTOOp):
         items = []
         if any(stride):
             items.append(f"pe_stride = [{stride[0]}, {stride[1]}]")
+        if self.row_step != 1:
+            items.append(f"row_stride = {self.row_step}")
         if with_pad and self.pad.data is not PadValue.NULL:
             items.append(f"pad = {self.pad.data.value}")
         if items:
             printer.print_string(" {" + ", ".join(items) + "}")
 
     @staticmethod
-    def _parse_props(parser: Parser) -> tuple[list[int], PadValue]:
-        stride, pad = [0, 0], PadValue.NULL
+    def _parse_props(parser: Parser) -> tuple[list[int], PadValue, int]:
+        stride, pad, rows = [0, 0], PadValue.NULL, 1
         if parser.parse_optional_punctuation("{") is None:
-            return stride, pad
+            return stride, pad, rows
 
         def one():
             kw = parser.parse_identifier()
             parser.parse_punctuation("=")
-            nonlocal stride, pad
+            nonlocal stride, pad, rows
             if kw == "pe_stride":
                 stride = parser.parse_comma_separated_list(
                     parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
                 )
             elif kw == "pad":
                 pad = parser.parse_str_enum(PadValue)
+            elif kw == "row_stride":
+                rows = parser.parse_integer(allow_boolean=False)
             else:
-                parser.raise_error(f"unknown property '{kw}' (pe_stride, pad)")
+                parser.raise_error(f"unknown property '{kw}' (pe_stride, row_stride, pad)")
 
         parser.parse_comma_separated_list(parser.Delimiter.NONE, one)
         parser.parse_punctuation("}")
-        return stride, pad
+        return stride, pad, rows
+
+    @staticmethod
+    def _row_prop(row_stride: int) -> dict[str, Attribute]:
+        """The optional ``row_stride`` property: stored only when it is not 1."""
+        return {} if row_stride == 1 else {"row_stride": IntegerAttr(row_stride, i64)}
 
 
 @irdl_op_definition
@@ -238,6 +271,7 @@ class TLoadOp(TileMoveOp):
     offsets = var_operand_def(IndexType)
     result = result_def(TileType)
     pe_stride = prop_def(DenseArrayBase.constr(i64))
+    row_stride = opt_prop_def(IntegerAttr)
     pad = prop_def(PadValueAttr, PadValueAttr(PadValue.NULL))
 
     traits = traits_def(Pure())
@@ -250,6 +284,7 @@ class TLoadOp(TileMoveOp):
         *,
         pe_stride: Sequence[int] = (0, 0),
         pad: PadValue = PadValue.NULL,
+        row_stride: int = 1,
     ):
         super().__init__(
             operands=[source, list(offsets)],
@@ -257,6 +292,7 @@ class TLoadOp(TileMoveOp):
             properties={
                 "pe_stride": DenseArrayBase.from_list(i64, list(pe_stride)),
                 "pad": PadValueAttr(pad),
+                **self._row_prop(row_stride),
             },
         )
 
@@ -277,7 +313,7 @@ class TLoadOp(TileMoveOp):
     def parse(cls, parser: Parser) -> TLoadOp:
         src = parser.parse_unresolved_operand()
         offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        stride, pad = cls._parse_props(parser)
+        stride, pad, rows = cls._parse_props(parser)
         parser.parse_punctuation(":")
         st = parser.parse_type()
         parser.parse_punctuation("->")
@@ -291,6 +327,7 @@ class TLoadOp(TileMoveOp):
             rt,
             pe_stride=stride,
             pad=pad,
+            row_stride=rows,
         )
 
 
@@ -312,6 +349,7 @@ class TStoreOp(TileMoveOp):
     offsets = var_operand_def(IndexType)
     result = result_def(TensorType)
     pe_stride = prop_def(DenseArrayBase.constr(i64))
+    row_stride = opt_prop_def(IntegerAttr)
 
     traits = traits_def(Pure())
 
@@ -322,11 +360,13 @@ class TStoreOp(TileMoveOp):
         offsets: Sequence[SSAValue],
         *,
         pe_stride: Sequence[int] = (0, 0),
+        row_stride: int = 1,
     ):
         super().__init__(
             operands=[tile, dest, list(offsets)],
             result_types=[dest.type],
-            properties={"pe_stride": DenseArrayBase.from_list(i64, list(pe_stride))},
+            properties={"pe_stride": DenseArrayBase.from_list(i64, list(pe_stride)),
+                        **self._row_prop(row_stride)},  # fmt: skip
         )
 
     def verify_(self) -> None:
@@ -352,7 +392,7 @@ class TStoreOp(TileMoveOp):
         parser.parse_punctuation(",")
         dst = parser.parse_unresolved_operand()
         offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        stride, pad = cls._parse_props(parser)
+        stride, pad, rows = cls._parse_props(parser)
         if pad is not PadValue.NULL:
             parser.raise_error("pto.tstore has no pad property")
         parser.parse_punctuation(":")
@@ -365,6 +405,7 @@ class TStoreOp(TileMoveOp):
             parser.resolve_operand(dst, dt),
             [parser.resolve_operand(o, index) for o in offs],
             pe_stride=stride,
+            row_stride=rows,
         )
 
 

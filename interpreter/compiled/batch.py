@@ -107,8 +107,8 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
         if found is None:
             return None
         tile_op, args = found
-        if isinstance(tile_op, TLoadOp | TStoreOp) and tile_op.packed:
-            return None  # packed 4-bit GM bytes: the per-op path unpacks them
+        if isinstance(tile_op, TLoadOp | TStoreOp) and (tile_op.packed or tile_op.row_step != 1):
+            return None  # packed 4-bit GM bytes or a row stride: the per-op path
         result = op.results[0] if op.results else None
         if isinstance(tile_op, TLoadOp):
             steps.append(_Step("load", tile_op, args, result, mover_ops.index(op)))

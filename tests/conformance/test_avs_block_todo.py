@@ -580,8 +580,6 @@ def test_iot_sources_persist():
 # GM is a tensor operand here: a linked TLOAD/TSTORE block reads its base and row stride as the
 # tensor and its element offsets (B.IOR RegSrc0/RegSrc1 = a0/a1, docs/blocks.md), so a byte row
 # stride is the tensor's row pitch times the element size.
-GM_PITCH = ("a row stride is the GM tensor's row pitch: an omitted B.IOR (dense LB2 default) "
-            "and an encoded-zero stride (rows aliasing one GM row) cannot be written")  # fmt: skip
 GM_FAULT = ("the DataPage fault kind, fault address and memory-event count (no page model: a "
             "footprint outside the tensor is TileLegality before any effect); a 64-bit "
             "wrapping stride cannot be written")  # fmt: skip
@@ -636,26 +634,83 @@ def test_cube_tload_m16():
     assert value.defined[0][2, 0] and value.pes == [0]
 
 
-@avs("PTO-AVS-BLOCK-TLOAD-STRIDE-001", unchecked=GM_PITCH)
+_IOR_LINE = "pto.b.ior <src0 = a0, src1 = {}, src2 = zero, dst = zero>"
+
+
+def _at_origin(body: str, args: str, result: str, rows: int) -> str:
+    """A function moving at [0, 0] (``_move`` with constant offsets) with ``row_stride``."""
+    props = "" if rows == 1 else f" {{row_stride = {rows}}}"
+    return _move(body.replace("[%i, %c0]", f"[%c0, %c0]{props}"), args.replace(", %i: index", ""),
+                 result)  # fmt: skip
+
+
+def _base_zero(text: str, ior: str | None) -> str:
+    """The formed blocks of ``text`` with the (one) TLOAD/TSTORE block's B.IOR replaced: None
+    omits it (base 0, dense stride), ``"zero"`` is ``B.IOR [zero, zero]`` (base 0, stride 0)."""
+    formed = str(bundled(text))
+    k0 = _IOR_LINE.format("zero") in formed
+    old = _IOR_LINE.format("zero" if k0 else "a1")
+    assert formed.count(old) == 1
+    new = "" if ior is None else "pto.b.ior <src0 = zero, src1 = zero, src2 = zero, dst = zero>"
+    return formed.replace(old, new)
+
+
+def _tload_at_origin(tensor: str, tile: str, rows: int = 1) -> str:
+    return _at_origin(f"  %r = pto.tload %m[%i, %c0] : {tensor} -> {tile}", f"%m: {tensor}, %i: index",
+                      tile, rows)  # fmt: skip
+
+
+def _tstore_at_origin(tile: str, tensor: str, rows: int = 1) -> str:
+    return _at_origin(f"  %r = pto.tstore %t, %o[%i, %c0] : {tile} -> {tensor}",
+                      f"%t: {tile}, %o: {tensor}, %i: index", tensor, rows)  # fmt: skip
+
+
+@avs("PTO-AVS-BLOCK-TLOAD-STRIDE-001")
 def test_tload_row_stride():
-    """U32 2 x 2 with a 12-byte row stride (pitch 3) reads GM words 0, 1, 3, 4; a dense
-    (8-byte) stride reads 0..3."""
+    """U32 2 x 2 with an explicit 12-byte row stride (B.IOR [a0, a1], pitch 3) reads GM words
+    0, 1, 3, 4; an omitted B.IOR (no LB2: Col = ValidCol) reads from GM address 0 at the dense
+    8-byte stride (words 0..3); an encoded-zero stride (B.IOR [zero, zero], LB2 = 4) makes both
+    rows read words 0, 1. The omitted / zero forms need the tensor to be GM from address 0
+    (constant offsets 0), and an omitted B.IOR a dense tensor (docs/blocks.md)."""
     tile = "!pto.tile<32x2xui32, valid=2x2, pe=1000>"
     strided = np.array([[1, 2, 99], [3, 4, 99]], np.int32)
     assert run_both_levels(_load("tensor<2x3xi32>", tile), strided, 0)[0].tolist() == [[1, 2], [3, 4]]
     dense = np.array([[5, 6], [7, 8]], np.int32)
     assert run_both_levels(_load("tensor<2x2xi32>", tile), dense, 0)[0].tolist() == [[5, 6], [7, 8]]
+    omitted = _base_zero(_tload_at_origin("tensor<2x2xi32>", tile), None)
+    assert "pto.b.ior" not in omitted
+    assert run(omitted, "f", dense)[0][0].tolist() == [[5, 6], [7, 8]]
+    wide = "!pto.tile<32x4xui32, valid=2x2, pe=1000>"  # Col 4: LB2 = 4
+    gm = np.array([[9, 10, 0, 0]], np.int32)
+    zero = _tload_at_origin("tensor<1x4xi32>", wide, rows=0)
+    assert run_both_levels(zero, gm)[0].tolist() == [[9, 10], [9, 10]]  # B.IOR [a0, zero]
+    assert run(_base_zero(zero, "zero"), "f", gm)[0][0].tolist() == [[9, 10], [9, 10]]
+    # the forms whose operands do not describe GM from address 0 at that stride
+    assert "rows must hold 2 element(s)" in verify_error(
+        _base_zero(_tload_at_origin("tensor<2x3xi32>", tile), None))
+    assert "constant offsets [0, 0]" in verify_error(_base_zero(_load("tensor<2x2xi32>", tile), None))
+    assert "row_stride is 1, not 0" in verify_error(
+        _base_zero(_tload_at_origin("tensor<2x4xi32>", wide), "zero"))
 
 
-@avs("PTO-AVS-BLOCK-TLOAD-CUBE-STRIDE-007", unchecked=GM_PITCH)
+@avs("PTO-AVS-BLOCK-TLOAD-CUBE-STRIDE-007")
 def test_cube_tload_row_stride():
-    """ND2M16 FP16 2 x 2 with a 6-byte stride (pitch 3) puts GM word 3 at (1, 0); dense, word 2."""
+    """ND2M16 FP16 2 x 2 with a 6-byte stride (pitch 3) puts GM word 3 at (1, 0); an omitted
+    B.IOR reads from address 0 at the dense 4-byte stride (word 2, value 7, at (1, 0)); the
+    encoded-zero stride (B.IOR [zero, zero]) gives rows 0 and 1 the same payload."""
     tile = "!pto.tile<2x2xf16, cube_m16, mat, pe=1000>"
     strided = _fp16_words([[1, 2, 0], [3, 4, 0]])
     r = run_both_levels(_load("tensor<2x3xf16>", tile), strided, 0)
     assert r.view(np.uint16)[0, 1, 0] == 3
     dense = _fp16_words([[5, 6], [7, 8]])
     assert run_both_levels(_load("tensor<2x2xf16>", tile), dense, 0).view(np.uint16)[0, 1, 0] == 7
+    omitted = _base_zero(_tload_at_origin("tensor<2x2xf16>", tile), None)
+    assert run(omitted, "f", dense)[0].view(np.uint16)[0, 1, 0] == 7
+    gm = _fp16_words([[9, 10]])
+    for text in (_tload_at_origin("tensor<1x2xf16>", tile, rows=0),
+                 _base_zero(_tload_at_origin("tensor<1x2xf16>", tile, rows=0), "zero")):  # fmt: skip
+        v = run(text, "f", gm)[0].view(np.uint16)[0]
+        assert v[0].tolist() == v[1].tolist() == [9, 10]
 
 
 def _load_faults(text: str, gm: np.ndarray, row: int) -> str | None:
@@ -704,10 +759,12 @@ def test_cube_tstore_m16():
     assert (s.datr.layout, s.lb[:2], s.mask) == (25, (3, 2), "0001")
 
 
-@avs("PTO-AVS-BLOCK-TSTORE-STRIDE-001", unchecked=GM_PITCH)
+@avs("PTO-AVS-BLOCK-TSTORE-STRIDE-001")
 def test_tstore_row_stride():
     """U32 2 x 2 into GM with a 12-byte stride (pitch 3) writes words 0, 1, 3, 4 and skips
-    2 and 5; with the dense stride, words 0..3."""
+    2 and 5; an omitted B.IOR writes from address 0 at the dense stride (words 0..3); the
+    encoded-zero stride (B.IOR [zero, zero], LB2 = 4) writes both rows to words 0, 1, so the
+    second row's values remain (21, 22)."""
     tile = "!pto.tile<32x2xui32, valid=2x2, pe=1000>"
     src = np.array([[11, 12], [13, 14]], np.uint32)
     gm = np.zeros((2, 3), np.int32)
@@ -715,6 +772,14 @@ def test_tstore_row_stride():
     assert r.tolist() == [[11, 12, 0], [13, 14, 0]]
     r = run_both_levels(_store(tile, "tensor<2x2xi32>"), src + 4, np.zeros((2, 2), np.int32), 0)
     assert r.tolist() == [[15, 16], [17, 18]]
+    omitted = _base_zero(_tstore_at_origin(tile, "tensor<2x2xi32>"), None)
+    assert run(omitted, "f", src + 4, np.zeros((2, 2), np.int32))[0].tolist() == [[15, 16], [17, 18]]
+    wide = "!pto.tile<32x4xui32, valid=2x2, pe=1000>"
+    rows = np.array([[19, 20], [21, 22]], np.uint32)
+    zero = _tstore_at_origin(wide, "tensor<1x4xi32>", rows=0)
+    assert run_both_levels(zero, rows, np.zeros((1, 4), np.int32)).tolist() == [[21, 22, 0, 0]]
+    r = run(_base_zero(zero, "zero"), "f", rows, np.zeros((1, 4), np.int32))[0]
+    assert r.tolist() == [[21, 22, 0, 0]]
 
 
 @avs("PTO-AVS-BLOCK-TSTORE-CUBE-ACCESS-003", unchecked=GM_FAULT)

@@ -1,5 +1,5 @@
 // Static legality of pto.tload / pto.tstore on packed 4-bit GM (docs/dialect.md "Packed 4-bit
-// GM"): one negative case per rule.
+// GM") and with a row_stride: one negative case per rule.
 // RUN: xdsl-opt %s --verify-diagnostics --split-input-file | filecheck %s
 
 // Only a signless i8 tensor holds packed bytes: ui8 is not a packed 4-bit GM tensor
@@ -41,3 +41,20 @@
 %c3 = arith.constant 3 : index
 %t = pto.tload %gm[%c0, %c3] : tensor<2x3xi8> -> !pto.tile<64x4x!pto.e1m2x2, valid=2x2>
 // CHECK: {{^}}'pto.tload' op [TileLegality] offset 1 = 3: the PE slice(s) [3, 4) lie outside the source's extent 3 (docs/dialect.md){{$}}
+
+// -----
+
+// row_stride counts tensor rows between tile rows: it is not negative
+%gm = "test.op"() : () -> tensor<4x4xf32>
+%i = "test.op"() : () -> index
+%t = pto.tload %gm[%i, %i] {row_stride = -1} : tensor<4x4xf32> -> !pto.tile<8x4xf32, valid=2x4>
+// CHECK: {{^}}'pto.tload' op [TileLegality] row_stride -1 is negative (tensor rows between tile rows: 0 or more) (docs/dialect.md){{$}}
+
+// -----
+
+// 3 rows at row_stride 2 span 5 tensor rows
+%gm = "test.op"() : () -> tensor<4x4xf32>
+%t = "test.op"() : () -> !pto.tile<8x4xf32, valid=3x4, pe=1000>
+%i = "test.op"() : () -> index
+%r = pto.tstore %t, %gm[%i, %i] {row_stride = 2} : !pto.tile<8x4xf32, valid=3x4, pe=1000> -> tensor<4x4xf32>
+// CHECK: {{^}}'pto.tstore' op [TileLegality] dimension 0: 1 PE slice(s) of 5 with stride 0 exceed the destination's extent 4 (docs/dialect.md){{$}}
