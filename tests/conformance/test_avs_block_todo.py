@@ -18,7 +18,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from conformance.inventory import avs
 from conformance.model_support import verifies
-from conformance.support import bundled, capacity_in_use, run_both_levels, verify_error
+from conformance.support import base_zero, bundled, capacity_in_use, run_both_levels, verify_error
 from interpreter import NumericStatus, run
 from interpreter.kernels.cube import cube_matrix
 from interpreter.kernels.postprocess import (
@@ -634,25 +634,11 @@ def test_cube_tload_m16():
     assert value.defined[0][2, 0] and value.pes == [0]
 
 
-_IOR_LINE = "pto.b.ior <src0 = a0, src1 = {}, src2 = zero, dst = zero>"
-
-
 def _at_origin(body: str, args: str, result: str, rows: int) -> str:
     """A function moving at [0, 0] (``_move`` with constant offsets) with ``row_stride``."""
     props = "" if rows == 1 else f" {{row_stride = {rows}}}"
     return _move(body.replace("[%i, %c0]", f"[%c0, %c0]{props}"), args.replace(", %i: index", ""),
                  result)  # fmt: skip
-
-
-def _base_zero(text: str, ior: str | None) -> str:
-    """The formed blocks of ``text`` with the (one) TLOAD/TSTORE block's B.IOR replaced: None
-    omits it (base 0, dense stride), ``"zero"`` is ``B.IOR [zero, zero]`` (base 0, stride 0)."""
-    formed = str(bundled(text))
-    k0 = _IOR_LINE.format("zero") in formed
-    old = _IOR_LINE.format("zero" if k0 else "a1")
-    assert formed.count(old) == 1
-    new = "" if ior is None else "pto.b.ior <src0 = zero, src1 = zero, src2 = zero, dst = zero>"
-    return formed.replace(old, new)
 
 
 def _tload_at_origin(tensor: str, tile: str, rows: int = 1) -> str:
@@ -677,20 +663,20 @@ def test_tload_row_stride():
     assert run_both_levels(_load("tensor<2x3xi32>", tile), strided, 0)[0].tolist() == [[1, 2], [3, 4]]
     dense = np.array([[5, 6], [7, 8]], np.int32)
     assert run_both_levels(_load("tensor<2x2xi32>", tile), dense, 0)[0].tolist() == [[5, 6], [7, 8]]
-    omitted = _base_zero(_tload_at_origin("tensor<2x2xi32>", tile), None)
+    omitted = base_zero(_tload_at_origin("tensor<2x2xi32>", tile), None)
     assert "pto.b.ior" not in omitted
     assert run(omitted, "f", dense)[0][0].tolist() == [[5, 6], [7, 8]]
     wide = "!pto.tile<32x4xui32, valid=2x2, pe=1000>"  # Col 4: LB2 = 4
     gm = np.array([[9, 10, 0, 0]], np.int32)
     zero = _tload_at_origin("tensor<1x4xi32>", wide, rows=0)
     assert run_both_levels(zero, gm)[0].tolist() == [[9, 10], [9, 10]]  # B.IOR [a0, zero]
-    assert run(_base_zero(zero, "zero"), "f", gm)[0][0].tolist() == [[9, 10], [9, 10]]
+    assert run(base_zero(zero, "zero"), "f", gm)[0][0].tolist() == [[9, 10], [9, 10]]
     # the forms whose operands do not describe GM from address 0 at that stride
     assert "rows must hold 2 element(s)" in verify_error(
-        _base_zero(_tload_at_origin("tensor<2x3xi32>", tile), None))
-    assert "constant offsets [0, 0]" in verify_error(_base_zero(_load("tensor<2x2xi32>", tile), None))
+        base_zero(_tload_at_origin("tensor<2x3xi32>", tile), None))
+    assert "constant offsets [0, 0]" in verify_error(base_zero(_load("tensor<2x2xi32>", tile), None))
     assert "row_stride is 1, not 0" in verify_error(
-        _base_zero(_tload_at_origin("tensor<2x4xi32>", wide), "zero"))
+        base_zero(_tload_at_origin("tensor<2x4xi32>", wide), "zero"))
 
 
 @avs("PTO-AVS-BLOCK-TLOAD-CUBE-STRIDE-007")
@@ -704,11 +690,11 @@ def test_cube_tload_row_stride():
     assert r.view(np.uint16)[0, 1, 0] == 3
     dense = _fp16_words([[5, 6], [7, 8]])
     assert run_both_levels(_load("tensor<2x2xf16>", tile), dense, 0).view(np.uint16)[0, 1, 0] == 7
-    omitted = _base_zero(_tload_at_origin("tensor<2x2xf16>", tile), None)
+    omitted = base_zero(_tload_at_origin("tensor<2x2xf16>", tile), None)
     assert run(omitted, "f", dense)[0].view(np.uint16)[0, 1, 0] == 7
     gm = _fp16_words([[9, 10]])
     for text in (_tload_at_origin("tensor<1x2xf16>", tile, rows=0),
-                 _base_zero(_tload_at_origin("tensor<1x2xf16>", tile, rows=0), "zero")):  # fmt: skip
+                 base_zero(_tload_at_origin("tensor<1x2xf16>", tile, rows=0), "zero")):  # fmt: skip
         v = run(text, "f", gm)[0].view(np.uint16)[0]
         assert v[0].tolist() == v[1].tolist() == [9, 10]
 
@@ -772,13 +758,13 @@ def test_tstore_row_stride():
     assert r.tolist() == [[11, 12, 0], [13, 14, 0]]
     r = run_both_levels(_store(tile, "tensor<2x2xi32>"), src + 4, np.zeros((2, 2), np.int32), 0)
     assert r.tolist() == [[15, 16], [17, 18]]
-    omitted = _base_zero(_tstore_at_origin(tile, "tensor<2x2xi32>"), None)
+    omitted = base_zero(_tstore_at_origin(tile, "tensor<2x2xi32>"), None)
     assert run(omitted, "f", src + 4, np.zeros((2, 2), np.int32))[0].tolist() == [[15, 16], [17, 18]]
     wide = "!pto.tile<32x4xui32, valid=2x2, pe=1000>"
     rows = np.array([[19, 20], [21, 22]], np.uint32)
     zero = _tstore_at_origin(wide, "tensor<1x4xi32>", rows=0)
     assert run_both_levels(zero, rows, np.zeros((1, 4), np.int32)).tolist() == [[21, 22, 0, 0]]
-    r = run(_base_zero(zero, "zero"), "f", rows, np.zeros((1, 4), np.int32))[0]
+    r = run(base_zero(zero, "zero"), "f", rows, np.zeros((1, 4), np.int32))[0]
     assert r.tolist() == [[21, 22, 0, 0]]
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from conformance.inventory import avs
-from conformance.support import bundled, run_both_levels
+from conformance.support import base_zero, bundled, run_both_levels
 from interpreter import run
 from pto_dialect.datatypes import TileDataType as T
 
@@ -33,6 +33,12 @@ def _store(rows: int, cols: int, tile: str) -> str:
     return (f"func.func @f(%t: {tile}, %o: {tensor}, %i: index, %j: index) -> {tensor} {{\n"
             f"  %r = pto.tstore %t, %o[%i, %j] : {tile} -> {tensor}\n"
             f"  func.return %r : {tensor}\n}}")  # fmt: skip
+
+
+def _at_zero(text: str) -> str:
+    """``text`` with constant offsets [0, 0] (GM from address 0) instead of ``%i, %j``."""
+    text = text.replace(", %i: index, %j: index)", ")").replace("[%i, %j]", "[%c0, %c0]")
+    return text.replace(" {\n", " {\n  %c0 = arith.constant 0 : index\n", 1)
 
 
 def _nibbles_of(gm: np.ndarray, i: int, j: int, vr: int, vc: int) -> list[list[int]]:
@@ -61,14 +67,18 @@ def _codes(a: np.ndarray) -> list[list[int]]:
 def test_tload_packed_u4():
     """U4X2 2x2 at a 4-byte row stride loads bytes 0x21 and 0x43 as [1 2; 3 4] (the byte row
     stride applies before the column's nibble selection); one packed column at the dense
-    one-byte pitch loads bytes 0xA1, 0xB2 as [1; 2] (each row starts at a low nibble). The
-    block reads its base and stride through B.IOR and states the 4-byte stride."""
+    one-byte pitch loads bytes 0xA1, 0xB2 as [1; 2] (each row starts at a low nibble), also
+    as a block without B.IOR (GM address 0, the dense stride). The block reads its base and
+    stride through B.IOR and states the 4-byte stride."""
     tile = "!pto.tile<64x4xui4, valid=2x2, pe=1000>"
     gm = np.array([[0x21, 0x99, 0x99, 0x99], [0x43, 0x99, 0x99, 0x99]], np.uint8)
     assert run_both_levels(_load(2, 4, tile), gm, 0, 0)[0].tolist() == [[1, 2], [3, 4]]
     col = "!pto.tile<128x2xui4, valid=2x1, pe=1000>"
     dense = np.array([[0xA1], [0xB2]], np.uint8)
     assert run_both_levels(_load(2, 1, col), dense, 0, 0)[0].tolist() == [[1], [2]]
+    omitted = base_zero(_at_zero(_load(2, 1, col)), None)  # no B.IOR: base 0, dense 1 byte
+    assert "pto.b.ior" not in omitted
+    assert run(omitted, "f", dense)[0][0].tolist() == [[1], [2]]
     from passes.pto_targets import gmaddr_comment
     from pto_dialect.bundle import BlockOp
 
@@ -82,7 +92,7 @@ def test_tload_packed_u4():
 def test_tstore_packed_u4():
     """U4X2 [1 2; 3 4] at a 4-byte stride writes bytes 0x21 and 0x43 and leaves the skipped
     bytes; one packed column [5; 7] at the dense pitch writes the low nibbles of 0xA0, 0xB0
-    (0xA5, 0xB7), keeping both high nibbles."""
+    (0xA5, 0xB7), keeping both high nibbles, also as a block without B.IOR."""
     tile = "!pto.tile<64x4xui4, valid=2x2, pe=1000>"
     gm = np.full((2, 4), 0xEE, np.uint8)
     r = run_both_levels(_store(2, 4, tile), np.uint8([[1, 2], [3, 4]]), gm, 0, 0)
@@ -90,6 +100,9 @@ def test_tstore_packed_u4():
     assert gm.tolist() == [[0xEE] * 4] * 2  # the argument is a value (SSA)
     col = "!pto.tile<128x2xui4, valid=2x1, pe=1000>"
     r = run_both_levels(_store(2, 1, col), np.uint8([[5], [7]]), np.uint8([[0xA0], [0xB0]]), 0, 0)
+    assert r.view(np.uint8).tolist() == [[0xA5], [0xB7]]
+    omitted = base_zero(_at_zero(_store(2, 1, col)), None)  # no B.IOR: base 0, dense 1 byte
+    r = run(omitted, "f", np.uint8([[5], [7]]), np.uint8([[0xA0], [0xB0]]))[0]
     assert r.view(np.uint8).tolist() == [[0xA5], [0xB7]]
 
 
