@@ -9,41 +9,50 @@ A model of the ASL's block boundary (pto-spec e599a3d3; read, not copied):
 
 State (:class:`BlockControl`): TPC, BPC, whether a block is active and in its body, the BARG
 (:class:`Barg`: BlockType, TYPE, TAKEN, BPCN), the block's sequential PC, the architectural
-return address ``ra``, the latched B.CATR, the last fault and the trap context of a post-commit
-trap. ``ra`` is one field: the ASL keeps ``_ReturnAddress`` and GPR 10 (ra) apart, but the
-only writer of either here, a call start, writes both with the same value, and RET reads it.
-:meth:`BlockControl.execute` runs one command and returns True (executed) or False
-(rejected): a rejected command leaves every field but ``last_fault`` as it was, the ASL's
-"before effects" rule, except the post-commit trap, which by definition follows the commit.
-Faults are the ASL's fault names (``IllegalInstruction``, ``BundleControl``,
-``InstructionPC``, ``BundlePostCommit``): this model reports them as state the way the ASL's
-``_LastFault`` does, because two of them are not tile faults (:class:`pto_dialect.faults.
-PTOFault` carries the four tile-fault classes of D12).
+return address ``ra`` and the latched B.CATR. ``ra`` is one field: the ASL keeps
+``_ReturnAddress`` and GPR 10 (ra) apart, but the only writer of either here, a call start,
+writes both with the same value, and RET reads it. :meth:`BlockControl.execute` runs one
+command and returns True (executed) or False (rejected): a rejected command leaves the block
+state as it was, the ASL's "before effects" rule, except the post-commit trap, which by
+definition follows the commit.
+
+Faults: every rejection is the ASL's ``SetFault(code, address)`` on the linked architectural
+state :attr:`BlockControl.arch` (:class:`interpreter.arch.ArchState`): the fault code
+(``last_fault``) and address, the trap number in the target ring's trap bank, the trap context
+saved in that ring (the block state at the fault, and the visible EBARG registers), the ring
+switch and the trap entry TPC (EVBASE, or the fault address itself when EVBASE is 0, which is
+the reset state). ``arch.recover_trap_context(ring)`` resumes from it. Two of these faults are
+not tile faults (:class:`pto_dialect.faults.PTOFault` carries the four tile-fault classes of
+D12), so they are state here, as the ASL's ``_LastFault`` is.
 
 What it models: every scalar block start (the compressed C.BSTART DIRECT/COND, C.BSTART.STD/.FP
 FALL/IND/RET, C.BSTART.SYS; the 32-bit BSTART.STD/.FP FALL/DIRECT/COND/IND/RET, BSTART.SYS,
-the lifecycle BSTART DIRECT/COND; the fused BSTART.CALL / BSTART.ICALL), B.CATR placement and latching, BSTOP / C.BSTOP / L.BSTOP commit
-(continuation selection, the DR rule, the post-commit trap). What it does not: the bodies of
-scalar blocks (scalar instructions, SETC), the general register file (only ra), the trap
-context a fault saves (only the post-commit trap's is kept), and tile blocks,
-whose operation the commit would execute: a tile BSTART or a tile header command is refused
-with :class:`~pto_dialect.isa.NotModelledError` (tile blocks run as ``pto.block``, checked by
-:func:`pto_dialect.isa.check_block`, which applies the same B.CATR rules).
+the lifecycle BSTART DIRECT/COND; the fused BSTART.CALL / BSTART.ICALL), B.CATR placement and
+latching, BSTOP / C.BSTOP / L.BSTOP commit (continuation selection, the DR rule, the retiring
+FixedPoint operation, the post-commit trap), and the trap context of every fault. What it does
+not: the bodies of scalar blocks (scalar instructions, SETC), the general register file (only
+ra), and tile blocks, whose operation the commit would execute: a tile BSTART or a tile header
+command is refused with :class:`~pto_dialect.isa.NotModelledError` (tile blocks run as
+``pto.block``, checked by :func:`pto_dialect.isa.check_block`, which applies the same B.CATR
+rules; ``ArchState.run_at`` gives a tile run's fault its trap).
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pto_dialect import isa
-from pto_dialect.faults import PTOFault
+from pto_dialect.faults import FaultCode, PTOFault
 from pto_dialect.isa.commands import DR_KINDS, STOP_TYPES, BlockKind, Transfer
 
-ILLEGAL_INSTRUCTION = "IllegalInstruction"
-BUNDLE_CONTROL = "BundleControl"
-INSTRUCTION_PC = "InstructionPC"
-BUNDLE_POST_COMMIT = "BundlePostCommit"
+if TYPE_CHECKING:
+    from interpreter.arch import ArchState
+
+ILLEGAL_INSTRUCTION = FaultCode.ILLEGAL_INSTRUCTION
+BUNDLE_CONTROL = FaultCode.BUNDLE_CONTROL
+INSTRUCTION_PC = FaultCode.INSTRUCTION_PC
+BUNDLE_POST_COMMIT = FaultCode.BUNDLE_POST_COMMIT
 
 _SELECTS_BPCN = (Transfer.DIRECT, Transfer.CALL, Transfer.IND, Transfer.ICALL, Transfer.RET)
 _READS_BPCN = (Transfer.IND, Transfer.ICALL)
@@ -65,21 +74,26 @@ class Barg:
         return self.bpcn if selects else continuation
 
 
-@dataclass(frozen=True)
-class TrapContext:
-    """What a post-commit trap saves: the resume PC and the (already cleared) block state."""
-
-    tpc: int
-    bpc: int
-    bundle_active: bool
-    attributes_present: bool
-
-
 class BlockControl:
     """The block-control state of one core (see the module docstring)."""
 
-    def __init__(self, pc: int = 0, return_address: int = 0, xlen: int = 64):
+    def __init__(self, pc: int = 0, return_address: int = 0, xlen: int = 64,
+                 arch: ArchState | None = None):  # fmt: skip
         self.xlen = xlen
+        self.reset(pc, return_address)
+        if arch is None:
+            from interpreter.arch import ArchState
+
+            arch = ArchState(self)  # resets the architectural state, then this one again
+            self.reset(pc, return_address)
+        arch.control = self
+        self.arch = arch
+        """The linked architectural state: rings, trap banks, trap contexts, registers (a
+        given ``arch`` is relinked to this block control)."""
+
+    def reset(self, pc: int = 0, return_address: int = 0) -> None:
+        """The block-control part of ``ResetProfileState`` (``ResetBundleControlState``, the PC,
+        BPC and ra), with TPC ``pc`` and ra ``return_address``."""
         self.tpc = pc
         self.bpc = 0
         self.return_address = return_address
@@ -89,22 +103,36 @@ class BlockControl:
         self.barg = Barg()
         self.sequential_pc = 0
         self.catr: isa.BCatr | None = None
-        self.last_fault: str | None = None
-        self.trap: TrapContext | None = None
+        self.fixed_point_operation = False
+        """The ASL's ``_BundleOperation.operation_class == FixedPoint``: PTO v0 has no FIXP
+        selector, so no instruction installs it (``BundleOperationDescriptorLegal``,
+        asl/block/model/dispatch/descriptor-legality.asl); a harness may set it, and the commit
+        of such a block is IllegalInstruction (``CompleteBundleAt``)."""
+
+    @property
+    def last_fault(self) -> FaultCode | None:
+        """The fault of the last command (``_LastFault``), None when it succeeded."""
+        fault = self.arch.last_fault
+        return None if fault is FaultCode.NONE else fault
 
     # -- commands -------------------------------------------------------------------------
     def execute_word(self, word: int, width: int) -> bool:
-        """Decode one instruction of ``width`` bits at TPC and execute it; an undecodable
-        word or a reserved field value is IllegalInstruction before effects."""
+        """``ExecuteCommandInstruction``: decode one instruction of ``width`` bits at TPC and
+        execute it; an undecodable word or a reserved field value is IllegalInstruction
+        before effects."""
+        self.arch.begin_attempt()
         try:
             cmd = isa.decode(word, width, strict=True)
         except PTOFault:  # IllegalInstruction: no form, or a reserved field value
             return self._reject(ILLEGAL_INSTRUCTION)
-        return self.execute(cmd)
+        return self._execute(cmd)
 
     def execute(self, cmd: isa.Command) -> bool:
         """Execute one command at TPC; True when executed, False when rejected."""
-        self.last_fault = None
+        self.arch.begin_attempt()
+        return self._execute(cmd)
+
+    def _execute(self, cmd: isa.Command) -> bool:
         if isa.reserved_values(cmd):
             return self._reject(ILLEGAL_INSTRUCTION)
         if isinstance(cmd, isa.SCALAR_START_TYPES):
@@ -123,7 +151,6 @@ class BlockControl:
 
     def enter_body(self) -> bool:
         """``EnterBundleBody``: the active block leaves its header."""
-        self.last_fault = None
         if not self.active:
             return self._reject(BUNDLE_CONTROL)
         self.body_active = True
@@ -135,37 +162,31 @@ class BlockControl:
             return self._reject(BUNDLE_CONTROL)
         next_pc = self.barg.commit_pc(continuation)
         if continuation & 1 or next_pc & 1:
-            return self._reject(INSTRUCTION_PC)
+            return self._reject(INSTRUCTION_PC, next_pc)
         if self.catr is not None and self.catr.dr and self.barg.kind not in DR_KINDS:
             return self._reject(BUNDLE_CONTROL)
+        if self.fixed_point_operation:
+            return self._reject(ILLEGAL_INSTRUCTION)
         # a scalar block has no tile operation to execute: StopBundleAt
         trap = self.catr is not None and bool(self.catr.trap)
         self.active = self.body_active = False
         self.catr = None
+        self.fixed_point_operation = False
         self.barg = Barg()
         self.sequential_pc = 0
         self.bpc = 0
         self.tpc = next_pc
-        if trap:
-            self.trap = TrapContext(self.tpc, self.bpc, self.active, self.catr is not None)
-            self.last_fault = BUNDLE_POST_COMMIT
-            return False
-        return True
-
-    def recover_trap(self) -> bool:
-        """Resume from the saved post-commit trap context (its TPC); False when none."""
-        if self.trap is None:
-            return False
-        self.tpc = self.trap.tpc
-        self.trap = None
+        if trap:  # SetFault snapshots the committed, cleared state: recovery resumes next_pc
+            return self._reject(BUNDLE_POST_COMMIT, next_pc)
         return True
 
     # -- helpers --------------------------------------------------------------------------
     def _wrap(self, value: int) -> int:
         return value & ((1 << self.xlen) - 1)
 
-    def _reject(self, fault: str) -> bool:
-        self.last_fault = fault
+    def _reject(self, fault: FaultCode, address: int | None = None) -> bool:
+        """``SetFault(fault, address)`` (default: ReadTPC()); the command is rejected."""
+        self.arch.set_fault(fault, self.tpc if address is None else address)
         return False
 
     def _start(self, cmd: isa.Command) -> bool:
@@ -190,15 +211,11 @@ class BlockControl:
         uimm5 = getattr(cmd, "uimm5", None)
         ret = fallthrough if uimm5 is None else self._wrap(pc + length - 2 + (uimm5 << 1))
         if target & 1:
-            return self._reject(INSTRUCTION_PC)
-        if self.active:
-            saved = copy.copy(self.__dict__)
-            if not self.complete(pc):
-                if self.last_fault != BUNDLE_POST_COMMIT:
-                    fault = self.last_fault
-                    self.__dict__.update(saved)  # the retiring block stays authoritative
-                    self.last_fault = fault
-                return False  # a post-commit trap: committed, the new block is not opened
+            return self._reject(INSTRUCTION_PC, target)
+        if self.active and not self.complete(pc):
+            # a failed commit rejected before effects (the retiring block stays
+            # authoritative); a post-commit trap committed it: the new block is not opened
+            return False
         return self._begin(pc, cmd.kind, transfer, target, fallthrough, ret)  # type: ignore[attr-defined]
 
     def _begin(self, pc: int, kind: BlockKind, transfer: Transfer, target: int,
@@ -208,6 +225,7 @@ class BlockControl:
         self.active = True
         self.body_active = False
         self.catr = None
+        self.fixed_point_operation = False
         if kind is BlockKind.SYS:
             self.barg = Barg(kind, Transfer.FALL, False, 0)
         else:
@@ -217,7 +235,7 @@ class BlockControl:
         self.tpc = sequential
         if transfer in _CALLS:
             self.return_address = return_target
-        return self.last_fault is None
+        return True
 
 
 __all__ = [
@@ -227,5 +245,4 @@ __all__ = [
     "INSTRUCTION_PC",
     "Barg",
     "BlockControl",
-    "TrapContext",
 ]

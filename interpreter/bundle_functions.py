@@ -120,8 +120,9 @@ def _block_plan(op: BlockOp, profile: str, in_place: bool):
         def post_commit_trap(*_args):
             raise InterpretationError(
                 "B.CATR trap requests a synchronous trap after the block commits "
-                "(Fault_BundlePostCommit); the interpreter has no trap handler or trap context "
-                "to deliver it to, so the block is not run (docs/blocks.md, 'B.CATR')"
+                "(Fault_BundlePostCommit); interpreter.run has no trap handler to deliver it "
+                "to (the trap model, interpreter.arch, is harness state), so the block is not "
+                "run (docs/blocks.md, 'B.CATR'; docs/trap-context.md)"
             )
 
         return post_commit_trap

@@ -192,6 +192,7 @@ def local_plan(op: TeplTileOp):
     pad = op.FIXED_PAD or op.pad.data.value
     local_tile = kernels.local_tile
     physical = kernels.LOCAL_ROWS[mnemonic].physical
+    whole = kernels.LOCAL_ROWS[mnemonic].whole  # TIMG2COL: physical payloads + definedness
     keep = op.SOURCES.index(op.KEEP_SOURCE) if op.KEEP_SOURCE else None
     vr, vc = rtype.valid_shape
 
@@ -206,8 +207,9 @@ def local_plan(op: TeplTileOp):
         # B.IOR parameters follow the tile sources; an omitted B.IOR reads zeros
         params = static + (tuple(int(a) for a in args[n:]) or (0,) * len(op.PARAMS))
         with staged():  # numeric status publishes with the result, after every PE (D12)
-            out = {p: local_tile(mnemonic, [t.valid(p) for t in tiles], types, rtype.dtype,
-                                 rtype.valid_shape, params, rtype.shape)
+            out = {p: local_tile(mnemonic, [t.payloads[p] if whole else t.valid(p) for t in tiles],
+                                 types, rtype.dtype, rtype.valid_shape, params, rtype.shape,
+                                 [t.defined[p] for t in tiles] if whole else None)
                    for p in pes}  # fmt: skip
         if physical or keep is not None:
             payloads: dict[int, np.ndarray] = {}

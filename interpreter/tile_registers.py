@@ -57,11 +57,12 @@ from xdsl.utils.exceptions import VerifyException
 from pto_dialect.attributes import TileType
 from pto_dialect.families import TILE_OP_FAMILIES
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.feature_map import FeatureMap, FeatureMapAttr, field_errors
 from pto_dialect.geometry import TILE_CAPACITY_BYTES, core_allocation_bytes
 from pto_dialect.ops import CubeMatrixOp
 from pto_dialect.predicate import PredicateTileType
 from pto_dialect.tile_local import ReduceTileOp
-from pto_dialect.tile_rearrange import THistogramOp, TMrgSortOp, TSortOp
+from pto_dialect.tile_rearrange import THistogramOp, TImg2ColOp, TMrgSortOp, TSortOp
 
 REGISTERS = 64
 """Local tile IDs 0..63 (``PTO_TILE_REGISTER_COUNT``): hand * 16 + k - 1 names ``t#k``.."""
@@ -138,6 +139,7 @@ class TileRegisters:
         self.tile_capacity = tile_capacity
         self._type: dict[int, TileType | PredicateTileType] = {}
         self._value: dict[int, np.ndarray] = {}
+        self._feature_map: dict[int, FeatureMap] = {}  # valid descriptors only
 
     # -- state (the AVS harness's ConfigureTile / WriteTileElement / ReadTileElement) -------
     def configure(self, index: int, ttype: TileType | PredicateTileType, value: Any) -> None:
@@ -159,6 +161,7 @@ class TileRegisters:
         contents = array_from_tile(tile_from_array(ttype, np.asarray(value)))
         self._value[index] = contents
         self._type[index] = ttype
+        self._feature_map.pop(index, None)  # every allocation invalidates it (allocation.asl)
 
     def capacity_in_use_except(self, excluded: int | None) -> int:
         """Core tile capacity charged by the allocated registers other than ``excluded``."""
@@ -173,6 +176,7 @@ class TileRegisters:
     def release(self, index: int) -> None:
         self._type.pop(index, None)
         self._value.pop(index, None)
+        self._feature_map.pop(index, None)
 
     def allocated(self, index: int) -> bool:
         return index in self._type
@@ -180,6 +184,19 @@ class TileRegisters:
     def type_of(self, index: int) -> TileType | PredicateTileType:
         self._require(index, "read")
         return self._type[index]
+
+    def configure_feature_map(self, index: int, fmap: FeatureMap) -> None:
+        """``ConfigureTileFeatureMapDescriptor``: tile ``index``'s (allocated) feature-map
+        descriptor, valid until the tile is configured again or released; TIMG2COL reads its
+        source's (asl/tile/model/state/feature-map-descriptors.asl)."""
+        self._require(index, "configure_feature_map")
+        if errs := field_errors(fmap):
+            raise ValueError(f"feature-map descriptor: {'; '.join(errs)}")
+        self._feature_map[index] = FeatureMap(*fmap)
+
+    def feature_map(self, index: int) -> FeatureMap | None:
+        """``ReadTileFeatureMapDescriptor``: the valid descriptor of tile ``index`` or None."""
+        return self._feature_map.get(index)
 
     def read(self, index: int) -> np.ndarray:
         """A copy of tile ``index``'s valid rectangles, shape ``(P, VR, VC)``."""
@@ -222,6 +239,12 @@ class TileRegisters:
                            "(TileOperandsLegal_TSORT, asl/tile/model/legality/sorting.asl; the "
                            "CUBE output group likewise, asl/block/model/dispatch/"
                            "descriptor-legality.asl)", op=op)  # fmt: skip
+        if cls is TImg2ColOp:  # the descriptor is the source register's state (read-only)
+            if "fmap" in (properties or {}):
+                raise ValueError(f"'{op}' reads its source register's feature-map descriptor "
+                                 "(configure_feature_map), not an fmap property")  # fmt: skip
+            fm = self._feature_map.get(flat[0]) if flat else None
+            properties = {**(properties or {}), **({"fmap": FeatureMapAttr.of(fm)} if fm else {})}
         pairs, rule = DISTINCT.get(op, ((), ""))
         for r, s in pairs:
             if r < len(dsts) and s < len(flat) and dsts[r] == flat[s]:

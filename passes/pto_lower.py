@@ -10,9 +10,10 @@
 5. ``pto-assign-registers`` — liveness-based Local register assignment (docs/blocks.md).
 
 The tiler sizes each tile within ``tile-bytes``; the tiles live at once must also fit the core
-tile capacity (256 KiB, ``asl/tile/model/capacity/local.asl``). GEMV / matmul and TREM /
-binary plans budget their own op's live tiles; the other families do not. The pass lowers
-with ``tile-bytes`` and,
+tile capacity (256 KiB, ``asl/tile/model/capacity/local.asl``). Every family budgets its own
+op's live tiles (the GEMV / matmul plan with ``cube_live_bytes``, the others by
+``LIVE_TILES``), but tiles of several ops can be live at once, and a reduction's or a
+transpose's line may need a larger tile. So the pass lowers with ``tile-bytes`` and,
 while the blocks' peak exceeds the capacity, again with the next smaller TSize for the other
 families (the CUBE tiles kept at ``tile-bytes``), then, if that is not enough, for every
 family; the program of the first sizes that fit is kept (at both levels, so the tile-level
@@ -43,10 +44,11 @@ from passes.lowering.report import LoweringTrace, print_lines
 from passes.pto_assign_registers import assign_function, write_function_registers
 from passes.pto_form_bundles import PTOFormBundlesPass
 from passes.pto_tile_to_capacity import (
+    LIVE_TILES,
     LOCAL_MAX_BYTES,
     NUM_PES,
     PtoTileToCapacityPass,
-    binary_tile_bytes,
+    family_tile_bytes,
 )
 from pto_dialect.geometry import TILE_CAPACITY_BYTES
 
@@ -142,9 +144,10 @@ class PTOLowerPass(ModulePass):
 
 def _capacity_line(cube_bytes: int, tile_bytes: int, pes: int, peak: int) -> str:
     """The report's line on the tile sizes ``pto-lower`` kept and the capacity they use."""
-    return (f"  tile sizes: GEMV/matmul up to {cube_bytes // 1024} KiB per PE, TREM/binary up "
-            f"to {binary_tile_bytes(tile_bytes, pes) // 1024} KiB, other families up to "
-            f"{tile_bytes // 1024} KiB; peak {peak} B of the {TILE_CAPACITY_BYTES} B core "
+    families = ", ".join(f"{f} {family_tile_bytes(f, tile_bytes, pes) // 1024}"
+                         for f in LIVE_TILES)
+    return (f"  tile sizes: GEMV/matmul up to {cube_bytes // 1024} KiB per PE, the others up "
+            f"to (KiB) {families}; peak {peak} B of the {TILE_CAPACITY_BYTES} B core "
             "tile capacity")
 
 

@@ -14,7 +14,10 @@ is the lower bound ``ceil(E * bytes / (PEs * TSize))``. Full groups run in an ``
 the tail group uses a smaller valid (and physical) shape, with the PEs' slices placed at a
 uniform stride that may overlap (overlapping PEs compute and store identical values).
 TSize is at most :func:`binary_tile_bytes`: the two sources and the result must fit the core
-tile capacity together (16 KiB on four PEs).
+tile capacity together (16 KiB on four PEs). The other tile-local families (maps,
+conversions, compare-select, reductions, expansions, transposes; one module each) are capped
+likewise by :func:`family_tile_bytes`, from the number of tiles their op holds
+(:data:`LIVE_TILES`).
 
 **GEMV** (``pto.gemv``, PTO-SPEC 4). N is split across the PEs (PE q takes columns
 ``n + q*Nc``), K into chunks of ``Kc`` (a multiple of 32 when a side is MX-scaled, so that the
@@ -300,11 +303,33 @@ def _largest_tsize(tile_bytes: int, live: Callable[[int], int]) -> int:
     return t
 
 
+LIVE_TILES: dict[str, int] = {
+    "binary": 3,  # TREM, TADD ...: two sources and the result
+    "map": 2,  # unary and tile-scalar ops: the source and the result (TEXPANDS: the result)
+    "convert": 2,  # TCVT: the source and the result, each at most the wider type's tile
+    "cmpsel": 4,  # TSEL(S): the predicate (smaller than a data tile) and three data tiles
+    "reduce": 2,  # TROW*/TCOL* reductions: the source and the (smaller) result
+    "expand": 3,  # TROWEXPAND*/TCOLEXPAND*: the source, the broadcast operand, the result
+    "transpose": 2,  # TTRANS: the source and the result
+}
+"""Per tiled family: how many tiles of at most one TSize an op of that family holds at once
+(an upper bound). :func:`family_tile_bytes` sizes the family's tiles so that one op fits the
+core tile capacity on its PEs; the GEMV / matmul plan budgets its op with
+:func:`cube_live_bytes` instead (its tiles differ in size)."""
+
+
+def family_tile_bytes(family: str, tile_bytes: int, npe: int) -> int:
+    """The largest TSize (at most ``tile_bytes``) of a ``family`` op's tiles: its
+    ``LIVE_TILES[family]`` tiles, live together on ``npe`` PEs, must fit the core tile
+    capacity: on four PEs 16 KiB for three or four tiles, 32 KiB for two."""
+    return _largest_tsize(tile_bytes, lambda t: LIVE_TILES[family] * npe * t)
+
+
 def binary_tile_bytes(tile_bytes: int, npe: int) -> int:
     """The largest TSize (at most ``tile_bytes``) of a TREM / binary op's tiles: its two
     sources and its result, one size, are live together on ``npe`` PEs and must fit the core
     tile capacity: 16 KiB on four PEs."""
-    return _largest_tsize(tile_bytes, lambda t: 3 * npe * t)
+    return family_tile_bytes("binary", tile_bytes, npe)
 
 
 def trem_lower_bound(elements: int, dtype: TileDataType, tile_bytes: int, npe: int) -> int:
@@ -1023,6 +1048,10 @@ class PtoTileToCapacityPass(ModulePass):
                 f"{self.name}: chain={self.chain} must be one of {', '.join(CHAINS)}"
             )
 
+    def budget(self, family: str) -> int:
+        """The TSize cap of ``family``'s tiles (:func:`family_tile_bytes`)."""
+        return family_tile_bytes(family, self.tile_bytes, self.pes)
+
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         from passes.convert_linalg_to_pto import target_of
 
@@ -1049,17 +1078,18 @@ class PtoTileToCapacityPass(ModulePass):
             if isinstance(o, FloorModOp):
                 lower_floor_mod(o, binary_bytes, self.pes)
             elif isinstance(o, MapOp):
-                lower_map(o, self.tile_bytes, self.pes)
+                lower_map(o, self.budget("map"), self.pes)
             elif isinstance(o, ElementwiseOp):
                 lower_binary(o, BINARY_TILE_OPS[o.mnemonic], o.dtype, binary_bytes, self.pes)
             elif isinstance(o, CmpSelOp):
-                lower_cmpsel(o, self.tile_bytes, self.pes)
+                lower_cmpsel(o, self.budget("cmpsel"), self.pes)
             elif isinstance(o, ReduceOp | ExpandOp):
-                lower_tensor_local(o, self.tile_bytes, self.pes)
+                family = "reduce" if isinstance(o, ReduceOp) else "expand"
+                lower_tensor_local(o, self.budget(family), self.pes, self.tile_bytes)
             elif isinstance(o, ConvertOp) and not _lower_empty(o, self.name):
-                lower_convert(o, self.tile_bytes, self.pes)
+                lower_convert(o, self.budget("convert"), self.pes)
             elif isinstance(o, TransposeOp):
-                lower_transpose(o, self.tile_bytes, self.pes)
+                lower_transpose(o, self.budget("transpose"), self.pes, self.tile_bytes)
             elif isinstance(o, GemvOp | MatmulOp):
                 s = cube_shape(o)
                 if s.mx and target is not TargetProfile.A5:
@@ -1119,7 +1149,9 @@ __all__ = [
     "trem_lower_bound",
     "gemv_lower_bound",
     "b_tile_limit",
+    "LIVE_TILES",
     "binary_tile_bytes",
+    "family_tile_bytes",
     "cube_live_bytes",
     "cover",
     "executed_op_counts",

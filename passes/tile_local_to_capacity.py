@@ -51,8 +51,18 @@ def _fail(op, why: str) -> PassFailedException:
     return PassFailedException(f"pto-tile-to-capacity: '{op.name}' {kind}: {why} (D14, D18)")
 
 
-def lower_tensor_local(op: ReduceOp | ExpandOp, tile_bytes: int, npe: int) -> None:
-    """Replace one ``pto.reduce`` / ``pto.expand`` by its tiled tile-level program."""
+def _line_budget(budget: int, tile_bytes: int, line_bytes: int) -> int:
+    """``budget`` (the family's TSize cap, whose op fits the core tile capacity) when one
+    line of ``line_bytes`` fits a tile of it, else ``tile_bytes``: a line is never split, so
+    a longer one takes a larger tile (``pto-lower`` then accounts the capacity)."""
+    return budget if line_bytes <= budget else tile_bytes
+
+
+def lower_tensor_local(op: ReduceOp | ExpandOp, budget: int, npe: int,
+                       tile_bytes: int | None = None) -> None:
+    """Replace one ``pto.reduce`` / ``pto.expand`` by its tiled tile-level program. Tiles
+    take at most ``budget`` bytes, or ``tile_bytes`` (default: the same) where one line
+    needs more."""
     from passes.pto_tile_to_capacity import _Emitter, _empty, cover
 
     cls = op.tile_op
@@ -64,9 +74,11 @@ def lower_tensor_local(op: ReduceOp | ExpandOp, tile_bytes: int, npe: int) -> No
     assert isinstance(x_t, TensorType)
     m, n = x_t.get_shape() if isinstance(op, ReduceOp) else rt.get_shape()
     wide = max(dt.info.carrier_bits, out_dt.info.carrier_bits)
+    col_axis = isinstance(op, ReduceOp) and cls.AXIS == "col"
+    line = (m if col_axis else _pow2_ceil(n)) * wide // 8
+    tile_bytes = _line_budget(budget, tile_bytes or budget, line)
     emit = _Emitter(InsertPoint.before(op), {}, InsertPoint.before(op))
     acc = _empty(emit, TensorType(rt.element_type, list(rt.get_shape())))
-    col_axis = isinstance(op, ReduceOp) and cls.AXIS == "col"
     if col_axis:
         # widest power-of-two Col whose tile of tile-bytes holds all M rows
         c = 1
@@ -117,11 +129,13 @@ def lower_tensor_local(op: ReduceOp | ExpandOp, tile_bytes: int, npe: int) -> No
     Rewriter.replace_op(op, [], [acc])
 
 
-def lower_transpose(op: TransposeOp, tile_bytes: int, npe: int) -> None:
+def lower_transpose(op: TransposeOp, budget: int, npe: int,
+                    tile_bytes: int | None = None) -> None:
     """``pto.transpose`` of an ``MxN`` tensor: groups of ``vr`` rows (all N columns) are
     loaded, transposed by TTRANS into ``N x vr`` tiles and stored at column ``r0`` of the
     ``NxM`` result; PE groups by :func:`~passes.pto_tile_to_capacity.cover` (a bit copy:
-    exact whatever the grouping)."""
+    exact whatever the grouping). Tiles take at most ``budget`` bytes, or ``tile_bytes``
+    where a row or a column of the result needs more."""
     from passes.pto_tile_to_capacity import _Emitter, _empty, cover
 
     dt = op.dtype
@@ -129,6 +143,7 @@ def lower_transpose(op: TransposeOp, tile_bytes: int, npe: int) -> None:
     assert isinstance(x_t, TensorType) and isinstance(rt, TensorType)
     m, n = x_t.get_shape()
     bits = dt.info.carrier_bits
+    tile_bytes = _line_budget(budget, tile_bytes or budget, _pow2_ceil(n) * bits // 8)
     c_src = _pow2_ceil(n)
     r_src = tile_bytes * 8 // (c_src * bits)  # rows of a source tile
     c_dst = 1  # widest power-of-two Col whose tile still holds N rows

@@ -119,8 +119,12 @@ LOCAL_OP_OF_SELECTOR: dict[tuple[int, int], type[TeplTileOp]] = {
     (c.MODE, c.FUNCTION): c for c in LOCAL_OPS if not c.BLOCK_UNSOUND
 }
 """TEPL (Mode, Function) -> tile-local op class (reductions, expansions, TTRANS, ...); not
-the ops whose block form the spec leaves contradictory (``BLOCK_UNSOUND``: TEXTRACT,
-TINSERT), whose decoded blocks are refused."""
+the ops whose block form the spec leaves contradictory or unusable (``BLOCK_UNSOUND``:
+TEXTRACT, TINSERT, TIMG2COL), whose decoded blocks are refused with that reason."""
+BLOCK_UNSOUND_OF_SELECTOR: dict[tuple[int, int], str] = {
+    (c.MODE, c.FUNCTION): c.BLOCK_UNSOUND for c in LOCAL_OPS if c.BLOCK_UNSOUND
+}
+"""TEPL (Mode, Function) -> why a decoded block of it is refused (TEXTRACT, TINSERT, TIMG2COL)."""
 GENERATOR_OP_OF_SELECTOR: dict[tuple[int, int], type[GeneratorTileOp]] = {
     (c.MODE, c.FUNCTION): c for c in GENERATOR_OPS
 }
@@ -532,9 +536,11 @@ def source_roles(s: isa.BlockSummary, in_types: list[TileType] | None = None) ->
             if r not in post and (r not in scaled or (cls.is_mx() and scaled[r]))
         ]
         return roles + list(s.fpatr.vector_param_sources())
+    unsound = BLOCK_UNSOUND_OF_SELECTOR.get((s.start.mode, s.start.function), "")
     raise _fail(
         FaultKind.TILE_LEGALITY,
-        f"linked blocks of {s.op_name or 'this operation'} have no tile-level op here",
+        f"linked blocks of {s.op_name or 'this operation'} have no tile-level op here"
+        + (f": {unsound}" if s.family is BlockFamily.TEPL and unsound else ""),
     )
 
 

@@ -8,6 +8,7 @@ from pto_dialect.compare_ops import COMPARE_SELECT_OPS, CompareModeAttr
 from pto_dialect.convert_ops import CONVERT_OPS
 from pto_dialect.data_movement import DATA_MOVEMENT_OPS
 from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS
+from pto_dialect.feature_map import FeatureMapAttr
 from pto_dialect.ops import PTO_OPS
 from pto_dialect.predicate import PredicateTileType
 from pto_dialect.tensor_compare import CmpSelOp
@@ -25,5 +26,5 @@ PTO = Dialect(
         *TENSOR_OPS, MapOp, CmpSelOp, *TENSOR_LOCAL_OPS, *BUNDLE_OPS, *CONVERT_OPS, *TENSOR_CONVERT_OPS,
         *MOVE_OPS,
     ],
-    [*PTO_TYPES_AND_ATTRS, PredicateTileType, CompareModeAttr],
+    [*PTO_TYPES_AND_ATTRS, PredicateTileType, CompareModeAttr, FeatureMapAttr],
 )  # fmt: skip

@@ -19,6 +19,9 @@ Rows on the tile-local base (:mod:`pto_dialect.tile_local_base`):
 * :class:`WindowTileOp` — TEXTRACT / TINSERT (TEPL 3/2, 3/3; ``rearrangement.asl``): a
   window at two ``i64`` offsets; tile level only (their block form is contradictory in the
   spec, :data:`WINDOW_BLOCK_UNSOUND`).
+* :class:`TImg2ColOp` — TIMG2COL (TEPL 3/4; ``image-to-column.asl``): a window of the
+  image-to-column matrix of the feature map its ``fmap`` descriptor property describes; tile
+  level only (:data:`IMG2COL_BLOCK_UNSOUND`).
 
 Index values are data: a negative (signed index type), out-of-range or (TSCATTER) duplicate
 destination coordinate is Fault_TileLegality at run time, before any effect (D16, D12).
@@ -32,11 +35,13 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import I64, IntegerAttr
 from xdsl.ir import Attribute
-from xdsl.irdl import irdl_op_definition, prop_def, result_def
+from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def, result_def
 
 from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.faults import PTOFault
+from pto_dialect.feature_map import FeatureMapAttr, descriptor_errors
+from pto_dialect.geometry import Location
 from pto_dialect.ops import type_name
 from pto_dialect.tile_local_base import TL, ParamTileOp, T, TeplTileOp, _define_row, _shape
 
@@ -269,6 +274,112 @@ class TInsertOp(WindowTileOp):
 
 WINDOW_OPS: list[type[WindowTileOp]] = [TExtractOp, TInsertOp]
 """TEXTRACT, TINSERT (selectors 0x062, 0x063): tile level only (block form unsound)."""
+
+IMG2COL_TYPES = frozenset({T.FP32, T.FP16, T.BF16, T.S32, T.S16, T.S8, T.U32, T.U16, T.U8})
+"""``TileImg2ColDataTypeSupported`` (the contract's DataType set; AVS STAGE4-CARRIER-TYPES)."""
+
+IMG2COL_BLOCK_UNSOUND = (
+    "a block cannot carry TIMG2COL soundly: its source's feature-map descriptor has no "
+    "encoding in any block field and only the harness writes it "
+    "(asl/tile/model/state/feature-map-descriptors.asl ConfigureTileFeatureMapDescriptor), while "
+    "every allocation, including the one of the block that produced the source, invalidates it "
+    "(asl/tile/model/state/allocation.asl), so no instruction stream gives a TIMG2COL block a valid "
+    "descriptor; and its posM/posK "
+    "slots contradict each other: asl/block/model/dispatch/tile-schema.asl binds natural0/natural1 "
+    "to B.DIM LB0/LB1, which the catalog composition reads as the destination's ValidCol/ValidRow, "
+    "while it puts posM/posK in B.IOR (D19: no silently incomplete program)"
+)
+"""Why TIMG2COL has no block former or decoded dispatch (docs/rearrange.md)."""
+
+
+@irdl_op_definition
+class TImg2ColOp(ParamTileOp):
+    """``pto.timg2col`` — d = the window at (pos_m, pos_k) of the image-to-column matrix of the feature map the ``fmap`` descriptor describes (TEPL 3/4).
+
+    ``fmap`` (:class:`pto_dialect.feature_map.FeatureMapAttr`) is the source's feature-map
+    descriptor, which the ASL keeps as per-tile state (``asl/tile/model/state/
+    feature-map-descriptors.asl``); here it is a verified property so the op is a pure
+    function of its operands. ``pos_m`` / ``pos_k`` are ``i64`` B.IOR words of which the low
+    sixteen bits count (catalog defaults; omitted: both 0).
+
+    Semantics (``asl/tile/model/execution/image-to-column.asl`` ``TIMG2COL``)::
+
+        OH, OW = output height / width (TileImageToColumnOutputHeight / Width)
+        for (r, c) < d.valid:
+            m = pos_m + r;  n, rem = divmod(m, D*OH*OW); dd, rem = divmod(rem, OH*OW)
+                            oy, ox = divmod(rem, OW)
+            k = pos_k + c;  g, rem = divmod(k, KH*KW*C0); ky, rem = divmod(rem, KW*C0)
+                            kx, c0 = divmod(rem, C0)
+            iy = oy*stride_h + ky*dilation_h - pad_top; ix = ox*stride_w + kx*dilation_w - pad_left
+            d[r, c] = src.flat[((((n*D + dd)*C1 + g)*H + iy)*W + ix)*C0 + c0]   (physical
+                      row-major index) if g*C0 + c0 < logical_channels and (iy, ix) inside H x W
+                      else the low element-width bits of fmap.padding
+        outside d's valid rectangle: Null padding
+
+    Static legality (``TileOperandsLegal_TIMG2COL``, ``TileFeatureMapDescriptorStructurallyValid``):
+    src and d one type of ``TileImg2ColDataTypeSupported``, row-major, location ``mat``, no
+    PadValue; a descriptor is present, its fields in range, not transposed, NC1HWC0 with depth
+    1, ``logical_channels <= C1*C0``, N*D*C1*H*W*C0 within the source's physical elements, a
+    nonzero output, and d's valid shape within the N*D*OH*OW x C1*KH*KW*C0 matrix. Run time
+    (D16, before any effect): the window at (pos_m, pos_k) inside that matrix, and every
+    source element it actually references defined.
+
+    Example::
+
+        %d = pto.timg2col %s {fmap = #pto.fmap<nc1hwc0, height = 2, width = 2,
+            filter_height = 2, filter_width = 2, padding = 99>}
+            : (!pto.tile<1x4xf32, valid=1x4, mat>) -> !pto.tile<1x4xf32, valid=1x4, mat>
+
+    Block form: NOT modelled (:data:`IMG2COL_BLOCK_UNSOUND`): ``pto-form-bundles`` refuses the
+    op with that reason and no decoded block maps to it.
+    Spec: ``asl/tile/layout-and-rearrangement/layout/TIMG2COL.asl``.
+    """
+
+    name = "pto.timg2col"
+    MODE: ClassVar[int] = 3
+    FUNCTION: ClassVar[int] = 4
+    MNEMONIC: ClassVar[str] = "TIMG2COL"
+    PARAMS: ClassVar[tuple[str, ...]] = ("pos_m", "pos_k")
+    TYPES: ClassVar[frozenset[TileDataType]] = IMG2COL_TYPES
+    TYPES_REF: ClassVar[str] = "TileImg2ColDataTypeSupported"
+    SPEC: ClassVar[str] = "asl/tile/layout-and-rearrangement/layout/TIMG2COL.asl"
+    HAS_PAD: ClassVar[bool] = False
+    LB_OF_RESULT: ClassVar[bool] = True
+    BLOCK_UNSOUND: ClassVar[str] = IMG2COL_BLOCK_UNSOUND
+    PARTIAL_SOURCES: ClassVar[tuple[str, ...]] = ("src",)
+
+    fmap = opt_prop_def(FeatureMapAttr)
+
+    def referenced(self, role: str) -> tuple[int, int]:
+        """None at the origin: the referenced elements depend on the run-time position, so
+        the kernel checks them (``TileImageToColumnReferencedSourcesDefined``)."""
+        return (0, 0)
+
+    def static_params(self) -> tuple[int, ...]:
+        assert self.fmap is not None
+        return tuple(self.fmap.data)
+
+    def verify_family(self) -> None:
+        s, d = self.same_element_type()
+        for role, t in (("src", s), ("result", d)):
+            if t.location_kind is not Location.MAT:
+                raise self.fault(TL, f"{role}: location {t.location_kind.value} must be mat (a "
+                                 "Local Matrix tile)", self.refs("TileOperandsLegal_TIMG2COL"))  # fmt: skip
+        if self.fmap is None:
+            raise self.fault(TL, "src: no feature-map descriptor (the fmap property; "
+                             "TileFeatureMapDescriptorStructurallyValid)",
+                             self.refs("asl/tile/model/state/feature-map-descriptors.asl"))  # fmt: skip
+        cap = s.capacity * 8 // s.dtype.info.carrier_bits
+        fm = self.fmap.fields
+        refs = self.refs("asl/tile/model/legality/image-to-column.asl")
+        if errs := descriptor_errors(fm, s.shape[0], s.shape[1], cap):
+            raise self.fault(TL, f"fmap: {errs[0]}", refs)
+        (lr, lc), (vr, vc) = fm.logical_shape(), d.valid_shape
+        if vr > lr or vc > lc:  # the window at posM = posK = 0 (run time: at the positions)
+            raise self.fault(TL, f"result: valid shape {vr}x{vc} exceeds the {lr}x{lc} "
+                             "image-to-column matrix (N*D*outH*outW x C1*filterH*filterW*C0)",
+                             refs)  # fmt: skip
+
 
 SORT_TYPES = frozenset({T.FP32, T.FP16})
 """``TileSortDataTypeSupported``: the value types of TSORT and TMRGSORT (BF16 is rejected,
@@ -532,13 +643,14 @@ class THistogramOp(TeplTileOp):
 
 
 REARRANGE_OPS: list[type[TeplTileOp]] = [
-    *INDEXED_OPS, TFillPadOp, *WINDOW_OPS, TMrgSortOp, TSortOp, THistogramOp
+    *INDEXED_OPS, TFillPadOp, *WINDOW_OPS, TImg2ColOp, TMrgSortOp, TSortOp, THistogramOp
 ]  # fmt: skip
 """Every op of this module (joins ``pto_dialect.tile_local.LOCAL_OPS``)."""
 REARRANGE_FAMILIES: list[tuple[str, list[type[TeplTileOp]]]] = [
     ("indexed rearrangement", list(INDEXED_OPS)),
     ("fill padding", [TFillPadOp]),
     ("window", list(WINDOW_OPS)),
+    ("image to column", [TImg2ColOp]),
     ("sorting", [TMrgSortOp, TSortOp]),
     ("histogram", [THistogramOp]),
 ]

@@ -46,15 +46,11 @@ compressed C.BSTART forms and B.CATR are modelled (tests/conformance/test_avs_bl
 
 NOT_EXPRESSIBLE_IDS: dict[str, str] = {}
 """Single AVS ids whose pass condition needs state this model does not have."""
-NOT_MODELLABLE = {
-    "TIMG2COL": "op not implemented: not expressible, it reads a per-tile feature-map descriptor "
-    "that no instruction writes (only the AVS harness ConfigureTileFeatureMapDescriptor, "
-    "asl/tile/model/state/feature-map-descriptors.asl; every allocation invalidates it, "
-    "asl/tile/model/state/allocation.asl) and !pto.tile has no such fields; docs/rearrange.md",
-}
+NOT_MODELLABLE: dict[str, str] = {}
 """Operations left unimplemented because the spec gives a program no way to use them soundly
 (status ``not-implemented`` with the reason: they are not implemented operations, so they do
-not count against the not-expressible target of issue 11)."""
+not count against the not-expressible target of issue 11). Empty: TIMG2COL, whose descriptor
+only the harness writes, is modelled at the tile-instruction and tile levels (docs/rearrange.md)."""
 _NI = "not implemented: "
 _SHARED_EXEC = "Shared (S register) execution (the block checker checks B.IOS forms structurally; "\
     "nothing executes them)"
@@ -62,18 +58,13 @@ _SHARED_CUBE = "Shared (B.IOS) CUBE operands (a linked CUBE block binds Local ti
 NOT_MODELLED = {
     # ASL units (path prefix under tests/asl) about state or operations the toolchain does not
     # implement (yet); not inexpressible: they become tests when the feature lands.
-    "arch/data-types/system-registers/": _NI + "system registers (no architectural register file)",
-    "arch/data-types/trap-context/": _NI + "trap context registers (faults raise PTOFault)",
-    "arch/data-types/fault/arch-fault-complete-trap-envelope": _NI + "trap envelope (faults "
-    "raise PTOFault; no trap context is recorded)",
-    "tile/model/execution/image-to-column/": _NI + "TIMG2COL",
-    "tile/model/legality/image-to-column/": _NI + "TIMG2COL",
-    "tile/model/state/feature-map-descriptors/": _NI + "feature-map descriptors (TIMG2COL)",
     "tile/model/legality/indexed-layout/": _NI + "indexed memory operations (MGATHER/MSCATTER)",
     "tile/model/memory/gather-scatter/": _NI + "indexed memory operations (MGATHER/MSCATTER)",
     "tile/model/memory/atomics/": _NI + "Shared-register atomic updates",
-    "tile/model/memory/restart/": _NI + "precise restart of a faulting block (faults raise "
-    "PTOFault before effects; no restart state)",
+    "tile/model/memory/restart/tile-exec-memory-completion-and-001": _NI + "indexed memory "
+    "operations (MGATHER/MSCATTER) and byte-addressed paged GM (the DataPage fault address of "
+    "a partly out-of-range gather/scatter); the restart contract itself is tested "
+    "(tests/conformance/test_avs_trap.py)",
     "tile/model/memory/shared-movement/": _NI + "Shared (S register) data movement (the block "
     "checker checks B.IOS forms structurally; nothing executes them)",
     "tile/model/state/shared-registers/": _NI + "Shared (S register) state",
@@ -91,8 +82,9 @@ NOT_MODELLED = {
     "block/operands/B.IOS/block-exec-b-ios-consumer-001": _NI + "Shared (S register) "
     "capacity accounting and Shared TLOAD execution (B.IOS forms are checked structurally)",
     "block/execution/BSTART.TLOAD/block-fault-bstart-tload-cube-retry-004": _NI + "a "
-    "misaligned GM base (DataAlignment) and trap-context recovery with a block reissue: GM is "
-    "an element-addressed tensor and a fault raises PTOFault with no trap context",
+    "misaligned GM base (DataAlignment) and memory-event capture: GM is an element-addressed "
+    "tensor, so no TLOAD base can be misaligned, and memory events are not modelled (the "
+    "trap context and block reissue are: interpreter.arch)",
     "tile/model/memory/load-store/tile-bound-tlsu-faults-003": _NI + "byte-addressed paged GM "
     "(DataPage fault positions, memory-event capture) and TPREFETCH/MGATHER/MSCATTER: GM is "
     "element-typed tensors, an out-of-range access is TileLegality before any effect",

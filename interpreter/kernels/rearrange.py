@@ -26,6 +26,11 @@ destination's payload and definedness outside it (``KEEP_SOURCE``).
 * TEXTRACT / TINSERT (``rearrangement.asl``): slices; each offset must be in 0..65535 and the
   window inside the source's (TEXTRACT) / destination's (TINSERT) valid rectangle
   (``TileOperandsLegal_TEXTRACT`` / ``_TINSERT``), else Fault_TileLegality before any effect.
+* TIMG2COL (``image-to-column.asl``): the ASL's coordinate decomposition as integer numpy
+  arithmetic on the row and column index vectors, one ``np.take`` from the flattened physical
+  source; ``params`` = the 20 descriptor fields (``pto_dialect.feature_map.FeatureMap``) then
+  posM, posK (their low sixteen bits). The window must lie in the image-to-column matrix and
+  every referenced source element be defined, else Fault_TileLegality before any effect.
 * TMRGSORT (``sorting.asl``): a stable ``np.lexsort`` of the two sorted streams by the
   ``TileSortLeftBefore`` key; an unsorted stream or a direction other than 0 / 1 faults first.
 * TSORT (``sorting.asl``): the same key as an order-preserving int64, one stable
@@ -123,6 +128,41 @@ def tinsert(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
     out = old.copy()
     out[r : r + src.shape[0], c : c + src.shape[1]] = src
     return out
+
+
+def timg2col(sources, types, dst_type, dst_valid, *, params, defined) -> np.ndarray:
+    """TIMG2COL on one PE: ``sources`` = the source's whole physical payload, ``defined`` its
+    definedness mask (the descriptor indexes the physical row-major element order)."""
+    from pto_dialect.feature_map import FeatureMap
+
+    fm = FeatureMap(*params[:-2])
+    pos_m, pos_k = (int(p) & 0xFFFF for p in params[-2:])  # B.IOR: the low sixteen bits
+    (src,), (dfn,) = sources, defined
+    vr, vc = dst_valid
+    lr, lk = fm.logical_shape()
+    for name, pos, n, lim in (("pos_m", pos_m, vr, lr), ("pos_k", pos_k, vc, lk)):
+        if pos + n > lim:
+            raise PTOFault(_TL, f"{name}: {pos} + {n} exceeds the {lr}x{lk} image-to-column "
+                           "matrix (TileOperandsLegal_TIMG2COL)")  # fmt: skip
+    oh, ow, c0 = fm.output_height(), fm.output_width(), fm.channels_per_group
+    n_d, rem = np.divmod(pos_m + np.arange(vr, dtype=np.int64), oh * ow)  # n*D + d, oy*OW + ox
+    oy, ox = np.divmod(rem, ow)
+    g, rem = np.divmod(pos_k + np.arange(vc, dtype=np.int64), fm.filter_height * fm.filter_width * c0)
+    ky, rem = np.divmod(rem, fm.filter_width * c0)
+    kx, ch = np.divmod(rem, c0)
+    iy = oy[:, None] * fm.stride_height + ky * fm.dilation_height - fm.pad_top
+    ix = ox[:, None] * fm.stride_width + kx * fm.dilation_width - fm.pad_left
+    inside = ((g * c0 + ch < fm.logical_channels) & (iy >= 0) & (iy < fm.height) & (ix >= 0)
+              & (ix < fm.width))  # fmt: skip
+    index = ((((n_d[:, None] * fm.channel_groups + g) * fm.height + iy) * fm.width + ix) * c0 + ch)
+    index = np.where(inside, index, 0)
+    undefined = inside & ~dfn.reshape(-1)[index]
+    if undefined.any():
+        r, c = (int(i) for i in np.argwhere(undefined)[0])
+        raise PTOFault(_TL, f"src: element {int(index[r, c])} (read by destination ({r}, {c})) "
+                       "is undefined (TileImageToColumnReferencedSourcesDefined)")  # fmt: skip
+    pad = raw_element(fm.padding, types[0], src.dtype)[0]
+    return np.where(inside, src.reshape(-1)[index], pad)
 
 
 def _sort_keys(x: np.ndarray, descending: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -68,6 +68,9 @@ class LocalRow:
     element defined (TFILLPAD)."""
     params: bool = False
     """The kernel also takes ``params=`` (the op's B.IOR words; zeros when omitted)."""
+    whole: bool = False
+    """The kernel takes each source's whole physical payload (not its valid rectangle) and
+    ``defined=`` their definedness masks, and checks the elements it reads (TIMG2COL)."""
 
 
 def _bits(x: np.ndarray) -> np.ndarray:
@@ -319,6 +322,7 @@ def _rows() -> dict[str, LocalRow]:
              LocalRow("TFILLPAD", rearrange.tfillpad, physical=True, params=True),
              LocalRow("TEXTRACT", rearrange.textract, params=True),
              LocalRow("TINSERT", rearrange.tinsert, params=True),
+             LocalRow("TIMG2COL", rearrange.timg2col, params=True, whole=True),
              LocalRow("TMRGSORT", rearrange.tmrgsort, params=True),
              LocalRow("TSORT", rearrange.tsort, params=True),
              LocalRow("THISTOGRAM", rearrange.thistogram, params=True)]  # fmt: skip
@@ -329,13 +333,15 @@ LOCAL_ROWS: dict[str, LocalRow] = _rows()
 """Tile-local op mnemonic -> its kernel row."""
 
 
-def local_tile(mnemonic: str, sources, types, dst_type, dst_valid, params=(), dst_shape=None
-               ) -> np.ndarray | tuple[np.ndarray, ...]:
+def local_tile(mnemonic: str, sources, types, dst_type, dst_valid, params=(), dst_shape=None,
+               defined=None) -> np.ndarray | tuple[np.ndarray, ...]:
     """Run the kernel row ``mnemonic`` (the call convention of the module docstring; a
-    row also takes ``params`` and / or ``dst_shape``, :class:`LocalRow`). A two-destination
-    op (TSORT) returns one valid rectangle per destination."""
+    row also takes ``params``, ``dst_shape`` and / or ``defined``, :class:`LocalRow`). A
+    two-destination op (TSORT) returns one valid rectangle per destination."""
     row = LOCAL_ROWS[mnemonic]
     extra: dict = {}
+    if row.whole:
+        extra["defined"] = defined
     if row.params:
         extra["params"] = tuple(params)
     if row.physical:

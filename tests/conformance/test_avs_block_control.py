@@ -297,21 +297,31 @@ def test_icall_from_a_system_block():
     assert c.barg.kind is BlockKind.SYS and c.barg.bpcn == 0
 
 
-ROLLBACK = ("the saved trap context of the fault (_TrapContexts: BlockControl keeps only a "
-            "post-commit trap's) and the IllegalInstruction of a retiring FixedPoint operation "
-            "(not modelled): the retiring commit fails here through B.CATR DR (BundleControl)")
-
-
-@avs("PTO-AVS-BLOCK-BSTART-CALL-ROLLBACK-001", "PTO-AVS-BLOCK-BSTART-ICALL-ROLLBACK-001",
-     unchecked=ROLLBACK)  # fmt: skip
-@pytest.mark.parametrize("word", [CALL, ICALL])
-def test_call_rollback_keeps_ra_and_barg(word):
-    c = BlockControl(0x400, return_address=0xDEAD)
-    assert c.execute(BStartStd(2, (0x600 - 0x400) // 2)) and c.execute(BCatr(dr=1))
+@avs("PTO-AVS-BLOCK-BSTART-CALL-ROLLBACK-001", "PTO-AVS-BLOCK-BSTART-ICALL-ROLLBACK-001")
+@pytest.mark.parametrize("word, pc, target, ra", [(CALL, 0x400, 0x600, 0xDEAD),
+                                                  (ICALL, 0x500, 0x700, 0xBEEF)])  # fmt: skip
+def test_call_rollback_keeps_ra_and_barg(word, pc, target, ra):
+    """A Standard DIRECT block at ``pc`` whose retiring operation cannot commit (a FixedPoint
+    operation: IllegalInstruction at its commit, asl/block/model/commit/validation.asl): the
+    fused call is rejected, ra keeps its old value, the live BARG is the retiring one, and
+    the trap context saved in ACR0 holds the retiring block's BPC and BARG."""
+    c = BlockControl(pc, return_address=ra)
+    assert c.execute(BStartStd(2, (target - pc) // 2)) and c.tpc == pc + 4
+    c.fixed_point_operation = True  # the ASL test installs the descriptor directly
+    assert not c.execute_word(word, 32) and c.last_fault == ILLEGAL_INSTRUCTION
+    assert c.return_address == ra and c.barg.bpcn == target
+    assert c.barg.transfer is Transfer.DIRECT and c.active and c.bpc == pc
+    assert c.arch.acr == 0
+    saved = c.arch.trap_contexts[0]
+    assert saved.valid and saved.bpc == pc and saved.tpc == pc + 4
+    assert saved.barg.bpcn == target and saved.barg.transfer is Transfer.DIRECT
+    assert saved.return_address == ra
+    # the same rollback when the retiring commit fails through B.CATR DR (BundleControl)
+    c = BlockControl(pc, return_address=ra)
+    assert c.execute(BStartStd(2, (target - pc) // 2)) and c.execute(BCatr(dr=1))
     barg = c.barg
     assert not c.execute_word(word, 32) and c.last_fault == BUNDLE_CONTROL
-    assert c.return_address == 0xDEAD and c.barg == barg and c.barg.bpcn == 0x600
-    assert c.bpc == 0x400 and c.active
+    assert c.return_address == ra and c.barg == barg and c.arch.trap_contexts[0].barg == barg
 
 
 # -- XB: reserved in PTO -------------------------------------------------------------------
@@ -414,16 +424,23 @@ def test_b_catr_dr_engine():
     assert not c.complete(0x104) and c.last_fault == BUNDLE_CONTROL and c.active
 
 
-@avs("PTO-AVS-BLOCK-B-CATR-POST-TRAP-001", unchecked="the trap ring's context registers "
-     "(_TrapContexts indexed by CurrentACR): BlockControl keeps one post-commit trap context")
+@avs("PTO-AVS-BLOCK-B-CATR-POST-TRAP-001")
 def test_b_catr_post_trap():
+    """The commit succeeds, then traps: the trap context saved in the current ring is the
+    clean post-commit state (no active block, no B.CATR) resuming the selected continuation."""
     c = BlockControl(0x100)
     assert c.execute(CBStartStd(1)) and c.execute(BCatr(trap=1))
     assert not c.complete(0x104) and c.last_fault == BUNDLE_POST_COMMIT
     assert not c.active and c.tpc == 0x104
-    assert c.trap is not None and c.trap.tpc == 0x104
-    assert not c.trap.bundle_active and not c.trap.attributes_present
-    assert c.recover_trap() and c.tpc == 0x104
+    ring = c.arch.acr
+    saved = c.arch.trap_contexts[ring]
+    assert saved.valid and saved.tpc == 0x104
+    assert not saved.bundle_active and saved.control_attributes is None
+    assert c.arch.banks[ring].number == 5 and c.arch.fault_address == 0x104
+    c.tpc = 0x9000  # wherever the handler ran
+    assert c.arch.recover_trap_context(ring) and c.tpc == 0x104 and not c.active
+    assert not c.arch.trap_contexts[ring].valid
     # without trap the same commit succeeds and raises nothing
     c = BlockControl(0x100)
     assert c.execute(CBStartStd(1)) and c.complete(0x104) and c.last_fault is None
+    assert not c.arch.trap_contexts[0].valid

@@ -29,14 +29,14 @@ T = TileDataType
 
 
 @avs("PTO-AVS-TILE-STAGE4-CARRIER-TYPES-001",
-     unchecked="its TIMG2COL, GMOV and TPREFETCH representatives: those operations are not "
+     unchecked="its GMOV and TPREFETCH representatives: those operations are not "
                "implemented")  # fmt: skip
 def test_family_type_domains():
     """Each family keeps its closed type set (asl/tile/model/legality/dtype-layout.asl): the
     integer logicals take U64/U16/S8 but no float carrier (E3M2, HF32, E2M3, TF32, FP64) or
     U4X2; TSEL/TSELS take FP64 U64 BF16 FP32 but not HiF8; TROWEXPAND U64 not HiF8,
     TCOLEXPAND U32; TEXPANDS S64 not E3M2; TFILLPAD HF32; TEXTRACT BF16; TINSERT E2M3 FP64
-    U4X2; TTRANS S32; TLOAD FP32 FP64 U4X2 and TSTORE BF16 FP64 U4X2 decode."""
+    U4X2; TTRANS S32; TIMG2COL U8 not E3M2 FP64 U4X2; TLOAD FP32 FP64 U4X2 and TSTORE BF16 FP64 U4X2 decode."""
     from pto_dialect.isa import BlockFamily, BStart, decode, encode
 
     cases = {"tand": ({T.U64}, {T.E3M2, T.FP64, T.U4X2}), "tor": (set(), {T.HF32}),
@@ -45,6 +45,7 @@ def test_family_type_domains():
              "tsels": ({T.FP32}, set()), "trowexpand": ({T.U64}, {T.HIF8}),
              "tcolexpand": ({T.U32}, set()), "texpands": ({T.S64}, {T.E3M2}),
              "tfillpad": ({T.HF32}, set()), "textract": ({T.BF16}, set()),
+             "timg2col": ({T.U8}, {T.E3M2, T.FP64, T.U4X2}),
              "tinsert": ({T.E2M3, T.FP64, T.U4X2}, set()), "ttrans": ({T.S32}, set())}  # fmt: skip
     for name, (yes, no) in cases.items():
         types = family_op(name).TYPES
@@ -196,13 +197,15 @@ def _unwritten(op_line: str, t: str) -> str:
   {op_line}""", [("r", t)])
 
 
-@avs("PTO-AVS-TILE-TESTDECODEDTILELEGALITYFAULTS-FAULT-001",
-     unchecked="the trap number and fault address of the trap context are not modelled "
-               "(a fault raises PTOFault with its kind)")  # fmt: skip
+@avs("PTO-AVS-TILE-TESTDECODEDTILELEGALITYFAULTS-FAULT-001")
 def test_legality_faults_have_no_effect():
     """TADD with a never-written (or released) source, unsigned TDIV by a tile holding a zero
     and a TMATMUL_BIAS whose bias is 2x3 instead of 1xN are all TileLegality, before any
-    result exists (asl/tile/model/legality/operand-schema.asl)."""
+    result exists (asl/tile/model/legality/operand-schema.asl). Run as the instruction at
+    TPC 0x280 (``ArchState.run_at``), the division fault records trap 5 (BUNDLE_TRAP) with
+    fault address 0x280 in the current ring (``SetFault(Fault_TileLegality, ReadTPC())``)."""
+    from interpreter.arch import ArchState
+
     for text in (_unwritten(f"%r = pto.tadd %a, %u : {U64}", U64),
                  bundled(_unwritten(f"%r = pto.tadd %a, %u : {U64}", U64))):  # fmt: skip
         with pytest.raises(PTOFault) as e:
@@ -213,6 +216,11 @@ def test_legality_faults_have_no_effect():
         with pytest.raises(PTOFault) as e:
             run(text, "f", u64([[8, 8], [8, 8]]), u64([[2, 0], [2, 2]]))
         assert e.value.kind == "TileLegality"
+        arch = ArchState()
+        ok, result = arch.run_at(0x280, run, text, "f", u64([[8, 8], [8, 8]]),
+                                 u64([[2, 0], [2, 2]]))  # fmt: skip
+        assert not ok and result is None and arch.last_fault == "TileLegality"
+        assert arch.fault_address == 0x280 and arch.banks[arch.acr].number == 5
     bias = """%a = "test.op"() : () -> !pto.tile<2x2xui16, cube_m16, mat>
 %b = "test.op"() : () -> !pto.tile<2x2xui16, cube_n8, mat>
 %c = "test.op"() : () -> !pto.tile<32x4xui32, valid=2x3>

@@ -78,7 +78,7 @@ INVALID = _lit_files("--verify-diagnostics")
 
 
 def test_families_are_nonempty_and_disjoint():
-    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 12 and len(LOCAL_OPS) == 42
+    assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 12 and len(LOCAL_OPS) == 43
     assert len(MOVE_OPS) == 1
     assert len({c.name for c in ALL_OPS}) == len(ALL_OPS)
     registered = {op.name for op in PTO.operations}

@@ -31,6 +31,7 @@ from pto_dialect.tile_rearrange import (
     TExtractOp,
     TFillPadOp,
     THistogramOp,
+    TImg2ColOp,
     TInsertOp,
     TMrgSortOp,
     TSortOp,
@@ -249,11 +250,11 @@ def test_block_rules():
 
 def test_static_catalog_alignment():
     """Each op's encoding row (Mode:Function, SFU engine, source / destination counts, B.DATR
-    applicability: Layout only; TMRGSORT none) is the catalog's."""
+    applicability: Layout only; TMRGSORT, TSORT, TIMG2COL none) is the catalog's."""
     for cls in REARRANGE_OPS:
         row = isa.TEPL_OPS[(cls.MODE, cls.FUNCTION)]
-        if cls in WINDOW_OPS or cls in (TMrgSortOp, TSortOp, THistogramOp):  # not Layout-only
-            want = {TMrgSortOp: "", TSortOp: "", THistogramOp: "DP"}.get(cls, "L")
+        if cls in WINDOW_OPS or cls in (TMrgSortOp, TSortOp, THistogramOp, TImg2ColOp):
+            want = {TMrgSortOp: "", TSortOp: "", THistogramOp: "DP", TImg2ColOp: ""}.get(cls, "L")
             assert row.sources == len(cls.SOURCES) and row.datr_fields == want
             assert row.destinations == len(cls.RESULTS)
             continue
@@ -482,4 +483,5 @@ def test_thistogram_tile_block_and_filter_definedness():
 
 
 EXECUTED = frozenset(c.name for c in REARRANGE_OPS)
-"""Every op of this module runs at tile level and as a decoded block above."""
+"""Every op of this module runs at tile level and (but the BLOCK_UNSOUND ones) as a decoded
+block above; TIMG2COL in tests/evidence/test_img2col_evidence.py."""

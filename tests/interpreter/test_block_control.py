@@ -77,7 +77,9 @@ def test_post_commit_trap_on_the_next_start():
     c = BlockControl(0x100)
     assert c.execute(CBStartStd(1)) and c.execute(BCatr(trap=1))
     assert not c.execute(CBStartSys()) and c.last_fault == BUNDLE_POST_COMMIT
-    assert not c.active and c.tpc == 0x102 and c.trap.tpc == 0x102
+    assert not c.active and c.tpc == 0x102
+    trap = c.arch.trap_contexts[c.arch.acr]
+    assert trap.valid and trap.tpc == 0x102 and not trap.bundle_active
 
 
 def test_start_replaces_the_active_block():

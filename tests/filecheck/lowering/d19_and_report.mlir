@@ -18,7 +18,7 @@
 // REPORT-NEXT: lowered  @mlp op 5 (%mm): 'linalg.matmul' [contraction: f32, f32, f32] -> pto.matmul
 // REPORT-NEXT: kept     @mlp op 9 (%r): 'linalg.generic' [elementwise: f32, f32]: elementwise: math.tanh: no PTO instruction computes tanh
 // REPORT-NEXT: instructions executed: {{.*}}TMATMUL{{.*}}
-// REPORT-NEXT: tile sizes: GEMV/matmul up to 64 KiB per PE, TREM/binary up to 16 KiB, other families up to 64 KiB; peak {{[0-9]+}} B of the 262144 B core tile capacity
+// REPORT-NEXT: tile sizes: GEMV/matmul up to 64 KiB per PE, the others up to (KiB) binary 16, map 32, convert 32, cmpsel 16, reduce 32, expand 16, transpose 32; peak {{[0-9]+}} B of the 262144 B core tile capacity
 
 // LEFT: pto lowering report: 1 op(s) not lowered to PTO
 // LEFT-NEXT: kept     @mlp op {{[0-9]+}} (%r): 'linalg.generic' [elementwise: f32, f32]: elementwise: math.tanh: no PTO instruction computes tanh
