@@ -44,8 +44,7 @@ from pto_dialect.bundle import (
     pe_stride_of,
     row_stride_of,
 )
-from pto_dialect.data_movement import is_packed_gm
-from pto_dialect.datatypes import TileDataType
+from pto_dialect.data_movement import gm_pitch_bytes
 from pto_dialect.faults import PTOFault
 from pto_dialect.isa.commands import GPR_NAMES
 from pto_dialect.predicate import PredicateTileType
@@ -101,8 +100,8 @@ def gmaddr_comment(block: BlockOp) -> str | None:
     assert isinstance(t, TensorType)
     s0, s1 = pe_stride_of(block)
     tile_t = block.outs[0].type if start.op_name == "TLOAD" else ins[0].type
-    bits = 8 if is_packed_gm(t.element_type, tile_t) else TileDataType(start.dtype).bits
-    row = row_stride_of(block) * ((t.get_shape()[1] * bits + 7) // 8)
+    assert isinstance(tile_t, TileType)
+    row = row_stride_of(block) * gm_pitch_bytes(t, tile_t)
     i, j = (_value_text(o) for o in offs)
     regs = "a0, a1" if row else "a0"  # row stride 0: B.IOR RegSrc1 zero
     return (

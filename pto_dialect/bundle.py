@@ -43,7 +43,7 @@ the B.IOR against the B.FPATR's scalar parameters -> TileLegality).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import ClassVar
 
@@ -80,7 +80,13 @@ from pto_dialect.compare_ops import (
     TileSelectOp,
 )
 from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR, ConvertTileOp, TCvtOp
-from pto_dialect.data_movement import TLoadOp, TStoreOp, constant_index
+from pto_dialect.data_movement import (
+    TLoadOp,
+    TStoreOp,
+    constant_index,
+    dense_row_stride_bytes,
+    gm_pitch_bytes,
+)
 from pto_dialect.datatypes import DTYPE_NONE, TileDataType, mx_needs_scale
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR, TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
@@ -1080,11 +1086,25 @@ def _check_gm_address(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreO
         tensor_t = op.source.type if isinstance(op, TLoadOp) else op.dest.type
         assert isinstance(tensor_t, TensorType)
         col = t.valid_shape[1] if t.layout_kind.is_cube else t.shape[1]
-        dense = (col + 1) // 2 if op.packed else col
-        if k != 1 or tensor_t.get_shape()[1] != dense:
+        _, dense = gm_operands(s, col, {})
+        if k != 1 or gm_pitch_bytes(tensor_t, t) != dense:
             raise _fail(tl, f"an omitted B.IOR reads rows at the dense stride of Col = {col} "
-                        f"elements: the tensor's rows must hold {dense} element(s) and "
-                        f"row_stride be 1")  # fmt: skip
+                        f"elements ({dense} B): the tensor's rows must be {dense} B and "
+                        f"row_stride 1")  # fmt: skip
+
+
+def gm_operands(s: isa.BlockSummary, col: int, gprs: Mapping[int, int]) -> tuple[int, int]:
+    """(GM base address, byte row stride) a TLOAD/TSTORE block hands its operation, given the
+    values of the GPRs its B.IOR names (``BundleTileInstructionOperands``,
+    asl/block/model/dispatch/tile-schema.asl): RegSrc0 / RegSrc1 read their registers (the zero
+    register reads 0: an encoded zero is a real zero stride); without B.IOR the base is 0 and
+    the stride ``TileDenseRowStrideBytes(col)`` of the block's DataType, ``col`` the physical
+    column count of the Local tile (LB2, or ValidCol). In a linked block ``a0`` / ``a1`` hold
+    what the GMADDR pseudo-instruction computes from the tensor (docs/blocks.md)."""
+    ior = s.scalars
+    if ior is None:
+        return 0, dense_row_stride_bytes(col, TileDataType(s.a_type))
+    return tuple(0 if r == 0 else int(gprs[r]) for r in (ior.src0, ior.src1))  # type: ignore[return-value]
 
 
 def block_target_attr(block: Operation) -> Attribute:

@@ -72,6 +72,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from pto_dialect.attributes import PadValue, PadValueAttr, TileType
+from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
 
@@ -106,6 +107,22 @@ def gm_valid_shape(tile_t: TileType, packed: bool) -> tuple[int, int]:
     or ``ValidRow x ceil(ValidCol / 2)`` bytes for packed 4-bit GM."""
     vr, vc = tile_t.valid_shape
     return (vr, (vc + 1) // 2) if packed else (vr, vc)
+
+
+def dense_row_stride_bytes(cols: int, t: TileDataType) -> int:
+    """``TileDenseRowStrideBytes`` (asl/tile/model/memory/stride.asl): the byte row stride
+    of ``cols`` densely stored elements; the 4-bit types pack two per byte (``ceil(cols/2)``)."""
+    if t.packed_x2:
+        return (cols + 1) // 2
+    return cols * t.info.carrier_bits // 8
+
+
+def gm_pitch_bytes(tensor_t: TensorType, tile_t: TileType) -> int:
+    """The byte row pitch of a GM tensor as TLOAD/TSTORE of ``tile_t`` see it: a packed
+    4-bit GM tensor's column count; else its row of elements densely stored."""
+    cols = tensor_t.get_shape()[1]
+    return cols if is_packed_gm(tensor_t.element_type, tile_t) else dense_row_stride_bytes(
+        cols, tile_t.dtype)  # fmt: skip
 
 
 def gm_row_span(rows: int, row_stride: int) -> int:

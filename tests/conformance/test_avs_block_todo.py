@@ -672,7 +672,7 @@ def test_tload_row_stride():
     assert run_both_levels(zero, gm)[0].tolist() == [[9, 10], [9, 10]]  # B.IOR [a0, zero]
     assert run(base_zero(zero, "zero"), "f", gm)[0][0].tolist() == [[9, 10], [9, 10]]
     # the forms whose operands do not describe GM from address 0 at that stride
-    assert "rows must hold 2 element(s)" in verify_error(
+    assert "rows must be 8 B" in verify_error(
         base_zero(_tload_at_origin("tensor<2x3xi32>", tile), None))
     assert "constant offsets [0, 0]" in verify_error(base_zero(_load("tensor<2x2xi32>", tile), None))
     assert "row_stride is 1, not 0" in verify_error(
@@ -801,9 +801,6 @@ def test_cube_tstore_descriptor_mismatch():
 
 
 # -- B.IOR: scalar operands of decoded blocks ---------------------------------------------------
-IOR_VALUES = ("the GPR values a B.IOR delivers at run time (TLOAD base and row-stride words): "
-              "a linked block receives them as SSA operands a0/a1, so TLOAD operand values are "
-              "checked through the GM tensor tests above")  # fmt: skip
 _SORT_T = "!pto.tile<8x4xf32, valid=1x4>"
 _SORT_I = "!pto.tile<8x4xui32, valid=1x4>"
 _TSORT = (f"func.func @f(%s: {_SORT_T}, %w: i64) -> ({_SORT_T}, {_SORT_I}) {{\n"
@@ -828,12 +825,24 @@ def _tadds(ior: str = "") -> list:
                          f"B.IOT t#1, mask=1111, last, ->t<128B>\n{ior}BSTOP\n")  # fmt: skip
 
 
-@avs("PTO-AVS-BLOCK-B-IOR-DEFAULTS-EXEC-001", unchecked=IOR_VALUES)
+@avs("PTO-AVS-BLOCK-B-IOR-DEFAULTS-EXEC-001")
 def test_ior_schema_defaults():
     """GPR selectors 24..31 in any B.IOR field are IllegalInstruction; a second B.IOR is
     BundleControl; a one-scalar TADDS is complete with B.IOR omitted or all zero and
     incomplete (BundleControl) with a surplus RegSrc1/RegSrc2; TQUANT may read one GPR
-    for both of its scalars."""
+    for both of its scalars. A U64 TLOAD with LB2 = 7 and no B.IOR gets base 0 and the dense
+    56-byte stride; B.IOR [zero, zero] a zero stride; [a0, a1] with GPR 2 = 11, GPR 3 = 13
+    gets 11 and 13 (``bundle.gm_operands``, the ``BundleTileInstructionOperands`` address
+    and scalar0; how linked blocks meet them: test_tload_row_stride)."""
+    from pto_dialect.bundle import gm_operands
+    from pto_dialect.isa import BIor
+
+    tload = [BStart.op("TLOAD", T.U64.value), BDim(0, 0, 7), BDim(1, 0, 1), BDim(2, 0, 7)]
+    end = [BIot(None, None, 1, 6, 7, 0), BStop()]
+    gprs = {2: 11, 3: 13}
+    assert gm_operands(check_block([*tload, *end]), 7, gprs) == (0, 56)
+    assert gm_operands(check_block([*tload, BIor(0, 0, 0, 0), *end]), 7, gprs) == (0, 0)
+    assert gm_operands(check_block([*tload, BIor(2, 3, 0, 0), *end]), 7, gprs) == (11, 13)
     for sel in range(24, 32):
         for lo in (7, 15, 20, 27):  # RegDst, RegSrc0, RegSrc1, RegSrc2
             assert fault(decode, 0x13 | sel << lo, strict=True) == "IllegalInstruction"

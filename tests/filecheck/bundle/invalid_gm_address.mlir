@@ -66,4 +66,4 @@ func.func @f(%m: tensor<2x3xi32>) -> !pto.tile<32x2xui32, valid=2x2, pe=1000> {
   } {pto.pe_stride = array<i64: 0, 0>} : (tensor<2x3xi32>, index, index) -> !pto.tile<32x2xui32, valid=2x2, pe=1000>
   func.return %r : !pto.tile<32x2xui32, valid=2x2, pe=1000>
 }
-// CHECK: 'pto.block' op [TileLegality] an omitted B.IOR reads rows at the dense stride of Col = 2 elements: the tensor's rows must hold 2 element(s) and row_stride be 1
+// CHECK: 'pto.block' op [TileLegality] an omitted B.IOR reads rows at the dense stride of Col = 2 elements (8 B): the tensor's rows must be 8 B and row_stride 1
