@@ -1,7 +1,6 @@
 // A linked block whose B.DIM reads a GPR (register base): the GPR's run-time value is the
 // block's trailing i64 operand (docs/blocks.md "Register-base B.DIM"); custom and generic
 // syntax round-trip, the asm keeps the B.DIM, and a block without the operand is refused.
-// RUN: pto-opt %s | pto-opt | filecheck %s
 // RUN: pto-opt %s --print-op-generic | pto-opt | filecheck %s
 // RUN: pto-opt %s -t pto-asm | filecheck %s --check-prefix=ASM
 // RUN: pto-run %s --symbol f --engine both | filecheck %s --check-prefix=OUT
