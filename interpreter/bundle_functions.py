@@ -55,7 +55,14 @@ from interpreter.pto_functions import (
 )
 from interpreter.runtime import TileValue
 from pto_dialect.attributes import TileType
-from pto_dialect.bundle import BlockOp, check_linked, scalar_roles, source_roles
+from pto_dialect.bundle import (
+    BlockOp,
+    check_dim_values,
+    check_linked,
+    dim_registers,
+    scalar_roles,
+    source_roles,
+)
 from pto_dialect.convert_ops import ConvertTileOp
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.elementwise_ops import TeplElementwiseOp
@@ -67,6 +74,29 @@ from pto_dialect.tile_move import LocalMoveOp
 
 def block_plan(op: BlockOp, profile: str, in_place: bool = False):
     """The block ``op`` decoded once: ``plan(*operands) -> results``.
+
+    A block with register-base B.DIMs takes their GPR values as trailing operands: the plan
+    checks the LBs they give (``check_dim_values``, TileLegality before any effect) and runs
+    the block on the other operands."""
+    plan = _block_plan(op, profile, in_place)
+    try:
+        s = op.summary()
+        n = len(dim_registers(s)) if op.linked and not s.noop else 0
+        tile_op = check_linked(op, s) if n else None
+    except PTOFault:
+        return plan  # it faults on every execution
+    if not n:
+        return plan
+
+    def with_dims(*args):
+        check_dim_values(s, tile_op, args[len(args) - n:])
+        return plan(*args[: len(args) - n])
+
+    return with_dims
+
+
+def _block_plan(op: BlockOp, profile: str, in_place: bool):
+    """:func:`block_plan` without the run-time B.DIM values.
 
     A block whose decode faults is not cached: its plan decodes again on every execution and
     faults there, at the same op, before any effect (D12). ``in_place`` is passed to a

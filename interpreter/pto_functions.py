@@ -26,9 +26,10 @@ from interpreter.runtime import (
 from pto_dialect.attributes import TargetProfile, TileType
 from pto_dialect.compare_ops import COMPARE_SELECT_OPS, CompareSelectOp
 from pto_dialect.convert_ops import CONVERT_OPS, ConvertTileOp, TCvtOp
-from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.data_movement import TLoadOp, TStoreOp, gm_row_span, gm_valid_shape
 from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS, TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.mx_quant import pack_x2, unpack_x2
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS, BinaryTileOp, CubeMatrixOp, target_profile
 from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS, GeneratorTileOp, TeplTileOp
 from pto_dialect.tile_move import MOVE_OPS, LocalMoveOp
@@ -411,7 +412,9 @@ def cube_plan(op: CubeMatrixOp, profile: str):
 def _move_slices(op: TLoadOp | TStoreOp, tile_t: TileType):
     """``slices(shape, i0, j0) -> {pe: (rows, cols)}`` for TLOAD/TSTORE, bounds-checked."""
     s0, s1 = op.pe_stride.get_values()
-    vr, vc = tile_t.valid_shape
+    vr, vc = gm_valid_shape(tile_t, op.packed)  # packed 4-bit GM: ceil(VC / 2) bytes
+    k = op.row_step  # tensor rows between tile rows; 0: every row is the first (one slice row)
+    span = gm_row_span(vr, k)
     pes = list(enumerate(pe_indices(tile_t.pe_mask)))
     name = op.name
 
@@ -420,14 +423,14 @@ def _move_slices(op: TLoadOp | TStoreOp, tile_t: TileType):
         out = {}
         for q, p in pes:
             r, c = i0 + q * s0, j0 + q * s1
-            if r < 0 or c < 0 or r + vr > shape[0] or c + vc > shape[1]:
+            if r < 0 or c < 0 or r + span > shape[0] or c + vc > shape[1]:
                 raise PTOFault(
                     FaultKind.TILE_LEGALITY,
-                    f"PE{p} slice [{r}:{r + vr}, {c}:{c + vc}] is outside the tensor of shape "
+                    f"PE{p} slice [{r}:{r + span}, {c}:{c + vc}] is outside the tensor of shape "
                     f"{shape[0]}x{shape[1]}",
                     name,
                 )
-            out[p] = (slice(r, r + vr), slice(c, c + vc))
+            out[p] = (slice(r, r + span, max(k, 1)), slice(c, c + vc))
         return out
 
     return slices
@@ -441,15 +444,43 @@ def tload_plan(op: TLoadOp):
     dtype = storage_dtype(tt.dtype)
     pad = op.pad.data.value
     from_valid = TileValue.from_valid
+    vr, vc = tt.valid_shape
+    if op.row_step == 0:  # the encoded-zero row stride: every row reads the first one
+        def rows(x):
+            return np.broadcast_to(x, (vr, x.shape[1]))
+    else:
+        def rows(x):
+            return x
+    if op.packed:
+        def packed_plan(src, i0, j0):
+            src = np.asarray(src)
+            sl = slices(src.shape, i0, j0)
+            # each byte: low nibble = even element, high nibble = odd element
+            valid = {p: rows(unpack_x2(src[s].view(np.uint8), vc).view(dtype))
+                     for p, s in sl.items()}  # fmt: skip
+            return (from_valid(tt, valid, pad),)
+
+        return packed_plan
 
     def plan(src, i0, j0):
         src = np.asarray(src)
         sl = slices(src.shape, i0, j0)
         same = src.dtype.itemsize == dtype.itemsize
-        valid = {p: src[s].view(dtype) if same else src[s].astype(dtype) for p, s in sl.items()}
+        valid = {p: rows(src[s].view(dtype) if same else src[s].astype(dtype))
+                 for p, s in sl.items()}  # fmt: skip
         return (from_valid(tt, valid, pad),)
 
     return plan
+
+
+def _store_packed(out: np.ndarray, s: tuple[slice, slice], v: np.ndarray) -> None:
+    """Write a valid rectangle of 4-bit codes into packed GM bytes ``out[s]``, low nibble
+    first; with an odd column count the high nibble of each row's last byte is kept."""
+    gm = out.view(np.uint8)
+    new = pack_x2(v.view(np.uint8))
+    if v.shape[1] % 2:
+        new[:, -1] |= gm[s][:, -1] & 0xF0
+    gm[s] = new
 
 
 def tstore_plan(op: TStoreOp, in_place: bool = False):
@@ -462,6 +493,8 @@ def tstore_plan(op: TStoreOp, in_place: bool = False):
     assert isinstance(tt, TileType)
     slices = _move_slices(op, tt)
     name = op.name
+    packed = op.packed
+    aliased = op.row_step == 0
 
     def plan(tile, dst, i0, j0):
         tile = require_source(name, "tile", tile, tt)
@@ -475,7 +508,12 @@ def tstore_plan(op: TStoreOp, in_place: bool = False):
             out = np.array(dst, copy=True, subok=False)
         for p, s in sl.items():
             v = tile.valid(p)
-            out[s] = v.view(out.dtype) if v.dtype.itemsize == out.dtype.itemsize else v
+            if aliased:  # the encoded-zero row stride: rows in order, the last one remains
+                v = v[-1:]
+            if packed:
+                _store_packed(out, s, v)
+            else:
+                out[s] = v.view(out.dtype) if v.dtype.itemsize == out.dtype.itemsize else v
         return (out,)
 
     return plan

@@ -49,7 +49,7 @@ from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
-from xdsl.dialects.builtin import UnitAttr
+from xdsl.dialects.builtin import IntegerAttr, UnitAttr, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -62,6 +62,7 @@ from pto_dialect.bundle import (
     GM_STRIDE_GPR,
     MOVE_LAYOUT_CODES,
     PE_STRIDE_ATTR,
+    ROW_STRIDE_ATTR,
     SLOT_GPRS,
     UNASSIGNED_ATTR,
     BlockOp,
@@ -381,7 +382,8 @@ def move_block(op: TLoadOp | TStoreOp) -> _Form:
     cmds += [_lb(0, vc), _lb(1, vr)]
     if not t.layout_kind.is_cube and t.shape[1] != vc:
         cmds.append(_lb(2, t.shape[1]))
-    cmds.append(isa.BIor(GM_BASE_GPR, GM_STRIDE_GPR, 0, 0))
+    # RegSrc1 zero is the encoded-zero row stride (rows alias; tile-schema.asl)
+    cmds.append(isa.BIor(GM_BASE_GPR, GM_STRIDE_GPR if op.row_step else 0, 0, 0))
     mode = _pe_mode(op, t.pe_mask)
     if load:
         cmds.append(isa.BIot(last=1, size_code=_size_code(op, t), pe_mode=mode,
@@ -391,7 +393,10 @@ def move_block(op: TLoadOp | TStoreOp) -> _Form:
         cmds.append(isa.BIot(src0=PLACEHOLDER_SOURCE, last=1, pe_mode=mode))
         ins = [op.tile, op.dest, *op.offsets]
     cmds.append(isa.BStop())
-    return _Form(cmds, ins, {PE_STRIDE_ATTR: op.pe_stride})
+    attrs: dict[str, Attribute] = {PE_STRIDE_ATTR: op.pe_stride}
+    if op.row_step != 1:
+        attrs[ROW_STRIDE_ATTR] = IntegerAttr(op.row_step, i64)
+    return _Form(cmds, ins, attrs)
 
 
 def local_move_block(op: LocalMoveOp) -> _Form:

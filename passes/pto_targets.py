@@ -38,10 +38,13 @@ from pto_dialect.bundle import (
     UNASSIGNED_ATTR,
     BlockOp,
     BundleCommandOp,
+    dim_registers,
+    linked_ins,
     module_of_commands,
     pe_stride_of,
+    row_stride_of,
 )
-from pto_dialect.datatypes import TileDataType
+from pto_dialect.data_movement import gm_pitch_bytes
 from pto_dialect.faults import PTOFault
 from pto_dialect.isa.commands import GPR_NAMES
 from pto_dialect.predicate import PredicateTileType
@@ -92,15 +95,17 @@ def gmaddr_comment(block: BlockOp) -> str | None:
     if start.op_name not in ("TLOAD", "TSTORE"):
         return None
     ins = list(block.ins)
-    tensor, offs = (ins[0], ins[1:]) if start.op_name == "TLOAD" else (ins[1], ins[2:])
+    tensor, offs = (ins[0], ins[1:3]) if start.op_name == "TLOAD" else (ins[1], ins[2:4])
     t = tensor.type
     assert isinstance(t, TensorType)
     s0, s1 = pe_stride_of(block)
-    bits = TileDataType(start.dtype).bits
-    row = (t.get_shape()[1] * bits + 7) // 8
+    tile_t = block.outs[0].type if start.op_name == "TLOAD" else ins[0].type
+    assert isinstance(tile_t, TileType)
+    row = row_stride_of(block) * gm_pitch_bytes(t, tile_t)
     i, j = (_value_text(o) for o in offs)
+    regs = "a0, a1" if row else "a0"  # row stride 0: B.IOR RegSrc1 zero
     return (
-        f"# pseudo GMADDR a0, a1 <- {_value_text(tensor)}[{i} + q*{s0}, {j} + q*{s1}], "
+        f"# pseudo GMADDR {regs} <- {_value_text(tensor)}[{i} + q*{s0}, {j} + q*{s1}], "
         f"row stride {row} B  (per PE q; not encoded, docs/blocks.md)"
     )
 
@@ -110,23 +115,38 @@ def scalars_comment(block: BlockOp) -> str | None:
     parameters (docs/blocks.md): ``a<k>`` holds the k-th linked scalar (B.IOR RegSrc k,
     PTO-SPEC 3.3 dense order). Scalar set-up outside the block stream: a comment, not encoded.
     """
-    scalars = [v for v in block.ins if not isinstance(v.type, TileType | PredicateTileType)]
     cmds = block.commands()
     start = cmds[0] if cmds else None
-    if not scalars or not isinstance(start, isa.BStart) or start.family is not isa.BlockFamily.CUBE:
+    if not block.linked or not isinstance(start, isa.BStart) or start.family is not isa.BlockFamily.CUBE:
+        return None
+    ins = linked_ins(block, block.summary())
+    scalars = [v for v in ins if not isinstance(v.type, TileType | PredicateTileType)]
+    if not scalars:
         return None
     regs = ", ".join(GPR_NAMES[g] for g in SLOT_GPRS[: len(scalars)])
     vals = ", ".join(_value_text(v) for v in scalars)
     return f"# pseudo MV {regs} <- {vals}  (scalar parameters; not encoded, docs/blocks.md)"
 
 
+def dims_comment(block: BlockOp) -> str | None:
+    """The pseudo-instruction line of a linked block whose B.DIMs read GPRs: each register
+    holds its trailing i64 operand (docs/blocks.md, "Register-base B.DIM"). Not encoded."""
+    if not block.linked:
+        return None
+    regs = dim_registers(block.summary())
+    if not regs:
+        return None
+    vals = ", ".join(_value_text(v) for v in list(block.ins)[len(block.ins) - len(regs):])
+    names = ", ".join(GPR_NAMES[g] for g in regs)
+    return f"# pseudo MV {names} <- {vals}  (B.DIM bases; not encoded, docs/blocks.md)"
+
+
 def print_asm(module: ModuleOp) -> str:
     check_fully_lowered(module, "pto-asm")
     stanzas = []
     for op in _blocks(module):
-        pseudo = gmaddr_comment(op) or scalars_comment(op)
-        text = isa.print_program(op.commands())
-        stanzas.append(text if pseudo is None else pseudo + "\n" + text)
+        pseudo = [c for c in (gmaddr_comment(op), scalars_comment(op), dims_comment(op)) if c]
+        stanzas.append("\n".join([*pseudo, isa.print_program(op.commands())]))
     return "\n".join(stanzas)
 
 

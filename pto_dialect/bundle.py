@@ -43,10 +43,19 @@ the B.IOR against the B.FPATR's scalar parameters -> TileLegality).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntAttr, StringAttr, TensorType, i64
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    StringAttr,
+    TensorType,
+    i64,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -71,7 +80,13 @@ from pto_dialect.compare_ops import (
     TileSelectOp,
 )
 from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR, ConvertTileOp, TCvtOp
-from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.data_movement import (
+    TLoadOp,
+    TStoreOp,
+    constant_index,
+    dense_row_stride_bytes,
+    gm_pitch_bytes,
+)
 from pto_dialect.datatypes import DTYPE_NONE, TileDataType, mx_needs_scale
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR, TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
@@ -156,6 +171,9 @@ first, then LReLU; pto-spec ``cube-tmatmul.asl`` / ``BundleOperationGPRInputSele
 PE_STRIDE_ATTR = "pto.pe_stride"
 """Attribute of a linked TLOAD/TSTORE block: the per-PE offset step of ``pto.tload`` /
 ``pto.tstore`` (which the GMADDR pseudo-instruction folds into each PE's base)."""
+ROW_STRIDE_ATTR = "pto.row_stride"
+"""Attribute of a linked TLOAD/TSTORE block (i64, present only when not 1): the op's
+``row_stride`` (tensor rows between tile rows; the B.IOR row stride is that many tensor rows)."""
 UNASSIGNED_ATTR = "pto.unassigned"
 """Unit attribute of a block formed by ``pto-form-bundles`` whose register fields (B.IOT
 sources and destination hands) are placeholders until ``pto-assign-registers`` runs."""
@@ -570,6 +588,15 @@ def _elementwise_class(s: isa.BlockSummary) -> type[TeplElementwiseOp] | None:
     return ELEMENTWISE_OP_OF_SELECTOR.get(key) or COMPARE_SELECT_OP_OF_SELECTOR.get(key)
 
 
+def row_stride_of(block: BlockOp) -> int:
+    attr = block.attributes.get(ROW_STRIDE_ATTR)
+    if attr is None:
+        return 1
+    if not isinstance(attr, IntegerAttr):
+        raise _fail(FaultKind.TILE_LEGALITY, f"{ROW_STRIDE_ATTR} must be an i64 integer")
+    return attr.value.data
+
+
 def pe_stride_of(block: BlockOp) -> list[int]:
     attr = block.attributes.get(PE_STRIDE_ATTR)
     if attr is None:
@@ -579,13 +606,80 @@ def pe_stride_of(block: BlockOp) -> list[int]:
     return [int(v) for v in attr.get_values()]
 
 
+def dim_registers(s: isa.BlockSummary) -> tuple[int, ...]:
+    """The GPRs the block's register-base B.DIMs read, distinct, in LB order. A linked block
+    takes each one's run-time value as a trailing ``i64`` operand (after every other operand),
+    like the B.IOR scalars (docs/blocks.md, "Register-base B.DIM")."""
+    return tuple(dict.fromkeys(r for r in s.lb_regs if r is not None))
+
+
+def linked_ins(block: BlockOp, s: isa.BlockSummary) -> list[SSAValue]:
+    """The block's operands without the trailing B.DIM register values (:func:`dim_registers`),
+    which must be ``i64`` (else TileLegality)."""
+    ins = list(block.ins)
+    n = len(dim_registers(s))
+    if n and (len(ins) < n or any(v.type != i64 for v in ins[len(ins) - n:])):
+        names = ", ".join(isa.commands.GPR_NAMES[r] for r in dim_registers(s))
+        raise _fail(FaultKind.TILE_LEGALITY,
+                    f"a register-base B.DIM reads its GPR at run time: a linked block takes the "
+                    f"value of {names} as {n} trailing i64 operand(s)")  # fmt: skip
+    return ins[: len(ins) - n]
+
+
+def lb_expectations(s: isa.BlockSummary, op: PTOOp) -> tuple[tuple[str, int | None], ...]:
+    """(name, the value the tile types fix) of LB0..2 for a linked block whose equivalent
+    tile op is ``op`` (None: not fixed by the tiles, or the operation reads no LBs):
+    CUBE (M, N, K); TLOAD/TSTORE (ValidCol, ValidRow, Col; Col is free for the CUBE
+    conversions); the others (ValidCol, ValidRow, Col) of their LB geometry."""
+    if isinstance(op, TLoadOp | TStoreOp | LocalMoveOp):
+        t = op.result.type if isinstance(op, TLoadOp) else (
+            op.tile.type if isinstance(op, TStoreOp) else op.src.type)  # fmt: skip
+        assert isinstance(t, TileType)
+        cube = isinstance(op, TLoadOp | TStoreOp) and t.layout_kind.is_cube
+        vals: tuple[int | None, ...] = (t.valid_shape[1], t.valid_shape[0],
+                                        None if cube else t.shape[1])  # fmt: skip
+        return tuple(zip(("ValidCol", "ValidRow", "Col"), vals))
+    if isinstance(op, TeplTileOp) and op.NO_LBS:  # TMRGSORT, TSORT: shape from the sources
+        return (("LB0", None), ("LB1", None), ("LB2", None))
+    if isinstance(op, CubeMatrixOp):
+        a, b = op.a.type, op.b.type
+        assert isinstance(a, TileType) and isinstance(b, TileType)
+        return (("M", a.valid_shape[0]), ("N", b.valid_shape[1]), ("K", b.valid_shape[0]))
+    if isinstance(op, TeplTileOp | GeneratorTileOp):
+        g = op.lb_geometry()
+    else:
+        ins = [v.type for v in op.operands if isinstance(v.type, TileType | PredicateTileType)]
+        g = ins[1] if isinstance(op, TileSelectOp) else (  # the predicate comes first
+            ins[0] if ins and isinstance(ins[0], TileType) else op.results[0].type)
+        assert isinstance(g, TileType)
+    return (("ValidCol", g.valid_shape[1]), ("ValidRow", g.valid_shape[0]), ("Col", g.shape[1]))
+
+
+def check_dim_values(s: isa.BlockSummary, op: PTOOp, values: Sequence[int]) -> None:
+    """Run-time B.DIM: each register-base LB is ``(value + uimm17)[15:0]`` of its GPR's value
+    (``values`` in :func:`dim_registers` order; :func:`isa.lb_value`) and must be what the tile
+    types fix, as a static LB must: TileLegality before any effect otherwise."""
+    regs = dim_registers(s)
+    for k, (name, want) in enumerate(lb_expectations(s, op)):
+        reg = s.lb_regs[k]
+        if reg is None:
+            continue
+        (cmd,) = [c for c in s.commands if isinstance(c, isa.BDim) and c.lb == k]
+        value = int(values[regs.index(reg)])
+        got = isa.lb_value(cmd, value)
+        if want is not None and got != want:
+            raise _fail(FaultKind.TILE_LEGALITY,
+                        f"LB{k} ({name}) is {got} = ({isa.commands.GPR_NAMES[reg]} = {value} + "
+                        f"{cmd.imm})[15:0] at run time, the tiles say {want}")  # fmt: skip
+
+
 def move_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     """The detached ``pto.tload`` / ``pto.tstore`` equivalent to a linked TLSU block.
 
     TLOAD links ``(tensor, index, index) -> tile``; TSTORE ``(tile, tensor, index, index) ->
     tensor``; the per-PE step is the block's ``pto.pe_stride`` attribute.
     """
-    in_types = [v.type for v in block.ins]
+    in_types = [v.type for v in linked_ins(block, s)]
     out_types = [r.type for r in block.outs]
     load = s.op_name == "TLOAD"
     want = "(tensor, index, index) -> tile" if load else "(tile, tensor, index, index) -> tensor"
@@ -603,11 +697,11 @@ def move_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     if not ok:
         raise _fail(FaultKind.TILE_LEGALITY, f"a linked {s.op_name} block is {want}")
     vals = Block(arg_types=in_types).args
-    stride = pe_stride_of(block)
+    stride, rows = pe_stride_of(block), row_stride_of(block)
     if load:
         return TLoadOp(vals[0], vals[1:], tile_t, pe_stride=stride,  # type: ignore[arg-type]
-                       pad=list(PadValue)[s.datr.pad])  # fmt: skip
-    return TStoreOp(vals[0], vals[1], vals[2:], pe_stride=stride)
+                       pad=list(PadValue)[s.datr.pad], row_stride=rows)  # fmt: skip
+    return TStoreOp(vals[0], vals[1], vals[2:], pe_stride=stride, row_stride=rows)
 
 
 def local_move_op_of(block: BlockOp, s: isa.BlockSummary) -> LocalMoveOp:
@@ -616,7 +710,7 @@ def local_move_op_of(block: BlockOp, s: isa.BlockSummary) -> LocalMoveOp:
     cls = MOVE_OP_OF_FUNCTION.get(s.start.function)
     if cls is None:
         raise _fail(FaultKind.TILE_LEGALITY, f"{s.op_name}: {SHARED_TMOV_UNMODELLED}")
-    ins, outs = [v.type for v in block.ins], [r.type for r in block.outs]
+    ins, outs = [v.type for v in linked_ins(block, s)], [r.type for r in block.outs]
     if len(ins) != 1 or len(outs) != 1 or not all(isinstance(t, TileType) for t in ins + outs):
         raise _fail(FaultKind.TILE_LEGALITY, "a linked TMOV block is (tile) -> tile")
     (src,) = Block(arg_types=ins).args
@@ -632,7 +726,7 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         return move_op_of(block, s)
     if s.family is BlockFamily.TLSU and s.op_name and s.op_name.startswith("TMOV"):
         return local_move_op_of(block, s)
-    all_in = [v.type for v in block.ins]
+    all_in = [v.type for v in linked_ins(block, s)]
     out_types = [r.type for r in block.outs]
     tile = TileType | PredicateTileType
     n_tiles = next((i for i, t in enumerate(all_in) if not isinstance(t, tile)), len(all_in))
@@ -772,16 +866,9 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         assert isinstance(b, TileType)
         if b.dtype.value != s.b_type:
             raise _fail(tl, f"BType {TileDataType(s.b_type).name} differs from b's {b.dtype.name}")
-        want = (first.valid_shape[0], b.valid_shape[1], b.valid_shape[0])
-        names = ("M", "N", "K")
-    else:
-        g = op.lb_geometry() if isinstance(op, TeplTileOp | GeneratorTileOp) else first
-        want = (g.valid_shape[1], g.valid_shape[0], g.shape[1])
-        names = ("ValidCol", "ValidRow", "Col")
-    no_lbs = isinstance(op, TeplTileOp) and op.NO_LBS  # TMRGSORT, TSORT: shape from the sources
-    for k, (have, w, n) in enumerate(zip(s.dims, want, names)):
-        if no_lbs or s.lb_regs[k] is not None:
-            continue  # a GPR-sourced LB is known only at run time
+    for k, (have, (n, w)) in enumerate(zip(s.dims, lb_expectations(s, op))):
+        if w is None or s.lb_regs[k] is not None:
+            continue  # a GPR-sourced LB is checked at run time (check_dim_values)
         if have != w:
             raise _fail(tl, f"LB{k} ({n}) is {have}, the tiles say {w}")
     for i, ((_hand, code), t) in enumerate(zip(s.destinations, outs)):
@@ -898,8 +985,7 @@ def _check_local_move(s: isa.BlockSummary, op: LocalMoveOp) -> None:
     if layout is not t.layout_kind:
         raise _fail(tl, f"B.DATR Layout {LAYOUTS.get(s.datr.layout, s.datr.layout)} does not "
                     f"select the tiles' layout {t.layout_kind.value}")  # fmt: skip
-    want = (t.valid_shape[1], t.valid_shape[0], t.shape[1])
-    for k, (n, w) in enumerate(zip(("ValidCol", "ValidRow", "Col"), want)):
+    for k, (n, w) in enumerate(lb_expectations(s, op)):
         if s.lb_written[k] and s.lb_regs[k] is None and s.lb[k] != w:
             raise _fail(tl, f"LB{k} ({n}) is {s.lb[k]}, the source says {w}")
     ((_hand, code),) = s.destinations
@@ -941,20 +1027,14 @@ def _check_move(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreOp) -> 
                     + (f"the block's PadValue is {s.datr.pad}" if cube else
                        "an ordinary TLOAD block leaves padding undefined"))  # fmt: skip
     vr, vc = t.valid_shape
-    want = (vc, vr, None if cube else t.shape[1])
     defaults = (1, 1, vc) if load else (vc, vr, t.shape[1])
-    for k, (names, w, dflt) in enumerate(zip(("ValidCol", "ValidRow", "Col"), want, defaults)):
+    for k, ((names, w), dflt) in enumerate(zip(lb_expectations(s, op), defaults)):
         if s.lb_regs[k] is not None or w is None:
             continue
         have = s.lb[k] if s.lb_written[k] else dflt
         if have != w:
             raise _fail(tl, f"LB{k} ({names}) is {have}, the tile says {w}")
-    ior = s.scalars
-    if ior is None or (ior.src0, ior.src1) != (GM_BASE_GPR, GM_STRIDE_GPR):
-        raise _fail(
-            tl, f"a linked {name} block reads its GM base and row stride through "
-            f"B.IOR [a0, a1, zero], ->zero (the GMADDR pseudo-instruction's registers)",
-        )
+    _check_gm_address(block, s, op, t)
     if load:
         (_hand, code), = s.destinations
         if code_of_size(t.capacity) != code:
@@ -965,6 +1045,66 @@ def _check_move(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreOp) -> 
             )
     if PE_MODE_MASKS[s.pe_mode or 0] != t.pe_mask:
         raise _fail(tl, f"the block's mask {s.mask} differs from the tile's PEs {t.pe_mask}")
+
+
+def _check_gm_address(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreOp,
+                      t: TileType) -> None:  # fmt: skip
+    """Where a linked TLOAD/TSTORE block's GM base and byte row stride come from (pto-spec
+    asl/block/model/dispatch/tile-schema.asl; asl/tile/model/memory/stride.asl):
+
+    * B.IOR RegSrc0 ``a0``: the GMADDR pseudo-instruction's base, ``tensor[i + q*s0, j + q*s1]``;
+      ``zero``: base 0, so the tensor is GM from address 0: constant offsets 0, ``pe_stride``
+      [0, 0];
+    * RegSrc1 ``a1``: the GMADDR stride, ``row_stride`` tensor rows (0 B for ``row_stride`` 0);
+      ``zero``: the encoded-zero stride, so ``row_stride`` 0 (rows alias; pto-form-bundles
+      emits this form for ``row_stride`` 0);
+    * no B.IOR: base 0 and the dense stride ``TileDenseRowStrideBytes(Col)``: as for base 0,
+      and ``row_stride`` 1 over a tensor whose rows are exactly Col elements (packed 4-bit GM:
+      ``ceil(Col / 2)`` bytes).
+
+    Anything else is TileLegality."""
+    tl, name = FaultKind.TILE_LEGALITY, s.op_name
+    zero, ior = 0, s.scalars
+    regs = (GM_BASE_GPR, GM_STRIDE_GPR)
+    if ior is not None and (ior.src0 not in (regs[0], zero) or ior.src1 not in (regs[1], zero)):
+        raise _fail(tl, f"a linked {name} block reads its GM base and row stride through "
+                    f"B.IOR [a0 or zero, a1 or zero, zero], ->zero (the GMADDR pseudo-"
+                    f"instruction's registers)")  # fmt: skip
+    k = op.row_step
+    if ior is not None and ior.src1 == zero and k != 0:
+        raise _fail(tl, f"B.IOR RegSrc1 zero is the encoded-zero row stride (rows alias one GM "
+                    f"row): the tile op's row_stride is {k}, not 0")  # fmt: skip
+    if ior is not None and ior.src0 != zero:
+        return
+    what = "an omitted B.IOR" if ior is None else "B.IOR RegSrc0 zero"
+    offs = list(linked_ins(block, s))[1:3] if isinstance(op, TLoadOp) else list(
+        linked_ins(block, s))[2:4]  # fmt: skip
+    if [constant_index(o) for o in offs] != [0, 0] or any(pe_stride_of(block)):
+        raise _fail(tl, f"{what} reads GM from address 0: the linked tensor must be GM from "
+                    f"its first element (constant offsets [0, 0], pe_stride [0, 0])")  # fmt: skip
+    if ior is None:
+        tensor_t = op.source.type if isinstance(op, TLoadOp) else op.dest.type
+        assert isinstance(tensor_t, TensorType)
+        col = t.valid_shape[1] if t.layout_kind.is_cube else t.shape[1]
+        _, dense = gm_operands(s, col, {})
+        if k != 1 or gm_pitch_bytes(tensor_t, t) != dense:
+            raise _fail(tl, f"an omitted B.IOR reads rows at the dense stride of Col = {col} "
+                        f"elements ({dense} B): the tensor's rows must be {dense} B and "
+                        f"row_stride 1")  # fmt: skip
+
+
+def gm_operands(s: isa.BlockSummary, col: int, gprs: Mapping[int, int]) -> tuple[int, int]:
+    """(GM base address, byte row stride) a TLOAD/TSTORE block hands its operation, given the
+    values of the GPRs its B.IOR names (``BundleTileInstructionOperands``,
+    asl/block/model/dispatch/tile-schema.asl): RegSrc0 / RegSrc1 read their registers (the zero
+    register reads 0: an encoded zero is a real zero stride); without B.IOR the base is 0 and
+    the stride ``TileDenseRowStrideBytes(col)`` of the block's DataType, ``col`` the physical
+    column count of the Local tile (LB2, or ValidCol). In a linked block ``a0`` / ``a1`` hold
+    what the GMADDR pseudo-instruction computes from the tensor (docs/blocks.md)."""
+    ior = s.scalars
+    if ior is None:
+        return 0, dense_row_stride_bytes(col, TileDataType(s.a_type))
+    return tuple(0 if r == 0 else int(gprs[r]) for r in (ior.src0, ior.src1))  # type: ignore[return-value]
 
 
 def block_target_attr(block: Operation) -> Attribute:

@@ -19,8 +19,28 @@ semantics here (PTO-SPEC 2 tile model, D9 padding, D13 PEs):
     ``dst`` at ``(i + q*s0, j + q*s1)``; ``%r`` is the updated tensor. Reading an undefined
     element is ``Fault_TileLegality``.
 
+``row_stride = k`` (both ops; default 1, printed only otherwise): row ``r`` of a PE's
+rectangle is tensor row ``i + q*s0 + k*r``, i.e. the block's B.IOR byte row stride is ``k``
+tensor rows (pto-spec ``asl/tile/model/memory/load-store.asl``). ``k = 0`` is the ISA's
+encoded-zero stride: every row reads (TLOAD) or writes (TSTORE, rows in order, so the last
+row's values remain) tensor row ``i + q*s0`` (AVS ``BLOCK-TLOAD-STRIDE-001``,
+``BLOCK-TSTORE-STRIDE-001``). A rectangle of ``VR`` rows spans ``(VR - 1)*k + 1`` tensor rows.
+
 Element types: the tensor's element type is the tile's, except that a signless ``iN`` tensor
 moves to or from an ``siN`` or ``uiN`` tile (the lowering decides the signedness).
+
+**Packed 4-bit GM.** A tile of a packed X2 type (E2M1X2, E1M2X2, HiF4X2, S4X2, U4X2) also
+moves to or from a signless ``i8`` tensor that holds GM bytes as the ISA lays them out
+(pto-spec ``asl/tile/model/memory/load-store.asl``, ``addressing.asl``; AVS
+``BLOCK-TLOAD-PACKED-001``, ``BLOCK-TSTORE-PACKED-001``): a tensor row is one GM row whose
+byte pitch is the tensor's column count (the block's B.IOR row stride), and element ``c`` of a
+tile row lives in byte ``j + c // 2`` of that row, the **low nibble first** (even ``c`` in
+bits 3:0, odd ``c`` in bits 7:4). Offsets and the column ``pe_stride`` count bytes; a valid
+row of ``VC`` elements covers ``ceil(VC / 2)`` bytes, so every row starts at a low nibble.
+A TSTORE with odd ``VC`` writes only the low nibble of a row's last byte: its high nibble
+keeps the destination's bits (a read-modify-write of that byte)::
+
+    %t = pto.tload %gm[%c0, %c0] : tensor<2x4xi8> -> !pto.tile<64x2xui4, valid=2x2>
 """
 
 from __future__ import annotations
@@ -31,6 +51,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
+    IntegerAttr,
     IntegerType,
     Signedness,
     TensorType,
@@ -40,6 +61,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -50,6 +72,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from pto_dialect.attributes import PadValue, PadValueAttr, TileType
+from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
 
@@ -68,6 +91,45 @@ def element_types_compatible(tensor_elt: Attribute, tile_elt: Attribute) -> bool
     )
 
 
+def is_packed_gm(tensor_elt: Attribute, tile_t: Attribute) -> bool:
+    """A packed X2 tile moved to or from a signless ``i8`` byte tensor (packed 4-bit GM)."""
+    return (
+        isinstance(tile_t, TileType)
+        and tile_t.dtype.packed_x2
+        and isinstance(tensor_elt, IntegerType)
+        and tensor_elt.width.data == 8
+        and tensor_elt.signedness.data is Signedness.SIGNLESS
+    )
+
+
+def gm_valid_shape(tile_t: TileType, packed: bool) -> tuple[int, int]:
+    """The GM rectangle of one PE's valid region in tensor elements: ``ValidRow x ValidCol``,
+    or ``ValidRow x ceil(ValidCol / 2)`` bytes for packed 4-bit GM."""
+    vr, vc = tile_t.valid_shape
+    return (vr, (vc + 1) // 2) if packed else (vr, vc)
+
+
+def dense_row_stride_bytes(cols: int, t: TileDataType) -> int:
+    """``TileDenseRowStrideBytes`` (asl/tile/model/memory/stride.asl): the byte row stride
+    of ``cols`` densely stored elements; the 4-bit types pack two per byte (``ceil(cols/2)``)."""
+    if t.packed_x2:
+        return (cols + 1) // 2
+    return cols * t.info.carrier_bits // 8
+
+
+def gm_pitch_bytes(tensor_t: TensorType, tile_t: TileType) -> int:
+    """The byte row pitch of a GM tensor as TLOAD/TSTORE of ``tile_t`` see it: a packed
+    4-bit GM tensor's column count; else its row of elements densely stored."""
+    cols = tensor_t.get_shape()[1]
+    return cols if is_packed_gm(tensor_t.element_type, tile_t) else dense_row_stride_bytes(
+        cols, tile_t.dtype)  # fmt: skip
+
+
+def gm_row_span(rows: int, row_stride: int) -> int:
+    """Tensor rows a rectangle of ``rows`` rows at ``row_stride`` spans."""
+    return (rows - 1) * row_stride + 1 if rows else 0
+
+
 def constant_index(value: SSAValue) -> int | None:
     """The value of ``value`` when an ``arith.constant`` of an integer defines it."""
     owner = value.owner
@@ -83,6 +145,26 @@ class TileMoveOp(PTOOp):
 
     TENSOR_ROLE: ClassVar[str]
 
+    @property
+    def gm_and_tile_types(self) -> tuple[Attribute, Attribute]:
+        """(the GM tensor's type, the tile's type)."""
+        if isinstance(self, TLoadOp):
+            return self.source.type, self.result.type
+        assert isinstance(self, TStoreOp)
+        return self.dest.type, self.tile.type
+
+    @property
+    def row_step(self) -> int:
+        """The ``row_stride`` property (tensor rows between tile rows; 1 when absent)."""
+        attr = self.properties.get("row_stride")
+        return 1 if attr is None else attr.value.data  # type: ignore[union-attr]
+
+    @property
+    def packed(self) -> bool:
+        """The GM tensor holds packed 4-bit bytes (see the module docstring)."""
+        gm, tile = self.gm_and_tile_types
+        return isinstance(gm, TensorType) and is_packed_gm(gm.element_type, tile)
+
     def _verify_move(self, tensor_t: Attribute, tile_t: Attribute, offsets: Sequence[SSAValue]):
         if not isinstance(tensor_t, TensorType) or tensor_t.get_num_dims() != 2:
             raise self.fault(TL, f"{self.TENSOR_ROLE} must be a 2-D ranked tensor, got {type_name(tensor_t)}", "docs/dialect.md")
@@ -90,11 +172,14 @@ class TileMoveOp(PTOOp):
             raise self.fault(TL, "tile must be a !pto.tile", "PTO-SPEC 2")
         if len(offsets) != 2 or any(not isinstance(o.type, IndexType) for o in offsets):
             raise self.fault(TL, "takes exactly two index offsets", "docs/dialect.md")
-        if not element_types_compatible(tensor_t.element_type, tile_t.element_type):
+        packed = is_packed_gm(tensor_t.element_type, tile_t)
+        if not packed and not element_types_compatible(tensor_t.element_type, tile_t.element_type):
+            hint = " (a packed 4-bit tile also moves to or from an i8 byte tensor)" if (
+                tile_t.dtype.packed_x2) else ""  # fmt: skip
             raise self.fault(
                 TL,
                 f"element types differ: {self.TENSOR_ROLE} {type_name(tensor_t.element_type)} vs tile "
-                f"{type_name(tile_t.element_type)}",
+                f"{type_name(tile_t.element_type)}{hint}",
                 "docs/dialect.md",
             )
         # A CUBE tile outside location mat (TileCubeDescriptorLegal, AVS
@@ -102,8 +187,12 @@ class TileMoveOp(PTOOp):
         stride = self.pe_stride.get_values()
         if len(stride) != 2 or any(s < 0 for s in stride):
             raise self.fault(TL, "pe_stride holds two non-negative integers", "docs/dialect.md")
+        if self.row_step < 0:
+            raise self.fault(TL, f"row_stride {self.row_step} is negative (tensor rows between "
+                             "tile rows: 0 or more)", "docs/dialect.md")  # fmt: skip
         shape = tensor_t.get_shape()
-        vr, vc = tile_t.valid_shape
+        vr, vc = gm_valid_shape(tile_t, packed)
+        vr = gm_row_span(vr, self.row_step)
         npe = tile_t.pe_mask.count("1")
         for d, (ext, v, s) in enumerate(zip(shape, (vr, vc), stride)):
             if ext >= 0 and v + (npe - 1) * s > ext:
@@ -142,33 +231,42 @@ class TileMoveOp(PTOOp):
         items = []
         if any(stride):
             items.append(f"pe_stride = [{stride[0]}, {stride[1]}]")
+        if self.row_step != 1:
+            items.append(f"row_stride = {self.row_step}")
         if with_pad and self.pad.data is not PadValue.NULL:
             items.append(f"pad = {self.pad.data.value}")
         if items:
             printer.print_string(" {" + ", ".join(items) + "}")
 
     @staticmethod
-    def _parse_props(parser: Parser) -> tuple[list[int], PadValue]:
-        stride, pad = [0, 0], PadValue.NULL
+    def _parse_props(parser: Parser) -> tuple[list[int], PadValue, int]:
+        stride, pad, rows = [0, 0], PadValue.NULL, 1
         if parser.parse_optional_punctuation("{") is None:
-            return stride, pad
+            return stride, pad, rows
 
         def one():
             kw = parser.parse_identifier()
             parser.parse_punctuation("=")
-            nonlocal stride, pad
+            nonlocal stride, pad, rows
             if kw == "pe_stride":
                 stride = parser.parse_comma_separated_list(
                     parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
                 )
             elif kw == "pad":
                 pad = parser.parse_str_enum(PadValue)
+            elif kw == "row_stride":
+                rows = parser.parse_integer(allow_boolean=False)
             else:
-                parser.raise_error(f"unknown property '{kw}' (pe_stride, pad)")
+                parser.raise_error(f"unknown property '{kw}' (pe_stride, row_stride, pad)")
 
         parser.parse_comma_separated_list(parser.Delimiter.NONE, one)
         parser.parse_punctuation("}")
-        return stride, pad
+        return stride, pad, rows
+
+    @staticmethod
+    def _row_prop(row_stride: int) -> dict[str, Attribute]:
+        """The optional ``row_stride`` property: stored only when it is not 1."""
+        return {} if row_stride == 1 else {"row_stride": IntegerAttr(row_stride, i64)}
 
 
 @irdl_op_definition
@@ -190,6 +288,7 @@ class TLoadOp(TileMoveOp):
     offsets = var_operand_def(IndexType)
     result = result_def(TileType)
     pe_stride = prop_def(DenseArrayBase.constr(i64))
+    row_stride = opt_prop_def(IntegerAttr)
     pad = prop_def(PadValueAttr, PadValueAttr(PadValue.NULL))
 
     traits = traits_def(Pure())
@@ -202,6 +301,7 @@ class TLoadOp(TileMoveOp):
         *,
         pe_stride: Sequence[int] = (0, 0),
         pad: PadValue = PadValue.NULL,
+        row_stride: int = 1,
     ):
         super().__init__(
             operands=[source, list(offsets)],
@@ -209,6 +309,7 @@ class TLoadOp(TileMoveOp):
             properties={
                 "pe_stride": DenseArrayBase.from_list(i64, list(pe_stride)),
                 "pad": PadValueAttr(pad),
+                **self._row_prop(row_stride),
             },
         )
 
@@ -229,7 +330,7 @@ class TLoadOp(TileMoveOp):
     def parse(cls, parser: Parser) -> TLoadOp:
         src = parser.parse_unresolved_operand()
         offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        stride, pad = cls._parse_props(parser)
+        stride, pad, rows = cls._parse_props(parser)
         parser.parse_punctuation(":")
         st = parser.parse_type()
         parser.parse_punctuation("->")
@@ -243,6 +344,7 @@ class TLoadOp(TileMoveOp):
             rt,
             pe_stride=stride,
             pad=pad,
+            row_stride=rows,
         )
 
 
@@ -264,6 +366,7 @@ class TStoreOp(TileMoveOp):
     offsets = var_operand_def(IndexType)
     result = result_def(TensorType)
     pe_stride = prop_def(DenseArrayBase.constr(i64))
+    row_stride = opt_prop_def(IntegerAttr)
 
     traits = traits_def(Pure())
 
@@ -274,11 +377,13 @@ class TStoreOp(TileMoveOp):
         offsets: Sequence[SSAValue],
         *,
         pe_stride: Sequence[int] = (0, 0),
+        row_stride: int = 1,
     ):
         super().__init__(
             operands=[tile, dest, list(offsets)],
             result_types=[dest.type],
-            properties={"pe_stride": DenseArrayBase.from_list(i64, list(pe_stride))},
+            properties={"pe_stride": DenseArrayBase.from_list(i64, list(pe_stride)),
+                        **self._row_prop(row_stride)},  # fmt: skip
         )
 
     def verify_(self) -> None:
@@ -304,7 +409,7 @@ class TStoreOp(TileMoveOp):
         parser.parse_punctuation(",")
         dst = parser.parse_unresolved_operand()
         offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        stride, pad = cls._parse_props(parser)
+        stride, pad, rows = cls._parse_props(parser)
         if pad is not PadValue.NULL:
             parser.raise_error("pto.tstore has no pad property")
         parser.parse_punctuation(":")
@@ -317,6 +422,7 @@ class TStoreOp(TileMoveOp):
             parser.resolve_operand(dst, dt),
             [parser.resolve_operand(o, index) for o in offs],
             pe_stride=stride,
+            row_stride=rows,
         )
 
 

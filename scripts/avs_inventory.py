@@ -51,15 +51,9 @@ NOT_MODELLABLE: dict[str, str] = {}
 not count against the not-expressible target of issue 11). Empty: TIMG2COL, whose descriptor
 only the harness writes, is modelled at the tile-instruction and tile levels (docs/rearrange.md)."""
 _NI = "not implemented: "
-_PACKED_GM = "packed 4-bit GM (the runner takes no tensor<..xi4>, so the byte / nibble layout "\
-    "of U4X2 in GM is not modelled)"
 NOT_MODELLED = {
     # ASL units (path prefix under tests/asl) about state or operations the toolchain does not
     # implement (yet); not inexpressible: they become tests when the feature lands.
-    "arch/data-types/memory-model/": _NI + "the PTO-TSO memory model (sequential GM only)",
-    "arch/data-types/numeric-formats/arch-bound": _NI + "the numeric-format descriptor API "
-    "(kind, lane layout and capability flags per type; the values are modelled, every format's "
-    "decomposition is tested)",
     "tile/model/legality/indexed-layout/": _NI + "indexed memory operations (MGATHER/MSCATTER)",
     "tile/model/memory/gather-scatter/": _NI + "indexed memory operations (MGATHER/MSCATTER)",
     "tile/model/memory/atomics/tile-static-atomics-contract": _NI + "MGATHER.CAS (the unit "
@@ -70,15 +64,10 @@ NOT_MODELLED = {
     "a partly out-of-range gather/scatter); the restart contract itself is tested "
     "(tests/conformance/test_avs_trap.py)",
     # block/** rows whose whole pass condition is about a feature not implemented (issue 11)
-    "block/execution/BSTART.TLOAD/block-exec-bstart-tload-packed-001": _NI + _PACKED_GM,
-    "block/execution/BSTART.TSTORE/block-exec-bstart-tstore-packed-001": _NI + _PACKED_GM,
     "block/execution/BSTART.TLOAD/block-fault-bstart-tload-cube-retry-004": _NI + "a "
     "misaligned GM base (DataAlignment) and memory-event capture: GM is an element-addressed "
     "tensor, so no TLOAD base can be misaligned, and memory events are not modelled (the "
     "trap context and block reissue are: interpreter.arch)",
-    "block/attributes/B.DIM/block-bound-b-dim-low-16-001": _NI + "LB values read from a GPR "
-    "at run time (register-base B.DIM): a linked block takes its dimensions from its tile "
-    "types, and the zero-base form's 12-bit immediate cannot reach the 16-bit wrap",
     "tile/model/memory/load-store/tile-bound-tlsu-faults-003": _NI + "byte-addressed paged GM "
     "(DataPage fault positions, memory-event capture) and TPREFETCH/MGATHER/MSCATTER: GM is "
     "element-typed tensors, an out-of-range access is TileLegality before any effect",

@@ -41,7 +41,13 @@ from interpreter.kernels.status import staged
 from interpreter.pto_functions import _COLUMN_ROLES, Owned, owned_copy, tload_plan
 from interpreter.runtime import pe_indices, require_source, storage_dtype
 from pto_dialect.attributes import RoundingMode, TargetProfile, TileType
-from pto_dialect.bundle import BlockOp, check_linked, scalar_roles, source_roles
+from pto_dialect.bundle import (
+    BlockOp,
+    check_linked,
+    dim_registers,
+    scalar_roles,
+    source_roles,
+)
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp, target_profile
 
@@ -70,8 +76,8 @@ def _tile_op(op: Operation) -> tuple[Operation, list[SSAValue]] | None:
         return None
     try:
         s = op.summary()
-        if s.noop or not op.linked:
-            return None
+        if s.noop or not op.linked or dim_registers(s):
+            return None  # (run-time B.DIM values: the per-op path checks them)
         tile_op = check_linked(op, s)
     except Exception:  # noqa: BLE001 - a faulting block: not batched
         return None
@@ -101,6 +107,8 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
         if found is None:
             return None
         tile_op, args = found
+        if isinstance(tile_op, TLoadOp | TStoreOp) and (tile_op.packed or tile_op.row_step != 1):
+            return None  # packed 4-bit GM bytes or a row stride: the per-op path
         result = op.results[0] if op.results else None
         if isinstance(tile_op, TLoadOp):
             steps.append(_Step("load", tile_op, args, result, mover_ops.index(op)))

@@ -68,7 +68,7 @@ class StoreGeometry:
     def of(op: Operation) -> StoreGeometry | None:
         from pto_dialect.attributes import TileType
         from pto_dialect.bundle import BlockOp, check_linked
-        from pto_dialect.data_movement import TStoreOp
+        from pto_dialect.data_movement import TStoreOp, gm_row_span, gm_valid_shape
 
         if isinstance(op, BlockOp):
             op = check_linked(op, op.summary())
@@ -76,7 +76,8 @@ class StoreGeometry:
             return None
         tt = op.tile.type
         assert isinstance(tt, TileType)
-        vr, vc = tt.valid_shape
+        vr, vc = gm_valid_shape(tt, op.packed)  # packed 4-bit GM: the bytes written
+        vr = gm_row_span(vr, op.row_step)  # a row stride: the rows spanned (a cover)
         s0, s1 = op.pe_stride.get_values()
         return StoreGeometry(vr, vc, len(pe_indices(tt.pe_mask)), (s0, s1))
 

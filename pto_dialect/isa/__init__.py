@@ -5,11 +5,12 @@ encoder/decoder, assembly printer/parser and the block structure checker (PTO-SP
 * :mod:`.forms` - THE table of encoding forms (match, mask, field bit-pieces).
 * :mod:`.encoding` - :func:`encode`, :func:`decode`, program / bytes / hex streams.
 * :mod:`.asm` - :func:`print_command`, :func:`parse_command`, program printer/parser.
-* :mod:`.block` - :func:`check_block`, :func:`check_program`, :class:`BlockSummary`.
+* :mod:`.block` - :func:`check_block`, :func:`check_program`, :class:`BlockSummary`,
+  :func:`lb_value`.
 """
 
 from pto_dialect.isa.asm import parse_command, parse_program, print_command, print_program
-from pto_dialect.isa.block import BlockSummary, check_block, check_program
+from pto_dialect.isa.block import BlockSummary, check_block, check_program, lb_value
 from pto_dialect.isa.commands import (
     COMMAND_TYPES,
     CUBE_FUNCTIONS,
@@ -114,6 +115,7 @@ __all__ = [
     "encode",
     "encode_hex",
     "encode_program",
+    "lb_value",
     "parse_command",
     "parse_program",
     "print_command",

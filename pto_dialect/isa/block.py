@@ -249,11 +249,19 @@ def _header(st: _State, cmd: Command, i: int) -> None:
         raise TypeError(cmd)
 
 
-def _lb_static(c: Command | None) -> int | None:
+def lb_value(c: BDim | CBDimi, gpr: int = 0) -> int:
+    """The LB value a dimension command writes (``SetBundleDimension``): C.B.DIMI its imm8;
+    B.DIM ``zero-extend((GPR[RegSrc] + uimm17)[15:0])`` with ``gpr`` the register's value
+    (any integer: only its low 16 bits matter; the zero register reads 0;
+    asl/block/attributes/B.DIM.asl, AVS ``B-DIM-LOW16-001``)."""
     if isinstance(c, CBDimi):
         return c.imm
-    if isinstance(c, BDim) and c.reg == 0:
-        return c.imm & 0xFFFF
+    return (gpr + c.imm) & 0xFFFF
+
+
+def _lb_static(c: Command | None) -> int | None:
+    if isinstance(c, CBDimi) or (isinstance(c, BDim) and c.reg == 0):
+        return lb_value(c)
     return None
 
 

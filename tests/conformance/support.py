@@ -58,3 +58,18 @@ def capacity_in_use(text: str, tile_capacity: int = 256 * 1024) -> list[int]:
     (fn,) = [o for o in m.walk() if isinstance(o, func.FuncOp)]
     used = assign_function(fn, tile_capacity).in_use
     return [n for op, n in used.items() if isinstance(op, BlockOp)]
+
+
+_IOR_LINE = "pto.b.ior <src0 = a0, src1 = {}, src2 = zero, dst = zero>"
+
+
+def base_zero(text: str, ior: str | None) -> str:
+    """The formed blocks of ``text`` (one TLOAD/TSTORE at constant offsets 0) with that block's
+    B.IOR replaced: None omits it (GM base 0, the dense row stride), ``"zero"`` is
+    ``B.IOR [zero, zero]`` (base 0, the encoded-zero stride; docs/blocks.md)."""
+    formed = str(bundled(text))
+    k0 = _IOR_LINE.format("zero") in formed
+    old = _IOR_LINE.format("zero" if k0 else "a1")
+    assert formed.count(old) == 1
+    new = "" if ior is None else "pto.b.ior <src0 = zero, src1 = zero, src2 = zero, dst = zero>"
+    return formed.replace(old, new)

@@ -103,6 +103,65 @@ def test_dim_gpr_selectors():
     assert strict(0x43 | 24 << 15 | 7 << 20) == "IllegalInstruction"
 
 
+_DIM_LOAD = """func.func @f(%m: tensor<2x3xi32>, %i: index) -> !pto.tile<32x2xui32, valid=2x2, pe=1000> {
+  %c0 = arith.constant 0 : index
+  %r = pto.tload %m[%i, %c0] : tensor<2x3xi32> -> !pto.tile<32x2xui32, valid=2x2, pe=1000>
+  func.return %r : !pto.tile<32x2xui32, valid=2x2, pe=1000>
+}"""
+
+
+def _register_dim_load() -> str:
+    """The formed TLOAD block of ``_DIM_LOAD`` with LB0 (ValidCol) written by ``B.DIM x3, 1``
+    (absolute GPR 23) instead of ``C.B.DIMI 2``: GPR 23's value is the block's trailing i64
+    operand ``%g``."""
+    from conformance.support import bundled
+
+    text = str(bundled(_DIM_LOAD))
+    for old, new in (("pto.b.dimi <lb = 0, imm = 2>", "pto.b.dim <lb = 0, reg = x3, imm = 1>"),
+                     ("(%m, %i, %c0)", "(%m, %i, %c0, %g)"),
+                     ("(tensor<2x3xi32>, index, index) ->", "(tensor<2x3xi32>, index, index, i64) ->"),
+                     ("%i: index)", "%i: index, %g: i64)")):  # fmt: skip
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+@avs("PTO-AVS-BLOCK-B-DIM-LOW16-001")
+def test_dim_register_base_keeps_the_low_16_bits():
+    """B.DIM writes ``(GPR[RegSrc] + uimm17)[15:0]``: GPR 23 = 65535 plus 1 writes LB0 = 0
+    (``isa.lb_value``, the ``SetBundleDimension`` semantics; also the zero base with uimm17
+    65536). In a linked block the GPR's run-time value is a trailing i64 operand and the LB it
+    gives must be the tile's: 1 + 1 = 65537 + 1 (mod 2^16) = 2 load the 2x2 tile; 65535 + 1
+    gives LB0 = 0 (and -1 + 1 too), TileLegality before any effect; a block without the
+    operand does not verify."""
+    from interpreter import run
+    from pto_dialect.isa import BIor, lb_value
+
+    cmd = decode(0x43 | 23 << 15 | 1 << 20)
+    assert cmd == BDim(lb=0, reg=23, imm=1) and lb_value(cmd, 65535) == 0
+    assert lb_value(BDim(0, 0, 65536)) == 0 and lb_value(BDim(2, 0, 0x1FFFF)) == 0xFFFF
+    assert lb_value(cmd, -1) == 0 and lb_value(cmd, (1 << 64) - 1) == 0
+    s = check_block([BStart.op("TLOAD", TileDataType.U32.value), cmd, BDim(1, 0, 2),
+                     BIor(2, 3, 0, 0), BIot(None, None, 1, 2, 4, 0), BStop()])  # fmt: skip
+    assert (s.lb[0], s.lb_regs[0], s.lb[1]) == (None, 23, 2)
+    text = _register_dim_load()
+    gm = np.array([[1, 2, 9], [3, 4, 9]], np.int32)
+    for v in (1, 65537, 1 - (1 << 16) * 5):
+        (t,) = run(text, "f", gm, 0, v)
+        assert t[0].tolist() == [[1, 2], [3, 4]], v
+    for v in (65535, -1):
+        with pytest.raises(PTOFault) as e:
+            run(text, "f", gm, 0, v)
+        assert e.value.kind == "TileLegality"
+        assert f"LB0 (ValidCol) is 0 = (x3 = {v} + 1)[15:0] at run time, the tiles say 2" in str(e.value)
+    for engine in ("compiled", "xdsl"):
+        assert run(text, "f", gm, 0, 1, engine=engine)[0][0].tolist() == [[1, 2], [3, 4]]
+    missing = text.replace("(%m, %i, %c0, %g)", "(%m, %i, %c0)").replace("index, i64) ->", "index) ->")
+    from conformance.support import verify_error
+
+    assert "a linked block takes the value of x3 as 1 trailing i64 operand(s)" in verify_error(missing)
+
+
 @avs("PTO-AVS-BLOCK-C-B-DIMI-VALUES-001")
 def test_dimi_values():
     words = [0x003C, 0x003C | 1 << 14 | 1 << 6, 0x003C | 2 << 14 | 255 << 6]

@@ -18,7 +18,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from conformance.inventory import avs
 from conformance.model_support import verifies
-from conformance.support import bundled, capacity_in_use, run_both_levels, verify_error
+from conformance.support import base_zero, bundled, capacity_in_use, run_both_levels, verify_error
 from interpreter import NumericStatus, run
 from interpreter.kernels.cube import cube_matrix
 from interpreter.kernels.postprocess import (
@@ -567,8 +567,6 @@ def test_iot_sources_persist():
 # GM is a tensor operand here: a linked TLOAD/TSTORE block reads its base and row stride as the
 # tensor and its element offsets (B.IOR RegSrc0/RegSrc1 = a0/a1, docs/blocks.md), so a byte row
 # stride is the tensor's row pitch times the element size.
-GM_PITCH = ("a row stride is the GM tensor's row pitch: an omitted B.IOR (dense LB2 default) "
-            "and an encoded-zero stride (rows aliasing one GM row) cannot be written")  # fmt: skip
 GM_FAULT = ("the DataPage fault kind, fault address and memory-event count (no page model: a "
             "footprint outside the tensor is TileLegality before any effect); a 64-bit "
             "wrapping stride cannot be written")  # fmt: skip
@@ -623,26 +621,69 @@ def test_cube_tload_m16():
     assert value.defined[0][2, 0] and value.pes == [0]
 
 
-@avs("PTO-AVS-BLOCK-TLOAD-STRIDE-001", unchecked=GM_PITCH)
+def _at_origin(body: str, args: str, result: str, rows: int) -> str:
+    """A function moving at [0, 0] (``_move`` with constant offsets) with ``row_stride``."""
+    props = "" if rows == 1 else f" {{row_stride = {rows}}}"
+    return _move(body.replace("[%i, %c0]", f"[%c0, %c0]{props}"), args.replace(", %i: index", ""),
+                 result)  # fmt: skip
+
+
+def _tload_at_origin(tensor: str, tile: str, rows: int = 1) -> str:
+    return _at_origin(f"  %r = pto.tload %m[%i, %c0] : {tensor} -> {tile}", f"%m: {tensor}, %i: index",
+                      tile, rows)  # fmt: skip
+
+
+def _tstore_at_origin(tile: str, tensor: str, rows: int = 1) -> str:
+    return _at_origin(f"  %r = pto.tstore %t, %o[%i, %c0] : {tile} -> {tensor}",
+                      f"%t: {tile}, %o: {tensor}, %i: index", tensor, rows)  # fmt: skip
+
+
+@avs("PTO-AVS-BLOCK-TLOAD-STRIDE-001")
 def test_tload_row_stride():
-    """U32 2 x 2 with a 12-byte row stride (pitch 3) reads GM words 0, 1, 3, 4; a dense
-    (8-byte) stride reads 0..3."""
+    """U32 2 x 2 with an explicit 12-byte row stride (B.IOR [a0, a1], pitch 3) reads GM words
+    0, 1, 3, 4; an omitted B.IOR (no LB2: Col = ValidCol) reads from GM address 0 at the dense
+    8-byte stride (words 0..3); an encoded-zero stride (B.IOR [zero, zero], LB2 = 4) makes both
+    rows read words 0, 1. The omitted / zero forms need the tensor to be GM from address 0
+    (constant offsets 0), and an omitted B.IOR a dense tensor (docs/blocks.md)."""
     tile = "!pto.tile<32x2xui32, valid=2x2, pe=1000>"
     strided = np.array([[1, 2, 99], [3, 4, 99]], np.int32)
     assert run_both_levels(_load("tensor<2x3xi32>", tile), strided, 0)[0].tolist() == [[1, 2], [3, 4]]
     dense = np.array([[5, 6], [7, 8]], np.int32)
     assert run_both_levels(_load("tensor<2x2xi32>", tile), dense, 0)[0].tolist() == [[5, 6], [7, 8]]
+    omitted = base_zero(_tload_at_origin("tensor<2x2xi32>", tile), None)
+    assert "pto.b.ior" not in omitted
+    assert run(omitted, "f", dense)[0][0].tolist() == [[5, 6], [7, 8]]
+    wide = "!pto.tile<32x4xui32, valid=2x2, pe=1000>"  # Col 4: LB2 = 4
+    gm = np.array([[9, 10, 0, 0]], np.int32)
+    zero = _tload_at_origin("tensor<1x4xi32>", wide, rows=0)
+    assert run_both_levels(zero, gm)[0].tolist() == [[9, 10], [9, 10]]  # B.IOR [a0, zero]
+    assert run(base_zero(zero, "zero"), "f", gm)[0][0].tolist() == [[9, 10], [9, 10]]
+    # the forms whose operands do not describe GM from address 0 at that stride
+    assert "rows must be 8 B" in verify_error(
+        base_zero(_tload_at_origin("tensor<2x3xi32>", tile), None))
+    assert "constant offsets [0, 0]" in verify_error(base_zero(_load("tensor<2x2xi32>", tile), None))
+    assert "row_stride is 1, not 0" in verify_error(
+        base_zero(_tload_at_origin("tensor<2x4xi32>", wide), "zero"))
 
 
-@avs("PTO-AVS-BLOCK-TLOAD-CUBE-STRIDE-007", unchecked=GM_PITCH)
+@avs("PTO-AVS-BLOCK-TLOAD-CUBE-STRIDE-007")
 def test_cube_tload_row_stride():
-    """ND2M16 FP16 2 x 2 with a 6-byte stride (pitch 3) puts GM word 3 at (1, 0); dense, word 2."""
+    """ND2M16 FP16 2 x 2 with a 6-byte stride (pitch 3) puts GM word 3 at (1, 0); an omitted
+    B.IOR reads from address 0 at the dense 4-byte stride (word 2, value 7, at (1, 0)); the
+    encoded-zero stride (B.IOR [zero, zero]) gives rows 0 and 1 the same payload."""
     tile = "!pto.tile<2x2xf16, cube_m16, mat, pe=1000>"
     strided = _fp16_words([[1, 2, 0], [3, 4, 0]])
     r = run_both_levels(_load("tensor<2x3xf16>", tile), strided, 0)
     assert r.view(np.uint16)[0, 1, 0] == 3
     dense = _fp16_words([[5, 6], [7, 8]])
     assert run_both_levels(_load("tensor<2x2xf16>", tile), dense, 0).view(np.uint16)[0, 1, 0] == 7
+    omitted = base_zero(_tload_at_origin("tensor<2x2xf16>", tile), None)
+    assert run(omitted, "f", dense)[0].view(np.uint16)[0, 1, 0] == 7
+    gm = _fp16_words([[9, 10]])
+    for text in (_tload_at_origin("tensor<1x2xf16>", tile, rows=0),
+                 base_zero(_tload_at_origin("tensor<1x2xf16>", tile, rows=0), "zero")):  # fmt: skip
+        v = run(text, "f", gm)[0].view(np.uint16)[0]
+        assert v[0].tolist() == v[1].tolist() == [9, 10]
 
 
 def _load_faults(text: str, gm: np.ndarray, row: int) -> str | None:
@@ -691,10 +732,12 @@ def test_cube_tstore_m16():
     assert (s.datr.layout, s.lb[:2], s.mask) == (25, (3, 2), "0001")
 
 
-@avs("PTO-AVS-BLOCK-TSTORE-STRIDE-001", unchecked=GM_PITCH)
+@avs("PTO-AVS-BLOCK-TSTORE-STRIDE-001")
 def test_tstore_row_stride():
     """U32 2 x 2 into GM with a 12-byte stride (pitch 3) writes words 0, 1, 3, 4 and skips
-    2 and 5; with the dense stride, words 0..3."""
+    2 and 5; an omitted B.IOR writes from address 0 at the dense stride (words 0..3); the
+    encoded-zero stride (B.IOR [zero, zero], LB2 = 4) writes both rows to words 0, 1, so the
+    second row's values remain (21, 22)."""
     tile = "!pto.tile<32x2xui32, valid=2x2, pe=1000>"
     src = np.array([[11, 12], [13, 14]], np.uint32)
     gm = np.zeros((2, 3), np.int32)
@@ -702,6 +745,14 @@ def test_tstore_row_stride():
     assert r.tolist() == [[11, 12, 0], [13, 14, 0]]
     r = run_both_levels(_store(tile, "tensor<2x2xi32>"), src + 4, np.zeros((2, 2), np.int32), 0)
     assert r.tolist() == [[15, 16], [17, 18]]
+    omitted = base_zero(_tstore_at_origin(tile, "tensor<2x2xi32>"), None)
+    assert run(omitted, "f", src + 4, np.zeros((2, 2), np.int32))[0].tolist() == [[15, 16], [17, 18]]
+    wide = "!pto.tile<32x4xui32, valid=2x2, pe=1000>"
+    rows = np.array([[19, 20], [21, 22]], np.uint32)
+    zero = _tstore_at_origin(wide, "tensor<1x4xi32>", rows=0)
+    assert run_both_levels(zero, rows, np.zeros((1, 4), np.int32)).tolist() == [[21, 22, 0, 0]]
+    r = run(base_zero(zero, "zero"), "f", rows, np.zeros((1, 4), np.int32))[0]
+    assert r.tolist() == [[21, 22, 0, 0]]
 
 
 @avs("PTO-AVS-BLOCK-TSTORE-CUBE-ACCESS-003", unchecked=GM_FAULT)
@@ -737,9 +788,6 @@ def test_cube_tstore_descriptor_mismatch():
 
 
 # -- B.IOR: scalar operands of decoded blocks ---------------------------------------------------
-IOR_VALUES = ("the GPR values a B.IOR delivers at run time (TLOAD base and row-stride words): "
-              "a linked block receives them as SSA operands a0/a1, so TLOAD operand values are "
-              "checked through the GM tensor tests above")  # fmt: skip
 _SORT_T = "!pto.tile<8x4xf32, valid=1x4>"
 _SORT_I = "!pto.tile<8x4xui32, valid=1x4>"
 _TSORT = (f"func.func @f(%s: {_SORT_T}, %w: i64) -> ({_SORT_T}, {_SORT_I}) {{\n"
@@ -764,12 +812,24 @@ def _tadds(ior: str = "") -> list:
                          f"B.IOT t#1, mask=1111, last, ->t<128B>\n{ior}BSTOP\n")  # fmt: skip
 
 
-@avs("PTO-AVS-BLOCK-B-IOR-DEFAULTS-EXEC-001", unchecked=IOR_VALUES)
+@avs("PTO-AVS-BLOCK-B-IOR-DEFAULTS-EXEC-001")
 def test_ior_schema_defaults():
     """GPR selectors 24..31 in any B.IOR field are IllegalInstruction; a second B.IOR is
     BundleControl; a one-scalar TADDS is complete with B.IOR omitted or all zero and
     incomplete (BundleControl) with a surplus RegSrc1/RegSrc2; TQUANT may read one GPR
-    for both of its scalars."""
+    for both of its scalars. A U64 TLOAD with LB2 = 7 and no B.IOR gets base 0 and the dense
+    56-byte stride; B.IOR [zero, zero] a zero stride; [a0, a1] with GPR 2 = 11, GPR 3 = 13
+    gets 11 and 13 (``bundle.gm_operands``, the ``BundleTileInstructionOperands`` address
+    and scalar0; how linked blocks meet them: test_tload_row_stride)."""
+    from pto_dialect.bundle import gm_operands
+    from pto_dialect.isa import BIor
+
+    tload = [BStart.op("TLOAD", T.U64.value), BDim(0, 0, 7), BDim(1, 0, 1), BDim(2, 0, 7)]
+    end = [BIot(None, None, 1, 6, 7, 0), BStop()]
+    gprs = {2: 11, 3: 13}
+    assert gm_operands(check_block([*tload, *end]), 7, gprs) == (0, 56)
+    assert gm_operands(check_block([*tload, BIor(0, 0, 0, 0), *end]), 7, gprs) == (0, 0)
+    assert gm_operands(check_block([*tload, BIor(2, 3, 0, 0), *end]), 7, gprs) == (11, 13)
     for sel in range(24, 32):
         for lo in (7, 15, 20, 27):  # RegDst, RegSrc0, RegSrc1, RegSrc2
             assert fault(decode, 0x13 | sel << lo, strict=True) == "IllegalInstruction"

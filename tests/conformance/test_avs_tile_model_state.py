@@ -336,10 +336,12 @@ def test_tload_m16_four_bit_cell_interleave():
     from pto_dialect.geometry import Layout, cube_payload_index
     from pto_dialect.mx_quant import unpack_x2
 
-    row = unpack_x2(np.uint8([0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE]))
-    assert row.tolist() == list(range(16))
+    gm = np.uint8([0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE])
+    assert unpack_x2(gm).tolist() == list(range(16))
+    load, _ = _packed_move("!pto.tile<2x16xui4, cube_m16, mat>", 8, rows=2)
+    assert load([gm, gm]) == [list(range(16))] * 2  # from packed GM bytes
     _, load = tload_of("!pto.tile<2x16xui4, cube_m16, mat>", "tensor<2x16xi4>")
-    t = load(np.stack([row, row]).astype(np.uint8)).payloads[0]
+    t = load(np.stack([unpack_x2(gm)] * 2)).payloads[0]
     assert t[0].tolist() == list(range(16))
     payload = {cube_payload_index(Layout.CUBE_M16, T.U4X2, 2, 16, 0, c): int(t[0, c])
                for c in range(16)}  # fmt: skip
@@ -522,22 +524,35 @@ def test_model_unit(avs_id, case):
 
 
 # ---- TLSU selectors and four-bit memory types ------------------------------------------
-_ELEMENTWISE_GM = ("GM is element-typed tensors here (one element per tensor element): "
-                   "byte-level memory events and the read-modify-write of a half-written "
-                   "packed byte are not modelled")  # fmt: skip
+_GM_EVENTS = ("byte-level memory events (the list of loads and stores an access records) are "
+              "not modelled: GM is a tensor")  # fmt: skip
+
+
+def _packed_move(tile: str, gm_cols: int, rows: int = 1):
+    """(load(gm) -> PE0's codes, store(codes, gm) -> GM bytes) of packed 4-bit GM programs
+    (``tensor<rows x gm_cols x i8>`` at [0, 0]; docs/dialect.md "Packed 4-bit GM"), each run
+    at tile level and as decoded blocks."""
+    tensor = f"tensor<{rows}x{gm_cols}xi8>"
+    ld = prog([("m", tensor)], f"""
+  %c0 = arith.constant 0 : index
+  %t = pto.tload %m[%c0, %c0] : {tensor} -> {tile}""", [("t", tile)])
+    st = prog([("t", tile), ("m", tensor)], f"""
+  %c0 = arith.constant 0 : index
+  %r = pto.tstore %t, %m[%c0, %c0] : {tile} -> {tensor}""", [("r", tensor)])
+    return (lambda gm: both(ld, np.uint8(gm))[0].tolist(),
+            lambda codes, gm: both(st, np.uint8(codes), np.uint8(gm))[0].view(np.uint8).tolist())
 
 
 @avs("PTO-AVS-TILE-TLSU-DECODE-BOUND-004",
      unchecked="executing TMOV, TPREFETCH, MGATHER*, MSCATTER* and GMOV (not implemented); "
-               + _ELEMENTWISE_GM)  # fmt: skip
+               + _GM_EVENTS)  # fmt: skip
 def test_tlsu_selector_closure():
     """TLSU functions 0-8 and 13 decode to TLOAD, TSTORE, TMOV, TPREFETCH, MGATHER, MSCATTER,
-    MGATHER_MASK, MSCATTER_MASK, MGATHER_CAS and GMOV; TLOAD and TSTORE execute: the U4
-    element 2 (the low nibble of a GM byte 0xA2) loads and a 3 stores back as the low nibble
-    (asl/tile/model/memory/load-store.asl)."""
+    MGATHER_MASK, MSCATTER_MASK, MGATHER_CAS and GMOV; TLOAD and TSTORE execute on packed GM:
+    the U4 element 2 (the low nibble of a GM byte 0xA2) loads and a 3 stores back into the low
+    nibble, the high one kept (0xA3; asl/tile/model/memory/load-store.asl)."""
     from pto_dialect.isa import BlockFamily, BStart, decode, encode
     from pto_dialect.isa.commands import TLSU_FUNCTIONS
-    from pto_dialect.mx_quant import pack_x2, unpack_x2
 
     names = ["TLOAD", "TSTORE", "TMOV", "TPREFETCH", "MGATHER", "MSCATTER", "MGATHER_MASK",
              "MSCATTER_MASK", "MGATHER_CAS"]  # fmt: skip
@@ -545,30 +560,28 @@ def test_tlsu_selector_closure():
         assert TLSU_FUNCTIONS[code].name == name
         start = BStart(BlockFamily.TLSU, code, T.U4X2.value)
         assert decode(encode(start), strict=True) == start
-    nibbles = unpack_x2(np.uint8([0xA2]))
-    _, load = tload_of("!pto.tile<256x1xui4, valid=1x1>", "tensor<1x1xi4>")
-    assert load(nibbles[:1].reshape(1, 1)).payloads[0][0, 0] == 2
-    assert pack_x2(np.uint8([3, nibbles[1]])).tolist() == [0xA3]
+    load, store = _packed_move("!pto.tile<256x1xui4, valid=1x1, pe=1000>", 1)
+    assert load([[0xA2]]) == [[2]]
+    assert store([[3]], [[0xA2]]) == [[0xA3]]
 
 
 @avs("PTO-AVS-TILE-TLSU-DIRECT-BOUND-001",
-     unchecked="its TMOV, GMOV and TPREFETCH steps (not implemented); " + _ELEMENTWISE_GM)
+     unchecked="its TMOV, GMOV and TPREFETCH steps (not implemented); " + _GM_EVENTS)
 def test_four_bit_direct_loads():
     """Every four-bit type (E2M1X2, E1M2X2, HiF4X2, S4X2, U4X2) is a TLOAD / TSTORE data type;
     packed GM bytes hold two elements low nibble first: bytes 0xBA 0xC5 load as U4 [A B 5],
-    [1 2 3] stores as 0x21 and a low nibble 3; a 2x2 U4 tile at a 4-byte row stride reads
-    bytes 0x21 and 0x43 as [1 2;3 4] (asl/tile/model/memory/load-store.asl)."""
+    [1 2 3] stores into 0x90 0xE0 as 0x21 0xE3 (the last byte's high nibble kept); a 2x2 U4
+    tile at a 4-byte row stride reads bytes 0x21 and 0x43 as [1 2;3 4], and [5 6;7 8] stores
+    as 0x65 and 0x87 (asl/tile/model/memory/load-store.asl)."""
     from pto_dialect.isa import BStart, decode, encode
-    from pto_dialect.mx_quant import pack_x2, unpack_x2
 
     for t in (T.E2M1X2, T.E1M2X2, T.HIF4X2, T.S4X2, T.U4X2):
         for op in ("TLOAD", "TSTORE"):
             start = BStart.op(op, t.value)
             assert decode(encode(start), strict=True) == start
-    gm = unpack_x2(np.uint8([0xBA, 0xC5]))
-    _, load = tload_of("!pto.tile<64x4xui4, valid=1x3>", "tensor<1x3xi4>")
-    assert load(gm[:3].reshape(1, 3)).payloads[0][0, :3].tolist() == [0xA, 0xB, 0x5]
-    assert pack_x2(np.uint8([1, 2, 3, 0])).tolist() == [0x21, 0x03]
-    rows = np.stack([unpack_x2(np.uint8([0x21, 0xEE])), unpack_x2(np.uint8([0x43, 0]))])
-    _, load2 = tload_of("!pto.tile<64x4xui4, valid=2x2>", "tensor<2x4xi4>")
-    assert load2(rows).payloads[0][:2, :2].tolist() == [[1, 2], [3, 4]]
+    load, store = _packed_move("!pto.tile<64x4xui4, valid=1x3, pe=1000>", 2)
+    assert load([[0xBA, 0xC5]]) == [[0xA, 0xB, 0x5]]
+    assert store([[1, 2, 3]], [[0x90, 0xE0]]) == [[0x21, 0xE3]]
+    load2, store2 = _packed_move("!pto.tile<64x4xui4, valid=2x2, pe=1000>", 4, rows=2)
+    assert load2([[0x21, 0xEE, 0, 0], [0x43, 0, 0, 0]]) == [[1, 2], [3, 4]]
+    assert store2([[5, 6], [7, 8]], np.zeros((2, 4))) == [[0x65, 0, 0, 0], [0x87, 0, 0, 0]]
