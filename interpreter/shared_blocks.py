@@ -50,6 +50,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from interpreter.global_memory import GlobalMemory, MemoryEvent, dense_row_stride
+from interpreter.local_tlsu import LocalTLSU
 from interpreter.runtime import storage_dtype
 from interpreter.shared_registers import (
     FULL,
@@ -78,6 +80,7 @@ from pto_dialect.isa import BDim, BlockFamily, BlockSummary, Command, check_bloc
 from pto_dialect.isa.block import LOAD_LAYOUTS, STORE_LAYOUTS, TMOV_LAYOUTS
 from pto_dialect.isa.commands import PE_MODE_MASKS
 from pto_dialect.isa.errors import NotModelledError
+from pto_dialect.memory_model import block_memory_order
 
 _TL = FaultKind.TILE_LEGALITY
 _BC = FaultKind.BUNDLE_CONTROL
@@ -117,16 +120,25 @@ def typed_values(dt: TileDataType, words: np.ndarray) -> np.ndarray:
     return w.astype(f"u{sd.itemsize}").view(sd)
 
 
-class Core:
+class Core(LocalTLSU):
     """Architectural state for decoded command streams: :attr:`local` (64 Local tile
     registers), :attr:`shared` (S0..S255), :attr:`gpr` (four PEs x 32 GPRs, uint64; register 0
-    reads zero) and :attr:`gm` (GM bytes, ``gm_bytes`` long; the ASL's model memory is 4 KiB)."""
+    reads zero) and :attr:`gm` (GM bytes, ``gm_bytes`` long; the ASL's model memory is 4 KiB)
+    with its permission rule and event capture, :attr:`memory`
+    (:class:`~interpreter.global_memory.GlobalMemory`, docs/gm-faults.md).
 
-    def __init__(self, tile_capacity: int = TILE_CAPACITY_BYTES, gm_bytes: int = 4096) -> None:
+    ``arch`` (an :class:`interpreter.arch.ArchState`, optional) supplies the current ring for
+    the permission rule (ACR2..15: the 3072-byte application region); run a block as an
+    instruction attempt with ``arch.run_at(pc, core.execute, cmds)`` to get its trap."""
+
+    def __init__(self, tile_capacity: int = TILE_CAPACITY_BYTES, gm_bytes: int = 4096,
+                 arch=None) -> None:  # fmt: skip
         self.local = TileRegisters(tile_capacity)
         self.shared = SharedRegisters(self.local)
         self.gpr = np.zeros((PES, GPRS), np.uint64)
         self.gm = np.zeros(gm_bytes, np.uint8)
+        self.arch = arch
+        self.memory = GlobalMemory(self.gm, acr=lambda: self.arch.acr if self.arch else 0)
 
     def write_gpr(self, pe: int, reg: int, value: int) -> None:
         """``WritePEGPR``: PE ``pe``'s register ``reg`` (0 stays zero)."""
@@ -135,6 +147,20 @@ class Core:
 
     def read_gpr(self, pe: int, reg: int) -> int:
         return 0 if reg == 0 else int(self.gpr[pe, reg])
+
+    # -- memory events (asl/arch/memory-model/memory-events.asl) --------------------------------
+    def start_memory_event_capture(self, agent: int = 0) -> None:
+        """``StartMemoryEventCapture(agent)``: an empty event list, capture on, ``agent`` the
+        current agent (whose GPRs a Local block reads)."""
+        self.memory.start_capture(agent)
+
+    def stop_memory_event_capture(self) -> None:
+        self.memory.stop_capture()
+
+    @property
+    def memory_events(self) -> list[MemoryEvent]:
+        """The captured events, in order (``_MemoryEvents[0 .. _MemoryEventCount - 1]``)."""
+        return list(self.memory.events)
 
     # -- one block ------------------------------------------------------------------------------
     def execute(self, cmds: Sequence[Command], profile: str = "ordered") -> BlockResult:
@@ -146,10 +172,14 @@ class Core:
         fn = s.start.function
         if s.family is BlockFamily.TLSU and (s.shared or fn in (9, 10, 11, 12, 14)):
             return self._shared_tlsu(s)
+        if s.family is BlockFamily.TLSU and fn in (0, 1):
+            name = s.op_name or "TLSU"
+            return BlockResult(name, self._local_tlsu(s, self._transfer_type(s, name)))
         if s.family is BlockFamily.CUBE and s.shared:
             return self._shared_cube(s, profile)
-        raise NotModelledError(f"{s.op_name}: Core runs the Shared (B.IOS) TLSU and CUBE blocks; "
-                               "Local blocks run as linked pto.block ops (interpreter.run)")  # fmt: skip
+        raise NotModelledError(f"{s.op_name}: Core runs the Shared (B.IOS) TLSU and CUBE blocks "
+                               "and the Local TLOAD / TSTORE blocks; other Local blocks run as "
+                               "linked pto.block ops (interpreter.run)")  # fmt: skip
 
     def _shared_tlsu(self, s: BlockSummary) -> BlockResult:
         name, fn = s.op_name or "TLSU", s.start.function
@@ -184,8 +214,7 @@ class Core:
         0 and the dense stride ``ceil(columns * bits / 8)`` without B.IOR."""
         ior = s.scalars
         if ior is None:
-            dense = -(-columns * element_bits(dt) // 8)
-            return [0] * PES, [dense] * PES
+            return [0] * PES, [dense_row_stride(columns, dt)] * PES
         return ([self.read_gpr(p, ior.src0) for p in range(PES)],
                 [self.read_gpr(p, ior.src1) for p in range(PES)])  # fmt: skip
 
@@ -199,7 +228,8 @@ class Core:
                          f"LB2 = Col in 1..65535 with ValidCol <= Col (got {vc}, {vr}, {col})",
                          "TLOAD")  # fmt: skip
         bases, strides = self._gm_operands(s, col, dt)
-        self.shared.tload(sid, self.gm, bases, strides, size, vr, col, vr, vc, dt, layout, mask)
+        self.shared.tload(sid, self.memory, bases, strides, size, vr, col, vr, vc, dt, layout,
+                          mask, block_memory_order(s.catr))  # fmt: skip
 
     def _tstore(self, s, sid, size, mask, dt, layout, fn) -> None:
         if (fn == 1 and mask != FULL) or size != 0 or s.sources or s.destinations:
@@ -217,7 +247,8 @@ class Core:
         cap = self.shared.read_capacity(sid, vr, vc, col, dt)
         desc = self.shared.read_descriptor(vr, vc, col, dt, layout, cap)
         bases, strides = self._gm_operands(s, col, dt)
-        self.shared.tstore(self.gm, bases, strides, sid, desc, mask)
+        self.shared.tstore(self.memory, bases, strides, sid, desc, mask,
+                           block_memory_order(s.catr))  # fmt: skip
 
     def _insert(self, s, sid, size, mask, publish) -> None:
         name = "TMOV.L2S.PUBLISH" if publish else "TMOV.L2S.INSERT"

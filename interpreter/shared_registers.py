@@ -28,9 +28,11 @@ payload is split by byte offset into four quarters; quarter ``q`` belongs to PE 
 Words are 64-bit raw element encodings (signed integers sign-extended, as the ASL's loads
 produce them; 4-bit elements one nibble). Elements outside a descriptor's valid rectangle are
 never read by a Shared consumer (each checks its rectangle against the valid one), so the model
-stores zeros there. GM is a byte array (``numpy.uint8``); a GM access outside it, or not aligned
-to its element size, is the ASL's DataPage / DataAlignment fault, raised here as TileLegality
-(the project's four fault classes, D12) before any effect.
+stores zeros there. GM is a byte array (``numpy.uint8``) or an
+:class:`~interpreter.global_memory.GlobalMemory`; a GM access outside the permitted region is
+the ASL's DataPage fault, one not aligned to its element size DataAlignment, each with the
+first faulting access's address and before any effect (docs/gm-faults.md); while event
+capture is on, each access records a memory event of its PE.
 """
 
 from __future__ import annotations
@@ -41,9 +43,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from interpreter.global_memory import (  # gm_load / gm_store re-exported
+    GlobalMemory,
+    element_bits,
+    gm_addresses,
+    gm_load,
+    gm_store,
+)
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Layout, core_allocation_bytes, fractal_inner_elements
+from pto_dialect.memory_model import MemoryOrder
 
 if TYPE_CHECKING:
     from interpreter.tile_registers import TileRegisters
@@ -55,16 +65,6 @@ SHARED_MAX_BYTES = 256 * 1024
 FULL = "1111"
 NONE = "0000"
 _TL = FaultKind.TILE_LEGALITY
-
-
-def element_bits(dt: TileDataType) -> int:
-    """``TileElementBits``: 4, 8 (6-bit types use their byte), 16, 32 or 64."""
-    return dt.info.carrier_bits
-
-
-def memory_bytes(dt: TileDataType) -> int:
-    """``TileMemoryElementBytes``: 4-bit elements use byte-sized containing accesses."""
-    return max(1, element_bits(dt) // 8)
 
 
 def size_code_bytes(code: int) -> int:
@@ -396,9 +396,10 @@ class SharedRegisters:
                                 valid_rows, valid_columns, dt, layout)  # fmt: skip
 
     # -- data movement (asl/tile/model/memory/shared-movement.asl) -----------------------------
-    def tload(self, shared_id: int, gm: np.ndarray, bases: Sequence[int], strides: Sequence[int],
-              size_code: int, rows: int, columns: int, valid_rows: int, valid_columns: int,
-              dt: TileDataType, layout: Layout, mask: str) -> None:  # fmt: skip
+    def tload(self, shared_id: int, gm: GlobalMemory | np.ndarray, bases: Sequence[int],
+              strides: Sequence[int], size_code: int, rows: int, columns: int,
+              valid_rows: int, valid_columns: int, dt: TileDataType, layout: Layout, mask: str,
+              order: MemoryOrder = MemoryOrder.RELAXED) -> None:  # fmt: skip
         """``TLOADShared``: validate the descriptor and the update, preflight every selected
         GM access, then load the selected quarters' valid elements from their PE's base and
         byte row stride and update the register atomically. Faults before any effect."""
@@ -421,14 +422,15 @@ class SharedRegisters:
         take = selected(mask, q)
         r, c, e, q = r[take], c[take], e[take], q[take]
         addr = gm_addresses(bases, strides, q, r, c, dt)
-        words = gm_load(gm, addr, c, dt)  # preflights every access before reading
+        words = gm_load(gm, addr, c, dt, agents=q, order=order)  # preflight, then read
         tile.words[e] = words
         tile.defined[e] = True
         updated = self.update(shared_id, tile, mask)
         assert updated
 
-    def tstore(self, gm: np.ndarray, bases: Sequence[int], strides: Sequence[int],
-               shared_id: int, desc: SharedDescriptor, mask: str) -> None:  # fmt: skip
+    def tstore(self, gm: GlobalMemory | np.ndarray, bases: Sequence[int], strides: Sequence[int],
+               shared_id: int, desc: SharedDescriptor, mask: str,
+               order: MemoryOrder = MemoryOrder.RELAXED) -> None:  # fmt: skip
         """``TSTOREShared``: every selected valid element of ``desc`` (the register's or a
         temporary read descriptor), read with :meth:`read_words`, to its PE's GM address.
         The whole footprint is preflighted before the first byte is written."""
@@ -439,7 +441,7 @@ class SharedRegisters:
         take = selected(mask, q)
         r, c, e, q = r[take], c[take], e[take], q[take]
         addr = gm_addresses(bases, strides, q, r, c, dt := desc.dtype)
-        gm_store(gm, addr, c, dt, self.read_words(shared_id, e))
+        gm_store(gm, addr, c, dt, self.read_words(shared_id, e), agents=q, order=order)
 
     # -- helpers --------------------------------------------------------------------------------
     def _incompatible(self, shared_id: int, desc: SharedDescriptor, mask: str) -> str:
@@ -462,83 +464,6 @@ class SharedRegisters:
         if not isinstance(shared_id, int | np.integer) or not 0 <= shared_id < SHARED_REGISTERS:
             raise ValueError(f"S{shared_id!r} is not a Shared register (S0..S255)")
         return int(shared_id)
-
-
-# ---- byte-addressed GM ---------------------------------------------------------------------------
-_WRAP = (1 << 64) - 1
-
-
-def gm_addresses(bases: Sequence[int], strides: Sequence[int], pes: np.ndarray, rows: np.ndarray,
-                 cols: np.ndarray, dt: TileDataType) -> np.ndarray:  # fmt: skip
-    """``TileMemoryStridedByteAddress`` per element: ``base[pe] + row * stride[pe] + column *
-    element bytes`` (4-bit: ``column // 2``), modulo 2^64 (``Word`` arithmetic, uint64)."""
-    b = np.array([int(x) & _WRAP for x in bases], np.uint64)[pes]
-    s = np.array([int(x) & _WRAP for x in strides], np.uint64)[pes]
-    col = cols // 2 if element_bits(dt) == 4 else cols * memory_bytes(dt)
-    return b + rows.astype(np.uint64) * s + col.astype(np.uint64)
-
-
-def _preflight(gm: np.ndarray, addr: np.ndarray, nbytes: int, what: str) -> np.ndarray:
-    """Every access within GM and aligned to its size (``ProbeDataAccess``), else the fault
-    (before any effect). Returns the addresses as int64."""
-    if addr.size == 0:
-        return np.zeros(0, np.int64)
-    misaligned = addr % np.uint64(nbytes) != 0
-    if misaligned.any():
-        bad = int(addr[misaligned.argmax()])
-        raise PTOFault(_TL, f"{what} of {nbytes} B at GM address {bad:#x} is not aligned "
-                       "(the ASL's DataAlignment fault, ProbeDataAccess)", op=what)  # fmt: skip
-    outside = addr > np.uint64(max(gm.size - nbytes, 0)) if gm.size >= nbytes else addr >= 0
-    if outside.any():
-        bad = int(addr[outside.argmax()])
-        raise PTOFault(_TL, f"{what} of {nbytes} B at GM address {bad:#x} is outside the "
-                       f"{gm.size} B of GM (the ASL's DataPage fault, ProbeDataAccess)",
-                       op=what)  # fmt: skip
-    return addr.astype(np.int64)
-
-
-def gm_load(gm: np.ndarray, addr: np.ndarray, cols: np.ndarray, dt: TileDataType) -> np.ndarray:
-    """``LoadTileMemoryElement`` for every address (little-endian; signed types sign-extended;
-    4-bit: the nibble by column parity) after the preflight of all of them."""
-    nb = memory_bytes(dt)
-    a = _preflight(gm, addr, nb, "TLOAD")
-    raw = gm[a[:, None] + np.arange(nb)]
-    padded = np.zeros((a.size, 8), np.uint8)
-    padded[:, :nb] = raw
-    words = padded.view("<u8").reshape(-1)
-    if element_bits(dt) == 4:
-        return np.where(cols % 2 == 1, words >> np.uint64(4), words) & np.uint64(0xF)
-    if dt.is_signed and nb < 8:
-        shift = np.uint64(64 - 8 * nb)
-        words = ((words << shift).view(np.int64) >> np.int64(64 - 8 * nb)).view(np.uint64)
-    return words
-
-
-def gm_store(gm: np.ndarray, addr: np.ndarray, cols: np.ndarray, dt: TileDataType,
-             words: np.ndarray) -> None:  # fmt: skip
-    """``StoreTileMemoryElement`` for every address in order (a later store to the same byte
-    wins; 4-bit: a read-modify-write of one nibble), after the preflight of all of them."""
-    nb = memory_bytes(dt)
-    a = _preflight(gm, addr, nb, "TSTORE")
-    w = np.asarray(words, np.uint64)
-    if element_bits(dt) == 4:
-        for high in (False, True):
-            pick = (cols % 2 == 1) == high
-            pos, val = _last_per_address(a[pick], (w[pick] & np.uint64(0xF)).astype(np.uint8))
-            keep, shift = (np.uint8(0x0F), 4) if high else (np.uint8(0xF0), 0)
-            gm[pos] = (gm[pos] & keep) | (val << np.uint8(shift))
-        return
-    data = w.astype("<u8").view(np.uint8).reshape(-1, 8)[:, :nb]
-    pos, val = _last_per_address((a[:, None] + np.arange(nb)).reshape(-1), data.reshape(-1))
-    gm[pos] = val
-
-
-def _last_per_address(pos: np.ndarray, val: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The last value written to each address of an ordered write sequence."""
-    if pos.size == 0:
-        return pos, val
-    uniq, first_from_end = np.unique(pos[::-1], return_index=True)
-    return uniq, val[::-1][first_from_end]
 
 
 def tile_with(tile: SharedTile, **changes) -> SharedTile:

@@ -214,6 +214,18 @@ class TileRegisters:
         """``ReadTileFeatureMapDescriptor``: the valid descriptor of tile ``index`` or None."""
         return self._feature_map.get(index)
 
+    def write(self, index: int, value: Any) -> None:
+        """Replace the contents of allocated tile ``index`` (its valid rectangle, ``(VR, VC)``
+        or ``(P, VR, VC)``) and mark them defined; descriptor, capacity charge and
+        feature-map descriptor are unchanged (a producer writing its destination, e.g. the
+        ASL's ``TLOAD``: ``_Tiles[[destination]] = result``)."""
+        self._require(index, "write")
+        from interpreter.runtime import array_from_tile, tile_from_array
+
+        ttype = self._type[index]
+        self._value[index] = array_from_tile(tile_from_array(ttype, np.asarray(value)))  # type: ignore[arg-type]
+        self._undefined.discard(index)
+
     def read(self, index: int) -> np.ndarray:
         """A copy of tile ``index``'s valid rectangles, shape ``(P, VR, VC)``."""
         self._require(index, "read")

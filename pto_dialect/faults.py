@@ -54,16 +54,40 @@ class FaultCode(str, Enum):
         return self.value
 
 
+DATA_FAULTS = frozenset({FaultCode.DATA_ALIGNMENT, FaultCode.DATA_PAGE})
+"""The data-access faults a GM access raises (``ProbeDataAccess``, asl/scalar/model/agu/
+memory.asl); they carry the faulting access's address (docs/gm-faults.md)."""
+
+
 class PTOFault(Exception):
-    """A PTO run-time fault. ``kind`` is the fault class name (e.g. ``"TileLegality"``).
+    """A PTO run-time fault. ``kind`` is the fault code's name (e.g. ``"TileLegality"``).
 
     Every fault is raised before any effect (D12): no destination, auxiliary output or
     interpreter state has changed when this propagates.
+
+    ``kind`` is one of the four :class:`FaultKind` classes wherever the SSA-level interpreter,
+    the block checker or the assembler raise it; the architectural-state models
+    (``interpreter.shared_blocks.Core``, ``interpreter.shared_registers``) also raise the
+    other architectural codes where the ASL does (DataPage, DataAlignment: any
+    :class:`FaultCode` but None). ``address`` is the fault address of a data-access fault (the
+    faulting access's GM byte address, ``RaiseDataAccessFault``), None otherwise (the trap
+    then records the instruction's TPC).
     """
 
-    def __init__(self, kind: FaultKind | str, message: str, op: str | None = None):
-        self.kind = str(FaultKind(kind))
+    def __init__(self, kind: FaultKind | FaultCode | str, message: str, op: str | None = None,
+                 *, address: int | None = None):  # fmt: skip
+        code = FaultCode(str(kind))
+        if code is FaultCode.NONE:
+            raise ValueError("PTOFault needs a fault code other than None")
+        self.kind = str(code)
         self.op = op
         self.message = message
+        self.address = address
         where = f"'{op}' " if op else ""
-        super().__init__(f"{where}[{self.kind}] {message}")
+        at = f" (fault address {address:#x})" if address is not None else ""
+        super().__init__(f"{where}[{self.kind}] {message}{at}")
+
+    @property
+    def code(self) -> FaultCode:
+        """The architectural fault code (``FaultCode``) of :attr:`kind`."""
+        return FaultCode(self.kind)

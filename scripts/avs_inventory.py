@@ -60,19 +60,17 @@ NOT_MODELLED = {
     "asl/tile/model/memory/atomics.asl defines only it; indexed memory operations are not "
     "implemented; the Shared-register atomic updates are: test_avs_shared.py)",
     "tile/model/memory/restart/tile-exec-memory-completion-and-001": _NI + "indexed memory "
-    "operations (MGATHER/MSCATTER) and byte-addressed paged GM (the DataPage fault address of "
-    "a partly out-of-range gather/scatter); the restart contract itself is tested "
+    "operations (MGATHER/MSCATTER: the DataPage fault address of a partly out-of-range "
+    "gather/scatter); the byte GM, its DataPage / DataAlignment faults and memory events are "
+    "modelled for TLOAD/TSTORE (docs/gm-faults.md) and the restart contract is tested "
     "(tests/conformance/test_avs_trap.py)",
-    # block/** rows whose whole pass condition is about a feature not implemented (issue 11)
-    "block/execution/BSTART.TLOAD/block-fault-bstart-tload-cube-retry-004": _NI + "a "
-    "misaligned GM base (DataAlignment) and memory-event capture: GM is an element-addressed "
-    "tensor, so no TLOAD base can be misaligned, and memory events are not modelled (the "
-    "trap context and block reissue are: interpreter.arch)",
-    "tile/model/memory/load-store/tile-bound-tlsu-faults-003": _NI + "byte-addressed paged GM "
-    "(DataPage fault positions, memory-event capture) and TPREFETCH/MGATHER/MSCATTER: GM is "
-    "element-typed tensors, an out-of-range access is TileLegality before any effect",
+    "tile/model/memory/load-store/tile-bound-tlsu-faults-003": _NI + "TPREFETCH, MGATHER and "
+    "MSCATTER, two of its three fault-position loops; its packed TSTORE loop (DataPage at 4096 "
+    "from bases 4096/4095/4094, no event) is modelled and tested "
+    "(tests/interpreter/test_global_memory.py::test_packed_tstore_fault_positions)",
     "tile/model/memory/load-store/tile-bound-tlsu-indexed-002": _NI + "indexed memory "
-    "operations (MGATHER/MSCATTER) and byte-addressed paged GM (DataPage preflight, restart)",
+    "operations (MGATHER/MSCATTER; the byte GM and its DataPage preflight are modelled for "
+    "TLOAD/TSTORE: docs/gm-faults.md)",
 }
 """Inventory paths (prefixes) about features not implemented, with the reason."""
 

@@ -28,7 +28,8 @@ dimensions and bindings, frame and memory-copy templates, predicates) is not in 
 Tile operations do not run here: ``interpreter.run`` executes a tile program and raises
 :class:`~pto_dialect.faults.PTOFault` before any effect (D12). :meth:`ArchState.run_at` is
 the harness that executes such a run as the instruction at a TPC and turns its fault into the
-architectural trap (``SetFault(kind, ReadTPC())``, the address every tile fault records).
+architectural trap (``SetFault(kind, ReadTPC())``, the address every tile fault records; a GM
+data-access fault records the faulting access's address instead).
 """
 
 from __future__ import annotations
@@ -334,15 +335,16 @@ class ArchState:
                **kwargs: Any) -> tuple[bool, Any]:  # fmt: skip
         """Execute ``action(*args, **kwargs)`` (e.g. an ``interpreter.run`` of a tile block)
         as the instruction attempt at TPC ``pc``. Its :class:`PTOFault` becomes the trap
-        ``SetFault(kind, pc)``; returns ``(True, result)`` or ``(False, None)``. The action's
-        own fault guarantee (before any effect, D12) is what makes the saved context a
-        precise restart point: recovering it resumes at ``pc``."""
+        ``SetFault(kind, pc)`` (a data-access fault, DataPage / DataAlignment, records its own
+        ``address``: ``RaiseDataAccessFault``); returns ``(True, result)`` or
+        ``(False, None)``. The action's own fault guarantee (before any effect, D12) is what
+        makes the saved context a precise restart point: recovering it resumes at ``pc``."""
         self.control.tpc = pc & _MASK
         self.begin_attempt()
         try:
             return True, action(*args, **kwargs)
         except PTOFault as fault:
-            self.set_fault(FaultCode(fault.kind), pc)
+            self.set_fault(fault.code, pc if fault.address is None else fault.address)
             return False, None
 
 

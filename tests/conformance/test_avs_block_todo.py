@@ -567,10 +567,6 @@ def test_iot_sources_persist():
 # GM is a tensor operand here: a linked TLOAD/TSTORE block reads its base and row stride as the
 # tensor and its element offsets (B.IOR RegSrc0/RegSrc1 = a0/a1, docs/blocks.md), so a byte row
 # stride is the tensor's row pitch times the element size.
-GM_FAULT = ("the DataPage fault kind, fault address and memory-event count (no page model: a "
-            "footprint outside the tensor is TileLegality before any effect); a 64-bit "
-            "wrapping stride cannot be written")  # fmt: skip
-
 
 def _move(body: str, args: str, result: str) -> str:
     return (f"func.func @f({args}) -> {result} {{\n  %c0 = arith.constant 0 : index\n{body}\n"
@@ -693,7 +689,6 @@ def _load_faults(text: str, gm: np.ndarray, row: int) -> str | None:
     return kinds.pop()
 
 
-@avs("PTO-AVS-BLOCK-TLOAD-PREFLIGHT-001", unchecked=GM_FAULT)
 def test_tload_footprint_preflight():
     """A load whose second row lies beyond GM faults before any destination exists; the
     same load in range completes."""
@@ -703,7 +698,6 @@ def test_tload_footprint_preflight():
     assert _load_faults(_load("tensor<3x2xi32>", tile), gm, 1) is None
 
 
-@avs("PTO-AVS-BLOCK-TLOAD-CUBE-ACCESS-003", unchecked=GM_FAULT)
 def test_cube_tload_access_preflight():
     """A 3 x 1 ND2M16 load faults when its first or its last element lies beyond GM."""
     tile = "!pto.tile<3x1xf16, cube_m16, mat, pe=1000>"
@@ -755,7 +749,6 @@ def test_tstore_row_stride():
     assert r.tolist() == [[21, 22, 0, 0]]
 
 
-@avs("PTO-AVS-BLOCK-TSTORE-CUBE-ACCESS-003", unchecked=GM_FAULT)
 def test_cube_tstore_access_preflight():
     """A 3 x 1 M162ND store whose first or last element lies beyond GM faults before any
     element is written (GM and the source unchanged)."""

@@ -316,9 +316,6 @@ def test_direct_load_and_store_with_row_stride():
     assert out.tolist() == [[9] * 4] * 2 and mem[0].tolist() == [1, 2, 8, 8]
 
 
-@avs("PTO-AVS-TILE-TSTORE-PRECISE-001",
-     unchecked="the DataPage fault kind (there is no page model; an out-of-range footprint is "
-               "TileLegality)")  # fmt: skip
 def test_tstore_footprint_preflight():
     """A store whose second element falls outside memory (a run-time column offset) faults
     before the first element is written: the memory and the source tile are unchanged; the

@@ -304,9 +304,6 @@ def test_shared_tload_largest_size_code():
     assert core.shared.record(92) is None
 
 
-@avs("PTO-AVS-TILE-PACKED-CAPACITY-BOUNDARY-001",
-     unchecked="the DataPage fault kind of the out-of-GM probes (both paths fault before any "
-               "effect; GM faults are TileLegality here)")  # fmt: skip
 def test_packed_capacity_local_and_shared():
     """Local: the 64 KiB U4 tile (the Local test). Shared: SizeCode 12, PE3, 32768 x 16 U4 with
     base and stride 0 from PE3's GPRs: 256 KiB, rows 32768; element 0 (quarter 0) is undefined,

@@ -524,10 +524,6 @@ def test_model_unit(avs_id, case):
 
 
 # ---- TLSU selectors and four-bit memory types ------------------------------------------
-_GM_EVENTS = ("byte-level memory events (the list of loads and stores an access records) are "
-              "not modelled: GM is a tensor")  # fmt: skip
-
-
 def _packed_move(tile: str, gm_cols: int, rows: int = 1):
     """(load(gm) -> PE0's codes, store(codes, gm) -> GM bytes) of packed 4-bit GM programs
     (``tensor<rows x gm_cols x i8>`` at [0, 0]; docs/dialect.md "Packed 4-bit GM"), each run
@@ -544,8 +540,7 @@ def _packed_move(tile: str, gm_cols: int, rows: int = 1):
 
 
 @avs("PTO-AVS-TILE-TLSU-DECODE-BOUND-004",
-     unchecked="executing TMOV, TPREFETCH, MGATHER*, MSCATTER* and GMOV (not implemented); "
-               + _GM_EVENTS)  # fmt: skip
+     unchecked="executing TMOV, TPREFETCH, MGATHER*, MSCATTER* and GMOV (not implemented)")
 def test_tlsu_selector_closure():
     """TLSU functions 0-8 and 13 decode to TLOAD, TSTORE, TMOV, TPREFETCH, MGATHER, MSCATTER,
     MGATHER_MASK, MSCATTER_MASK, MGATHER_CAS and GMOV; TLOAD and TSTORE execute on packed GM:
@@ -566,7 +561,7 @@ def test_tlsu_selector_closure():
 
 
 @avs("PTO-AVS-TILE-TLSU-DIRECT-BOUND-001",
-     unchecked="its TMOV, GMOV and TPREFETCH steps (not implemented); " + _GM_EVENTS)
+     unchecked="its TMOV, GMOV and TPREFETCH steps (not implemented)")
 def test_four_bit_direct_loads():
     """Every four-bit type (E2M1X2, E1M2X2, HiF4X2, S4X2, U4X2) is a TLOAD / TSTORE data type;
     packed GM bytes hold two elements low nibble first: bytes 0xBA 0xC5 load as U4 [A B 5],
@@ -585,3 +580,30 @@ def test_four_bit_direct_loads():
     load2, store2 = _packed_move("!pto.tile<64x4xui4, valid=2x2, pe=1000>", 4, rows=2)
     assert load2([[0x21, 0xEE, 0, 0], [0x43, 0, 0, 0]]) == [[1, 2], [3, 4]]
     assert store2([[5, 6], [7, 8]], np.zeros((2, 4))) == [[0x65, 0, 0, 0], [0x87, 0, 0, 0]]
+    _four_bit_events()
+
+
+def _four_bit_events() -> None:
+    """The same U4 1 x 3 TLOAD / TSTORE as tile instructions on a byte GM with event capture
+    (``interpreter.shared_blocks.Core``, docs/gm-faults.md): three one-byte load events at
+    0x100, 0x100, 0x101 reading 0xBA, 0xBA, 0xC5; three store events writing 0x91 (low nibble
+    1 into 0x90), 0x21 (then high nibble 2) and 0xE3 at 0x111."""
+    from interpreter.shared_blocks import Core
+    from pto_dialect.attributes import TileType
+
+    core = Core()
+    t = TileType((16, 16), T.U4X2, valid=(1, 3), size=128, pe="0001")  # ConfigureTile: PE3
+    core.local.configure(0, t, np.zeros((1, 3), np.uint8), defined=False)
+    core.gm[0x100:0x102] = [0xBA, 0xC5]
+    core.start_memory_event_capture(0)
+    core.tload(0, 0x100, 3)
+    assert [(e.kind, e.address, e.size, e.value) for e in core.memory_events] == [
+        ("load", 0x100, 1, 0xBA), ("load", 0x100, 1, 0xBA), ("load", 0x101, 1, 0xC5)]
+    assert core.local.read(0).tolist() == [[[0xA, 0xB, 0x5]]]
+    core.local.configure(1, t, np.array([[1, 2, 3]], np.uint8))
+    core.gm[0x110:0x112] = [0x90, 0xE0]
+    core.start_memory_event_capture(0)
+    core.tstore(0x110, 3, 1)
+    assert [(e.kind, e.address, e.value) for e in core.memory_events] == [
+        ("store", 0x110, 0x91), ("store", 0x110, 0x21), ("store", 0x111, 0xE3)]
+    assert core.gm[0x110:0x112].tolist() == [0x21, 0xE3]
