@@ -6,7 +6,10 @@ cannot name an S register, so this is their level: :class:`Core` holds a Local r
 (:class:`~interpreter.tile_registers.TileRegisters`), the Shared registers
 (:class:`~interpreter.shared_registers.SharedRegisters`, charged against the same
 ``tile_capacity``), four PEs' GPR files and a byte-addressed GM, and :meth:`Core.execute` runs
-one block of decoded commands.
+one block of decoded commands. GM accesses fault as the ASL's ``ProbeDataAccess`` (DataPage /
+DataAlignment with the faulting address) and record memory events while capture is on
+(:mod:`interpreter.global_memory`); the ordinary Local TLOAD / TSTORE blocks and the CUBE
+conversions run here too (:mod:`interpreter.local_tlsu`, docs/gm-faults.md).
 
 Order (pto-spec ``asl/block/model/dispatch/shared-tlsu.asl`` ``ExecuteBundleSharedTLSUOperation``
 after the block checker's command and completion rules, :func:`pto_dialect.isa.check_block`):

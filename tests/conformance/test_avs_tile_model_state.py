@@ -491,7 +491,7 @@ def test_local_packed_tload_at_the_largest_size_code():
     """A TLOAD of a 16384x8 U4 tile forms a block with SizeCode 10 (64 KiB) and loads all
     131072 nibbles: the element at row 4096 (logical position 32768, past any 32768-word bound) and
     the last one (131071) are defined zeros (asl/tile/model/definedness/packed-boundary.asl).
-    AVS PACKED-CAPACITY-BOUNDARY-001 with its Shared path: test_avs_shared.py."""
+    AVS PACKED-CAPACITY-BOUNDARY-001 on the byte GM of Core: test_avs_gm_faults.py."""
     from pto_dialect.geometry import Layout, linear_index
 
     tt, m = "!pto.tile<16384x8xui4, size=64KB>", "tensor<16384x8xi4>"
