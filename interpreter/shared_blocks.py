@@ -67,7 +67,12 @@ from interpreter.shared_registers import (
     selected,
     size_code_bytes,
 )
-from interpreter.tile_registers import OPS, TileRegisters, run_tile_instruction
+from interpreter.tile_registers import (
+    OPS,
+    TileRegisters,
+    register_storage,
+    run_tile_instruction,
+)
 from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.convert_ops import LAYOUT_PAIR_OF_CODE
 from pto_dialect.datatypes import DTYPE_NONE, TileDataType, mx_needs_scale
@@ -411,10 +416,7 @@ class Core(LocalTLSU):
         out = run_tile_instruction(op, [operands.get(r) for r in OPS[op].operand_roles()],
                                    [d_type, None, None], types, values,
                                    {"mask": MaskAttr(mask)}, profile)  # fmt: skip
-        result = np.asarray(out[0])
-        if result.dtype != storage_dtype(result_t):  # raw-carrier: raw payload words
-            result = typed_values(result_t, result.astype(np.int64).view(np.uint64))
-        self.local.configure(dst, d_type, result)
+        self.local.configure(dst, d_type, register_storage(d_type, out[0]))
         return BlockResult(name, dst)
 
     def _matrix_operand(self, sid: int, role: str, rows: int, cols: int, dt: TileDataType,

@@ -37,8 +37,13 @@ execution/elementwise.asl`` ``ExecuteTileBinary``: "Snapshot both sources before
 destination write"; AVS ``TMUL-ALIAS-001``, ``TFMA-ALIAS-001``, ...).
 
 A register holds the valid rectangle of its tile on every PE, shape ``(P, VR, VC)`` (the
-:func:`interpreter.run` boundary): elements outside the valid rectangle follow the tile model
-(Null padding), not the ASL's "the destination keeps its previous bits".
+:func:`interpreter.run` boundary), and the PadValue of the positions outside it: every
+producer (:meth:`TileRegisters.configure`, :meth:`~TileRegisters.write`, an executed
+destination) leaves Null padding (undefined), as the ASL's producers do outside a block
+(``TileWithPadding(result, CurrentBundlePadValue())``); :meth:`~TileRegisters.apply_padding`
+is the ASL's ``ApplyTilePadding``, and :meth:`~TileRegisters.physical` shows the whole
+physical tile (payload and definedness). Elements outside the valid rectangle are therefore
+not "the destination's previous bits" of the ASL.
 """
 
 from __future__ import annotations
@@ -46,12 +51,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from xdsl.dialects import builtin, func
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import IRDLOperation
+from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from pto_dialect.attributes import TileType
@@ -63,6 +69,9 @@ from pto_dialect.ops import CubeMatrixOp
 from pto_dialect.predicate import PredicateTileType
 from pto_dialect.tile_local import ReduceTileOp
 from pto_dialect.tile_rearrange import THistogramOp, TImg2ColOp, TMrgSortOp, TSortOp
+
+if TYPE_CHECKING:
+    from interpreter.runtime import TileValue
 
 REGISTERS = 64
 """Local tile IDs 0..63 (``PTO_TILE_REGISTER_COUNT``): hand * 16 + k - 1 names ``t#k``.."""
@@ -144,12 +153,18 @@ class TileRegisters:
         self.shared: Any = None
         """The :class:`interpreter.shared_registers.SharedRegisters` sharing this capacity."""
         self._feature_map: dict[int, FeatureMap] = {}  # valid descriptors only
+        self._pad: dict[int, str] = {}
+        """PadValue of a register's positions outside its valid rectangle (absent: Null)."""
 
     # -- state (the AVS harness's ConfigureTile / WriteTileElement / ReadTileElement) -------
-    def configure(self, index: int, ttype: TileType | PredicateTileType, value: Any, *,
+    def configure(self, index: int, ttype: TileType | PredicateTileType | str, value: Any, *,
                   defined: bool = True) -> None:
         """Allocate tile ``index`` with descriptor ``ttype`` and contents ``value`` (its valid
         rectangle, ``(VR, VC)`` or ``(P, VR, VC)``, as :func:`interpreter.run` takes it).
+        ``ttype`` may be the descriptor's text (``"!pto.tile<...>"``): an illegal descriptor
+        (e.g. a CUBE shape that does not fit its capacity) is then TileLegality with every
+        register unchanged, the ASL's ``ConfigureTile`` / ``ConfigureCubeTile`` returning
+        FALSE (asl/tile/model/state/allocation.asl).
         Reconfiguring an allocated register replaces its capacity charge; the Shared tiles of
         an attached :attr:`shared` file count too (``CoreTileCapacityInUse``). ``defined=False``
         allocates it with contents that are not defined (``contents_defined`` false: reading
@@ -159,6 +174,8 @@ class TileRegisters:
         self._check_index(index)
         from interpreter.runtime import array_from_tile, tile_from_array
 
+        if isinstance(ttype, str):
+            ttype = _descriptor(ttype)
         need = core_allocation_bytes(ttype.pe_mask, ttype.capacity)
         held = self.capacity_in_use_except(index)
         held += self.shared.capacity_in_use if self.shared is not None else 0
@@ -172,6 +189,7 @@ class TileRegisters:
         self._type[index] = ttype
         (self._undefined.discard if defined else self._undefined.add)(index)
         self._feature_map.pop(index, None)  # every allocation invalidates it (allocation.asl)
+        self._pad.pop(index, None)
 
     def capacity_in_use_except(self, excluded: int | None) -> int:
         """Core tile capacity charged by the allocated registers other than ``excluded``."""
@@ -188,6 +206,7 @@ class TileRegisters:
         self._value.pop(index, None)
         self._undefined.discard(index)
         self._feature_map.pop(index, None)
+        self._pad.pop(index, None)
 
     def contents_defined(self, index: int) -> bool:
         """``contents_defined`` of an allocated register."""
@@ -225,11 +244,53 @@ class TileRegisters:
         ttype = self._type[index]
         self._value[index] = array_from_tile(tile_from_array(ttype, np.asarray(value)))  # type: ignore[arg-type]
         self._undefined.discard(index)
+        self._pad.pop(index, None)
 
     def read(self, index: int) -> np.ndarray:
         """A copy of tile ``index``'s valid rectangles, shape ``(P, VR, VC)``."""
         self._require(index, "read")
         return self._value[index].copy()
+
+    def apply_padding(self, index: int, pad: str | int) -> None:
+        """``ApplyTilePadding``: every position of allocated tile ``index`` outside its valid
+        rectangle holds PadValue ``pad`` (a name or its 2-bit code), defined unless ``pad`` is
+        Null; the valid elements and ``contents_defined`` are unchanged (asl/tile/model/
+        definedness/elements.asl ``TileWithPadding``)."""
+        from interpreter.kernels.padding import parse_pad
+
+        self._require(index, "apply_padding")
+        if not isinstance(self._type[index], TileType):
+            raise ValueError(f"tile {index} is a predicate tile: apply_padding pads data tiles")
+        pad = parse_pad(pad)
+        if pad == "null":
+            self._pad.pop(index, None)
+        else:
+            self._pad[index] = pad
+
+    def physical(self, index: int) -> TileValue:
+        """Tile ``index`` as a physical tile: each PE's whole ``rows x cols`` payload (CUBE
+        layouts in logical coordinates: :func:`pto_dialect.geometry.cube_payload_index` gives
+        the payload order) with its definedness mask. Valid elements are defined iff
+        :meth:`contents_defined`; the other positions hold the register's padding
+        (:meth:`apply_padding`; Null: undefined)."""
+        from interpreter.runtime import TileValue, pe_indices, tile_from_array
+
+        self._require(index, "physical")
+        ttype, value = self._type[index], self._value[index]
+        if isinstance(ttype, TileType):
+            per_pe = dict(zip(pe_indices(ttype.pe_mask), value, strict=True))
+            tile = TileValue.from_valid(ttype, per_pe, self._pad.get(index, "null"))
+        else:
+            tile = tile_from_array(ttype, value)
+        if index not in self._undefined:
+            return tile
+        vr, vc = ttype.valid_shape
+        defined = {}
+        for p, d in tile.defined.items():
+            d = d.copy()
+            d[:vr, :vc] = False
+            defined[p] = d
+        return TileValue(tile.type, dict(tile.payloads), defined)  # type: ignore[arg-type]
 
     # -- one instruction ------------------------------------------------------------------------
     def execute(
@@ -291,7 +352,9 @@ class TileRegisters:
             op, operands, [None if d is None else self._type[d] for d in dsts],
             {i: self._type[i] for i in regs}, snapshot, properties, profile)  # fmt: skip
         for d, v in zip(named, out, strict=True):  # after the whole instruction: publish
-            self._value[d] = v
+            self._value[d] = register_storage(self._type[d], v)
+            self._undefined.discard(d)
+            self._pad.pop(d, None)
 
     # -- helpers --------------------------------------------------------------------------------
     @staticmethod
@@ -304,6 +367,39 @@ class TileRegisters:
         if index not in self._type:
             raise PTOFault(FaultKind.TILE_LEGALITY, f"tile {index} is not allocated "
                            "(TileDescriptorLegal)", op=where)  # fmt: skip
+
+
+def register_storage(ttype: Attribute, value: np.ndarray) -> np.ndarray:
+    """A result in a register's storage: raw-carrier (D4) results are the ASL's 64-bit raw
+    payload words, of which an element keeps its low bits."""
+    from interpreter.runtime import storage_dtype
+    from interpreter.shared_blocks import typed_values
+
+    value = np.asarray(value)
+    if not isinstance(ttype, TileType) or value.dtype == storage_dtype(ttype.dtype):
+        return value
+    return typed_values(ttype.dtype, value.astype(np.int64).view(np.uint64))
+
+
+def _descriptor(text: str) -> TileType | PredicateTileType:
+    """A ``!pto.tile`` / ``!pto.pred`` descriptor from its text; an illegal one (a
+    [TileLegality] diagnostic) -> that :class:`PTOFault`, other text -> ValueError."""
+    from xdsl.utils.exceptions import ParseError
+
+    from interpreter.runner import build_context
+
+    try:
+        ttype = Parser(build_context(), text).parse_type()
+    except (ParseError, VerifyException) as e:
+        lines = [x.strip() for x in str(e).splitlines() if x.strip()]
+        rule = next((x for x in lines if "[TileLegality]" in x), None)
+        if rule is None:
+            raise ValueError(f"not a tile descriptor {text!r}: {' '.join(lines[-1:])}") from None
+        raise PTOFault(FaultKind.TILE_LEGALITY, rule.replace("[TileLegality] ", ""),
+                       op="configure") from None
+    if not isinstance(ttype, TileType | PredicateTileType):
+        raise ValueError(f"not a tile descriptor {text!r} (a !pto.tile or !pto.pred type)")
+    return ttype
 
 
 def run_tile_instruction(

@@ -20,27 +20,40 @@ from conformance.model_support import (
 )
 from conformance.support import bundled
 from interpreter import kernels
+from pto_dialect.attributes import MaskAttr
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
 
 T = TileDataType
 
 
-@avs("PTO-AVS-TILE-CUBE-GENERIC-001",
-     unchecked="its TileSourceContentsDefined step: a configured-but-unwritten tile is not "
-               "modelled (every SSA tile is defined by its producer)")  # fmt: skip
+@avs("PTO-AVS-TILE-CUBE-GENERIC-001")
 def test_cube_descriptor_is_not_a_generic_operand():
     """A 16x16 FP16 cube_m16 tile in mat is a legal CUBE descriptor, but no generic (TEPL)
     operation indexes it: TADD on it is TileLegality (asl/tile/model/legality/
-    descriptor-shape.asl, ``TileGenericIndexingPermitted`` is false for CUBE layouts). Our
-    tiles are SSA values defined by their producer, so a freshly configured tile whose
-    contents are undefined has no counterpart to read."""
+    descriptor-shape.asl, ``TileGenericIndexingPermitted`` is false for CUBE layouts). A
+    register freshly configured with it has no defined contents, so it is no readable source
+    (``TileSourceContentsDefined``): TMOV from it is TileLegality, the destination kept;
+    once written, TADD on the register is still refused."""
+    from interpreter.tile_registers import TileRegisters
     from pto_dialect.geometry import Layout, Storage, geometry_errors
 
     assert geometry_errors(16, 16, T.FP16, 16, 16, Layout.CUBE_M16, Storage.LOCAL, 512) == []
     c = "!pto.tile<16x16xf16, cube_m16, mat>"
     assert verifies(f'%a = "test.op"() : () -> {c}')
     assert not verifies(f'%a = "test.op"() : () -> {c}\n%r = pto.tadd %a, %a : {c}')
+    regs = TileRegisters()
+    regs.configure(0, "!pto.tile<16x16xf16, cube_m16, mat, size=512B>", np.zeros((16, 16),
+                   np.float16), defined=False)  # fmt: skip
+    regs.configure(1, c, np.ones((16, 16), np.float16))
+    assert not regs.contents_defined(0)
+    with pytest.raises(PTOFault, match="TileSourceContentsDefined") as e:
+        regs.execute("pto.tmov", 1, 0)
+    assert e.value.kind == "TileLegality" and (regs.read(1) == 1).all()
+    regs.write(0, np.ones((16, 16), np.float16))
+    with pytest.raises(PTOFault) as e:
+        regs.execute("pto.tadd", 1, 0, 0)
+    assert e.value.kind == "TileLegality" and "cube_m16" in str(e.value)
 
 
 @avs("PTO-AVS-TILE-CUBE-LOCATION-003")
@@ -52,18 +65,40 @@ def test_cube_layout_needs_matrix_location():
         assert verifies(f'%a = "test.op"() : () -> !pto.tile<16x16xf16, cube_m16, {loc}>') == ok
 
 
-@avs("PTO-AVS-TILE-CUBE-RECONFIGURE-002",
-     unchecked="reconfiguring a tile register in place is not modelled (a tile type is fixed "
-               "per SSA value): the refusal is checked, the preserved old state is trivial")  # fmt: skip
+@avs("PTO-AVS-TILE-CUBE-RECONFIGURE-002")
 def test_undersized_n8_descriptor_refused():
     """A 13x19 FP16 cube_n8 tile needs six CELLs (768 B): in a 128 B TSize it is refused
-    (TileLegality at verification), so no program holding it runs."""
+    (TileLegality at verification, so no program holding it runs). Reconfiguring an allocated
+    register with it is refused before any effect (asl/tile/model/state/allocation.asl
+    ``ConfigureCubeTileForMask`` returns FALSE): register 0, a 16x8 U8 vec tile (valid 1x1,
+    element 0x5A, on one PE) keeps its descriptor, contents, definedness, physical payload and
+    mask, and the capacity in use is unchanged."""
+    from interpreter.tile_registers import TileRegisters
     from pto_dialect.geometry import Layout, Storage, geometry_errors
 
     assert geometry_errors(13, 19, T.FP16, 13, 19, Layout.CUBE_N8, Storage.LOCAL, 128)
     assert geometry_errors(16, 24, T.FP16, 13, 19, Layout.CUBE_N8, Storage.LOCAL, 1024) == []
     assert not verifies('%a = "test.op"() : () -> !pto.tile<16x24xf16, cube_n8, mat, '
                          "valid=13x19, size=128B>")  # fmt: skip
+    regs = TileRegisters()
+    regs.configure(0, "!pto.tile<16x8xui8, vec, valid=1x1, size=128B, pe=0001>",
+                   np.zeros((1, 1), np.uint8), defined=False)  # fmt: skip
+    regs.write(0, np.array([[0x5A]], np.uint8))
+
+    def state():
+        t = regs.physical(0)
+        return (regs.allocated(0), regs.type_of(0), regs.contents_defined(0), t.pes,
+                [(p.tolist(), d.tolist()) for p, d in zip(t.payloads.values(),
+                                                          t.defined.values())],
+                regs.capacity_in_use)  # fmt: skip
+
+    before = state()
+    assert before[5] == 128 and before[4][0][0][0][0] == 0x5A
+    with pytest.raises(PTOFault) as e:
+        regs.configure(0, "!pto.tile<16x24xf16, cube_n8, mat, valid=13x19, size=128B, "
+                       "pe=0001>", np.zeros((13, 19), np.float16))  # fmt: skip
+    assert e.value.kind == "TileLegality"
+    assert state() == before
 
 
 _ROWMAX = """%a = "test.op"() : () -> !pto.tile<2x16xf16, cube_m16, mat>
@@ -125,19 +160,19 @@ def test_matmul_through_cube_storage():
         [0, 1, 2, 3]  # fmt: skip
 
 
-@avs("PTO-AVS-TILE-TESTMATRIXNUMERICCONTRACTLEGALITY-BOUNDARY-001",
-     unchecked="its undefined-scale step: a scale tile whose contents are undefined after a "
-               "reconfiguration has no SSA counterpart")  # fmt: skip
+@avs("PTO-AVS-TILE-TESTMATRIXNUMERICCONTRACTLEGALITY-BOUNDARY-001")
 def test_mx_numeric_contract():
-    """TMATMUL_MX of E4M3 x E5M2 (K = 32, every code 1, E8M0 scale codes 1) gives the raw
-    FP32 word 32, its ACC form 64 (reference profile); an FP32 1x2 scale instead of E8M0 is
-    refused; so is AType FP16 with E4M3 operands (asl/tile/model/legality/matrix-shape.asl)."""
+    """On tile registers (reference profile: raw payload words): TMATMUL_MX of E4M3 (40) x
+    E5M2 (41), K = 32, every code 1, E8M0 scale codes 1 (42, 43) writes the raw FP32 word 32
+    into 44 (over its old word 2); TMATMUL_MX_ACC onto it gives 64 in 45. Reconfiguring the
+    A scale 42 leaves its contents undefined: the same TMATMUL_MX is then TileLegality
+    (``TileSourceContentsDefined``), as is an FP32 1x2 scale in 42; 44 keeps 32. AType FP16
+    with E4M3 operands is refused too (asl/tile/model/legality/matrix-shape.asl)."""
+    from interpreter.tile_registers import TileRegisters
+
     K = kernels.cube_matrix
     a, b = np.ones((1, 32), np.uint8), np.ones((32, 1), np.uint8)
     s = np.ones((1, 1), np.uint8)
-    kw = {"a_scale": s, "b_scale": s, "a_type": "E4M3", "b_type": "E5M2", **RAW}
-    d = K("TMATMUL_MX", a, b, **kw)
-    assert d.tolist() == [[32]] and K("TMATMUL_MX_ACC", a, b, c=d, **kw).tolist() == [[64]]
     mx = """%a = "test.op"() : () -> !pto.tile<1x32xf8E4M3FN, cube_m16, mat>
 %sa = "test.op"() : () -> !pto.tile<SCALE>
 %b = "test.op"() : () -> !pto.tile<32x1xf8E5M2, cube_n8, mat>
@@ -148,6 +183,38 @@ def test_mx_numeric_contract():
     with pytest.raises(PTOFault) as e:
         K("TMATMUL_MX", a, b, a_scale=s, b_scale=s, a_type="FP16", b_type="E5M2", **RAW)
     assert e.value.kind == "TileLegality"
+
+    scale = "!pto.tile<1x128xf8E8M0FNU, valid=1x1, pe=0001>"
+    acc = "!pto.tile<1x1xf32, cube_m16, mat, pe=0001>"
+    regs = TileRegisters()
+    regs.configure(40, "!pto.tile<1x32xf8E4M3FN, cube_m16, mat, pe=0001>", a)
+    regs.configure(41, "!pto.tile<32x1xf8E5M2, cube_n8, mat, pe=0001>", b)
+    regs.configure(42, scale, s)
+    regs.configure(43, scale, s)
+    regs.configure(44, acc, np.array([[2]], np.uint32).view(np.float32))
+    regs.configure(45, acc, np.zeros((1, 1), np.float32), defined=False)
+    mask = {"mask": MaskAttr("0001")}
+
+    def mx_into_44():
+        regs.execute("pto.tmatmul_mx", [44, None, None], 40, 42, 41, 43, *[None] * 5,
+                     properties=mask, **RAW)  # fmt: skip
+
+    def word(i):
+        return regs.read(i).view(np.uint32).ravel().tolist()
+
+    mx_into_44()
+    assert word(44) == [32]
+    regs.execute("pto.tmatmul_mx_acc", [45, None, None], 44, 40, 42, 41, 43, *[None] * 5,
+                 properties=mask, **RAW)  # fmt: skip
+    assert word(45) == [64] and regs.contents_defined(45)
+    regs.configure(42, scale, s, defined=False)
+    with pytest.raises(PTOFault, match="TileSourceContentsDefined") as e:
+        mx_into_44()
+    assert e.value.kind == "TileLegality"
+    regs.configure(42, "!pto.tile<1x32xf32, valid=1x2, pe=0001>", np.ones((1, 2), np.float32))
+    with pytest.raises(PTOFault) as e:
+        mx_into_44()
+    assert e.value.kind == "TileLegality" and word(44) == [32]
 
 
 @avs("PTO-AVS-TILE-TESTMATRIXPHYSICALACCUMULATORCLASSES-EXECUTION-001")

@@ -229,28 +229,32 @@ def test_legality_faults_have_no_effect():
     assert verifies(bias.replace("valid=2x3", "valid=1x2"))
 
 
-@avs("PTO-AVS-TILE-CUBE-PADDING-001",
-     unchecked="a configured-but-unwritten tile is not modelled: the padded valid region "
-               "here is loaded (defined); the tail padding and its definedness are checked")  # fmt: skip
+@avs("PTO-AVS-TILE-CUBE-PADDING-001")
 def test_cube_tail_padding():
-    """A 13x19 FP16 cube_n8 tile (storage 16x24, six CELLs, 768 B) padded with Max: the K tail
-    (13, 0), the N tail (0, 19) and the last position (15, 23) hold FP16 Max 0x7BFF and are
-    defined; their CUBE payload positions are distinct from the valid ones
-    (asl/tile/model/definedness/elements.asl, ``ApplyTilePadding``)."""
-    from xdsl.parser import Parser
-
-    from interpreter.runner import build_context
-    from interpreter.runtime import TileValue
+    """A configured, unwritten 13x19 FP16 cube_n8 register (storage 16x24, six CELLs, 768 B;
+    the ASL's 768 B capacity is no TSize, ours is the 1 KiB one that holds it) padded with
+    Max: the K tail (13, 0), the N tail (0, 19) and the last position (15, 23) hold FP16 Max
+    0x7BFF and are defined, the valid element (0, 0) stays undefined, no valid element is
+    defined and the contents are not; the tail positions are CUBE payload positions of their
+    own (asl/tile/model/definedness/elements.asl, ``ApplyTilePadding``)."""
+    from interpreter.tile_registers import TileRegisters
     from pto_dialect.geometry import Layout, cube_payload_index, cube_storage_shape
 
     assert cube_storage_shape(Layout.CUBE_N8, T.FP16, 13, 19) == (16, 24)
-    ttype = Parser(build_context(), "!pto.tile<16x24xf16, cube_n8, mat, valid=13x19>").parse_type()
-    v = TileValue.from_valid(ttype, {0: np.zeros((13, 19), np.float16)}, pad="max")
-    pay, dfn = v.payloads[0].view(np.uint16), v.defined[0]
-    for r, c in ((13, 0), (0, 19), (15, 23)):
-        assert pay[r, c] == 0x7BFF and dfn[r, c]
-        assert cube_payload_index(Layout.CUBE_N8, T.FP16, 13, 19, r, c) != \
-            cube_payload_index(Layout.CUBE_N8, T.FP16, 13, 19, 0, 0)  # fmt: skip
+    regs = TileRegisters()
+    regs.configure(0, "!pto.tile<16x24xf16, cube_n8, mat, valid=13x19, pe=0001>",
+                   np.zeros((13, 19), np.float16), defined=False)  # fmt: skip
+    regs.apply_padding(0, "max")
+    tile = regs.physical(0)
+    (pe,) = tile.pes
+    pay, dfn = tile.payloads[pe].view(np.uint16), tile.defined[pe]
+    fp16_max = (0b11110 << 10) | 0x3FF  # largest finite FP16: exponent 30, mantissa all ones
+    tails = ((13, 0), (0, 19), (15, 23))
+    assert not dfn[0, 0]
+    assert [int(pay[p]) for p in tails] == [fp16_max] * 3 and all(dfn[p] for p in tails)
+    assert int(dfn[:13, :19].sum()) == 0 and not regs.contents_defined(0)
+    valid = cube_payload_index(Layout.CUBE_N8, T.FP16, 13, 19, 0, 0)
+    assert valid not in {cube_payload_index(Layout.CUBE_N8, T.FP16, 13, 19, *p) for p in tails}
 
 
 N8_13x19 = "!pto.tile<16x24xf16, cube_n8, mat, valid=13x19>"
@@ -540,12 +544,17 @@ def _packed_move(tile: str, gm_cols: int, rows: int = 1):
 
 
 @avs("PTO-AVS-TILE-TLSU-DECODE-BOUND-004",
-     unchecked="executing TMOV, TPREFETCH, MGATHER*, MSCATTER* and GMOV (not implemented)")
+     unchecked="executing its TPREFETCH, MGATHER*, MSCATTER* and GMOV selectors (not "
+               "implemented)")  # fmt: skip
 def test_tlsu_selector_closure():
     """TLSU functions 0-8 and 13 decode to TLOAD, TSTORE, TMOV, TPREFETCH, MGATHER, MSCATTER,
     MGATHER_MASK, MSCATTER_MASK, MGATHER_CAS and GMOV; TLOAD and TSTORE execute on packed GM:
     the U4 element 2 (the low nibble of a GM byte 0xA2) loads and a 3 stores back into the low
-    nibble, the high one kept (0xA3; asl/tile/model/memory/load-store.asl)."""
+    nibble, the high one kept (0xA3; asl/tile/model/memory/load-store.asl). The same three
+    selectors run as tile instructions on registers (``Core``): TLOAD into 20 reads 2 from
+    0x300, TSTORE of 21 (element 3) leaves 0xA3 there, TMOV 20 <- 21 gives 3."""
+    from interpreter.shared_blocks import Core
+    from pto_dialect.attributes import MaskAttr, TileType
     from pto_dialect.isa import BlockFamily, BStart, decode, encode
     from pto_dialect.isa.commands import TLSU_FUNCTIONS
 
@@ -559,9 +568,27 @@ def test_tlsu_selector_closure():
     assert load([[0xA2]]) == [[2]]
     assert store([[3]], [[0xA2]]) == [[0xA3]]
 
+    core = Core()
+    packed = TileType((16, 16), T.U4X2, valid=(1, 1), size=128, pe="0001")
+    core.local.configure(20, packed, np.zeros((1, 1), np.uint8), defined=False)
+    core.local.configure(21, packed, np.array([[3]], np.uint8))
+    core.gm[0x300] = 0xA2
+    run_selector = {  # the decoded selector's operation, on the AVS operands
+        "TLOAD": lambda: core.tload(20, 0x300, 1),
+        "TSTORE": lambda: core.tstore(0x300, 1, 21),
+        "TMOV": lambda: core.local.execute("pto.tmov", 20, 21,
+                                           properties={"mask": MaskAttr("0001")}),
+    }  # fmt: skip
+    seen = []
+    for code in (0, 1, 2):
+        run_selector[TLSU_FUNCTIONS[code].name]()
+        seen.append((core.local.read(20).ravel().tolist(), int(core.gm[0x300])))
+    assert seen == [([2], 0xA2), ([2], 0xA3), ([3], 0xA3)] and core.local.contents_defined(20)
+
 
 @avs("PTO-AVS-TILE-TLSU-DIRECT-BOUND-001",
-     unchecked="its TMOV, GMOV and TPREFETCH steps (not implemented)")
+     unchecked="its GMOV and TPREFETCH steps and the IndexedTLSUTransferDataTypeLegal check "
+               "(the indexed MGATHER*/MSCATTER* transfers): not implemented")  # fmt: skip
 def test_four_bit_direct_loads():
     """Every four-bit type (E2M1X2, E1M2X2, HiF4X2, S4X2, U4X2) is a TLOAD / TSTORE data type;
     packed GM bytes hold two elements low nibble first: bytes 0xBA 0xC5 load as U4 [A B 5],
@@ -581,6 +608,32 @@ def test_four_bit_direct_loads():
     assert load2([[0x21, 0xEE, 0, 0], [0x43, 0, 0, 0]]) == [[1, 2], [3, 4]]
     assert store2([[5, 6], [7, 8]], np.zeros((2, 4))) == [[0x65, 0, 0, 0], [0x87, 0, 0, 0]]
     _four_bit_events()
+    _four_bit_registers()
+
+
+def _four_bit_registers() -> None:
+    """On registers (``Core``): TMOV of the U4 1 x 3 tile [1 2 3] copies it; each four-bit
+    type loads GM byte 0xAF as [F A] and stores elements [i+1, i+5] as the byte
+    (i+5) * 16 + i + 1 (asl/tile/model/memory/load-store.asl)."""
+    from interpreter.shared_blocks import Core
+    from pto_dialect.attributes import MaskAttr, TileType
+
+    core = Core()
+    u4 = TileType((16, 16), T.U4X2, valid=(1, 3), size=128, pe="0001")
+    core.local.configure(1, u4, np.array([[1, 2, 3]], np.uint8))
+    core.local.configure(2, u4, np.zeros((1, 3), np.uint8), defined=False)
+    core.local.execute("pto.tmov", 2, 1, properties={"mask": MaskAttr("0001")})
+    assert core.local.read(2).ravel().tolist() == [1, 2, 3] and core.local.contents_defined(2)
+    for i, t in enumerate((T.E2M1X2, T.E1M2X2, T.HIF4X2, T.S4X2, T.U4X2)):
+        tile, address = 33 + i, 0x340 + i
+        ttype = TileType((16, 16), t, valid=(1, 2), size=128, pe="0001")
+        core.local.configure(tile, ttype, np.zeros((1, 2), np.uint8), defined=False)
+        core.gm[address] = 0xAF
+        core.tload(tile, address, 2)
+        assert (core.local.read(tile).view(np.uint8) & 0xF).ravel().tolist() == [0xF, 0xA]
+        core.local.write(tile, np.array([[i + 1, i + 5]], np.uint8))
+        core.tstore(address, 2, tile)
+        assert int(core.gm[address]) == (i + 5) * 16 + i + 1
 
 
 def _four_bit_events() -> None:
