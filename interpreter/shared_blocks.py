@@ -53,6 +53,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from interpreter.core_local import LocalBlocks
 from interpreter.global_memory import GlobalMemory, MemoryEvent, dense_row_stride
 from interpreter.local_tlsu import LocalTLSU
 from interpreter.runtime import storage_dtype
@@ -128,7 +129,7 @@ def typed_values(dt: TileDataType, words: np.ndarray) -> np.ndarray:
     return w.astype(f"u{sd.itemsize}").view(sd)
 
 
-class Core(LocalTLSU):
+class Core(LocalTLSU, LocalBlocks):
     """Architectural state for decoded command streams: :attr:`local` (64 Local tile
     registers), :attr:`shared` (S0..S255), :attr:`gpr` (four PEs x 32 GPRs, uint64; register 0
     reads zero) and :attr:`gm` (GM bytes, ``gm_bytes`` long; the ASL's model memory is 4 KiB)
@@ -185,8 +186,11 @@ class Core(LocalTLSU):
             return BlockResult(name, self._local_tlsu(s, self._transfer_type(s, name)))
         if s.family is BlockFamily.CUBE and s.shared:
             return self._shared_cube(s, profile)
-        raise NotModelledError(f"{s.op_name}: Core runs the Shared (B.IOS) TLSU and CUBE blocks "
-                               "and the Local TLOAD / TSTORE blocks; other Local blocks run as "
+        if s.family in (BlockFamily.TEPL, BlockFamily.CUBE):
+            return self._local_block(s, list(cmds), profile)
+        raise NotModelledError(f"{s.op_name}: Core runs the Shared (B.IOS) TLSU and CUBE blocks, "
+                               "the Local TLOAD / TSTORE blocks and the Local TEPL / CUBE blocks "
+                               "of interpreter.core_local.FAMILIES; other Local blocks run as "
                                "linked pto.block ops (interpreter.run)")  # fmt: skip
 
     def _shared_tlsu(self, s: BlockSummary) -> BlockResult:
@@ -447,15 +451,28 @@ class Core(LocalTLSU):
 
     # -- helpers --------------------------------------------------------------------------------
     def _resolve_destination(self, hand: int, mask: str, cap: int, name: str) -> int:
-        """``ResolveBundleTileDestinations``: the lowest unallocated register of the hand, with
-        its charge within ``tile_capacity`` (``CoreTileCapacityInUse``), else TileAllocation."""
-        free = [i for i in range(hand * 16, hand * 16 + 16) if not self.local.allocated(i)]
-        need = core_allocation_bytes(mask, cap)
-        if not free or self.shared.core_capacity_in_use + need > self.local.tile_capacity:
-            raise _fault(_TA, f"{name}: no free register in hand {'TUMN'[hand]} or {need} B of "
-                         f"core tile capacity beyond tile_capacity {self.local.tile_capacity} B "
-                         "(ResolveBundleTileDestinations)", name, "destination-shape")  # fmt: skip
-        return free[0]
+        """One destination of :meth:`_resolve_destinations`."""
+        return self._resolve_destinations([hand], [cap], mask, name)[0]
+
+    def _resolve_destinations(self, hands: Sequence[int], caps: Sequence[int], mask: str,
+                              name: str | None) -> list[int]:  # fmt: skip
+        """``ResolveBundleTileDestinations``: each hand's lowest unallocated register not taken
+        by an earlier destination of the block, the group's charge within ``tile_capacity``
+        (``CoreTileCapacityInUse``), else TileAllocation; nothing is allocated here."""
+        taken: list[int] = []
+        for hand in hands:
+            free = [i for i in range(hand * 16, hand * 16 + 16)
+                    if not self.local.allocated(i) and i not in taken]  # fmt: skip
+            if not free:
+                raise _fault(_TA, f"{name}: no free register in hand {'TUMN'[hand]} "
+                             "(ResolveBundleTileDestinations)", name, "destination-shape")  # fmt: skip
+            taken.append(free[0])
+        need = sum(core_allocation_bytes(mask, cap) for cap in caps)
+        if self.shared.core_capacity_in_use + need > self.local.tile_capacity:
+            raise _fault(_TA, f"{name}: {need} B of core tile capacity beyond tile_capacity "
+                         f"{self.local.tile_capacity} B ({self.shared.core_capacity_in_use} B in "
+                         "use; ResolveBundleTileDestinations)", name, "destination-shape")  # fmt: skip
+        return taken
 
     def shared_tile_of_local(self, index: int) -> SharedTile:
         """``SharedTileFromLocal``: the Local tile as a Shared candidate (location Any);

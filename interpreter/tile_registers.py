@@ -444,10 +444,17 @@ def run_tile_instruction(
         instr.verify()
     except VerifyException as e:
         raise _fault_of(e, op) from None
+    return run_in_function(body, instr, [*(values[i] for i in keys),
+                                         *(s.value for s in scalars)], profile)  # fmt: skip
+
+
+def run_in_function(body: Block, instr: IRDLOperation, args: Sequence[Any],
+                    profile: str = "ordered") -> list[np.ndarray]:  # fmt: skip
+    """Run the verified op ``instr`` (its operands: the arguments of ``body``) as the one op of
+    a function of ``body``'s arguments, with :func:`interpreter.run` on ``args``; its results."""
     results = [r for r in instr.results]
     body.add_ops([instr, func.ReturnOp(*results)])
     fn = func.FuncOp("f", ([a.type for a in body.args], [r.type for r in results]), Region(body))
     from interpreter.runner import run
 
-    return run(builtin.ModuleOp([fn]), "f", *(values[i] for i in keys),
-               *(s.value for s in scalars), profile=profile)  # fmt: skip
+    return run(builtin.ModuleOp([fn]), "f", *args, profile=profile)

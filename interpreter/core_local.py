@@ -1,0 +1,221 @@
+"""Decoded (unlinked) Local TEPL and CUBE blocks on :class:`~interpreter.shared_blocks.Core`
+(PTO-SPEC 3.5; D12, D16).
+
+A block read from assembly or hex names registers only: its B.IOT sources are Local tile IDs
+0..63 and its destinations are hands. On a :class:`Core` the registers exist, so the block
+runs as the ASL completes it (``asl/block/model/dispatch/destination-shape.asl``
+``ResolveBundleTileDestinationsWithShapeAndType``, ``cube-destination.asl``):
+
+1. every source register must be allocated with defined contents (TileLegality,
+   ``TileSourceContentsDefined``);
+2. the destination descriptors are derived (:func:`destination_types`): shape from the LBs
+   (closed schemas: ValidCol = LB0, ValidRow = LB1 else 1, Col = LB2 else ValidCol), from the
+   source (reductions: ``VR x 1`` / ``1 x VC``; the comparisons' predicate: the source's
+   shape), type the effective DataType (B.DATR DataType when concrete, else BSTART; arg
+   reductions U32; CUBE the accumulator type or the B.FPATR PreQuant output type), layout row-
+   major (CUBE: A's layout, location mat), capacity the B.IOT SizeCode, PE mask the binding's;
+   a SizeCode too small for it is TileAllocation;
+3. each destination hand resolves to its lowest unallocated register (distinct registers for
+   several destinations) and the whole group's capacity is charged against ``tile_capacity``
+   (``CoreTileCapacityInUse``): no free register or not enough capacity -> TileAllocation;
+4. the scalar operands (tile-scalar scalars, TQUANT/TDEQUANT parameters, TCI/TTRI
+   parameters, CUBE post-processing parameters, register-base B.DIM values) are read from the
+   dispatching agent's GPRs through the B.IOR / B.DIM selectors in the linked path's B.IOR
+   dense order (:func:`pto_dialect.bundle.scalar_roles`);
+5. the block is then the LINKED block of those types (its B.IOR renamed to the ``a<k>``
+   convention the values now stand for) and runs exactly as a linked block does: the same
+   reconstruction of the tile-level op and the same checks (:func:`pto_dialect.bundle.
+   check_linked`), the same plan and kernels (:mod:`interpreter.bundle_functions`);
+6. only then are the destinations allocated and written. Any fault leaves every register
+   unchanged.
+
+Families (:data:`FAMILIES`): the TEPL binary family (TREM included), tile-scalar, unary and
+TFMA (the elementwise table), compare (predicate result) and select, conversions (TCVT with
+B.DATR Layout 0, TQUANT, TDEQUANT), the generators (TCI, TTRI), the row/column reductions and
+expansions, and the Local CUBE / GEMV blocks without RowMax / GroupMax outputs. Every other
+Local block (TTRANS, TCONCAT, the partial, indexed, sorting and histogram ops, B.FPATR RowMax /
+GroupMax) raises :class:`~pto_dialect.isa.errors.NotModelledError` naming it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from xdsl.dialects.builtin import i64
+from xdsl.ir import Attribute, Block
+
+from interpreter.shared_registers import derived_rows
+from interpreter.tile_registers import register_storage, run_in_function
+from pto_dialect.attributes import TileType
+from pto_dialect.bundle import (
+    BINARY_OP_OF_SELECTOR,
+    GENERATOR_OP_OF_SELECTOR,
+    LOCAL_OP_OF_SELECTOR,
+    SLOT_GPRS,
+    BlockOp,
+    check_linked,
+    dim_registers,
+    scalar_roles,
+)
+from pto_dialect.compare_ops import COMPARE_SELECT_OP_OF_SELECTOR, TileCompareOp
+from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR
+from pto_dialect.datatypes import TileDataType
+from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR
+from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import Layout, Location, size_of_code
+from pto_dialect.isa import BIor, BlockFamily, BlockSummary, Command
+from pto_dialect.isa.commands import PE_MODE_MASKS
+from pto_dialect.isa.errors import NotModelledError
+from pto_dialect.postprocess import pre_quant_output_type
+from pto_dialect.predicate import PredicateTileType
+from pto_dialect.tile_local import ExpandTileOp, ReduceTileOp
+
+_TL = FaultKind.TILE_LEGALITY
+_TA = FaultKind.TILE_ALLOCATION
+FAMILIES = ("binary", "elementwise", "compare", "select", "convert", "generator", "reduce",
+            "expand", "cube")  # fmt: skip
+"""The Local block families :meth:`Core.execute` runs unlinked (docs/blocks.md)."""
+
+
+def family_of(s: BlockSummary) -> str:
+    """The :data:`FAMILIES` entry of a Local TEPL / CUBE block; NotModelledError otherwise."""
+    key = (s.start.mode, s.start.function)
+    if s.family is BlockFamily.CUBE:
+        fp = s.fpatr
+        if fp is not None and (fp.row_max_en or fp.group_max_en):
+            raise NotModelledError(f"{s.op_name}: B.FPATR RowMax / GroupMax outputs of a decoded "
+                                   "block on Core are not modelled")  # fmt: skip
+        return "cube"
+    if s.family is BlockFamily.TEPL:
+        if key in BINARY_OP_OF_SELECTOR:
+            return "binary"
+        if key in ELEMENTWISE_OP_OF_SELECTOR:
+            return "elementwise"
+        cs = COMPARE_SELECT_OP_OF_SELECTOR.get(key)
+        if cs is not None:
+            return "compare" if issubclass(cs, TileCompareOp) else "select"
+        if key in CONVERT_OP_OF_SELECTOR:
+            return "convert"
+        if key in GENERATOR_OP_OF_SELECTOR:
+            return "generator"
+        local = LOCAL_OP_OF_SELECTOR.get(key)
+        if local is not None and issubclass(local, ReduceTileOp):
+            return "reduce"
+        if local is not None and issubclass(local, ExpandTileOp):
+            return "expand"
+    raise NotModelledError(f"{s.op_name or 'this block'}: Core runs the decoded Local blocks of "
+                           f"the families {', '.join(FAMILIES)}; this one runs as a linked "
+                           "pto.block (interpreter.run)")  # fmt: skip
+
+
+def destination_types(s: BlockSummary, fam: str, srcs: list[Attribute]) -> list[Attribute]:
+    """The descriptor each B.IOT destination is configured with (module docstring, step 2);
+    TileAllocation when a SizeCode does not hold it."""
+    mask = PE_MODE_MASKS[s.pe_mode]  # type: ignore[index]
+    name = s.op_name
+    out: list[Attribute] = []
+    for ordinal, (_hand, code) in enumerate(s.destinations):
+        cap = size_of_code(code)
+        if ordinal:
+            raise NotModelledError(f"{name}: a second destination of a decoded block on Core")
+        t: Attribute
+        if fam == "cube":
+            t = _cube_destination(s, srcs, cap, mask)
+        elif fam == "compare":
+            src = srcs[0]
+            assert isinstance(src, TileType)
+            t = PredicateTileType(src.shape, valid=src.valid_shape, size=cap, pe=mask)
+        else:
+            if s.datr_present and s.datr.layout != 0:
+                raise NotModelledError(f"{name} with B.DATR Layout {s.datr.layout}: only the "
+                                       "row-major destination is modelled on Core")  # fmt: skip
+            dt = TileDataType(s.b_type)
+            if fam == "reduce":
+                src = srcs[0]
+                assert isinstance(src, TileType)
+                local = LOCAL_OP_OF_SELECTOR[(s.start.mode, s.start.function)]
+                assert issubclass(local, ReduceTileOp)
+                dt = TileDataType.U32 if local.is_arg() else src.dtype
+                vr, vc = src.valid_shape
+                vr, vc, col = (vr, 1, 1) if local.AXIS == "row" else (1, vc, src.shape[1])
+            else:
+                vc = s.lb[0] or 0
+                vr, col = s.lb[1] or 1, s.lb[2] or vc
+            rows = derived_rows(cap, col, dt) if col else 0
+            t = TileType((rows, col), dt, valid=(vr, vc), location=Location.ANY, size=cap,
+                         pe=mask)  # fmt: skip
+        errs = t.legality_errors()  # type: ignore[attr-defined]
+        if errs:
+            raise PTOFault(_TA, f"at block completion: destination {ordinal} SizeCode {code} "
+                           f"({cap} B) does not hold its derived descriptor {t}: "
+                           f"{'; '.join(errs)} (ResolveBundleTileDestinationsWithShapeAndType, "
+                           "asl/block/model/dispatch/destination-shape.asl)", op=name)  # fmt: skip
+        out.append(t)
+    return out
+
+
+def _cube_destination(s: BlockSummary, srcs: list[Attribute], cap: int, mask: str) -> TileType:
+    """``ResolveBundleTMATMULDestination`` (cube-destination.asl): ``M x N`` of the
+    accumulator type (MX: FP32) or the B.FPATR PreQuant output type; a CUBE-layout A makes it
+    a CUBE tile of A's layout (location mat), else row-major ``M x N``."""
+    from pto_dialect.bundle import source_roles
+
+    fp = s.fpatr
+    assert fp is not None
+    m, n = (s.lb[i] or 1 for i in range(2))
+    a_t = TileDataType(s.a_type)
+    acc = TileDataType.FP32 if s.start.cube is not None and s.start.cube.is_mx else a_t.accumulator
+    dt = pre_quant_output_type(fp.pre_quant_mode, acc) if fp.pre_quant_mode else acc
+    roles = source_roles(s, [t for t in srcs if isinstance(t, TileType)])
+    a = srcs[roles.index("a")] if "a" in roles and len(srcs) == len(roles) else None
+    if isinstance(a, TileType) and a.layout_kind.is_cube:
+        return TileType((m, n), dt, layout=a.layout_kind, location=Location.MAT, size=cap,
+                        pe=mask)  # fmt: skip
+    return TileType((m, n), dt, layout=Layout.ROW_MAJOR, location=Location.ANY, size=cap,
+                    pe=mask)  # fmt: skip
+
+
+def linked_commands(cmds: list[Command], n_scalars: int) -> list[Command]:
+    """The block's commands with B.IOR RegSrc k renamed to ``a<k>`` for its ``n_scalars``
+    scalar parameters (the values read from the named GPRs are passed as the linked block's
+    scalar operands, :data:`pto_dialect.bundle.SLOT_GPRS`)."""
+    if not n_scalars:
+        return list(cmds)
+    names = dict(zip(("src0", "src1", "src2")[:n_scalars], SLOT_GPRS))
+    return [replace(c, **names) if isinstance(c, BIor) else c for c in cmds]
+
+
+class LocalBlocks:
+    """The Local TEPL / CUBE blocks of :class:`~interpreter.shared_blocks.Core` (mixin)."""
+
+    def _local_block(self, s: BlockSummary, cmds: list[Command], profile: str):
+        from interpreter.shared_blocks import BlockResult
+
+        core = self  # type: ignore[assignment]
+        name = s.op_name
+        fam = family_of(s)
+        for i in s.sources:
+            if not core.local.allocated(i) or not core.local.contents_defined(i):
+                raise PTOFault(_TL, f"at block completion: source tile {i} is not allocated "
+                               "with defined contents (TileSourceContentsDefined, asl/tile/model/"
+                               "legality/descriptor-shape.asl)", op=name)  # fmt: skip
+        srcs = [core.local.type_of(i) for i in s.sources]
+        outs = destination_types(s, fam, srcs)
+        mask = PE_MODE_MASKS[s.pe_mode]  # type: ignore[index]
+        dsts = core._resolve_destinations([h for h, _ in s.destinations],
+                                          [t.capacity for t in outs], mask, name)  # fmt: skip
+        agent = core.memory.agent
+        roles = scalar_roles(s)
+        ior = s.scalars
+        scalars = [core.read_gpr(agent, ior.sources[k]) for k in range(len(roles))] if ior else []
+        dims = [core.read_gpr(agent, r) for r in dim_registers(s)]
+        words = [int(np.uint64(v).view(np.int64)) for v in (*scalars, *dims)]
+        body = Block(arg_types=[*srcs, *[i64] * len(words)])
+        block = BlockOp(linked_commands(cmds, len(roles)), list(body.args), outs)
+        check_linked(block, block.summary())  # the linked path's reconstruction and checks
+        results = run_in_function(body, block, [*(core.local.read(i) for i in s.sources),
+                                                *words], profile)  # fmt: skip
+        for d, t, v in zip(dsts, outs, results, strict=True):  # publish after completion
+            core.local.configure(d, t, register_storage(t, v))
+        return BlockResult(name, dsts[0] if dsts else None)

@@ -1,0 +1,152 @@
+"""Decoded (unlinked) Local TEPL / CUBE blocks on :class:`interpreter.shared_blocks.Core`
+(interpreter/core_local.py; docs/blocks.md "Decoded blocks on Core").
+
+Differential: a tile-level program is formed into linked blocks (pto-form-bundles,
+pto-assign-registers) and run with :func:`interpreter.run`; the same blocks' commands then run
+unlinked on a Core whose registers hold the same input tiles (and whose GPRs hold the scalars),
+and the destination register must hold the linked result bit for bit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.arith import Arith
+from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.dialects.func import Func
+from xdsl.parser import Parser
+
+from interpreter.runner import run
+from interpreter.runtime import storage_dtype
+from interpreter.shared_blocks import Core
+from passes.pto_assign_registers import PTOAssignRegistersPass
+from passes.pto_form_bundles import PTOFormBundlesPass
+from pto_dialect.attributes import TileType
+from pto_dialect.bundle import SLOT_GPRS, BlockOp
+from pto_dialect.dialect import PTO
+from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.isa import BIor
+from pto_dialect.isa.errors import NotModelledError
+from pto_dialect.predicate import PredicateTileType
+
+
+def _ctx() -> Context:
+    ctx = Context()
+    for d in (Builtin, Func, Arith, PTO):
+        ctx.load_dialect(d)
+    return ctx
+
+
+def _bundled(text: str) -> ModuleOp:
+    m = Parser(_ctx(), text).parse_module()
+    PTOFormBundlesPass().apply(_ctx(), m)
+    PTOAssignRegistersPass().apply(_ctx(), m)
+    m.verify()
+    return m
+
+
+def _random(t, rng: np.random.Generator) -> np.ndarray:
+    """Valid-rectangle values ``(VR, VC)`` for tile type ``t`` (small, nonzero integers)."""
+    vr, vc = t.valid_shape
+    if isinstance(t, PredicateTileType):
+        return rng.integers(0, 2, size=(vr, vc)).astype(np.bool_)
+    v = rng.integers(1, 9, size=(vr, vc)) * rng.choice([-1, 1], size=(vr, vc))
+    if not t.dtype.is_signed and not t.dtype.is_float:
+        v = np.abs(v)
+    return v.astype(storage_dtype(t.dtype))
+
+
+def _same(x: np.ndarray, y: np.ndarray) -> bool:
+    x, y = np.asarray(x), np.asarray(y)
+    if x.shape != y.shape or x.dtype != y.dtype:
+        return False
+    if x.dtype.kind in "fc" or x.dtype.itemsize in (1, 2, 4, 8) and x.dtype.kind != "b":
+        return bool(np.array_equal(x.view(f"u{x.dtype.itemsize}"), y.view(f"u{y.dtype.itemsize}")))
+    return bool(np.array_equal(x, y))
+
+
+def _differential(text: str, seed: int = 0, scalars=(), move_ior: bool = False,
+                  profile: str = "ordered") -> Core:  # fmt: skip
+    """Run ``text``'s one function @f (one block) linked and unlinked; compare the results."""
+    rng = np.random.default_rng(seed)
+    m = _bundled(text)
+    (blk,) = [op for op in m.walk() if isinstance(op, BlockOp)]
+    fn = blk.parent_op()
+    args = list(fn.body.block.args)
+    inputs = []
+    for a in args:
+        inputs.append(_random(a.type, rng) if isinstance(a.type, TileType | PredicateTileType)
+                      else scalars[len([x for x in inputs if np.ndim(x) == 0])])  # fmt: skip
+    linked = run(m, "f", *inputs, profile=profile)
+    s = blk.summary()
+    core = Core()
+    tiles = [v for v in blk.ins if isinstance(v.type, TileType | PredicateTileType)]
+    for reg, v in zip(s.sources, tiles, strict=True):
+        core.local.configure(reg, v.type, inputs[args.index(v)])
+    cmds = blk.commands()
+    slots = list(SLOT_GPRS)
+    if move_ior:  # the unlinked block may name any GPR: use t0.. instead of a0..
+        slots = [5, 6, 7]
+        cmds = [BIor(*(slots[SLOT_GPRS.index(r)] if r in SLOT_GPRS else r for r in c.sources),
+                     c.dst) if isinstance(c, BIor) else c for c in cmds]  # fmt: skip
+    for k, x in enumerate(scalars):
+        core.write_gpr(0, slots[k], int(x))
+    before = {i for i in range(64) if core.local.allocated(i)}
+    res = core.execute(cmds, profile)
+    assert res.destination is not None and res.destination not in before
+    assert res.destination // 16 == s.destinations[0][0]  # the hand's lowest free register
+    assert core.local.contents_defined(res.destination)
+    assert _same(core.local.read(res.destination), linked[0]), (core.local.read(res.destination),
+                                                                linked[0])  # fmt: skip
+    return core
+
+
+T = "!pto.tile<4x16xf32, valid=3x10>"
+I = "!pto.tile<4x16xsi32, valid=3x10>"
+
+CASES = {
+    "binary-tadd": f"""func.func @f(%a: {T}, %b: {T}) -> {T} {{
+  %r = pto.tadd %a, %b : {T}
+  func.return %r : {T} }}""",
+    "binary-trem": f"""func.func @f(%a: {I}, %b: {I}) -> {I} {{
+  %r = pto.trem %a, %b {{pad = #pto.pad<zero>}} : {I}
+  func.return %r : {I} }}""",
+    "unary-tabs": """func.func @f(%a: !pto.tile<8x16xf16, valid=3x10>) -> !pto.tile<8x16xf16, valid=3x10> {
+  %r = pto.tabs %a {pad = #pto.pad<zero>} : !pto.tile<8x16xf16, valid=3x10>
+  func.return %r : !pto.tile<8x16xf16, valid=3x10> }""",
+    "unary-texp": f"""func.func @f(%a: {T}) -> {T} {{
+  %r = pto.texp %a : {T}
+  func.return %r : {T} }}""",
+    "convert-tcvt": f"""func.func @f(%a: {T}) -> !pto.tile<4x16xf16, valid=3x10> {{
+  %r = pto.tcvt %a : ({T}) -> !pto.tile<4x16xf16, valid=3x10>
+  func.return %r : !pto.tile<4x16xf16, valid=3x10> }}""",
+    "reduce-trowsum": f"""func.func @f(%a: {T}) -> !pto.tile<32x1xf32, valid=3x1> {{
+  %r = pto.trowsum %a : ({T}) -> !pto.tile<32x1xf32, valid=3x1>
+  func.return %r : !pto.tile<32x1xf32, valid=3x1> }}""",
+    "reduce-tcolmax": f"""func.func @f(%a: {T}) -> !pto.tile<2x16xf32, valid=1x10> {{
+  %r = pto.tcolmax %a : ({T}) -> !pto.tile<2x16xf32, valid=1x10>
+  func.return %r : !pto.tile<2x16xf32, valid=1x10> }}""",
+    "reduce-trowargmax": f"""func.func @f(%a: {T}) -> !pto.tile<32x1xui32, valid=3x1> {{
+  %r = pto.trowargmax %a : ({T}) -> !pto.tile<32x1xui32, valid=3x1>
+  func.return %r : !pto.tile<32x1xui32, valid=3x1> }}""",
+    "expand-trowexpandmul": f"""func.func @f(%a: {T}, %b: !pto.tile<32x1xf32, valid=3x1>) -> {T} {{
+  %r = pto.trowexpandmul %a, %b : ({T}, !pto.tile<32x1xf32, valid=3x1>) -> {T}
+  func.return %r : {T} }}""",
+    "generator-tci": """func.func @f() -> !pto.tile<8x8xui16, valid=1x8> {
+  %r = pto.tci : () -> !pto.tile<8x8xui16, valid=1x8>
+  func.return %r : !pto.tile<8x8xui16, valid=1x8> }""",
+    "compare-tcmp": f"""func.func @f(%a: {T}, %b: {T}) -> !pto.pred<4x16, valid=3x10, size=128B> {{
+  %r = pto.tcmp %a, %b : ({T}, {T}) -> !pto.pred<4x16, valid=3x10, size=128B>
+  func.return %r : !pto.pred<4x16, valid=3x10, size=128B> }}""",
+    "select-tsel": f"""func.func @f(%p: !pto.pred<4x16, valid=3x10, size=128B>, %a: {T}, %b: {T}) -> {T} {{
+  %r = pto.tsel %p, %a, %b : (!pto.pred<4x16, valid=3x10, size=128B>, {T}, {T}) -> {T}
+  func.return %r : {T} }}""",
+    "cube-tmatmul": """func.func @f(%a: !pto.tile<16x32xf16, cube_m16, mat>, %b: !pto.tile<32x16xf16, cube_n8, mat>) -> !pto.tile<16x16xf32, cube_m16, mat> {
+  %r = pto.tmatmul %a, %b : (!pto.tile<16x32xf16, cube_m16, mat>, !pto.tile<32x16xf16, cube_n8, mat>) -> !pto.tile<16x16xf32, cube_m16, mat>
+  func.return %r : !pto.tile<16x16xf32, cube_m16, mat> }""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_differential_linked_vs_core(name):
+    _differential(CASES[name], seed=len(name))
