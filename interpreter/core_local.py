@@ -64,7 +64,8 @@ from pto_dialect.datatypes import TileDataType
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Layout, Location, size_of_code
-from pto_dialect.isa import BIor, BlockFamily, BlockSummary, Command
+from pto_dialect.isa import BDim, BIor, BlockFamily, BlockSummary, Command
+from pto_dialect.isa.block import lb_value
 from pto_dialect.isa.commands import PE_MODE_MASKS
 from pto_dialect.isa.errors import NotModelledError
 from pto_dialect.postprocess import pre_quant_output_type
@@ -109,9 +110,11 @@ def family_of(s: BlockSummary) -> str:
                            "pto.block (interpreter.run)")  # fmt: skip
 
 
-def destination_types(s: BlockSummary, fam: str, srcs: list[Attribute]) -> list[Attribute]:
-    """The descriptor each B.IOT destination is configured with (module docstring, step 2);
-    TileAllocation when a SizeCode does not hold it."""
+def destination_types(s: BlockSummary, fam: str, srcs: list[Attribute],
+                      lbs: list[int | None]) -> list[Attribute]:  # fmt: skip
+    """The descriptor each B.IOT destination is configured with (module docstring, step 2)
+    from the source descriptors ``srcs`` and the block's LB0..2 values ``lbs`` (None:
+    unwritten); TileAllocation when a SizeCode does not hold it."""
     mask = PE_MODE_MASKS[s.pe_mode]  # type: ignore[index]
     name = s.op_name
     out: list[Attribute] = []
@@ -121,7 +124,7 @@ def destination_types(s: BlockSummary, fam: str, srcs: list[Attribute]) -> list[
             raise NotModelledError(f"{name}: a second destination of a decoded block on Core")
         t: Attribute
         if fam == "cube":
-            t = _cube_destination(s, srcs, cap, mask)
+            t = _cube_destination(s, srcs, lbs, cap, mask)
         elif fam == "compare":
             src = srcs[0]
             assert isinstance(src, TileType)
@@ -140,8 +143,8 @@ def destination_types(s: BlockSummary, fam: str, srcs: list[Attribute]) -> list[
                 vr, vc = src.valid_shape
                 vr, vc, col = (vr, 1, 1) if local.AXIS == "row" else (1, vc, src.shape[1])
             else:
-                vc = s.lb[0] or 0
-                vr, col = s.lb[1] or 1, s.lb[2] or vc
+                vc = lbs[0] or 0
+                vr, col = lbs[1] or 1, lbs[2] or vc
             rows = derived_rows(cap, col, dt) if col else 0
             t = TileType((rows, col), dt, valid=(vr, vc), location=Location.ANY, size=cap,
                          pe=mask)  # fmt: skip
@@ -155,7 +158,8 @@ def destination_types(s: BlockSummary, fam: str, srcs: list[Attribute]) -> list[
     return out
 
 
-def _cube_destination(s: BlockSummary, srcs: list[Attribute], cap: int, mask: str) -> TileType:
+def _cube_destination(s: BlockSummary, srcs: list[Attribute], lbs: list[int | None], cap: int,
+                      mask: str) -> TileType:  # fmt: skip
     """``ResolveBundleTMATMULDestination`` (cube-destination.asl): ``M x N`` of the
     accumulator type (MX: FP32) or the B.FPATR PreQuant output type; a CUBE-layout A makes it
     a CUBE tile of A's layout (location mat), else row-major ``M x N``."""
@@ -163,7 +167,7 @@ def _cube_destination(s: BlockSummary, srcs: list[Attribute], cap: int, mask: st
 
     fp = s.fpatr
     assert fp is not None
-    m, n = (s.lb[i] or 1 for i in range(2))
+    m, n = (lbs[i] or 1 for i in range(2))
     a_t = TileDataType(s.a_type)
     acc = TileDataType.FP32 if s.start.cube is not None and s.start.cube.is_mx else a_t.accumulator
     dt = pre_quant_output_type(fp.pre_quant_mode, acc) if fp.pre_quant_mode else acc
@@ -195,17 +199,23 @@ class LocalBlocks:
         core = self  # type: ignore[assignment]
         name = s.op_name
         fam = family_of(s)
+        if s.catr is not None and s.catr.trap:
+            raise NotModelledError(f"{name}: B.CATR trap (a post-commit trap) on a decoded Local "
+                                   "block is not modelled on Core")  # fmt: skip
         for i in s.sources:
             if not core.local.allocated(i) or not core.local.contents_defined(i):
                 raise PTOFault(_TL, f"at block completion: source tile {i} is not allocated "
                                "with defined contents (TileSourceContentsDefined, asl/tile/model/"
                                "legality/descriptor-shape.asl)", op=name)  # fmt: skip
+        agent = core.memory.agent
+        lbs = [s.lb[k] if s.lb_regs[k] is None else lb_value(
+            next(c for c in s.commands if isinstance(c, BDim) and c.lb == k),
+            core.read_gpr(agent, s.lb_regs[k])) for k in range(3)]  # fmt: skip
         srcs = [core.local.type_of(i) for i in s.sources]
-        outs = destination_types(s, fam, srcs)
+        outs = destination_types(s, fam, srcs, lbs)
         mask = PE_MODE_MASKS[s.pe_mode]  # type: ignore[index]
         dsts = core._resolve_destinations([h for h, _ in s.destinations],
                                           [t.capacity for t in outs], mask, name)  # fmt: skip
-        agent = core.memory.agent
         roles = scalar_roles(s)
         ior = s.scalars
         scalars = [core.read_gpr(agent, ior.sources[k]) for k in range(len(roles))] if ior else []

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.dialects.func import Func
 from xdsl.parser import Parser
 
+from interpreter.kernels.postprocess import lrelu_param_word, quant_param_word
 from interpreter.runner import run
 from interpreter.runtime import storage_dtype
 from interpreter.shared_blocks import Core
@@ -102,15 +103,15 @@ def _differential(text: str, seed: int = 0, scalars=(), move_ior: bool = False,
 
 
 T = "!pto.tile<4x16xf32, valid=3x10>"
-I = "!pto.tile<4x16xsi32, valid=3x10>"
+S32 = "!pto.tile<4x16xsi32, valid=3x10>"
 
 CASES = {
     "binary-tadd": f"""func.func @f(%a: {T}, %b: {T}) -> {T} {{
   %r = pto.tadd %a, %b : {T}
   func.return %r : {T} }}""",
-    "binary-trem": f"""func.func @f(%a: {I}, %b: {I}) -> {I} {{
-  %r = pto.trem %a, %b {{pad = #pto.pad<zero>}} : {I}
-  func.return %r : {I} }}""",
+    "binary-trem": f"""func.func @f(%a: {S32}, %b: {S32}) -> {S32} {{
+  %r = pto.trem %a, %b {{pad = #pto.pad<zero>}} : {S32}
+  func.return %r : {S32} }}""",
     "unary-tabs": """func.func @f(%a: !pto.tile<8x16xf16, valid=3x10>) -> !pto.tile<8x16xf16, valid=3x10> {
   %r = pto.tabs %a {pad = #pto.pad<zero>} : !pto.tile<8x16xf16, valid=3x10>
   func.return %r : !pto.tile<8x16xf16, valid=3x10> }""",
@@ -144,9 +145,140 @@ CASES = {
     "cube-tmatmul": """func.func @f(%a: !pto.tile<16x32xf16, cube_m16, mat>, %b: !pto.tile<32x16xf16, cube_n8, mat>) -> !pto.tile<16x16xf32, cube_m16, mat> {
   %r = pto.tmatmul %a, %b : (!pto.tile<16x32xf16, cube_m16, mat>, !pto.tile<32x16xf16, cube_n8, mat>) -> !pto.tile<16x16xf32, cube_m16, mat>
   func.return %r : !pto.tile<16x16xf32, cube_m16, mat> }""",
+    "cube-tgemv-mx-bias": """func.func @f(%a: !pto.tile<1x1xf16, cube_m16, mat>, %b: !pto.tile<1x1xf16, cube_n8, mat>,
+             %bias: !pto.tile<1x32xf32, valid=1x1>) -> !pto.tile<1x1xf32, cube_m16, mat> {
+  %d = pto.tgemv_mx_bias %a, %b, %bias : (!pto.tile<1x1xf16, cube_m16, mat>,
+      !pto.tile<1x1xf16, cube_n8, mat>, !pto.tile<1x32xf32, valid=1x1>)
+      -> !pto.tile<1x1xf32, cube_m16, mat>
+  func.return %d : !pto.tile<1x1xf32, cube_m16, mat> }""",
 }
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_differential_linked_vs_core(name):
     _differential(CASES[name], seed=len(name))
+
+
+SCALAR_CASES = {
+    "tile-scalar-tadds": (f"""func.func @f(%a: {S32}, %s: i64) -> {S32} {{
+  %r = pto.tadds %a, %s {{pad = #pto.pad<zero>}} : {S32}, i64
+  func.return %r : {S32} }}""", (-7,)),
+    "tile-scalar-trems": (f"""func.func @f(%a: {S32}, %s: i64) -> {S32} {{
+  %r = pto.trems %a, %s : {S32}, i64
+  func.return %r : {S32} }}""", (3,)),
+    "convert-tquant": (f"""func.func @f(%a: {T}, %s: i64, %z: i64) -> !pto.tile<8x16xui8, valid=3x10> {{
+  %r = pto.tquant %a, %s, %z {{rmode = #pto.rmode<rna>, sat}} : ({T}, i64, i64) -> !pto.tile<8x16xui8, valid=3x10>
+  func.return %r : !pto.tile<8x16xui8, valid=3x10> }}""", (0x3F000000, 3)),
+    "cube-tgemv-lrelu": ("""func.func @f(%a: !pto.tile<1x64xf16, cube_m16, mat>, %b: !pto.tile<64x32xf16, cube_n8, mat>, %bias: !pto.tile<1x32xf32>, %ls: i64) -> !pto.tile<1x32xf32, cube_m16, mat> {
+  %d = pto.tgemv_mx_bias %a, %b, %bias, lrelu_scalar %ls {fpatr = #pto.fpatr<relu_mode = 2>} : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>, i64) -> !pto.tile<1x32xf32, cube_m16, mat>
+  func.return %d : !pto.tile<1x32xf32, cube_m16, mat>
+}""", (lrelu_param_word(0.25),)),
+    "cube-tgemv-quant": ("""func.func @f(%a: !pto.tile<1x64xf16, cube_m16, mat>, %b: !pto.tile<64x32xf16, cube_n8, mat>, %bias: !pto.tile<1x32xf32>, %qs: i64) -> !pto.tile<1x32xf16, cube_m16, mat> {
+  %d = pto.tgemv_mx_bias %a, %b, %bias, quant_scalar %qs {fpatr = #pto.fpatr<pre_quant_mode = 32>} : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>, i64) -> !pto.tile<1x32xf16, cube_m16, mat>
+  func.return %d : !pto.tile<1x32xf16, cube_m16, mat>
+}""", (quant_param_word(0.5, 0, 0),)),
+    "cube-tgemv-both": ("""func.func @f(%a: !pto.tile<1x64xf16, cube_m16, mat>, %b: !pto.tile<64x32xf16, cube_n8, mat>, %bias: !pto.tile<1x32xf32>, %qs: i64, %ls: i64) -> !pto.tile<1x32xsi8, cube_m16, mat> {
+  %d = pto.tgemv_mx_bias %a, %b, %bias, quant_scalar %qs, lrelu_scalar %ls {sat, fpatr = #pto.fpatr<pre_quant_mode = 24, relu_mode = 2>} : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>, i64, i64) -> !pto.tile<1x32xsi8, cube_m16, mat>
+  func.return %d : !pto.tile<1x32xsi8, cube_m16, mat>
+}""", (quant_param_word(0.25, 3, 9), lrelu_param_word(0.5))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCALAR_CASES))
+@pytest.mark.parametrize("move_ior", [False, True])
+def test_differential_scalars_from_gprs(name, move_ior):
+    """The scalars come from the GPRs the B.IOR names (a0.. as linked, or t0.. unlinked)."""
+    text, scalars = SCALAR_CASES[name]
+    _differential(text, seed=3, scalars=scalars, move_ior=move_ior)
+
+
+# ---- faults: before any effect -----------------------------------------------------------------
+
+
+def _block(name: str):
+    m = _bundled(CASES[name])
+    (blk,) = [op for op in m.walk() if isinstance(op, BlockOp)]
+    return blk
+
+
+def _state(core: Core):
+    return {i: (core.local.type_of(i), core.local.read(i).tobytes(), core.local.contents_defined(i))
+            for i in range(64) if core.local.allocated(i)}  # fmt: skip
+
+
+def _loaded(blk, core: Core | None = None, value: int = 2) -> Core:
+    core = core or Core()
+    for reg, v in zip(blk.summary().sources, blk.ins, strict=True):
+        vr, vc = v.type.valid_shape
+        core.local.configure(reg, v.type, np.full((vr, vc), value, storage_dtype(v.type.dtype)))
+    return core
+
+
+def _faults(core: Core, cmds, kind: FaultKind, text: str) -> None:
+    before = _state(core)
+    with pytest.raises(PTOFault) as e:
+        core.execute(cmds)
+    assert e.value.kind in (kind, kind.value) and text in str(e.value), str(e.value)
+    assert _state(core).keys() == before.keys()
+    for i, (t, v, d) in before.items():
+        assert _state(core)[i][0] == t and _state(core)[i][1] == v and _state(core)[i][2] == d
+
+
+def test_unallocated_or_undefined_source_is_tile_legality():
+    blk = _block("binary-tadd")
+    s = blk.summary()
+    core = _loaded(blk)
+    core.local.release(s.sources[1])
+    _faults(core, blk.commands(), FaultKind.TILE_LEGALITY, f"source tile {s.sources[1]}")
+    core.local.configure(s.sources[1], blk.ins[1].type, np.zeros((3, 10), np.float32),
+                         defined=False)  # fmt: skip
+    _faults(core, blk.commands(), FaultKind.TILE_LEGALITY, "TileSourceContentsDefined")
+
+
+def test_no_free_register_in_the_hand_is_tile_allocation():
+    blk = _block("binary-tadd")
+    hand = blk.summary().destinations[0][0]
+    core = _loaded(blk)
+    for i in range(hand * 16, hand * 16 + 16):
+        if not core.local.allocated(i):
+            core.local.configure(i, "!pto.tile<1x32xf32, size=128B, pe=0001>", np.zeros((1, 32), np.float32))
+    _faults(core, blk.commands(), FaultKind.TILE_ALLOCATION, "no free register in hand")
+
+
+def test_capacity_is_charged_before_allocation():
+    blk = _block("binary-tadd")
+    need = 2 * 4 * 256  # two sources of 256 B on four PEs
+    core = _loaded(blk, Core(tile_capacity=need + 512))
+    _faults(core, blk.commands(), FaultKind.TILE_ALLOCATION, "core tile capacity")
+    core = _loaded(blk, Core(tile_capacity=need + 1024))
+    assert core.execute(blk.commands()).destination is not None
+
+
+def test_size_code_too_small_is_tile_allocation():
+    from dataclasses import replace
+
+    from pto_dialect.isa import BIot
+
+    blk = _block("binary-tadd")
+    cmds = [replace(c, size_code=1) if isinstance(c, BIot) and c.size_code else c
+            for c in blk.commands()]  # fmt: skip
+    _faults(_loaded(blk), cmds, FaultKind.TILE_ALLOCATION, "SizeCode")
+
+
+def test_data_dependent_fault_leaves_registers_unchanged():
+    blk = _block("binary-trem")
+    core = _loaded(blk, value=0)  # integer zero divisor
+    _faults(core, blk.commands(), FaultKind.TILE_LEGALITY, "")
+
+
+def test_uncovered_local_block_is_not_modelled():
+    from dataclasses import replace
+
+    from pto_dialect.isa import BStart
+    from pto_dialect.tile_local import TTransOp
+
+    blk = _block("unary-texp")
+    cmds = [replace(c, mode=TTransOp.MODE, function=TTransOp.FUNCTION)
+            if isinstance(c, BStart) else c for c in blk.commands()]  # fmt: skip
+    with pytest.raises(NotModelledError, match="TTRANS"):
+        _loaded(blk).execute(cmds)
