@@ -133,6 +133,12 @@ CASES = {
     "expand-trowexpandmul": f"""func.func @f(%a: {T}, %b: !pto.tile<32x1xf32, valid=3x1>) -> {T} {{
   %r = pto.trowexpandmul %a, %b : ({T}, !pto.tile<32x1xf32, valid=3x1>) -> {T}
   func.return %r : {T} }}""",
+    "expand-trowexpandexpdif": """func.func @f(%a: !pto.tile<8x16xf16, valid=3x10>, %b: !pto.tile<64x1xf16, valid=3x1>) -> !pto.tile<8x16xf32, valid=3x10> {
+  %r = pto.trowexpandexpdif %a, %b : (!pto.tile<8x16xf16, valid=3x10>, !pto.tile<64x1xf16, valid=3x1>) -> !pto.tile<8x16xf32, valid=3x10>
+  func.return %r : !pto.tile<8x16xf32, valid=3x10> }""",
+    "reduce-tcolsum-s32": f"""func.func @f(%a: {S32}) -> !pto.tile<2x16xsi32, valid=1x10> {{
+  %r = pto.tcolsum %a : ({S32}) -> !pto.tile<2x16xsi32, valid=1x10>
+  func.return %r : !pto.tile<2x16xsi32, valid=1x10> }}""",
     "generator-tci": """func.func @f() -> !pto.tile<8x8xui16, valid=1x8> {
   %r = pto.tci : () -> !pto.tile<8x8xui16, valid=1x8>
   func.return %r : !pto.tile<8x8xui16, valid=1x8> }""",
@@ -169,6 +175,12 @@ SCALAR_CASES = {
     "convert-tquant": (f"""func.func @f(%a: {T}, %s: i64, %z: i64) -> !pto.tile<8x16xui8, valid=3x10> {{
   %r = pto.tquant %a, %s, %z {{rmode = #pto.rmode<rna>, sat}} : ({T}, i64, i64) -> !pto.tile<8x16xui8, valid=3x10>
   func.return %r : !pto.tile<8x16xui8, valid=3x10> }}""", (0x3F000000, 3)),
+    "generator-tci-params": ("""func.func @f(%s: i64, %d: i64) -> !pto.tile<8x8xui16, valid=1x8> {
+  %r = pto.tci %s, %d : (i64, i64) -> !pto.tile<8x8xui16, valid=1x8>
+  func.return %r : !pto.tile<8x8xui16, valid=1x8> }""", (65530, 1)),
+    "generator-ttri": ("""func.func @f(%s: i64, %d: i64) -> !pto.tile<8x16xf16, valid=4x6> {
+  %r = pto.ttri %s, %d : (i64, i64) -> !pto.tile<8x16xf16, valid=4x6>
+  func.return %r : !pto.tile<8x16xf16, valid=4x6> }""", (-1, 1)),
     "cube-tgemv-lrelu": ("""func.func @f(%a: !pto.tile<1x64xf16, cube_m16, mat>, %b: !pto.tile<64x32xf16, cube_n8, mat>, %bias: !pto.tile<1x32xf32>, %ls: i64) -> !pto.tile<1x32xf32, cube_m16, mat> {
   %d = pto.tgemv_mx_bias %a, %b, %bias, lrelu_scalar %ls {fpatr = #pto.fpatr<relu_mode = 2>} : (!pto.tile<1x64xf16, cube_m16, mat>, !pto.tile<64x32xf16, cube_n8, mat>, !pto.tile<1x32xf32>, i64) -> !pto.tile<1x32xf32, cube_m16, mat>
   func.return %d : !pto.tile<1x32xf32, cube_m16, mat>
@@ -282,3 +294,19 @@ def test_uncovered_local_block_is_not_modelled():
             if isinstance(c, BStart) else c for c in blk.commands()]  # fmt: skip
     with pytest.raises(NotModelledError, match="TTRANS"):
         _loaded(blk).execute(cmds)
+
+
+def test_register_base_dim_reads_the_dispatching_agents_gpr():
+    """B.DIM LB1 = (GPR + imm)[15:0] at run time: the destination shape follows the GPR."""
+    from pto_dialect.isa import BDim, CBDimi
+
+    blk = _block("binary-tadd")
+    cmds = [BDim(1, 5, 0xFFFF) if isinstance(c, BDim | CBDimi) and c.lb == 1 else c
+            for c in blk.commands()]  # fmt: skip
+    core = _loaded(blk)
+    core.write_gpr(0, 5, 4)  # (4 + 0xFFFF)[15:0] = 3 = ValidRow
+    d = core.execute(cmds).destination
+    assert core.local.type_of(d).valid_shape == (3, 10)
+    assert core.local.read(d).tolist() == [[[4.0] * 10] * 3] * 4
+    core.write_gpr(0, 5, 3)  # ValidRow 2: not the sources' geometry
+    _faults(core, cmds, FaultKind.TILE_LEGALITY, "valid shape 2x10")
