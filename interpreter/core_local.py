@@ -70,13 +70,26 @@ from pto_dialect.isa.commands import PE_MODE_MASKS
 from pto_dialect.isa.errors import NotModelledError
 from pto_dialect.postprocess import pre_quant_output_type
 from pto_dialect.predicate import PredicateTileType
-from pto_dialect.tile_local import ExpandTileOp, ReduceTileOp
+from pto_dialect.tile_local import ExpandTileOp, ReduceTileOp, TTransOp
+from pto_dialect.tile_rearrange import (
+    THistogramOp,
+    TMrgSortOp,
+    TSortOp,
+    smallest_physical_columns,
+)
 
 _TL = FaultKind.TILE_LEGALITY
 _TA = FaultKind.TILE_ALLOCATION
 FAMILIES = ("binary", "elementwise", "compare", "select", "convert", "generator", "reduce",
-            "expand", "cube")  # fmt: skip
+            "expand", "rearrange", "sort", "mrgsort", "histogram", "cube")  # fmt: skip
 """The Local block families :meth:`Core.execute` runs unlinked (docs/blocks.md)."""
+
+
+LOCAL_FAMILIES = {TSortOp: "sort", TMrgSortOp: "mrgsort", THistogramOp: "histogram"}
+"""Tile-local ops whose destination shape the ASL derives from the sources; the other
+rearrangements (TCONCAT, TPART*, TGATHER, TSCATTER, TFILLPAD) take the closed LB schema.
+TTRANS is not run on Core: its LBs describe the source, and the ASL resolves its destination
+with that (untransposed) shape."""
 
 
 def family_of(s: BlockSummary) -> str:
@@ -105,6 +118,8 @@ def family_of(s: BlockSummary) -> str:
             return "reduce"
         if local is not None and issubclass(local, ExpandTileOp):
             return "expand"
+        if local is not None and local is not TTransOp:
+            return LOCAL_FAMILIES.get(local, "rearrange")
     raise NotModelledError(f"{s.op_name or 'this block'}: Core runs the decoded Local blocks of "
                            f"the families {', '.join(FAMILIES)}; this one runs as a linked "
                            "pto.block (interpreter.run)")  # fmt: skip
@@ -120,9 +135,7 @@ def destination_types(s: BlockSummary, fam: str, srcs: list[Attribute],
     out: list[Attribute] = []
     for ordinal, (_hand, code) in enumerate(s.destinations):
         cap = size_of_code(code)
-        if ordinal:
-            raise NotModelledError(f"{name}: a second destination of a decoded block on Core")
-        t: Attribute
+        t: Attribute | None
         if fam == "cube":
             t = _cube_destination(s, srcs, lbs, cap, mask)
         elif fam == "compare":
@@ -133,29 +146,45 @@ def destination_types(s: BlockSummary, fam: str, srcs: list[Attribute],
             if s.datr_present and s.datr.layout != 0:
                 raise NotModelledError(f"{name} with B.DATR Layout {s.datr.layout}: only the "
                                        "row-major destination is modelled on Core")  # fmt: skip
-            dt = TileDataType(s.b_type)
-            if fam == "reduce":
-                src = srcs[0]
-                assert isinstance(src, TileType)
-                local = LOCAL_OP_OF_SELECTOR[(s.start.mode, s.start.function)]
-                assert issubclass(local, ReduceTileOp)
-                dt = TileDataType.U32 if local.is_arg() else src.dtype
-                vr, vc = src.valid_shape
-                vr, vc, col = (vr, 1, 1) if local.AXIS == "row" else (1, vc, src.shape[1])
-            else:
-                vc = lbs[0] or 0
-                vr, col = lbs[1] or 1, lbs[2] or vc
-            rows = derived_rows(cap, col, dt) if col else 0
+            vr, vc, col, dt = _tile_shape(s, fam, srcs, lbs)
+            dt = dt if ordinal == 0 else TileDataType.U32  # a second destination: U32 indices
+            rows = derived_rows(cap, col, dt) if 1 <= col <= 32768 and vc >= 1 else 0
             t = TileType((rows, col), dt, valid=(vr, vc), location=Location.ANY, size=cap,
-                         pe=mask)  # fmt: skip
-        errs = t.legality_errors()  # type: ignore[attr-defined]
+                         pe=mask) if rows else None  # fmt: skip
+        errs = ["no whole number of rows"] if t is None else t.legality_errors()  # type: ignore[attr-defined]
         if errs:
             raise PTOFault(_TA, f"at block completion: destination {ordinal} SizeCode {code} "
-                           f"({cap} B) does not hold its derived descriptor {t}: "
-                           f"{'; '.join(errs)} (ResolveBundleTileDestinationsWithShapeAndType, "
-                           "asl/block/model/dispatch/destination-shape.asl)", op=name)  # fmt: skip
-        out.append(t)
+                           f"({cap} B) does not hold its derived descriptor: {'; '.join(errs)} "
+                           "(ResolveBundleTileDestinationsWithShapeAndType, asl/block/model/"
+                           "dispatch/destination-shape.asl)", op=name)  # fmt: skip
+        out.append(t)  # type: ignore[arg-type]
     return out
+
+
+def _tile_shape(s: BlockSummary, fam: str, srcs: list[Attribute],
+                lbs: list[int | None]) -> tuple[int, int, int, TileDataType]:  # fmt: skip
+    """(ValidRow, ValidCol, Col, type) of a non-CUBE data destination
+    (``ResolveBundleTileDestinationsForOperation``)."""
+    src = srcs[0] if srcs else None
+    local = LOCAL_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    if fam == "reduce":
+        assert isinstance(src, TileType) and local is not None and issubclass(local, ReduceTileOp)
+        vr, vc = src.valid_shape
+        dt = TileDataType.U32 if local.is_arg() else src.dtype
+        return (vr, 1, 1, dt) if local.AXIS == "row" else (1, vc, src.shape[1], dt)
+    if fam == "sort":  # TSORT: the source's shape and type (indices: U32)
+        assert isinstance(src, TileType)
+        return (*src.valid_shape, src.shape[1], src.dtype)
+    if fam == "mrgsort":  # 1 x (left VC + right VC), Col the smallest power of two covering it
+        left, right = srcs[0], srcs[1]
+        assert isinstance(left, TileType) and isinstance(right, TileType)
+        n = left.valid_shape[1] + right.valid_shape[1]
+        return 1, n, smallest_physical_columns(n) if n <= 32768 else 0, left.dtype
+    if fam == "histogram":  # source valid rows x 256, the effective type
+        assert isinstance(src, TileType)
+        return src.valid_shape[0], 256, 256, TileDataType(s.b_type)
+    vc = lbs[0] or 0  # the closed LB schemas: LB0 = ValidCol, LB1 = ValidRow, LB2 = Col
+    return lbs[1] or 1, vc, lbs[2] or vc, TileDataType(s.b_type)
 
 
 def _cube_destination(s: BlockSummary, srcs: list[Attribute], lbs: list[int | None], cap: int,
@@ -228,4 +257,4 @@ class LocalBlocks:
                                                 *words], profile)  # fmt: skip
         for d, t, v in zip(dsts, outs, results, strict=True):  # publish after completion
             core.local.configure(d, t, register_storage(t, v))
-        return BlockResult(name, dsts[0] if dsts else None)
+        return BlockResult(name, dsts[0] if dsts else None, others=tuple(dsts[1:]))

@@ -102,11 +102,13 @@ SHARED_FUNCTIONS = frozenset({0, 1, 9, 10, 11, 12, 14})
 
 @dataclass(frozen=True)
 class BlockResult:
-    """What a block did: its operation and the Local register it allocated (if any)."""
+    """What a block did: its operation and the Local register it allocated (if any; a
+    second destination, TSORT's indices, in ``others``)."""
 
     op: str | None
     destination: int | None = None
     noop: bool = False
+    others: tuple[int, ...] = ()
 
 
 def raw_words(ttype: TileType, values: np.ndarray) -> np.ndarray:

@@ -67,17 +67,21 @@ def _same(x: np.ndarray, y: np.ndarray) -> bool:
 
 
 def _differential(text: str, seed: int = 0, scalars=(), move_ior: bool = False,
-                  profile: str = "ordered") -> Core:  # fmt: skip
-    """Run ``text``'s one function @f (one block) linked and unlinked; compare the results."""
+                  profile: str = "ordered", tiles=None) -> Core:  # fmt: skip
+    """Run ``text``'s one function @f (one block) linked and unlinked; compare the results.
+    ``tiles``: the tile arguments' values (default: random small integers)."""
     rng = np.random.default_rng(seed)
     m = _bundled(text)
     (blk,) = [op for op in m.walk() if isinstance(op, BlockOp)]
     fn = blk.parent_op()
     args = list(fn.body.block.args)
     inputs = []
+    given = list(tiles or ())
     for a in args:
-        inputs.append(_random(a.type, rng) if isinstance(a.type, TileType | PredicateTileType)
-                      else scalars[len([x for x in inputs if np.ndim(x) == 0])])  # fmt: skip
+        if isinstance(a.type, TileType | PredicateTileType):
+            inputs.append(given.pop(0) if tiles else _random(a.type, rng))
+        else:
+            inputs.append(scalars[len([x for x in inputs if np.ndim(x) == 0])])
     linked = run(m, "f", *inputs, profile=profile)
     s = blk.summary()
     core = Core()
@@ -97,8 +101,11 @@ def _differential(text: str, seed: int = 0, scalars=(), move_ior: bool = False,
     assert res.destination is not None and res.destination not in before
     assert res.destination // 16 == s.destinations[0][0]  # the hand's lowest free register
     assert core.local.contents_defined(res.destination)
-    assert _same(core.local.read(res.destination), linked[0]), (core.local.read(res.destination),
-                                                                linked[0])  # fmt: skip
+    got = [res.destination, *res.others]
+    assert len(got) == len(linked) == len(s.destinations)
+    for d, want in zip(got, linked, strict=True):
+        assert core.local.contents_defined(d)
+        assert _same(core.local.read(d), want), (core.local.read(d), want)
     return core
 
 
@@ -310,3 +317,47 @@ def test_register_base_dim_reads_the_dispatching_agents_gpr():
     assert core.local.read(d).tolist() == [[[4.0] * 10] * 3] * 4
     core.write_gpr(0, 5, 3)  # ValidRow 2: not the sources' geometry
     _faults(core, cmds, FaultKind.TILE_LEGALITY, "valid shape 2x10")
+
+
+ROW64, ROW64X4 = "!pto.tile<16x2xui64, valid=1x2>", "!pto.tile<8x4xui64, valid=1x4>"
+FULL, PART = "!pto.tile<64x4xui32, valid=1x3>", "!pto.tile<64x4xui32, valid=1x2>"
+U16, WIN = "!pto.tile<64x2xui16, valid=2x2>", "!pto.tile<64x2xui16, valid=1x2>"
+IDX = "!pto.tile<32x2xui32, valid=1x2>"
+SQ, BIG = "!pto.tile<32x4xui32, valid=2x2>", "!pto.tile<32x4xui32, valid=3x3>"
+RUN2, RUN4 = "!pto.tile<64x2xf32, valid=1x2>", "!pto.tile<32x4xf32, valid=1x4>"
+SRC4, FLT = "!pto.tile<64x4xui32, valid=1x4>", "!pto.tile<256x1xui8, valid=3x1>"
+HIST = "!pto.tile<1x256xui32>"
+SORT, SIDX = "!pto.tile<32x4xf32, valid=1x4>", "!pto.tile<32x4xui32, valid=1x4>"
+
+
+def _fn(args: str, body: str, result: str) -> str:
+    return f"func.func @f({args}) -> {result} {{\n  {body}\n  func.return %r : {result} }}"
+
+
+REARRANGE = {
+    "rearrange-tconcat": (_fn(f"%a: {ROW64}", f"%r = pto.tconcat %a, %a : ({ROW64}, {ROW64}) -> "
+                              f"{ROW64X4}", ROW64X4), None, ()),
+    "rearrange-tpartadd": (_fn(f"%a: {FULL}, %b: {PART}", f"%r = pto.tpartadd %a, %b : ({FULL}, "
+                               f"{PART}) -> {FULL}", FULL), None, ()),
+    "rearrange-tgather": (_fn(f"%a: {U16}, %i: {IDX}", f"%r = pto.tgather %a, %i : ({U16}, {IDX}) "
+                              f"-> {WIN}", WIN),
+                          [np.array([[10, 11], [20, 21]], np.uint16), np.array([[1, 0]], np.uint32)],
+                          ()),
+    "rearrange-tfillpad": (_fn(f"%a: {SQ}, %c: i64", f"%r = pto.tfillpad %a, %c : ({SQ}, i64) -> "
+                               f"{BIG}", BIG), None, (9,)),
+    "mrgsort-tmrgsort": (_fn(f"%l: {RUN2}, %q: {RUN2}, %c: i64", f"%r = pto.tmrgsort %l, %q, %c : "
+                             f"({RUN2}, {RUN2}, i64) -> {RUN4}", RUN4),
+                         [np.float32([[1, 4]]), np.float32([[2, 3]])], (0,)),
+    "histogram-thistogram": (_fn(f"%s: {SRC4}, %g: {FLT}", f"%r = pto.thistogram %s, %g {{byte_id "
+                                 f"= 0 : i64}} : ({SRC4}, {FLT}) -> {HIST}", HIST),
+                             [np.array([[0, 1, 1, 3]], np.uint32), np.zeros((3, 1), np.uint8)], ()),
+    "sort-tsort": (f"""func.func @f(%s: {SORT}, %o: i64) -> ({SORT}, {SIDX}) {{
+  %r, %i = pto.tsort %s, %o {{sort_width = 4 : i64}} : ({SORT}, i64) -> ({SORT}, {SIDX})
+  func.return %r, %i : {SORT}, {SIDX} }}""", None, (0,)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REARRANGE))
+def test_differential_rearrange(name):
+    text, tiles, scalars = REARRANGE[name]
+    _differential(text, seed=5, scalars=scalars, tiles=tiles)
