@@ -32,7 +32,9 @@ with ``trap`` is refused with a clear error: its post-commit trap has nowhere to
 
 Register exhaustion is a static property of the program here: ``pto-assign-registers`` reports it
 as ``[TileAllocation]`` (docs/blocks.md). An unlinked block (read from assembly or hex) has
-no tile values to run on and is refused with a clear error.
+no tile values to run on here and is refused with a clear error; it runs on registers on
+:class:`interpreter.shared_blocks.Core` (:mod:`interpreter.core_local`), which then runs it as
+the linked block of its register types through this module.
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ cannot name an S register, so this is their level: :class:`Core` holds a Local r
 one block of decoded commands. GM accesses fault as the ASL's ``ProbeDataAccess`` (DataPage /
 DataAlignment with the faulting address) and record memory events while capture is on
 (:mod:`interpreter.global_memory`); the ordinary Local TLOAD / TSTORE blocks and the CUBE
-conversions run here too (:mod:`interpreter.local_tlsu`, docs/gm-faults.md).
+conversions run here too (:mod:`interpreter.local_tlsu`, docs/gm-faults.md), and so do the
+unlinked Local TEPL and CUBE blocks, by register number (:mod:`interpreter.core_local`,
+docs/blocks.md "Decoded blocks on Core").
 
 Order (pto-spec ``asl/block/model/dispatch/shared-tlsu.asl`` ``ExecuteBundleSharedTLSUOperation``
 after the block checker's command and completion rules, :func:`pto_dialect.isa.check_block`):
