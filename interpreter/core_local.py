@@ -6,8 +6,7 @@ A block read from assembly or hex names registers only: its B.IOT sources are Lo
 runs as the ASL completes it (``asl/block/model/dispatch/destination-shape.asl``
 ``ResolveBundleTileDestinationsWithShapeAndType``, ``cube-destination.asl``):
 
-1. every source register must be allocated with defined contents (TileLegality,
-   ``TileSourceContentsDefined``);
+1. every source register must be allocated (TileLegality, ``TileDescriptorLegal``);
 2. the destination descriptors are derived (:func:`destination_types`): shape from the LBs
    (closed schemas: ValidCol = LB0, ValidRow = LB1 else 1, Col = LB2 else ValidCol), from the
    source (reductions: ``VR x 1`` / ``1 x VC``; the comparisons' predicate: the source's
@@ -18,10 +17,13 @@ runs as the ASL completes it (``asl/block/model/dispatch/destination-shape.asl``
 3. each destination hand resolves to its lowest unallocated register (distinct registers for
    several destinations) and the whole group's capacity is charged against ``tile_capacity``
    (``CoreTileCapacityInUse``): no free register or not enough capacity -> TileAllocation;
-4. the scalar operands (tile-scalar scalars, TQUANT/TDEQUANT parameters, TCI/TTRI
-   parameters, CUBE post-processing parameters, register-base B.DIM values) are read from the
-   dispatching agent's GPRs through the B.IOR / B.DIM selectors in the linked path's B.IOR
-   dense order (:func:`pto_dialect.bundle.scalar_roles`);
+4. every source's contents must be defined (TileLegality, ``TileSourceContentsDefined``: part
+   of the operation's execution, after the destinations are resolved,
+   ``asl/block/model/dispatch/tile-execution.asl``); the scalar operands (tile-scalar
+   scalars, TQUANT/TDEQUANT, TCI/TTRI/TFILLPAD parameters, CUBE post-processing parameters,
+   register-base B.DIM values) are read from the dispatching agent's GPRs through the B.IOR /
+   B.DIM selectors in the linked path's B.IOR dense order (:func:`pto_dialect.bundle.
+   scalar_roles`);
 5. the block is then the LINKED block of those types (its B.IOR renamed to the ``a<k>``
    convention the values now stand for) and runs exactly as a linked block does: the same
    reconstruction of the tile-level op and the same checks (:func:`pto_dialect.bundle.
@@ -32,9 +34,11 @@ runs as the ASL completes it (``asl/block/model/dispatch/destination-shape.asl``
 Families (:data:`FAMILIES`): the TEPL binary family (TREM included), tile-scalar, unary and
 TFMA (the elementwise table), compare (predicate result) and select, conversions (TCVT with
 B.DATR Layout 0, TQUANT, TDEQUANT), the generators (TCI, TTRI), the row/column reductions and
-expansions, and the Local CUBE / GEMV blocks without RowMax / GroupMax outputs. Every other
-Local block (TTRANS, TCONCAT, the partial, indexed, sorting and histogram ops, B.FPATR RowMax /
-GroupMax) raises :class:`~pto_dialect.isa.errors.NotModelledError` naming it.
+expansions, TCONCAT, TPART*, TGATHER, TSCATTER, TFILLPAD, TSORT, TMRGSORT, THISTOGRAM and the
+Local CUBE / GEMV blocks without RowMax / GroupMax outputs. TTRANS, the block-unsound TEXTRACT /
+TINSERT / TIMG2COL, a non-row-major B.DATR Layout on a TEPL destination, B.FPATR RowMax /
+GroupMax and B.CATR ``trap`` raise :class:`~pto_dialect.isa.errors.NotModelledError` naming
+the block.
 """
 
 from __future__ import annotations
@@ -231,11 +235,11 @@ class LocalBlocks:
         if s.catr is not None and s.catr.trap:
             raise NotModelledError(f"{name}: B.CATR trap (a post-commit trap) on a decoded Local "
                                    "block is not modelled on Core")  # fmt: skip
-        for i in s.sources:
-            if not core.local.allocated(i) or not core.local.contents_defined(i):
+        for i in s.sources:  # the schema reads every source's descriptor
+            if not core.local.allocated(i):
                 raise PTOFault(_TL, f"at block completion: source tile {i} is not allocated "
-                               "with defined contents (TileSourceContentsDefined, asl/tile/model/"
-                               "legality/descriptor-shape.asl)", op=name)  # fmt: skip
+                               "(TileDescriptorLegal, asl/tile/model/legality/"
+                               "descriptor-shape.asl)", op=name)  # fmt: skip
         agent = core.memory.agent
         lbs = [s.lb[k] if s.lb_regs[k] is None else lb_value(
             next(c for c in s.commands if isinstance(c, BDim) and c.lb == k),
@@ -245,6 +249,11 @@ class LocalBlocks:
         mask = PE_MODE_MASKS[s.pe_mode]  # type: ignore[index]
         dsts = core._resolve_destinations([h for h, _ in s.destinations],
                                           [t.capacity for t in outs], mask, name)  # fmt: skip
+        for i in s.sources:  # execution after the destinations are resolved (tile-execution.asl)
+            if not core.local.contents_defined(i):
+                raise PTOFault(_TL, f"at block completion: source tile {i} has no defined "
+                               "contents (TileSourceContentsDefined, asl/tile/model/legality/"
+                               "descriptor-shape.asl)", op=name)  # fmt: skip
         roles = scalar_roles(s)
         ior = s.scalars
         scalars = [core.read_gpr(agent, ior.sources[k]) for k in range(len(roles))] if ior else []

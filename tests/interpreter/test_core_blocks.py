@@ -296,10 +296,17 @@ def test_unallocated_or_undefined_source_is_tile_legality():
     s = blk.summary()
     core = _loaded(blk)
     core.local.release(s.sources[1])
-    _faults(core, blk.commands(), FaultKind.TILE_LEGALITY, f"source tile {s.sources[1]}")
+    _faults(core, blk.commands(), FaultKind.TILE_LEGALITY, f"source tile {s.sources[1]} is not "
+            "allocated")  # fmt: skip
     core.local.configure(s.sources[1], blk.ins[1].type, np.zeros((3, 10), np.float32),
                          defined=False)  # fmt: skip
     _faults(core, blk.commands(), FaultKind.TILE_LEGALITY, "TileSourceContentsDefined")
+    hand = s.destinations[0][0]  # destinations resolve first: a full hand is TileAllocation
+    for i in range(hand * 16, hand * 16 + 16):
+        if not core.local.allocated(i):
+            core.local.configure(i, "!pto.tile<1x32xf32, size=128B, pe=0001>",
+                                 np.zeros((1, 32), np.float32))  # fmt: skip
+    _faults(core, blk.commands(), FaultKind.TILE_ALLOCATION, "no free register in hand")
 
 
 def test_no_free_register_in_the_hand_is_tile_allocation():
