@@ -275,7 +275,8 @@ def _state(core: Core):
 
 def _loaded(blk, core: Core | None = None, value: int = 2) -> Core:
     core = core or Core()
-    for reg, v in zip(blk.summary().sources, blk.ins, strict=True):
+    tiles = [v for v in blk.ins if isinstance(v.type, TileType | PredicateTileType)]
+    for reg, v in zip(blk.summary().sources, tiles, strict=True):
         vr, vc = v.type.valid_shape
         core.local.configure(reg, v.type, np.full((vr, vc), value, storage_dtype(v.type.dtype)))
     return core
@@ -495,3 +496,22 @@ def test_lowered_example_blocks_run_identically_on_core(name):
         res = core.execute(blk.commands())
         for d, want in zip([res.destination, *res.others], linked, strict=True):
             assert _same(core.local.read(d), want), (s.op_name, core.local.read(d), want)
+
+
+def test_two_destinations_take_distinct_registers_of_the_hand():
+    """TSORT's values and indices both name hand T: the two lowest free registers; with one
+    free register left in the hand the block is TileAllocation with nothing allocated."""
+    m = _bundled(REARRANGE["sort-tsort"][0])
+    (blk,) = [op for op in m.walk() if isinstance(op, BlockOp)]
+    s = blk.summary()
+    assert [h for h, _ in s.destinations] == [0, 0]
+    core = _loaded(blk)
+    core.write_gpr(0, SLOT_GPRS[0], 0)
+    res = core.execute(blk.commands())
+    assert (res.destination, res.others) == (1, (2,))
+    assert core.local.type_of(2).dtype.name == "U32"
+    core = _loaded(blk)
+    for i in range(1, 15):
+        core.local.configure(i, "!pto.tile<1x32xf32, size=128B, pe=0001>",
+                             np.zeros((1, 32), np.float32))  # fmt: skip
+    _faults(core, blk.commands(), FaultKind.TILE_ALLOCATION, "no free register in hand T")
