@@ -1,9 +1,11 @@
 """Regenerate the frontend corpus: small ONNX models -> linalg-on-tensors MLIR + data.
 
-Run with the generation venv (never needed by CI; the outputs are committed)::
+Run with a generation venv (never needed by CI; the outputs are committed), made once with
+``python -m venv genvenv && genvenv/bin/pip install iree-base-compiler==3.13.0 onnx==1.23.2
+onnxruntime==1.32.0 numpy ml_dtypes`` (the versions that made the committed data)::
 
-    /work/genvenv/bin/python tests/corpus/generate.py            # every case
-    /work/genvenv/bin/python tests/corpus/generate.py mlp_f32    # some cases
+    genvenv/bin/python tests/corpus/generate.py            # every case
+    genvenv/bin/python tests/corpus/generate.py mlp_f32    # some cases
 
 Per case ``NAME`` it writes:
 
