@@ -12,7 +12,7 @@ runs as the ASL completes it (``asl/block/model/dispatch/destination-shape.asl``
    source (reductions: ``VR x 1`` / ``1 x VC``; the comparisons' predicate: the source's
    shape), type the effective DataType (B.DATR DataType when concrete, else BSTART; arg
    reductions U32; CUBE the accumulator type or the B.FPATR PreQuant output type), layout row-
-   major (CUBE: A's layout, location mat), capacity the B.IOT SizeCode, PE mask the binding's;
+   major (TCVT: the one its B.DATR Layout names; CUBE: A's layout, location mat), capacity the B.IOT SizeCode, PE mask the binding's;
    a SizeCode too small for it is TileAllocation;
 3. each destination hand resolves to its lowest unallocated register (distinct registers for
    several destinations) and the whole group's capacity is charged against ``tile_capacity``
@@ -33,10 +33,10 @@ runs as the ASL completes it (``asl/block/model/dispatch/destination-shape.asl``
 
 Families (:data:`FAMILIES`): the TEPL binary family (TREM included), tile-scalar, unary and
 TFMA (the elementwise table), compare (predicate result) and select, conversions (TCVT with
-B.DATR Layout 0, TQUANT, TDEQUANT), the generators (TCI, TTRI), the row/column reductions and
-expansions, TCONCAT, TPART*, TGATHER, TSCATTER, TFILLPAD, TSORT, TMRGSORT, THISTOGRAM and the
+its B.DATR Layout transformations, TQUANT, TDEQUANT), the generators (TCI, TTRI), the
+row/column reductions and expansions, TCONCAT, TPART*, TGATHER, TSCATTER, TFILLPAD, TSORT, TMRGSORT, THISTOGRAM and the
 Local CUBE / GEMV blocks without RowMax / GroupMax outputs. TTRANS, the block-unsound TEXTRACT /
-TINSERT / TIMG2COL, a non-row-major B.DATR Layout on a TEPL destination, B.FPATR RowMax /
+TINSERT / TIMG2COL, a B.DATR Layout on a TEPL destination other than TCVT's, B.FPATR RowMax /
 GroupMax and B.CATR ``trap`` raise :class:`~pto_dialect.isa.errors.NotModelledError` naming
 the block.
 """
@@ -49,7 +49,7 @@ import numpy as np
 from xdsl.dialects.builtin import i64
 from xdsl.ir import Attribute, Block
 
-from interpreter.shared_registers import derived_rows
+from interpreter.shared_registers import derived_rows, element_bits
 from interpreter.tile_registers import register_storage, run_in_function
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import (
@@ -63,7 +63,7 @@ from pto_dialect.bundle import (
     scalar_roles,
 )
 from pto_dialect.compare_ops import COMPARE_SELECT_OP_OF_SELECTOR, TileCompareOp
-from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR
+from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR, LAYOUT_PAIR_OF_CODE, TCvtOp
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR
 from pto_dialect.faults import FaultKind, PTOFault
@@ -147,14 +147,12 @@ def destination_types(s: BlockSummary, fam: str, srcs: list[Attribute],
             assert isinstance(src, TileType)
             t = PredicateTileType(src.shape, valid=src.valid_shape, size=cap, pe=mask)
         else:
-            if s.datr_present and s.datr.layout != 0:
-                raise NotModelledError(f"{name} with B.DATR Layout {s.datr.layout}: only the "
-                                       "row-major destination is modelled on Core")  # fmt: skip
+            layout = _destination_layout(s, fam)
             vr, vc, col, dt = _tile_shape(s, fam, srcs, lbs)
             dt = dt if ordinal == 0 else TileDataType.U32  # a second destination: U32 indices
-            rows = derived_rows(cap, col, dt) if 1 <= col <= 32768 and vc >= 1 else 0
-            t = TileType((rows, col), dt, valid=(vr, vc), location=Location.ANY, size=cap,
-                         pe=mask) if rows else None  # fmt: skip
+            rows = _rows(cap, col, dt, layout) if 1 <= col <= 32768 and vc >= 1 else 0
+            t = TileType((rows, col), dt, valid=(vr, vc), layout=layout, location=Location.ANY,
+                         size=cap, pe=mask) if rows else None  # fmt: skip
         errs = ["no whole number of rows"] if t is None else t.legality_errors()  # type: ignore[attr-defined]
         if errs:
             raise PTOFault(_TA, f"at block completion: destination {ordinal} SizeCode {code} "
@@ -163,6 +161,29 @@ def destination_types(s: BlockSummary, fam: str, srcs: list[Attribute],
                            "dispatch/destination-shape.asl)", op=name)  # fmt: skip
         out.append(t)  # type: ignore[arg-type]
     return out
+
+
+def _destination_layout(s: BlockSummary, fam: str) -> Layout:
+    """``CurrentBundleTileLayout``: row-major without a B.DATR Layout; TCVT's Layout code names
+    a (source, destination) layout pair (``TileDataLayoutDestinationLayout``,
+    :data:`pto_dialect.convert_ops.LAYOUT_PAIR_OF_CODE`); any other layout is not modelled."""
+    code = s.datr.layout if s.datr_present else 0
+    if code == 0:
+        return Layout.ROW_MAJOR
+    conv = CONVERT_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    if fam == "convert" and conv is TCvtOp and code in LAYOUT_PAIR_OF_CODE:
+        return LAYOUT_PAIR_OF_CODE[code][1]
+    raise NotModelledError(f"{s.op_name} with B.DATR Layout {code}: only the row-major "
+                           "destination (and TCVT's layout transformations) is modelled on Core")  # fmt: skip
+
+
+def _rows(cap: int, col: int, dt: TileDataType, layout: Layout) -> int:
+    """Physical rows of a ``cap``-byte destination of ``col`` columns: ``TSize * 8 / (Col *
+    bits)`` (``DerivedTileRows``; 0 when not whole)."""
+    if layout is Layout.ROW_MAJOR:
+        return derived_rows(cap, col, dt)
+    bits = col * element_bits(dt)
+    return cap * 8 // bits if (cap * 8) % bits == 0 else 0
 
 
 def _tile_shape(s: BlockSummary, fam: str, srcs: list[Attribute],

@@ -152,6 +152,15 @@ CASES = {
     "convert-tcvt": f"""func.func @f(%a: {T}) -> !pto.tile<4x16xf16, valid=3x10> {{
   %r = pto.tcvt %a : ({T}) -> !pto.tile<4x16xf16, valid=3x10>
   func.return %r : !pto.tile<4x16xf16, valid=3x10> }}""",
+    "convert-tcvt-nd2dn": f"""func.func @f(%a: {T}) -> !pto.tile<4x16xf16, valid=3x10, col_major> {{
+  %r = pto.tcvt %a : ({T}) -> !pto.tile<4x16xf16, valid=3x10, col_major>
+  func.return %r : !pto.tile<4x16xf16, valid=3x10, col_major> }}""",
+    "convert-tcvt-nd2nz": """func.func @f(%a: !pto.tile<16x16xf32, valid=9x10>) -> !pto.tile<16x16xf16, valid=9x10, nz> {
+  %r = pto.tcvt %a : (!pto.tile<16x16xf32, valid=9x10>) -> !pto.tile<16x16xf16, valid=9x10, nz>
+  func.return %r : !pto.tile<16x16xf16, valid=9x10, nz> }""",
+    "convert-tcvt-canonicalize": """func.func @f(%a: !pto.tile<16x16xf32, mat>) -> !pto.tile<16x16xf16> {
+  %r = pto.tcvt %a : (!pto.tile<16x16xf32, mat>) -> !pto.tile<16x16xf16>
+  func.return %r : !pto.tile<16x16xf16> }""",
     "reduce-trowsum": f"""func.func @f(%a: {T}) -> !pto.tile<32x1xf32, valid=3x1> {{
   %r = pto.trowsum %a : ({T}) -> !pto.tile<32x1xf32, valid=3x1>
   func.return %r : !pto.tile<32x1xf32, valid=3x1> }}""",
