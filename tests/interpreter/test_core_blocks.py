@@ -47,11 +47,12 @@ def _bundled(text: str) -> ModuleOp:
 
 
 def _random(t, rng: np.random.Generator) -> np.ndarray:
-    """Valid-rectangle values ``(VR, VC)`` for tile type ``t`` (small, nonzero integers)."""
-    vr, vc = t.valid_shape
+    """Valid-rectangle values ``(P, VR, VC)`` for tile type ``t``, one per PE holding it (small,
+    nonzero integers)."""
+    shape = (t.pe_mask.count("1"), *t.valid_shape)
     if isinstance(t, PredicateTileType):
-        return rng.integers(0, 2, size=(vr, vc)).astype(np.bool_)
-    v = rng.integers(1, 9, size=(vr, vc)) * rng.choice([-1, 1], size=(vr, vc))
+        return rng.integers(0, 2, size=shape).astype(np.bool_)
+    v = rng.integers(1, 9, size=shape) * rng.choice([-1, 1], size=shape)
     if not t.dtype.is_signed and not t.dtype.is_float:
         v = np.abs(v)
     return v.astype(storage_dtype(t.dtype))
@@ -565,3 +566,11 @@ def test_every_reduction_and_expansion(name, cls):
     else:
         text = _fn(f"%a: {T}, %b: {vec}", f"%r = {name} %a, %b : ({T}, {vec}) -> {T}", T)
     _differential(text, seed=17, check_defined=False)
+
+
+def test_pe_mask_subset():
+    """A block for PEs 1100 on tiles held by PEs 1100: the destination is held by those PEs and
+    each PE's result comes from its own payload (linked vs unlinked, per PE)."""
+    t = "!pto.tile<4x16xf32, valid=3x10, pe=1100>"
+    _differential(_fn(f"%a: {t}, %b: {t}", f"%r = pto.tmul %a, %b {{mask = #pto.mask<1100>}} : {t}",
+                      t), seed=19)  # fmt: skip
