@@ -574,3 +574,27 @@ def test_pe_mask_subset():
     t = "!pto.tile<4x16xf32, valid=3x10, pe=1100>"
     _differential(_fn(f"%a: {t}, %b: {t}", f"%r = pto.tmul %a, %b {{mask = #pto.mask<1100>}} : {t}",
                       t), seed=19)  # fmt: skip
+
+
+def test_fault_enters_the_trap_model_as_an_attempt():
+    """Run as an instruction attempt (``ArchState.run_at``), a TileAllocation becomes the trap
+    at the block's TPC with a recoverable context and every register unchanged; after a
+    register is released the same attempt completes."""
+    from interpreter.arch import ArchState
+    from pto_dialect.faults import FaultCode
+
+    blk = _block("binary-tadd")
+    hand = blk.summary().destinations[0][0]
+    arch = ArchState()
+    core = _loaded(blk, Core(arch=arch))
+    for i in range(hand * 16, hand * 16 + 16):
+        if not core.local.allocated(i):
+            core.local.configure(i, "!pto.tile<1x32xf32, size=128B, pe=0001>",
+                                 np.zeros((1, 32), np.float32))  # fmt: skip
+    before = _state(core)
+    assert arch.run_at(0x100, core.execute, blk.commands()) == (False, None)
+    assert arch.last_fault is FaultCode.TILE_ALLOCATION and arch.trap_contexts[0].tpc == 0x100
+    assert _state(core).keys() == before.keys()
+    core.local.release(hand * 16 + 15)
+    done, res = arch.run_at(0x100, core.execute, blk.commands())
+    assert done and res.destination == hand * 16 + 15
