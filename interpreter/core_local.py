@@ -11,9 +11,10 @@ runs as the ASL completes it (``asl/block/model/dispatch/destination-shape.asl``
    (closed schemas: ValidCol = LB0, ValidRow = LB1 else 1, Col = LB2 else ValidCol), from the
    source (reductions: ``VR x 1`` / ``1 x VC``; the comparisons' predicate: the source's
    shape), type the effective DataType (B.DATR DataType when concrete, else BSTART; arg
-   reductions U32; CUBE the accumulator type or the B.FPATR PreQuant output type), layout row-
-   major (TCVT: the one its B.DATR Layout names; CUBE: A's layout, location mat), capacity the B.IOT SizeCode, PE mask the binding's;
-   a SizeCode too small for it is TileAllocation;
+   reductions U32; CUBE the accumulator type or the B.FPATR PreQuant output type, its RowMax /
+   GroupMax outputs the accumulator type), layout row-major (TCVT: the one its B.DATR Layout
+   names; CUBE D: A's layout, location mat), capacity the B.IOT SizeCode, PE mask the
+   binding's; a SizeCode too small for it is TileAllocation;
 3. each destination hand resolves to its lowest unallocated register (distinct registers for
    several destinations) and the whole group's capacity is charged against ``tile_capacity``
    (``CoreTileCapacityInUse``): no free register or not enough capacity -> TileAllocation;
@@ -35,9 +36,9 @@ Families (:data:`FAMILIES`): the TEPL binary family (TREM included), tile-scalar
 TFMA (the elementwise table), compare (predicate result) and select, conversions (TCVT with
 its B.DATR Layout transformations, TQUANT, TDEQUANT), the generators (TCI, TTRI), the
 row/column reductions and expansions, TCONCAT, TPART*, TGATHER, TSCATTER, TFILLPAD, TSORT, TMRGSORT, THISTOGRAM and the
-Local CUBE / GEMV blocks without RowMax / GroupMax outputs. TTRANS, the block-unsound TEXTRACT /
-TINSERT / TIMG2COL, a B.DATR Layout on a TEPL destination other than TCVT's, B.FPATR RowMax /
-GroupMax and B.CATR ``trap`` raise :class:`~pto_dialect.isa.errors.NotModelledError` naming
+Local CUBE / GEMV blocks (their RowMax / GroupMax outputs included). TTRANS, the block-unsound
+TEXTRACT / TINSERT / TIMG2COL, a B.DATR Layout on a TEPL destination other than TCVT's and
+B.CATR ``trap`` raise :class:`~pto_dialect.isa.errors.NotModelledError` naming
 the block.
 """
 
@@ -100,10 +101,6 @@ def family_of(s: BlockSummary) -> str:
     """The :data:`FAMILIES` entry of a Local TEPL / CUBE block; NotModelledError otherwise."""
     key = (s.start.mode, s.start.function)
     if s.family is BlockFamily.CUBE:
-        fp = s.fpatr
-        if fp is not None and (fp.row_max_en or fp.group_max_en):
-            raise NotModelledError(f"{s.op_name}: B.FPATR RowMax / GroupMax outputs of a decoded "
-                                   "block on Core are not modelled")  # fmt: skip
         return "cube"
     if s.family is BlockFamily.TEPL:
         if key in BINARY_OP_OF_SELECTOR:
@@ -140,8 +137,10 @@ def destination_types(s: BlockSummary, fam: str, srcs: list[Attribute],
     for ordinal, (_hand, code) in enumerate(s.destinations):
         cap = size_of_code(code)
         t: Attribute | None
-        if fam == "cube":
+        if fam == "cube" and ordinal == 0:
             t = _cube_destination(s, srcs, lbs, cap, mask)
+        elif fam == "cube":
+            t = _cube_auxiliary(s, ordinal, lbs, cap, mask)
         elif fam == "compare":
             src = srcs[0]
             assert isinstance(src, TileType)
@@ -232,6 +231,23 @@ def _cube_destination(s: BlockSummary, srcs: list[Attribute], lbs: list[int | No
                         pe=mask)  # fmt: skip
     return TileType((m, n), dt, layout=Layout.ROW_MAJOR, location=Location.ANY, size=cap,
                     pe=mask)  # fmt: skip
+
+
+def _cube_auxiliary(s: BlockSummary, ordinal: int, lbs: list[int | None], cap: int,
+                    mask: str) -> TileType | None:  # fmt: skip
+    """The RowMax (``M x 1``) or GroupMax (``M x ceil(N / GroupN)``) destination of a CUBE
+    block: the accumulator type, row-major, location any (``ResolveBundleTMATMULCubeDestination
+    Group``, cube-destination.asl); None when ``cap`` holds no whole number of rows."""
+    fp = s.fpatr
+    assert fp is not None
+    m, n = (lbs[i] or 1 for i in range(2))
+    a_t = TileDataType(s.a_type)
+    acc = TileDataType.FP32 if s.start.cube is not None and s.start.cube.is_mx else a_t.accumulator
+    row = bool(fp.row_max_en) and ordinal == 1
+    cols = 1 if row else -(-n // max(fp.group_n, 1))
+    rows = derived_rows(cap, cols, acc)
+    return TileType((rows, cols), acc, valid=(m, cols), location=Location.ANY, size=cap,
+                    pe=mask) if rows else None  # fmt: skip
 
 
 def linked_commands(cmds: list[Command], n_scalars: int) -> list[Command]:

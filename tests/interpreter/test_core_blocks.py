@@ -598,3 +598,29 @@ def test_fault_enters_the_trap_model_as_an_attempt():
     core.local.release(hand * 16 + 15)
     done, res = arch.run_at(0x100, core.execute, blk.commands())
     assert done and res.destination == hand * 16 + 15
+
+
+A2, B16, D2 = ("!pto.tile<2x16xf16, cube_m16, mat>", "!pto.tile<16x16xf16, cube_n8, mat>",
+               "!pto.tile<2x16xf32, cube_m16, mat>")  # fmt: skip
+ROWMAX, GROUPMAX = "!pto.tile<32x1xf32, valid=2x1>", "!pto.tile<16x2xf32, valid=2x2>"
+CUBE_AUX = {
+    "row-max": ("row_max_en = 1", [ROWMAX], ""),
+    "row-max-init": ("row_max_en = 1, row_max_init = 1", [ROWMAX], ", row_max_in %r"),
+    "group-max": ("group_n_code = 1, group_max_en = 1", [GROUPMAX], ""),
+    "both": ("group_n_code = 1, row_max_en = 1, group_max_en = 1", [ROWMAX, GROUPMAX], ""),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CUBE_AUX))
+def test_cube_rowmax_groupmax_destinations(name):
+    """TMATMUL with B.FPATR RowMax / GroupMax: the auxiliary destinations (M x 1 and
+    M x ceil(N / GroupN), accumulator type) resolve after D and match the linked block."""
+    fpatr, aux, extra = CUBE_AUX[name]
+    outs = ", ".join([D2, *aux])
+    names = ", ".join(["%d", *(f"%x{i}" for i in range(len(aux)))])
+    ins = f"%a: {A2}, %b: {B16}" + (f", %r: {ROWMAX}" if extra else "")
+    in_types = f"{A2}, {B16}" + (f", {ROWMAX}" if extra else "")
+    text = f"""func.func @f({ins}) -> ({outs}) {{
+  {names} = pto.tmatmul %a, %b{extra} {{fpatr = #pto.fpatr<{fpatr}>}} : ({in_types}) -> ({outs})
+  func.return {names} : {outs} }}"""
+    _differential(text, seed=23)
