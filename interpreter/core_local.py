@@ -55,6 +55,7 @@ from interpreter.tile_registers import register_storage, run_in_function
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import (
     BINARY_OP_OF_SELECTOR,
+    BLOCK_UNSOUND_OF_SELECTOR,
     GENERATOR_OP_OF_SELECTOR,
     LOCAL_OP_OF_SELECTOR,
     SLOT_GPRS,
@@ -121,6 +122,12 @@ def family_of(s: BlockSummary) -> str:
             return "expand"
         if local is not None and local is not TTransOp:
             return LOCAL_FAMILIES.get(local, "rearrange")
+        if local is TTransOp:
+            raise NotModelledError("TTRANS on Core: its LBs describe the source (the linked "
+                                   "form), and the ASL resolves its destination with that "
+                                   "untransposed shape (destination-shape.asl); not modelled")  # fmt: skip
+        if key in BLOCK_UNSOUND_OF_SELECTOR:
+            raise NotModelledError(f"{s.op_name}: {BLOCK_UNSOUND_OF_SELECTOR[key]}")
     raise NotModelledError(f"{s.op_name or 'this block'}: Core runs the decoded Local blocks of "
                            f"the families {', '.join(FAMILIES)}; this one runs as a linked "
                            "pto.block (interpreter.run)")  # fmt: skip

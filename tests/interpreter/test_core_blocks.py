@@ -8,6 +8,8 @@ and the destination register must hold the linked result bit for bit."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from xdsl.context import Context
@@ -348,8 +350,18 @@ def test_uncovered_local_block_is_not_modelled():
     blk = _block("unary-texp")
     cmds = [replace(c, mode=TTransOp.MODE, function=TTransOp.FUNCTION)
             if isinstance(c, BStart) else c for c in blk.commands()]  # fmt: skip
-    with pytest.raises(NotModelledError, match="TTRANS"):
+    with pytest.raises(NotModelledError, match="TTRANS on Core"):
         _loaded(blk).execute(cmds)
+    from pto_dialect.bundle import BLOCK_UNSOUND_OF_SELECTOR
+
+    (mode, fn), why = next(iter(BLOCK_UNSOUND_OF_SELECTOR.items()))
+    cmds = [replace(c, mode=mode, function=fn) if isinstance(c, BStart) else c
+            for c in blk.commands()]  # fmt: skip
+    core = _loaded(blk)
+    before = _state(core)
+    with pytest.raises(NotModelledError, match=re.escape(why[:20])):
+        core.execute(cmds)
+    assert _state(core).keys() == before.keys()
 
 
 def test_register_base_dim_reads_the_dispatching_agents_gpr():
