@@ -154,6 +154,19 @@ def _as_float(x: np.ndarray, t: TileDataType) -> np.ndarray:
     return x if t in _NUMPY_FLOATS or t in NARROW_FP32 else x.astype(np.float32)
 
 
+def _nan_neutral(xf: np.ndarray, is_max: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """``xf`` with every NaN (quiet or signalling) replaced by -inf (MAX) / +inf (MIN), and
+    the NaN mask (None when there is none). A MAX / MIN step with one NaN operand returns the
+    other operand (``HardwareNumericMinMaxSpecial``), so a NaN never takes over the fold: the
+    neutral infinity gives the same result unless every element so far is a NaN, which the
+    callers set to the canonical NaN. (``np.fmax`` / ``np.fmin`` return a quieted NaN for a
+    signalling NaN operand instead of the other one.)"""
+    nan = np.isnan(xf)
+    if not nan.any():
+        return xf, None
+    return np.where(nan, xf.dtype.type(-np.inf if is_max else np.inf), xf), nan
+
+
 def _minmax(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarray:
     """MAX / MIN fold (TMAX / TMIN steps; they commute, so any order is the fold)."""
     is_max = reduction.endswith("max")
@@ -161,9 +174,10 @@ def _minmax(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarr
         return np.take(x, 0, axis=ax).copy()
     if t.is_integer:
         return (np.max if is_max else np.min)(x, axis=ax)
-    xf = _as_float(x, t)
-    r = (np.fmax if is_max else np.fmin).reduce(xf, axis=ax)
-    r = _canonical_nan(r)  # only all-NaN lines: two NaNs give the canonical NaN
+    xf, nan = _nan_neutral(_as_float(x, t), is_max)
+    r = (np.max if is_max else np.min)(xf, axis=ax)
+    if nan is not None:  # an all-NaN line: its steps give the canonical NaN
+        r[nan.all(axis=ax)] = np.nan
     zero = r == 0
     if zero.any():  # max(+0, -0) = +0, min(+0, -0) = -0, whatever the order
         z = xf == 0
@@ -179,10 +193,10 @@ def _argminmax(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.nd
     if t.is_integer:  # bit equality is value equality: the first occurrence of the extreme
         return (np.argmax if is_max else np.argmin)(x, axis=ax).astype(np.uint32)
     xs = x if ax == 1 else x.T
-    xf = _as_float(xs, t)
-    with np.errstate(invalid="ignore"):
-        p = (np.fmax if is_max else np.fmin).accumulate(xf, axis=1)
-    p = _canonical_nan(p)
+    xf, nan = _nan_neutral(_as_float(xs, t), is_max)
+    p = (np.maximum if is_max else np.minimum).accumulate(xf, axis=1)
+    if nan is not None:  # an all-NaN prefix: the canonical NaN (the first element is set below)
+        p[np.logical_and.accumulate(nan, axis=1)] = np.nan
     z = xf == 0
     seen = np.logical_or.accumulate(z & (~np.signbit(xf) if is_max else np.signbit(xf)), axis=1)
     want_neg = ~seen if is_max else seen
