@@ -81,15 +81,12 @@ class BlockControl:
                  arch: ArchState | None = None):  # fmt: skip
         self.xlen = xlen
         self.reset(pc, return_address)
-        if arch is None:
-            from interpreter.arch import ArchState
-
-            arch = ArchState(self)  # resets the architectural state, then this one again
-            self.reset(pc, return_address)
-        arch.control = self
         self.arch = arch
         """The linked architectural state: rings, trap banks, trap contexts, registers (a
-        given ``arch`` is relinked to this block control)."""
+        given ``arch`` is relinked to this block control; without one, the ``ArchState`` this
+        is given to links itself: :func:`interpreter.arch.new_block_control` makes both)."""
+        if arch is not None:
+            arch.control = self
 
     def reset(self, pc: int = 0, return_address: int = 0) -> None:
         """The block-control part of ``ResetProfileState`` (``ResetBundleControlState``, the PC,

@@ -41,7 +41,7 @@ def _unallocated(t: TileType) -> TileValue:
     return TileValue(t)
 
 
-_COLUMN_ROLES = frozenset({"b", "b_scale", "bias", "c", "quant", "prelu"})
+COLUMN_ROLES = frozenset({"b", "b_scale", "bias", "c", "quant", "prelu"})
 """CUBE operands indexed by output column (N); the others are indexed by row (M) or K only."""
 
 
@@ -52,7 +52,7 @@ def _column_batchable(f, per_pe: dict[int, dict[str, np.ndarray]]) -> bool:
     first = next(iter(per_pe.values()))
     for tiles in per_pe.values():
         for role, arr in tiles.items():
-            if role in _COLUMN_ROLES:
+            if role in COLUMN_ROLES:
                 if arr.shape[0] != first[role].shape[0]:
                     return False
             elif arr.shape != first[role].shape or arr.tobytes() != first[role].tobytes():
@@ -386,7 +386,7 @@ def cube_plan(op: CubeMatrixOp, profile: str):
                 # operands, so the PEs' column slices run as one kernel call, split after.
                 widths = [per_pe[p]["b"].shape[1] for p in pes]
                 batched = dict(per_pe[pes[0]])
-                for role in _COLUMN_ROLES & batched.keys():
+                for role in COLUMN_ROLES & batched.keys():
                     batched[role] = _join_columns([per_pe[p][role] for p in pes])
                 (d,) = call(batched, scalars)
                 cuts = np.cumsum(widths)[:-1]

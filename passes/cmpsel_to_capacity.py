@@ -35,19 +35,19 @@ def _tiles(valid: int, cols: int, types: list[TileDataType], pe: str):
 
 def lower_cmpsel(op: CmpSelOp, tile_bytes: int, npe: int) -> None:
     """``pto.cmpsel`` -> tload / TCMP(S) / TSEL(S) / tstore over the elementwise cover."""
-    from passes.pto_tile_to_capacity import _Emitter, _empty, plan_trem, reshape
+    from passes.pto_tile_to_capacity import Emitter, empty_tensor, plan_trem, reshape
 
     t = op.result.type
     assert isinstance(t, TensorType)
     ct, dt = op.compare_dtype, op.data_dtype
     wide = max((ct, dt), key=lambda x: x.info.carrier_bits)
     plan = plan_trem(math.prod(t.get_shape()), wide, tile_bytes, npe)
-    emit = _Emitter(InsertPoint.before(op), {}, InsertPoint.before(op))
+    emit = Emitter(InsertPoint.before(op), {}, InsertPoint.before(op))
     view = (plan.rows, plan.cols)
     a, tv = reshape(emit, op.lhs, view), reshape(emit, op.on_true, view)
     b = op.rhs if op.scalar_rhs else reshape(emit, op.rhs, view)
     f = op.on_false if op.scalar_false else reshape(emit, op.on_false, view)
-    acc = _empty(emit, TensorType(t.element_type, list(view)))
+    acc = empty_tensor(emit, TensorType(t.element_type, list(view)))
     mode = CompareMode(op.mode.data)
     for run in plan.runs:
         (ctile, dtile), ptile = _tiles(run.valid, plan.cols, [ct, dt], run.mask)

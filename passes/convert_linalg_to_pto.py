@@ -99,7 +99,7 @@ def _is_zero(v: SSAValue) -> bool:
     return c is not None and c == 0
 
 
-def _is_positive_zero(v: SSAValue) -> bool:
+def is_positive_zero(v: SSAValue) -> bool:
     """``+0`` exactly (a float ``-0.0`` is not: ``maximumf(x, -0.0)`` differs from ReLU)."""
     import math
 
@@ -107,13 +107,13 @@ def _is_positive_zero(v: SSAValue) -> bool:
     return c is not None and c == 0 and math.copysign(1.0, float(c)) > 0
 
 
-def _arg_index(v: SSAValue, block: Block) -> int | None:
+def arg_index(v: SSAValue, block: Block) -> int | None:
     if isinstance(v, BlockArgument) and v.block is block:
         return v.index
     return None
 
 
-def _owner(v: SSAValue, cls: type[Operation] | tuple[type[Operation], ...]):
+def owner_of(v: SSAValue, cls: type[Operation] | tuple[type[Operation], ...]):
     """``v``'s defining op if it is a ``cls``, else None."""
     return v.owner if isinstance(v, OpResult) and isinstance(v.owner, cls) else None
 
@@ -137,21 +137,21 @@ def _uses_only_in(v: SSAValue, op: Operation) -> bool:
     return all(u.operation is op for u in v.uses)
 
 
-def _body_ops(block: Block) -> list[Operation]:
+def body_ops(block: Block) -> list[Operation]:
     """The body's computing ops (constants and the terminator excluded)."""
     return [
         o for o in block.ops if not isinstance(o, arith.ConstantOp | linalg.YieldOp)
     ]
 
 
-def _yielded(block: Block) -> SSAValue | None:
+def yielded_value(block: Block) -> SSAValue | None:
     term = block.last_op
     if isinstance(term, linalg.YieldOp) and len(term.operands) == 1:
         return term.operands[0]
     return None
 
 
-def _maps(op: linalg.GenericOp) -> list[AffineMap]:
+def generic_maps(op: linalg.GenericOp) -> list[AffineMap]:
     return [m.data for m in op.indexing_maps.data]
 
 
@@ -195,10 +195,10 @@ def _init_bias(init: SSAValue) -> SSAValue | None:
     Zeros are a ``linalg.fill`` of ``+0.0`` or a ``+0.0`` splat constant (a ``-0.0`` init is
     kept as a bias tensor: it is not the zero bias's sign, D4).
     """
-    fill = _owner(init, linalg.FillOp)
-    if fill is not None and len(fill.inputs) == 1 and _is_positive_zero(fill.inputs[0]):
+    fill = owner_of(init, linalg.FillOp)
+    if fill is not None and len(fill.inputs) == 1 and is_positive_zero(fill.inputs[0]):
         return None
-    if _is_positive_zero(init):
+    if is_positive_zero(init):
         return None
     return init
 
@@ -342,15 +342,15 @@ def _term(v: SSAValue, block: Block) -> tuple[int, int | None] | None:
     """
 
     def ext_arg(x: SSAValue) -> int | None:
-        e = _owner(x, arith.ExtFOp)
+        e = owner_of(x, arith.ExtFOp)
         if e is None or not isinstance(e.result.type, builtin.Float32Type):
             return None
-        return _arg_index(e.input, block)
+        return arg_index(e.input, block)
 
     idx = ext_arg(v)
     if idx is not None:
         return (idx, None)
-    mul = _owner(v, arith.MulfOp)
+    mul = owner_of(v, arith.MulfOp)
     if mul is None:
         return None
 
@@ -387,7 +387,7 @@ def analyze_generic_gemv(op: linalg.GenericOp, allow_m: bool = False) -> Contrac
     par = [i for i, it in enumerate(its) if it is IteratorType.PARALLEL]
     if len(red) != 1 or len(par) not in (1, 2) or len(its) != len(red) + len(par):
         return None
-    maps = _maps(op)
+    maps = generic_maps(op)
     rank = len(its)
     out_map = maps[-1]
     if out_map.num_symbols or not all(isinstance(e, AffineDimExpr) for e in out_map.results):
@@ -423,19 +423,19 @@ def analyze_generic_gemv(op: linalg.GenericOp, allow_m: bool = False) -> Contrac
         roles[i] = role
 
     block = op.body.block
-    y = _yielded(block)
+    y = yielded_value(block)
     if y is None:
         return None
-    add = _owner(y, arith.AddfOp)
+    add = owner_of(y, arith.AddfOp)
     if add is None:
         return None
     acc_idx = len(op.inputs)
 
     def is_acc(x: SSAValue):
-        return True if _arg_index(x, block) == acc_idx else None
+        return True if arg_index(x, block) == acc_idx else None
 
     def is_mul(x: SSAValue):
-        return _owner(x, arith.MulfOp)
+        return owner_of(x, arith.MulfOp)
 
     pair = _pair(add.lhs, add.rhs, is_acc, is_mul)
     if pair is None:
@@ -460,7 +460,7 @@ def analyze_generic_gemv(op: linalg.GenericOp, allow_m: bool = False) -> Contrac
         return None  # an input the body does not use as its role
     # Nothing else in the body: extf per input, the scale muls, the product, the add.
     n_ops = len(roles) + sum(1 for _, s in terms if s is not None) + 2
-    if len(_body_ops(block)) != n_ops:
+    if len(body_ops(block)) != n_ops:
         return None
     val = {role: op.inputs[i] for i, role in roles.items()}
     for role in ("a", "b"):
@@ -553,16 +553,16 @@ class GenericMxGemvToGemv(RewritePattern):
 
 def sole_producer(v: SSAValue, consumer: Operation, cls: type[Operation]):
     """The ``cls`` op defining ``v`` if ``consumer`` is its only user (an epilogue may fold)."""
-    p = _owner(v, cls)
+    p = owner_of(v, cls)
     return p if p is not None and _uses_only_in(v, consumer) else None
 
 
-def _gemv_input(v: SSAValue, consumer: Operation) -> GemvOp | None:
+def gemv_input(v: SSAValue, consumer: Operation) -> GemvOp | None:
     """The ``pto.gemv`` defining ``v`` if ``consumer`` is its only user."""
     return sole_producer(v, consumer, GemvOp)
 
 
-def _refold(g: GemvOp, epilogue: Operation, rewriter: PatternRewriter, **changes) -> None:
+def refold(g: GemvOp, epilogue: Operation, rewriter: PatternRewriter, **changes) -> None:
     """Replace ``epilogue`` by a copy of ``g`` with ``changes``, at the epilogue's place."""
     args = dict(
         a_scale=g.a_scale,
@@ -577,7 +577,7 @@ def _refold(g: GemvOp, epilogue: Operation, rewriter: PatternRewriter, **changes
     rewriter.erase(g)
 
 
-def _elementwise_generic(op: linalg.GenericOp, n_inputs: int) -> bool:
+def elementwise_generic(op: linalg.GenericOp, n_inputs: int) -> bool:
     """All-parallel, one result, the out block argument unused, ``n_inputs`` inputs."""
     if len(op.inputs) != n_inputs or len(op.outputs) != 1 or len(op.results) != 1:
         return False
@@ -586,12 +586,12 @@ def _elementwise_generic(op: linalg.GenericOp, n_inputs: int) -> bool:
     out_arg = op.body.block.args[n_inputs]
     if out_arg.uses:
         return False
-    if _maps(op)[-1] != AffineMap.identity(len(_iterators(op))):
+    if generic_maps(op)[-1] != AffineMap.identity(len(_iterators(op))):
         return False
     return _static_tensor(op.results[0].type) is not None and op.outputs[0].type == op.results[0].type
 
 
-def _bias_map_ok(bias_t: Attribute, mp: AffineMap, out_t: TensorType) -> bool:
+def bias_map_ok(bias_t: Attribute, mp: AffineMap, out_t: TensorType) -> bool:
     """A bias operand that gives element ``j`` to output column ``j`` (PTO-SPEC 4)."""
     if not isinstance(bias_t, TensorType) or tile_dtype_of(bias_t.element_type) is not TileDataType.FP32:
         return False
@@ -608,7 +608,7 @@ def _bias_map_ok(bias_t: Attribute, mp: AffineMap, out_t: TensorType) -> bool:
     return False
 
 
-def _can_take_bias(g: GemvOp) -> bool:
+def can_take_bias(g: GemvOp) -> bool:
     return g.bias is None and not g.has_relu and g.out_dtype is TileDataType.FP32
 
 
@@ -630,12 +630,12 @@ class FoldLinalgAddBiasIntoGemv(RewritePattern):
         if len(op.inputs) != 2 or len(op.results) != 1:
             return
         for gv, bias in ((op.inputs[0], op.inputs[1]), (op.inputs[1], op.inputs[0])):
-            g = _gemv_input(gv, op)
-            if g is None or not _can_take_bias(g) or gv is bias:
+            g = gemv_input(gv, op)
+            if g is None or not can_take_bias(g) or gv is bias:
                 continue
             if bias.type != g.result.type or op.results[0].type != g.result.type:
                 continue
-            _refold(g, op, rewriter, bias=bias)
+            refold(g, op, rewriter, bias=bias)
             return
 
 
@@ -660,42 +660,42 @@ class FoldGenericBiasAddIntoGemv(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if not _elementwise_generic(op, 2):
+        if not elementwise_generic(op, 2):
             return
         block = op.body.block
-        y = _yielded(block)
-        add = _owner(y, arith.AddfOp) if y is not None else None
-        if add is None or len(_body_ops(block)) != 1:
+        y = yielded_value(block)
+        add = owner_of(y, arith.AddfOp) if y is not None else None
+        if add is None or len(body_ops(block)) != 1:
             return
-        ia, ib = _arg_index(add.lhs, block), _arg_index(add.rhs, block)
+        ia, ib = arg_index(add.lhs, block), arg_index(add.rhs, block)
         if ia is None or ib is None or {ia, ib} != {0, 1}:
             return
-        maps = _maps(op)
+        maps = generic_maps(op)
         rank = len(maps[-1].results)
         for gi, bi in ((0, 1), (1, 0)):
             gv, bias = op.inputs[gi], op.inputs[bi]
-            g = _gemv_input(gv, op)
-            if g is None or gv is bias or not _can_take_bias(g):
+            g = gemv_input(gv, op)
+            if g is None or gv is bias or not can_take_bias(g):
                 continue
             if maps[gi] != AffineMap.identity(rank) or op.results[0].type != g.result.type:
                 continue
-            if not _bias_map_ok(bias.type, maps[bi], g.result.type):  # type: ignore[arg-type]
+            if not bias_map_ok(bias.type, maps[bi], g.result.type):  # type: ignore[arg-type]
                 continue
-            _refold(g, op, rewriter, bias=bias)
+            refold(g, op, rewriter, bias=bias)
             return
 
 
 def _unary_generic_on_gemv(op: linalg.GenericOp) -> tuple[GemvOp, Operation] | None:
     """An elementwise one-input generic on a ``pto.gemv`` result: (gemv, the body's op)."""
-    if not _elementwise_generic(op, 1):
+    if not elementwise_generic(op, 1):
         return None
-    maps = _maps(op)
+    maps = generic_maps(op)
     if maps[0] != maps[-1]:
         return None
-    g = _gemv_input(op.inputs[0], op)
+    g = gemv_input(op.inputs[0], op)
     block = op.body.block
-    ops = _body_ops(block)
-    y = _yielded(block)
+    ops = body_ops(block)
+    y = yielded_value(block)
     if g is None or y is None or len(ops) != 1 or y.owner is not ops[0]:
         return None
     return g, ops[0]
@@ -729,16 +729,16 @@ class FoldReluIntoGemv(RewritePattern):
         block = op.body.block
 
         def is_x(v: SSAValue):
-            return True if _arg_index(v, block) == 0 else None
+            return True if arg_index(v, block) == 0 else None
 
         def is_zero(v: SSAValue):
-            return True if _is_positive_zero(v) else None
+            return True if is_positive_zero(v) else None
 
         if _pair(body_op.lhs, body_op.rhs, is_x, is_zero) is None:
             return
         if op.results[0].type != g.result.type:
             return
-        _refold(g, op, rewriter, relu=True)
+        refold(g, op, rewriter, relu=True)
 
 
 class FoldTruncfIntoGemv(RewritePattern):
@@ -764,13 +764,13 @@ class FoldTruncfIntoGemv(RewritePattern):
         g, body_op = m
         if not isinstance(body_op, arith.TruncFOp) or g.out_dtype is not TileDataType.FP32:
             return
-        if body_op.attributes or _arg_index(body_op.input, op.body.block) != 0:
+        if body_op.attributes or arg_index(body_op.input, op.body.block) != 0:
             return
         out_t = op.results[0].type
         assert isinstance(out_t, TensorType)
         if tile_dtype_of(out_t.element_type) not in GEMV_OUTPUT_TYPES:
             return
-        _refold(g, op, rewriter, result_type=out_t)
+        refold(g, op, rewriter, result_type=out_t)
 
 
 # ======================================================================================
@@ -780,10 +780,10 @@ class FoldTruncfIntoGemv(RewritePattern):
 
 def _identity_binary_generic(op: linalg.GenericOp) -> bool:
     """Two inputs, one output, all parallel, identity maps, one static tensor type."""
-    if not _elementwise_generic(op, 2):
+    if not elementwise_generic(op, 2):
         return False
     rank = len(_iterators(op))
-    if rank == 0 or any(m != AffineMap.identity(rank) for m in _maps(op)):
+    if rank == 0 or any(m != AffineMap.identity(rank) for m in generic_maps(op)):
         return False
     t = op.results[0].type
     return all(v.type == t for v in (*op.inputs, *op.outputs))
@@ -822,17 +822,17 @@ FLOAT_IDIOM_PREDICATES = (
 )
 
 
-def _predicate_name(op: Operation) -> str:
+def predicate_name(op: Operation) -> str:
     names = arith.CMPI_COMPARISON_OPERATIONS if isinstance(op, arith.CmpiOp) else arith.CMPF_COMPARISON_OPERATIONS
     return names[op.predicate.value.data]  # type: ignore[attr-defined]
 
 
 def _is_cmp_against_zero(v: SSAValue, idiom: _FloorModIdiom, preds: frozenset[str], x: SSAValue) -> bool:
     """``v`` is ``cmp pred, x, 0`` or the mirrored ``cmp mirror(pred), 0, x``."""
-    c = _owner(v, idiom.cmp)
+    c = owner_of(v, idiom.cmp)
     if c is None:
         return False
-    p = _predicate_name(c)
+    p = predicate_name(c)
     lhs, rhs = c.operands
     if lhs is x and p in preds and _is_zero(rhs):
         return True
@@ -842,12 +842,12 @@ def _is_cmp_against_zero(v: SSAValue, idiom: _FloorModIdiom, preds: frozenset[st
 
 def _is_sign_xor(v: SSAValue, idiom: _FloorModIdiom, b: SSAValue, r: SSAValue) -> bool:
     """``(b < 0) xor (r < 0)`` as ``arith.xori`` or ``arith.cmpi ne`` on i1, any order."""
-    x = _owner(v, arith.XOrIOp)
+    x = owner_of(v, arith.XOrIOp)
     if x is not None:
         p, q = x.lhs, x.rhs
     else:
-        c = _owner(v, arith.CmpiOp)
-        if c is None or _predicate_name(c) != "ne" or c.lhs.type != IntegerType(1):
+        c = owner_of(v, arith.CmpiOp)
+        if c is None or predicate_name(c) != "ne" or c.lhs.type != IntegerType(1):
             return False
         p, q = c.lhs, c.rhs
     for bb, rr in ((p, q), (q, p)):
@@ -868,22 +868,22 @@ def match_floor_mod_body(block: Block, idiom: _FloorModIdiom) -> tuple[int, int]
         %x = xori %bn, %rn ; %fix = andi %nz, %x ; %s = add %r, %b
         %res = select %fix, %s, %r ; linalg.yield %res
     """
-    y = _yielded(block)
-    sel = _owner(y, arith.SelectOp) if y is not None else None
+    y = yielded_value(block)
+    sel = owner_of(y, arith.SelectOp) if y is not None else None
     if sel is None:
         return None
     r = sel.rhs
-    rem = _owner(r, idiom.rem)
+    rem = owner_of(r, idiom.rem)
     if rem is None:
         return None
     a, b = rem.operands
-    ia, ib = _arg_index(a, block), _arg_index(b, block)
+    ia, ib = arg_index(a, block), arg_index(b, block)
     if ia is None or ib is None or ia == ib or max(ia, ib) > 1:
         return None
-    s = _owner(sel.lhs, idiom.add)
+    s = owner_of(sel.lhs, idiom.add)
     if s is None or {s.operands[0], s.operands[1]} != {r, b} or s.operands[0] is s.operands[1]:
         return None
-    fix = _owner(sel.cond, arith.AndIOp)
+    fix = owner_of(sel.cond, arith.AndIOp)
     if fix is None:
         return None
     ok = False
@@ -892,12 +892,12 @@ def match_floor_mod_body(block: Block, idiom: _FloorModIdiom) -> tuple[int, int]
             ok = True
     if not ok:
         return None
-    if len(_body_ops(block)) != 8:
+    if len(body_ops(block)) != 8:
         return None  # something else happens in the body
     return ia, ib
 
 
-def _float_idiom() -> _FloorModIdiom:
+def float_idiom() -> _FloorModIdiom:
     """The float spelling: ``arith.remf`` exists only in the upstream overrides."""
     from pto_dialect.upstream import RemFOp
 
@@ -968,11 +968,11 @@ class UnsignedRemToPto(RewritePattern):
         if not _identity_binary_generic(op):
             return
         block = op.body.block
-        y = _yielded(block)
-        rem = _owner(y, arith.RemUIOp) if y is not None else None
-        if rem is None or len(_body_ops(block)) != 1:
+        y = yielded_value(block)
+        rem = owner_of(y, arith.RemUIOp) if y is not None else None
+        if rem is None or len(body_ops(block)) != 1:
             return
-        ia, ib = _arg_index(rem.lhs, block), _arg_index(rem.rhs, block)
+        ia, ib = arg_index(rem.lhs, block), arg_index(rem.rhs, block)
         if ia is None or ib is None or ia == ib or max(ia, ib) > 1:
             return
         _replace_with_floor_mod(op, rewriter, ia, ib, "unsigned")
@@ -1007,7 +1007,7 @@ class FloatFloorModToPto(RewritePattern):
         elt = op.results[0].type.element_type  # type: ignore[union-attr]
         if not isinstance(elt, AnyFloat):
             return
-        m = match_floor_mod_body(op.body.block, _float_idiom())
+        m = match_floor_mod_body(op.body.block, float_idiom())
         if m is not None:
             _replace_with_floor_mod(op, rewriter, *m, None)
 
@@ -1123,15 +1123,15 @@ ELEMENTWISE_BODIES: dict[type[Operation], tuple[str, str | None]] = {
 def match_elementwise_body(block: Block) -> tuple[str, str | None, int, int] | None:
     """``(kind, signedness, lhs arg, rhs arg)`` when the body is exactly one op of the table
     applied to the two input arguments and yielded."""
-    y = _yielded(block)
-    ops = _body_ops(block)
+    y = yielded_value(block)
+    ops = body_ops(block)
     if y is None or len(ops) != 1 or y.owner is not ops[0]:
         return None
     entry = ELEMENTWISE_BODIES.get(type(ops[0]))
     if entry is None:
         return None
     lhs, rhs = ops[0].operands
-    ia, ib = _arg_index(lhs, block), _arg_index(rhs, block)
+    ia, ib = arg_index(lhs, block), arg_index(rhs, block)
     if ia is None or ib is None or ia == ib or max(ia, ib) > 1:
         return None
     return (*entry, ia, ib)
@@ -1148,8 +1148,8 @@ def _replace_with_elementwise(op: Operation, rewriter: PatternRewriter, inputs) 
     if floor_mod_dtype(elt, sign, ELEMENTWISE_TYPES[kind]) is None:
         return  # outside the op's type set (i1, f80 ...): left alone
     for v in inputs:
-        g = _gemv_input(v, op)
-        if kind == "add" and g is not None and _can_take_bias(g):
+        g = gemv_input(v, op)
+        if kind == "add" and g is not None and can_take_bias(g):
             return  # a bias add on a GEMV result folds into the GEMV instead
     rewriter.replace(op, ElementwiseOp(kind, inputs[ia], inputs[ib], sign))
 

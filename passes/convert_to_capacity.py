@@ -45,7 +45,7 @@ def pair_tiles(valid_rows: int, cols: int, src: TileDataType, dst: TileDataType,
 
 def lower_convert(op: ConvertOp, tile_bytes: int, npe: int) -> None:
     """``pto.convert`` -> tload / TCVT / tstore (module docstring)."""
-    from passes.pto_tile_to_capacity import _Emitter, _empty, plan_trem, reshape
+    from passes.pto_tile_to_capacity import Emitter, empty_tensor, plan_trem, reshape
 
     t = op.result.type
     assert isinstance(t, TensorType)
@@ -53,10 +53,10 @@ def lower_convert(op: ConvertOp, tile_bytes: int, npe: int) -> None:
     wide = src if src.info.carrier_bits >= dst.info.carrier_bits else dst
     plan = plan_trem(math.prod(t.get_shape()), wide, tile_bytes, npe)
     consts: dict[int, SSAValue] = {}
-    emit = _Emitter(InsertPoint.before(op), consts, InsertPoint.before(op))
+    emit = Emitter(InsertPoint.before(op), consts, InsertPoint.before(op))
     view = (plan.rows, plan.cols)
     a = reshape(emit, op.source, view)
-    acc = _empty(emit, TensorType(t.element_type, list(view)))
+    acc = empty_tensor(emit, TensorType(t.element_type, list(view)))
     rmode = op.rmode.data if op.rmode.data is not None else RoundingMode.DEFAULT
     sat = op.sat is not None
     for run in plan.runs:
@@ -68,7 +68,7 @@ def lower_convert(op: ConvertOp, tile_bytes: int, npe: int) -> None:
             )
         stride = (run.stride, 0)
 
-        def body(e: _Emitter, row: SSAValue, cur: SSAValue, ts=ts, td=td, stride=stride):
+        def body(e: Emitter, row: SSAValue, cur: SSAValue, ts=ts, td=td, stride=stride):
             c0 = e.index(0)
             ta = e(TLoadOp(a, [row, c0], ts, pe_stride=stride)).results[0]
             tr = e(TCvtOp(ta, td, rmode=rmode, sat=sat, mask=ts.pe_mask)).results[0]

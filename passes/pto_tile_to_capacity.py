@@ -563,7 +563,7 @@ def _plan_fitting(s: GemvShape, tile_bytes: int, npe: int, layout: Layout,
 # ======================================================================================
 
 
-class _Emitter:
+class Emitter:
     """Inserts ops at one point; index constants are shared and placed before the root."""
 
     def __init__(self, point: InsertPoint, consts: dict[int, SSAValue], const_point: InsertPoint):
@@ -583,8 +583,8 @@ class _Emitter:
             self.consts[v] = c.result
         return self.consts[v]
 
-    def nested(self, block: Block) -> _Emitter:
-        return _Emitter(InsertPoint.at_end(block), self.consts, self.const_point)
+    def nested(self, block: Block) -> Emitter:
+        return Emitter(InsertPoint.at_end(block), self.consts, self.const_point)
 
     def for_loop(self, start: int, count: int, step: int, carried: SSAValue, body):
         """``scf.for %i = start to start+count*step step step iter_args(carried)``.
@@ -610,23 +610,23 @@ class _Emitter:
         return self(arith.AddiOp(base, self.index(offset))).results[0]
 
 
-def _reassoc(groups: Sequence[Sequence[int]]) -> ArrayAttr:
+def reassoc(groups: Sequence[Sequence[int]]) -> ArrayAttr:
     return ArrayAttr([ArrayAttr([IntegerAttr(i, i64) for i in g]) for g in groups])
 
 
-def _collapse(emit: _Emitter, v: SSAValue, groups, result_type: TensorType) -> SSAValue:
+def _collapse(emit: Emitter, v: SSAValue, groups, result_type: TensorType) -> SSAValue:
     op = tensor.CollapseShapeOp(
-        operands=[v], result_types=[result_type], properties={"reassociation": _reassoc(groups)}
+        operands=[v], result_types=[result_type], properties={"reassociation": reassoc(groups)}
     )
     return emit(op).results[0]
 
 
-def _expand(emit: _Emitter, v: SSAValue, groups, result_type: TensorType) -> SSAValue:
-    op = tensor.ExpandShapeOp(v, [], _reassoc(groups), list(result_type.get_shape()), result_type)
+def _expand(emit: Emitter, v: SSAValue, groups, result_type: TensorType) -> SSAValue:
+    op = tensor.ExpandShapeOp(v, [], reassoc(groups), list(result_type.get_shape()), result_type)
     return emit(op).results[0]
 
 
-def reshape(emit: _Emitter, v: SSAValue, shape: Sequence[int]) -> SSAValue:
+def reshape(emit: Emitter, v: SSAValue, shape: Sequence[int]) -> SSAValue:
     """View a contiguous static tensor with another shape (collapse to 1-D, then expand)."""
     t = v.type
     assert isinstance(t, TensorType)
@@ -643,7 +643,7 @@ def reshape(emit: _Emitter, v: SSAValue, shape: Sequence[int]) -> SSAValue:
     return v
 
 
-def _empty(emit: _Emitter, t: TensorType) -> SSAValue:
+def empty_tensor(emit: Emitter, t: TensorType) -> SSAValue:
     return emit(tensor.EmptyOp([], t)).results[0]
 
 
@@ -676,12 +676,12 @@ def lower_binary(
     assert isinstance(t, TensorType)
     plan = plan_trem(math.prod(t.get_shape()), dt, tile_bytes, npe)
     consts: dict[int, SSAValue] = {}
-    emit = _Emitter(InsertPoint.before(op), consts, InsertPoint.before(op))
+    emit = Emitter(InsertPoint.before(op), consts, InsertPoint.before(op))
     view = (plan.rows, plan.cols)
     mapped = isinstance(op, MapOp)
     a = reshape(emit, op.source if mapped else op.lhs, view)
     b = None if mapped else reshape(emit, op.rhs, view)
-    acc = _empty(emit, TensorType(t.element_type, list(view)))
+    acc = empty_tensor(emit, TensorType(t.element_type, list(view)))
     full_size = tile_bytes
     for run in plan.runs:
         if run.valid == plan.tile_rows:
@@ -692,7 +692,7 @@ def lower_binary(
             tile = row_major_tile((run.valid, plan.cols), dt, run.mask, col=plan.cols)
         stride = (run.stride, 0)
 
-        def body(e: _Emitter, row: SSAValue, cur: SSAValue, tile=tile, stride=stride):
+        def body(e: Emitter, row: SSAValue, cur: SSAValue, tile=tile, stride=stride):
             c0 = e.index(0)
             if mapped and not tile_op.TILE_ROLES:  # the fill (TEXPANDS): nothing to load
                 tr = e(tile_op.build({"scalar": op.scalars[0]}, tile, PadValue.NULL,
@@ -734,7 +734,7 @@ def cube_shape(op: GemvOp | MatmulOp) -> GemvShape:
 gemv_shape = cube_shape
 
 
-def _as_row(emit: _Emitter, v: SSAValue | None) -> SSAValue | None:
+def _as_row(emit: Emitter, v: SSAValue | None) -> SSAValue | None:
     """``tensor<X>`` -> ``tensor<1xX>`` (tload moves 2-D tensors)."""
     if v is None:
         return None
@@ -750,7 +750,7 @@ def lower_gemv_memory(op: GemvOp, plan: GemvPlan) -> None:
     result of the previous chunk, stored to and loaded back from an FP32 tensor."""
     s = plan.shape
     consts: dict[int, SSAValue] = {}
-    emit = _Emitter(InsertPoint.before(op), consts, InsertPoint.before(op))
+    emit = Emitter(InsertPoint.before(op), consts, InsertPoint.before(op))
     a = _as_row(emit, op.a)
     a_scale = _as_row(emit, op.a_scale)
     b, b_scale = op.b, op.b_scale
@@ -764,7 +764,7 @@ def lower_gemv_memory(op: GemvOp, plan: GemvPlan) -> None:
     assert acc is not None
     out_t = TensorType(element_type(s.out), [1, s.n])
 
-    def chunk(e: _Emitter, k: SSAValue, kb: SSAValue, kv: int, src: SSAValue, dst: SSAValue, last: bool):
+    def chunk(e: Emitter, k: SSAValue, kb: SSAValue, kv: int, src: SSAValue, dst: SSAValue, last: bool):
         """One K chunk of ``kv`` elements at ``k``: every N run, bias from ``src``, D to ``dst``."""
         d_dt = s.out if last else TileDataType.FP32
         fpatr = Fpatr(
@@ -794,7 +794,7 @@ def lower_gemv_memory(op: GemvOp, plan: GemvPlan) -> None:
             bias_tile = row_major_tile((1, nv), TileDataType.FP32, mask)
             d_tile = cube_tile((1, nv), d_dt, Layout.CUBE_M16, mask)
 
-            def body(e2: _Emitter, n: SSAValue, cur: SSAValue, ta=ta, tas=tas, stride=stride,
+            def body(e2: Emitter, n: SSAValue, cur: SSAValue, ta=ta, tas=tas, stride=stride,
                      b_tile=b_tile, bs_tile=bs_tile, bias_tile=bias_tile, d_tile=d_tile, mask=mask):
                 c0 = e2.index(0)
                 tb = e2(TLoadOp(b, [k, n], b_tile, pe_stride=stride)).results[0]
@@ -819,7 +819,7 @@ def lower_gemv_memory(op: GemvOp, plan: GemvPlan) -> None:
     if plan.nk > 1:
         step = plan.kc
 
-        def k_body(e: _Emitter, k: SSAValue, cur: SSAValue):
+        def k_body(e: Emitter, k: SSAValue, cur: SSAValue):
             if isinstance(k.owner, arith.ConstantOp):
                 kb = e.index(k.owner.value.value.data // MX_BLOCK)  # type: ignore[union-attr]
             else:
@@ -828,7 +828,7 @@ def lower_gemv_memory(op: GemvOp, plan: GemvPlan) -> None:
 
         acc = emit.for_loop(0, plan.nk - 1, step, acc, k_body)
     k_last0 = (plan.nk - 1) * plan.kc
-    out = _empty(emit, out_t)
+    out = empty_tensor(emit, out_t)
     out = chunk(
         emit, emit.index(k_last0), emit.index(k_last0 // MX_BLOCK), plan.k_last, acc, out, last=True
     )
@@ -867,7 +867,7 @@ def lower_cube(op: GemvOp | MatmulOp, plan: GemvPlan) -> None:
     s = plan.shape
     gemv = isinstance(op, GemvOp)
     consts: dict[int, SSAValue] = {}
-    emit = _Emitter(InsertPoint.before(op), consts, InsertPoint.before(op))
+    emit = Emitter(InsertPoint.before(op), consts, InsertPoint.before(op))
     a = _as_row(emit, op.a)
     a_scale = _as_row(emit, op.a_scale)
     b, b_scale = op.b, op.b_scale
@@ -883,7 +883,7 @@ def lower_cube(op: GemvOp | MatmulOp, plan: GemvPlan) -> None:
     chunks = [(c * plan.kc, plan.kc if c < plan.nk - 1 else plan.k_last) for c in range(plan.nk)]
     hoist = plan.hoist
 
-    def a_chunk(e: _Emitter, m: SSAValue, mv: int, c: int, mask: str):
+    def a_chunk(e: Emitter, m: SSAValue, mv: int, c: int, mask: str):
         k0, kv = chunks[c]
         ta = e(TLoadOp(a, [m, e.index(k0)], cube_tile((mv, kv), s.a, layout, mask))).results[0]
         tas = None
@@ -892,13 +892,13 @@ def lower_cube(op: GemvOp | MatmulOp, plan: GemvPlan) -> None:
             tas = e(TLoadOp(a_scale, [m, e.index(k0 // MX_BLOCK)], tt)).results[0]
         return ta, tas
 
-    def m_body(e: _Emitter, m: SSAValue, cur: SSAValue, mv: int):
+    def m_body(e: Emitter, m: SSAValue, cur: SSAValue, mv: int):
         for run in plan.runs:
             mask, nv = run.mask, run.valid
             stride = (0, run.stride)
             a_tiles = [a_chunk(e, m, mv, c, mask) for c in range(plan.nk)] if hoist else None
 
-            def n_body(e2: _Emitter, n: SSAValue, acc_t: SSAValue, mask=mask, nv=nv,
+            def n_body(e2: Emitter, n: SSAValue, acc_t: SSAValue, mask=mask, nv=nv,
                        stride=stride, a_tiles=a_tiles):
                 prev = None
                 for c, (k0, kv) in enumerate(chunks):
@@ -943,7 +943,7 @@ def lower_cube(op: GemvOp | MatmulOp, plan: GemvPlan) -> None:
             cur = e.for_loop(run.start, run.count, run.step, cur, n_body)
         return cur
 
-    out = _empty(emit, out_t)
+    out = empty_tensor(emit, out_t)
     full, tail = divmod(s.m, mt)
     if full:
         out = emit.for_loop(0, full, mt, out, lambda e, m, cur: m_body(e, m, cur, mt))
@@ -960,7 +960,7 @@ def lower_cube(op: GemvOp | MatmulOp, plan: GemvPlan) -> None:
 # ======================================================================================
 
 
-def _trip_count(loop: scf.ForOp) -> int | None:
+def trip_count(loop: scf.ForOp) -> int | None:
     vals = []
     for v in (loop.lb, loop.ub, loop.step):
         o = v.owner
@@ -979,7 +979,7 @@ def executed_op_counts(root: Operation) -> Counter[str]:
         counts[op.name] += mult
         inner = mult
         if isinstance(op, scf.ForOp):
-            trips = _trip_count(op)
+            trips = trip_count(op)
             if trips is None:
                 raise ValueError("scf.for with non-constant bounds: cannot count statically")
             inner = mult * trips

@@ -63,7 +63,7 @@ def lower_tensor_local(op: ReduceOp | ExpandOp, budget: int, npe: int,
     """Replace one ``pto.reduce`` / ``pto.expand`` by its tiled tile-level program. Tiles
     take at most ``budget`` bytes, or ``tile_bytes`` (default: the same) where one line
     needs more."""
-    from passes.pto_tile_to_capacity import _Emitter, _empty, cover
+    from passes.pto_tile_to_capacity import Emitter, cover, empty_tensor
 
     cls = op.tile_op
     dt = op.dtype
@@ -77,8 +77,8 @@ def lower_tensor_local(op: ReduceOp | ExpandOp, budget: int, npe: int,
     col_axis = isinstance(op, ReduceOp) and cls.AXIS == "col"
     line = (m if col_axis else _pow2_ceil(n)) * wide // 8
     tile_bytes = _line_budget(budget, tile_bytes or budget, line)
-    emit = _Emitter(InsertPoint.before(op), {}, InsertPoint.before(op))
-    acc = _empty(emit, TensorType(rt.element_type, list(rt.get_shape())))
+    emit = Emitter(InsertPoint.before(op), {}, InsertPoint.before(op))
+    acc = empty_tensor(emit, TensorType(rt.element_type, list(rt.get_shape())))
     if col_axis:
         # widest power-of-two Col whose tile of tile-bytes holds all M rows
         c = 1
@@ -136,7 +136,7 @@ def lower_transpose(op: TransposeOp, budget: int, npe: int,
     ``NxM`` result; PE groups by :func:`~passes.pto_tile_to_capacity.cover` (a bit copy:
     exact whatever the grouping). Tiles take at most ``budget`` bytes, or ``tile_bytes``
     where a row or a column of the result needs more."""
-    from passes.pto_tile_to_capacity import _Emitter, _empty, cover
+    from passes.pto_tile_to_capacity import Emitter, cover, empty_tensor
 
     dt = op.dtype
     x_t, rt = op.source.type, op.result.type
@@ -152,8 +152,8 @@ def lower_transpose(op: TransposeOp, budget: int, npe: int,
     if r_src < 1 or tile_bytes * 8 // (c_dst * bits) < n:
         raise PassFailedException(f"pto-tile-to-capacity: '{op.name}': a {m}x{n} transpose needs a "
                                   f"row of {n} elements in one tile of {tile_bytes} B (D14)")  # fmt: skip
-    emit = _Emitter(InsertPoint.before(op), {}, InsertPoint.before(op))
-    acc = _empty(emit, TensorType(rt.element_type, list(rt.get_shape())))
+    emit = Emitter(InsertPoint.before(op), {}, InsertPoint.before(op))
+    acc = empty_tensor(emit, TensorType(rt.element_type, list(rt.get_shape())))
     for run in cover(m, min(r_src, c_dst, m), npe):
         mask, vr = run.mask, run.valid
         src_t = _tile((vr, n), c_src, dt, mask, vr)

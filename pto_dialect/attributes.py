@@ -139,7 +139,7 @@ def tile_dtype_of(attr: Attribute) -> TileDataType | None:
 # --------------------------------------------------------------------------------------
 
 
-def _parse_mask_digits(parser: AttrParser) -> str:
+def parse_mask_digits(parser: AttrParser) -> str:
     """Parse a 4-digit PE mask such as ``1111`` or ``0011`` keeping leading zeros."""
     tok = parser._current_token
     text = tok.text
@@ -377,7 +377,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
             elif kw == "pe":
                 once("pe")
                 parser.parse_punctuation("=")
-                pe = _parse_mask_digits(parser)
+                pe = parse_mask_digits(parser)
             elif kw in Layout._value2member_map_:
                 once("layout")
                 layout = Layout(kw)
@@ -486,7 +486,7 @@ class TargetProfile(StrEnum):
     A2A3 = "a2a3"
 
 
-class _SimpleEnumAttr(Data):
+class SimpleEnumAttr(Data):
     """``#pto.<name><value>`` for a StrEnum value."""
 
     enum_type: ClassVar[type[StrEnum]]
@@ -501,7 +501,7 @@ class _SimpleEnumAttr(Data):
 
 
 @irdl_attr_definition
-class RoundingModeAttr(_SimpleEnumAttr):
+class RoundingModeAttr(SimpleEnumAttr):
     """``#pto.rmode<rne>``: B.DATR RMode (PTO-SPEC 3.2). ``default`` is code 0."""
 
     name = "pto.rmode"
@@ -509,7 +509,7 @@ class RoundingModeAttr(_SimpleEnumAttr):
 
 
 @irdl_attr_definition
-class PadValueAttr(_SimpleEnumAttr):
+class PadValueAttr(SimpleEnumAttr):
     """``#pto.pad<zero>``: B.DATR PadValue (PTO-SPEC 2, D9). Omitted B.DATR means null."""
 
     name = "pto.pad"
@@ -517,7 +517,7 @@ class PadValueAttr(_SimpleEnumAttr):
 
 
 @irdl_attr_definition
-class TargetAttr(_SimpleEnumAttr):
+class TargetAttr(SimpleEnumAttr):
     """``#pto.target<a2a3>``: module-level target profile, attribute ``pto.target`` (D15)."""
 
     name = "pto.target"
@@ -534,7 +534,7 @@ class MaskAttr(Data[str]):
     def parse_parameter(cls, parser: AttrParser) -> str:
         with parser.in_angle_brackets():
             pos = parser.pos
-            mask = _parse_mask_digits(parser)
+            mask = parse_mask_digits(parser)
             for err in mask_encoding_errors(mask):
                 parser.raise_error(err, pos, parser.pos)
             return mask

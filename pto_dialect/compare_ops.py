@@ -35,11 +35,11 @@ from xdsl.irdl import irdl_attr_definition, irdl_op_definition, operand_def, pro
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from pto_dialect.attributes import PadValue, TileType, _SimpleEnumAttr
+from pto_dialect.attributes import PadValue, SimpleEnumAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.faults import FaultKind
-from pto_dialect.ops import _print_props, _split_props, type_name, verify_same_tiles
+from pto_dialect.ops import print_props, split_props, type_name, verify_same_tiles
 from pto_dialect.predicate import PredicateTileType
 
 TL = FaultKind.TILE_LEGALITY
@@ -67,7 +67,7 @@ class CompareMode(StrEnum):
 
 
 @irdl_attr_definition
-class CompareModeAttr(_SimpleEnumAttr):
+class CompareModeAttr(SimpleEnumAttr):
     """``#pto.cmode<lt>``: the B.DATR CMode relation of TCMP / TCMPS (default ``eq``)."""
 
     name = "pto.cmode"
@@ -95,7 +95,7 @@ class _CompareSelectBase(TeplElementwiseOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        _print_props(printer, self, self.PROPERTY_DEFAULTS)
+        print_props(printer, self, self.PROPERTY_DEFAULTS)
         printer.print_string(" : ")
         printer.print_function_type([v.type for v in self.operands], [self.results[0].type])
 
@@ -113,7 +113,7 @@ class _CompareSelectBase(TeplElementwiseOp):
         if len(ft.inputs.data) != n or len(ft.outputs.data) != 1:
             parser.raise_error(f"{cls.name} takes {n} operand types and one result type", pos)
         operands = [parser.resolve_operand(nm, t) for nm, t in zip(names, ft.inputs.data)]
-        props, others = _split_props(cls, attrs)
+        props, others = split_props(cls, attrs)
         op = cls.__new__(cls)
         TeplElementwiseOp.__init__(op, operands, ft.outputs.data[0])
         op.properties.update(props)

@@ -43,7 +43,7 @@ from pto_dialect.attributes import (
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.geometry import Layout, Location, Storage
-from pto_dialect.ops import TeplTileBase, _print_props, _split_props, type_name
+from pto_dialect.ops import TeplTileBase, print_props, split_props, type_name
 
 TL = FaultKind.TILE_LEGALITY
 T = TileDataType
@@ -131,7 +131,7 @@ class ConvertTileOp(TeplTileBase):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list([self.source, *self.scalars], printer.print_operand)
-        _print_props(printer, self, self.PROPERTY_DEFAULTS)
+        print_props(printer, self, self.PROPERTY_DEFAULTS)
         printer.print_string(" : ")
         printer.print_function_type([self.source.type, *(s.type for s in self.scalars)],
                                     [self.result.type])  # fmt: skip
@@ -150,7 +150,7 @@ class ConvertTileOp(TeplTileBase):
                 f"{cls.name} takes {len(names)} operand type(s) and one result type", pos, parser.pos
             )
         vals = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data)]
-        props, others = _split_props(cls, attrs)
+        props, others = split_props(cls, attrs)
         op = cls.__new__(cls)
         ConvertTileOp.__init__(op, vals[0], ft.outputs.data[0], vals[1:])
         op.properties.update(props)

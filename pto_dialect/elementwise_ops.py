@@ -29,8 +29,8 @@ from pto_dialect.datatypes import VEC_ARITH_TYPES, VEC_FLOAT_TYPES, VEC_INT_TYPE
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import (
     TeplTileBase,
-    _print_props,
-    _split_props,
+    print_props,
+    split_props,
     type_name,
     verify_same_tiles,
 )
@@ -84,7 +84,7 @@ class _TeplElementwise(TeplTileBase):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        _print_props(printer, self, self.PROPERTY_DEFAULTS)
+        print_props(printer, self, self.PROPERTY_DEFAULTS)
         printer.print_string(" : ")
         printer.print_attribute(self.results[0].type)
         for s in self.scalar_operands():
@@ -106,7 +106,7 @@ class _TeplElementwise(TeplTileBase):
             parser.parse_punctuation(",")
             scalar_ts.append(parser.parse_type())
         types = [tile_t] * len(cls.TILE_ROLES) + scalar_ts
-        props, others = _split_props(cls, attrs)
+        props, others = split_props(cls, attrs)
         op = cls.__new__(cls)
         operands = [parser.resolve_operand(nm, t) for nm, t in zip(names, types)]
         _TeplElementwise.__init__(op, operands, tile_t)

@@ -133,7 +133,7 @@ class TeplTileBase(PTOOp):
 # ======================================================================================
 
 
-def _print_props(printer: Printer, op: Operation, defaults: dict[str, Attribute]) -> None:
+def print_props(printer: Printer, op: Operation, defaults: dict[str, Attribute]) -> None:
     # Properties in declaration order (not construction order), so printing is canonical.
     order = list(type(op).get_irdl_definition().properties)  # type: ignore[attr-defined]
     shown = {
@@ -148,7 +148,7 @@ def _print_props(printer: Printer, op: Operation, defaults: dict[str, Attribute]
         printer.print_attr_dict(shown)
 
 
-def _split_props(op_cls: type[IRDLOperation], attrs: dict[str, Attribute]):
+def split_props(op_cls: type[IRDLOperation], attrs: dict[str, Attribute]):
     prop_names = set(op_cls.get_irdl_definition().properties)
     props = {k: v for k, v in attrs.items() if k in prop_names}
     others = {k: v for k, v in attrs.items() if k not in prop_names}
@@ -302,7 +302,7 @@ class CubeMatrixOp(PTOOp):
             if _is_optional(odef):
                 printer.print_string(f"{name} ")
             printer.print_operand(v)
-        _print_props(printer, self, self.PROPERTY_DEFAULTS)
+        print_props(printer, self, self.PROPERTY_DEFAULTS)
         printer.print_string(" : ")
         printer.print_function_type(
             [o.type for o in self.operands], [r.type for r in self.results]
@@ -354,7 +354,7 @@ class CubeMatrixOp(PTOOp):
             n: parser.resolve_operand(got[n], t)  # type: ignore[arg-type]
             for n, t in zip(present, ins)
         }
-        props, others = _split_props(cls, attrs)
+        props, others = split_props(cls, attrs)
         outs = list(ftype.outputs.data)
         if not 1 <= len(outs) <= 3:
             parser.raise_error("expected 1 to 3 result types", type_pos, parser.pos)
@@ -987,7 +987,7 @@ class BinaryTileOp(TeplTileBase):
         printer.print_operand(self.lhs)
         printer.print_string(", ")
         printer.print_operand(self.rhs)
-        _print_props(printer, self, self.PROPERTY_DEFAULTS)
+        print_props(printer, self, self.PROPERTY_DEFAULTS)
         printer.print_string(" : ")
         if self.lhs.type == self.rhs.type == self.result.type:
             printer.print_attribute(self.result.type)
@@ -1009,7 +1009,7 @@ class BinaryTileOp(TeplTileBase):
             tl, tr, tres = ft.inputs.data[0], ft.inputs.data[1], ft.outputs.data[0]
         else:
             tl = tr = tres = parser.parse_type()
-        props, others = _split_props(cls, attrs)
+        props, others = split_props(cls, attrs)
         op = cls.__new__(cls)
         BinaryTileOp.__init__(
             op, parser.resolve_operand(lhs, tl), parser.resolve_operand(rhs, tr), tres

@@ -31,7 +31,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from pto_dialect.attributes import _parse_mask_digits, pe_mask_errors
+from pto_dialect.attributes import parse_mask_digits, pe_mask_errors
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.geometry import (
     LOCAL_MAX_CODE,
@@ -175,7 +175,7 @@ class PredicateTileType(ParametrizedAttribute, TypeAttribute):
                 if size is None:
                     parser.raise_error("size is written like 128B, 4KB or 64KB", pos, parser.pos)
             else:
-                pe = _parse_mask_digits(parser)
+                pe = parse_mask_digits(parser)
         end = parser._current_token.span.end
         parser.parse_punctuation(">")
         if size is None:

@@ -37,7 +37,7 @@ from pto_dialect.compare_ops import CompareMode, TSelOp
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
-from pto_dialect.tensor_ops import _static_shape, floor_mod_dtype
+from pto_dialect.tensor_ops import floor_mod_dtype, static_shape
 
 TL = FaultKind.TILE_LEGALITY
 _REFS = "docs/predicates.md"
@@ -131,13 +131,13 @@ class CmpSelOp(PTOOp):
         sign = self.signedness.data if self.signedness else None
         if sign is not None and sign not in ("signed", "unsigned"):
             raise self.fault(TL, f"signedness '{sign}' must be signed or unsigned", _REFS)
-        shape = _static_shape(self, "lhs", self.lhs.type)
+        shape = static_shape(self, "lhs", self.lhs.type)
         if not shape:
             raise self.fault(TL, "lhs must have rank >= 1", _REFS)
         for role, v, scalar_ok in (("rhs", self.rhs, True), ("on_true", self.on_true, False),
                                    ("on_false", self.on_false, True)):  # fmt: skip
             if isinstance(v.type, TensorType) or not scalar_ok:
-                if _static_shape(self, role, v.type) != shape:
+                if static_shape(self, role, v.type) != shape:
                     raise self.fault(TL, f"{role}: shape {type_name(v.type)} differs from lhs's",
                                      _REFS)  # fmt: skip
         a, d = self.lhs.type, self.on_true.type

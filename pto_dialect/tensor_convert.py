@@ -39,8 +39,8 @@ from pto_dialect.attributes import RoundingMode, RoundingModeAttr
 from pto_dialect.convert_ops import E8M0_SOURCES, TCvtOp
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
-from pto_dialect.ops import PTOOp, _print_props, _split_props, type_name
-from pto_dialect.tensor_ops import _static_shape, floor_mod_dtype
+from pto_dialect.ops import PTOOp, print_props, split_props, type_name
+from pto_dialect.tensor_ops import floor_mod_dtype, static_shape
 
 TL = FaultKind.TILE_LEGALITY
 _TENSOR_TYPES = frozenset(TileDataType) - {TileDataType.TF32, TileDataType.HF32}
@@ -99,7 +99,7 @@ class ConvertOp(PTOOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.source)
-        _print_props(printer, self, self.DEFAULTS)
+        print_props(printer, self, self.DEFAULTS)
         printer.print_string(" : ")
         printer.print_attribute(self.source.type)
         printer.print_string(" -> ")
@@ -113,7 +113,7 @@ class ConvertOp(PTOOp):
         st = parser.parse_type()
         parser.parse_punctuation("->")
         rt = parser.parse_type()
-        props, others = _split_props(cls, attrs)
+        props, others = split_props(cls, attrs)
         op = cls(parser.resolve_operand(src, st), rt)
         op.properties.update(props)
         op.attributes.update(others)
@@ -121,8 +121,8 @@ class ConvertOp(PTOOp):
 
     def verify_(self) -> None:
         refs = f"PTO-SPEC 5, {TCvtOp.SPEC}"
-        shape = _static_shape(self, "source", self.source.type)
-        rshape = _static_shape(self, "result", self.result.type)
+        shape = static_shape(self, "source", self.source.type)
+        rshape = static_shape(self, "result", self.result.type)
         if not shape or shape != rshape:
             raise self.fault(TL, f"result: shape {rshape} must equal the source's {shape} "
                              "(rank >= 1)", refs)  # fmt: skip

@@ -41,7 +41,7 @@ from pto_dialect.datatypes import TileDataType
 from pto_dialect.elementwise_ops import FILL_OPS, TILE_SCALAR_OPS, UNARY_OPS, TeplElementwiseOp
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
-from pto_dialect.tensor_ops import _static_shape, floor_mod_dtype
+from pto_dialect.tensor_ops import floor_mod_dtype, static_shape
 
 TL = FaultKind.TILE_LEGALITY
 
@@ -134,7 +134,7 @@ class MapOp(PTOOp):
         if self.kind.data not in MAP_KINDS:
             raise self.fault(TL, f"unknown pto.map kind '{self.kind.data}'", refs)
         cls = self.tile_op
-        shape = _static_shape(self, "source", self.source.type)
+        shape = static_shape(self, "source", self.source.type)
         if not shape:
             raise self.fault(TL, "source must have rank >= 1", refs)
         if self.result.type != self.source.type:

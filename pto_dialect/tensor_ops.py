@@ -155,7 +155,7 @@ def floor_mod_dtype(
     return dt if dt in types else None
 
 
-def _static_shape(op: PTOOp, role: str, t: Attribute) -> tuple[int, ...]:
+def static_shape(op: PTOOp, role: str, t: Attribute) -> tuple[int, ...]:
     if not isinstance(t, TensorType):
         raise op.fault(TL, f"{role} must be a ranked tensor, got {type_name(t)}", "docs/lowering.md")
     shape = tuple(t.get_shape())
@@ -347,8 +347,8 @@ class GemvOp(_ContractionOp):
 
     def verify_(self) -> None:
         refs = "PTO-SPEC 4, D1, D2, D3"
-        a_shape = _static_shape(self, "a", self.a.type)
-        b_shape = _static_shape(self, "b", self.b.type)
+        a_shape = static_shape(self, "a", self.a.type)
+        b_shape = static_shape(self, "b", self.b.type)
         if len(b_shape) != 2:
             raise self.fault(TL, f"b must be a KxN matrix, got {type_name(self.b.type)}", refs)
         k, n = b_shape
@@ -382,7 +382,7 @@ class GemvOp(_ContractionOp):
             if not mx_needs_scale(dt) and scale is not None:
                 raise self.fault(TL, f"{role}_scale must be absent: {dt.name} carries no scale", "D2")
             if scale is not None:
-                s_shape = _static_shape(self, f"{role}_scale", scale.type)
+                s_shape = static_shape(self, f"{role}_scale", scale.type)
                 s_elt = scale.type.element_type  # type: ignore[union-attr]
                 if tile_dtype_of(s_elt) is not TileDataType.E8M0:
                     raise self.fault(TL, f"{role}_scale: element type {type_name(s_elt)} must be f8E8M0FNU", "D1")
@@ -398,13 +398,13 @@ class GemvOp(_ContractionOp):
         if self.bias is not None:
             if acc is not TileDataType.FP32:
                 raise self.fault(TL, f"bias: only FP32-accumulator GEMVs take one (accumulator {acc.name})", "D3")
-            bias_shape = _static_shape(self, "bias", self.bias.type)
+            bias_shape = static_shape(self, "bias", self.bias.type)
             bias_elt = self.bias.type.element_type  # type: ignore[union-attr]
             if tile_dtype_of(bias_elt) is not TileDataType.FP32:
                 raise self.fault(TL, f"bias: element type {type_name(bias_elt)} must be f32", "D3")
             if not _vector_shape_ok(bias_shape, n):
                 raise self.fault(TL, f"bias must be tensor<{n}> or tensor<1x{n}>", "PTO-SPEC 4")
-        r_shape = _static_shape(self, "result", self.result.type)
+        r_shape = static_shape(self, "result", self.result.type)
         want_r = (n,) if len(a_shape) == 1 else (1, n)
         if r_shape != want_r:
             raise self.fault(
@@ -516,7 +516,7 @@ def _verify_elementwise(op, types: frozenset[TileDataType], refs: str) -> None:
     """Shared legality of the elementwise tensor ops: one static type, rank >= 1, the
     signedness keyword exactly where a signless integer needs one, an element type in
     ``types``."""
-    shape = _static_shape(op, "lhs", op.lhs.type)
+    shape = static_shape(op, "lhs", op.lhs.type)
     if not shape:
         raise op.fault(TL, "operands must have rank >= 1", refs)
     for role, v in (("rhs", op.rhs), ("result", op.result)):
@@ -743,8 +743,8 @@ class MatmulOp(_ContractionOp):
 
     def verify_(self) -> None:
         refs = "PTO-SPEC 3.1, 4, D1, D2, D3"
-        a_shape = _static_shape(self, "a", self.a.type)
-        b_shape = _static_shape(self, "b", self.b.type)
+        a_shape = static_shape(self, "a", self.a.type)
+        b_shape = static_shape(self, "b", self.b.type)
         if len(a_shape) != 2 or len(b_shape) != 2:
             raise self.fault(TL, "a and b must be MxK and KxN matrices", refs)
         (m, ka), (k, n) = a_shape, b_shape
@@ -767,7 +767,7 @@ class MatmulOp(_ContractionOp):
                 need = "required" if mx_needs_scale(dt) else "absent"
                 raise self.fault(TL, f"{role}_scale must be {need} for {dt.name}", "D2")
             if scale is not None:
-                s_shape = _static_shape(self, f"{role}_scale", scale.type)
+                s_shape = static_shape(self, f"{role}_scale", scale.type)
                 if tile_dtype_of(scale.type.element_type) is not TileDataType.E8M0:  # type: ignore[union-attr]
                     raise self.fault(TL, f"{role}_scale: element type must be f8E8M0FNU", "D1")
                 if s_shape != want:
@@ -775,7 +775,7 @@ class MatmulOp(_ContractionOp):
         acc = _verify_cube_types(self, self.a_scale, self.b_scale)
         acc_elt = "f32" if acc is TileDataType.FP32 else "i32"
         if self.acc is not None:
-            shape = _static_shape(self, "acc", self.acc.type)
+            shape = static_shape(self, "acc", self.acc.type)
             if shape != (m, n) or result_dtype_of(self.acc.type.element_type) is not acc:  # type: ignore[union-attr]
                 raise self.fault(TL, f"acc must be tensor<{m}x{n}x{acc_elt}>", "D3")
         if self.bias is not None:
@@ -785,12 +785,12 @@ class MatmulOp(_ContractionOp):
             bias_elt = self.bias.type.element_type  # type: ignore[union-attr]
             if tile_dtype_of(bias_elt) is not TileDataType.FP32:
                 raise self.fault(TL, f"bias: element type {type_name(bias_elt)} must be f32", "D3")
-            if not _vector_shape_ok(_static_shape(self, "bias", self.bias.type), n):
+            if not _vector_shape_ok(static_shape(self, "bias", self.bias.type), n):
                 raise self.fault(TL, f"bias must be tensor<{n}> or tensor<1x{n}>", "PTO-SPEC 3.1")
         if self.has_relu and acc is not TileDataType.FP32:
             raise self.fault(TL, f"relu: only an FP32 accumulator has ReluMode (accumulator {acc.name})",
                              "PTO-SPEC 3.3")  # fmt: skip
-        shape = _static_shape(self, "result", self.result.type)
+        shape = static_shape(self, "result", self.result.type)
         r_dt = result_dtype_of(self.result.type.element_type)  # type: ignore[union-attr]
         outs = GEMV_OUTPUT_TYPES if acc is TileDataType.FP32 else (acc,)
         if shape != (m, n) or r_dt not in outs or (self.acc is not None and r_dt is not acc):

@@ -44,16 +44,16 @@ from xdsl.traits import Pure
 from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.geometry import Layout, Storage
-from pto_dialect.ops import PTOOp, _split_props, type_name
+from pto_dialect.ops import PTOOp, split_props, type_name
 from pto_dialect.tile_local_base import (
-    _ROW_MAJOR,
+    ROW_MAJOR_REF,
     TL,
     T,
     TeplTileOp,
-    _define,
-    _define_row,
-    _print_operands_and_type,
-    _shape,
+    define_op_class,
+    define_row,
+    print_operands_and_type,
+    shape_text,
 )
 from pto_dialect.tile_rearrange import REARRANGE_FAMILIES, REARRANGE_OPS
 
@@ -123,11 +123,11 @@ class ReduceTileOp(TeplTileOp):
         vr, vc = s.valid_shape
         if self.AXIS == "row":
             self.expect("result", "physical Col", d.shape[1], 1, "one column per row")
-            self.expect("result", "valid shape", _shape(d.valid_shape), _shape((vr, 1)),
+            self.expect("result", "valid shape", shape_text(d.valid_shape), shape_text((vr, 1)),
                         "source valid rows x 1")  # fmt: skip
         else:
             self.expect("result", "physical Col", d.shape[1], s.shape[1], "the source's Col")
-            self.expect("result", "valid shape", _shape(d.valid_shape), _shape((1, vc)),
+            self.expect("result", "valid shape", shape_text(d.valid_shape), shape_text((1, vc)),
                         "1 x source valid columns")  # fmt: skip
 
 
@@ -163,7 +163,7 @@ def _reduce(mnemonic: str, function: int, reduction: str, axis: str) -> type[Red
         "TYPES_REF": "TileArgReductionSourceDataTypeSupported" if arg else "TileVecArithmeticDataTypeSupported",
         "SPEC": f"asl/tile/reduce-and-expand/{group}/{mnemonic}.asl",
     }
-    return _define(body, ReduceTileOp)
+    return define_op_class(body, ReduceTileOp)
 
 
 REDUCE_OPS: list[type[ReduceTileOp]] = [
@@ -236,8 +236,8 @@ class ExpandTileOp(TeplTileOp):
                 )
             self.expect("bcast", "element type", type_name(b.element_type),
                         type_name(s.element_type), "the source's type")  # fmt: skip
-            for what, get in (("physical shape", lambda t: _shape(t.shape)),
-                              ("valid shape", lambda t: _shape(t.valid_shape))):  # fmt: skip
+            for what, get in (("physical shape", lambda t: shape_text(t.shape)),
+                              ("valid shape", lambda t: shape_text(t.valid_shape))):  # fmt: skip
                 self.expect("result", what, get(d), get(s), "the source's")
         else:
             if self.OPERATION != "copy":
@@ -245,8 +245,8 @@ class ExpandTileOp(TeplTileOp):
                 assert isinstance(s, TileType)
                 for what, get in (
                     ("element type", lambda t: type_name(t.element_type)),
-                    ("physical shape", lambda t: _shape(t.shape)),
-                    ("valid shape", lambda t: _shape(t.valid_shape)),
+                    ("physical shape", lambda t: shape_text(t.shape)),
+                    ("valid shape", lambda t: shape_text(t.valid_shape)),
                     ("capacity", lambda t: t.capacity),
                 ):
                     self.expect("result", what, get(d), get(s), "src and result match exactly")
@@ -255,11 +255,11 @@ class ExpandTileOp(TeplTileOp):
         vr, vc = d.valid_shape
         if self.AXIS == "row":
             self.expect("bcast", "physical Col", b.shape[1], 1, "a one-column broadcast")
-            self.expect("bcast", "valid shape", _shape(b.valid_shape), _shape((vr, 1)),
+            self.expect("bcast", "valid shape", shape_text(b.valid_shape), shape_text((vr, 1)),
                         "result valid rows x 1")  # fmt: skip
         else:
             self.expect("bcast", "physical Col", b.shape[1], d.shape[1], "the result's Col")
-            self.expect("bcast", "valid shape", _shape(b.valid_shape), _shape((1, vc)),
+            self.expect("bcast", "valid shape", shape_text(b.valid_shape), shape_text((1, vc)),
                         "1 x result valid columns")  # fmt: skip
 
 
@@ -303,7 +303,7 @@ def _expand(axis: str, function: int, operation: str) -> type[ExpandTileOp]:
         "TYPES_REF": "TileExpandExpdifTypePairLegal" if operation == "expdif" else "TileVecArithmeticDataTypeSupported",
         "SPEC": f"asl/tile/reduce-and-expand/{group}/{mnemonic}.asl",
     }
-    return _define(body, ExpandTileOp)
+    return define_op_class(body, ExpandTileOp)
 
 
 EXPAND_OPERATIONS = ("copy", "add", "sub", "mul", "div", "max", "min", "expdif")
@@ -358,7 +358,7 @@ class TTransOp(TeplTileOp):
         self.expect("result", "element type", type_name(d.element_type),
                     type_name(s.element_type), "the source's type")  # fmt: skip
         vr, vc = s.valid_shape
-        self.expect("result", "valid shape", _shape(d.valid_shape), _shape((vc, vr)),
+        self.expect("result", "valid shape", shape_text(d.valid_shape), shape_text((vc, vr)),
                     "the source's valid shape transposed")  # fmt: skip
 
 
@@ -447,10 +447,10 @@ class PartialTileOp(TeplTileOp):
         for role, t in (("left", left), ("right", right)):
             vr, vc = t.valid_shape
             if vr > dr or vc > dc:
-                raise self.fault(TL, f"{role}: valid shape {_shape(t.valid_shape)} exceeds the "
-                                 f"result's {_shape(d.valid_shape)}", self.refs("TilePartialCoverageLegal"))  # fmt: skip
+                raise self.fault(TL, f"{role}: valid shape {shape_text(t.valid_shape)} exceeds the "
+                                 f"result's {shape_text(d.valid_shape)}", self.refs("TilePartialCoverageLegal"))  # fmt: skip
         if not any(t.valid_shape == d.valid_shape for t in (left, right)):
-            raise self.fault(TL, f"result: valid shape {_shape(d.valid_shape)} is not covered: "
+            raise self.fault(TL, f"result: valid shape {shape_text(d.valid_shape)} is not covered: "
                              "one source must span it", self.refs("TilePartialCoverageLegal"))  # fmt: skip
 
 
@@ -466,7 +466,7 @@ def _partial(function: int, operation: str) -> type[PartialTileOp]:
         "B.IOT left, right, mask, last, ->dst<TSize>; BSTOP`` (LBs describe the destination).\n"
         f"Spec: ``asl/tile/irregular-and-complex/union/{mnemonic}.asl``."
     )
-    return _define_row(PartialTileOp, __name__, mnemonic, 3, function, doc, OPERATION=operation,
+    return define_row(PartialTileOp, __name__, mnemonic, 3, function, doc, OPERATION=operation,
                        SPEC=f"asl/tile/irregular-and-complex/union/{mnemonic}.asl")  # fmt: skip
 
 
@@ -545,7 +545,7 @@ class GeneratorTileOp(PTOOp):
         return self.result.type  # type: ignore[return-value]
 
     def print(self, printer: Printer) -> None:
-        _print_operands_and_type(printer, self, self.params, self.results)
+        print_operands_and_type(printer, self, self.params, self.results)
 
     @classmethod
     def parse(cls, parser: Parser) -> GeneratorTileOp:
@@ -564,7 +564,7 @@ class GeneratorTileOp(PTOOp):
         if len(ft.inputs.data) != len(names) or len(ft.outputs.data) != 1:
             parser.raise_error(f"{cls.name} takes {len(names)} operand type(s) and one result", pos)
         vals = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data)]
-        props, others = _split_props(cls, attrs)
+        props, others = split_props(cls, attrs)
         op = cls.__new__(cls)
         GeneratorTileOp.__init__(op, vals, ft.outputs.data[0])
         op.properties.update(props)
@@ -591,7 +591,7 @@ class GeneratorTileOp(PTOOp):
                              f"supported (allowed: {allowed})", f"{self.TYPES_REF}, {refs}")  # fmt: skip
         if d.layout_kind is not Layout.ROW_MAJOR:
             raise self.fault(TL, f"result: layout {d.layout_kind.value} must be row_major",
-                             f"{_ROW_MAJOR}, {refs}")  # fmt: skip
+                             f"{ROW_MAJOR_REF}, {refs}")  # fmt: skip
         if d.storage_kind is not Storage.LOCAL:
             raise self.fault(TL, "result: operands are Local tiles, got shared", refs)
         if d.pe_mask != self.mask.data:

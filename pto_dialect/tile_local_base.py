@@ -35,24 +35,24 @@ from pto_dialect.attributes import MaskAttr, PadValue, PadValueAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.geometry import Layout, Storage
-from pto_dialect.ops import PTOOp, TeplTileBase, _print_props, _split_props, type_name
+from pto_dialect.ops import PTOOp, TeplTileBase, print_props, split_props, type_name
 
 TL = FaultKind.TILE_LEGALITY
 T = TileDataType
 
-_ROW_MAJOR = "PTO-SPEC 2, D10"
+ROW_MAJOR_REF = "PTO-SPEC 2, D10"
 
 
-def _shape(s: tuple[int, int]) -> str:
+def shape_text(s: tuple[int, int]) -> str:
     return f"{s[0]}x{s[1]}"
 
 
-def _print_operands_and_type(printer: Printer, op: PTOOp, values, results) -> None:
+def print_operands_and_type(printer: Printer, op: PTOOp, values, results) -> None:
     """`` [%a, %b] [{props}] : (types) -> result(s)`` (the tile-local custom syntax)."""
     if values:
         printer.print_string(" ")
         printer.print_list(values, printer.print_operand)
-    _print_props(printer, op, op.PROPERTY_DEFAULTS)  # type: ignore[attr-defined]
+    print_props(printer, op, op.PROPERTY_DEFAULTS)  # type: ignore[attr-defined]
     printer.print_string(" : ")
     printer.print_function_type([v.type for v in values], [r.type for r in results])
 
@@ -176,7 +176,7 @@ class TeplTileOp(TeplTileBase):
 
     # -- syntax ---------------------------------------------------------------------
     def print(self, printer: Printer) -> None:
-        _print_operands_and_type(printer, self, self.operands, self.results)
+        print_operands_and_type(printer, self, self.operands, self.results)
 
     @classmethod
     def parse(cls, parser: Parser) -> TeplTileOp:
@@ -193,7 +193,7 @@ class TeplTileOp(TeplTileBase):
                 "type(s)", pos, parser.pos
             )
         vals = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data)]
-        props, others = _split_props(cls, attrs)
+        props, others = split_props(cls, attrs)
         op = cls.build(vals, list(ft.outputs.data))
         op.properties.update(props)
         op.attributes.update(others)
@@ -236,7 +236,7 @@ class TeplTileOp(TeplTileBase):
             assert isinstance(t, TileType)
             if self.ROW_MAJOR_ONLY and t.layout_kind is not Layout.ROW_MAJOR:
                 raise self.fault(TL, f"{role}: layout {t.layout_kind.value} must be row_major",
-                                 self.refs(_ROW_MAJOR))  # fmt: skip
+                                 self.refs(ROW_MAJOR_REF))  # fmt: skip
             if t.storage_kind is not Storage.LOCAL:
                 raise self.fault(TL, f"{role}: operands are Local tiles, got shared", self.refs())
             if t.pe_mask != self.mask.data:
@@ -300,7 +300,7 @@ class ParamTileOp(TeplTileOp):
         super().verify_()
 
 
-def _define_row(base: type, module: str, mnemonic: str, mode: int, function: int, doc: str,
+def define_row(base: type, module: str, mnemonic: str, mode: int, function: int, doc: str,
                 **consts) -> type:
     """One family row: ``pto.<mnemonic>`` with its selector and family constants."""
     body = {
@@ -313,10 +313,10 @@ def _define_row(base: type, module: str, mnemonic: str, mode: int, function: int
         "MNEMONIC": mnemonic,
         **consts,
     }
-    return _define(body, base)
+    return define_op_class(body, base)
 
 
-def _define(body: dict, base: type) -> type:
+def define_op_class(body: dict, base: type) -> type:
     """An op class from a row: the uppercase keys are ClassVar constants."""
     body["__annotations__"] = {k: ClassVar for k in body if k.isupper()}
     return irdl_op_definition(type(body["__qualname__"], (base,), body))

@@ -31,7 +31,7 @@ from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.faults import FaultKind
 from pto_dialect.geometry import Storage
 from pto_dialect.ops import PTOOp, type_name
-from pto_dialect.tile_local_base import _print_operands_and_type, _shape
+from pto_dialect.tile_local_base import print_operands_and_type, shape_text
 
 TL = FaultKind.TILE_LEGALITY
 
@@ -68,7 +68,7 @@ class LocalMoveOp(PTOOp):
                          properties={"mask": MaskAttr(mask)})  # fmt: skip
 
     def print(self, printer: Printer) -> None:
-        _print_operands_and_type(printer, self, self.operands, self.results)
+        print_operands_and_type(printer, self, self.operands, self.results)
 
     @classmethod
     def parse(cls, parser: Parser) -> LocalMoveOp:
@@ -105,8 +105,8 @@ class LocalMoveOp(PTOOp):
                                  "PTO-SPEC 2, D13")  # fmt: skip
         rule = "src's, TileShapeAndTypeMatch"
         for what, get in (("element type", lambda t: type_name(t.element_type)),
-                          ("physical shape", lambda t: _shape(t.shape)),
-                          ("valid shape", lambda t: _shape(t.valid_shape)),
+                          ("physical shape", lambda t: shape_text(t.shape)),
+                          ("valid shape", lambda t: shape_text(t.valid_shape)),
                           ("layout", lambda t: t.layout_kind.value)):  # fmt: skip
             if get(d) != get(s):
                 raise self.fault(TL, f"result: {what} {get(d)} must be {get(s)} ({rule})",

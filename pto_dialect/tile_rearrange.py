@@ -43,7 +43,7 @@ from pto_dialect.faults import PTOFault
 from pto_dialect.feature_map import FeatureMapAttr, descriptor_errors
 from pto_dialect.geometry import Location
 from pto_dialect.ops import type_name
-from pto_dialect.tile_local_base import TL, ParamTileOp, T, TeplTileOp, _define_row, _shape
+from pto_dialect.tile_local_base import TL, ParamTileOp, T, TeplTileOp, define_row, shape_text
 
 INDEX_TYPES = frozenset({T.S16, T.U16, T.S32, T.U32, T.S64, T.U64})
 """Row-index types of TGATHER / TSCATTER (``InstructionContractIndexDataTypeLegal_TGATHER``,
@@ -94,9 +94,9 @@ class IndexedTileOp(TeplTileOp):
         spread = s if self.SCATTER else d  # the tile the index tile is congruent with
         role = "src" if self.SCATTER else "result"
         if 0 in spread.valid_shape:
-            raise self.fault(TL, f"{role}: valid shape {_shape(spread.valid_shape)} must be "
+            raise self.fault(TL, f"{role}: valid shape {shape_text(spread.valid_shape)} must be "
                              "nonzero", self.refs())  # fmt: skip
-        self.expect("index", "valid shape", _shape(idx.valid_shape), _shape(spread.valid_shape),
+        self.expect("index", "valid shape", shape_text(idx.valid_shape), shape_text(spread.valid_shape),
                     f"the {role}'s")  # fmt: skip
         if self.SCATTER:
             self.expect("result", "valid columns", d.valid_shape[1], s.valid_shape[1],
@@ -121,7 +121,7 @@ def _indexed(mnemonic: str, function: int, scatter: bool) -> type[IndexedTileOp]
         f"    %d = pto.{mnemonic.lower()} %s, %i : ({src}, {idx}) -> {dst}\n\n"
         f"Spec: ``asl/tile/irregular-and-complex/layout/{mnemonic}.asl``."
     )
-    return _define_row(IndexedTileOp, __name__, mnemonic, 3, function, doc, SCATTER=scatter,
+    return define_row(IndexedTileOp, __name__, mnemonic, 3, function, doc, SCATTER=scatter,
                        FIXED_PAD="zero" if scatter else None,
                        SPEC=f"asl/tile/irregular-and-complex/layout/{mnemonic}.asl")  # fmt: skip
 
@@ -227,8 +227,8 @@ class WindowTileOp(ParamTileOp):
         if self.MNEMONIC == "TINSERT":
             old = self.source("old").type
             assert isinstance(old, TileType)
-            for what, get in (("physical shape", lambda t: _shape(t.shape)),
-                              ("valid shape", lambda t: _shape(t.valid_shape))):  # fmt: skip
+            for what, get in (("physical shape", lambda t: shape_text(t.shape)),
+                              ("valid shape", lambda t: shape_text(t.valid_shape))):  # fmt: skip
                 self.expect("result", what, get(d), get(old), "the old destination's")
 
 
@@ -538,8 +538,8 @@ class TSortOp(ParamTileOp):
         self.expect("indices", "element type", type_name(i.element_type), "ui32",
                     "U32 original indices")  # fmt: skip
         for role, t in (("result", d), ("indices", i)):
-            for what, get in (("physical shape", lambda t: _shape(t.shape)),
-                              ("valid shape", lambda t: _shape(t.valid_shape))):  # fmt: skip
+            for what, get in (("physical shape", lambda t: shape_text(t.shape)),
+                              ("valid shape", lambda t: shape_text(t.valid_shape))):  # fmt: skip
                 self.expect(role, what, get(t), get(s), "src's, TileLogicalShapeMatch")
 
 
@@ -632,12 +632,12 @@ class THistogramOp(TeplTileOp):
                              self.refs("TileHistogramSelectedByteSupported"))  # fmt: skip
         self.expect("filter", "element type", type_name(f.element_type), "ui8", "a U8 prefix filter")
         self.expect("result", "element type", type_name(d.element_type), "ui32", "U32 counts")
-        self.expect("result", "valid shape", _shape(d.valid_shape), _shape((s.valid_shape[0], 256)),
+        self.expect("result", "valid shape", shape_text(d.valid_shape), shape_text((s.valid_shape[0], 256)),
                     "source valid rows x 256 bins")  # fmt: skip
         self.expect("result", "physical Col", d.shape[1], 256, "the block's 256-column destination")
         rows, cols = self.referenced("filter")
         if f.valid_shape[0] < rows or f.valid_shape[1] < cols:
-            raise self.fault(TL, f"filter: valid shape {_shape(f.valid_shape)} lacks the "
+            raise self.fault(TL, f"filter: valid shape {shape_text(f.valid_shape)} lacks the "
                              f"{rows} x {cols} elements read at column 0 "
                              "(TileHistogramInputsLegal)", self.refs())  # fmt: skip
 

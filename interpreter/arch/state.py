@@ -20,7 +20,7 @@ A model of the PTO v0 reference profile (pto-spec e599a3d3; read, not copied):
 
 The program-control half of the state (TPC, BPC, the BARG, ra, the active block, B.CATR) is
 :class:`interpreter.block_control.BlockControl`, linked both ways (``ArchState().control``,
-``BlockControl().arch``): a block-control fault enters its trap here, and a recovery writes
+``new_block_control().arch``): a block-control fault enters its trap here, and a recovery writes
 the saved block state back there. The trap context keeps what the model has of the ASL's
 record (docs/trap-context.md lists the fields); the scalar-block state the model lacks (bundle
 dimensions and bindings, frame and memory-copy templates, predicates) is not in it.
@@ -353,4 +353,12 @@ def _timer_id(ring: int) -> int:
     return 1 if ring == 0 else 3
 
 
-__all__ = ["QUEUE_DEPTH", "ArchState", "TrapBank", "TrapContext"]
+def new_block_control(pc: int = 0, return_address: int = 0, xlen: int = 64) -> BlockControl:
+    """A block control at TPC ``pc`` with ra ``return_address``, linked to a fresh, reset
+    architectural state (``.arch``)."""
+    control = ArchState(BlockControl(xlen=xlen)).control
+    control.reset(pc, return_address)
+    return control
+
+
+__all__ = ["QUEUE_DEPTH", "ArchState", "TrapBank", "TrapContext", "new_block_control"]

@@ -38,7 +38,7 @@ from xdsl.ir import Operation, SSAValue
 
 from interpreter import kernels
 from interpreter.kernels.status import staged
-from interpreter.pto_functions import _COLUMN_ROLES, Owned, owned_copy, tload_plan
+from interpreter.pto_functions import COLUMN_ROLES, Owned, owned_copy, tload_plan
 from interpreter.runtime import pe_indices, require_source, storage_dtype
 from pto_dialect.attributes import RoundingMode, TargetProfile, TileType
 from pto_dialect.bundle import (
@@ -68,7 +68,7 @@ class _Step:
     store: int = -1  # index of the iter_arg (stores)
 
 
-def _tile_op(op: Operation) -> tuple[Operation, list[SSAValue]] | None:
+def tile_op_operands(op: Operation) -> tuple[Operation, list[SSAValue]] | None:
     """The tile-level op of ``op`` and its operands in that op's order."""
     if isinstance(op, TLoadOp | TStoreOp | BinaryTileOp | CubeMatrixOp):
         return op, list(op.operands)
@@ -103,7 +103,7 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
     for op in body_ops:
         if id(op) in scalar_ops:
             continue
-        found = _tile_op(op)
+        found = tile_op_operands(op)
         if found is None:
             return None
         tile_op, args = found
@@ -326,14 +326,14 @@ def _cube_operands(op: CubeMatrixOp, args: list[SSAValue], get, skip: str | None
                 raise _Abandon
             scalars[role] = int(value)
         elif isinstance(value, _Batched):
-            if role not in _COLUMN_ROLES or value.axis != 1:
+            if role not in COLUMN_ROLES or value.axis != 1:
                 raise _Abandon
             if pieces not in (None, value.pieces):
                 raise _Abandon
             pieces = value.pieces
             tiles[role] = value
         else:
-            if role in _COLUMN_ROLES:
+            if role in COLUMN_ROLES:
                 raise _Abandon  # a loop-invariant column operand: not batched
             tile = require_source(op.name, role, value, v.type)  # type: ignore[arg-type]
             first = tile.valid(pes[0])

@@ -38,7 +38,7 @@ from interpreter.upstream.arith import finish
 from interpreter.upstream.dtypes import dtype_for
 from pto_dialect.bundle import BlockOp
 
-from .batch import _tile_op, batch_plan
+from .batch import batch_plan, tile_op_operands
 from .builders import PLAN_BUILDERS, BuildContext, store_destination
 from .loops import LoopInfo, StoreGeometry, run_loop
 
@@ -395,7 +395,7 @@ def _is_load(op: Operation) -> bool:
 
     if isinstance(op, TLoadOp):
         return True
-    found = _tile_op(op) if isinstance(op, BlockOp) else None
+    found = tile_op_operands(op) if isinstance(op, BlockOp) else None
     return found is not None and isinstance(found[0], TLoadOp)
 
 

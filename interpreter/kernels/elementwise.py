@@ -365,7 +365,7 @@ def _fault(msg: str, row: BinaryRow) -> PTOFault:
     return PTOFault(FaultKind.TILE_LEGALITY, msg, row.mnemonic)
 
 
-def _resolve_type(row: BinaryRow, a: np.ndarray, dtype, wide: bool) -> tuple[TileDataType, np.dtype]:
+def resolve_type(row: BinaryRow, a: np.ndarray, dtype, wide: bool) -> tuple[TileDataType, np.dtype]:
     if dtype is None:
         t = _FROM_NUMPY.get(a.dtype)
         if t is None:
@@ -387,7 +387,7 @@ def _resolve_type(row: BinaryRow, a: np.ndarray, dtype, wide: bool) -> tuple[Til
     return t, npdt
 
 
-def _as_tile_dtype(x: np.ndarray, npdt: np.dtype, what: str, row: BinaryRow) -> np.ndarray:
+def as_tile_dtype(x: np.ndarray, npdt: np.dtype, what: str, row: BinaryRow) -> np.ndarray:
     if x.dtype == npdt:
         return x
     if x.dtype.kind == "u" and x.dtype.itemsize == npdt.itemsize:
@@ -476,9 +476,9 @@ def binary_tile(
     before anything is computed (D12).
     """
     a, b = np.asarray(lhs), np.asarray(rhs)
-    t, npdt = _resolve_type(row, a, dtype, wide_types)
-    a = _as_tile_dtype(a, npdt, "first operand", row)
-    b = _as_tile_dtype(b, npdt, row.rhs_name, row)
+    t, npdt = resolve_type(row, a, dtype, wide_types)
+    a = as_tile_dtype(a, npdt, "first operand", row)
+    b = as_tile_dtype(b, npdt, row.rhs_name, row)
     if a.shape != b.shape:
         raise _fault(f"operand shapes differ: {a.shape} vs {b.shape}", row)
     if a.ndim == 1:

@@ -17,7 +17,7 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
-from .elementwise import _as_tile_dtype, _resolve_type
+from .elementwise import as_tile_dtype, resolve_type
 from .padding import all_defined, pad_tile, parse_pad
 
 
@@ -31,8 +31,8 @@ def map_valid(
     compute: Callable[[list[np.ndarray], TileDataType], np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray]:
     arrs = [np.asarray(x) for x in sources]
-    t, npdt = _resolve_type(row, arrs[0], dtype, False)
-    arrs = [_as_tile_dtype(x, npdt, n, row) for x, n in zip(arrs, names)]
+    t, npdt = resolve_type(row, arrs[0], dtype, False)
+    arrs = [as_tile_dtype(x, npdt, n, row) for x, n in zip(arrs, names)]
     if any(x.shape != arrs[0].shape for x in arrs):
         raise PTOFault(
             FaultKind.TILE_LEGALITY,

@@ -83,7 +83,7 @@ def _int_to_f64(v: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
     return np.array([_round_to_odd(int(x)) for x in v.ravel().tolist()], np.float64).reshape(v.shape)
 
 
-def _signed(x: Any, width: int) -> np.ndarray:
+def as_signed(x: Any, width: int) -> np.ndarray:
     """The two's complement value of integer storage (``i1`` true is -1)."""
     a = np.asarray(x)
     if width == 1:
@@ -91,14 +91,14 @@ def _signed(x: Any, width: int) -> np.ndarray:
     return a
 
 
-def _unsigned(x: Any, width: int) -> np.ndarray:
+def as_unsigned(x: Any, width: int) -> np.ndarray:
     a = np.asarray(x)
     if width == 1:
         return a.astype(np.uint8)
     return a.view(unsigned_dtype(width))
 
 
-def _store(x: Any, width: int) -> Any:
+def wrap_to_width(x: Any, width: int) -> Any:
     """Wrap an integer result to ``width`` bits, as the signed storage dtype."""
     a = np.asarray(x)
     if width == 1:
@@ -110,7 +110,7 @@ def _width(op: Operation) -> int:
     return int_width(op.operands[0].type)
 
 
-def _dtype(t: Attribute) -> np.dtype[Any]:
+def checked_dtype(t: Attribute) -> np.dtype[Any]:
     try:
         return dtype_for(t)
     except UnsupportedTypeError as e:
@@ -124,7 +124,7 @@ def _check_nonzero(divisor: np.ndarray, op: Operation) -> None:
 
 def attr_to_value(attr: Attribute, result_type: Attribute) -> Any:
     """The run-time value of an ``arith.constant`` attribute (scalar or dense tensor)."""
-    dtype = _dtype(result_type)
+    dtype = checked_dtype(result_type)
     if isinstance(attr, builtin.IntegerAttr):
         width = int_width(result_type)
         raw = attr.value.data & ((1 << width) - 1)
@@ -274,9 +274,9 @@ _CMPF: dict[str, Callable[[Any, Any], Any]] = {
 
 def _view(x: Any, width: int, view: str) -> np.ndarray:
     if view == _SIGNED_VIEW:
-        return _signed(x, width)
+        return as_signed(x, width)
     if view == _UNSIGNED_VIEW:
-        return _unsigned(x, width)
+        return as_unsigned(x, width)
     return np.asarray(x)
 
 
@@ -293,7 +293,7 @@ class ArithFunctions(InterpreterFunctions):
 
     # -- floats ---------------------------------------------------------------------
     def _float_binary(self, interpreter: Interpreter, op: Operation, args: PythonValues):
-        dtype = _dtype(op.results[0].type)
+        dtype = checked_dtype(op.results[0].type)
         a, b = np.asarray(args[0]), np.asarray(args[1])
         with np.errstate(all="ignore"):
             if type(op) in _FLOAT_MINMAX:
@@ -304,7 +304,7 @@ class ArithFunctions(InterpreterFunctions):
 
     @impl(arith.NegfOp)
     def run_negf(self, interpreter: Interpreter, op: arith.NegfOp, args: PythonValues):
-        return (finish(np.negative(np.asarray(args[0])), _dtype(op.result.type)),)
+        return (finish(np.negative(np.asarray(args[0])), checked_dtype(op.result.type)),)
 
     @impl(arith.CmpfOp)
     def run_cmpf(self, interpreter: Interpreter, op: arith.CmpfOp, args: PythonValues):
@@ -316,12 +316,12 @@ class ArithFunctions(InterpreterFunctions):
 
     @impl(arith.ExtFOp)
     def run_extf(self, interpreter: Interpreter, op: arith.ExtFOp, args: PythonValues):
-        return (finish(np.asarray(args[0]), _dtype(op.result.type)),)
+        return (finish(np.asarray(args[0]), checked_dtype(op.result.type)),)
 
     @impl(arith.TruncFOp)
     def run_truncf(self, interpreter: Interpreter, op: arith.TruncFOp, args: PythonValues):
         with np.errstate(all="ignore"):
-            return (finish(np.asarray(args[0]), _dtype(op.result.type)),)
+            return (finish(np.asarray(args[0]), checked_dtype(op.result.type)),)
 
     # -- integers -------------------------------------------------------------------
     def _int_binary(self, interpreter: Interpreter, op: Operation, args: PythonValues):
@@ -329,7 +329,7 @@ class ArithFunctions(InterpreterFunctions):
         view, fn = _INT_BINARY[type(op)]
         with np.errstate(all="ignore"):
             r = fn(_view(args[0], width, view), _view(args[1], width, view))
-        return (_store(r, width),)
+        return (wrap_to_width(r, width),)
 
     def _int_division(self, interpreter: Interpreter, op: Operation, args: PythonValues):
         width = _width(op)
@@ -344,21 +344,21 @@ class ArithFunctions(InterpreterFunctions):
             a, b = a.astype(np.int8), b.astype(np.int8)
         with np.errstate(all="ignore"):
             r = fn(a, b)
-        return (_store(r, width),)
+        return (wrap_to_width(r, width),)
 
     def _shift(self, interpreter: Interpreter, op: Operation, args: PythonValues):
         width = _width(op)
-        amount = _unsigned(args[1], width)
+        amount = as_unsigned(args[1], width)
         if np.any(amount >= width):
             raise UndefinedBehaviourError(f"shift amount >= {width} (poison)")
         if isinstance(op, arith.ShRSIOp):
-            value = _signed(args[0], width)
+            value = as_signed(args[0], width)
             r = np.right_shift(value, amount.astype(value.dtype))
         elif isinstance(op, arith.ShRUIOp):
-            r = np.right_shift(_unsigned(args[0], width), amount)
+            r = np.right_shift(as_unsigned(args[0], width), amount)
         else:
-            r = np.left_shift(_unsigned(args[0], width), amount)
-        return (_store(r, width),)
+            r = np.left_shift(as_unsigned(args[0], width), amount)
+        return (wrap_to_width(r, width),)
 
     @impl(arith.CmpiOp)
     def run_cmpi(self, interpreter: Interpreter, op: arith.CmpiOp, args: PythonValues):
@@ -372,37 +372,37 @@ class ArithFunctions(InterpreterFunctions):
         cond, lhs, rhs = args
         if np.ndim(cond) == 0:
             return (lhs if bool(cond) else rhs,)
-        return (finish(np.where(cond, lhs, rhs), _dtype(op.result.type)),)
+        return (finish(np.where(cond, lhs, rhs), checked_dtype(op.result.type)),)
 
     @impl(arith.ExtSIOp)
     def run_extsi(self, interpreter: Interpreter, op: arith.ExtSIOp, args: PythonValues):
-        r = _signed(args[0], _width(op))
-        return (_store(r.astype(np.int64), int_width(op.result.type)),)
+        r = as_signed(args[0], _width(op))
+        return (wrap_to_width(r.astype(np.int64), int_width(op.result.type)),)
 
     @impl(arith.ExtUIOp)
     def run_extui(self, interpreter: Interpreter, op: arith.ExtUIOp, args: PythonValues):
-        r = _unsigned(args[0], _width(op))
-        return (_store(r.astype(np.uint64), int_width(op.result.type)),)
+        r = as_unsigned(args[0], _width(op))
+        return (wrap_to_width(r.astype(np.uint64), int_width(op.result.type)),)
 
     @impl(arith.TruncIOp)
     def run_trunci(self, interpreter: Interpreter, op: arith.TruncIOp, args: PythonValues):
-        r = _unsigned(args[0], _width(op))
-        return (_store(r, int_width(op.result.type)),)
+        r = as_unsigned(args[0], _width(op))
+        return (wrap_to_width(r, int_width(op.result.type)),)
 
     @impl(arith.IndexCastOp)
     def run_index_cast(self, interpreter: Interpreter, op: arith.IndexCastOp, args: PythonValues):
-        r = _signed(args[0], _width(op)).astype(np.int64)
-        return (_store(r, int_width(op.result.type)),)
+        r = as_signed(args[0], _width(op)).astype(np.int64)
+        return (wrap_to_width(r, int_width(op.result.type)),)
 
     @impl(arith.SIToFPOp)
     def run_sitofp(self, interpreter: Interpreter, op: arith.SIToFPOp, args: PythonValues):
-        dtype = _dtype(op.result.type)
-        return (finish(_int_to_f64(_signed(args[0], _width(op)), dtype), dtype),)
+        dtype = checked_dtype(op.result.type)
+        return (finish(_int_to_f64(as_signed(args[0], _width(op)), dtype), dtype),)
 
     @impl(arith.UIToFPOp)
     def run_uitofp(self, interpreter: Interpreter, op: arith.UIToFPOp, args: PythonValues):
-        dtype = _dtype(op.result.type)
-        return (finish(_int_to_f64(_unsigned(args[0], _width(op)), dtype), dtype),)
+        dtype = checked_dtype(op.result.type)
+        return (finish(_int_to_f64(as_unsigned(args[0], _width(op)), dtype), dtype),)
 
     def _fp_to_int(self, interpreter: Interpreter, op: Operation, args: PythonValues):
         width = int_width(op.results[0].type)
@@ -419,11 +419,11 @@ class ArithFunctions(InterpreterFunctions):
             r = x.astype(np.uint64)
         else:
             r = x.astype(np.int64)
-        return (_store(r, width),)
+        return (wrap_to_width(r, width),)
 
     @impl(arith.BitcastOp)
     def run_bitcast(self, interpreter: Interpreter, op: arith.BitcastOp, args: PythonValues):
-        dtype = _dtype(op.result.type)
+        dtype = checked_dtype(op.result.type)
         src = np.asarray(args[0])
         if dtype == np.bool_ or src.dtype == np.bool_:
             return (finish(src.astype(dtype), dtype),)

@@ -33,7 +33,14 @@ from xdsl.dialects import math
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
 from xdsl.ir import Operation
 
-from .arith import UndefinedBehaviourError, _dtype, _signed, _store, _unsigned, finish
+from .arith import (
+    UndefinedBehaviourError,
+    as_signed,
+    as_unsigned,
+    checked_dtype,
+    finish,
+    wrap_to_width,
+)
 from .dtypes import int_width
 
 __all__ = ["MathFunctions", "FLOAT_UNARY", "FLOAT_BINARY"]
@@ -151,17 +158,17 @@ class MathFunctions(InterpreterFunctions):
     def _float_unary(self, interpreter: Interpreter, op: Operation, args: PythonValues):
         with np.errstate(all="ignore"):
             r = FLOAT_UNARY[type(op)](_f64(args[0]))
-        return (finish(r, _dtype(op.results[0].type)),)
+        return (finish(r, checked_dtype(op.results[0].type)),)
 
     def _float_binary(self, interpreter: Interpreter, op: Operation, args: PythonValues):
         with np.errstate(all="ignore"):
             r = FLOAT_BINARY[type(op)](_f64(args[0]), _f64(args[1]))
-        return (finish(r, _dtype(op.results[0].type)),)
+        return (finish(r, checked_dtype(op.results[0].type)),)
 
     def _int_bits(self, interpreter: Interpreter, op: Operation, args: PythonValues):
         width = int_width(op.results[0].type)
-        r = INT_BITS[type(op)](_unsigned(args[0], width), width)
-        return (_store(r, width),)
+        r = INT_BITS[type(op)](as_unsigned(args[0], width), width)
+        return (wrap_to_width(r, width),)
 
     @impl(math.FmaOp)
     def run_fma(self, interpreter: Interpreter, op: math.FmaOp, args: PythonValues):
@@ -169,7 +176,7 @@ class MathFunctions(InterpreterFunctions):
         and then to the result type. Rounding twice is harmless here only for float64
         itself, so narrower types round the exact value to the result type directly via
         :func:`_round_exact`."""
-        dtype = _dtype(op.results[0].type)
+        dtype = checked_dtype(op.results[0].type)
         a, b, c = np.broadcast_arrays(*(_f64(x) for x in args))
         with np.errstate(all="ignore"):
             naive = a * b + c
@@ -184,14 +191,14 @@ class MathFunctions(InterpreterFunctions):
     def run_absi(self, interpreter: Interpreter, op: math.AbsIOp, args: PythonValues):
         width = int_width(op.results[0].type)
         with np.errstate(all="ignore"):
-            r = np.abs(_signed(args[0], width).astype(np.int64))
-        return (_store(r, width),)
+            r = np.abs(as_signed(args[0], width).astype(np.int64))
+        return (wrap_to_width(r, width),)
 
     @impl(math.IPowIOp)
     def run_ipowi(self, interpreter: Interpreter, op: math.IPowIOp, args: PythonValues):
         width = int_width(op.results[0].type)
-        base = _signed(args[0], width).astype(np.int64)
-        exp = _signed(args[1], width).astype(np.int64)
+        base = as_signed(args[0], width).astype(np.int64)
+        exp = as_signed(args[1], width).astype(np.int64)
         if np.any((exp < 0) & (np.abs(base) != 1)):
             raise UndefinedBehaviourError("math.ipowi with a negative exponent (undefined)")
         exp_abs = np.abs(exp)
@@ -203,14 +210,14 @@ class MathFunctions(InterpreterFunctions):
                 result = np.where(e & 1, result * b, result)
                 b = b * b
                 e = e >> 1
-        return (_store(result, width),)
+        return (wrap_to_width(result, width),)
 
     @impl(math.FPowIOp)
     def run_fpowi(self, interpreter: Interpreter, op: math.FPowIOp, args: PythonValues):
         width = int_width(op.operands[1].type)
         with np.errstate(all="ignore"):
-            r = np.power(_f64(args[0]), _signed(args[1], width).astype(np.float64))
-        return (finish(r, _dtype(op.results[0].type)),)
+            r = np.power(_f64(args[0]), as_signed(args[1], width).astype(np.float64))
+        return (finish(r, checked_dtype(op.results[0].type)),)
 
 
 def _register(table: dict[type[Operation], Any], method: Callable[..., PythonValues]) -> None:

@@ -70,12 +70,12 @@ from passes.lowering.elementwise import (
     SCALAR,
     Binary,
     Custom,
+    ElementwisePlan,
     Refused,
     Tree,
     Val,
-    _dtype_ok,
-    _Plan,
-    _types_of,
+    dtype_ok,
+    types_of,
 )
 from pto_dialect.compare_ops import TSelOp
 from pto_dialect.tensor_compare import CmpSelOp
@@ -107,7 +107,7 @@ _SCALAR_CMPI = {v: k for k, v in CMPI_MODES.items()}
 
 
 def _type_ok(elt: Attribute, sign: str | None, what: str) -> None:
-    if not _dtype_ok(elt, sign, _types_of(TSelOp.TYPES)):
+    if not dtype_ok(elt, sign, types_of(TSelOp.TYPES)):
         raise Refused(f"{what} on {elt}: not a TCMP/TSEL element type "
                       "(TileCompareDataTypeSupported)")  # fmt: skip
 
@@ -125,7 +125,7 @@ def _float_const(x: Val) -> float | None:
 # ======================================================================================
 
 
-def cmpsel(plan: _Plan, mode: str, sign: str | None, a: Val, b: Val, t: Val, f: Val,
+def cmpsel(plan: ElementwisePlan, mode: str, sign: str | None, a: Val, b: Val, t: Val, f: Val,
            elt: Attribute) -> Val:  # fmt: skip
     """``(a mode b) ? t : f`` with the operands in any class (module docstring)."""
     if t.v is f.v:
@@ -152,7 +152,7 @@ def cmpsel(plan: _Plan, mode: str, sign: str | None, a: Val, b: Val, t: Val, f: 
     return Val(FULL, plan(op).results[0])
 
 
-def _scalar_select(plan: _Plan, mode, sign, a: Val, b: Val, t: Val, f: Val) -> Val:
+def _scalar_select(plan: ElementwisePlan, mode, sign, a: Val, b: Val, t: Val, f: Val) -> Val:
     """Everything scalar: scalar control (``arith.cmpf``/``cmpi`` + ``select`` on scalars)."""
     if isinstance(a.v.type, AnyFloat):
         c = plan(arith.CmpfOp(a.v, b.v, _SCALAR_CMPF[mode])).results[0]
@@ -161,7 +161,7 @@ def _scalar_select(plan: _Plan, mode, sign, a: Val, b: Val, t: Val, f: Val) -> V
     return Val(SCALAR, plan(arith.SelectOp(c, t.v, f.v)).results[0])
 
 
-def _float_compare(plan: _Plan, pred: str, a: Val, b: Val, t: Val, f: Val, elt) -> Val:
+def _float_compare(plan: ElementwisePlan, pred: str, a: Val, b: Val, t: Val, f: Val, elt) -> Val:
     """``select(cmpf pred a, b; t, f)`` for every cmpf predicate (module docstring)."""
     if pred in CMPF_MODES:
         mode, swap = CMPF_MODES[pred]
@@ -186,7 +186,7 @@ def _float_compare(plan: _Plan, pred: str, a: Val, b: Val, t: Val, f: Val, elt) 
     return r
 
 
-def _integer_minmax(plan: _Plan, o: arith.SelectOp, cmp: arith.CmpiOp) -> Val | None:
+def _integer_minmax(plan: ElementwisePlan, o: arith.SelectOp, cmp: arith.CmpiOp) -> Val | None:
     """``select(cmpi <order> a, b; a, b)`` or ``(...; b, a)`` = TMAX/TMIN, None otherwise."""
     pred = arith.CMPI_COMPARISON_OPERATIONS[cmp.predicate.value.data]
     mode, sign = CMPI_MODES[pred]
@@ -195,7 +195,7 @@ def _integer_minmax(plan: _Plan, o: arith.SelectOp, cmp: arith.CmpiOp) -> Val | 
     larger_first = mode in ("gt", "ge")
     kind = "max" if larger_first == (o.lhs is cmp.lhs) else "min"
     elt = o.result.type
-    if not _dtype_ok(elt, sign, ELEMENTWISE_TYPES[kind]):
+    if not dtype_ok(elt, sign, ELEMENTWISE_TYPES[kind]):
         return None
     x, y = plan.value(cmp.lhs), plan.value(cmp.rhs)
     if x.cls == SCALAR and y.cls == SCALAR:
@@ -208,7 +208,7 @@ def _integer_minmax(plan: _Plan, o: arith.SelectOp, cmp: arith.CmpiOp) -> Val | 
 # ======================================================================================
 
 
-def select(plan: _Plan, cond: SSAValue, t: Val, f: Val, elt: Attribute) -> Val:
+def select(plan: ElementwisePlan, cond: SSAValue, t: Val, f: Val, elt: Attribute) -> Val:
     """``cond ? t : f`` with ``cond`` an ``i1`` predicate tree (module docstring)."""
     c = cond.owner
     if isinstance(cond, BlockArgument) and cond.block is plan.block:
@@ -251,7 +251,7 @@ def select(plan: _Plan, cond: SSAValue, t: Val, f: Val, elt: Attribute) -> Val:
 # ======================================================================================
 
 
-def emit_select(plan: _Plan, o: Operation) -> Val:
+def emit_select(plan: ElementwisePlan, o: Operation) -> Val:
     """``arith.select``: integer max/min (TMAX/TMIN), else the predicate tree."""
     assert isinstance(o, arith.SelectOp)
     elt = o.result.type
@@ -264,7 +264,7 @@ def emit_select(plan: _Plan, o: Operation) -> Val:
     return select(plan, o.cond, plan.value(o.lhs), plan.value(o.rhs), elt)
 
 
-def emit_compare_value(plan: _Plan, o: Operation) -> Val:
+def emit_compare_value(plan: ElementwisePlan, o: Operation) -> Val:
     """A compare whose ``i1`` result is used as a value (not only as conditions)."""
     return plan.not_lowered(o, f"{o.name}: {I1_VALUE}")
 
@@ -272,7 +272,7 @@ def emit_compare_value(plan: _Plan, o: Operation) -> Val:
 def _nan_propagating(kind: str):
     """``maximumf``/``minimumf`` (module docstring): TMAX/TMIN plus NaN selects."""
 
-    def emit(plan: _Plan, o: Operation, ops: list[Val]) -> Val:
+    def emit(plan: ElementwisePlan, o: Operation, ops: list[Val]) -> Val:
         a, b = ops
         elt = o.results[0].type
         if a.cls == SCALAR and b.cls == SCALAR:

@@ -119,7 +119,7 @@ class Custom:
     ``plan(op)`` appends an op). The compare/select and conversion rows are this: e.g.
     ``"arith.extf": Custom(emit_cvt)`` once a tensor-level TCVT form exists."""
 
-    emit: Callable[[_Plan, Operation, list[Val]], Val]
+    emit: Callable[[ElementwisePlan, Operation, list[Val]], Val]
 
 
 @dataclass(frozen=True)
@@ -128,7 +128,7 @@ class Tree:
     reads its condition (a compare, or ``andi``/``ori``/``xori`` of compares) as a
     predicate, never as an ``i1`` value (:mod:`passes.lowering.compare_select`)."""
 
-    emit: Callable[[_Plan, Operation], Val]
+    emit: Callable[[ElementwisePlan, Operation], Val]
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,7 @@ class Effect:
     """A body op with no result (``cf.assert``): ``emit(plan, op)`` emits the check and
     returns a function that orders the body's result after it."""
 
-    emit: Callable[[_Plan, Operation], Callable[[SSAValue], SSAValue]]
+    emit: Callable[[ElementwisePlan, Operation], Callable[[SSAValue], SSAValue]]
 
 
 Row = Binary | Unary | Awaits | NoPto | Custom | Tree | Effect
@@ -236,11 +236,11 @@ def _elt(t: Attribute) -> Attribute:
     return t.element_type if isinstance(t, TensorType) else t  # type: ignore[return-value]
 
 
-def _dtype_ok(elt: Attribute, sign: str | None, types) -> bool:
+def dtype_ok(elt: Attribute, sign: str | None, types) -> bool:
     return floor_mod_dtype(elt, sign if isinstance(elt, IntegerType) else None, types) is not None
 
 
-def _types_of(mnemonic_types) -> frozenset:
+def types_of(mnemonic_types) -> frozenset:
     return frozenset(t for t in mnemonic_types if t.name not in _NO_TENSOR)
 
 
@@ -270,7 +270,7 @@ def _const_key(v: SSAValue) -> tuple | None:
     return None
 
 
-class _Plan:
+class ElementwisePlan:
     """Builds the PTO ops of one generic, detached, in a list (:func:`plan_elementwise`)."""
 
     def __init__(self, op: linalg.GenericOp | linalg.FillOp):
@@ -380,17 +380,17 @@ class _Plan:
     # -- type checks (the tensor ops verify the same sets) --------------------------------
     def check_map(self, kind: str, elt: Attribute, sign: str | None) -> None:
         cls = MAP_KINDS[kind]
-        if not _dtype_ok(elt, sign, _types_of(cls.TYPES)):
+        if not dtype_ok(elt, sign, types_of(cls.TYPES)):
             raise Refused(f"{cls.MNEMONIC} does not take {elt}{' ' + sign if sign and isinstance(elt, IntegerType) else ''}")
 
     def check_expand(self, axis: str, kind: str, elt: Attribute, sign: str | None) -> None:
         cls = EXPAND_KINDS[(axis, kind)]
-        if not _dtype_ok(elt, sign, _types_of(cls.TYPES)):
+        if not dtype_ok(elt, sign, types_of(cls.TYPES)):
             raise Refused(f"{cls.MNEMONIC} does not take {elt}")
 
     def check_binary(self, kind: str, elt: Attribute, sign: str | None) -> None:
         types = TREM_TYPES if kind == "rem" else ELEMENTWISE_TYPES[kind]
-        if not _dtype_ok(elt, sign, types):
+        if not dtype_ok(elt, sign, types):
             m = "TREM" if kind == "rem" else ELEMENTWISE_KINDS[kind]
             raise Refused(f"{m} does not take {elt}")
 
@@ -526,7 +526,7 @@ class _Plan:
 # ======================================================================================
 
 
-def relu_idiom(plan: _Plan, o: Operation) -> Val | None:
+def relu_idiom(plan: ElementwisePlan, o: Operation) -> Val | None:
     """``select(cmpf ugt x, 0; x, +0)``, ``select(cmpf ole x, 0; +0, x)`` (and the mirrored
     predicates), ``maximumf(x, +0)``: exactly TRELU — positives kept, every negative and -0
     give +0, a NaN gives a NaN (TRELU's is the canonical quiet NaN: the payload of a NaN
@@ -563,7 +563,7 @@ def relu_idiom(plan: _Plan, o: Operation) -> Val | None:
 _SIGNIFICAND_BITS = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53}
 
 
-def int_round_trip_idiom(plan: _Plan, o: Operation) -> Val | None:
+def int_round_trip_idiom(plan: ElementwisePlan, o: Operation) -> Val | None:
     """``fptosi(negf|absf(sitofp x))`` with a float type that holds every value of x's
     integer type exactly: the integer TNEG / TABS (``-INT_MIN`` and ``|INT_MIN|`` are out of
     range for fptosi, poison upstream, and wrap in TNEG/TABS: a refinement). torch-mlir
@@ -588,18 +588,18 @@ def int_round_trip_idiom(plan: _Plan, o: Operation) -> Val | None:
     return Val(FULL, plan(MapOp(kind, v.v, (), _S)).results[0])
 
 
-IDIOMS: tuple[Callable[[_Plan, Operation], Val | None], ...] = (relu_idiom, int_round_trip_idiom)
+IDIOMS: tuple[Callable[[ElementwisePlan, Operation], Val | None], ...] = (relu_idiom, int_round_trip_idiom)
 """Idioms tried on each body op before its row (in order)."""
 
 
 def _floor_mod_body(op: linalg.GenericOp) -> tuple[int, int, str | None] | None:
-    from passes.convert_linalg_to_pto import SIGNED_IDIOM, _float_idiom, match_floor_mod_body
+    from passes.convert_linalg_to_pto import SIGNED_IDIOM, float_idiom, match_floor_mod_body
 
     block = op.body.block
     m = match_floor_mod_body(block, SIGNED_IDIOM)
     if m is not None:
         return (*m, _S)
-    m = match_floor_mod_body(block, _float_idiom())
+    m = match_floor_mod_body(block, float_idiom())
     return None if m is None else (*m, None)
 
 
@@ -615,7 +615,7 @@ def plan_elementwise(op: linalg.GenericOp) -> tuple[list[Operation], SSAValue]:
         raise Refused("not an elementwise generic with static shapes")
     if not op.results[0].type.get_shape():  # type: ignore[union-attr]
         raise Refused("a 0-d result (PTO tiles are 2-D)")
-    plan = _Plan(op)
+    plan = ElementwisePlan(op)
     try:
         fm = _floor_mod_body(op)
         if fm is not None:  # the floor-modulo idiom (TREM) with broadcast operands
@@ -652,9 +652,9 @@ def why_not(op: Operation) -> str | None:
 
 def _feeds_gemv_bias(op: linalg.GenericOp) -> bool:
     """A bias add on a GEMV result folds into the GEMV (its patterns run first)."""
-    from passes.convert_linalg_to_pto import _can_take_bias, _gemv_input
+    from passes.convert_linalg_to_pto import can_take_bias, gemv_input
 
-    return any((g := _gemv_input(v, op)) is not None and _can_take_bias(g) for v in op.inputs)
+    return any((g := gemv_input(v, op)) is not None and can_take_bias(g) for v in op.inputs)
 
 
 class ElementwiseTreeToPto(RewritePattern):
@@ -706,7 +706,7 @@ class FillToExpands(RewritePattern):
         s = op.inputs[0]
         if s.type != t.element_type:
             return
-        plan = _Plan(op)
+        plan = ElementwisePlan(op)
         try:
             r = plan.materialise(Val(SCALAR, s), t.element_type, None)
         except Refused:

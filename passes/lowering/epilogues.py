@@ -33,18 +33,18 @@ from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from passes.convert_linalg_to_pto import (
-    _arg_index,
-    _bias_map_ok,
-    _body_ops,
-    _elementwise_generic,
-    _gemv_input,
-    _is_positive_zero,
-    _maps,
-    _owner,
-    _predicate_name,
-    _refold,
-    _yielded,
+    arg_index,
+    bias_map_ok,
+    body_ops,
+    elementwise_generic,
+    gemv_input,
+    generic_maps,
+    is_positive_zero,
+    owner_of,
+    predicate_name,
+    refold,
     sole_producer,
+    yielded_value,
 )
 from pto_dialect.attributes import tile_dtype_of
 from pto_dialect.datatypes import TileDataType
@@ -67,26 +67,26 @@ _MIRROR = {"ugt": "ult", "ole": "oge"}
 
 def is_relu_body(block: Block) -> bool:
     """The body of a one-input generic computes ReLU of its input (module docstring)."""
-    y = _yielded(block)
-    ops = _body_ops(block)
+    y = yielded_value(block)
+    ops = body_ops(block)
     if y is None or not ops or y.owner is not ops[-1]:
         return False
 
     def is_x(v: SSAValue) -> bool:
-        return _arg_index(v, block) == 0
+        return arg_index(v, block) == 0
 
     if len(ops) == 1 and isinstance(ops[0], arith.MaximumfOp):
         a, b = ops[0].lhs, ops[0].rhs
-        return (is_x(a) and _is_positive_zero(b)) or (is_x(b) and _is_positive_zero(a))
+        return (is_x(a) and is_positive_zero(b)) or (is_x(b) and is_positive_zero(a))
     if len(ops) != 2 or not isinstance(ops[1], arith.SelectOp) or not isinstance(ops[0], arith.CmpfOp):
         return False
     cmp, sel = ops
     if sel.cond is not cmp.result:
         return False
-    pred = _predicate_name(cmp)
-    if is_x(cmp.lhs) and _is_positive_zero(cmp.rhs):
+    pred = predicate_name(cmp)
+    if is_x(cmp.lhs) and is_positive_zero(cmp.rhs):
         want = RELU_SELECTS.get(pred)
-    elif is_x(cmp.rhs) and _is_positive_zero(cmp.lhs):
+    elif is_x(cmp.rhs) and is_positive_zero(cmp.lhs):
         want = next((RELU_SELECTS[p] for p, m in _MIRROR.items() if m == pred), None)
     else:
         return False
@@ -94,16 +94,16 @@ def is_relu_body(block: Block) -> bool:
         return False
 
     def role(v: SSAValue) -> str | None:
-        return "x" if is_x(v) else "0" if _is_positive_zero(v) else None
+        return "x" if is_x(v) else "0" if is_positive_zero(v) else None
 
     return (role(sel.lhs), role(sel.rhs)) == want
 
 
 def _unary_on(op: linalg.GenericOp) -> SSAValue | None:
     """The input of an elementwise one-input generic with identity maps and equal types."""
-    if not _elementwise_generic(op, 1):
+    if not elementwise_generic(op, 1):
         return None
-    maps = _maps(op)
+    maps = generic_maps(op)
     if maps[0] != maps[-1] or op.inputs[0].type != op.results[0].type:
         return None
     return op.inputs[0]
@@ -114,7 +114,7 @@ def _unary_on(op: linalg.GenericOp) -> SSAValue | None:
 # ======================================================================================
 
 
-def _matmul_input(v: SSAValue, consumer: Operation) -> MatmulOp | None:
+def matmul_input(v: SSAValue, consumer: Operation) -> MatmulOp | None:
     """The ``pto.matmul`` defining ``v`` if ``consumer`` is its only user."""
     return sole_producer(v, consumer, MatmulOp)
 
@@ -156,19 +156,19 @@ class FoldBiasIntoMatmul(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if not _elementwise_generic(op, 2):
+        if not elementwise_generic(op, 2):
             return
         block = op.body.block
-        y = _yielded(block)
-        add = _owner(y, arith.AddfOp) if y is not None else None
-        if add is None or len(_body_ops(block)) != 1:
+        y = yielded_value(block)
+        add = owner_of(y, arith.AddfOp) if y is not None else None
+        if add is None or len(body_ops(block)) != 1:
             return
-        if {_arg_index(add.lhs, block), _arg_index(add.rhs, block)} != {0, 1}:
+        if {arg_index(add.lhs, block), arg_index(add.rhs, block)} != {0, 1}:
             return
-        maps = _maps(op)
+        maps = generic_maps(op)
         for mi, bi in ((0, 1), (1, 0)):
             mv, addend = op.inputs[mi], op.inputs[bi]
-            mm = _matmul_input(mv, op)
+            mm = matmul_input(mv, op)
             if mm is None or mv is addend or not matmul_takes_addend(mm):
                 continue
             if maps[mi] != AffineMap.identity(2) or op.results[0].type != mm.result.type:
@@ -178,7 +178,7 @@ class FoldBiasIntoMatmul(RewritePattern):
                 return
             out_t = mm.result.type
             assert isinstance(out_t, TensorType)
-            if _bias_map_ok(addend.type, maps[bi], out_t):
+            if bias_map_ok(addend.type, maps[bi], out_t):
                 _refold_matmul(mm, op, rewriter, bias=addend)
                 return
 
@@ -202,7 +202,7 @@ class FoldReluIntoMatmul(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         src = _unary_on(op)
-        mm = _matmul_input(src, op) if src is not None else None
+        mm = matmul_input(src, op) if src is not None else None
         if mm is None or mm.has_relu or mm.acc_dtype is not TileDataType.FP32:
             return
         if not is_relu_body(op.body.block):
@@ -230,22 +230,22 @@ class FoldTruncfIntoMatmul(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if not _elementwise_generic(op, 1):
+        if not elementwise_generic(op, 1):
             return
-        maps = _maps(op)
+        maps = generic_maps(op)
         if maps[0] != maps[-1]:
             return
-        mm = _matmul_input(op.inputs[0], op)
+        mm = matmul_input(op.inputs[0], op)
         if mm is None or mm.acc is not None:
             return
         if tile_dtype_of(mm.result.type.element_type) is not TileDataType.FP32:  # type: ignore[union-attr]
             return
         block = op.body.block
-        ops = _body_ops(block)
-        y = _yielded(block)
+        ops = body_ops(block)
+        y = yielded_value(block)
         if len(ops) != 1 or y is None or y.owner is not ops[0] or not isinstance(ops[0], arith.TruncFOp):
             return
-        if ops[0].attributes or _arg_index(ops[0].input, block) != 0:
+        if ops[0].attributes or arg_index(ops[0].input, block) != 0:
             return
         out_t = op.results[0].type
         assert isinstance(out_t, TensorType)
@@ -266,12 +266,12 @@ class FoldSelectReluIntoGemv(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
         src = _unary_on(op)
-        g = _gemv_input(src, op) if src is not None else None
+        g = gemv_input(src, op) if src is not None else None
         if g is None or g.has_relu or g.acc_dtype is not TileDataType.FP32:
             return
         if not is_relu_body(op.body.block):
             return
-        _refold(g, op, rewriter, relu=True)
+        refold(g, op, rewriter, relu=True)
 
 
 class ReluToTrelu(RewritePattern):
@@ -291,7 +291,7 @@ class ReluToTrelu(RewritePattern):
         assert isinstance(t, TensorType)
         if floor_mod_dtype(t.element_type, None, MAP_KINDS["relu"].TYPES) is None:
             return
-        mm, g = _matmul_input(src, op), _gemv_input(src, op)
+        mm, g = matmul_input(src, op), gemv_input(src, op)
         if (mm is not None and not mm.has_relu and mm.acc_dtype is TileDataType.FP32) or (
             g is not None and not g.has_relu and g.acc_dtype is TileDataType.FP32
         ):

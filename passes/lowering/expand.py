@@ -33,15 +33,15 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from passes.convert_linalg_to_pto import (
-    _arg_index,
-    _bias_map_ok,
-    _body_ops,
-    _elementwise_generic,
-    _maps,
-    _yielded,
+    arg_index,
+    bias_map_ok,
+    body_ops,
+    elementwise_generic,
+    generic_maps,
     match_elementwise_body,
+    yielded_value,
 )
-from passes.lowering.reductions import _Builder
+from passes.lowering.reductions import RewriteBuilder
 from pto_dialect.tensor_local import EXPAND_KINDS, ExpandOp
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp, floor_mod_dtype
@@ -68,14 +68,14 @@ def broadcast_axis(m: AffineMap, t) -> str | None:
 def _cube_takes(v: SSAValue, user: Operation) -> bool:
     """``v`` is a ``pto.matmul`` / ``pto.gemv`` result that can still take a bias from
     ``user`` (its only use)."""
-    from passes.convert_linalg_to_pto import _can_take_bias, _gemv_input
-    from passes.lowering.epilogues import _matmul_input, matmul_takes_addend
+    from passes.convert_linalg_to_pto import can_take_bias, gemv_input
+    from passes.lowering.epilogues import matmul_input, matmul_takes_addend
 
-    mm = _matmul_input(v, user)
+    mm = matmul_input(v, user)
     if mm is not None:
         return matmul_takes_addend(mm)
-    g = _gemv_input(v, user)
-    return g is not None and _can_take_bias(g)
+    g = gemv_input(v, user)
+    return g is not None and can_take_bias(g)
 
 
 def _line_shape(axis: str, out: TensorType) -> tuple[int, int]:
@@ -117,7 +117,7 @@ class BroadcastBinaryToExpand(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if not _elementwise_generic(op, 2):
+        if not elementwise_generic(op, 2):
             return
         out_t = op.results[0].type
         assert isinstance(out_t, TensorType)
@@ -129,7 +129,7 @@ class BroadcastBinaryToExpand(RewritePattern):
         kind, sign, ia, ib = m
         if kind not in EXPAND_BINARY:
             return
-        maps = _maps(op)
+        maps = generic_maps(op)
         ident = AffineMap.identity(2)
         full = [i for i in (0, 1) if maps[i] == ident and op.inputs[i].type == out_t]
         if len(full) != 1:
@@ -139,7 +139,7 @@ class BroadcastBinaryToExpand(RewritePattern):
         axis = broadcast_axis(maps[bi], op.inputs[bi].type)
         if axis is None:
             return
-        if kind == "add" and _cube_takes(op.inputs[xi], op) and _bias_map_ok(
+        if kind == "add" and _cube_takes(op.inputs[xi], op) and bias_map_ok(
             op.inputs[bi].type, maps[bi], out_t
         ):
             return  # a bias of a CUBE result folds into the CUBE op (passes.lowering.epilogues)
@@ -149,7 +149,7 @@ class BroadcastBinaryToExpand(RewritePattern):
         sign = _expand_sign(kind, sign, elt)
         if not _types_ok(axis, kind, elt, sign):
             return
-        b = _Builder(rewriter, op)
+        b = RewriteBuilder(rewriter, op)
         line = b.reshape(op.inputs[bi], _line_shape(axis, out_t))
         rewriter.replace(op, ExpandOp(f"{axis}.{kind}", [op.inputs[xi], line], out_t, sign))
 
@@ -172,21 +172,21 @@ class BroadcastCopyToExpand(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if not _elementwise_generic(op, 1):
+        if not elementwise_generic(op, 1):
             return
         out_t = op.results[0].type
         assert isinstance(out_t, TensorType)
         block = op.body.block
-        if out_t.get_num_dims() != 2 or _body_ops(block) or _arg_index(_yielded(block), block) != 0:
+        if out_t.get_num_dims() != 2 or body_ops(block) or arg_index(yielded_value(block), block) != 0:
             return
-        axis = broadcast_axis(_maps(op)[0], op.inputs[0].type)
+        axis = broadcast_axis(generic_maps(op)[0], op.inputs[0].type)
         if axis is None or op.inputs[0].type.element_type != out_t.element_type:  # type: ignore[union-attr]
             return
         elt = out_t.element_type
         sign = "signed" if isinstance(elt, IntegerType) else None
         if not _types_ok(axis, "copy", elt, sign):
             return
-        b = _Builder(rewriter, op)
+        b = RewriteBuilder(rewriter, op)
         line = b.reshape(op.inputs[0], _line_shape(axis, out_t))
         rewriter.replace(op, ExpandOp(f"{axis}.copy", [line], out_t, sign))
 
@@ -241,17 +241,17 @@ def _exp_source(op: Operation) -> SSAValue | None:
     identity maps, or ``pto.map exp``."""
     if isinstance(op, MapOp):
         return op.source if op.kind.data == "exp" else None
-    if not isinstance(op, linalg.GenericOp) or not _elementwise_generic(op, 1):
+    if not isinstance(op, linalg.GenericOp) or not elementwise_generic(op, 1):
         return None
-    maps = _maps(op)
+    maps = generic_maps(op)
     if maps[0] != maps[1] or op.inputs[0].type != op.results[0].type:
         return None
     block = op.body.block
-    ops = _body_ops(block)
-    y = _yielded(block)
+    ops = body_ops(block)
+    y = yielded_value(block)
     if len(ops) != 1 or not isinstance(ops[0], math.ExpOp) or y is not ops[0].results[0]:
         return None
-    if _arg_index(ops[0].operands[0], block) != 0:
+    if arg_index(ops[0].operands[0], block) != 0:
         return None
     return op.inputs[0]
 

@@ -45,14 +45,14 @@ def _body_reason(body: list[Operation]) -> tuple[list[str], list[str]]:
 
 def _floor_mod_idiom(op: Operation) -> tuple[bool, bool]:
     """(the body is the floor-modulo idiom, its element type is one ``pto.floor_mod`` takes)."""
-    from passes.convert_linalg_to_pto import SIGNED_IDIOM, _float_idiom, match_floor_mod_body
+    from passes.convert_linalg_to_pto import SIGNED_IDIOM, float_idiom, match_floor_mod_body
     from pto_dialect.tensor_ops import floor_mod_dtype
 
     if not op.regions or not op.regions[0].blocks or not op.results:
         return False, False
     block = op.regions[0].block
     signed = match_floor_mod_body(block, SIGNED_IDIOM) is not None
-    if not signed and match_floor_mod_body(block, _float_idiom()) is None:
+    if not signed and match_floor_mod_body(block, float_idiom()) is None:
         return False, False
     elt = op.results[0].type.get_element_type()  # type: ignore[union-attr]
     return True, floor_mod_dtype(elt, "signed" if signed else None) is not None

@@ -119,11 +119,11 @@ def _reads_contraction(op: linalg.GenericOp) -> bool:
 
 
 def _is_floor_mod(op: linalg.GenericOp) -> bool:
-    from passes.convert_linalg_to_pto import SIGNED_IDIOM, _float_idiom, match_floor_mod_body
+    from passes.convert_linalg_to_pto import SIGNED_IDIOM, float_idiom, match_floor_mod_body
 
     block = op.body.block
     return (match_floor_mod_body(block, SIGNED_IDIOM) is not None
-            or match_floor_mod_body(block, _float_idiom()) is not None)  # fmt: skip
+            or match_floor_mod_body(block, float_idiom()) is not None)  # fmt: skip
 
 
 def splat_scalar(v: SSAValue) -> tuple[SSAValue | None, Operation | None]:

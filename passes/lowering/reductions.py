@@ -54,7 +54,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from passes.convert_linalg_to_pto import _arg_index, _body_ops, _yielded, constant_scalar
+from passes.convert_linalg_to_pto import arg_index, body_ops, constant_scalar, yielded_value
 from pto_dialect.tensor_local import REDUCE_KINDS
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp, floor_mod_dtype
@@ -235,15 +235,15 @@ def match_reduction(op: Operation) -> Reduction | str | None:
     if IteratorType.REDUCTION not in its or len(op.results) != 1:
         return None
     block = op.body.block
-    y = _yielded(block)
-    ops = _body_ops(block)
+    y = yielded_value(block)
+    ops = body_ops(block)
     if y is None or len(ops) != 1 or y.owner is not ops[0]:
         names = " + ".join(o.name for o in ops) or "no op"
         return f"the body ({names}) is not one combining op"
     body = REDUCE_BODIES.get(type(ops[0]))
     if body is None:
         return f"the body op {ops[0].name} is not a TROW*/TCOL* fold (sum, prod, max, min)"
-    args = sorted(-1 if (i := _arg_index(v, block)) is None else i for v in ops[0].operands)
+    args = sorted(-1 if (i := arg_index(v, block)) is None else i for v in ops[0].operands)
     if args != [0, 1]:
         return "the body does not combine the element with the accumulator"
     elt = op.results[0].type.element_type  # type: ignore[union-attr]
@@ -296,7 +296,7 @@ def _init_reason(body: ReduceBody, init: int | float, elt: Attribute) -> str | N
 # ======================================================================================
 
 
-class _Builder:
+class RewriteBuilder:
     """Inserts ops before ``anchor`` through the pattern rewriter."""
 
     def __init__(self, rewriter: PatternRewriter, anchor: Operation):
@@ -309,7 +309,7 @@ class _Builder:
 
     def reshape(self, v: SSAValue, shape: tuple[int, ...]) -> SSAValue:
         """View a contiguous static tensor with another shape (collapse, then expand)."""
-        from passes.pto_tile_to_capacity import _reassoc
+        from passes.pto_tile_to_capacity import reassoc
 
         t = v.type
         assert isinstance(t, TensorType)
@@ -325,13 +325,13 @@ class _Builder:
         if len(old) != 1:
             groups = [list(range(len(old)))] if old else []
             v = self(tensor.CollapseShapeOp(operands=[v], result_types=[TensorType(elt, [math.prod(old)])],
-                                            properties={"reassociation": _reassoc(groups)}))  # fmt: skip
+                                            properties={"reassociation": reassoc(groups)}))  # fmt: skip
         if len(shape) == 0:
             return self(tensor.CollapseShapeOp(operands=[v], result_types=[TensorType(elt, [])],
-                                               properties={"reassociation": _reassoc([])}))  # fmt: skip
+                                               properties={"reassociation": reassoc([])}))  # fmt: skip
         if len(shape) > 1:
             t2 = TensorType(elt, list(shape))
-            v = self(tensor.ExpandShapeOp(v, [], _reassoc([list(range(len(shape)))]), list(shape), t2))
+            v = self(tensor.ExpandShapeOp(v, [], reassoc([list(range(len(shape)))]), list(shape), t2))
         return v
 
     def scalar(self, value: int | float, elt: Attribute) -> SSAValue:
@@ -347,7 +347,7 @@ class _Builder:
         return self(MapOp(kind, v, scalars, sign))
 
 
-def nan_indicator_product(b: _Builder, x: SSAValue, axis: str) -> SSAValue:
+def nan_indicator_product(b: RewriteBuilder, x: SSAValue, axis: str) -> SSAValue:
     """Per line of ``x`` (2-D float): 1.0 when the line has no NaN, else NaN.
 
     ``exp(-|x|)`` is in [0, 1] for every non-NaN x (``exp(-inf) = +0``) and NaN for NaN;
@@ -369,7 +369,7 @@ def _reduce_op(kind: str, x: SSAValue, rt: TensorType, sign: str | None) -> Oper
     return ReduceOp(kind, [x], rt, sign)
 
 
-def _fold_2d(b: _Builder, x: SSAValue, r: Reduction, axis: str) -> SSAValue:
+def _fold_2d(b: RewriteBuilder, x: SSAValue, r: Reduction, axis: str) -> SSAValue:
     """The reduction of the 2-D tensor ``x`` along ``axis`` with the init and NaN fix-ups."""
     t = x.type
     assert isinstance(t, TensorType)
@@ -396,7 +396,7 @@ def lower_reduction(op: linalg.GenericOp, r: Reduction, rewriter: PatternRewrite
     """Replace the generic by the ``pto.reduce`` program of :class:`Reduction` ``r``: one
     2-D fold, or (reduced dimensions between kept ones) one column fold per leading index
     on ``tensor.extract_slice`` views, inserted with ``tensor.insert_slice``."""
-    b = _Builder(rewriter, op)
+    b = RewriteBuilder(rewriter, op)
     elt = op.results[0].type.element_type  # type: ignore[union-attr]
     if r.axis.startswith("slices"):
         nb = int(r.axis.removeprefix("slices"))

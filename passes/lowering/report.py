@@ -138,7 +138,7 @@ def instruction_counts(module: builtin.ModuleOp) -> Counter[str]:
     name, a tensor-level op (``pto.gemv`` ...) as itself."""
     from xdsl.dialects import scf
 
-    from passes.pto_tile_to_capacity import _trip_count
+    from passes.pto_tile_to_capacity import trip_count
     from pto_dialect import isa
     from pto_dialect.bundle import BlockOp, BundleCommandOp
 
@@ -154,7 +154,7 @@ def instruction_counts(module: builtin.ModuleOp) -> Counter[str]:
             counts[op.name] += mult
         inner = mult
         if isinstance(op, scf.ForOp):
-            trips = _trip_count(op)
+            trips = trip_count(op)
             inner = mult * (trips if trips is not None else 1)
         for region in op.regions:
             for block in region.blocks:

@@ -23,11 +23,11 @@ from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from passes.convert_linalg_to_pto import (
-    _arg_index,
-    _body_ops,
-    _elementwise_generic,
-    _maps,
-    _yielded,
+    arg_index,
+    body_ops,
+    elementwise_generic,
+    generic_maps,
+    yielded_value,
 )
 from pto_dialect.tensor_local import TransposeOp
 from pto_dialect.tensor_ops import floor_mod_dtype
@@ -41,11 +41,11 @@ def transposed_source(op: Operation):
     if isinstance(op, linalg.TransposeOp):
         perm = tuple(op.permutation.get_values())
         return op.inputs[0] if perm == (1, 0) and len(op.inputs) == 1 else None
-    if isinstance(op, linalg.GenericOp) and _elementwise_generic(op, 1):
+    if isinstance(op, linalg.GenericOp) and elementwise_generic(op, 1):
         block = op.body.block
-        if _body_ops(block) or _arg_index(_yielded(block), block) != 0:
+        if body_ops(block) or arg_index(yielded_value(block), block) != 0:
             return None
-        if _maps(op) == [SWAP, AffineMap.identity(2)]:
+        if generic_maps(op) == [SWAP, AffineMap.identity(2)]:
             return op.inputs[0]
     return None
 

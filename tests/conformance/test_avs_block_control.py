@@ -15,6 +15,7 @@ import pytest
 
 from conformance.inventory import avs
 from conformance.test_avs_block import kind
+from interpreter.arch import new_block_control
 from interpreter.block_control import (
     BUNDLE_CONTROL,
     BUNDLE_POST_COMMIT,
@@ -77,7 +78,7 @@ def test_c_bstart_std_fp_sys_decode():
 
 
 def _run(pc: int, word: int, **state) -> tuple[BlockControl, bool]:
-    c = BlockControl(pc, **state)
+    c = new_block_control(pc, **state)
     return c, c.execute_word(word, 16)
 
 
@@ -103,7 +104,7 @@ def test_c_bstart_brtype(base, kind):
     assert ok and c.barg.kind is kind and c.barg.transfer is Transfer.FALL
     assert c.barg.bpcn == 0x102
     # IND: snapshots the retiring Standard block's BPCN (a DIRECT start at 0x200 to 0x440)
-    c = BlockControl(0x200)
+    c = new_block_control(0x200)
     assert c.execute(CBStart(0, (0x440 - 0x200) // 2))
     assert c.execute_word(fp_or_std | 5 << 11, 16)
     assert c.barg.kind is kind and c.barg.transfer is Transfer.IND and c.barg.bpcn == 0x440
@@ -123,7 +124,7 @@ def test_c_bstart_ind_needs_retiring_barg(word):
     assert not ok and c.last_fault == BUNDLE_CONTROL
     assert c.tpc == 0x900 and not c.active
     # a retiring System block has no BPCN either
-    c = BlockControl(0x900)
+    c = new_block_control(0x900)
     assert c.execute(CBStartSys())
     assert not c.execute_word(word, 16) and c.last_fault == BUNDLE_CONTROL
     assert c.barg.kind is BlockKind.SYS and c.bpc == 0x900
@@ -182,7 +183,7 @@ def test_bstart32_decode():
 @pytest.mark.parametrize("low", [0x001, 0x101])
 def test_bstart32_deleted_call_forms(low):
     for code in (4, 6):  # the former bare CALL / ICALL words
-        c = BlockControl(0x600, return_address=0x700)
+        c = new_block_control(0x600, return_address=0x700)
         c.bpc = 0x580
         assert not c.execute_word(code << 12 | low, 32)
         assert c.last_fault == ILLEGAL_INSTRUCTION and not c.active
@@ -192,25 +193,25 @@ def test_bstart32_deleted_call_forms(low):
 @avs("PTO-AVS-BLOCK-BSTART-STD-STATE-001", "PTO-AVS-BLOCK-BSTART-FP-STATE-001")
 @pytest.mark.parametrize("low, kind", [(0x001, BlockKind.STD), (0x101, BlockKind.FP)])
 def test_bstart32_barg_and_commit(low, kind):
-    c = BlockControl(0x100)  # DIRECT, simm17 = 1
+    c = new_block_control(0x100)  # DIRECT, simm17 = 1
     assert c.execute_word(0xA000 | low, 32)
     assert c.bpc == 0x100 and c.tpc == 0x104 and c.barg.kind is kind
     assert c.barg.transfer is Transfer.DIRECT and c.barg.taken and c.barg.bpcn == 0x102
     assert c.execute_word(0x00000001, 32) and c.tpc == 0x102  # BSTOP selects BPCN
-    c = BlockControl(0x200)  # COND, simm17 = 1, not taken
+    c = new_block_control(0x200)  # COND, simm17 = 1, not taken
     assert c.execute_word(0xB000 | low, 32)
     assert c.barg.kind is kind and c.barg.transfer is Transfer.COND and not c.barg.taken
     assert c.barg.bpcn == 0x202
     assert c.execute_word(0x00000001, 32) and c.tpc == 0x208  # sequential after BSTOP
-    c = BlockControl(0x300)
+    c = new_block_control(0x300)
     assert c.execute_word(0x1000 | low, 32)
     assert c.barg.transfer is Transfer.FALL and c.barg.bpcn == 0x304
-    c = BlockControl(0x400)  # a retiring block of the other kind, DIRECT to 0x440
+    c = new_block_control(0x400)  # a retiring block of the other kind, DIRECT to 0x440
     other = BStartFp if kind is BlockKind.STD else BStartStd
     assert c.execute(other(2, (0x440 - 0x400) // 2))
     assert c.execute_word(0x5000 | low, 32)
     assert c.barg.transfer is Transfer.IND and c.barg.bpcn == 0x440
-    c = BlockControl(0x500, return_address=0x520)
+    c = new_block_control(0x500, return_address=0x520)
     assert c.execute_word(0x7000 | low, 32)
     assert c.barg.transfer is Transfer.RET and c.barg.bpcn == 0x520
 
@@ -221,7 +222,7 @@ def test_bstart_sys_reserved_payload():
         with pytest.raises(PTOFault) as e:
             decode(word, 32, strict=True)
         assert e.value.kind == "IllegalInstruction"
-        c = BlockControl(0x600)
+        c = new_block_control(0x600)
         c.bpc = 0x580
         assert not c.execute_word(word, 32) and c.last_fault == ILLEGAL_INSTRUCTION
         assert not c.active and c.bpc == 0x580 and c.tpc == 0x600
@@ -229,7 +230,7 @@ def test_bstart_sys_reserved_payload():
 
 @avs("PTO-AVS-BLOCK-BSTART-SYS-STATE-001")
 def test_bstart_sys_state():
-    c = BlockControl(0x100)
+    c = new_block_control(0x100)
     assert c.execute_word(0x00001081, 32)
     assert c.bpc == 0x100 and c.tpc == 0x104 and c.barg.kind is BlockKind.SYS
     assert c.barg.transfer is Transfer.FALL and not c.barg.taken and c.barg.bpcn == 0
@@ -271,7 +272,7 @@ def test_icall_halfwords_are_not_standalone():
 
 @avs("PTO-AVS-BLOCK-BSTART-CALL-ATOMIC-001")
 def test_call_targets():
-    c = BlockControl(0x400)
+    c = new_block_control(0x400)
     assert c.execute_word(CALL | 0xFFF << 4 | 3 << 22, 32)  # simm12 = -1, uimm5 = 3
     assert c.bpc == 0x400 and c.tpc == 0x404 and c.return_address == 0x408
     assert c.barg.bpcn == 0x3FE and c.barg.transfer is Transfer.CALL
@@ -280,7 +281,7 @@ def test_call_targets():
 
 @avs("PTO-AVS-BLOCK-BSTART-ICALL-BARG-001")
 def test_icall_snapshots_the_retiring_bpcn():
-    c = BlockControl(0x500)
+    c = new_block_control(0x500)
     assert c.execute(BStartLong(0, 8))  # BSTART DIRECT to 0x510
     assert c.execute_word(ICALL | 2 << 22, 32)
     assert c.return_address == 0x50A and c.barg.bpcn == 0x510
@@ -290,7 +291,7 @@ def test_icall_snapshots_the_retiring_bpcn():
 
 @avs("PTO-AVS-BLOCK-BSTART-ICALL-SYS-SOURCE-001")
 def test_icall_from_a_system_block():
-    c = BlockControl(0x600, return_address=0xBEEF)
+    c = new_block_control(0x600, return_address=0xBEEF)
     assert c.execute(BStartSys()) and c.tpc == 0x604
     assert not c.execute_word(ICALL, 32) and c.last_fault == BUNDLE_CONTROL
     assert c.return_address == 0xBEEF and c.tpc == 0x604 and c.active
@@ -305,7 +306,7 @@ def test_call_rollback_keeps_ra_and_barg(word, pc, target, ra):
     operation: IllegalInstruction at its commit, asl/block/model/commit/validation.asl): the
     fused call is rejected, ra keeps its old value, the live BARG is the retiring one, and
     the trap context saved in ACR0 holds the retiring block's BPC and BARG."""
-    c = BlockControl(pc, return_address=ra)
+    c = new_block_control(pc, return_address=ra)
     assert c.execute(BStartStd(2, (target - pc) // 2)) and c.tpc == pc + 4
     c.fixed_point_operation = True  # the ASL test installs the descriptor directly
     assert not c.execute_word(word, 32) and c.last_fault == ILLEGAL_INSTRUCTION
@@ -317,7 +318,7 @@ def test_call_rollback_keeps_ra_and_barg(word, pc, target, ra):
     assert saved.barg.bpcn == target and saved.barg.transfer is Transfer.DIRECT
     assert saved.return_address == ra
     # the same rollback when the retiring commit fails through B.CATR DR (BundleControl)
-    c = BlockControl(pc, return_address=ra)
+    c = new_block_control(pc, return_address=ra)
     assert c.execute(BStartStd(2, (target - pc) // 2)) and c.execute(BCatr(dr=1))
     barg = c.barg
     assert not c.execute_word(word, 32) and c.last_fault == BUNDLE_CONTROL
@@ -341,7 +342,7 @@ def test_xb_decodes_to_its_form():
 @pytest.mark.parametrize("word", [0x00006F81, 0xFFFFEF81])
 def test_xb_rejects_before_effects(word):
     assert decode(word, 32) == XB((word >> 15) & 0x3FF, word >> 25)
-    c = BlockControl(0x240, return_address=0x520)
+    c = new_block_control(0x240, return_address=0x520)
     assert c.execute_word(0x3880, 16)  # an active Floating RET block
     barg, tpc = c.barg, c.tpc
     assert not c.execute_word(word, 32) and c.last_fault == ILLEGAL_INSTRUCTION
@@ -381,7 +382,7 @@ def test_b_catr_fields():
     for bit, name in names.items():
         one = decode(0x23 | 1 << bit, 32)
         assert {n for n in names.values() if getattr(one, n)} == {name}
-    c = BlockControl(0x100)
+    c = new_block_control(0x100)
     assert c.execute(CBStartStd(1)) and c.execute(cmd) and c.catr == cmd
     summary = check_block(parse_program(TREM.format(catr=print_command(cmd) + "\n")))
     assert summary.catr == cmd
@@ -389,7 +390,7 @@ def test_b_catr_fields():
 
 @avs("PTO-AVS-BLOCK-B-CATR-DUPLICATE-001")
 def test_b_catr_duplicate():
-    c = BlockControl(0x100)
+    c = new_block_control(0x100)
     assert c.execute(CBStartStd(1)) and c.execute_word(0x00008023, 32)
     assert c.catr.rl
     assert not c.execute_word(0x00010023, 32) and c.last_fault == BUNDLE_CONTROL
@@ -399,10 +400,10 @@ def test_b_catr_duplicate():
 
 @avs("PTO-AVS-BLOCK-B-CATR-PLACEMENT-001")
 def test_b_catr_placement():
-    c = BlockControl(0x100)
+    c = new_block_control(0x100)
     assert not c.execute_word(0x00008023, 32) and c.last_fault == BUNDLE_CONTROL
     assert c.catr is None
-    c = BlockControl(0x200)
+    c = new_block_control(0x200)
     assert c.execute(CBStartStd(1)) and c.enter_body()
     assert not c.execute_word(0x00008023, 32) and c.last_fault == BUNDLE_CONTROL
     assert c.catr is None
@@ -419,7 +420,7 @@ def test_b_catr_dr_engine():
         "B.IOR [a0, a1, zero], ->zero\nB.IOT mask=1111, last, ->t<128B>\nBSTOP\n"
     assert kind(load) is None
     # a non-tile block: rejected at its commit, which leaves it active
-    c = BlockControl(0x100)
+    c = new_block_control(0x100)
     assert c.execute(CBStartStd(1)) and c.execute(BCatr(dr=1))
     assert not c.complete(0x104) and c.last_fault == BUNDLE_CONTROL and c.active
 
@@ -428,7 +429,7 @@ def test_b_catr_dr_engine():
 def test_b_catr_post_trap():
     """The commit succeeds, then traps: the trap context saved in the current ring is the
     clean post-commit state (no active block, no B.CATR) resuming the selected continuation."""
-    c = BlockControl(0x100)
+    c = new_block_control(0x100)
     assert c.execute(CBStartStd(1)) and c.execute(BCatr(trap=1))
     assert not c.complete(0x104) and c.last_fault == BUNDLE_POST_COMMIT
     assert not c.active and c.tpc == 0x104
@@ -441,6 +442,6 @@ def test_b_catr_post_trap():
     assert c.arch.recover_trap_context(ring) and c.tpc == 0x104 and not c.active
     assert not c.arch.trap_contexts[ring].valid
     # without trap the same commit succeeds and raises nothing
-    c = BlockControl(0x100)
+    c = new_block_control(0x100)
     assert c.execute(CBStartStd(1)) and c.complete(0x104) and c.last_fault is None
     assert not c.arch.trap_contexts[0].valid

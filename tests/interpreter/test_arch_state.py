@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.arch import ArchState
+from interpreter.arch import ArchState, new_block_control
 from interpreter.block_control import BlockControl
 from pto_dialect import isa
 from pto_dialect.faults import FaultCode
@@ -119,7 +119,7 @@ def test_service_request_permissions():
 
 
 def test_block_control_faults_enter_their_trap():
-    c = BlockControl(0x100)
+    c = new_block_control(0x100)
     c.arch.set_acr(7)
     assert not c.execute(isa.BStop())  # no active block
     assert c.last_fault == F.BUNDLE_CONTROL and c.arch.acr == 1
@@ -127,7 +127,7 @@ def test_block_control_faults_enter_their_trap():
     assert saved.source_acr == 7 and saved.tpc == 0x100 and c.arch.banks[1].number == 5
     assert c.arch.recover_trap_context(1) and c.arch.acr == 7 and c.tpc == 0x100
     # an odd target: the fault address is the target, which (EVBASE 0) is the trap entry
-    c = BlockControl(0x101)
+    c = new_block_control(0x101)
     assert not c.execute(CBStart(0, 1)) and c.last_fault == F.INSTRUCTION_PC
     assert c.arch.fault_address == 0x103 == c.tpc and c.arch.banks[0].number == 32
     assert c.arch.trap_contexts[0].tpc == 0x101 and not c.active
@@ -137,7 +137,7 @@ def test_block_control_faults_enter_their_trap():
 def test_commit_of_a_saved_block_after_recovery():
     """A B.CATR DR Standard block cannot commit: its BundleControl trap saves the active
     block with its B.CATR; recovery reinstates both, so the same commit fails the same way."""
-    c = BlockControl(0x200)
+    c = new_block_control(0x200)
     assert c.execute(BStartStd(2, 0x40)) and c.execute(BCatr(dr=1))
     assert not c.complete(0x208) and c.last_fault == F.BUNDLE_CONTROL
     c.reset(0x9000)
@@ -148,7 +148,7 @@ def test_commit_of_a_saved_block_after_recovery():
 
 
 def test_attempts_keep_the_trap_record():
-    c = BlockControl(0x100)
+    c = new_block_control(0x100)
     assert not c.execute(isa.BStop())
     assert c.execute(CBStartStd(1)) and c.last_fault is None
     assert c.arch.banks[0].number == 5 and c.arch.trap_contexts[0].valid
