@@ -9,7 +9,9 @@ that names the instruction), plus the encoding facts our table-driven conformanc
 (command words the test decodes; TEPL selector, operation and engine of a static contract
 test). Each row then names how we meet it: the pytest node id of our test (a hand-written
 test marks its AVS ids with ``@avs("PTO-AVS-...")``, read from the imported test modules; a
-table-driven test covers every row with the facts it checks); for a ``partial`` row the test
+table-driven test covers every row with the facts it checks); for an ``exists`` row the test
+that only asserts the object of ours modelling a unit exists (``avs_units``: the AVS test's
+whole pass condition is that the unit compiles); for a ``partial`` row the test
 and the part of the pass condition it cannot check (``@avs(..., unchecked=reason)``: a
 feature that is not modelled); or the reason we do not (``op not implemented yet: OP``,
 ``not expressible: reason``, ``not translated yet``). CI has no spec checkout: the generated
@@ -30,7 +32,7 @@ SCOPES = ("block/execution", "block/attributes", "block/encoding", "block/operan
           "arch/data-types")  # fmt: skip
 
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-from conformance.inventory import PARTIAL, claims  # noqa: E402
+from conformance.inventory import PARTIAL, Claim, claims  # noqa: E402
 
 from pto_dialect.families import TILE_OP_FAMILIES  # noqa: E402
 
@@ -109,25 +111,25 @@ def facts_of(text: str) -> dict:
     return facts
 
 
-def hand_tests() -> dict[str, tuple[str, str | None]]:
-    """AVS id -> (pytest node id, unchecked part or None) of the conformance test that claims
-    it with ``@avs`` (read from the imported modules, so computed id lists count too)."""
-    out: dict[str, tuple[str, str | None]] = {}
+def hand_tests() -> dict[str, Claim]:
+    """AVS id -> the claim (with the pytest node id) of the conformance test that claims it
+    with ``@avs`` (read from the imported modules, so computed id lists count too)."""
+    out: dict[str, Claim] = {}
     for path in sorted((ROOT / "tests" / "conformance").glob("test_*.py")):
         module = importlib.import_module(f"conformance.{path.stem}")
-        for avs_id, (name, unchecked) in claims(module).items():
-            assert avs_id not in out, f"{avs_id} claimed twice ({out[avs_id][0]}, {path.name})"
-            out[avs_id] = (f"tests/conformance/{path.name}::{name}", unchecked)
+        for avs_id, claim in claims(module).items():
+            assert avs_id not in out, f"{avs_id} claimed twice ({out[avs_id].node}, {path.name})"
+            out[avs_id] = claim._replace(node=f"tests/conformance/{path.name}::{claim.node}")
     return out
 
 
 def status_of(avs_id: str, subject: str, facts: dict, hand: dict,
               rel: str = "") -> tuple[str, str]:  # fmt: skip
     if avs_id in hand:
-        node, unchecked = hand[avs_id]
+        node, unchecked, exists = hand[avs_id]
         if unchecked is not None:
             return "partial", f"{node}{PARTIAL}{unchecked})"
-        return "test", node
+        return ("exists" if exists else "test"), node
     for prefix, reason in NOT_MODELLED.items():
         if rel.startswith(prefix):
             return "not-implemented", reason

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 INVENTORY = Path(__file__).with_name("avs_inventory.tsv")
 
@@ -51,15 +52,27 @@ PARTIAL = " (unchecked: "
 """Separates a ``partial`` row's test node id from the part it does not check."""
 
 
-def claims(module) -> dict[str, tuple[str, str | None]]:
-    """AVS id -> (test function name, with ``[id]`` for a table-driven case, and the unchecked
-    reason or None) of a conformance module."""
-    out: dict[str, tuple[str, str | None]] = {}
+class Claim(NamedTuple):
+    """How a conformance test claims an AVS id."""
+
+    node: str
+    """The test function's name, with ``[id]`` for a table-driven case."""
+    unchecked: str | None
+    """The part of the pass condition it cannot check (a ``partial`` row), or None."""
+    exists: bool
+    """It only asserts that the object of ours modelling an ASL unit exists (``avs_units``):
+    the inventory counts such ids as ``exists``, apart from the tests of a pass condition."""
+
+
+def claims(module) -> dict[str, Claim]:
+    """AVS id -> its claim, of the tests of a conformance module."""
+    out: dict[str, Claim] = {}
     for name, fn in vars(module).items():
         if name.startswith("test_") and callable(fn):
             for avs_id in getattr(fn, "avs_ids", ()):
                 node = f"{name}[{avs_id}]" if getattr(fn, "avs_table", False) else name
-                out[avs_id] = (node, getattr(fn, "avs_unchecked", {}).get(avs_id))
+                out[avs_id] = Claim(node, getattr(fn, "avs_unchecked", {}).get(avs_id),
+                                    getattr(fn, "avs_exists", False))  # fmt: skip
     return out
 
 
@@ -80,9 +93,23 @@ def avs_cases(cases: dict):
 
 
 def unit_object(case: str):
-    """The object ``"module:name"`` names: the module of ours that models an ASL unit (the
-    static-invariant AVS tests, "the unit compiles", are met by it importing)."""
+    """The object ``"module:name"`` names: the module of ours that models an ASL unit."""
     import importlib
 
     module, name = case.split(":")
     return getattr(importlib.import_module(module), name)
+
+
+def avs_units(cases: dict):
+    """A table-driven test of static-invariant AVS tests whose whole pass condition is "the
+    complete model and this unit compile" (their ASL body is ``assert TRUE``): ``cases`` maps
+    each AVS id to the object of ours (``"module:name"``) that models the unit, and the test
+    asserts only that it exists. That is no test of behaviour, so the inventory counts these
+    ids apart, as ``exists`` (docs/conformance.md)."""
+
+    def test_unit_exists(avs_id, case):
+        assert unit_object(case) is not None
+
+    test = avs_cases(cases)(test_unit_exists)
+    test.avs_exists = True
+    return test

@@ -17,7 +17,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from conformance.inventory import avs, avs_cases, unit_object
+from conformance.inventory import avs, avs_cases, avs_units
 from interpreter.kernels import mx
 from interpreter.kernels.elementwise import check_encodings
 from interpreter.kernels.postprocess import (
@@ -401,9 +401,7 @@ STATIC_UNITS = {
 }
 
 
-@avs_cases(STATIC_UNITS)
-def test_static_unit(avs_id, case):
-    assert unit_object(case) is not None
+test_static_unit = avs_units(STATIC_UNITS)
 
 
 _GM_ROUND_TRIP = """func.func @f(%gm: tensor<4x2xi32>) -> (tensor<4x2xi32>, !pto.tile<32x2xui32, valid=2x2, pe=1000>) {

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance.inventory import avs, avs_cases, unit_object
+from conformance.inventory import avs, avs_units
 from interpreter.kernels.postprocess import decode_quant_words, decode_relu_words
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
@@ -201,9 +201,7 @@ STATIC_UNITS = {
 }
 
 
-@avs_cases(STATIC_UNITS)
-def test_static_unit(avs_id, case):
-    assert unit_object(case) is not None
+test_static_unit = avs_units(STATIC_UNITS)
 
 
 @pytest.mark.parametrize("layout", [N8, M16, M32])

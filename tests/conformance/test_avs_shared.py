@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.inventory import avs, avs_cases, unit_object
+from conformance.inventory import avs, avs_units
 from interpreter.shared_blocks import Core, dim
 from interpreter.shared_registers import SharedDescriptor, SharedRegisters, SharedTile, tile_with
 from pto_dialect import isa
@@ -397,9 +397,7 @@ STATIC = {
 }  # fmt: skip
 
 
-@avs_cases(STATIC)
-def test_static_shared_units(avs_id, case):
-    assert unit_object(case) is not None
+test_static_shared_units = avs_units(STATIC)
 
 
 # ---- hand-derived unit checks -----------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conformance.inventory import avs, avs_cases, unit_object
+from conformance.inventory import avs, avs_units
 from interpreter import kernels
 from interpreter.kernels.status import NV, NX, OF, NumericStatus, recording
 from pto_dialect.datatypes import TileDataType as T
@@ -62,6 +62,4 @@ STATIC_UNITS = {
 numeric-classification contracts) is modelled by the status module."""
 
 
-@avs_cases(STATIC_UNITS)
-def test_static_unit(avs_id, case):
-    assert unit_object(case) is not None
+test_static_unit = avs_units(STATIC_UNITS)
