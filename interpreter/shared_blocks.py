@@ -57,6 +57,7 @@ import numpy as np
 
 from interpreter.core_local import LocalBlocks
 from interpreter.global_memory import GlobalMemory, MemoryEvent, dense_row_stride
+from interpreter.indexed_tlsu import INDEXED_FUNCTIONS, IndexedTLSU
 from interpreter.local_tlsu import LocalTLSU
 from interpreter.runtime import storage_dtype
 from interpreter.shared_registers import (
@@ -133,7 +134,7 @@ def typed_values(dt: TileDataType, words: np.ndarray) -> np.ndarray:
     return w.astype(f"u{sd.itemsize}").view(sd)
 
 
-class Core(LocalTLSU, LocalBlocks):
+class Core(LocalTLSU, IndexedTLSU, LocalBlocks):
     """Architectural state for decoded command streams: :attr:`local` (64 Local tile
     registers), :attr:`shared` (S0..S255), :attr:`gpr` (four PEs x 32 GPRs, uint64; register 0
     reads zero) and :attr:`gm` (GM bytes, ``gm_bytes`` long; the ASL's model memory is 4 KiB)
@@ -188,6 +189,8 @@ class Core(LocalTLSU, LocalBlocks):
         if s.family is BlockFamily.TLSU and fn in (0, 1):
             name = s.op_name or "TLSU"
             return BlockResult(name, self._local_tlsu(s, self._transfer_type(s, name)))
+        if s.family is BlockFamily.TLSU and fn in INDEXED_FUNCTIONS:  # interpreter.indexed_tlsu
+            return BlockResult(*self._indexed_block(s))
         if s.family is BlockFamily.CUBE and s.shared:
             return self._shared_cube(s, profile)
         if s.family in (BlockFamily.TEPL, BlockFamily.CUBE):
