@@ -171,6 +171,7 @@ def extra_functions(profile: str) -> list[InterpreterFunctions]:
         ("interpreter.tensor_local_functions", "TensorLocalFunctions"),
         ("interpreter.tensor_convert_functions", "TensorConvertFunctions"),
         ("interpreter.bundle_functions", "PTOBundleFunctions"),
+        ("interpreter.gm_functions", "GlobalMemoryFunctions"),
     ):
         try:
             mod = __import__(module, fromlist=[cls])

@@ -202,7 +202,27 @@ def prefetch(mem: GlobalMemory, addr: np.ndarray, dt: TileDataType, agents: np.n
         mem.record("load", agents, ai, nb, words, order)
 
 
+def peer_copy(payloads: dict[int, np.ndarray], defined: dict[int, np.ndarray],
+              peers: list[int], pes: list[int]) -> tuple[dict, dict]:
+    """GMOV's effect: PE ``p`` of ``pes`` receives the fragment (payload and definedness) of
+    PE ``peers[p]`` from the read-old snapshot ``payloads`` / ``defined``; no memory access."""
+    return ({p: payloads[peers[p]] for p in pes}, {p: defined[peers[p]] for p in pes})
+
+
+INDEXED_KERNELS = {
+    "TPREFETCH": prefetch,
+    "MGATHER": gather,
+    "MSCATTER": scatter,
+    "MGATHER_MASK": gather,
+    "MSCATTER_MASK": scatter,
+    "MGATHER_CAS": compare_and_swap,
+    "GMOV": peer_copy,
+}
+"""Mnemonic -> kernel of the global-memory ops (a masked form runs its kernel on the enabled
+lanes only)."""
+
 __all__ = [
+    "INDEXED_KERNELS",
     "INDEX_TYPES",
     "AtomicEvent",
     "byte_addresses",
@@ -210,6 +230,7 @@ __all__ = [
     "displacements",
     "element_bytes",
     "gather",
+    "peer_copy",
     "preflight",
     "prefetch",
     "scatter",
