@@ -72,9 +72,11 @@ def displacements(index_words: np.ndarray, index_type: TileDataType) -> np.ndarr
     bits = index_type.info.carrier_bits
     w = np.asarray(index_words)
     if w.dtype.kind in "iu" and w.dtype.itemsize * 8 == bits and bits >= 8:
+        if bits == 64:  # no extension: the words are the displacements (no copy)
+            return w.view(np.uint64)
         if index_type.is_signed:
-            return w.astype(f"i{w.dtype.itemsize}", copy=False).astype(np.int64).view(np.uint64)
-        return w.astype(f"u{w.dtype.itemsize}", copy=False).astype(np.uint64)
+            return w.view(f"i{w.dtype.itemsize}").astype(np.int64).view(np.uint64)
+        return w.view(f"u{w.dtype.itemsize}").astype(np.uint64)
     raw = w.astype(np.int64).view(np.uint64)
     if bits < 64:
         raw = raw & np.uint64((1 << bits) - 1)
@@ -86,24 +88,51 @@ def displacements(index_words: np.ndarray, index_type: TileDataType) -> np.ndarr
 
 def byte_addresses(base: int, index_words: np.ndarray, index_type: TileDataType) -> np.ndarray:
     """``base + displacement`` modulo 2^64 for every lane (uint64, the input's shape)."""
+    disp = displacements(index_words, index_type)
+    b = int(base) & (2**64 - 1)
+    if not b:
+        return disp
     with np.errstate(over="ignore"):
-        return np.uint64(int(base) & (2**64 - 1)) + displacements(index_words, index_type)
+        return np.uint64(b) + disp
 
 
 def preflight(mem: GlobalMemory, addr: np.ndarray, nbytes: int, op: str) -> np.ndarray:
-    """Probe every lane (``addr`` in lane order, uint64) before any effect: DataAlignment /
-    DataPage with the first failing lane's address (``GlobalMemory.probe`` order). Returns
-    the element indices ``addr // nbytes`` (int64) of the GM viewed as ``nbytes`` words."""
+    """Probe every lane (``addr`` in lane order) before any effect: DataAlignment / DataPage
+    with the first failing lane's address (``GlobalMemory.probe`` order). Returns the
+    addresses as a flat uint64 array (no copy when they already are one).
+
+    The fast path is two reductions: the maximum address against the permitted end
+    (addresses are unsigned, so a wrapped negative displacement is huge) and the OR of all
+    addresses against the alignment mask (any misaligned lane sets a low bit of the OR); only
+    when one fails is the first failing lane searched for."""
     a = np.asarray(addr, np.uint64).reshape(-1)
     if a.size == 0:
-        return np.zeros(0, np.int64)
+        return a
     limit = mem.limit()
     ok = limit >= nbytes and int(a.max()) <= limit - nbytes
     if ok and nbytes > 1:
-        ok = not (a & np.uint64(nbytes - 1)).any()
+        ok = not int(np.bitwise_or.reduce(a)) & (nbytes - 1)
     if not ok:
         mem.probe(a, nbytes, op)  # raises with the first failing lane
-    return (a // np.uint64(nbytes)).astype(np.int64) if nbytes > 1 else a.astype(np.int64)
+    return a
+
+
+CHUNK = 1 << 14
+"""Lanes per step of the element-index computation: the index temporary stays in the cache
+(one reused buffer) instead of a second full-size array."""
+
+
+def _element_chunks(a: np.ndarray, nbytes: int):
+    """(start, end, element indices of lanes start..end) of preflighted addresses ``a``: the
+    address divided by the (power-of-two) element size, computed one cache-sized chunk at a
+    time into one reused buffer."""
+    shift = np.uint64(nbytes.bit_length() - 1)
+    tmp = np.empty(min(a.size, CHUNK), np.uint64)
+    for s in range(0, a.size, CHUNK):
+        e = min(a.size, s + CHUNK)
+        t = tmp[: e - s]
+        np.right_shift(a[s:e], shift, out=t)
+        yield s, e, t.view(np.int64)
 
 
 def _words_view(mem: GlobalMemory, nbytes: int) -> np.ndarray:
@@ -120,10 +149,13 @@ def gather(mem: GlobalMemory, addr: np.ndarray, dt: TileDataType, *, op: str = "
         raise PTOFault(_TL, f"{op}: packed 4-bit transfer type {dt.asm} has no nibble selector "
                        "(IndexedTLSUTransferDataTypeLegal)", op=op)  # fmt: skip
     nb = element_bytes(dt)
-    idx = preflight(mem, addr, nb, op)
-    words = _words_view(mem, nb)[idx]
+    a = preflight(mem, addr, nb, op)
+    view = _words_view(mem, nb)
+    words = np.empty(a.size, view.dtype)
+    for s, e, idx in _element_chunks(a, nb):
+        np.take(view, idx, out=words[s:e])
     if mem.capturing:
-        mem.record("load", mem.agent, idx * nb, nb, words, order)
+        mem.record("load", mem.agent, a, nb, words, order)
     return words
 
 
@@ -136,12 +168,14 @@ def scatter(mem: GlobalMemory, addr: np.ndarray, dt: TileDataType, words: np.nda
         raise PTOFault(_TL, f"{op}: packed 4-bit transfer type {dt.asm} has no nibble selector "
                        "(IndexedTLSUTransferDataTypeLegal)", op=op)  # fmt: skip
     nb = element_bytes(dt)
-    idx = preflight(mem, addr, nb, op)
+    a = preflight(mem, addr, nb, op)
     w = np.asarray(words).reshape(-1)
-    vals = w.astype(f"u{w.dtype.itemsize}", copy=False).astype(f"<u{nb}", copy=False)
+    vals = w.view(f"u{w.dtype.itemsize}").astype(f"<u{nb}", copy=False)
     if mem.capturing:
-        mem.record("store", mem.agent, idx * nb, nb, vals, order)
-    _words_view(mem, nb)[idx] = vals
+        mem.record("store", mem.agent, a, nb, vals, order)
+    view = _words_view(mem, nb)
+    for s, e, idx in _element_chunks(a, nb):  # chunks in lane order: the last lane wins
+        view[idx] = vals[s:e]
 
 
 def compare_and_swap(mem: GlobalMemory, addr: np.ndarray, dt: TileDataType,
@@ -153,7 +187,8 @@ def compare_and_swap(mem: GlobalMemory, addr: np.ndarray, dt: TileDataType,
         raise PTOFault(_TL, f"{op}: packed 4-bit transfer type {dt.asm} has no nibble selector "
                        "(IndexedTLSUTransferDataTypeLegal)", op=op)  # fmt: skip
     nb = element_bytes(dt)
-    idx = preflight(mem, addr, nb, op)
+    a = preflight(mem, addr, nb, op)
+    idx = (a >> np.uint64(nb.bit_length() - 1)).view(np.int64)
     code = f"<u{nb}"
     exp = np.asarray(expected).reshape(-1)
     rep = np.asarray(replacement).reshape(-1)
