@@ -49,6 +49,7 @@ from pto_dialect.bundle import MOVE_LAYOUT_CODES
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Layout, Location
+from pto_dialect.gm_indexed import CARRIER_RULE, carrier_or_packed_supported
 from pto_dialect.isa import BIot, BlockSummary
 from pto_dialect.isa.commands import size_code_bytes
 from pto_dialect.isa.errors import NotModelledError
@@ -173,6 +174,9 @@ class IndexedTLSU:
         src_t = self._data_tile(source, "GMOV")
         dst_t = self._data_tile(destination, "GMOV")
         peers = [int(x) for x in (peers if np.ndim(peers) else [peers] * PES)]
+        if not carrier_or_packed_supported(src_t.dtype):
+            raise PTOFault(_TL, f"GMOV: {src_t.dtype.name} is not supported ({CARRIER_RULE})",
+                           op="GMOV")  # fmt: skip
         self._gmov_check(src_t, source, peers, "GMOV", "tlsu-gmov")
         mask = mask or dst_t.pe_mask
         payload = self.local.read(source)  # (4, VR, VC): the read-old snapshot
@@ -268,6 +272,9 @@ class IndexedTLSU:
         if code not in TileDataType._value2member_map_:
             raise _fault(_TL, f"TPREFETCH: DataType {code} is not a concrete tile type", name, unit)
         dt = TileDataType(code)
+        if not carrier_or_packed_supported(dt):
+            raise _fault(_TL, f"TPREFETCH: {dt.name} is not supported ({CARRIER_RULE})", name,
+                         unit)  # fmt: skip
         if s.sources or s.destinations or [c for c in s.commands if isinstance(c, BIot)]:
             raise _fault(_TL, "TPREFETCH accepts no B.IOT or B.IOS binding", name, unit)
         ior = s.scalars
@@ -316,6 +323,8 @@ class IndexedTLSU:
                             f"capacity {st.capacity} B")  # fmt: skip
             if st.dtype != dt:
                 errs.append(f"source type {st.dtype.name} is not the BSTART DataType {dt.name}")
+            if not carrier_or_packed_supported(dt):
+                errs.append(f"{dt.name} is not supported ({CARRIER_RULE})")
             if st.layout_kind is not layout:
                 errs.append(f"source layout {st.layout_kind.value} is not {layout.value}")
         if any(s.lb_written):

@@ -68,6 +68,15 @@ def is_gm_tensor(t: Attribute) -> bool:
             and isinstance(t.element_type, IntegerType) and t.element_type.width.data == 8)  # fmt: skip
 
 
+def carrier_or_packed_supported(dt) -> bool:
+    """``TileCarrierOrPackedBaselineDataTypeSupported`` (asl/tile/model/legality/dtype-layout.asl):
+    a carrier of at most 4 bytes, or a packed 4-bit type (GMOV, TPREFETCH; no 64-bit type)."""
+    return dt.packed_x2 or dt.info.carrier_bits <= 32
+
+
+CARRIER_RULE = "TileCarrierOrPackedBaselineDataTypeSupported: at most 32-bit carriers or 4-bit"
+
+
 class GlobalMemoryOp(PTOOp):
     """Base of the global-memory TLSU operations (module docstring). Subclasses declare their
     operands (in the order printed) and results, and the table constants:
@@ -420,6 +429,9 @@ class TPrefetchOp(GlobalMemoryOp):
         if t.layout_kind.is_cube:
             raise self.fault(TL, f"footprint: TPREFETCH takes the TLOAD footprint of a non-CUBE "
                              f"tile, got {t.layout_kind.value}", self.SPEC)  # fmt: skip
+        if not carrier_or_packed_supported(t.dtype):
+            raise self.fault(TL, f"footprint: element type {t.dtype.asm} is not supported "
+                             f"({CARRIER_RULE})", self.SPEC)  # fmt: skip
 
 
 @irdl_op_definition
@@ -470,6 +482,9 @@ class GMovOp(GlobalMemoryOp):
         if len(peers) != 4 or any(not 0 <= p <= 3 for p in peers):
             raise self.fault(TL, f"peers must be four PE numbers 0..3 (each PE's peer_tid), got "
                              f"{peers}", self.SPEC)  # fmt: skip
+        if not carrier_or_packed_supported(s.dtype):
+            raise self.fault(TL, f"src: element type {s.dtype.asm} is not supported "
+                             f"({CARRIER_RULE})", self.SPEC)  # fmt: skip
         if s.pe_mask != "1111":
             raise self.fault(TL, f"src: held by PEs {s.pe_mask}; GMOV needs a source ready on "
                              "all four PEs (BundleGMOVCore4SourceReady)", self.SPEC)  # fmt: skip

@@ -236,6 +236,31 @@ pto.tprefetch %gm, %b, %s {footprint = !pto.tile<64x2xui16, valid=2x2>} : (tenso
 
 // -----
 
+// TPREFETCH: at most 32-bit carriers or 4-bit types (AVS TILE-STAGE4-CARRIER-TYPES-001: no FP64)
+%gm = "test.op"() : () -> tensor<4096xi8>
+%b = "test.op"() : () -> index
+%s = "test.op"() : () -> index
+pto.tprefetch %gm, %b, %s {footprint = !pto.tile<16x8xf64, valid=2x2>} : (tensor<4096xi8>, index, index) -> ()
+// CHECK: {{^}}'pto.tprefetch' op [TileLegality] footprint: element type FP64 is not supported (TileCarrierOrPackedBaselineDataTypeSupported: at most 32-bit carriers or 4-bit) (asl/tile/memory-and-data-movement/regular/TPREFETCH.asl){{$}}
+
+// -----
+
+// TPREFETCH: the row stride is an index (elements)
+%gm = "test.op"() : () -> tensor<4096xi8>
+%b = "test.op"() : () -> index
+%s = "test.op"() : () -> i64
+pto.tprefetch %gm, %b, %s {footprint = !pto.tile<64x2xui16, valid=2x2>} : (tensor<4096xi8>, index, i64) -> ()
+// CHECK: {{^}}'pto.tprefetch' op [TileLegality] row_stride must be an index (elements) (docs/gm-indexed.md){{$}}
+
+// -----
+
+// GMOV: at most 32-bit carriers or 4-bit types (AVS TILE-STAGE4-CARRIER-TYPES-001: no FP64)
+%s = "test.op"() : () -> !pto.tile<16x1xf64, valid=1x1>
+%r0 = pto.gmov %s {peers = array<i64: 0, 0, 0, 0>} : (!pto.tile<16x1xf64, valid=1x1>) -> !pto.tile<16x1xf64, valid=1x1>
+// CHECK: {{^}}'pto.gmov' op [TileLegality] src: element type FP64 is not supported (TileCarrierOrPackedBaselineDataTypeSupported: at most 32-bit carriers or 4-bit) (asl/tile/memory-and-data-movement/pe-movement/GMOV.asl){{$}}
+
+// -----
+
 // GMOV: four peer_tids 0..3 (AVS BLOCK-GMOV-PEER-001)
 %s = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
 %r0 = pto.gmov %s {peers = array<i64: 0, 4, 1, 2>} : (!pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<128x1xui8, valid=1x1>
