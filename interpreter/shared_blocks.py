@@ -9,7 +9,9 @@ cannot name an S register, so this is their level: :class:`Core` holds a Local r
 one block of decoded commands. GM accesses fault as the ASL's ``ProbeDataAccess`` (DataPage /
 DataAlignment with the faulting address) and record memory events while capture is on
 (:mod:`interpreter.global_memory`); the ordinary Local TLOAD / TSTORE blocks and the CUBE
-conversions run here too (:mod:`interpreter.local_tlsu`, docs/gm-faults.md), and so do the
+conversions run here too (:mod:`interpreter.local_tlsu`, docs/gm-faults.md), the global-memory
+blocks TPREFETCH, MGATHER*, MSCATTER* and GMOV (:mod:`interpreter.indexed_tlsu`,
+docs/gm-indexed.md), and so do the
 unlinked Local TEPL and CUBE blocks, by register number (:mod:`interpreter.core_local`,
 docs/blocks.md "Decoded blocks on Core").
 
@@ -196,7 +198,8 @@ class Core(LocalTLSU, IndexedTLSU, LocalBlocks):
         if s.family in (BlockFamily.TEPL, BlockFamily.CUBE):
             return self._local_block(s, list(cmds), profile)
         raise NotModelledError(f"{s.op_name}: Core runs the Shared (B.IOS) TLSU and CUBE blocks, "
-                               "the Local TLOAD / TSTORE blocks and the Local TEPL / CUBE blocks "
+                               "the Local TLOAD / TSTORE blocks, the global-memory blocks "
+                               "(TLSU 3-8, 13) and the Local TEPL / CUBE blocks "
                                "of interpreter.core_local.FAMILIES; other Local blocks run as "
                                "linked pto.block ops (interpreter.run)")  # fmt: skip
 
