@@ -230,7 +230,7 @@ GRAPH = load_graph()
 
 
 def test_graph_sees_the_packages():
-    assert {"pto_dialect.ops", "passes.pto_lower", "interpreter.runner"} <= set(GRAPH)
+    assert {"pto_dialect.ops", "passes.pto_lower", "interpreter.ssa.runner"} <= set(GRAPH)
     assert all(m.edges for name, m in GRAPH.items() if name == "passes.pto_lower")
 
 

@@ -78,7 +78,7 @@ def _valid(shape: tuple[int, int], valid, op: str) -> tuple[int, int]:
 
 
 def _numeric(x, t: TileDataType, what: str, op: str) -> np.ndarray:
-    from interpreter.runtime import storage_dtype
+    from interpreter.ssa.runtime import storage_dtype
 
     a = np.asarray(x)
     want = storage_dtype(t)

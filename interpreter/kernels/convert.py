@@ -65,7 +65,7 @@ E8M0_SOURCES = frozenset({T.FP16, T.BF16, T.FP32})
 
 
 def storage(t: TileDataType) -> np.dtype:
-    """The interpreter's carrier dtype of ``t`` (as ``interpreter.runtime.storage_dtype``)."""
+    """The interpreter's carrier dtype of ``t`` (as ``interpreter.ssa.runtime.storage_dtype``)."""
     npd = t.numpy_dtype()
     if npd is not None:
         return npd

@@ -54,7 +54,7 @@ arithmetic/T{ADD,SUB,MUL,MAX,MIN}.asl``, ``transcendental/TDIV.asl``:
   Numeric status flags: the tile-tile ops record none (``ExecuteTileBinary`` discards them);
   the tile-scalar forms record them (:mod:`.status`).
 * TF32 / HF32 (``asl/arch/data-types/formats/tf32.asl``, ``hf32.asl``): float32 carriers
-  (``interpreter/runtime.py`` storage_dtype) whose low 13 / 12 bits must be 0
+  (``interpreter/ssa/runtime.py`` storage_dtype) whose low 13 / 12 bits must be 0
   (``TF32EncodingValid`` / ``HF32EncodingValid``). Only TMAX / TMIN check the encodings, as
   ``TileOperandsLegal_ExecuteTileBinary`` (``asl/tile/model/legality/operand-schema.asl``)
   does for MAX / MIN: a source element in the valid rectangle with a low bit set is a

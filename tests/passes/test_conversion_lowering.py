@@ -19,7 +19,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from interpreter.runner import RunError, build_context, parse_module_text, run
+from interpreter.ssa.runner import RunError, build_context, parse_module_text, run
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
 from passes.pto_lower import PTOLowerPass
 from pto_dialect.faults import PTOFault

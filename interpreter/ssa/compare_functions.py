@@ -13,7 +13,7 @@ import numpy as np
 
 from interpreter import kernels
 from interpreter.kernels.status import staged
-from interpreter.runtime import TileValue, pe_indices, source_check
+from interpreter.ssa.runtime import TileValue, pe_indices, source_check
 from pto_dialect.compare_ops import CompareSelectOp, TileCompareOp
 
 

@@ -17,7 +17,7 @@ state as it was, the ASL's "before effects" rule, except the post-commit trap, w
 definition follows the commit.
 
 Faults: every rejection is the ASL's ``SetFault(code, address)`` on the linked architectural
-state :attr:`BlockControl.arch` (:class:`interpreter.arch.ArchState`): the fault code
+state :attr:`BlockControl.arch` (:class:`interpreter.machine.arch.ArchState`): the fault code
 (``last_fault``) and address, the trap number in the target ring's trap bank, the trap context
 saved in that ring (the block state at the fault, and the visible EBARG registers), the ring
 switch and the trap entry TPC (EVBASE, or the fault address itself when EVBASE is 0, which is
@@ -47,7 +47,7 @@ from pto_dialect.faults import FaultCode, PTOFault
 from pto_dialect.isa.commands import DR_KINDS, STOP_TYPES, BlockKind, Transfer
 
 if TYPE_CHECKING:
-    from interpreter.arch import ArchState
+    from interpreter.machine.arch import ArchState
 
 ILLEGAL_INSTRUCTION = FaultCode.ILLEGAL_INSTRUCTION
 BUNDLE_CONTROL = FaultCode.BUNDLE_CONTROL
@@ -84,7 +84,7 @@ class BlockControl:
         self.arch = arch
         """The linked architectural state: rings, trap banks, trap contexts, registers (a
         given ``arch`` is relinked to this block control; without one, the ``ArchState`` this
-        is given to links itself: :func:`interpreter.arch.new_block_control` makes both)."""
+        is given to links itself: :func:`interpreter.machine.arch.new_block_control` makes both)."""
         if arch is not None:
             arch.control = self
 
@@ -143,7 +143,7 @@ class BlockControl:
             return self.complete(self._wrap(self.tpc + isa.width_of(cmd) // 8))
         raise isa.NotModelledError(
             f"{cmd.mnemonic}: tile blocks are not run by the block-control model (their commit "
-            "executes a tile operation): they run as pto.block (interpreter.bundle_functions)"
+            "executes a tile operation): they run as pto.block (interpreter.ssa.bundle_functions)"
         )
 
     def enter_body(self) -> bool:

@@ -7,6 +7,6 @@ the trap banks and trap contexts, fault entry and precise restart (docs/trap-con
   interrupts, SaveTrapContext / RecoverTrapContext, and :meth:`ArchState.run_at`.
 """
 
-from interpreter.arch.state import ArchState, TrapBank, TrapContext, new_block_control
+from interpreter.machine.arch.state import ArchState, TrapBank, TrapContext, new_block_control
 
 __all__ = ["ArchState", "TrapBank", "TrapContext", "new_block_control"]

@@ -3,8 +3,8 @@
 xDSL 0.75's own ``arith``/``linalg``/``tensor`` interpreters use ``IntegerAttr``/
 ``FloatAttr``/``ShapedArray`` values, have no bf16/f8 tensors, no dense tensor constants
 and run ``linalg.generic`` element by element; these replace them. Run-time values are
-numpy arrays (tensors) and numpy scalars (see :mod:`interpreter.upstream.dtypes`).
-``math`` is :mod:`interpreter.upstream.math`, ``cf.assert`` :mod:`interpreter.upstream.cf`;
+numpy arrays (tensors) and numpy scalars (see :mod:`interpreter.ssa.upstream.dtypes`).
+``math`` is :mod:`interpreter.ssa.upstream.math`, ``cf.assert`` :mod:`interpreter.ssa.upstream.cf`;
 ``func`` is xDSL's (copied: see :mod:`.func`); ``scf`` is xDSL's with ``for``/``index_switch``
 fixed for numpy integers.
 """

@@ -11,7 +11,7 @@ can name the same tile as a source:
   ``asl/block/model/dispatch/destination-shape.asl``, ``ResolveBundleTMATMULCubeDestinationGroup``
   in ``cube-destination.asl``) while every source stays allocated (a Local tile is released only
   by the rollback of a faulting block, ``asl/block/model/faults/rollback.asl``). Our blocks
-  (``interpreter/bundle_functions.py``) and ``pto-assign-registers`` do the same;
+  (``interpreter/ssa/bundle_functions.py``) and ``pto-assign-registers`` do the same;
 * the **SSA tile level** cannot name a register at all (every result is a fresh value).
 
 No instruction reaches the contracts except through a block, so this level is what the AVS
@@ -71,7 +71,7 @@ from pto_dialect.tile_local import ReduceTileOp
 from pto_dialect.tile_rearrange import THistogramOp, TImg2ColOp, TMrgSortOp, TSortOp
 
 if TYPE_CHECKING:
-    from interpreter.runtime import TileValue
+    from interpreter.ssa.runtime import TileValue
 
 REGISTERS = 64
 """Local tile IDs 0..63 (``PTO_TILE_REGISTER_COUNT``): hand * 16 + k - 1 names ``t#k``.."""
@@ -151,7 +151,7 @@ class TileRegisters:
         self._undefined: set[int] = set()
         """Allocated registers whose contents are not defined (a partial Shared EXTRACT)."""
         self.shared: Any = None
-        """The :class:`interpreter.shared_registers.SharedRegisters` sharing this capacity."""
+        """The :class:`interpreter.machine.shared_registers.SharedRegisters` sharing this capacity."""
         self._feature_map: dict[int, FeatureMap] = {}  # valid descriptors only
         self._pad: dict[int, str] = {}
         """PadValue of a register's positions outside its valid rectangle (absent: Null)."""
@@ -172,7 +172,7 @@ class TileRegisters:
         ``tile_capacity`` -> TileLegality with every register unchanged (ADR-0013: aggregate
         overflow of a direct allocation is a tile-legality fault, the old destination kept)."""
         self._check_index(index)
-        from interpreter.runtime import array_from_tile, tile_from_array
+        from interpreter.ssa.runtime import array_from_tile, tile_from_array
 
         if isinstance(ttype, str):
             ttype = _descriptor(ttype)
@@ -239,7 +239,7 @@ class TileRegisters:
         feature-map descriptor are unchanged (a producer writing its destination, e.g. the
         ASL's ``TLOAD``: ``_Tiles[[destination]] = result``)."""
         self._require(index, "write")
-        from interpreter.runtime import array_from_tile, tile_from_array
+        from interpreter.ssa.runtime import array_from_tile, tile_from_array
 
         ttype = self._type[index]
         self._value[index] = array_from_tile(tile_from_array(ttype, np.asarray(value)))  # type: ignore[arg-type]
@@ -273,7 +273,7 @@ class TileRegisters:
         the payload order) with its definedness mask. Valid elements are defined iff
         :meth:`contents_defined`; the other positions hold the register's padding
         (:meth:`apply_padding`; Null: undefined)."""
-        from interpreter.runtime import TileValue, pe_indices, tile_from_array
+        from interpreter.ssa.runtime import TileValue, pe_indices, tile_from_array
 
         self._require(index, "physical")
         ttype, value = self._type[index], self._value[index]
@@ -372,8 +372,8 @@ class TileRegisters:
 def register_storage(ttype: Attribute, value: np.ndarray) -> np.ndarray:
     """A result in a register's storage: raw-carrier (D4) results are the ASL's 64-bit raw
     payload words, of which an element keeps its low bits."""
-    from interpreter.runtime import storage_dtype
-    from interpreter.shared_blocks import typed_values
+    from interpreter.machine.shared_blocks import typed_values
+    from interpreter.ssa.runtime import storage_dtype
 
     value = np.asarray(value)
     if not isinstance(ttype, TileType) or value.dtype == storage_dtype(ttype.dtype):
@@ -386,7 +386,7 @@ def _descriptor(text: str) -> TileType | PredicateTileType:
     [TileLegality] diagnostic) -> that :class:`PTOFault`, other text -> ValueError."""
     from xdsl.utils.exceptions import ParseError
 
-    from interpreter.runner import build_context
+    from interpreter.ssa.runner import build_context
 
     try:
         ttype = Parser(build_context(), text).parse_type()
@@ -455,6 +455,6 @@ def run_in_function(body: Block, instr: IRDLOperation, args: Sequence[Any],
     results = [r for r in instr.results]
     body.add_ops([instr, func.ReturnOp(*results)])
     fn = func.FuncOp("f", ([a.type for a in body.args], [r.type for r in results]), Region(body))
-    from interpreter.runner import run
+    from interpreter.ssa.runner import run
 
     return run(builtin.ModuleOp([fn]), "f", *args, profile=profile)

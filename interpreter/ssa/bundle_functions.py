@@ -9,13 +9,13 @@ A block runs the way the architecture completes it:
 2. for the linked block the equivalent tile-level op is rebuilt and checked against the
    linked tile types (:func:`pto_dialect.bundle.check_linked`: operand/descriptor legality ->
    TileLegality, a destination SizeCode the result does not fit -> TileAllocation);
-3. the SAME kernels as the tile level run (:class:`interpreter.pto_functions.PTOFunctions`,
+3. the SAME kernels as the tile level run (:class:`interpreter.ssa.pto_functions.PTOFunctions`,
    i.e. :mod:`interpreter.kernels`), with their data-dependent preflight (definedness, the
    integer zero divisor -> TileLegality) before any result exists; all destinations are
    published together as fresh values (atomic). A destination never names a source register:
    B.IOT names only its hand, resolved to an unallocated register (pto-spec
    ``asl/block/model/dispatch/destination-shape.asl``), so blocks cannot alias; aliasing exists
-   only at the tile-instruction level (:mod:`interpreter.tile_registers`).
+   only at the tile-instruction level (:mod:`interpreter.machine.tile_registers`).
 
 Linked TLOAD/TSTORE blocks run the tile-level data movement with the block's tensor and
 offset operands (the values the GMADDR pseudo-instruction would put in a0/a1). A linked CUBE
@@ -33,7 +33,7 @@ with ``trap`` is refused with a clear error: its post-commit trap has nowhere to
 Register exhaustion is a static property of the program here: ``pto-assign-registers`` reports it
 as ``[TileAllocation]`` (docs/blocks.md). An unlinked block (read from assembly or hex) has
 no tile values to run on here and is refused with a clear error; it runs on registers on
-:class:`interpreter.shared_blocks.Core` (:mod:`interpreter.core_local`), which then runs it as
+:class:`interpreter.machine.shared_blocks.Core` (:mod:`interpreter.machine.core_local`), which then runs it as
 the linked block of its register types through this module.
 """
 
@@ -44,7 +44,7 @@ from typing import Any
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.utils.exceptions import InterpretationError
 
-from interpreter.pto_functions import (
+from interpreter.ssa.pto_functions import (
     binary_plan,
     convert_plan,
     cube_plan,
@@ -55,7 +55,7 @@ from interpreter.pto_functions import (
     tload_plan,
     tstore_plan,
 )
-from interpreter.runtime import TileValue
+from interpreter.ssa.runtime import TileValue
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import (
     BlockOp,
@@ -102,7 +102,7 @@ def _block_plan(op: BlockOp, profile: str, in_place: bool):
 
     A block whose decode faults is not cached: its plan decodes again on every execution and
     faults there, at the same op, before any effect (D12). ``in_place`` is passed to a
-    TSTORE block's tile plan (:func:`interpreter.pto_functions.tstore_plan`)."""
+    TSTORE block's tile plan (:func:`interpreter.ssa.pto_functions.tstore_plan`)."""
     try:
         s = op.summary()  # PTOFault: IllegalInstruction / BundleControl / TileLegality
         tile_op = None if s.noop or not op.linked else check_linked(op, s)
@@ -123,7 +123,7 @@ def _block_plan(op: BlockOp, profile: str, in_place: bool):
             raise InterpretationError(
                 "B.CATR trap requests a synchronous trap after the block commits "
                 "(Fault_BundlePostCommit); interpreter.run has no trap handler to deliver it "
-                "to (the trap model, interpreter.arch, is harness state), so the block is not "
+                "to (the trap model, interpreter.machine.arch, is harness state), so the block is not "
                 "run (docs/blocks.md, 'B.CATR'; docs/trap-context.md)"
             )
 

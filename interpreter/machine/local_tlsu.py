@@ -1,8 +1,8 @@
 """Local TLOAD / TSTORE on architectural state: byte GM, GPR operands, precise GM faults.
 
-:class:`LocalTLSU` is the part of :class:`interpreter.shared_blocks.Core` that runs the
+:class:`LocalTLSU` is the part of :class:`interpreter.machine.shared_blocks.Core` that runs the
 ordinary Local memory blocks and their tile instructions against the core's byte-addressed
-GM (:class:`interpreter.global_memory.GlobalMemory`). Sources (pto-spec e599a3d3):
+GM (:class:`interpreter.machine.global_memory.GlobalMemory`). Sources (pto-spec e599a3d3):
 
 * the tile instructions ``TLOAD(destination, base, row_stride)`` / ``TSTORE(base, row_stride,
   source)`` of ``asl/tile/model/memory/load-store.asl``: every valid element at
@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from interpreter.global_memory import dense_row_stride, gm_addresses, gm_load, gm_store
-from interpreter.runtime import pe_indices
+from interpreter.machine.global_memory import dense_row_stride, gm_addresses, gm_load, gm_store
+from interpreter.ssa.runtime import pe_indices
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import MOVE_LAYOUT_CODES
 from pto_dialect.datatypes import TileDataType
@@ -50,9 +50,9 @@ from pto_dialect.isa.errors import NotModelledError
 from pto_dialect.memory_model import MemoryOrder, block_memory_order
 
 if TYPE_CHECKING:
-    from interpreter.global_memory import GlobalMemory
-    from interpreter.shared_registers import SharedRegisters
-    from interpreter.tile_registers import TileRegisters
+    from interpreter.machine.global_memory import GlobalMemory
+    from interpreter.machine.shared_registers import SharedRegisters
+    from interpreter.machine.tile_registers import TileRegisters
 
 _TL = FaultKind.TILE_LEGALITY
 _TA = FaultKind.TILE_ALLOCATION
@@ -64,7 +64,7 @@ STORE_LAYOUT_OF_CODE = {codes[1]: layout for layout, codes in MOVE_LAYOUT_CODES.
 
 
 class LocalTLSU:
-    """Local TLOAD / TSTORE of :class:`~interpreter.shared_blocks.Core` (module docstring)."""
+    """Local TLOAD / TSTORE of :class:`~interpreter.machine.shared_blocks.Core` (module docstring)."""
 
     local: TileRegisters
     shared: SharedRegisters
@@ -125,7 +125,11 @@ class LocalTLSU:
                              f"SizeCode {size} ({cap} B): TileCubeDescriptorShapeLegal", name,
                              cube)  # fmt: skip
         else:
-            from interpreter.shared_registers import derived_rows, logical_capacity, shape_legal
+            from interpreter.machine.shared_registers import (
+                derived_rows,
+                logical_capacity,
+                shape_legal,
+            )
 
             rows = derived_rows(cap, col, dt)
             if not shape_legal(cap, col, vr, vc, dt) or rows * col > logical_capacity(cap, dt):
@@ -178,7 +182,7 @@ class LocalTLSU:
 
     def _load(self, ttype: TileType, base: int, stride: int, order: MemoryOrder) -> np.ndarray:
         """The valid rectangle of ``ttype`` read from GM (row-major, one access per element)."""
-        from interpreter.shared_blocks import typed_values
+        from interpreter.machine.shared_blocks import typed_values
 
         vr, vc = ttype.valid_shape
         r, c = np.divmod(np.arange(vr * vc), vc)
@@ -190,7 +194,7 @@ class LocalTLSU:
                order: MemoryOrder) -> None:  # fmt: skip
         """Each selected PE's valid rectangle (``payload`` is ``(P, VR, VC)`` in the order of
         the tile's PEs) to the one footprint, PE order, after one preflight of all accesses."""
-        from interpreter.shared_blocks import raw_words
+        from interpreter.machine.shared_blocks import raw_words
 
         held = pe_indices(ttype.pe_mask)
         pes = [held.index(p) for p in pe_indices(mask) if p in held]

@@ -3,14 +3,14 @@
 The AVS tests of the Shared forms run command streams against architectural state: Local
 tiles by register number, Shared registers S0..S255, per-PE GPRs and GM bytes. Our SSA blocks
 cannot name an S register, so this is their level: :class:`Core` holds a Local register file
-(:class:`~interpreter.tile_registers.TileRegisters`), the Shared registers
-(:class:`~interpreter.shared_registers.SharedRegisters`, charged against the same
+(:class:`~interpreter.machine.tile_registers.TileRegisters`), the Shared registers
+(:class:`~interpreter.machine.shared_registers.SharedRegisters`, charged against the same
 ``tile_capacity``), four PEs' GPR files and a byte-addressed GM, and :meth:`Core.execute` runs
 one block of decoded commands. GM accesses fault as the ASL's ``ProbeDataAccess`` (DataPage /
 DataAlignment with the faulting address) and record memory events while capture is on
-(:mod:`interpreter.global_memory`); the ordinary Local TLOAD / TSTORE blocks and the CUBE
-conversions run here too (:mod:`interpreter.local_tlsu`, docs/gm-faults.md), and so do the
-unlinked Local TEPL and CUBE blocks, by register number (:mod:`interpreter.core_local`,
+(:mod:`interpreter.machine.global_memory`); the ordinary Local TLOAD / TSTORE blocks and the CUBE
+conversions run here too (:mod:`interpreter.machine.local_tlsu`, docs/gm-faults.md), and so do the
+unlinked Local TEPL and CUBE blocks, by register number (:mod:`interpreter.machine.core_local`,
 docs/blocks.md "Decoded blocks on Core").
 
 Order (pto-spec ``asl/block/model/dispatch/shared-tlsu.asl`` ``ExecuteBundleSharedTLSUOperation``
@@ -55,11 +55,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from interpreter.core_local import LocalBlocks
-from interpreter.global_memory import GlobalMemory, MemoryEvent, dense_row_stride
-from interpreter.local_tlsu import LocalTLSU
-from interpreter.runtime import storage_dtype
-from interpreter.shared_registers import (
+from interpreter.machine.core_local import LocalBlocks
+from interpreter.machine.global_memory import GlobalMemory, MemoryEvent, dense_row_stride
+from interpreter.machine.local_tlsu import LocalTLSU
+from interpreter.machine.shared_registers import (
     FULL,
     NONE,
     SharedDescriptor,
@@ -70,12 +69,13 @@ from interpreter.shared_registers import (
     selected,
     size_code_bytes,
 )
-from interpreter.tile_registers import (
+from interpreter.machine.tile_registers import (
     OPS,
     TileRegisters,
     register_storage,
     run_tile_instruction,
 )
+from interpreter.ssa.runtime import storage_dtype
 from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.convert_ops import LAYOUT_PAIR_OF_CODE
 from pto_dialect.datatypes import DTYPE_NONE, TileDataType, mx_needs_scale
@@ -138,9 +138,9 @@ class Core(LocalTLSU, LocalBlocks):
     registers), :attr:`shared` (S0..S255), :attr:`gpr` (four PEs x 32 GPRs, uint64; register 0
     reads zero) and :attr:`gm` (GM bytes, ``gm_bytes`` long; the ASL's model memory is 4 KiB)
     with its permission rule and event capture, :attr:`memory`
-    (:class:`~interpreter.global_memory.GlobalMemory`, docs/gm-faults.md).
+    (:class:`~interpreter.machine.global_memory.GlobalMemory`, docs/gm-faults.md).
 
-    ``arch`` (an :class:`interpreter.arch.ArchState`, optional) supplies the current ring for
+    ``arch`` (an :class:`interpreter.machine.arch.ArchState`, optional) supplies the current ring for
     the permission rule (ACR2..15: the 3072-byte application region); run a block as an
     instruction attempt with ``arch.run_at(pc, core.execute, cmds)`` to get its trap."""
 
@@ -194,7 +194,7 @@ class Core(LocalTLSU, LocalBlocks):
             return self._local_block(s, list(cmds), profile)
         raise NotModelledError(f"{s.op_name}: Core runs the Shared (B.IOS) TLSU and CUBE blocks, "
                                "the Local TLOAD / TSTORE blocks and the Local TEPL / CUBE blocks "
-                               "of interpreter.core_local.FAMILIES; other Local blocks run as "
+                               "of interpreter.machine.core_local.FAMILIES; other Local blocks run as "
                                "linked pto.block ops (interpreter.run)")  # fmt: skip
 
     def _shared_tlsu(self, s: BlockSummary) -> BlockResult:

@@ -15,7 +15,7 @@ How the body is evaluated (never element by element):
   fancy-indexing call. Arrays keep size-1 axes for loop dims they do not depend on, so
   ``(n, k) -> (k)`` costs K elements, not N*K.
 * **Parallel-only ops**: the body runs once with whole arrays as block arguments; each
-  ``arith`` op is one numpy call (see :mod:`interpreter.upstream.arith`).
+  ``arith`` op is one numpy call (see :mod:`interpreter.ssa.upstream.arith`).
 * **Reductions, recognised idiom**: when every yielded value is ``OP(acc, t)`` with ``acc``
   the output's block argument used only there and ``OP`` in :data:`REDUCTION_IDIOMS`
   (``addf``, ``mulf``, ``addi``, ``muli``, ``andi``, ``ori``, ``xori``, ``maxsi``,

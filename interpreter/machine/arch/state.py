@@ -19,7 +19,7 @@ A model of the PTO v0 reference profile (pto-spec e599a3d3; read, not copied):
   a handler that rewrites EBARG_TPC changes where the program resumes).
 
 The program-control half of the state (TPC, BPC, the BARG, ra, the active block, B.CATR) is
-:class:`interpreter.block_control.BlockControl`, linked both ways (``ArchState().control``,
+:class:`interpreter.machine.block_control.BlockControl`, linked both ways (``ArchState().control``,
 ``new_block_control().arch``): a block-control fault enters its trap here, and a recovery writes
 the saved block state back there. The trap context keeps what the model has of the ASL's
 record (docs/trap-context.md lists the fields); the scalar-block state the model lacks (bundle
@@ -38,9 +38,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from interpreter.arch import registers as R
-from interpreter.arch import traps as T
-from interpreter.block_control import Barg, BlockControl
+from interpreter.machine.arch import registers as R
+from interpreter.machine.arch import traps as T
+from interpreter.machine.block_control import Barg, BlockControl
 from pto_dialect import isa
 from pto_dialect.faults import FaultCode, PTOFault
 from pto_dialect.isa.commands import Transfer

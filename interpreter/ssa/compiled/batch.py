@@ -15,7 +15,7 @@ Each op then runs once on the batched values:
 * a CUBE op runs its kernel once with its column operands (B, B scale, bias, C) batched
   along columns and its row operands (A, A scale, scalars) loop-invariant and equal on every
   PE -- the same column independence the per-op PE batching of
-  :func:`interpreter.pto_functions.cube_plan` uses. No row reductions;
+  :func:`interpreter.ssa.pto_functions.cube_plan` uses. No row reductions;
 * a chain of ACC CUBE ops, each continuing the previous one's C (read by nothing else), runs
   lazily (:class:`_Chain`): under the ``ordered`` profile as one kernel call over the
   concatenated K ranges when they are neighbouring slices of the same B and B scale (ADR-0047:
@@ -38,8 +38,8 @@ from xdsl.ir import Operation, SSAValue
 
 from interpreter import kernels
 from interpreter.kernels.status import staged
-from interpreter.pto_functions import COLUMN_ROLES, Owned, owned_copy, tload_plan
-from interpreter.runtime import pe_indices, require_source, storage_dtype
+from interpreter.ssa.pto_functions import COLUMN_ROLES, Owned, owned_copy, tload_plan
+from interpreter.ssa.runtime import pe_indices, require_source, storage_dtype
 from pto_dialect.attributes import RoundingMode, TargetProfile, TileType
 from pto_dialect.bundle import (
     BlockOp,

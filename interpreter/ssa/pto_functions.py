@@ -13,9 +13,9 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from interpreter import kernels
-from interpreter.compare_functions import compare_select_plan
 from interpreter.kernels.status import staged
-from interpreter.runtime import (
+from interpreter.ssa.compare_functions import compare_select_plan
+from interpreter.ssa.runtime import (
     TileValue,
     all_defined,
     pe_indices,
@@ -90,7 +90,7 @@ class Owned(np.ndarray):
     """A tensor buffer the compiled engine allocated itself and may update in place.
 
     A ``pto.tstore`` whose destination is such a buffer, and whose destination SSA value dies
-    at the store (the compiled engine proves that statically, :mod:`interpreter.compiled`),
+    at the store (the compiled engine proves that statically, :mod:`interpreter.ssa.compiled`),
     writes into it instead of copying the whole tensor. The xDSL engine never creates one."""
 
 

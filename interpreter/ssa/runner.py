@@ -3,13 +3,13 @@
 The context holds xDSL's dialects with our upstream ``linalg``/``arith`` replacing
 xDSL's (:func:`pto_dialect.upstream.register_upstream_overrides`) and the ``pto``
 dialect when :mod:`pto_dialect.dialect` exists. The interpreter gets the numpy functions
-of :mod:`interpreter.upstream` and, when :mod:`interpreter.pto_functions` exists,
+of :mod:`interpreter.ssa.upstream` and, when :mod:`interpreter.ssa.pto_functions` exists,
 ``PTOFunctions(profile=profile)`` (registered last, overriding on conflict).
 
 Argument conventions (checked against the function signature before running):
 
 * a tensor argument is an ``np.ndarray`` of the exact shape (``?`` matches any size) and
-  of the element type's dtype (:func:`interpreter.upstream.dtype_for`). Bit patterns are
+  of the element type's dtype (:func:`interpreter.ssa.upstream.dtype_for`). Bit patterns are
   accepted without a value cast: an unsigned integer array of the same width is *viewed*
   as bf16 / f16 / f8 / f6 / f4 / E8M0 when the signature asks for those (f6 and f4 codes
   must fit their 6 / 4 bits), and as a signless integer of the same width;
@@ -38,8 +38,8 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError, ParseError
 
 from interpreter.kernels.status import NumericStatus, active, record, recording
-from interpreter.upstream import upstream_functions
-from interpreter.upstream.dtypes import UnsupportedTypeError, dtype_for
+from interpreter.ssa.upstream import upstream_functions
+from interpreter.ssa.upstream.dtypes import UnsupportedTypeError, dtype_for
 from pto_dialect.faults import PTOFault
 from pto_dialect.upstream import register_upstream_overrides
 
@@ -163,14 +163,14 @@ def load_module(
 
 def extra_functions(profile: str) -> list[InterpreterFunctions]:
     """The PTO interpreter functions: tile-level ops, tensor-level ops and decoded blocks."""
-    from interpreter.pto_functions import PTOFunctions
+    from interpreter.ssa.pto_functions import PTOFunctions
 
     funcs: list[InterpreterFunctions] = [PTOFunctions(profile=profile)]
     for module, cls in (
-        ("interpreter.tensor_functions", "TensorPTOFunctions"),
-        ("interpreter.tensor_local_functions", "TensorLocalFunctions"),
-        ("interpreter.tensor_convert_functions", "TensorConvertFunctions"),
-        ("interpreter.bundle_functions", "PTOBundleFunctions"),
+        ("interpreter.ssa.tensor_functions", "TensorPTOFunctions"),
+        ("interpreter.ssa.tensor_local_functions", "TensorLocalFunctions"),
+        ("interpreter.ssa.tensor_convert_functions", "TensorConvertFunctions"),
+        ("interpreter.ssa.bundle_functions", "PTOBundleFunctions"),
     ):
         try:
             mod = __import__(module, fromlist=[cls])
@@ -205,7 +205,7 @@ def _convert_argument(value: Any, t: Attribute, index: int) -> Any:
     from pto_dialect.predicate import PredicateTileType
 
     if isinstance(t, TileType | PredicateTileType):
-        from interpreter.runtime import tile_from_array
+        from interpreter.ssa.runtime import tile_from_array
 
         try:
             return tile_from_array(t, np.asarray(value))
@@ -283,7 +283,7 @@ class _OpTracker(Interpreter.Listener):
 
 
 ENGINES = ("compiled", "xdsl", "both")
-"""``compiled``: the plan engine (:mod:`interpreter.compiled`, the default); ``xdsl``: the
+"""``compiled``: the plan engine (:mod:`interpreter.ssa.compiled`, the default); ``xdsl``: the
 reference engine, xDSL's interpreter; ``both``: run the two and require identical outcomes
 (bitwise results, or the same error at the same op). ``PTO_ENGINE`` sets the default."""
 
@@ -316,7 +316,7 @@ def run(
     engine = engine or os.environ.get("PTO_ENGINE") or "compiled"
     if engine not in ENGINES:
         raise RunError(f"unknown engine '{engine}' (choose from {', '.join(ENGINES)})")
-    from interpreter import compiled
+    from interpreter.ssa import compiled
 
     checked = isinstance(module_or_path, builtin.ModuleOp) and compiled.cached(module_or_path)
     if checked:
@@ -384,7 +384,7 @@ def _run_xdsl(module: builtin.ModuleOp, callee: func.FuncOp, args: tuple[Any, ..
 def _run_compiled(
     module: builtin.ModuleOp, callee: func.FuncOp, args: tuple[Any, ...], profile: str
 ):
-    from interpreter import compiled
+    from interpreter.ssa import compiled
 
     tracker = _OpTracker()
     try:
@@ -456,7 +456,7 @@ def _run_both(module: builtin.ModuleOp, callee: func.FuncOp, args: tuple[Any, ..
 
 
 def _defined(value: Any) -> Any:
-    from interpreter.runtime import TileValue
+    from interpreter.ssa.runtime import TileValue
 
     if isinstance(value, TileValue):
         return {p: d.tobytes() for p, d in value.defined.items()}
@@ -464,7 +464,7 @@ def _defined(value: Any) -> Any:
 
 
 def _convert_result(value: Any) -> np.ndarray:
-    from interpreter.runtime import TileValue, array_from_tile
+    from interpreter.ssa.runtime import TileValue, array_from_tile
 
     if isinstance(value, TileValue):
         return array_from_tile(value)

@@ -15,7 +15,7 @@ In-place stores. A store's destination value is *exclusive* when nothing else ca
 its buffer after the store: it has one use (the store) and is itself a store result, or an
 ``scf.for`` iter_arg / result whose yielded value is exclusive (an init that is not exclusive
 is demoted to a plain array at loop entry). A store into an exclusive destination that holds
-an engine-owned buffer (:class:`interpreter.pto_functions.Owned`) writes in place; any other
+an engine-owned buffer (:class:`interpreter.ssa.pto_functions.Owned`) writes in place; any other
 store copies once into a fresh owned buffer. Buffers are demoted to plain arrays at return.
 """
 
@@ -33,9 +33,9 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import InterpretationError
 
-from interpreter.pto_functions import Owned
-from interpreter.upstream.arith import finish
-from interpreter.upstream.dtypes import dtype_for
+from interpreter.ssa.pto_functions import Owned
+from interpreter.ssa.upstream.arith import finish
+from interpreter.ssa.upstream.dtypes import dtype_for
 from pto_dialect.bundle import BlockOp
 
 from .batch import batch_plan, tile_op_operands

@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 from xdsl.ir import Operation
 
-from interpreter.pto_functions import Owned, owned_copy
-from interpreter.runtime import pe_indices
+from interpreter.ssa.pto_functions import Owned, owned_copy
+from interpreter.ssa.runtime import pe_indices
 
 from .batch import BatchPlan, run_batched
 

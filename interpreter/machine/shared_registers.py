@@ -21,7 +21,7 @@ payload is split by byte offset into four quarters; quarter ``q`` belongs to PE 
   mask and an identical descriptor (``SharedTileDescriptorsCompatible``), else it returns False
   and changes nothing; a zero mask is a true no-op.
 * Capacity: a valid record charges ``popcount(allocation) x capacity`` (ADR-0013), counted with
-  the Local tiles of the attached :class:`~interpreter.tile_registers.TileRegisters`
+  the Local tiles of the attached :class:`~interpreter.machine.tile_registers.TileRegisters`
   (:attr:`SharedRegisters.core_capacity_in_use`); the Local file counts the Shared charge when
   it allocates.
 
@@ -29,7 +29,7 @@ Words are 64-bit raw element encodings (signed integers sign-extended, as the AS
 produce them; 4-bit elements one nibble). Elements outside a descriptor's valid rectangle are
 never read by a Shared consumer (each checks its rectangle against the valid one), so the model
 stores zeros there. GM is a byte array (``numpy.uint8``) or an
-:class:`~interpreter.global_memory.GlobalMemory`; a GM access outside the permitted region is
+:class:`~interpreter.machine.global_memory.GlobalMemory`; a GM access outside the permitted region is
 the ASL's DataPage fault, one not aligned to its element size DataAlignment, each with the
 first faulting access's address and before any effect (docs/gm-faults.md); while event
 capture is on, each access records a memory event of its PE.
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from interpreter.global_memory import (  # gm_load / gm_store re-exported
+from interpreter.machine.global_memory import (  # gm_load / gm_store re-exported
     GlobalMemory,
     element_bits,
     gm_addresses,
@@ -56,7 +56,7 @@ from pto_dialect.geometry import Layout, core_allocation_bytes, fractal_inner_el
 from pto_dialect.memory_model import MemoryOrder
 
 if TYPE_CHECKING:
-    from interpreter.tile_registers import TileRegisters
+    from interpreter.machine.tile_registers import TileRegisters
 
 SHARED_REGISTERS = 256
 """``PTO_SHARED_TILE_COUNT``: S0..S255."""
@@ -228,7 +228,7 @@ class SharedRegisters:
 
     def __init__(self, local: TileRegisters | None = None) -> None:
         if local is None:
-            from interpreter.tile_registers import TileRegisters
+            from interpreter.machine.tile_registers import TileRegisters
 
             local = TileRegisters()
         self.local = local

@@ -4,7 +4,7 @@ A builder turns one op, once, into a Python callable ``step(*operand_values) -> 
 (a tuple, one value per op result) with every static part of the op -- attributes, tile
 descriptors, kernel rows, block decodes -- resolved ahead of time. Ops without a row run
 through the SAME implementation tables the xDSL engine uses (the ``@impl`` functions of
-:func:`interpreter.runner.extra_functions` and :mod:`interpreter.upstream`), called directly
+:func:`interpreter.ssa.runner.extra_functions` and :mod:`interpreter.ssa.upstream`), called directly
 with no xDSL dispatch: so a family that registers its ``@impl`` rows (h9a/h9b style) runs on
 the compiled engine without new code.
 
@@ -26,9 +26,9 @@ from typing import Any
 
 from xdsl.ir import Operation
 
-from interpreter.bundle_functions import block_plan, block_stores
-from interpreter.compare_functions import compare_select_plan
-from interpreter.pto_functions import (
+from interpreter.ssa.bundle_functions import block_plan, block_stores
+from interpreter.ssa.compare_functions import compare_select_plan
+from interpreter.ssa.pto_functions import (
     binary_plan,
     convert_plan,
     cube_plan,

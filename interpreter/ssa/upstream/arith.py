@@ -1,7 +1,7 @@
 """numpy ``arith`` semantics for the interpreter (scalars, tensors and vectorised bodies).
 
 Every implementation works unchanged on numpy scalars, on whole tensors (``arith`` on
-tensor types) and on the broadcast arrays that :mod:`interpreter.upstream.linalg` feeds a
+tensor types) and on the broadcast arrays that :mod:`interpreter.ssa.upstream.linalg` feeds a
 ``linalg.generic`` body, so each op is one vectorised numpy call whatever the shape.
 
 Semantics follow the upstream ``arith`` documentation with fixed-width results:

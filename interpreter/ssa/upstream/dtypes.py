@@ -1,6 +1,6 @@
 """MLIR element types <-> numpy / ml_dtypes dtypes for the upstream interpreter.
 
-Values at run time (see :mod:`interpreter.upstream`):
+Values at run time (see :mod:`interpreter.ssa.upstream`):
 
 * a ranked tensor is a C-contiguous ``np.ndarray`` whose dtype is :func:`dtype_for` of its
   element type;

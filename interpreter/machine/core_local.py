@@ -1,4 +1,4 @@
-"""Decoded (unlinked) Local TEPL and CUBE blocks on :class:`~interpreter.shared_blocks.Core`
+"""Decoded (unlinked) Local TEPL and CUBE blocks on :class:`~interpreter.machine.shared_blocks.Core`
 (PTO-SPEC 3.5; D12, D16).
 
 A block read from assembly or hex names registers only: its B.IOT sources are Local tile IDs
@@ -28,7 +28,7 @@ runs as the ASL completes it (``asl/block/model/dispatch/destination-shape.asl``
 5. the block is then the LINKED block of those types (its B.IOR renamed to the ``a<k>``
    convention the values now stand for) and runs exactly as a linked block does: the same
    reconstruction of the tile-level op and the same checks (:func:`pto_dialect.bundle.
-   check_linked`), the same plan and kernels (:mod:`interpreter.bundle_functions`);
+   check_linked`), the same plan and kernels (:mod:`interpreter.ssa.bundle_functions`);
 6. only then are the destinations allocated and written. Any fault leaves every register
    unchanged.
 
@@ -50,8 +50,8 @@ import numpy as np
 from xdsl.dialects.builtin import i64
 from xdsl.ir import Attribute, Block
 
-from interpreter.shared_registers import derived_rows, element_bits
-from interpreter.tile_registers import register_storage, run_in_function
+from interpreter.machine.shared_registers import derived_rows, element_bits
+from interpreter.machine.tile_registers import register_storage, run_in_function
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import (
     BINARY_OP_OF_SELECTOR,
@@ -268,10 +268,10 @@ def linked_commands(cmds: list[Command], n_scalars: int) -> list[Command]:
 
 
 class LocalBlocks:
-    """The Local TEPL / CUBE blocks of :class:`~interpreter.shared_blocks.Core` (mixin)."""
+    """The Local TEPL / CUBE blocks of :class:`~interpreter.machine.shared_blocks.Core` (mixin)."""
 
     def _local_block(self, s: BlockSummary, cmds: list[Command], profile: str):
-        from interpreter.shared_blocks import BlockResult
+        from interpreter.machine.shared_blocks import BlockResult
 
         core = self  # type: ignore[assignment]
         name = s.op_name

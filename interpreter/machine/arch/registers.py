@@ -15,7 +15,7 @@ bank of one ring (the ACR1 translation registers). Context-family registers (low
 0xF00 and above) are reachable from ACR0 only (``SystemRegisterAccessPermitted``).
 
 ``behaviour`` names how a read or write acts beyond storing the word; the state model
-(:mod:`interpreter.arch.state`) dispatches on it.
+(:mod:`interpreter.machine.arch.state`) dispatches on it.
 """
 
 from __future__ import annotations

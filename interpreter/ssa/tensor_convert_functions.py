@@ -10,7 +10,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from interpreter.kernels.convert import convert_values, storage
-from interpreter.upstream.dtypes import dtype_for
+from interpreter.ssa.upstream.dtypes import dtype_for
 from pto_dialect.tensor_convert import ConvertOp
 
 

@@ -17,7 +17,7 @@ Semantics (the upstream ``math`` documentation, lowered as LLVM intrinsics / lib
   ``rsqrt(+-0)`` is ``+-inf``; ``absf`` clears the sign bit (of NaN too);
 * ``absi`` wraps (``absi(INT_MIN) = INT_MIN``); ``ctlz``/``cttz``/``ctpop`` count bits of the
   element width; ``ipowi`` wraps and is undefined for negative exponents except for bases
-  1 and -1 (raised as :class:`~interpreter.upstream.arith.UndefinedBehaviourError`);
+  1 and -1 (raised as :class:`~interpreter.ssa.upstream.arith.UndefinedBehaviourError`);
   ``fpowi`` is ``powf`` with an integer exponent.
 """
 
