@@ -58,6 +58,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from passes.lowering.idioms import SIGNED_IDIOM, float_idiom, match_floor_mod_body
+
 CONTRACTION_NAMED = frozenset(
     {"linalg.matmul", "linalg.batch_matmul", "linalg.matvec", "linalg.vecmat", "linalg.dot"}
 )
@@ -119,7 +121,6 @@ def _reads_contraction(op: linalg.GenericOp) -> bool:
 
 
 def _is_floor_mod(op: linalg.GenericOp) -> bool:
-    from passes.convert_linalg_to_pto import SIGNED_IDIOM, float_idiom, match_floor_mod_body
 
     block = op.body.block
     return (match_floor_mod_body(block, SIGNED_IDIOM) is not None

@@ -276,7 +276,8 @@ def test_guarded_reciprocal_faults_exactly_where_the_assertion_fails(lowered):
 
 
 def _compare_select_rows() -> bool:
-    from passes.lowering.elementwise import BODY_LOWERING, Awaits
+    from passes.lowering.elementwise import BODY_LOWERING
+    from passes.lowering.elementwise_rows import Awaits
 
     return not isinstance(BODY_LOWERING.get("arith.select"), Awaits)
 

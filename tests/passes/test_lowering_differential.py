@@ -37,8 +37,8 @@ import interpreter.ssa.runner as runner
 from interpreter import run
 from interpreter.ssa.tensor_functions import TensorPTOFunctions
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
+from passes.lowering.tile_plans import GemvShape, plan_gemv
 from passes.pto_lower import PTOLowerPass
-from passes.pto_tile_to_capacity import GemvShape, plan_gemv
 from pto_dialect.datatypes import TileDataType as T
 from pto_dialect.faults import PTOFault
 from tests.budget import examples
