@@ -58,6 +58,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from pto_dialect.upstream.dense_floats import element_bits, float_attr_keeps_bits
+
 CONTRACTION_NAMED = frozenset(
     {"linalg.matmul", "linalg.batch_matmul", "linalg.matvec", "linalg.vecmat", "linalg.dot"}
 )
@@ -145,6 +147,8 @@ def splat_scalar(v: SSAValue) -> tuple[SSAValue | None, Operation | None]:
         if isinstance(elt, IntegerType):
             c = arith.ConstantOp(IntegerAttr(int(values[0]), elt))
         elif isinstance(elt, AnyFloat):
+            if not float_attr_keeps_bits(element_bits(val), elt):
+                return None, None  # a scalar FloatAttr would quieten this NaN
             c = arith.ConstantOp(FloatAttr(float(values[0]), elt))
         else:
             return None, None
