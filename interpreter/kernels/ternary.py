@@ -22,6 +22,7 @@ import numpy as np
 
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import valid_shape_error
 
 from . import status
 from .elementwise import check_encodings
@@ -174,6 +175,8 @@ def texpands_tile(scalar, valid, pad="null", dtype=None, *, shape=None):
     check_encodings(t, ((s, "scalar"),), "TEXPANDS")
     rows, cols = shape
     vr, vc = (rows, cols) if valid is None else valid
+    if why := valid_shape_error((vr, vc), (rows, cols)):
+        raise PTOFault(FaultKind.TILE_LEGALITY, why, "TEXPANDS")
     out = np.empty((rows, cols), npdt)
     out[:vr, :vc] = s
     if (vr, vc) == (rows, cols):
