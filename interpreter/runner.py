@@ -33,7 +33,6 @@ from xdsl.context import Context
 from xdsl.dialects import builtin, func
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.ir import Attribute, Operation
-from xdsl.parser import Parser
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError, ParseError
 
@@ -42,6 +41,12 @@ from interpreter.upstream import upstream_functions
 from interpreter.upstream.dtypes import UnsupportedTypeError, dtype_for
 from pto_dialect.faults import PTOFault
 from pto_dialect.upstream import register_upstream_overrides
+from pto_dialect.upstream.source_diagnostics import (
+    SourceParser,
+    failing_op,
+    no_function_message,
+    op_location,
+)
 
 __all__ = [
     "ENGINES",
@@ -102,7 +107,7 @@ def parse_module_text(
 
     try:
         check_dense_sizes(text, name)
-        return Parser(ctx or build_context(), text, name).parse_module()
+        return SourceParser(ctx or build_context(), text, name).parse_module()
     except ParseError as e:
         from pto_dialect.upstream.xdsl_fixes import fix_parse_error
 
@@ -151,7 +156,10 @@ def load_module(
         module.verify()
     except DiagnosticException as e:
         notes = "\n".join(getattr(e, "__notes__", []))
-        raise RunError(f"verification failed: {_one_line(e)}", f"{e}\n{notes}") from None
+        op = failing_op(e)
+        where = op_location(op) if op is not None else None
+        at = f"{where}: " if where else ""
+        raise RunError(f"verification failed: {at}{_one_line(e)}", f"{e}\n{notes}") from None
     except (RecursionError, MemoryError):
         raise
     except Exception as e:  # an exception inside an xDSL verifier: malformed op
@@ -325,7 +333,7 @@ def run(
         module = load_module(module_or_path)
     callee = SymbolTable.lookup_symbol(module, symbol)
     if callee is None:
-        raise RunError(f"no function named @{symbol} in the module")
+        raise RunError(no_function_message(module, symbol))
     if not isinstance(callee, func.FuncOp):
         raise RunError(f"@{symbol} is a '{callee.name}', not a func.func")
     if not callee.body.blocks:

@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from pto_dialect.upstream.source_diagnostics import no_function_message
+
 __all__ = ["format_flags", "format_result", "main"]
 
 _PRINT_THRESHOLD = 1000
@@ -211,8 +213,10 @@ def _run(args: argparse.Namespace) -> int:
             raise RunError(f"cannot read '{args.file}': {e.strerror or e}") from None
         module = load_module(parse_module_text(text, args.file))
     callee = SymbolTable.lookup_symbol(module, args.symbol)
+    if callee is None:
+        raise RunError(no_function_message(module, args.symbol))
     if not isinstance(callee, func.FuncOp):
-        raise RunError(f"no function named @{args.symbol} in the module")
+        raise RunError(f"@{args.symbol} is a '{callee.name}', not a func.func")
     arrays = _load_inputs(args.inputs, len(callee.function_type.inputs.data))
     flags = NumericStatus() if args.print_flags else None
     try:
