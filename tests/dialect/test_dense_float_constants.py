@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from xdsl.dialects import arith
 from xdsl.printer import Printer
 
-from interpreter.runner import RunError, parse_module_text, run
+from interpreter.ssa.runner import RunError, parse_module_text, run
 from tests.budget import examples
 
 WIDTH = {

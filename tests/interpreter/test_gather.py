@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter import run
-from interpreter.runner import RunError, build_context, parse_module_text
+from interpreter.ssa.runner import RunError, build_context, parse_module_text
 from passes.pto_lower import PTOLowerPass
 from tests.budget import examples
 

@@ -13,7 +13,7 @@ import pytest
 from lowering_helpers import apply, parse
 
 from interpreter import run
-from interpreter.runner import parse_module_text
+from interpreter.ssa.runner import parse_module_text
 from passes.pto_lower import PTOLowerPass
 
 MASK_BITS = [
