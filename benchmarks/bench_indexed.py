@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from benchmarks.bench_kernels import best_of
-from interpreter.global_memory import GlobalMemory
 from interpreter.kernels.indexed import byte_addresses, gather, scatter
+from interpreter.machine.global_memory import GlobalMemory
 from pto_dialect.datatypes import TileDataType as T
 
 

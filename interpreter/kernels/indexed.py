@@ -2,7 +2,7 @@
 
 MGATHER, MGATHER_MASK, MGATHER_CAS, MSCATTER, MSCATTER_MASK and TPREFETCH of pto-spec e599a3d3
 (``asl/tile/model/memory/gather-scatter.asl``, ``atomics.asl``; read, not copied), on
-:class:`interpreter.global_memory.GlobalMemory`. One call is one instruction of one PE:
+:class:`interpreter.machine.global_memory.GlobalMemory`. One call is one instruction of one PE:
 
 * **Addresses** (``TileMemoryByteDisplacementAddress``, ``asl/tile/model/memory/addressing.asl``):
   ``base + displacement`` modulo 2^64, the displacement being the index element sign-extended
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from interpreter.global_memory import GlobalMemory, MemoryEvent
+from interpreter.machine.global_memory import GlobalMemory, MemoryEvent
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.memory_model import MemoryOrder

@@ -2,8 +2,8 @@
 
 TPREFETCH, MGATHER, MSCATTER, MGATHER.MASK, MSCATTER.MASK, MGATHER.CAS and GMOV: the block
 tests build the AVS's command words, which our decoder (:func:`pto_dialect.isa.decode`) reads
-and :class:`interpreter.shared_blocks.Core` runs as the instruction attempt at a TPC of an
-:class:`interpreter.arch.ArchState`; the tile tests call the tile instructions by register
+and :class:`interpreter.machine.shared_blocks.Core` runs as the instruction attempt at a TPC of an
+:class:`interpreter.machine.arch.ArchState`; the tile tests call the tile instructions by register
 number (``Core.mgather(...)``, the ASL's ``MGATHER(destination, base, indices, pad)``).
 Expected values are the AVS's own (hand-derived from the ASL: address = base + the index
 sign- or zero-extended from its width, unscaled; the preflight of every lane before any event;
@@ -18,10 +18,10 @@ import pytest
 
 from conformance.inventory import avs, avs_units
 from conformance.test_avs_shared import STOP, word
-from interpreter.arch import ArchState
 from interpreter.kernels.indexed import AtomicEvent
-from interpreter.runtime import storage_dtype
-from interpreter.shared_blocks import Core, dim
+from interpreter.machine.arch import ArchState
+from interpreter.machine.shared_blocks import Core, dim
+from interpreter.ssa.runtime import storage_dtype
 from pto_dialect import isa
 from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import TileDataType as T
@@ -744,7 +744,7 @@ def test_tile_gmov_copy():
 
 # ---- the units -------------------------------------------------------------------------------
 test_indexed_units = avs_units({
-    "PTO-AVS-TILE-MODEL-LEGALITY-INDEXED-LAYOUT-STATIC-001": "interpreter.indexed_tlsu:IndexedTLSU",
+    "PTO-AVS-TILE-MODEL-LEGALITY-INDEXED-LAYOUT-STATIC-001": "interpreter.machine.indexed_tlsu:IndexedTLSU",
     "PTO-AVS-TILE-MODEL-MEMORY-GATHER-SCATTER-STATIC-001": "interpreter.kernels.indexed:gather",
     "PTO-AVS-TILE-MODEL-MEMORY-ATOMICS-STATIC-001":
         "interpreter.kernels.indexed:compare_and_swap",

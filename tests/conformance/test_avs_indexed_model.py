@@ -4,8 +4,8 @@
 positions) and ``restart.asl`` (precise restart of a faulting gather / scatter): the AVS tests
 call the tile instructions by register number (``MGATHER(destination, base, indices)``,
 ``MSCATTER(base, source, indices)``, ``TPREFETCHAllPEs``, ``TLOAD``, ``TSTORE``), which
-:class:`interpreter.shared_blocks.Core` provides; a faulting instruction is run as the attempt
-at a TPC of :class:`interpreter.arch.ArchState` to read ``_LastFault`` / ``_FaultAddress``.
+:class:`interpreter.machine.shared_blocks.Core` provides; a faulting instruction is run as the attempt
+at a TPC of :class:`interpreter.machine.arch.ArchState` to read ``_LastFault`` / ``_FaultAddress``.
 Expected values are the AVS's (hand-derived: byte displacements unscaled, the first failing
 lane decides the address, nothing changes before the preflight passed; 4 KiB GM).
 """
@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from conformance.inventory import avs
-from interpreter.arch import ArchState
-from interpreter.runtime import storage_dtype
-from interpreter.shared_blocks import Core
+from interpreter.machine.arch import ArchState
+from interpreter.machine.shared_blocks import Core
+from interpreter.ssa.runtime import storage_dtype
 from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import TileDataType as T
 from pto_dialect.faults import FaultCode

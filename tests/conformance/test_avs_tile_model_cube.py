@@ -35,7 +35,7 @@ def test_cube_descriptor_is_not_a_generic_operand():
     register freshly configured with it has no defined contents, so it is no readable source
     (``TileSourceContentsDefined``): TMOV from it is TileLegality, the destination kept;
     once written, TADD on the register is still refused."""
-    from interpreter.tile_registers import TileRegisters
+    from interpreter.machine.tile_registers import TileRegisters
     from pto_dialect.geometry import Layout, Storage, geometry_errors
 
     assert geometry_errors(16, 16, T.FP16, 16, 16, Layout.CUBE_M16, Storage.LOCAL, 512) == []
@@ -73,7 +73,7 @@ def test_undersized_n8_descriptor_refused():
     ``ConfigureCubeTileForMask`` returns FALSE): register 0, a 16x8 U8 vec tile (valid 1x1,
     element 0x5A, on one PE) keeps its descriptor, contents, definedness, physical payload and
     mask, and the capacity in use is unchanged."""
-    from interpreter.tile_registers import TileRegisters
+    from interpreter.machine.tile_registers import TileRegisters
     from pto_dialect.geometry import Layout, Storage, geometry_errors
 
     assert geometry_errors(13, 19, T.FP16, 13, 19, Layout.CUBE_N8, Storage.LOCAL, 128)
@@ -168,7 +168,7 @@ def test_mx_numeric_contract():
     A scale 42 leaves its contents undefined: the same TMATMUL_MX is then TileLegality
     (``TileSourceContentsDefined``), as is an FP32 1x2 scale in 42; 44 keeps 32. AType FP16
     with E4M3 operands is refused too (asl/tile/model/legality/matrix-shape.asl)."""
-    from interpreter.tile_registers import TileRegisters
+    from interpreter.machine.tile_registers import TileRegisters
 
     K = kernels.cube_matrix
     a, b = np.ones((1, 32), np.uint8), np.ones((32, 1), np.uint8)
@@ -255,7 +255,7 @@ def _indexed_selector_extensions() -> None:
     -padded MGATHER.MASK (displacements 0 8 16, predicate 1 0 1) gives 11 0 33; its
     MSCATTER.MASK to 2048 stores 11 and 33 and keeps 2056; MGATHER.CAS expecting 11 99 33 with
     replacements 111 222 333 observes 11 22 33 and leaves 111 22 333."""
-    from interpreter.shared_blocks import Core
+    from interpreter.machine.shared_blocks import Core
     from pto_dialect.attributes import TileType
     from pto_dialect.datatypes import TileDataType as T
     from pto_dialect.predicate import PredicateTileType

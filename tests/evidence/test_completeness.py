@@ -134,8 +134,8 @@ def test_local_move_rows(cls):
 @pytest.mark.parametrize("cls", GM_OPS, ids=lambda c: c.name)
 def test_global_memory_rows(cls):
     """MGATHER*, MSCATTER*, GMOV, TPREFETCH: TLSU encoding row (function, mnemonic), kernel
-    row, decoded-dispatch row, and the Core's block row (interpreter.indexed_tlsu)."""
-    from interpreter.indexed_tlsu import INDEXED_FUNCTIONS
+    row, decoded-dispatch row, and the Core's block row (interpreter.machine.indexed_tlsu)."""
+    from interpreter.machine.indexed_tlsu import INDEXED_FUNCTIONS
 
     f = isa.TLSU_FUNCTIONS.get(cls.FUNCTION)
     assert f is not None and f.name == cls.MNEMONIC, f"{cls.name}: no TLSU encoding row"

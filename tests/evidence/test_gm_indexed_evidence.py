@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter import run
-from interpreter.runner import build_context, parse_module_text
-from interpreter.runtime import storage_dtype
+from interpreter.ssa.runner import build_context, parse_module_text
+from interpreter.ssa.runtime import storage_dtype
 from passes import get_all_passes
 from pto_dialect.datatypes import TileDataType as T
 from pto_dialect.faults import FaultCode, PTOFault
