@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from interpreter.kernels.storage import storage_dtype
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
@@ -78,7 +79,6 @@ def _valid(shape: tuple[int, int], valid, op: str) -> tuple[int, int]:
 
 
 def _numeric(x, t: TileDataType, what: str, op: str) -> np.ndarray:
-    from interpreter.ssa.runtime import storage_dtype
 
     a = np.asarray(x)
     want = storage_dtype(t)

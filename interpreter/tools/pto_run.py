@@ -36,6 +36,12 @@ from typing import Any
 
 import numpy as np
 
+from interpreter.kernels import PROFILES
+from interpreter.kernels.status import NumericStatus
+from interpreter.ssa.runner import RunError, load_module, parse_module_text, run
+from pto_dialect.faults import PTOFault
+from pto_dialect.tools.boundary import first_line, guarded
+
 __all__ = ["format_flags", "format_result", "main"]
 
 _PRINT_THRESHOLD = 1000
@@ -84,7 +90,6 @@ def _bits(arr: np.ndarray) -> np.ndarray:
 
 
 def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
-    from interpreter.ssa.runner import RunError
 
     if path is None:
         if count:
@@ -97,7 +102,6 @@ def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
     except MemoryError:
         raise
     except Exception as e:  # noqa: BLE001 - zipfile/zlib/numpy raise many kinds on bad data
-        from pto_dialect.tools.boundary import first_line
 
         raise RunError(f"cannot read inputs '{path}': not a valid .npz archive ({first_line(e)})") from None
     expected = [f"arg{i}" for i in range(count)]
@@ -124,7 +128,6 @@ _NPZ_HINT = "pto-run reads .npz archives: np.savez(path, arg0=..., arg1=...)"
 
 def _check_npz(path: str) -> None:
     """``--inputs`` must be a readable ``.npz`` (zip) archive; name what it is otherwise."""
-    from interpreter.ssa.runner import RunError
 
     if os.path.isdir(path):
         raise RunError(f"inputs '{path}' is a directory, not an .npz file")
@@ -152,7 +155,6 @@ def _check_npz(path: str) -> None:
 
 def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
     """Write an ``.npz`` at exactly ``path`` (np.savez would append ``.npz`` to a name)."""
-    from interpreter.ssa.runner import RunError
 
     if os.path.isdir(path):
         raise RunError(f"--output '{path}' is a directory; give a file name such as out.npz")
@@ -164,8 +166,6 @@ def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    from interpreter.kernels import PROFILES
-    from interpreter.ssa.runner import RunError
 
     if args.profile not in PROFILES:
         raise RunError(
@@ -186,9 +186,6 @@ def _run(args: argparse.Namespace) -> int:
     from xdsl.dialects import func
     from xdsl.traits import SymbolTable
 
-    from interpreter.kernels.status import NumericStatus
-    from interpreter.ssa.runner import RunError, load_module, parse_module_text, run
-    from pto_dialect.faults import PTOFault
 
     _check_args(args)
     if args.file == "-":
@@ -239,7 +236,6 @@ def format_flags(flags: Any) -> str:
 
 
 def _read_text(stream: Any, name: str) -> str:
-    from interpreter.ssa.runner import RunError
 
     data = stream.read()
     if isinstance(data, str):
@@ -303,9 +299,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     args = parser.parse_args(argv)
 
-    from interpreter.ssa.runner import RunError
-    from pto_dialect.faults import PTOFault
-    from pto_dialect.tools.boundary import guarded
 
     def describe(e: BaseException) -> str | None:
         if isinstance(e, PTOFault):

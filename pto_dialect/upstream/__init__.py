@@ -37,6 +37,7 @@ from .ops import (
     cast_signed,
     contraction_region,
 )
+from .xdsl_fixes import apply_xdsl_fixes
 
 __all__ = [
     "BatchMatmulOp",
@@ -92,8 +93,6 @@ def register_upstream_overrides(ctx: Context) -> None:
     xDSL's ``Context`` has no public API to replace a registration, so this touches its
     private tables; it is the only place in the project that does.
     """
-    from .xdsl_fixes import apply_xdsl_fixes
-
     apply_xdsl_fixes()
     registered = ctx._registered_dialects  # pyright: ignore[reportPrivateUsage]
     loaded = ctx._loaded_dialects  # pyright: ignore[reportPrivateUsage]

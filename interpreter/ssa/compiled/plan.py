@@ -37,6 +37,7 @@ from interpreter.ssa.pto_functions import Owned
 from interpreter.ssa.upstream.arith import finish
 from interpreter.ssa.upstream.dtypes import dtype_for
 from pto_dialect.bundle import BlockOp
+from pto_dialect.data_movement import TLoadOp
 
 from .batch import batch_plan, tile_op_operands
 from .builders import PLAN_BUILDERS, BuildContext, store_destination
@@ -391,7 +392,6 @@ def _effect_free(block: Block) -> bool:
 
 
 def _is_load(op: Operation) -> bool:
-    from pto_dialect.data_movement import TLoadOp
 
     if isinstance(op, TLoadOp):
         return True
