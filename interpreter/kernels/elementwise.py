@@ -91,6 +91,7 @@ import numpy as np
 
 from pto_dialect.datatypes import TREM_TYPES, VEC_ARITH_TYPES, VEC_INT_TYPES, TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import valid_shape_error
 
 from .nanfix import has_nan, replace_where
 from .padding import all_defined, pad_tile, parse_pad
@@ -488,8 +489,8 @@ def binary_tile(
     pad = parse_pad(pad)
     rows, cols = a.shape
     vr, vc = (rows, cols) if valid is None else valid
-    if not (0 < vr <= rows and 0 < vc <= cols):
-        raise _fault(f"valid shape {vr}x{vc} must be nonempty and within {rows}x{cols}", row)
+    if why := valid_shape_error((vr, vc), (rows, cols)):
+        raise _fault(why, row)
     full = vr == rows and vc == cols
     av, bv = (a, b) if full else (a[:vr, :vc], b[:vr, :vc])
     res = binary_core(row, av, bv, t)

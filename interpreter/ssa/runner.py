@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -33,11 +34,11 @@ from xdsl.context import Context
 from xdsl.dialects import builtin, func
 from xdsl.interpreter import Interpreter, InterpreterFunctions
 from xdsl.ir import Attribute, Operation
-from xdsl.parser import Parser
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError, ParseError
 
 from interpreter.kernels.status import NumericStatus, active, record, recording
+from interpreter.observe import Observer, current, observing, reported, suspended
 from interpreter.ssa import compiled
 from interpreter.ssa.bundle_functions import PTOBundleFunctions
 from interpreter.ssa.pto_functions import PTOFunctions
@@ -54,6 +55,12 @@ from pto_dialect.predicate import PredicateTileType
 from pto_dialect.ssa_checks import check_module
 from pto_dialect.tools.boundary import first_line, parser_location
 from pto_dialect.upstream import register_upstream_overrides
+from pto_dialect.upstream.source_diagnostics import (
+    SourceParser,
+    failing_op,
+    no_function_message,
+    op_location,
+)
 from pto_dialect.upstream.xdsl_fixes import check_dense_sizes, fix_parse_error
 
 __all__ = [
@@ -110,7 +117,7 @@ def parse_module_text(
 
     try:
         check_dense_sizes(text, name)
-        return Parser(ctx or build_context(), text, name).parse_module()
+        return SourceParser(ctx or build_context(), text, name).parse_module()
     except ParseError as e:
 
         fix_parse_error(e)
@@ -156,7 +163,10 @@ def load_module(
         module.verify()
     except DiagnosticException as e:
         notes = "\n".join(getattr(e, "__notes__", []))
-        raise RunError(f"verification failed: {_one_line(e)}", f"{e}\n{notes}") from None
+        op = failing_op(e)
+        where = op_location(op) if op is not None else None
+        at = f"{where}: " if where else ""
+        raise RunError(f"verification failed: {at}{_one_line(e)}", f"{e}\n{notes}") from None
     except (RecursionError, MemoryError):
         raise
     except Exception as e:  # an exception inside an xDSL verifier: malformed op
@@ -265,16 +275,25 @@ def _check_tensor_sizes(module: Operation) -> None:
 
 
 class _OpTracker(Interpreter.Listener):
-    """Remembers which ops are being interpreted, to name the one that failed."""
+    """Remembers which ops are being interpreted, to name the one that failed; with
+    ``observe``, reports the ops of function and ``scf`` bodies to the run's observer."""
 
-    def __init__(self) -> None:
+    def __init__(self, observe: bool = False) -> None:
         self.stack: list[Operation] = []
+        self.observer = current() if observe else None
+        self.started: list[int] = []
 
     def will_interpret_op(self, op: Operation, args: tuple[Any, ...]) -> None:
         self.stack.append(op)
+        if self.observer is not None:
+            self.started.append(time.perf_counter_ns())
 
     def did_interpret_op(self, op: Operation, results: tuple[Any, ...]) -> None:
         self.stack.pop()
+        if self.observer is not None:
+            t0 = self.started.pop()
+            if reported(op):
+                self.observer.op(op, t0, time.perf_counter_ns())
 
 
 ENGINES = ("compiled", "xdsl", "both")
@@ -294,6 +313,7 @@ def run(
     profile: str = "ordered",
     engine: str | None = None,
     flags: NumericStatus | None = None,
+    observer: Observer | None = None,
 ) -> tuple[np.ndarray, ...]:
     """Run function ``@symbol`` of a module (a ``ModuleOp``, a path or MLIR text).
 
@@ -307,6 +327,9 @@ def run(
     ISA's CORE_STATE flags. When a run faults, it holds the flags of the operations that
     completed before the fault and none of the faulting one (D12). Without ``flags`` no flag
     is computed.
+
+    ``observer``: an :class:`interpreter.observe.Observer` told of every op the run executes
+    (progress, statistics, a trace: :mod:`interpreter.observe`).
     """
     engine = engine or os.environ.get("PTO_ENGINE") or "compiled"
     if engine not in ENGINES:
@@ -319,7 +342,7 @@ def run(
         module = load_module(module_or_path)
     callee = SymbolTable.lookup_symbol(module, symbol)
     if callee is None:
-        raise RunError(f"no function named @{symbol} in the module")
+        raise RunError(no_function_message(module, symbol))
     if not isinstance(callee, func.FuncOp):
         raise RunError(f"@{symbol} is a '{callee.name}', not a func.func")
     if not callee.body.blocks:
@@ -336,11 +359,12 @@ def run(
         runner = _run_compiled
     else:
         runner = _run_both
-    if flags is None:
-        results = runner(module, callee, args, profile)
-    else:
-        with recording(flags):
+    with observing(observer):
+        if flags is None:
             results = runner(module, callee, args, profile)
+        else:
+            with recording(flags):
+                results = runner(module, callee, args, profile)
     inputs_ = [a for a in args if isinstance(a, np.ndarray)]
     return tuple(_unaliased(_convert_result(r), inputs_) for r in results)
 
@@ -362,7 +386,7 @@ def _interpreter(module: builtin.ModuleOp, profile: str, tracker: _OpTracker) ->
 
 
 def _run_xdsl(module: builtin.ModuleOp, callee: func.FuncOp, args: tuple[Any, ...], profile: str):
-    tracker = _OpTracker()
+    tracker = _OpTracker(observe=True)
     interpreter = _interpreter(module, profile, tracker)
     try:
         return interpreter.call_op(callee, args)
@@ -381,12 +405,15 @@ def _run_compiled(
 
     tracker = _OpTracker()
     try:
+        observed = current() is not None
         plan = compiled.compiled_function(
-            module, callee, profile, lambda: _interpreter(module, profile, tracker)
+            module, callee, profile, lambda: _interpreter(module, profile, tracker),
+            observed=observed,
         )
     except compiled.Unsupported:
         return _run_xdsl(module, callee, args, profile)
-    listener = compiled.interpreter_of(module, profile).listeners[0]  # type: ignore[union-attr]
+    interp = compiled.interpreter_of(module, profile, observed)
+    listener = interp.listeners[0]  # type: ignore[union-attr]
     listener.stack.clear()
     try:
         return plan(*args)
@@ -420,7 +447,7 @@ def _run_both(module: builtin.ModuleOp, callee: func.FuncOp, args: tuple[Any, ..
     outer = active()  # flags are computed (and compared) only when the run asks for them
     with recording() if outer else contextlib.nullcontext() as got_flags:
         got, err = _outcome(_run_compiled, module, callee, args, profile)
-    with recording() if outer else contextlib.nullcontext() as ref_flags:
+    with recording() if outer else contextlib.nullcontext() as ref_flags, suspended():
         ref, ref_err = _outcome(_run_xdsl, module, callee, args, profile)
     name = f"@{callee.sym_name.data}"
     if got_flags is not None and ref_flags is not None:

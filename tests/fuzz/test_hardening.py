@@ -347,7 +347,7 @@ def test_help_lists_every_pto_pass_first():
         ("pto-lower{level=", "Error parsing pass pipeline specification"),  # a BaseException
         (",,", "Expected pass name here"),
         ("pto-tile-to-capacity{pes=abc}", "expected int"),
-        ("no-such-pass", "Unrecognized passes"),
+        ("no-such-pass", "unknown pass 'no-such-pass'"),
     ],
 )
 def test_malformed_pipelines(tmp_path, pipeline, needle):

@@ -49,19 +49,25 @@ def cached(module: builtin.ModuleOp) -> bool:
 
 
 def compiled_function(
-    module: builtin.ModuleOp, callee: func.FuncOp, profile: str, make_interpreter
+    module: builtin.ModuleOp, callee: func.FuncOp, profile: str, make_interpreter,
+    observed: bool = False,
 ) -> CompiledFunction:
     """The plan of ``callee`` (compiled on first use). ``make_interpreter()`` returns the
     xDSL interpreter whose implementation tables the plan calls for ops without a fast row.
-    Raises :class:`Unsupported` for functions outside the compiled subset."""
+    ``observed``: the plan reports each op to :func:`interpreter.observe.current` (a plan of
+    its own, cached apart). Raises :class:`Unsupported` for functions outside the compiled
+    subset."""
     per_profile = _compilers(module)
-    compiler = per_profile.get(profile)
+    key = f"{profile}+observed" if observed else profile
+    compiler = per_profile.get(key)
     if compiler is None:
         interp: Interpreter = make_interpreter()
-        compiler = per_profile[profile] = Compiler(module, profile, interp)
+        compiler = per_profile[key] = Compiler(module, profile, interp, observed=observed)
     return compiler.function(callee)
 
 
-def interpreter_of(module: builtin.ModuleOp, profile: str) -> Interpreter | None:
-    compiler = _compilers(module).get(profile)
+def interpreter_of(
+    module: builtin.ModuleOp, profile: str, observed: bool = False
+) -> Interpreter | None:
+    compiler = _compilers(module).get(f"{profile}+observed" if observed else profile)
     return None if compiler is None else compiler.interp

@@ -33,6 +33,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import InterpretationError
 
+from interpreter.observe import observed_step
 from interpreter.ssa.pto_functions import Owned
 from interpreter.ssa.upstream.arith import finish
 from interpreter.ssa.upstream.dtypes import dtype_for
@@ -85,8 +86,10 @@ _PLAN_FILES: weakref.WeakValueDictionary[str, CompiledFunction] = weakref.WeakVa
 class Compiler:
     """Compiles the functions of one module for one numeric profile (plans cached)."""
 
-    def __init__(self, module: builtin.ModuleOp, profile: str, interpreter: Interpreter):
+    def __init__(self, module: builtin.ModuleOp, profile: str, interpreter: Interpreter,
+                 observed: bool = False):
         self.module, self.profile, self.interp = module, profile, interpreter
+        self.observed = observed
         self.impls = interpreter._impls._impl_dict  # pyright: ignore[reportPrivateUsage]
         self.plans: dict[int, CompiledFunction] = {}
         self.cx = BuildContext(profile, self._in_place)
@@ -197,6 +200,8 @@ class _Emitter:
             return self.if_op(op, indent)
         if isinstance(op, func.CallOp):
             step = _CallStep(self.c, op)  # resolved lazily: recursion works
+            if self.c.observed:
+                step = observed_step(step, op)
             self.line(f"{outs} = {self.const(step, 'CALL')}({ins})", op, indent)
             return
         builder = PLAN_BUILDERS.get(type(op))
@@ -205,6 +210,8 @@ class _Emitter:
         else:
             step, captured = self.generic(op)
             ins = ", ".join([*(self.name(v) for v in op.operands), *(self.name(v) for v in captured)])
+        if self.c.observed:
+            step = observed_step(step, op)
         self.line(f"{outs} = {self.const(step)}({ins})", op, indent)
 
     def generic(self, op: Operation) -> tuple[Callable[..., tuple[Any, ...]], list[SSAValue]]:
@@ -265,8 +272,9 @@ class _Emitter:
             inits.append(name)
         outs = "".join(f"{self.name(r)}, " for r in op.results) or "_"
         lb, ub, st = (self.name(v) for v in (op.lb, op.ub, op.step))
+        loop = self.const(observed_step(run_loop, op), "RUN_LOOP") if self.c.observed else "run_loop"
         self.line(
-            f"{outs} = run_loop({lb}, {ub}, {st}, ({''.join(i + ', ' for i in inits)}), body{k}, "
+            f"{outs} = {loop}({lb}, {ub}, {st}, ({''.join(i + ', ' for i in inits)}), body{k}, "
             f"{self.const(info, 'LOOP')}, {f'offs{k}' if info is not None else 'None'}, "
             f"{f'env{k}' if info is not None and info.batch is not None else 'None'})",
             op, indent,

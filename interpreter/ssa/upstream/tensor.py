@@ -110,10 +110,24 @@ class TensorFunctions(InterpreterFunctions):
     @impl(tensor.ExtractOp)
     def run_extract(self, interpreter: Interpreter, op: tensor.ExtractOp, args: PythonValues):
         source = np.asarray(args[0])
-        index = tuple(int(i) for i in args[1:])
-        if any(not 0 <= i < n for i, n in zip(index, source.shape, strict=True)):
-            raise InterpretationError(f"tensor.extract: index {index} out of bounds {source.shape}")
-        return (source[index],)
+        if all(np.ndim(i) == 0 for i in args[1:]):
+            index = tuple(int(i) for i in args[1:])
+            if any(not 0 <= i < n for i, n in zip(index, source.shape, strict=True)):
+                raise InterpretationError(
+                    f"tensor.extract: index {index} out of bounds {source.shape}"
+                )
+            return (source[index],)
+        # A gather: inside a linalg body an index is an array over the iteration space (a
+        # data-dependent index, an embedding lookup); one fancy-indexing call reads them all.
+        arrays = tuple(np.asarray(i, dtype=np.int64) for i in args[1:])
+        for d, (ix, n) in enumerate(zip(arrays, source.shape, strict=True)):
+            if ix.size and (int(ix.min()) < 0 or int(ix.max()) >= n):
+                bad = int(ix.min()) if int(ix.min()) < 0 else int(ix.max())
+                raise InterpretationError(
+                    f"tensor.extract: index {bad} out of bounds for dimension {d} of size {n} "
+                    f"(shape {source.shape})"
+                )
+        return (source[arrays],)
 
     @impl(tensor.InsertOp)
     def run_insert(self, interpreter: Interpreter, op: tensor.InsertOp, args: PythonValues):
