@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all install demo test pytest pytest-interpreter pytest-lowering pytest-rest lit lint bench fuzz clean
+.PHONY: all install demo test pytest pytest-interpreter pytest-lowering pytest-rest lit lint wheel-smoke bench fuzz clean
 
 all: test
 
@@ -52,6 +52,11 @@ lit: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+# Build the wheel, install it (not editable) into a scratch venv and smoke-test it from outside
+# the checkout: every package imports, pto-opt / pto-run run, one example lowers (CI runs it).
+wheel-smoke: $(STAMP)
+	scripts/wheel_smoke.sh $(CURDIR)/$(BIN)/python
 
 # Mutation fuzzing of pto-opt / pto-run (tests/fuzz); make test runs a small budget.
 FUZZ_MUTANTS ?= 20000
