@@ -311,16 +311,18 @@ def test_double_rounding_turns_the_pinning_red(monkeypatch) -> None:
     assert float(cube_matrix("TGEMV_ACC", a, b, c=c)[0, 0]) == 1.0
 
 
+@pytest.mark.parametrize("packed", [False, True])
 @pytest.mark.parametrize("profile", ["ordered", "exact", "raw-carrier"])
-def test_integer_types_every_profile(profile: str) -> None:
-    """Every integer input type (packed 4-bit included): the exact sum wrapped to 32 bits;
-    raw-carrier: the 64-bit wrapping sum of the sign- / zero-extended elements."""
+def test_integer_types_every_profile(profile: str, packed: bool) -> None:
+    """Every integer input type (4-bit one code per byte, or packed two per byte): the exact
+    sum wrapped to 32 bits; raw-carrier: the 64-bit wrapping sum of the sign- / zero-extended
+    elements."""
     rng = np.random.default_rng(7)
     names = list(INTS)
     for i, at in enumerate(names):
         bt = next(t for t in names[i + 1 :] + names if t[0] == at[0])
         for fn in (0, 1, 2, 16, 17, 18):
-            m, k, n = (1 if fn >= 16 else 2), 9, 4
+            m, k, n = (1 if fn >= 16 else 2), 10, 4
             ca = rng.integers(0, 1 << INTS[at][0], (m, k))
             cb = rng.integers(0, 1 << INTS[bt][0], (k, n))
             signed = INTS[at][1]
@@ -334,12 +336,14 @@ def test_integer_types_every_profile(profile: str) -> None:
 
             def carrier(codes, t):
                 width, sgn = INTS[t]
+                if width == 4 and packed:  # two per byte along the last axis, low nibble first
+                    return (codes[:, 0::2] | (codes[:, 1::2] << 4)).astype(np.uint8)
                 if width == 4:
                     return codes.astype(np.uint8)
                 return codes.astype(f"u{width // 8}").view(f"i{width // 8}" if sgn else f"u{width // 8}")
 
             got = cube_matrix(fn, carrier(ca, at), carrier(cb, bt), a_type=at, b_type=bt,
-                              profile=profile, **kw)  # fmt: skip
+                              packed=packed, profile=profile, **kw)  # fmt: skip
             for r in range(m):
                 for j in range(n):
                     s = sum(int_value(at, int(ca[r, q])) * int_value(bt, int(cb[q, j])) for q in range(k))
