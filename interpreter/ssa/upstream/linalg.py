@@ -373,8 +373,12 @@ def _fold_idiom(
                 terms.reshape((*acc.shape, -1)).transpose(len(acc.shape), *range(len(acc.shape))),
                 copy=True,
             )
-            flat[0] = ufunc(acc, flat[0])
-            new_accs.append(ufunc.accumulate(flat, axis=0)[-1] if len(flat) > 1 else flat[0])
+            with np.errstate(over="ignore"):
+                flat[0] = ufunc(acc, flat[0])
+                # dtype: numpy would widen i8..i32 add/mul to int64, whose sum then no longer
+                # wraps at the element width as MLIR's addi/muli do (and cannot be stored back).
+                new_accs.append(ufunc.accumulate(flat, axis=0, dtype=flat.dtype)[-1]
+                                if len(flat) > 1 else flat[0])  # fmt: skip
         accs = new_accs
     return accs
 
