@@ -412,6 +412,12 @@ class Body:
 
     def cond(self, depth: int) -> str:
         rng, elt = self.rng, self.elt
+        if self.rank >= 2 and rng.random() < 0.12:  # a mask from two indices (Trilu's)
+            self.b.classes.add("index")
+            self.b.keys.add("index")
+            i = self.op(f"linalg.index {rng.randrange(self.rank)} : index")
+            j = self.op(f"linalg.index {rng.randrange(self.rank)} : index")
+            return self.op(f"arith.cmpi {rng.choice(CMPI)}, {i}, {j} : index")
         ctype = elt if rng.random() < 0.7 else rng.choice([e for _, e in self.leaves])
         x = self.expr(depth - 1) if ctype == elt else self.leaf(ctype)
         y = self.leaf(ctype) if rng.random() < 0.6 else self.const(ctype)
@@ -457,6 +463,9 @@ class Body:
             if form == 0:
                 self.b.free_nan = True
                 return self.op(f"arith.maximumf {x}, {z} : {elt}")
+            # the select spellings lower to TRELU, whose NaN is canonical: a documented
+            # exception to select's kept payload (docs/elementwise-lowering.md, ReLU row)
+            self.b.free_nan = True
             if form == 1:
                 c = self.op(f"arith.cmpf ugt, {x}, {z} : {elt}")
                 return self.op(f"arith.select {c}, {x}, {z} : {elt}")
