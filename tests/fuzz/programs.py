@@ -144,6 +144,8 @@ class Program:
     contraction_args: list[int] = field(default_factory=list)
     """Argument indices of A, B (and C when the init is not a fill)."""
     contraction_init: str | None = None
+    contraction_bias: int | None = None
+    """Argument index of a bias added after the contraction (per column or full)."""
     constants: list[tuple[str, np.ndarray]] = field(default_factory=list)
     """(name, value) of the dense constants, for the twin program that takes them as args."""
     twin: str | None = None
@@ -175,6 +177,7 @@ class Builder:
         self.contraction_elt = "f32"
         self.contraction_args: list[int] = []
         self.contraction_init: str | None = None
+        self.contraction_bias: int | None = None
 
     def fresh(self, prefix: str = "v") -> str:
         self.n += 1
@@ -772,7 +775,53 @@ def stage_contraction(b: Builder, rng: random.Random, src: Value | None, last: b
         b.free_nan = True
     b.contraction_k = k
     b.contraction_elt = tc
-    return Value(v, sc, tc)
+    out = Value(v, sc, tc)
+    if is_float(tc) and tc == "f32" and len(sc) == 2 and rng.random() < 0.5:
+        out = _epilogue(b, rng, out)
+    return out
+
+
+def _epilogue(b: Builder, rng: random.Random, mm: Value) -> Value:
+    """What torch-mlir puts after a matmul: a bias add (per column or full) and/or ReLU;
+    1-Lipschitz, so the contraction bound holds with the bias in S (folded into TMATMUL's
+    bias / acc by the lowering)."""
+    rank = len(mm.shape)
+    ident = amap(rank, ["d0", "d1"])
+    e = b.empty(mm.shape, mm.elt)
+    t = mm.type
+    r = mm
+    if rng.random() < 0.7:
+        per_col = rng.random() < 0.7
+        bias = b.arg((mm.shape[1],) if per_col else mm.shape, "f32", moderate=True)
+        b.contraction_bias = len(b.args) - 1
+        bmap = amap(rank, ["d1"]) if per_col else ident
+        v = b.fresh("bias")
+        b.emit(f"{v} = linalg.generic {{indexing_maps = [{ident}, {bmap}, {ident}], "
+               f'iterator_types = ["parallel", "parallel"]}} ins({r.name}, {bias.name} : {t}, '
+               f"{bias.type}) outs({e} : {t}) {{")
+        b.lines.append("  ^bb0(%m: f32, %c: f32, %o: f32):")
+        b.lines.append("    %s = arith.addf %m, %c : f32" if rng.random() < 0.5
+                       else "    %s = arith.addf %c, %m : f32")
+        b.lines.append("    linalg.yield %s : f32")
+        b.lines.append(f"  }} -> {t}")
+        r = Value(v, mm.shape, "f32")
+    if rng.random() < 0.5 or r is mm:
+        v = b.fresh("relu")
+        z = b.fresh("zero")
+        b.emit(f"{z} = arith.constant 0.000000e+00 : f32")
+        b.emit(f'{v} = linalg.generic {{indexing_maps = [{ident}, {ident}], iterator_types = '
+               f'["parallel", "parallel"]}} ins({r.name} : {t}) outs({e} : {t}) {{')
+        b.lines.append("  ^bb0(%m: f32, %o: f32):")
+        if rng.random() < 0.5:
+            b.lines.append(f"    %s = arith.maximumf %m, {z} : f32")
+        else:
+            b.lines.append(f"    %c = arith.cmpf ugt, %m, {z} : f32")
+            b.lines.append(f"    %s = arith.select %c, %m, {z} : f32")
+        b.lines.append("    linalg.yield %s : f32")
+        b.lines.append(f"  }} -> {t}")
+        r = Value(v, mm.shape, "f32")
+    b.classes.add("elementwise")
+    return r
 
 
 STAGES = {
@@ -825,11 +874,14 @@ def generate(seed: int, limits: Limits | None = None) -> Program:
         twin = "\n".join([f"func.func @f({twin_head}) -> {src.type} {{", body,
                           f"  return {_rename(src.name, src.name, src.name)} : {src.type}", "}",
                           ""])
+    if text.count("linalg.generic") < 2:  # item 2 needs a producer fused into a consumer
+        b.keys.discard("index")
     return Program(
         text=text, args=list(b.args), classes=set(b.classes), elts=set(b.elts),
         keys=set(b.keys), free_nan=b.free_nan, contraction=contraction_last,
         contraction_k=b.contraction_k, contraction_elt=b.contraction_elt,
         contraction_args=b.contraction_args, contraction_init=b.contraction_init,
+        contraction_bias=b.contraction_bias,
         constants=[(n, v) for n, v, _ in b.constants], twin=twin, stages=len(kinds),
     )
 

@@ -154,7 +154,9 @@ def _compare_contraction(before, after, program: Program, inputs) -> str | None:
             s = s + abs(c)
         else:
             s = s + ops[2]
-    k = program.contraction_k
+        if program.contraction_bias is not None:  # one more rounding, of a sum with |bias|
+            s = s + np.abs(inputs[program.contraction_bias].astype(np.float64))
+    k = program.contraction_k + (program.contraction_bias is not None)
     elt = program.contraction_elt
     info = np.finfo(NP_DTYPE[elt])
     u = float(info.eps) / 2
