@@ -178,6 +178,7 @@ class Builder:
         self.contraction_args: list[int] = []
         self.contraction_init: str | None = None
         self.contraction_bias: int | None = None
+        self.values: list[Value] = []  # the stages' results so far
 
     def fresh(self, prefix: str = "v") -> str:
         self.n += 1
@@ -320,7 +321,7 @@ class Body:
         r = rng.random()
         if same and r < 0.75:
             return rng.choice(same)
-        if r < 0.82 and self.rank > 0:
+        if r < 0.78 and self.rank > 0:
             self.b.classes.add("index")
             self.b.keys.add("index")
             i = self.op(f"linalg.index {rng.randrange(self.rank)} : index")
@@ -474,7 +475,7 @@ class Body:
                 return self.op(f"arith.select {c}, {x}, {z} : {elt}")
             c = self.op(f"arith.cmpf olt, {x}, {z} : {elt}")
             return self.op(f"arith.select {c}, {z}, {x} : {elt}")
-        if rng.random() < 0.5:  # integer max/min as compare and select
+        if rng.random() < 0.75:  # integer max/min as compare and select
             y = self.expr(depth - 1)
             c = self.op(f"arith.cmpi {rng.choice(['slt', 'sgt', 'ult', 'ugt'])}, {x}, {y} : {elt}")
             self.b.classes.add("cmp-sel")
@@ -539,13 +540,40 @@ def _source(b: Builder, rng: random.Random, shape: tuple[int, ...], elt: str) ->
 
 
 def stage_elementwise(b: Builder, rng: random.Random, src: Value, depth: int) -> Value:
+    """An elementwise generic reading ``src`` (the previous stage: what fusion merges)
+    through the identity, a permutation or a broadcast into more dimensions (a 2-D mask
+    read by a 4-D consumer), maybe twice, maybe with an earlier stage's value (a producer
+    with two users), and new inputs."""
     rank = len(src.shape)
     elt = src.elt if rng.random() < 0.8 else rng.choice(ELTS)
-    ins: list[tuple[Value, str]] = [(src, amap(rank, [f"d{d}" for d in range(rank)]))]
+    shape, smap = src.shape, amap(rank, [f"d{d}" for d in range(rank)])
+    r = rng.random()
+    if rank >= 2 and r < 0.15:
+        perm = list(range(rank))
+        while perm == list(range(rank)):
+            rng.shuffle(perm)
+        shape = tuple(src.shape[p] for p in perm)
+        smap = amap(rank, [f"d{perm.index(j)}" for j in range(rank)])
+        b.classes.add("permutation")
+    elif rank <= 3 and r < 0.35:
+        out_rank = rank + rng.randint(1, min(2, 4 - rank))
+        held = sorted(rng.sample(range(out_rank), rank))  # the output dims src varies along
+        new = tuple(src.shape[held.index(i)] if i in held else b.dim(rng)
+                    for i in range(out_rank))
+        if int(np.prod(new, dtype=np.int64)) <= 1024:
+            shape, smap = new, amap(out_rank, [f"d{i}" for i in held])
+            b.classes.add("broadcast")
+    ins: list[tuple[Value, str]] = [(src, smap)]
+    if rng.random() < 0.1:
+        ins.append((src, smap))
+    earlier = [v for v in b.values if v.shape == shape and v.name != src.name]
+    if earlier and rng.random() < 0.5:
+        ins.append((rng.choice(earlier), amap(len(shape), [f"d{d}" for d in range(len(shape))])))
+        b.keys.add("multi-use")
     for _ in range(rng.choice([0, 1, 1, 2])):
         e = elt if rng.random() < 0.75 else rng.choice(ELTS)
-        ins.append(_input_for(b, rng, src.shape, e))
-    return _generic(b, rng, ins, src.shape, elt, depth)
+        ins.append(_input_for(b, rng, shape, e))
+    return _generic(b, rng, ins, shape, elt, depth)
 
 
 def _generic(b: Builder, rng: random.Random, ins: list[tuple[Value, str]],
@@ -621,7 +649,7 @@ def stage_reduction(b: Builder, rng: random.Random, src: Value, depth: int) -> V
         init = (_float_identity_literal(op, elt) if r < 0.6 else "-0.0" if r < 0.65
                 else float_literal(rng, elt)[0])
     else:
-        op = rng.choice(REDUCE_INT)
+        op = rng.choices(REDUCE_INT, [3, 2, 3, 3, 2, 2, 1, 1, 1])[0]
         init = str(_int_identity(op, elt)) if rng.random() < 0.6 else str(int_literal(rng, elt))
         if op in ("arith.addi", "arith.muli") and len(red) == rank and BITS[elt] <= 32:
             b.keys.add("int-sum-0d")
@@ -858,6 +886,7 @@ def generate(seed: int, limits: Limits | None = None) -> Program:
         else:
             assert src is not None
             src = STAGES[kind](b, rng, src, depth)
+        b.values.append(src)
     assert src is not None
     head = ", ".join(f"{a.name}: {tensor_type(a.shape, a.elt)}" for a in b.args)
     text = "\n".join([f"func.func @f({head}) -> {src.type} {{", *b.lines,
