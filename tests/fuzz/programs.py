@@ -112,6 +112,7 @@ class Arg:
     name: str
     shape: tuple[int, ...]
     elt: str
+    scalar: bool = False
     moderate: bool = False
     """Float contraction operands: |x| in [2^-3, 2^4), zeros, infinities and NaNs (no
     overflow of a partial sum, so NaN and infinity results do not depend on the order)."""
@@ -122,10 +123,11 @@ class Value:
     name: str
     shape: tuple[int, ...]
     elt: str
+    scalar: bool = False  # a scalar (not a tensor) function argument
 
     @property
     def type(self) -> str:
-        return tensor_type(self.shape, self.elt)
+        return self.elt if self.scalar else tensor_type(self.shape, self.elt)
 
 
 @dataclass
@@ -186,9 +188,15 @@ class Builder:
 
     def arg(self, shape: tuple[int, ...], elt: str, moderate: bool = False) -> Value:
         name = f"%arg{len(self.args)}"
-        self.args.append(Arg(name, shape, elt, moderate))
+        self.args.append(Arg(name, shape, elt, moderate=moderate))
         self.elts.add(elt)
         return Value(name, shape, elt)
+
+    def scalar_arg(self, elt: str) -> Value:
+        name = f"%arg{len(self.args)}"
+        self.args.append(Arg(name, (), elt, scalar=True))
+        self.elts.add(elt)
+        return Value(name, (), elt, scalar=True)
 
     def emit(self, line: str) -> None:
         self.lines.append("  " + line)
@@ -508,6 +516,8 @@ def _input_for(b: Builder, rng: random.Random, out_shape: tuple[int, ...], elt: 
     """A new input of ``elt`` read by an elementwise generic of ``out_shape``, and its map."""
     rank = len(out_shape)
     r = rng.random()
+    if r > 0.93:  # a scalar argument (the TADDS ... forms)
+        return b.scalar_arg(elt), amap(rank, [])
     if rank >= 2 and r < 0.2:  # permutation
         perm = list(range(rank))
         while perm == list(range(rank)):
@@ -888,7 +898,8 @@ def generate(seed: int, limits: Limits | None = None) -> Program:
             src = STAGES[kind](b, rng, src, depth)
         b.values.append(src)
     assert src is not None
-    head = ", ".join(f"{a.name}: {tensor_type(a.shape, a.elt)}" for a in b.args)
+    head = ", ".join(f"{a.name}: {a.elt if a.scalar else tensor_type(a.shape, a.elt)}"
+                     for a in b.args)
     text = "\n".join([f"func.func @f({head}) -> {src.type} {{", *b.lines,
                       f"  return {src.name} : {src.type}", "}", ""])
     twin = None
