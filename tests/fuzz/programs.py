@@ -153,6 +153,9 @@ class Program:
     twin: str | None = None
     """The same program with every dense constant an argument (appended after ``args``)."""
     stages: int = 0
+    lower_options: dict = field(default_factory=dict)
+    """``pto-lower`` options: small ``tile-bytes`` and fewer PEs split small tensors into
+    many tiles and PE groups with tails (the tiling of ``pto-tile-to-capacity``)."""
 
 
 @dataclass
@@ -914,6 +917,11 @@ def generate(seed: int, limits: Limits | None = None) -> Program:
         twin = "\n".join([f"func.func @f({twin_head}) -> {src.type} {{", body,
                           f"  return {_rename(src.name, src.name, src.name)} : {src.type}", "}",
                           ""])
+    opts = random.Random(f"{seed}/lower")
+    lower_options = {}
+    if opts.random() < 0.5:
+        lower_options = {"tile_bytes": opts.choice([128, 256, 512, 1024, 4096]),
+                         "pes": opts.choice([1, 2, 3, 4])}
     if text.count("linalg.generic") < 2:  # item 2 needs a producer fused into a consumer
         b.keys.discard("index")
     return Program(
@@ -921,7 +929,7 @@ def generate(seed: int, limits: Limits | None = None) -> Program:
         keys=set(b.keys), free_nan=b.free_nan, contraction=contraction_last,
         contraction_k=b.contraction_k, contraction_elt=b.contraction_elt,
         contraction_args=b.contraction_args, contraction_init=b.contraction_init,
-        contraction_bias=b.contraction_bias,
+        contraction_bias=b.contraction_bias, lower_options=lower_options,
         constants=[(n, v) for n, v, _ in b.constants], twin=twin, stages=len(kinds),
     )
 

@@ -96,11 +96,11 @@ def _parse(text: str):
     return m
 
 
-def _lower(module, level: str):
+def _lower(module, level: str, options: dict | None = None):
     from passes.pto_lower import PTOLowerPass
 
     out = module.clone()
-    PTOLowerPass(level=level).apply(_context(), out)
+    PTOLowerPass(level=level, **(options or {})).apply(_context(), out)
     out.verify()
     return out
 
@@ -174,6 +174,11 @@ def _compare_contraction(before, after, program: Program, inputs) -> str | None:
             f"bound {float(np.asarray(bound)[idx]):.3g}")
 
 
+def _opts(program: Program) -> str:
+    o = program.lower_options
+    return f" (tile-bytes={o['tile_bytes']} pes={o['pes']})" if o else ""
+
+
 def _leftovers(module) -> list[str]:
     from passes.lowering.leftovers import find_leftovers
 
@@ -213,25 +218,26 @@ def check(program: Program, seed: int, inputs: list[np.ndarray] | None = None) -
     leftovers: list[str] = []
     for level in ("tile", "block"):
         try:
-            low = _lower(module, level)
+            low = _lower(module, level, program.lower_options)
         except PassFailedException as e:
             return Outcome("refused", f"pto-lower{{level={level}}}: {str(e).splitlines()[0]}")
         except Exception as e:
-            return Outcome("finding", f"pto-lower{{level={level}}} crashed: {type(e).__name__}: "
+            return Outcome("finding", f"pto-lower{{level={level}}} crashed{_opts(program)}: "
+                                      f"{type(e).__name__}: "
                                       f"{str(e).splitlines()[0] if str(e) else ''}"[:400])
         if level == "tile":
             leftovers = _leftovers(low)
         try:
             after = run(low, "f", *inputs)[0]
         except (RunError, PTOFault) as e:
-            return Outcome("finding", f"level={level}: the lowered program failed: "
+            return Outcome("finding", f"level={level}{_opts(program)}: the lowered program failed: "
                                       f"{type(e).__name__}: {str(e)[:300]}")
         except Exception as e:
             return Outcome("finding", f"level={level}: running the lowered program crashed: "
                                       f"{type(e).__name__}: {str(e)[:300]}")
         why = compare(before, after, program, inputs)
         if why:
-            return Outcome("finding", f"level={level}: {why}", leftovers)
+            return Outcome("finding", f"level={level}: {why}{_opts(program)}", leftovers)
     return Outcome("ok-partial" if leftovers else "ok", leftovers=leftovers)
 
 
@@ -305,7 +311,7 @@ def reproducer(out_dir: Path, seed: int, program: Program, outcome: Outcome,
     path = out_dir / f"semantic-{seed}.mlir"
     header = [
         f"// semantic fuzzer finding, program seed {seed}: {outcome.detail}",
-        f"// minimised with {limits}",
+        f"// minimised with {limits}; pto-lower options {program.lower_options or 'default'}",
         f"// inputs: tests.fuzz.programs.make_inputs(generate({seed}, limits).args, {seed})",
     ]
     path.write_text("\n".join(header) + "\n" + program.text)
@@ -319,6 +325,7 @@ def campaign(n: int, seed: int, out_dir: Path | None, log=print) -> dict:
     by_elt: dict[str, Counter] = {e: Counter() for e in ELTS}
     kept: Counter = Counter()
     known: Counter = Counter()
+    refused: Counter = Counter()
     findings: list[tuple[int, Outcome, Path | None]] = []
     t0 = time.process_time()
     warnings.filterwarnings("ignore", category=RuntimeWarning)  # numpy's overflow notes
@@ -334,6 +341,8 @@ def campaign(n: int, seed: int, out_dir: Path | None, log=print) -> dict:
             kept[lo.split(":")[0]] += 1
         if outcome.known:
             known[outcome.known] += 1
+        if outcome.kind == "refused":
+            refused[outcome.detail[:160]] += 1
         if outcome.kind == "finding":
             path = None
             if out_dir is not None:
@@ -343,6 +352,8 @@ def campaign(n: int, seed: int, out_dir: Path | None, log=print) -> dict:
             log(f"FINDING seed {s}: {outcome.detail}" + (f"\n  reproducer: {path}" if path else ""))
     cpu = time.process_time() - t0
     _report(n, by_outcome, by_class, by_elt, kept, known, findings, cpu, log)
+    for why, count in refused.most_common(5):
+        log(f"refused ({count}): {why}")
     return {"outcomes": by_outcome, "classes": by_class, "elts": by_elt, "findings": findings,
             "known": known, "cpu": cpu}
 
