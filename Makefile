@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all install demo test pytest pytest-interpreter pytest-lowering pytest-rest lit lint wheel-smoke bench fuzz clean
+.PHONY: all install demo test pytest pytest-interpreter pytest-lowering pytest-rest lit lint wheel-smoke \
+	bench fuzz fuzz-mutation fuzz-semantic clean
 
 all: test
 
@@ -58,11 +59,18 @@ lint: $(STAMP)
 wheel-smoke: $(STAMP)
 	scripts/wheel_smoke.sh $(CURDIR)/$(BIN)/python
 
-# Mutation fuzzing of pto-opt / pto-run (tests/fuzz); make test runs a small budget.
+# Fuzzing (tests/fuzz, docs/fuzzing.md); make test runs a small budget of each.
+# fuzz-mutation: crashes of pto-opt / pto-run; fuzz-semantic: wrong answers of the lowering.
 FUZZ_MUTANTS ?= 20000
+FUZZ_PROGRAMS ?= 5000
 FUZZ_SEED ?= 1
-fuzz: $(STAMP)
+fuzz: fuzz-mutation fuzz-semantic
+
+fuzz-mutation: $(STAMP)
 	nice $(BIN)/python -m tests.fuzz.fuzz --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED)
+
+fuzz-semantic: $(STAMP)
+	nice $(BIN)/python -m tests.fuzz.semantic --programs $(FUZZ_PROGRAMS) --seed $(FUZZ_SEED)
 
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m benchmarks
