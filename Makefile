@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all install demo test pytest pytest-interpreter pytest-lowering pytest-rest lit lint bench fuzz clean
+.PHONY: all install demo test pytest pytest-interpreter pytest-lowering pytest-rest lit lint bench fuzz mutate clean
 
 all: test
 
@@ -58,6 +58,14 @@ FUZZ_MUTANTS ?= 20000
 FUZZ_SEED ?= 1
 fuzz: $(STAMP)
 	nice $(BIN)/python -m tests.fuzz.fuzz --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED)
+
+# Mutation testing of the kernels, verifiers and lowering rows (scripts/mutate.py, issue 27):
+# MUTATE_SAMPLE mutants, each against its module's fast tests; survivors in
+# scripts/mutation_survivors.txt.
+MUTATE_SAMPLE ?= 40
+MUTATE_SEED ?= 1
+mutate: $(STAMP)
+	nice $(BIN)/python scripts/mutate.py --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED)
 
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m benchmarks
