@@ -4,7 +4,7 @@
 function body (an op of a ``func.func`` or of an ``scf`` body, a ``pto.block`` as one op,
 not the ops inside a ``linalg.generic`` or a block) is reported once, after it ran, with
 its start and end times: ``observer.op(op, start_ns, end_ns)``. Both engines report: the
-compiled engine compiles an observed plan (every step wrapped; :mod:`interpreter.compiled`)
+compiled engine compiles an observed plan (every step wrapped; :mod:`interpreter.ssa.compiled`)
 and the xDSL engine reports from its listener. With ``engine="both"`` the compiled run is
 reported (the xDSL run that checks it is not).
 

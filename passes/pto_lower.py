@@ -44,15 +44,10 @@ from xdsl.utils.exceptions import PassFailedException
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
 from passes.instrument import run_sub_pass
 from passes.lowering.report import LoweringTrace, print_lines
+from passes.lowering.tile_plans import LIVE_TILES, LOCAL_MAX_BYTES, NUM_PES, family_tile_bytes
 from passes.pto_assign_registers import assign_function, write_function_registers
 from passes.pto_form_bundles import PTOFormBundlesPass
-from passes.pto_tile_to_capacity import (
-    LIVE_TILES,
-    LOCAL_MAX_BYTES,
-    NUM_PES,
-    PtoTileToCapacityPass,
-    family_tile_bytes,
-)
+from passes.pto_tile_to_capacity import PtoTileToCapacityPass
 from pto_dialect.geometry import TILE_CAPACITY_BYTES
 
 SMALLEST_TILE_BYTES = 128

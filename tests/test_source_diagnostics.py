@@ -11,7 +11,7 @@ from xdsl.dialects import test as test_dialect
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from interpreter.runner import build_context
+from interpreter.ssa.runner import build_context
 from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.ops import TRemOp

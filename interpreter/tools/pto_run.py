@@ -94,7 +94,7 @@ def _bits(arr: np.ndarray) -> np.ndarray:
 
 
 def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
-    from interpreter.runner import RunError
+    from interpreter.ssa.runner import RunError
 
     if path is None:
         if count:
@@ -134,7 +134,7 @@ _NPZ_HINT = "pto-run reads .npz archives: np.savez(path, arg0=..., arg1=...)"
 
 def _check_npz(path: str) -> None:
     """``--inputs`` must be a readable ``.npz`` (zip) archive; name what it is otherwise."""
-    from interpreter.runner import RunError
+    from interpreter.ssa.runner import RunError
 
     if os.path.isdir(path):
         raise RunError(f"inputs '{path}' is a directory, not an .npz file")
@@ -162,7 +162,7 @@ def _check_npz(path: str) -> None:
 
 def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
     """Write an ``.npz`` at exactly ``path`` (np.savez would append ``.npz`` to a name)."""
-    from interpreter.runner import RunError
+    from interpreter.ssa.runner import RunError
 
     if os.path.isdir(path):
         raise RunError(f"--output '{path}' is a directory; give a file name such as out.npz")
@@ -175,7 +175,7 @@ def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
 
 def _check_args(args: argparse.Namespace) -> None:
     from interpreter.kernels import PROFILES
-    from interpreter.runner import RunError
+    from interpreter.ssa.runner import RunError
 
     if args.profile not in PROFILES:
         raise RunError(
@@ -204,7 +204,7 @@ def _run(args: argparse.Namespace) -> int:
     from xdsl.traits import SymbolTable
 
     from interpreter.kernels.status import NumericStatus
-    from interpreter.runner import RunError, load_module, parse_module_text, run
+    from interpreter.ssa.runner import RunError, load_module, parse_module_text, run
     from pto_dialect.faults import PTOFault
 
     _check_args(args)
@@ -302,7 +302,7 @@ def format_flags(flags: Any) -> str:
 
 
 def _read_text(stream: Any, name: str) -> str:
-    from interpreter.runner import RunError
+    from interpreter.ssa.runner import RunError
 
     data = stream.read()
     if isinstance(data, str):
@@ -388,7 +388,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     args = parser.parse_args(argv)
 
-    from interpreter.runner import RunError
+    from interpreter.ssa.runner import RunError
     from pto_dialect.faults import PTOFault
     from pto_dialect.tools.boundary import guarded
 

@@ -21,7 +21,7 @@ from interpreter.observe import (
     expected_ops,
     op_key,
 )
-from interpreter.runner import parse_module_text, run
+from interpreter.ssa.runner import parse_module_text, run
 from interpreter.tools import pto_run
 
 LOOP = """

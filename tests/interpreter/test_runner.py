@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from xdsl.interpreter import InterpreterFunctions, impl, register_impls
 
-import interpreter.runner as runner
+import interpreter.ssa.runner as runner
 from interpreter import RunError, run
 from interpreter.tools import pto_run
 from pto_dialect.faults import PTOFault

@@ -19,7 +19,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from interpreter.runner import RunError, build_context, parse_module_text, run
+from interpreter.ssa.runner import RunError, build_context, parse_module_text, run
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
 from passes.pto_lower import PTOLowerPass
 from pto_dialect.faults import PTOFault
@@ -278,7 +278,8 @@ def test_guarded_reciprocal_faults_exactly_where_the_assertion_fails(lowered):
 def _missing_body_rows(module) -> list[str]:
     """The body ops of ``module``'s linalg.generic ops that have no live lowering row (no row,
     or an Awaits / NoPto row) in BODY_LOWERING."""
-    from passes.lowering.elementwise import BODY_LOWERING, Awaits, NoPto
+    from passes.lowering.elementwise import BODY_LOWERING
+    from passes.lowering.elementwise_rows import Awaits, NoPto
 
     missing = set()
     for op in module.walk():
