@@ -139,9 +139,9 @@ def _parents(tree: ast.Module) -> dict[int, ast.AST]:
     return {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
 
 
-def sites(path: str) -> list[Mutant]:
-    """Every mutation site of one module."""
-    tree = ast.parse((ROOT / path).read_text())
+def sites(path: str, base: Path = ROOT) -> list[Mutant]:
+    """Every mutation site of one module (as it is under ``base``)."""
+    tree = ast.parse((base / path).read_text())
     skip = _skipped_nodes(tree)
     parents = _parents(tree)
     out: list[Mutant] = []
@@ -175,8 +175,9 @@ def sites(path: str) -> list[Mutant]:
     return out
 
 
-def mutated_source(m: Mutant) -> str:
-    tree = ast.parse((ROOT / m.path).read_text())
+def mutated_source(m: Mutant, text: str) -> str:
+    """``text`` (the module ``m`` was found in) with the mutation applied."""
+    tree = ast.parse(text)
     node = list(ast.walk(tree))[m.index]
     if m.kind == "cmp":
         j = int(m.what.split()[0][2:])
@@ -259,14 +260,13 @@ def main(argv: list[str] | None = None) -> int:
     modules = {p: (g, tests) for g, table in groups.items() for p, tests in table.items()}
     if args.module:
         modules = {p: modules[p] for p in args.module}
-    all_sites = [m for p in modules for m in sites(p)]
     if args.list:
         for p in modules:
             kinds: dict[str, int] = {}
             for m in sites(p):
                 kinds[m.kind] = kinds.get(m.kind, 0) + 1
             print(f"{p}: {sum(kinds.values())} {kinds}")
-        print(f"{len(all_sites)} sites")
+        print(f"{sum(len(sites(p)) for p in modules)} sites")
         return 0
     with tempfile.TemporaryDirectory(prefix="pto-mutate-") as tmp:
         copy = Path(tmp)
@@ -278,15 +278,18 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{verdict:7} {secs:6.1f}s {p}", flush=True)
                 bad += verdict != "pass"
             return 1 if bad else 0
+        all_sites = [m for p in modules for m in sites(p, copy)]
         rng = random.Random(args.seed)
         chosen = rng.sample(all_sites, min(args.sample, len(all_sites)))
         equivalent = _equivalent()
         results: list[tuple[Mutant, str, float]] = []
+        lines_of: dict[Mutant, str] = {}
         for n, m in enumerate(chosen, 1):
             target = copy / m.path
             original = target.read_text()
+            lines_of[m] = original.splitlines()[m.line - 1].strip()
             try:
-                target.write_text(mutated_source(m))
+                target.write_text(mutated_source(m, original))
                 verdict, secs = run_tests(copy, modules[m.path][1], args.timeout)
             finally:
                 target.write_text(original)
@@ -308,9 +311,8 @@ def main(argv: list[str] | None = None) -> int:
         print(summary)
         lines.append(f"# {summary}")
         for m in alive:
-            source_line = (ROOT / m.path).read_text().splitlines()[m.line - 1].strip()
             why = equivalent.get(m.ident())
-            lines.append(f"{m.ident()}  | {source_line}" + (f" -- {why}" if why else ""))
+            lines.append(f"{m.ident()}  | {lines_of[m]}" + (f" -- {why}" if why else ""))
     args.output.write_text("\n".join(lines) + "\n")
     print(f"survivors: {args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output}")
     return 0
