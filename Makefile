@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: all install demo test pytest pytest-interpreter pytest-lowering pytest-rest lit lint wheel-smoke \
-	bench fuzz fuzz-mutation fuzz-semantic clean
+	bench fuzz fuzz-mutation fuzz-semantic mutate clean
 
 all: test
 
@@ -71,6 +71,14 @@ fuzz-mutation: $(STAMP)
 
 fuzz-semantic: $(STAMP)
 	nice $(BIN)/python -m tests.fuzz.semantic --programs $(FUZZ_PROGRAMS) --seed $(FUZZ_SEED)
+
+# Mutation testing of the kernels, verifiers and lowering rows (scripts/mutate.py, issue 27):
+# MUTATE_SAMPLE mutants, each against its module's fast tests; survivors in
+# scripts/mutation_survivors.txt.
+MUTATE_SAMPLE ?= 40
+MUTATE_SEED ?= 1
+mutate: $(STAMP)
+	nice $(BIN)/python scripts/mutate.py --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED)
 
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m benchmarks
