@@ -1,0 +1,113 @@
+"""Kernel engine selection: the numpy reference or compiled (numba) kernels (issue 26).
+
+``PTO_KERNELS=numpy|compiled`` (read at every call) chooses how the kernels whose semantics
+are sequential run; the default is ``compiled`` when numba is installed, else ``numpy``.
+Both compute identical bits (``tests/interpreter/test_cube_jit.py`` runs both). The
+compiled kernels live in :mod:`.cube_jit`; this module imports it (and with it numba) only
+on the first compiled call, so importing the interpreter or starting ``pto-opt`` never loads
+numba. Compiled code is cached on disk by numba (``cache=True``: ``__pycache__`` beside the
+source, or ``NUMBA_CACHE_DIR``), so only the first call on a machine pays for compilation.
+docs/compiled-kernels.md has the figures.
+
+Covered (compiled): the ``ordered`` FP32 accumulation of every CUBE input pair with an FP32
+accumulator, MX (scaled, packed X2) and non-MX. Everything else runs the numpy reference:
+the ``exact`` and ``raw-carrier`` profiles, and integer accumulators (whose exact float64
+BLAS form is already at the speed of a float matmul).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from typing import NamedTuple
+
+import numpy as np
+
+from pto_dialect.datatypes import TileDataType
+
+from . import accumulate as acc_mod
+from . import mx
+
+T = TileDataType
+ENV = "PTO_KERNELS"
+ENGINES = ("numpy", "compiled")
+_FP32_FAMILY = (T.FP32, T.TF32, T.HF32)
+_AVAILABLE: bool | None = None
+
+
+def available() -> bool:
+    """numba is installed (checked once, without importing it)."""
+    global _AVAILABLE
+    if _AVAILABLE is None:
+        _AVAILABLE = importlib.util.find_spec("numba") is not None
+    return _AVAILABLE
+
+
+def engine() -> str:
+    """The kernel engine in effect: ``$PTO_KERNELS`` if set, else ``compiled`` when numba is
+    installed. An unknown value, or ``compiled`` without numba, is a ValueError."""
+    name = os.environ.get(ENV, "").strip().lower()
+    if not name:
+        return "compiled" if available() else "numpy"
+    if name not in ENGINES:
+        raise ValueError(f"{ENV}={name!r}: expected one of {', '.join(ENGINES)}")
+    if name == "compiled" and not available():
+        raise ValueError(f"{ENV}=compiled but numba is not installed")
+    return name
+
+
+def compiled() -> bool:
+    return engine() == "compiled"
+
+
+def float_values(t: TileDataType, codes: np.ndarray) -> np.ndarray:
+    """Exact float64 values of float codes: FP32-family bit patterns (uint32) or indices into
+    the type's value table."""
+    if t in _FP32_FAMILY:
+        return codes.astype(np.uint32, copy=False).view(np.float32).astype(np.float64)
+    return mx.value_lut(t)[codes]
+
+
+class DenseCodes(NamedTuple):
+    """A non-MX product with an FP32 accumulator, as codes: A (M, K), B (K, N)."""
+
+    at: TileDataType
+    ca: np.ndarray
+    bt: TileDataType
+    cb: np.ndarray
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return (self.ca.shape[0], self.ca.shape[1], self.cb.shape[1])
+
+    def terms(self) -> acc_mod.DenseTerms:
+        return acc_mod.DenseTerms(float_values(self.at, self.ca), float_values(self.bt, self.cb))
+
+
+def _compiled_ordered(src, c):
+    from . import cube_jit  # numba: loaded on the first compiled call only
+
+    m, _, n = src.shape
+    acc = np.zeros((m, n), np.float32) if c is None else np.array(c, np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        if isinstance(src, DenseCodes):
+            lut_a = None if src.at in _FP32_FAMILY else mx.value_lut(src.at)
+            lut_b = None if src.bt in _FP32_FAMILY else mx.value_lut(src.bt)
+            return cube_jit.dense_ordered(src.at, src.ca, src.bt, src.cb, lut_a, lut_b, acc)
+        return cube_jit.mx_ordered(src, acc)
+
+
+def accumulate(profile: str, src, c: np.ndarray | None, bias: np.ndarray | None) -> np.ndarray:
+    """The FP32 accumulation of a CUBE product (``ordered``, ``fp32-sequential`` or ``exact``;
+    :mod:`.accumulate`) for ``src`` a :class:`DenseCodes` or an
+    :class:`.accumulate.MxTerms`: (M, N) float32, compiled where covered."""
+    if profile != "exact" and compiled():
+        acc = _compiled_ordered(src, c)
+        if bias is None:
+            return acc
+        with np.errstate(invalid="ignore", over="ignore"):
+            return acc + bias.astype(np.float32)
+    if isinstance(src, DenseCodes):
+        src = src.terms()
+    run = acc_mod.exact if profile == "exact" else acc_mod.ordered
+    return run(src, c, bias)
