@@ -78,7 +78,6 @@ from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.isa.commands import CUBE_DELETED, CUBE_FUNCTIONS, CubeFunction
 from pto_dialect.postprocess import Fpatr
 
-from . import accumulate as acc_mod
 from . import jit, mx, status
 from . import postprocess as pp
 from . import postprocess_status as pp_status
@@ -357,7 +356,7 @@ def cube_matrix(
         if acc_t is not T.FP32:
             acc = _integer(ca, cb, c, bias, acc_t)
         else:
-            src = (acc_mod.MxTerms(ca, at, sa, cb, bt, b_packed, sb, n) if f.is_mx
+            src = (jit.MxCodes(ca, at, sa, cb, bt, b_packed, sb, n) if f.is_mx
                    else jit.DenseCodes(at, ca, bt, cb))
             acc = jit.accumulate(profile, src, c, bias)  # compiled or numpy (jit.ENV)
             acc[np.isnan(acc)] = np.nan  # FP32CanonicalNaN 0x7FC00000, not x86's 0xFFC00000

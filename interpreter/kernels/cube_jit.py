@@ -39,10 +39,12 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from . import mx
+
 MX_BLOCK = 32
 NR = 32  # columns per B panel (two 16-lane vectors)
 VW = 16  # vector lanes of the micro kernel (split by LLVM where the target is narrower)
-MODE_LUT, MODE_NIBBLE, MODE_F32, MODE_BF16 = 0, 1, 2, 3
+MODE_LUT, MODE_NIBBLE, MODE_LUT16, MODE_BF16, MODE_F32 = 0, 1, 2, 3, 4
 
 _OPTS = dict(cache=True, nogil=True, boundscheck=False)
 
@@ -147,117 +149,148 @@ def _micro(mr: int):
     return micro
 
 
-_MICRO8, _MICRO4, _MICRO2, _MICRO1 = (_micro(r) for r in (8, 4, 2, 1))
+_MICRO4, _MICRO1 = _micro(4), _micro(1)
 
 
 # -- decoding ------------------------------------------------------------------------------
 @njit(**_OPTS)
-def _decode_row(mode, codes, k, lut, out):
-    """out[0:n] = the values of row k of B (float32, exact)."""
-    n = out.shape[0]
-    row = codes[k]
+def _decode_row(mode, codes, k, j0, lut, out):
+    """out[0:w] = the values of B[k, j0:j0+w] (float32, exact) from the bytes of row k
+    (little-endian codes; j0 even for packed rows). A table load per element measured faster
+    than decoding the bit fields with vector integer operations. Rows are sliced first:
+    indices from 0 need no negative-index wrap-around, which would keep LLVM from
+    vectorising."""
+    w = out.shape[0]
     if mode == MODE_LUT:
-        for j in range(n):
+        row = codes[k, j0 : j0 + w]
+        for j in range(w):
             out[j] = lut[row[j]]
     elif mode == MODE_NIBBLE:
-        for j in range(n // 2):
+        row = codes[k, j0 // 2 : (j0 + w + 1) // 2]
+        for j in range(w // 2):
             byte = row[j]
             out[2 * j] = lut[byte & 15]
             out[2 * j + 1] = lut[byte >> 4]
-        if n % 2:
-            out[n - 1] = lut[row[n // 2] & 15]
-    elif mode == MODE_F32:
-        for j in range(n):
-            out[j] = _u32_as_f32(np.uint32(row[j]))
+        if w % 2:
+            out[w - 1] = lut[row[w // 2] & 15]
+    elif mode == MODE_LUT16:
+        row = codes[k, 2 * j0 : 2 * (j0 + w)]
+        for j in range(w):
+            out[j] = lut[np.int32(row[2 * j]) | (np.int32(row[2 * j + 1]) << 8)]
+    elif mode == MODE_BF16:
+        row = codes[k, 2 * j0 : 2 * (j0 + w)]
+        for j in range(w):
+            out[j] = _u32_as_f32((np.uint32(row[2 * j]) << 16) | (np.uint32(row[2 * j + 1]) << 24))
     else:
-        for j in range(n):
-            out[j] = _u32_as_f32(np.uint32(row[j]) << np.uint32(16))
+        row = codes[k, 4 * j0 : 4 * (j0 + w)]
+        for j in range(w):
+            out[j] = _u32_as_f32(np.uint32(row[4 * j]) | (np.uint32(row[4 * j + 1]) << 8)
+                                 | (np.uint32(row[4 * j + 2]) << 16)
+                                 | (np.uint32(row[4 * j + 3]) << 24))
 
 
 @njit(**_OPTS)
-def _scaled_row(mode, codes, k, lut, scaled, sbs, out):
-    _decode_row(mode, codes, k, lut, out)
+def _scaled_row(mode, codes, k, j0, lut, scaled, sbs, out):
+    _decode_row(mode, codes, k, j0, lut, out)
     if scaled:
-        s = sbs[k // MX_BLOCK]
+        s = sbs[k // MX_BLOCK, j0 : j0 + out.shape[0]]
         for j in range(out.shape[0]):
             out[j] *= s[j]
 
 
 @njit(**_OPTS)
-def pack_b(mode, codes, lut, scaled, sbs, n):
-    """(ceil(n / NR), K, NR) float32 panels of B's (scaled) values, zero-padded. ``sbs``
-    (nb, n) float32 block scales when ``scaled`` (each product exact: checked by the
-    caller)."""
-    kk = codes.shape[0]
-    npn = (n + NR - 1) // NR
-    panels = np.empty((npn, kk, NR), np.float32)
-    row = np.zeros(npn * NR, np.float32)
+def _pack_rows(mode, codes, lut, scaled, sbs, n, row, panels):
+    kk, npn = codes.shape[0], panels.shape[0]
     for k in range(kk):
-        _scaled_row(mode, codes, k, lut, scaled, sbs, row[:n])
+        _scaled_row(mode, codes, k, 0, lut, scaled, sbs, row[:n])
         for p in range(npn):
-            dst = panels[p, k]
             for j in range(NR):
-                dst[j] = row[p * NR + j]
+                panels[p, k, j] = row[p * NR + j]
+
+
+def pack_b(dec, sbs: np.ndarray | None, n: int) -> np.ndarray:
+    """(ceil(n / NR), K, NR) float32 panels of B's (scaled) values, zero-padded. ``dec`` =
+    (mode, codes, lut) (:func:`decoder`); ``sbs`` (nb, n) float32 block scales or None (each
+    scaled value exact: checked by the caller)."""
+    mode, codes, lut = dec
+    npn = -(-n // NR)
+    panels = np.empty((npn, codes.shape[0], NR), np.float32)
+    row = np.zeros(npn * NR, np.float32)
+    scaled = sbs is not None
+    sbs = np.ones((1, 1), np.float32) if sbs is None else sbs
+    _pack_rows(mode, codes, lut, scaled, sbs, n, row, panels)
     return panels
 
 
 # -- FP32 FMA kernels ------------------------------------------------------------------------
 @njit(**_OPTS)
-def matmul_fma(af, panels, c):
-    """c (M, n) float32 = the ordered FMA chains of af (M, K) float32 times the panels,
-    starting from c; returns a new array."""
+def matmul_panels(af, panels, cw):
+    """cw (M, npn * NR) float32, in place: the ordered FMA chains of af (M, K) float32 times
+    the panels (npn, K, NR), starting from cw. All C-contiguous (checked by the caller)."""
     m_all, kk = af.shape
-    n = c.shape[1]
-    npn = panels.shape[0]
-    ldc = npn * NR
-    cw = np.zeros((m_all, ldc), np.float32)
-    cw[:, :n] = c
-    a = np.ascontiguousarray(af)
-    ca, aa = cw.ctypes.data, a.ctypes.data
-    for p in range(npn):
-        pb = panels[p].ctypes.data
+    ldc = cw.shape[1]
+    ca, aa, pb0 = cw.ctypes.data, af.ctypes.data, panels.ctypes.data
+    for p in range(panels.shape[0]):
+        pb = pb0 + 4 * p * kk * NR
         m = 0
-        while m + 8 <= m_all:
-            _MICRO8(ca + 4 * (m * ldc + p * NR), ldc, aa + 4 * m * kk, kk, pb, NR, kk)
-            m += 8
-        if m + 4 <= m_all:
+        while m + 4 <= m_all:
             _MICRO4(ca + 4 * (m * ldc + p * NR), ldc, aa + 4 * m * kk, kk, pb, NR, kk)
             m += 4
-        if m + 2 <= m_all:
-            _MICRO2(ca + 4 * (m * ldc + p * NR), ldc, aa + 4 * m * kk, kk, pb, NR, kk)
-            m += 2
-        if m < m_all:
+        while m < m_all:
             _MICRO1(ca + 4 * (m * ldc + p * NR), ldc, aa + 4 * m * kk, kk, pb, NR, kk)
+            m += 1
+
+
+def matmul_fma(af: np.ndarray, panels: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """(M, n) float32: the ordered FMA chains of af (M, K) times the panels of B, from c."""
+    n = c.shape[1]
+    cw = np.zeros((c.shape[0], panels.shape[0] * NR), np.float32)
+    cw[:, :n] = c
+    af = np.ascontiguousarray(af, np.float32)
+    assert panels.flags.c_contiguous and panels.shape[1:] == (af.shape[1], NR)
+    matmul_panels(af, panels, cw)
     return np.ascontiguousarray(cw[:, :n])
 
 
+_GEMV_W = 512  # columns per chunk: four decoded rows and the accumulators stay in L1
+
+
 @njit(**_OPTS)
-def gemv_fma(af, mode, codes, lut, scaled, sbs, c):
-    """One row: c (n,) float32 = the ordered FMA chains of af (K,) times B decoded row by
-    row, starting from c; returns a new array. Four rows per pass over c, chained in order."""
-    kk = af.shape[0]
-    n = c.shape[0]
-    acc = c.copy()
-    r0 = np.empty(n, np.float32)
-    r1 = np.empty(n, np.float32)
-    r2 = np.empty(n, np.float32)
-    r3 = np.empty(n, np.float32)
+def _gemv_rows(af, mode, codes, lut, scaled, sbs, acc, r):
+    kk, n = af.shape[0], acc.shape[0]
+    r0, r1, r2, r3 = r[0], r[1], r[2], r[3]
     k = 0
     while k + 4 <= kk:
-        _scaled_row(mode, codes, k, lut, scaled, sbs, r0)
-        _scaled_row(mode, codes, k + 1, lut, scaled, sbs, r1)
-        _scaled_row(mode, codes, k + 2, lut, scaled, sbs, r2)
-        _scaled_row(mode, codes, k + 3, lut, scaled, sbs, r3)
         a0, a1, a2, a3 = af[k], af[k + 1], af[k + 2], af[k + 3]
-        for j in range(n):
-            acc[j] = fma32(a3, r3[j], fma32(a2, r2[j], fma32(a1, r1[j], fma32(a0, r0[j], acc[j]))))
+        for j0 in range(0, n, _GEMV_W):
+            w = min(_GEMV_W, n - j0)
+            for i in range(4):
+                _scaled_row(mode, codes, k + i, j0, lut, scaled, sbs, r[i, :w])
+            cc = acc[j0 : j0 + w]
+            for j in range(w):
+                cc[j] = fma32(a3, r3[j], fma32(a2, r2[j], fma32(a1, r1[j], fma32(a0, r0[j], cc[j]))))
         k += 4
     while k < kk:
-        _scaled_row(mode, codes, k, lut, scaled, sbs, r0)
         a0 = af[k]
-        for j in range(n):
-            acc[j] = fma32(a0, r0[j], acc[j])
+        for j0 in range(0, n, _GEMV_W):
+            w = min(_GEMV_W, n - j0)
+            _scaled_row(mode, codes, k, j0, lut, scaled, sbs, r0[:w])
+            cc = acc[j0 : j0 + w]
+            for j in range(w):
+                cc[j] = fma32(a0, r0[j], cc[j])
         k += 1
+
+
+def gemv_fma(af: np.ndarray, dec, sbs: np.ndarray | None, c: np.ndarray) -> np.ndarray:
+    """One row: (n,) float32, the ordered FMA chains of af (K,) times B, starting from c. B is
+    decoded four rows by ``_GEMV_W`` columns at a time, and each accumulator takes the four
+    terms as one chain of FMAs, in k order."""
+    mode, codes, lut = dec
+    acc = np.array(c, np.float32)
+    r = np.empty((4, _GEMV_W), np.float32)
+    scaled = sbs is not None
+    sbs = np.ones((1, 1), np.float32) if sbs is None else sbs
+    _gemv_rows(np.ascontiguousarray(af, np.float32), mode, codes, lut, scaled, sbs, acc, r)
     return acc
 
 
@@ -277,16 +310,11 @@ def _wide_step(acc, t):
 
 
 @njit(**_OPTS)
-def ordered_wide(af64, mode, codes, lut, scaled, sbs64, c):
-    """c (M, n) float32: the ordered chains with terms af64[m, k] * (B[k, j] * sbs64[block, j])
-    formed exactly in float64 and one rounding per step; returns a new array."""
+def _wide_rows(af64, mode, codes, lut, scaled, sbs64, acc, row, row64):
     m_all, kk = af64.shape
-    n = c.shape[1]
-    acc = c.copy()
-    row = np.empty(n, np.float32)
-    row64 = np.empty(n, np.float64)
+    n = acc.shape[1]
     for k in range(kk):
-        _decode_row(mode, codes, k, lut, row)
+        _decode_row(mode, codes, k, 0, lut, row)
         if scaled:
             s = sbs64[k // MX_BLOCK]
             for j in range(n):
@@ -299,75 +327,93 @@ def ordered_wide(af64, mode, codes, lut, scaled, sbs64, c):
             cr = acc[m]
             for j in range(n):
                 cr[j] = _wide_step(cr[j], av * row64[j])
+
+
+def ordered_wide(af64: np.ndarray, dec, sbs64: np.ndarray | None, c: np.ndarray) -> np.ndarray:
+    """(M, n) float32: the ordered chains with terms ``af64[m, k] * (B[k, j] *
+    sbs64[block, j])`` formed exactly in float64 and one rounding per step, from c."""
+    mode, codes, lut = dec
+    acc = np.array(c, np.float32)
+    n = acc.shape[1]
+    scaled = sbs64 is not None
+    sbs64 = np.ones((1, 1)) if sbs64 is None else sbs64
+    _wide_rows(np.ascontiguousarray(af64), mode, codes, lut, scaled, sbs64, acc,
+               np.empty(n, np.float32), np.empty(n))
     return acc
 
 
 # -- drivers ---------------------------------------------------------------------------------
-_F32 = np.dtype(np.float32)
 _FP32_FAMILY = ("FP32", "TF32", "HF32")
+_E8M0_VALUES = np.append(np.ldexp(1.0, np.arange(255) - 127), np.nan).astype(np.float32)
+"""E8M0 code -> float32 scale: 2^-127 .. 2^127 (exact), 0xFF is NaN."""
 
 
-def _b_mode(t, codes: np.ndarray, packed: bool, lut64: np.ndarray):
-    """(mode, codes, float32 lut) decoding B of element type t."""
-    if packed:
-        return MODE_NIBBLE, codes, lut64.astype(np.float32)
+def decoder(t, codes: np.ndarray, packed: bool = False):
+    """The ``dec`` tuple (mode, codes, lut) decoding B of element type t: codes as
+    :func:`.mx.to_codes` gives them (or packed X2 bytes, or FP32-family uint32 words), passed
+    on as their bytes (K, N * width; one compiled specialisation for every type)."""
+    codes = np.ascontiguousarray(codes)
+    codes8 = codes.view(np.uint8).reshape(codes.shape[0], -1)
+    if not np.little_endian:  # pragma: no cover - the byte order of the decoders
+        raise NotImplementedError("compiled CUBE kernels assume a little-endian host")
     if t.name in _FP32_FAMILY:
-        return MODE_F32, codes.view(np.uint32), np.zeros(1, np.float32)
+        return (MODE_F32, codes8, np.zeros(1, np.float32))
     if t.name == "BF16":
-        return MODE_BF16, codes.view(np.uint16), np.zeros(1, np.float32)
-    return MODE_LUT, codes, lut64.astype(np.float32)
+        return (MODE_BF16, codes8, np.zeros(1, np.float32))
+    mode = MODE_NIBBLE if packed else MODE_LUT16 if codes.itemsize == 2 else MODE_LUT
+    return (mode, codes8, mx.value_lut(t).astype(np.float32))
 
 
-def _fma_product(af, mode, codes, lut, sbs, acc):
-    """The FP32 FMA chains: fused row kernel for one row of A, else decoded panels."""
-    scaled = sbs is not None
-    sbs = np.ones((1, 1), np.float32) if sbs is None else sbs
+def _fma_product(af, dec, sbs, acc):
+    """The FP32 FMA chains: the fused row kernel for one row of A, else decoded panels."""
     if af.shape[0] == 1:
-        return gemv_fma(af[0], mode, codes, lut, scaled, sbs, acc[0]).reshape(1, -1)
-    return matmul_fma(af, pack_b(mode, codes, lut, scaled, sbs, acc.shape[1]), acc)
+        return gemv_fma(af[0], dec, sbs, acc[0]).reshape(1, -1)
+    return matmul_fma(af, pack_b(dec, sbs, acc.shape[1]), acc)
 
 
-def dense_ordered(at, ca: np.ndarray, bt, cb: np.ndarray, lut_a, lut_b, acc: np.ndarray):
-    """The ordered chains of a non-MX product from codes (``ca`` (M, K), ``cb`` (K, N):
-    uint32 FP32-family patterns, else indices into the float64 value tables ``lut_a`` /
-    ``lut_b``), starting from ``acc`` (M, N) float32."""
+def dense_ordered(at, ca: np.ndarray, bt, cb: np.ndarray, acc: np.ndarray) -> np.ndarray:
+    """The ordered chains of a non-MX product with an FP32 accumulator from codes (``ca``
+    (M, K), ``cb`` (K, N); :func:`.jit.float_values`), starting from ``acc`` (M, N)."""
     if at.name in _FP32_FAMILY:
         af = np.ascontiguousarray(ca.astype(np.uint32, copy=False).view(np.float32))
     else:
-        af = lut_a.astype(np.float32)[ca]
-    mode, codes, lut = _b_mode(bt, np.ascontiguousarray(cb), False, lut_b)
-    return _fma_product(af, mode, codes, lut, None, acc)
+        af = mx.value_lut(at).astype(np.float32)[ca]
+    return _fma_product(af, decoder(bt, cb), None, acc)
 
 
-def _side_fits(e: np.ndarray, nan: np.ndarray, lsb: int, top: int) -> bool:
-    """Every element x of a side (|x| < 2^top, a multiple of 2^lsb) scaled by 2^e is an FP32
-    value (NaN scales aside)."""
-    ok = nan | ((e + lsb >= -149) & (e + top <= 128))
-    return bool(ok.all())
+@njit(**_OPTS)
+def _scale_values(codes, lsb, top, out):
+    fits = True
+    for i in range(codes.shape[0]):
+        c = np.int32(codes[i])
+        out[i] = _E8M0_VALUES[c]
+        e = c - 127
+        fits &= (c == 255) | ((e + lsb >= -149) & (e + top <= 128))
+    return fits
 
 
-def mx_ordered(src, acc: np.ndarray):
-    """The ordered chains of an MX product (an :class:`.accumulate.MxTerms`), from acc."""
+def _side_scales(codes: np.ndarray, lsb: int, top: int) -> tuple[np.ndarray, bool]:
+    """float32 E8M0 scale values of codes, and whether every element x of the side (a
+    multiple of 2^lsb, |x| < 2^top) times its scale is an FP32 value (NaN scales aside)."""
+    out = np.empty(codes.shape, np.float32)
+    fits = _scale_values(np.ascontiguousarray(codes).reshape(-1), lsb, top, out.reshape(-1))
+    return out, bool(fits)
+
+
+def mx_ordered(src, acc: np.ndarray) -> np.ndarray:
+    """The ordered chains of an MX product (a :class:`.jit.MxCodes`), starting from acc."""
     m, k, n = src.shape
-    (lsa, ta), (lsb, tb) = src.ranges
-    idx = np.arange(k) // MX_BLOCK
-    ea, na = src.ea[idx].T, src.na[idx].T  # (M, K) per element
-    lut64 = src.lut64
-    mode, codes, lut = _b_mode(src.bt, np.ascontiguousarray(src.cb), src.b_packed, lut64)
-    scaled = bool(src.eb.any() or src.nbs.any())
-    if _side_fits(ea, na, lsa, ta) and _side_fits(src.eb, src.nbs, lsb, tb):
-        af = (src.a64 * np.ldexp(1.0, ea)).astype(np.float32)  # exact (checked)
-        af[na] = np.nan
-        sbs = None
-        if scaled:
-            sbs = np.ldexp(np.float32(1.0), src.eb).astype(np.float32)
-            sbs[src.nbs] = np.nan
-        return _fma_product(af, mode, codes, lut, sbs, acc)
+    (lsa, ta), (lsb, tb) = src.ranges()
+    a = mx.value_lut(src.at)[src.ca]  # (M, K) float64, exact
+    dec = decoder(src.bt, src.cb, src.b_packed)
+    sa = np.zeros((m, 1), np.uint8) + 127 if src.sa is None else src.sa
+    va, fits_a = _side_scales(sa, lsa, ta)
+    sbs, fits_b = (None, True) if src.sb is None else _side_scales(src.sb, lsb, tb)
+    va = va[:, np.arange(k) // MX_BLOCK] if src.sa is not None else va
+    if fits_a and fits_b:
+        with np.errstate(invalid="ignore"):
+            af = (a * va).astype(np.float32)  # exact: checked
+        return _fma_product(af, dec, sbs, acc)
     with np.errstate(invalid="ignore", over="ignore"):
-        af64 = src.a64 * np.ldexp(1.0, ea)
-    af64[na] = np.nan
-    sbs64 = np.ldexp(1.0, src.eb)
-    sbs64[src.nbs] = np.nan
-    if mode in (MODE_F32, MODE_BF16):  # (no MX type decodes this way but BF16)
-        lut = np.zeros(1, np.float32)
-    return ordered_wide(np.ascontiguousarray(af64), mode, codes, lut, True, sbs64, acc)
+        af64 = np.ascontiguousarray(a * va.astype(np.float64))
+    return ordered_wide(af64, dec, None if sbs is None else sbs.astype(np.float64), acc)

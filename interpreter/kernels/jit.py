@@ -84,6 +84,39 @@ class DenseCodes(NamedTuple):
         return acc_mod.DenseTerms(float_values(self.at, self.ca), float_values(self.bt, self.cb))
 
 
+def value_range(t: TileDataType) -> tuple[int, int]:
+    """(lsb, top) of an element format: every finite value is a multiple of 2^lsb and its
+    magnitude is below 2^top."""
+    lut = mx.value_lut(t)
+    fin = np.abs(lut[np.isfinite(lut)])
+    nz = fin[fin > 0]
+    return int(np.floor(np.log2(nz.min()))), int(np.floor(np.log2(nz.max()))) + 1
+
+
+class MxCodes(NamedTuple):
+    """An MX product as codes (the arguments of :class:`.accumulate.MxTerms`): A codes (M, K),
+    B codes (K, N) or packed X2 bytes (K, N/2), E8M0 scale codes (M, nb) / (nb, N) or None."""
+
+    ca: np.ndarray
+    at: TileDataType
+    sa: np.ndarray | None
+    cb: np.ndarray
+    bt: TileDataType
+    b_packed: bool
+    sb: np.ndarray | None
+    n: int
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return (self.ca.shape[0], self.ca.shape[1], self.n)
+
+    def ranges(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        return value_range(self.at), value_range(self.bt)
+
+    def terms(self) -> acc_mod.MxTerms:
+        return acc_mod.MxTerms(*self)
+
+
 def _compiled_ordered(src, c):
     from . import cube_jit  # numba: loaded on the first compiled call only
 
@@ -91,23 +124,20 @@ def _compiled_ordered(src, c):
     acc = np.zeros((m, n), np.float32) if c is None else np.array(c, np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
         if isinstance(src, DenseCodes):
-            lut_a = None if src.at in _FP32_FAMILY else mx.value_lut(src.at)
-            lut_b = None if src.bt in _FP32_FAMILY else mx.value_lut(src.bt)
-            return cube_jit.dense_ordered(src.at, src.ca, src.bt, src.cb, lut_a, lut_b, acc)
+            return cube_jit.dense_ordered(src.at, src.ca, src.bt, src.cb, acc)
         return cube_jit.mx_ordered(src, acc)
 
 
 def accumulate(profile: str, src, c: np.ndarray | None, bias: np.ndarray | None) -> np.ndarray:
     """The FP32 accumulation of a CUBE product (``ordered``, ``fp32-sequential`` or ``exact``;
-    :mod:`.accumulate`) for ``src`` a :class:`DenseCodes` or an
-    :class:`.accumulate.MxTerms`: (M, N) float32, compiled where covered."""
+    :mod:`.accumulate`) for ``src`` a :class:`DenseCodes` or :class:`MxCodes`: (M, N)
+    float32, compiled where covered."""
     if profile != "exact" and compiled():
         acc = _compiled_ordered(src, c)
         if bias is None:
             return acc
         with np.errstate(invalid="ignore", over="ignore"):
             return acc + bias.astype(np.float32)
-    if isinstance(src, DenseCodes):
-        src = src.terms()
+    src = src.terms()
     run = acc_mod.exact if profile == "exact" else acc_mod.ordered
     return run(src, c, bias)
