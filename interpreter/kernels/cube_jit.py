@@ -33,12 +33,16 @@ FP32).
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from . import accumulate as acc_mod
 from . import mx
 
 MX_BLOCK = 32
@@ -199,26 +203,26 @@ def _scaled_row(mode, codes, k, j0, lut, scaled, sbs, out):
 
 
 @njit(**_OPTS)
-def _pack_rows(mode, codes, lut, scaled, sbs, n, row, panels):
+def _pack_rows(mode, codes, lut, scaled, sbs, j0, w, row, panels):
     kk, npn = codes.shape[0], panels.shape[0]
     for k in range(kk):
-        _scaled_row(mode, codes, k, 0, lut, scaled, sbs, row[:n])
+        _scaled_row(mode, codes, k, j0, lut, scaled, sbs, row[:w])
         for p in range(npn):
             for j in range(NR):
                 panels[p, k, j] = row[p * NR + j]
 
 
-def pack_b(dec, sbs: np.ndarray | None, n: int) -> np.ndarray:
-    """(ceil(n / NR), K, NR) float32 panels of B's (scaled) values, zero-padded. ``dec`` =
-    (mode, codes, lut) (:func:`decoder`); ``sbs`` (nb, n) float32 block scales or None (each
-    scaled value exact: checked by the caller)."""
+def pack_b(dec, sbs: np.ndarray | None, j0: int, j1: int) -> np.ndarray:
+    """(ceil((j1 - j0) / NR), K, NR) float32 panels of B's (scaled) values in columns
+    j0:j1 (j0 even), zero-padded. ``dec`` = (mode, codes, lut) (:func:`decoder`); ``sbs``
+    (nb, N) float32 block scales or None (each scaled value exact: checked by the caller)."""
     mode, codes, lut = dec
-    npn = -(-n // NR)
+    npn = -(-(j1 - j0) // NR)
     panels = np.empty((npn, codes.shape[0], NR), np.float32)
     row = np.zeros(npn * NR, np.float32)
     scaled = sbs is not None
     sbs = np.ones((1, 1), np.float32) if sbs is None else sbs
-    _pack_rows(mode, codes, lut, scaled, sbs, n, row, panels)
+    _pack_rows(mode, codes, lut, scaled, sbs, j0, j1 - j0, row, panels)
     return panels
 
 
@@ -242,7 +246,8 @@ def matmul_panels(af, panels, cw):
 
 
 def matmul_fma(af: np.ndarray, panels: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """(M, n) float32: the ordered FMA chains of af (M, K) times the panels of B, from c."""
+    """(M, n) float32: the ordered FMA chains of af (M, K) times the panels of B (n columns),
+    from c (M, n)."""
     n = c.shape[1]
     cw = np.zeros((c.shape[0], panels.shape[0] * NR), np.float32)
     cw[:, :n] = c
@@ -256,7 +261,7 @@ _GEMV_W = 512  # columns per chunk: four decoded rows and the accumulators stay 
 
 
 @njit(**_OPTS)
-def _gemv_rows(af, mode, codes, lut, scaled, sbs, acc, r):
+def _gemv_rows(af, mode, codes, lut, scaled, sbs, c0, acc, r):
     kk, n = af.shape[0], acc.shape[0]
     r0, r1, r2, r3 = r[0], r[1], r[2], r[3]
     k = 0
@@ -265,7 +270,7 @@ def _gemv_rows(af, mode, codes, lut, scaled, sbs, acc, r):
         for j0 in range(0, n, _GEMV_W):
             w = min(_GEMV_W, n - j0)
             for i in range(4):
-                _scaled_row(mode, codes, k + i, j0, lut, scaled, sbs, r[i, :w])
+                _scaled_row(mode, codes, k + i, c0 + j0, lut, scaled, sbs, r[i, :w])
             cc = acc[j0 : j0 + w]
             for j in range(w):
                 cc[j] = fma32(a3, r3[j], fma32(a2, r2[j], fma32(a1, r1[j], fma32(a0, r0[j], cc[j]))))
@@ -274,23 +279,24 @@ def _gemv_rows(af, mode, codes, lut, scaled, sbs, acc, r):
         a0 = af[k]
         for j0 in range(0, n, _GEMV_W):
             w = min(_GEMV_W, n - j0)
-            _scaled_row(mode, codes, k, j0, lut, scaled, sbs, r0[:w])
+            _scaled_row(mode, codes, k, c0 + j0, lut, scaled, sbs, r0[:w])
             cc = acc[j0 : j0 + w]
             for j in range(w):
                 cc[j] = fma32(a0, r0[j], cc[j])
         k += 1
 
 
-def gemv_fma(af: np.ndarray, dec, sbs: np.ndarray | None, c: np.ndarray) -> np.ndarray:
-    """One row: (n,) float32, the ordered FMA chains of af (K,) times B, starting from c. B is
-    decoded four rows by ``_GEMV_W`` columns at a time, and each accumulator takes the four
-    terms as one chain of FMAs, in k order."""
+def gemv_fma(af: np.ndarray, dec, sbs: np.ndarray | None, c: np.ndarray, c0: int = 0
+             ) -> np.ndarray:
+    """One row: (n,) float32, the ordered FMA chains of af (K,) times B's columns c0:c0+n
+    (c0 even), starting from c (n,). B is decoded four rows by ``_GEMV_W`` columns at a time,
+    and each accumulator takes the four terms as one chain of FMAs, in k order."""
     mode, codes, lut = dec
     acc = np.array(c, np.float32)
     r = np.empty((4, _GEMV_W), np.float32)
     scaled = sbs is not None
     sbs = np.ones((1, 1), np.float32) if sbs is None else sbs
-    _gemv_rows(np.ascontiguousarray(af, np.float32), mode, codes, lut, scaled, sbs, acc, r)
+    _gemv_rows(np.ascontiguousarray(af, np.float32), mode, codes, lut, scaled, sbs, c0, acc, r)
     return acc
 
 
@@ -364,11 +370,29 @@ def decoder(t, codes: np.ndarray, packed: bool = False):
     return (mode, codes8, mx.value_lut(t).astype(np.float32))
 
 
-def _fma_product(af, dec, sbs, acc):
-    """The FP32 FMA chains: the fused row kernel for one row of A, else decoded panels."""
+_THREAD_MIN = 1 << 21  # M * K * N from which the columns are split across two threads
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _columns(af, dec, sbs, acc, j0, j1):
     if af.shape[0] == 1:
-        return gemv_fma(af[0], dec, sbs, acc[0]).reshape(1, -1)
-    return matmul_fma(af, pack_b(dec, sbs, acc.shape[1]), acc)
+        return gemv_fma(af[0], dec, sbs, acc[0, j0:j1], j0).reshape(1, -1)
+    return matmul_fma(af, pack_b(dec, sbs, j0, j1), acc[:, j0:j1])
+
+
+def _fma_product(af, dec, sbs, acc):
+    """The FP32 FMA chains: the fused row kernel for one row of A, else decoded panels; in two
+    threads (the kernels release the GIL), one per half of the columns, for large products.
+    Columns are independent chains, so the split never changes a bit."""
+    global _POOL
+    (m, k), n = af.shape, acc.shape[1]
+    if m * k * n < _THREAD_MIN or n < 2 * NR or (os.cpu_count() or 1) < 2:
+        return _columns(af, dec, sbs, acc, 0, n)
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(2, thread_name_prefix="pto-cube-jit")
+    h = (n // 2 + NR - 1) // NR * NR  # a whole number of panels (even)
+    parts = [_POOL.submit(_columns, af, dec, sbs, acc, j0, j1) for j0, j1 in ((0, h), (h, n))]
+    return np.concatenate([p.result() for p in parts], axis=1)
 
 
 def dense_ordered(at, ca: np.ndarray, bt, cb: np.ndarray, acc: np.ndarray) -> np.ndarray:
@@ -417,3 +441,49 @@ def mx_ordered(src, acc: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore"):
         af64 = np.ascontiguousarray(a * va.astype(np.float64))
     return ordered_wide(af64, dec, None if sbs is None else sbs.astype(np.float64), acc)
+
+
+# -- the exact profile: compiled block sums --------------------------------------------------
+@njit(**_OPTS)
+def _block_sum_rows(a64, mode, codes, lut, va, vb, row, s, out):
+    """out[b, m, n] = (sum over the k of block b of a64[m, k] * B[k, n]) * va[b, m] * vb[b, n],
+    every step exact in float64 (the caller checks that 32-term block sums of the format
+    pair are exact); inf / NaN terms or scales give a non-finite block sum."""
+    m_all, kk = a64.shape
+    n = out.shape[2]
+    for b in range(out.shape[0]):
+        s[:, :] = 0.0
+        for k in range(b * MX_BLOCK, min(kk, (b + 1) * MX_BLOCK)):
+            _decode_row(mode, codes, k, 0, lut, row)
+            for m in range(m_all):
+                av = a64[m, k]
+                sr = s[m]
+                for j in range(n):
+                    sr[j] += av * np.float64(row[j])
+        for m in range(m_all):
+            f = va[b, m]
+            ob, sr, vr = out[b, m], s[m], vb[b]
+            for j in range(n):
+                ob[j] = sr[j] * f * vr[j]
+
+
+class BlockSumTerms(acc_mod.MxTerms):
+    """:class:`.accumulate.MxTerms` whose exact scaled block sums (``block_sums64``, what the
+    ``exact`` profile reads for block-exact format pairs) are computed once by a compiled
+    kernel instead of a float64 matmul per chunk; the same values, exactly."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        if not self.block_exact:
+            return
+        m, k, n = self.shape
+        dec = decoder(self.bt, self.cb, self.b_packed)
+        va = np.where(self.na, np.nan, np.ldexp(1.0, self.ea))  # (nb, M)
+        vb = np.where(self.nbs, np.nan, np.ldexp(1.0, self.eb))  # (nb, N)
+        self._sums = np.empty((va.shape[0], m, n))
+        _block_sum_rows(np.ascontiguousarray(self.a64), dec[0], dec[1], dec[2],
+                        np.ascontiguousarray(va), np.ascontiguousarray(vb),
+                        np.empty(n, np.float32), np.empty((m, n)), self._sums)
+
+    def block_sums64(self, k0, k1, c0, c1):
+        return self._sums[k0 // MX_BLOCK : -(-k1 // MX_BLOCK), :, c0:c1]

@@ -138,6 +138,11 @@ def accumulate(profile: str, src, c: np.ndarray | None, bias: np.ndarray | None)
             return acc
         with np.errstate(invalid="ignore", over="ignore"):
             return acc + bias.astype(np.float32)
-    src = src.terms()
+    if profile == "exact" and compiled() and isinstance(src, MxCodes):
+        from . import cube_jit  # numba: loaded on the first compiled call only
+
+        src = cube_jit.BlockSumTerms(*src)
+    else:
+        src = src.terms()
     run = acc_mod.exact if profile == "exact" else acc_mod.ordered
     return run(src, c, bias)

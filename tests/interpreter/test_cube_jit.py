@@ -139,9 +139,13 @@ def _pack(codes):
     extreme=st.booleans(),
     specials=st.booleans(),
     packed=st.booleans(),
+    profile=st.sampled_from(["ordered", "exact"]),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_mx_compiled_equals_numpy(at, bt, form, m, k, n, extreme, specials, packed, seed):
+def test_mx_compiled_equals_numpy(at, bt, form, m, k, n, extreme, specials, packed, profile,
+                                  seed):
+    """MX pairs in the ordered profile (FMA or float64 path) and the exact one (compiled
+    block sums for block-exact pairs)."""
     rng = np.random.default_rng(seed)
     m = 1 if form.startswith("TGEMV") else m
     ac, bc = raw(at, rng, (m, k), finite=not specials), raw(bt, rng, (k, n), finite=not specials)
@@ -149,7 +153,7 @@ def test_mx_compiled_equals_numpy(at, bt, form, m, k, n, extreme, specials, pack
     if packed:
         ac, bc = _pack(ac & 0x0F), _pack(bc & 0x0F)
     nb = -(-k // 32)
-    kw = {"a_type": at, "b_type": bt, "packed": packed}
+    kw = {"a_type": at, "b_type": bt, "packed": packed, "profile": profile}
     if at not in (T.FP16, T.BF16):
         kw["a_scale"] = _mx_scales(rng, (m, nb), extreme)
     if bt not in (T.FP16, T.BF16):
@@ -219,3 +223,16 @@ def test_startup_does_not_import_numba():
     code = ("import sys, interpreter, interpreter.kernels, pto_dialect.tools.pto_opt, "
             "interpreter.tools.pto_run; assert 'numba' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_two_thread_column_split(monkeypatch):
+    """Large products split their columns across two threads; the split is at a panel
+    boundary and changes no bit (forced here on small shapes)."""
+    from interpreter.kernels import cube_jit
+
+    monkeypatch.setattr(cube_jit, "_THREAD_MIN", 1)
+    rng = np.random.default_rng(5)
+    for m, n in ((1, 130), (5, 97)):
+        a = _dense_codes(T.BF16, rng, (m, 9), True)
+        b = _dense_codes(T.BF16, rng, (9, n), True)
+        same("TMATMUL", a, b, a_type=T.BF16, b_type=T.BF16)
