@@ -265,15 +265,23 @@ def _gemv_rows(af, mode, codes, lut, scaled, sbs, c0, acc, r):
     kk, n = af.shape[0], acc.shape[0]
     r0, r1, r2, r3 = r[0], r[1], r[2], r[3]
     k = 0
-    while k + 4 <= kk:
+    while k + 4 <= kk:  # (k % 4 == 0: the four rows share one scale block)
         a0, a1, a2, a3 = af[k], af[k + 1], af[k + 2], af[k + 3]
         for j0 in range(0, n, _GEMV_W):
             w = min(_GEMV_W, n - j0)
             for i in range(4):
-                _scaled_row(mode, codes, k + i, c0 + j0, lut, scaled, sbs, r[i, :w])
+                _decode_row(mode, codes, k + i, c0 + j0, lut, r[i, :w])
             cc = acc[j0 : j0 + w]
-            for j in range(w):
-                cc[j] = fma32(a3, r3[j], fma32(a2, r2[j], fma32(a1, r1[j], fma32(a0, r0[j], cc[j]))))
+            if scaled:  # B * scale is exact (checked by the caller)
+                s = sbs[k // MX_BLOCK, c0 + j0 : c0 + j0 + w]
+                for j in range(w):
+                    sj = s[j]
+                    cc[j] = fma32(a3, r3[j] * sj, fma32(a2, r2[j] * sj, fma32(
+                        a1, r1[j] * sj, fma32(a0, r0[j] * sj, cc[j]))))
+            else:
+                for j in range(w):
+                    cc[j] = fma32(a3, r3[j], fma32(a2, r2[j], fma32(a1, r1[j], fma32(
+                        a0, r0[j], cc[j]))))
         k += 4
     while k < kk:
         a0 = af[k]
