@@ -10,9 +10,11 @@ source, or ``NUMBA_CACHE_DIR``), so only the first call on a machine pays for co
 docs/compiled-kernels.md has the figures.
 
 Covered (compiled): the ``ordered`` FP32 accumulation of every CUBE input pair with an FP32
-accumulator, MX (scaled, packed X2) and non-MX. Everything else runs the numpy reference:
-the ``exact`` and ``raw-carrier`` profiles, and integer accumulators (whose exact float64
-BLAS form is already at the speed of a float matmul).
+accumulator, MX (scaled, packed X2) and non-MX, and the scaled block sums that the ``exact``
+profile reads for block-exact MX pairs. Everything else runs the numpy reference: the other
+``exact`` cases, ``raw-carrier``, and integer accumulators (whose exact float64 BLAS form is
+already at the speed of a float matmul). Other kernel families select their compiled form with
+:func:`compiled` the same way.
 """
 
 from __future__ import annotations
@@ -36,10 +38,16 @@ _AVAILABLE: bool | None = None
 
 
 def available() -> bool:
-    """numba is installed (checked once, without importing it)."""
+    """numba is installed and imports (checked once, at the first kernel call that asks: an
+    installed but broken numba, for example one built for another numpy, means numpy)."""
     global _AVAILABLE
     if _AVAILABLE is None:
         _AVAILABLE = importlib.util.find_spec("numba") is not None
+        if _AVAILABLE:
+            try:
+                importlib.import_module("numba")
+            except Exception:  # noqa: BLE001 - any failure to load means no compiled kernels
+                _AVAILABLE = False
     return _AVAILABLE
 
 
