@@ -1,5 +1,6 @@
-"""Compiled (numba) kernels of the CUBE ``ordered`` accumulation; bits identical to the numpy
-reference in :mod:`.accumulate` (docs/compiled-kernels.md).
+"""Compiled (numba) kernels of the CUBE ``ordered`` accumulation, and the scaled block sums of
+the ``exact`` one; bits identical to the numpy reference in :mod:`.accumulate`
+(docs/compiled-kernels.md; selected by :mod:`.jit`).
 
 The ``ordered`` profile fixes, per output element (m, n), the chain
 
@@ -10,25 +11,26 @@ interact, so any loop order that keeps k ascending within each chain gives the s
 
 * When both factors of every term are FP32 values (``t = x[m, k] * y[k, n]`` with x, y
   float32: every non-MX input type, and MX operands whose scaled elements stay in FP32's
-  range, checked statically from the scale exponents and the formats' value ranges), one
-  step is exactly one IEEE fused multiply-add in FP32, ``acc = fma(x, y, acc)`` (the product
-  is exact inside the FMA; overflow is +-inf, 0 * inf is NaN). The kernel is a register-tiled
-  matrix product: B is decoded (and scaled) once into panels of ``NR`` columns, and a micro
-  kernel keeps an ``MR x NR`` block of accumulators in vector registers while k runs over
-  the whole of K in order. It is written as LLVM IR (:func:`_micro`) because numba's loop
-  vectoriser only vectorises innermost loops, and the k loop must stay innermost and
-  sequential. For M = 1 (GEMV) a fused kernel decodes B row by row and updates the N
-  accumulators with FMAs, four rows at a time (one chained expression per column).
+  range, checked from the scale codes and the formats' value ranges), one step is exactly
+  one IEEE fused multiply-add in FP32, ``acc = fma(x, y, acc)`` (the product is exact inside
+  the FMA; overflow is +-inf, 0 * inf is NaN). Matrices: B is decoded (and scaled) once into
+  panels of ``NR`` columns, and a micro kernel keeps an ``MR x NR`` block of accumulators in
+  vector registers while k runs over the whole of K in order. It is written as LLVM IR
+  (:func:`_micro`) because numba's loop vectoriser only vectorises innermost loops, and the
+  k loop must stay innermost and sequential. One row (GEMV): B is decoded four rows by
+  ``_GEMV_W`` columns at a time and each accumulator takes the four terms as one chain of
+  FMAs.
 * Otherwise (MX scales so extreme that a scaled element leaves FP32's range), the step
   forms the exact term in float64 and rounds ``acc + t`` once to FP32: TwoSum gives the
   error of the float64 sum, round-to-odd folds it into the last bit, and the cast to FP32 is
-  then one correct RNE rounding (53 >= 24 + 2 bits), exactly as ``accumulate._wide_steps``.
+  then one correct RNE rounding (53 >= 24 + 2 bits), as ``accumulate._wide_steps`` does.
 
-B decoding: ``MODE_LUT`` (codes index a float32 value table: every 8-bit and 16-bit code,
-the 4-bit types one code per byte), ``MODE_NIBBLE`` (packed X2 bytes, low nibble first),
-``MODE_F32`` (FP32 / TF32 / HF32 bit patterns), ``MODE_BF16`` (a BF16 code is the top half
-of its FP32 pattern). Decoded values are exact (every CUBE element format is a subset of
-FP32).
+B reaches the kernels as the bytes of its codes (one compiled specialisation for every
+type): ``MODE_LUT`` (8-bit codes, and 4-bit ones one per byte, index a float32 value table),
+``MODE_NIBBLE`` (packed X2 bytes, low nibble first), ``MODE_LUT16`` (16-bit codes),
+``MODE_BF16`` (a BF16 code is the top half of its FP32 pattern), ``MODE_F32`` (FP32 / TF32 /
+HF32 patterns). Decoded values are exact: every CUBE element format is a subset of FP32.
+Kernels allocate nothing (their Python drivers do): numba compiles array expressions slowly.
 """
 
 from __future__ import annotations
