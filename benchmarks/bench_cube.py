@@ -8,6 +8,10 @@ measured in the same run (alternating rounds, best of each; the machine is share
   (compilation), then a second process on that cache (loading), each timing the first call
   of every figure; the warm time is the best of the same-run rounds.
 
+The pto-isa C++ CPU simulator, when built (``scripts/build_ptoisa_sim.sh /path/to/pto-isa``
+writes ``build/ptoisa_sim/sim_bench``; ``$PTO_ISA_SIM`` names another binary), is timed on
+the same TMATMUL shapes (its own best of 2; skipped with ``--quick`` or when absent).
+
 Wall times are the best of alternating rounds (kernel, anchor, kernel, ...). On a shared,
 oversubscribed machine a call longer than a scheduler slice is rarely uninterrupted, so the
 process CPU time (all threads; best of the same calls) is printed too: its ratio does not
@@ -28,7 +32,16 @@ import numpy as np
 
 from interpreter.kernels import cube_matrix
 
-TARGETS = {"matmul": 10.0, "gemv": 2.0}
+SIM = os.environ.get("PTO_ISA_SIM", os.path.join("build", "ptoisa_sim", "sim_bench"))
+
+
+def simulator_seconds() -> dict[str, float]:
+    """{figure name: seconds per call} of the pto-isa simulator driver, or {} when absent."""
+    if not os.path.exists(SIM):
+        return {}
+    res = subprocess.run([SIM], capture_output=True, text=True, check=True, timeout=1800)
+    return {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+            for line in res.stdout.splitlines() if line.strip()}
 
 
 def cases(quick: bool):
@@ -107,6 +120,11 @@ def run(quick: bool = False) -> None:
         tgt = f"{target:.0f}x" if target else ""
         print(f"  {name:42s} {w_a * 1e3:7.2f} {w_k * 1e3:7.2f} {w_k / w_a:6.2f} {c_k / c_a:6.2f} "
               f"{tgt:>6s} {first[name] * 1e3:7.0f} {loaded[name] * 1e3:7.0f}")
+    sim = {} if quick else simulator_seconds()
+    for name, t in sim.items():
+        if name in warm:
+            print(f"  pto-isa C++ simulator, {name}: {t * 1e3:.0f} ms "
+                  f"({t / warm[name]:.0f}x the compiled kernel)")
     names = list(warm)
     print(f"  exact / ordered (TGEMV_MX_BIAS): wall {warm[names[-1]] / warm[names[-2]]:.2f}, "
           f"cpu {cpu[names[-1]] / cpu[names[-2]]:.2f} (target <= 3)")
