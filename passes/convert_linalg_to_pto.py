@@ -46,6 +46,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from passes.lowering.normalise import NORMALISE_PATTERNS
 from pto_dialect.attributes import TargetAttr, TargetProfile, tile_dtype_of
 from pto_dialect.datatypes import (
     MX_BLOCK,
@@ -1319,6 +1320,8 @@ class ConvertLinalgToPtoPass(ModulePass):
         """Rewrite ``op``; ``listener`` (optional) sees every replacement (the lowering
         report, :mod:`passes.lowering.report`)."""
         first, second = self.phases(op)
+        if self.elementwise:  # tensor-level arith/math -> generics, 0-d -> 1 x 1 first
+            self._walk(op, [p() for p in NORMALISE_PATTERNS], listener)
         self._walk(op, first, listener)
         if self.fuse and self.elementwise:
             from passes.lowering.fusion import fuse_elementwise

@@ -110,10 +110,24 @@ class TensorFunctions(InterpreterFunctions):
     @impl(tensor.ExtractOp)
     def run_extract(self, interpreter: Interpreter, op: tensor.ExtractOp, args: PythonValues):
         source = np.asarray(args[0])
+        if any(np.ndim(i) for i in args[1:]):
+            # Inside a linalg body the indices are whole arrays (a data-dependent index:
+            # an embedding lookup, a label's logit): one gather.
+            idx = np.broadcast_arrays(*(np.asarray(i).astype(np.int64) for i in args[1:]))
+            for d, (i, n) in enumerate(zip(idx, source.shape, strict=True)):
+                if np.any((i < 0) | (i >= n)):
+                    raise InterpretationError(f"tensor.extract: index {int(i[(i < 0) | (i >= n)][0])} "
+                                              f"out of bounds of dimension {d} of size {n}")  # fmt: skip
+            return (source[tuple(idx)],)
         index = tuple(int(i) for i in args[1:])
         if any(not 0 <= i < n for i, n in zip(index, source.shape, strict=True)):
             raise InterpretationError(f"tensor.extract: index {index} out of bounds {source.shape}")
         return (source[index],)
+
+    @impl(tensor.ConcatOp)
+    def run_concat(self, interpreter: Interpreter, op: tensor.ConcatOp, args: PythonValues):
+        """``tensor.concat``: the inputs joined along ``dim`` (a fresh array)."""
+        return (np.concatenate([np.asarray(a) for a in args], axis=op.dim.value.data),)
 
     @impl(tensor.InsertOp)
     def run_insert(self, interpreter: Interpreter, op: tensor.InsertOp, args: PythonValues):
