@@ -46,6 +46,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from passes.lowering.approximate import ExpandApproximation
 from passes.lowering.normalise import NORMALISE_PATTERNS
 from pto_dialect.attributes import TargetAttr, TargetProfile, tile_dtype_of
 from pto_dialect.datatypes import (
@@ -1274,6 +1275,9 @@ class ConvertLinalgToPtoPass(ModulePass):
         default true).
       * ``fuse`` — first fold splat inputs and fuse elementwise producer/consumer generics
         (:mod:`passes.lowering.fusion`; default true).
+      * ``approx`` — expand tanh, erf and small integer powers in generic bodies into their
+        D22 compositions (:mod:`passes.lowering.approximate`; default true; false keeps
+        them, with the reason).
     """
 
     name = "convert-linalg-to-pto"
@@ -1284,6 +1288,7 @@ class ConvertLinalgToPtoPass(ModulePass):
     floor_mod: bool = True
     elementwise: bool = True
     fuse: bool = True
+    approx: bool = True
 
     def patterns(self, module: builtin.ModuleOp) -> list[RewritePattern]:
         """Every pattern, in the order tried (:meth:`phases` splits them)."""
@@ -1321,7 +1326,8 @@ class ConvertLinalgToPtoPass(ModulePass):
         report, :mod:`passes.lowering.report`)."""
         first, second = self.phases(op)
         if self.elementwise:  # tensor-level arith/math -> generics, 0-d -> 1 x 1 first
-            self._walk(op, [p() for p in NORMALISE_PATTERNS], listener)
+            norm = [*NORMALISE_PATTERNS, *([ExpandApproximation] if self.approx else [])]
+            self._walk(op, [p() for p in norm], listener)
         self._walk(op, first, listener)
         if self.fuse and self.elementwise:
             from passes.lowering.fusion import fuse_elementwise

@@ -23,7 +23,8 @@ program is the one the blocks run), or the pass fails naming the peak.
 ``level=block`` (the default) runs all five steps.
 
 Everything PTO cannot run (other linalg ops, near misses of the idioms) is kept as it was;
-``pto-lower{report=true}`` says which ops were lowered to what and why the others were kept,
+``pto-lower{report=true}`` says which ops were lowered to what and why the others were kept
+(and, per D22 math op, its composition and measured bound; ``approx=false`` keeps them),
 and the block targets refuse a program with such leftovers (D19, ``passes.lowering``).
 """
 
@@ -40,6 +41,7 @@ from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 from xdsl.utils.exceptions import PassFailedException
 
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
+from passes.lowering.approximate import report_lines as approximation_lines
 from passes.lowering.report import LoweringTrace, print_lines
 from passes.pto_assign_registers import assign_function, write_function_registers
 from passes.pto_form_bundles import PTOFormBundlesPass
@@ -64,7 +66,8 @@ class PTOLowerPass(ModulePass):
     ``a2a3``, default: the module's ``pto.target`` or ``a5``), ``tile-bytes`` (default
     65536: the largest TSize tried), ``pes`` (default 4), ``chain`` (``acc``, the default: K chunks accumulate through
     the ACC forms; ``memory``: through an FP32 tensor); ``report`` (default false: print
-    the lowering report to stderr, :mod:`passes.lowering.report`).
+    the lowering report to stderr, :mod:`passes.lowering.report`); ``approx`` (default true:
+    the D22 compositions of :mod:`passes.lowering.approximate`; false keeps those ops).
     """
 
     name = "pto-lower"
@@ -75,6 +78,7 @@ class PTOLowerPass(ModulePass):
     level: str = "block"
     chain: str = "acc"
     report: bool = False
+    approx: bool = True
 
     LEVELS = ("tile", "block")
 
@@ -86,6 +90,7 @@ class PTOLowerPass(ModulePass):
         PtoTileToCapacityPass(
             tile_bytes=self.tile_bytes, pes=self.pes, target=self.target, chain=self.chain
         ).check_options()
+        approx_lines = approximation_lines(op, self.approx) if self.report else []
         for cube_bytes, tile_bytes in self._sizes():
             lowered, trace, peak = self._lower(ctx, op, tile_bytes, cube_bytes)
             if peak <= TILE_CAPACITY_BYTES:
@@ -99,7 +104,8 @@ class PTOLowerPass(ModulePass):
         op.body.detach_block(0)
         op.body.add_block(lowered.body.detach_block(0))
         if trace is not None:
-            print_lines([*trace.lines(op), _capacity_line(cube_bytes, tile_bytes, self.pes, peak)])
+            print_lines([*trace.lines(op), *approx_lines,
+                         _capacity_line(cube_bytes, tile_bytes, self.pes, peak)])
 
     def _sizes(self) -> list[tuple[int, int]]:
         """(CUBE tile bytes, other tile bytes) in the order tried. The tiler sizes each tile
@@ -122,7 +128,7 @@ class PTOLowerPass(ModulePass):
         capacity its blocks hold)."""
         work = op.clone()
         trace = LoweringTrace.start(work) if self.report else None
-        ConvertLinalgToPtoPass(target=self.target).apply(
+        ConvertLinalgToPtoPass(target=self.target, approx=self.approx).apply(
             ctx, work, listener=trace.listener() if trace else None
         )
         PtoTileToCapacityPass(
