@@ -158,3 +158,19 @@ def test_override_on_empty_context_and_dialect_contents():
     assert MatmulOp in list(linalg_d.operations)
     assert xlinalg.MatmulOp not in list(linalg_d.operations)
     assert RemFOp in list(arith_d.operations)
+
+
+def test_hex_float_in_a_dense_literal_is_a_bit_pattern():
+    """MLIR prints -inf / NaN elements of a float dense constant as hexadecimal bit
+    patterns (a causal mask: ``dense<[[0.0, 0xFF800000], ...]>``); they are read as bits,
+    as for a scalar (pto_dialect/upstream/xdsl_fixes.py)."""
+    import numpy as np
+
+    from interpreter.runner import run
+
+    text = """func.func @main() -> tensor<4xf32> {
+  %c = arith.constant dense<[0.0, 0xFF800000, 0x7F800000, 0x3F800000]> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}"""
+    (got,) = run(text, "main")
+    np.testing.assert_array_equal(got, np.array([0.0, -np.inf, np.inf, 1.0], np.float32))
