@@ -203,6 +203,9 @@ def explain(op: Operation) -> str:
                 if m:
                     return f"{op.name} on tensors: needs {_needs(list(m))}, not in the pto dialect yet"
                 return f"{op.name} on tensors: not lowered (wrap it in a linalg.generic)"
+        if op.name == "tm_tensor.sort":
+            return ("tm_tensor.sort (TopK): its lowering to TSORT / TMRGSORT (stable sorts of "
+                    "rows of up to 64 FP32/FP16 elements) is not written yet")
         if op.name.startswith("tensor."):
             return f"{op.name}: computes tensor contents, not data movement PTO expresses"
         return f"'{op.name}' is not a PTO op, data movement or scalar control"
