@@ -206,6 +206,8 @@ def explain(op: Operation) -> str:
         if op.name == "tm_tensor.sort":
             return ("tm_tensor.sort (TopK): its lowering to TSORT / TMRGSORT (stable sorts of "
                     "rows of up to 64 FP32/FP16 elements) is not written yet")
+        if op.name == "tensor.concat":
+            return "tensor.concat: only static shapes lower (insert_slice at offsets)"
         if op.name.startswith("tensor."):
             return f"{op.name}: computes tensor contents, not data movement PTO expresses"
         return f"'{op.name}' is not a PTO op, data movement or scalar control"
@@ -216,8 +218,8 @@ def explain(op: Operation) -> str:
     if c.kind == REDUCTION:
         return _reduction(op, c)
     if c.kind == "transpose":
-        return ("transpose: only a 2-D [1, 0] permutation of a static tensor lowers "
-                "(pto.transpose, TTRANS)")
+        return ("transpose: a permutation of a static tensor lowers as 2-D blocks (slices, "
+                "TTRANS) of an element type TTRANS takes, at most 256 blocks; not this one")
     if c.kind == "fill":
         users = sorted({u.operation.name for r in op.results for u in r.uses
                         if u.operation.name.startswith("linalg.")})  # fmt: skip
@@ -226,7 +228,8 @@ def explain(op: Operation) -> str:
                     "lowered with its reader (TEXPANDS when no linalg op reads it)")  # fmt: skip
         return "fill: pto-lower converts it to TEXPANDS: the program was not lowered (-p pto-lower)"
     if c.kind == "broadcast":
-        return "broadcast: needs TROWEXPAND/TCOLEXPAND"
+        return ("broadcast: lowers as a generic (TROWEXPAND/TCOLEXPAND copies) when static: "
+                "the program was not lowered (-p pto-lower)")
     if c.kind == "copy":
         return "copy: needs a TLOAD/TSTORE pair (not generated yet)"
     return f"{op.name}: iterators/maps of no PTO family"

@@ -13,7 +13,8 @@
   ``linalg.generic`` applying the op per element (upstream's
   ``convert-elementwise-to-linalg``);
 * :class:`ZeroDimGenericTo1x1` — an elementwise generic with a 0-d result -> the same on
-  ``1 x 1`` tensors (PTO tiles are 2-D).
+  ``1 x 1`` tensors (PTO tiles are 2-D);
+* :class:`BroadcastToGeneric` — ``linalg.broadcast`` -> the generic yielding its input.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Block, Operation, Region
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
@@ -202,5 +203,37 @@ class ZeroDimGenericTo1x1(RewritePattern):
         rewriter.replace(op, [empty, gen, zero, one, back], [back.results[0]])
 
 
-NORMALISE_PATTERNS: tuple[type[RewritePattern], ...] = (TensorElementwiseToGeneric, ZeroDimGenericTo1x1)
+class BroadcastToGeneric(RewritePattern):
+    """``linalg.broadcast`` -> the ``linalg.generic`` that yields its input element (input
+    map: the output's dimensions without ``dimensions``); the elementwise lowering then
+    copies a row or column broadcast (TROWEXPAND / TCOLEXPAND copy forms), data movement.
+
+    Matches ``%b = linalg.broadcast ins(%a : tensor<4xf32>) outs(%e : tensor<3x4xf32>)
+    dimensions = [0]``; produces the generic with maps ``[(d0, d1) -> (d1), (d0, d1) -> (d0,
+    d1)]`` and body ``linalg.yield %in``."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, linalg.BroadcastOp) or len(op.results) != 1:
+            return
+        rt = op.results[0].type
+        if not _static_tensor(rt) or not _static_tensor(op.input.type):
+            return
+        assert isinstance(rt, TensorType)
+        rank = rt.get_num_dims()
+        dropped = set(op.dimensions.get_values())
+        kept = [d for d in range(rank) if d not in dropped]
+        in_map = AffineMap(rank, 0, tuple(AffineExpr.dimension(d) for d in kept))
+        block = Block(arg_types=[op.input.type.element_type, rt.element_type])  # type: ignore[union-attr]
+        block.add_op(linalg.YieldOp(block.args[0]))
+        gen = linalg.GenericOp(
+            [op.input], [op.init], Region(block),
+            ArrayAttr([AffineMapAttr(in_map), AffineMapAttr(AffineMap.identity(rank))]),
+            ArrayAttr([IteratorTypeAttr.parallel()] * rank), [rt],
+        )
+        rewriter.replace(op, [gen], [gen.results[0]])
+
+
+NORMALISE_PATTERNS: tuple[type[RewritePattern], ...] = (
+    TensorElementwiseToGeneric, ZeroDimGenericTo1x1, BroadcastToGeneric,
+)  # fmt: skip
 """Run first, before recognition (``convert-linalg-to-pto``)."""

@@ -29,6 +29,7 @@ from passes.convert_linalg_to_pto import (
     generic_maps,
     yielded_value,
 )
+from passes.lowering.data_movement import DATA_MOVEMENT_PATTERNS
 from pto_dialect.tensor_local import TransposeOp
 from pto_dialect.tensor_ops import floor_mod_dtype
 from pto_dialect.tile_local import TRANS_TYPES
@@ -122,4 +123,8 @@ class TransposeToPto(RewritePattern):
         rewriter.replace(op, TransposeOp(src, rt))
 
 
-TRANSPOSE_PATTERNS: tuple[type[RewritePattern], ...] = (TransposeToPto, BatchTransposeToPto)
+TRANSPOSE_PATTERNS: tuple[type[RewritePattern], ...] = (
+    TransposeToPto, BatchTransposeToPto, *DATA_MOVEMENT_PATTERNS,
+)  # fmt: skip
+"""The 2-D and batched transposes, then any N-D permutation and ``tensor.concat``
+(:mod:`passes.lowering.data_movement`)."""

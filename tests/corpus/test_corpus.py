@@ -43,7 +43,8 @@ FULLY_LOWERED = frozenset(
     softmax_f32 sqrt_f32 sub_bcast_col_i32 sub_f16 sub_f32 sub_i16 sub_i32 sub_i64 tanh_f32
     erf_f32
     model_mlp_gelu_erf_f32 model_mlp_gelu_tanh_f32 model_mlp_silu_f32 model_llama_mlp_f32
-    model_llama_mlp_f16 model_l2_normalize_f32
+    model_llama_mlp_f16 model_l2_normalize_f32 model_encoder_block_f32
+    model_decoder_attention_rope_f32
     """.split()
 )
 """Corpus programs that lower completely today (the others say why: D19)."""

@@ -1,0 +1,138 @@
+"""Data movement (issue 28 item 3): N-D transposes and concatenation as slices and TTRANS.
+
+* :class:`NdTransposeToSlices` — ``linalg.transpose`` with any permutation of a static
+  tensor of rank >= 3 (attention's head split and merge ``[0, 2, 1, 3]``, ``K^T`` as
+  ``[0, 1, 3, 2]``): the output's last two dimensions come from two input dimensions; each
+  such 2-D block is a strided ``tensor.extract_slice`` of the input (a TLOAD with a row
+  stride), transposed by ``pto.transpose`` (TTRANS) when the two dimensions are swapped,
+  and ``tensor.insert_slice``'d into the output (TSTORE at an offset). One block per index
+  of the other dimensions (at most :data:`MAX_BLOCKS`). A bit copy: exact (D18).
+* :class:`ConcatToInsertSlices` — ``tensor.concat`` (RoPE's ``rotate_half``): each input
+  ``tensor.insert_slice``'d at its offset along the concatenated dimension of a
+  ``tensor.empty`` (TSTORE at an offset). Exact.
+
+The 2-D ``[1, 0]`` and 3-D ``[0, 2, 1]`` transposes keep their patterns
+(:mod:`passes.lowering.transpose`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+
+from pto_dialect.tensor_local import TransposeOp
+from pto_dialect.tensor_ops import floor_mod_dtype
+from pto_dialect.tile_local import TRANS_TYPES
+
+MAX_BLOCKS = 256
+"""Most 2-D blocks one transpose unrolls into."""
+
+
+def _trans_type_ok(elt) -> bool:
+    return any(floor_mod_dtype(elt, s, TRANS_TYPES) is not None for s in ("signed", None))
+
+
+def transpose_blocks(perm: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, bool] | None:
+    """(number of 2-D blocks, whether each is transposed) of a rank >= 3 permutation, or
+    None when it is not one this lowering takes."""
+    n = len(perm)
+    if n < 3 or sorted(perm) != list(range(n)) or perm in ((0, 2, 1),):
+        return None
+    rest = [shape[perm[k]] for k in range(n - 2)]
+    return math.prod(rest), perm[n - 2] > perm[n - 1]
+
+
+class NdTransposeToSlices(RewritePattern):
+    """An N-D ``linalg.transpose`` (N >= 3) -> per 2-D block ``extract_slice`` (+
+    ``pto.transpose``) + ``insert_slice`` (module docstring).
+
+    Matches::
+
+        %t = linalg.transpose ins(%x : tensor<1x8x2x8xf32>) outs(%e : tensor<1x2x8x8xf32>)
+                              permutation = [0, 2, 1, 3]
+
+    Produces, for h = 0, 1: ``%b = tensor.extract_slice %x[0, 0, h, 0] [1, 8, 1, 8] [1, 1, 1,
+    1] : ... to tensor<8x8xf32>`` and ``tensor.insert_slice %b into %acc[0, h, 0, 0] [1, 1, 8,
+    8]``; for ``[0, 1, 3, 2]`` each block goes through ``pto.transpose``."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, linalg.TransposeOp) or len(op.inputs) != 1 or len(op.results) != 1:
+            return
+        src = op.inputs[0]
+        t, rt = src.type, op.results[0].type
+        if not isinstance(t, TensorType) or not isinstance(rt, TensorType) or not t.has_static_shape():
+            return
+        perm = tuple(op.permutation.get_values())
+        shape = tuple(t.get_shape())
+        blocks = transpose_blocks(perm, shape)
+        if blocks is None or blocks[0] > MAX_BLOCKS:
+            return
+        count, swapped = blocks
+        elt = t.element_type
+        if swapped and not _trans_type_ok(elt):
+            return
+        n = len(perm)
+        a, b = perm[n - 2], perm[n - 1]  # input dims of the output's last two
+        bt = TensorType(elt, [shape[min(a, b)], shape[max(a, b)]])
+        new: list[Operation] = [tensor.EmptyOp([], rt)]
+        cur = new[0].results[0]
+        out_shape = tuple(rt.get_shape())
+        for idx in itertools.product(*(range(out_shape[k]) for k in range(n - 2))):
+            in_off = [0] * n
+            in_size = [1] * n
+            for k, i in enumerate(idx):
+                in_off[perm[k]] = i
+            in_size[a], in_size[b] = shape[a], shape[b]
+            sl = tensor.ExtractSliceOp(src, in_off, in_size, [1] * n, bt)
+            new.append(sl)
+            blk = sl.results[0]
+            if swapped:
+                tr = TransposeOp(blk, TensorType(elt, [shape[a], shape[b]]))
+                new.append(tr)
+                blk = tr.result
+            out_off = [*idx, 0, 0]
+            out_size = [1] * (n - 2) + [shape[a], shape[b]]
+            ins = tensor.InsertSliceOp.from_static_parameters(blk, cur, out_off, out_size)
+            new.append(ins)
+            cur = ins.results[0]
+        del count
+        rewriter.replace(op, new, [cur])
+
+
+class ConcatToInsertSlices(RewritePattern):
+    """``tensor.concat`` of static tensors -> ``insert_slice`` of each input at its offset.
+
+    Matches ``%c = tensor.concat dim(3) %a, %b : (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>)
+    -> tensor<1x2x8x8xf32>``; produces ``tensor.empty`` and two ``tensor.insert_slice`` (at
+    offsets 0 and 4 of dimension 3)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, tensor.ConcatOp):
+            return
+        rt = op.result.type
+        if not isinstance(rt, TensorType) or not rt.has_static_shape():
+            return
+        if not all(isinstance(v.type, TensorType) and v.type.has_static_shape() for v in op.inputs):
+            return
+        d = op.dim.value.data
+        new: list[Operation] = [tensor.EmptyOp([], rt)]
+        cur = new[0].results[0]
+        off = 0
+        for v in op.inputs:
+            sh = list(v.type.get_shape())  # type: ignore[union-attr]
+            offsets = [0] * len(sh)
+            offsets[d] = off
+            ins = tensor.InsertSliceOp.from_static_parameters(v, cur, offsets, sh)
+            new.append(ins)
+            cur = ins.results[0]
+            off += sh[d]
+        rewriter.replace(op, new, [cur])
+
+
+DATA_MOVEMENT_PATTERNS: tuple[type[RewritePattern], ...] = (NdTransposeToSlices, ConcatToInsertSlices)

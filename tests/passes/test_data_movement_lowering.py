@@ -1,0 +1,130 @@
+"""Data movement (issue 28 item 3): N-D transposes, ``tensor.concat`` and
+``linalg.broadcast`` lower (TTRANS on 2-D blocks, slices, TROWEXPAND/TCOLEXPAND copies) and
+run before lowering; the values are bit copies, checked against numpy's transpose /
+concatenate / broadcast (independent) on NaN payloads and signed zeros too (D18)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from lowering_helpers import apply, parse
+
+from interpreter.runner import run
+from passes.lowering.data_movement import NdTransposeToSlices
+from passes.lowering.leftovers import find_leftovers
+from passes.pto_lower import PTOLowerPass
+
+
+def _t(shape, elt="f32") -> str:
+    return f"tensor<{'x'.join(map(str, shape))}x{elt}>"
+
+
+def transpose_program(shape, perm, elt="f32") -> str:
+    out = [shape[p] for p in perm]
+    return f"""func.func @main(%x: {_t(shape, elt)}) -> {_t(out, elt)} {{
+  %e = tensor.empty() : {_t(out, elt)}
+  %t = linalg.transpose ins(%x : {_t(shape, elt)}) outs(%e : {_t(out, elt)}) permutation = {list(perm)}
+  return %t : {_t(out, elt)}
+}}
+"""
+
+
+def _data(shape, dtype=np.float32):
+    rng = np.random.default_rng(sum(shape))
+    if np.dtype(dtype).kind == "i":
+        return rng.integers(-1000, 1000, shape).astype(dtype)
+    x = rng.uniform(-4, 4, shape).astype(dtype)
+    flat = x.reshape(-1)
+    flat[:3] = [np.nan, -0.0, np.inf]
+    flat.view(np.uint32)[0] = 0x7FC01234  # a NaN payload travels as bits
+    return x
+
+
+def _bits(a):
+    a = np.asarray(a)
+    return a.view(f"u{a.dtype.itemsize}")
+
+
+PERMS4 = [(0, 2, 1, 3), (0, 1, 3, 2), (3, 2, 1, 0), (2, 0, 3, 1), (1, 0, 2, 3), (0, 3, 1, 2)]
+
+
+@pytest.mark.parametrize("perm", [*itertools.permutations(range(3)), *PERMS4],
+                         ids=lambda p: "".join(map(str, p)))  # fmt: skip
+def test_any_permutation_lowers_and_copies_bits(perm):
+    shape = (2, 3, 4) if len(perm) == 3 else (1, 4, 2, 8)
+    text = transpose_program(shape, perm)
+    x = _data(shape)
+    want = np.transpose(x, perm)
+    (before,) = run(text, "main", x)
+    np.testing.assert_array_equal(_bits(before), _bits(want))
+    lowered = apply(PTOLowerPass(), parse(text))
+    assert not find_leftovers(lowered)
+    (got,) = run(lowered, "main", x)
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+def test_head_split_is_strided_copies_and_k_transpose_uses_ttrans():
+    tile = apply(PTOLowerPass(level="tile"), parse(transpose_program((1, 8, 2, 8), (0, 2, 1, 3))))
+    names = [o.name for o in tile.walk()]
+    assert "pto.ttrans" not in names and names.count("tensor.insert_slice") == 2
+    tile = apply(PTOLowerPass(level="tile"), parse(transpose_program((1, 2, 8, 4), (0, 1, 3, 2))))
+    assert [o.name for o in tile.walk()].count("pto.ttrans") == 2
+
+
+def test_integer_transpose_and_a_broken_block_order_turns_red(monkeypatch):
+    text = transpose_program((2, 3, 4, 5), (2, 0, 3, 1), "i32")
+    x = _data((2, 3, 4, 5), np.int32)
+    (got,) = run(apply(PTOLowerPass(), parse(text)), "main", x)
+    np.testing.assert_array_equal(got, np.transpose(x, (2, 0, 3, 1)))
+    import passes.lowering.data_movement as dm
+
+    real = dm.tensor.InsertSliceOp.from_static_parameters
+
+    def shifted(src, dest, offsets, sizes, strides=None):  # every block one slot off
+        offsets = list(offsets)
+        offsets[0] = (offsets[0] + 1) % dest.type.get_shape()[0]
+        return real(src, dest, offsets, sizes, strides)
+
+    monkeypatch.setattr(dm.tensor.InsertSliceOp, "from_static_parameters", staticmethod(shifted))
+    (bad,) = run(apply(PTOLowerPass(), parse(text)), "main", x)
+    assert not np.array_equal(bad, np.transpose(x, (2, 0, 3, 1)))
+    assert NdTransposeToSlices  # the pattern under test
+
+
+CONCAT = """func.func @main(%a: tensor<2x3x4xf32>, %b: tensor<2x3x1xf32>, %c: tensor<2x3x3xf32>) -> tensor<2x3x8xf32> {
+  %r = tensor.concat dim(2) %a, %b, %c : (tensor<2x3x4xf32>, tensor<2x3x1xf32>, tensor<2x3x3xf32>) -> tensor<2x3x8xf32>
+  return %r : tensor<2x3x8xf32>
+}
+"""
+
+
+def test_concat_runs_and_lowers_to_slices():
+    a, b, c = _data((2, 3, 4)), _data((2, 3, 1)) + 10, _data((2, 3, 3)) - 10
+    want = np.concatenate([a, b, c], axis=2)
+    (before,) = run(CONCAT, "main", a, b, c)
+    np.testing.assert_array_equal(_bits(before), _bits(want))
+    lowered = apply(PTOLowerPass(), parse(CONCAT))
+    assert not find_leftovers(lowered)
+    (got,) = run(lowered, "main", a, b, c)
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+@pytest.mark.parametrize(("shape", "out", "dims"), [((4,), (3, 4), [0]), ((3,), (3, 4), [1]),
+                                                    ((4, 5), (2, 4, 5), [0])])  # fmt: skip
+def test_broadcast_runs_and_lowers(shape, out, dims):
+    text = f"""func.func @main(%a: {_t(shape)}) -> {_t(out)} {{
+  %e = tensor.empty() : {_t(out)}
+  %b = linalg.broadcast ins(%a : {_t(shape)}) outs(%e : {_t(out)}) dimensions = {dims}
+  return %b : {_t(out)}
+}}
+"""
+    x = _data(shape)
+    want = np.broadcast_to(np.expand_dims(x, tuple(dims)), out)
+    (before,) = run(text, "main", x)
+    np.testing.assert_array_equal(_bits(before), _bits(want))
+    lowered = apply(PTOLowerPass(), parse(text))
+    assert not find_leftovers(lowered)
+    (got,) = run(lowered, "main", x)
+    np.testing.assert_array_equal(_bits(got), _bits(want))
