@@ -145,6 +145,25 @@ Row = Binary | Unary | Awaits | NoPto | Custom | Tree | Effect
 _S, _U = "signed", "unsigned"
 
 
+GATHER_TILE_BYTES = 65536
+"""The largest Local tile (TSize code 10, D14): a table up to this size fits one tile."""
+
+
+def gather_reason(o: Operation) -> str:
+    """Why a ``tensor.extract`` in a body (a data-dependent gather) stays."""
+    t = o.operands[0].type
+    if isinstance(t, TensorType) and t.has_static_shape():
+        elt = t.element_type
+        bits = elt.bitwidth if isinstance(elt, IntegerType | AnyFloat) else 64  # type: ignore[union-attr]
+        size = pymath.prod(t.get_shape()) * bits // 8
+        if size <= GATHER_TILE_BYTES:
+            return (f"tensor.extract with a data-dependent index (a gather from a {size} B "
+                    "table): TGATHER within one tile; its row is not written yet")
+        return (f"tensor.extract with a data-dependent index: kept: needs MGATHER (the {size} B "
+                f"table exceeds a {GATHER_TILE_BYTES} B tile)")
+    return "tensor.extract with a data-dependent index from a dynamic tensor: needs MGATHER"
+
+
 def _kept_d22(plan: ElementwisePlan, o: Operation) -> Val:
     for v in o.operands[:1]:  # report what the operand needs too
         plan.value(v)
@@ -200,6 +219,12 @@ BODY_LOWERING: dict[str, Row] = {
     **{n: Custom(emit_round) for n in ROUNDINGS},
     "math.fma": Awaits(("TFMA",), "a fused multiply-add of three tiles"),
     "linalg.index": Awaits(("TCI",), "the iteration index"),
+    # An iota (linalg.index + index_cast: torch-mlir's Trilu masks, TopK's indices) is TCI;
+    # a data-dependent tensor.extract is a gather (embeddings): TGATHER within a tile,
+    # MGATHER from global memory (issue 28 item 4: reasons until those rows are written).
+    "arith.index_cast": Awaits(("TCI",), "an index cast: of linalg.index, the iota TCI "
+                                         "generates"),
+    "tensor.extract": Tree(lambda plan, o: plan.not_lowered(o, gather_reason(o))),
     "arith.remsi": NoPto("a truncating remainder: TREM is floor modulo (only the floor-mod "
                          "idiom maps to it)"),
     "arith.remf": NoPto("C fmod: TREM is floor modulo (only the floor-mod idiom maps to it)"),
