@@ -20,7 +20,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "tests", "corpus")]
 
 from corpus import CASES, assert_matches  # noqa: E402
 
-from interpreter.runner import build_context, parse_module_text, run  # noqa: E402
+from interpreter.ssa.runner import build_context, parse_module_text, run  # noqa: E402
 from passes.lowering.leftovers import find_leftovers  # noqa: E402
 from passes.pto_lower import PTOLowerPass  # noqa: E402
 

@@ -39,7 +39,7 @@ sys.path.insert(0, ROOT)
 
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker  # noqa: E402
 
-from interpreter.runner import build_context, parse_module_text, run  # noqa: E402
+from interpreter.ssa.runner import build_context, parse_module_text, run  # noqa: E402
 from passes.lowering.approximate import APPROXIMATIONS, POW_EXPONENTS, ExpandApproximation  # noqa: E402
 from passes.pto_lower import PTOLowerPass  # noqa: E402
 

@@ -22,14 +22,14 @@ from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from passes.convert_linalg_to_pto import (
+from passes.lowering.data_movement import DATA_MOVEMENT_PATTERNS
+from passes.lowering.idioms import (
     arg_index,
     body_ops,
     elementwise_generic,
     generic_maps,
     yielded_value,
 )
-from passes.lowering.data_movement import DATA_MOVEMENT_PATTERNS
 from pto_dialect.tensor_local import TransposeOp
 from pto_dialect.tensor_ops import floor_mod_dtype
 from pto_dialect.tile_local import TRANS_TYPES

@@ -1,6 +1,6 @@
 """Values the project chooses where upstream MLIR's are poison (docs/decisions.md D21).
 
-Both the reference interpreter (:mod:`interpreter.upstream.arith`) and the lowering
+Both the reference interpreter (:mod:`interpreter.ssa.upstream.arith`) and the lowering
 (:mod:`passes.lowering.conversion`) read these, so a program computes the same before and
 after lowering.
 """

@@ -9,17 +9,17 @@ build.
   ``n`` letters and no closing quote backtracks through 2^n splits before failing (over a
   minute at n = 40). The same language without nested repetition (one character per
   iteration) fails in linear time with the same diagnostic.
+* **Hex dense float constants** (``dense<0xFF800000> : tensor<f32>`` is -inf, not
+  4286578688): :mod:`pto_dialect.upstream.dense_floats`.
 * **Unformatted message**: the lexer's "Expected suffix identifier after {first_char}" lacks
   its ``f`` prefix; :func:`fix_parse_error` puts the character in.
-* **Hexadecimal floats in a dense literal**: MLIR reads ``0xFF800000`` in a float tensor
-  literal (``dense<[0.0, 0xFF800000]> : tensor<2xf32>``, how MLIR prints -inf and NaN) as the
-  element's bit pattern, as it does for a scalar float attribute; xDSL 0.75 converts the
-  integer's value (4286578688.0) for tensor literals. The fix reads the bits.
 """
 
 from __future__ import annotations
 
 import re
+
+from pto_dialect.upstream.dense_floats import install_dense_float_fixes
 
 __all__ = [
     "MAX_DENSE_ELEMENTS",
@@ -33,32 +33,10 @@ STRING_LITERAL_REGEX = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}
 
 
 def apply_xdsl_fixes() -> None:
-    from xdsl.parser.attribute_parser import AttrParser
     from xdsl.utils.mlir_lexer import MLIRLexer
 
+    install_dense_float_fixes()
     MLIRLexer._unescaped_characters_regex = STRING_LITERAL_REGEX  # pyright: ignore[reportPrivateUsage]
-    element = AttrParser._TensorLiteralElement  # pyright: ignore[reportPrivateUsage]
-    if not getattr(element.to_type, "hex_float_fix", False):
-        element.to_type = _hex_float_to_type(element.to_type)
-
-
-def _hex_float_to_type(original):
-    """``to_type`` of a dense literal element, reading a hexadecimal literal of a float
-    element type as its bit pattern (MLIR's rule)."""
-    from xdsl.dialects.builtin import AnyFloat
-
-    def to_type(self, parser, type):
-        v = self.value
-        if (isinstance(type, AnyFloat) and isinstance(v, int) and not isinstance(v, bool)
-                and self.span.text[:2] in ("0x", "0X")):
-            if v.bit_length() > type.bitwidth:
-                parser.raise_error("Hexadecimal float constant out of range for type",
-                                   at_position=self.span)
-            return next(type.iter_unpack(v.to_bytes(type.compile_time_size, "little")))
-        return original(self, parser, type)
-
-    to_type.hex_float_fix = True  # type: ignore[attr-defined]
-    return to_type
 
 
 def fix_parse_error(e: Exception) -> Exception:

@@ -167,7 +167,7 @@ def test_hex_float_in_a_dense_literal_is_a_bit_pattern():
     as for a scalar (pto_dialect/upstream/xdsl_fixes.py)."""
     import numpy as np
 
-    from interpreter.runner import run
+    from interpreter.ssa.runner import run
 
     text = """func.func @main() -> tensor<4xf32> {
   %c = arith.constant dense<[0.0, 0xFF800000, 0x7F800000, 0x3F800000]> : tensor<4xf32>
@@ -193,7 +193,7 @@ def test_tm_tensor_sort_is_a_stable_descending_sort_with_its_indices():
     import numpy as np
     import pytest
 
-    from interpreter.runner import RunError, parse_module_text, run
+    from interpreter.ssa.runner import RunError, parse_module_text, run
 
     v = np.array([[1.0, 3.0, 2.0, 3.0, -1.0], [0.5, 0.5, 0.5, 9.0, -0.0]], np.float32)
     i = np.tile(np.arange(5, dtype=np.int64), (2, 1))

@@ -20,7 +20,7 @@ from lowering_helpers import apply, parse
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 
 import passes.lowering.approximate as approximate
-from interpreter.runner import run
+from interpreter.ssa.runner import run
 from passes.lowering.approximate import APPROXIMATIONS, ExpandApproximation, report_lines
 from passes.lowering.leftovers import find_leftovers
 from passes.pto_lower import PTOLowerPass

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from lowering_helpers import apply, parse
 
-from interpreter.runner import run
+from interpreter.ssa.runner import run
 from passes.lowering.data_movement import NdTransposeToSlices
 from passes.lowering.leftovers import find_leftovers
 from passes.pto_lower import PTOLowerPass

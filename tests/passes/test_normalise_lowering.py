@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from lowering_helpers import apply, parse
 
-from interpreter.runner import run
+from interpreter.ssa.runner import run
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
 from passes.lowering.leftovers import find_leftovers
 from passes.lowering.normalise import TensorElementwiseToGeneric, is_tensor_elementwise
