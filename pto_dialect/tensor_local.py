@@ -37,6 +37,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from pto_dialect.datatypes import TileDataType
+from pto_dialect.tile_rearrange import INDEX_TYPES, INDEXED_VALUE_TYPES
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
 from pto_dialect.tensor_ops import floor_mod_dtype
@@ -340,4 +341,97 @@ class TransposeOp(PTOOp):
             raise self.fault(TL, f"source: element type {type_name(elt)} is not supported by TTRANS", spec)
 
 
-TENSOR_LOCAL_OPS = [ReduceOp, ExpandOp, TransposeOp]
+@irdl_op_definition
+class GatherOp(PTOOp):
+    """``pto.gather`` — ``r[i, j] = table[index[i, j], j]`` (TGATHER within one tile: bit
+    copies of table rows chosen per element).
+
+    What lowering targets for an embedding lookup (``tensor.extract %table[%id, %j]`` in a
+    ``linalg.generic``, the index broadcast along the row); ``pto-tile-to-capacity`` loads
+    the whole table into one tile on every PE of a row group and runs tload (index rows) /
+    ``pto.tgather`` / tstore (``asl/tile/irregular-and-complex/layout/TGATHER.asl``). A
+    table larger than one tile needs MGATHER from global memory (not this op). Value types:
+    TGATHER's (``IndexedTLSUTransferDataTypeLegal``); index types S16 U16 S32 U32 S64 U64
+    (signless integers are signed); an index that is negative or not below the table's rows
+    is a TileLegality fault at run time (D16), before any effect.
+
+    Example::
+
+        %r = pto.gather %table, %idx : (tensor<32x16xf32>, tensor<8x16xi64>) -> tensor<8x16xf32>
+    """
+
+    name = "pto.gather"
+
+    table = operand_def(TensorType)
+    index = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    traits = traits_def(Pure())
+
+    SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/layout/TGATHER.asl"
+
+    def __init__(self, table: SSAValue, index: SSAValue, result_type: Attribute):
+        super().__init__(operands=[table, index], result_types=[result_type])
+
+    @staticmethod
+    def _dt(elt: Attribute, types) -> TileDataType | None:
+        sign = "signed" if isinstance(elt, IntegerType) and elt.signedness.data is Signedness.SIGNLESS else None
+        return floor_mod_dtype(elt, sign, types - _NO_TENSOR)
+
+    @property
+    def dtype(self) -> TileDataType:
+        dt = self._dt(self.table.type.element_type, INDEXED_VALUE_TYPES)  # type: ignore[union-attr]
+        assert dt is not None, "verified"
+        return dt
+
+    @property
+    def index_dtype(self) -> TileDataType:
+        dt = self._dt(self.index.type.element_type, INDEX_TYPES)  # type: ignore[union-attr]
+        assert dt is not None, "verified"
+        return dt
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list([self.table, self.index], printer.print_operand)
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([self.table.type, self.index.type], [self.result.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GatherOp:
+        pos = parser.pos
+        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        if len(names) != 2 or len(ft.inputs.data) != 2 or len(ft.outputs.data) != 1:
+            parser.raise_error("pto.gather takes a table and an index and one result type", pos)
+        t, i = (parser.resolve_operand(n, ty) for n, ty in zip(names, ft.inputs.data))
+        op = cls(t, i, ft.outputs.data[0])
+        op.attributes.update(attrs)
+        return op
+
+    def verify_(self) -> None:
+        t, it, rt = self.table.type, self.index.type, self.result.type
+        for role, x in (("table", t), ("index", it), ("result", rt)):
+            if not isinstance(x, TensorType) or not x.has_static_shape() or x.get_num_dims() != 2:
+                raise self.fault(TL, f"{role} must be a static 2-D tensor, got {type_name(x)}", self.SPEC)
+        assert isinstance(t, TensorType) and isinstance(it, TensorType) and isinstance(rt, TensorType)
+        if rt.element_type != t.element_type:
+            raise self.fault(TL, "result: element type must be the table's", self.SPEC)
+        if self._dt(t.element_type, INDEXED_VALUE_TYPES) is None:
+            raise self.fault(TL, f"table: element type {type_name(t.element_type)} is not "
+                             "supported by TGATHER", self.SPEC)  # fmt: skip
+        if self._dt(it.element_type, INDEX_TYPES) is None:
+            raise self.fault(TL, f"index: element type {type_name(it.element_type)} is not a "
+                             "row-index type (i16, i32, i64)", self.SPEC)  # fmt: skip
+        if tuple(rt.get_shape()) != tuple(it.get_shape()):
+            raise self.fault(TL, "result: shape must be the index's", self.SPEC)
+        if t.get_shape()[1] < rt.get_shape()[1]:
+            raise self.fault(TL, f"table: {t.get_shape()[1]} columns are fewer than the "
+                             f"result's {rt.get_shape()[1]}", self.SPEC)  # fmt: skip
+
+
+TENSOR_LOCAL_OPS = [ReduceOp, ExpandOp, TransposeOp, GatherOp]

@@ -10,6 +10,9 @@
 * :class:`ConcatToInsertSlices` — ``tensor.concat`` (RoPE's ``rotate_half``): each input
   ``tensor.insert_slice``'d at its offset along the concatenated dimension of a
   ``tensor.empty`` (TSTORE at an offset). Exact.
+* :class:`RowGatherToPto` — an embedding lookup (``tensor.extract`` with a data-dependent
+  row index in a generic) -> ``pto.gather`` (TGATHER within one tile); a table larger than
+  a tile stays (needs MGATHER). Bit copies: exact.
 
 The 2-D ``[1, 0]`` and 3-D ``[0, 2, 1]`` transposes keep their patterns
 (:mod:`passes.lowering.transpose`).
@@ -20,15 +23,18 @@ from __future__ import annotations
 import itertools
 import math
 
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, IntegerAttr, IntegerType, TensorType, i64
 from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Operation
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from pto_dialect.tensor_local import TransposeOp
+from pto_dialect.tensor_local import ExpandOp, GatherOp, TransposeOp
 from pto_dialect.tensor_ops import floor_mod_dtype
 from pto_dialect.tile_local import TRANS_TYPES
+from pto_dialect.tile_rearrange import INDEXED_VALUE_TYPES
 
 MAX_BLOCKS = 256
 """Most 2-D blocks one transpose unrolls into."""
@@ -135,4 +141,89 @@ class ConcatToInsertSlices(RewritePattern):
         rewriter.replace(op, new, [cur])
 
 
-DATA_MOVEMENT_PATTERNS: tuple[type[RewritePattern], ...] = (NdTransposeToSlices, ConcatToInsertSlices)
+GATHER_TILE_BYTES = 65536
+"""The largest Local tile (TSize code 10, D14): a table must fit one to be gathered from
+by TGATHER; a larger one needs MGATHER from global memory."""
+
+
+def _row_gather(op: linalg.GenericOp):
+    """``(table, ids)`` of ``out[i, j] = table[index_cast(ids[i]), j]`` (2-D output, ids a
+    1-D input read by ``(d0, d1) -> (d0)``), else None."""
+    if len(op.inputs) != 1 or len(op.outputs) != 1 or len(op.results) != 1:
+        return None
+    rt = op.results[0].type
+    if not isinstance(rt, TensorType) or not rt.has_static_shape() or rt.get_num_dims() != 2:
+        return None
+    maps = [m.data for m in op.indexing_maps.data]
+    if maps[0] != AffineMap(2, 0, (AffineExpr.dimension(0),)) or maps[1] != AffineMap.identity(2):
+        return None
+    if any(it.data is not IteratorType.PARALLEL for it in op.iterator_types.data):
+        return None
+    block = op.body.block
+    ops = list(block.ops)
+    if len(ops) != 4 or not isinstance(ops[-1], linalg.YieldOp):
+        return None
+    cast, index, extract, y = ops
+    if not (isinstance(cast, arith.IndexCastOp) and cast.input is block.args[0]
+            and isinstance(index, linalg.IndexOp) and index.dim.value.data == 1
+            and isinstance(extract, tensor.ExtractOp) and y.operands[0] is extract.result
+            and list(extract.indices) == [cast.result, index.result]):  # fmt: skip
+        return None
+    table = extract.tensor
+    if table.owner is not None and isinstance(table.owner, Operation) and table.owner.parent_block() is block:
+        return None
+    return table, op.inputs[0]
+
+
+class RowGatherToPto(RewritePattern):
+    """An embedding lookup ``out[i, j] = table[ids[i], j]`` (a ``tensor.extract`` with a
+    data-dependent row index in a ``linalg.generic``) -> ``pto.gather`` (TGATHER within one
+    tile) with the ids broadcast along the row (``pto.expand row.copy``: TROWEXPAND).
+
+    Matches (torch-mlir's ONNX Gather on axis 0)::
+
+        %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, #id], ...}
+            ins(%ids : tensor<8xi64>) outs(%e : tensor<8x16xf32>) {
+        ^bb0(%in: i64, %out: f32):
+          %r = arith.index_cast %in : i64 to index
+          %j = linalg.index 1 : index
+          %x = tensor.extract %table[%r, %j] : tensor<32x16xf32>
+          linalg.yield %x : f32
+        }
+
+    Only when the table fits one tile (:data:`GATHER_TILE_BYTES`) and its columns are at
+    least the output's; otherwise the generic stays (the reason: needs MGATHER). An index
+    that is negative or not below the table's rows faults (TGATHER, TileLegality) where
+    upstream's ``tensor.extract`` is undefined: a refinement."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, linalg.GenericOp):
+            return
+        got = _row_gather(op)
+        if got is None:
+            return
+        table, ids = got
+        tt, it, rt = table.type, ids.type, op.results[0].type
+        if not (isinstance(tt, TensorType) and tt.has_static_shape() and tt.get_num_dims() == 2):
+            return
+        assert isinstance(it, TensorType) and isinstance(rt, TensorType)
+        elt, ielt = tt.element_type, it.element_type
+        if not isinstance(ielt, IntegerType) or ielt.width.data not in (16, 32, 64):
+            return
+        m, n = rt.get_shape()
+        bits = elt.bitwidth if isinstance(elt, IntegerType | AnyFloat) else 0  # type: ignore[union-attr]
+        col = 1 << max(0, (tt.get_shape()[1] - 1).bit_length())
+        if not bits or tt.get_shape()[0] * col * bits // 8 > GATHER_TILE_BYTES or tt.get_shape()[1] < n:
+            return
+        if GatherOp._dt(elt, INDEXED_VALUE_TYPES) is None:
+            return
+        col_ids = tensor.ExpandShapeOp(ids, [], ArrayAttr([ArrayAttr([IntegerAttr(0, i64), IntegerAttr(1, i64)])]),
+                                       [m, 1], TensorType(ielt, [m, 1]))  # fmt: skip
+        full = ExpandOp("row.copy", [col_ids.results[0]], TensorType(ielt, [m, n]), "signed")
+        g = GatherOp(table, full.result, rt)
+        rewriter.replace(op, [col_ids, full, g], [g.result])
+
+
+DATA_MOVEMENT_PATTERNS: tuple[type[RewritePattern], ...] = (
+    NdTransposeToSlices, ConcatToInsertSlices, RowGatherToPto,
+)  # fmt: skip

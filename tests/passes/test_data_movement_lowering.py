@@ -128,3 +128,54 @@ def test_broadcast_runs_and_lowers(shape, out, dims):
     assert not find_leftovers(lowered)
     (got,) = run(lowered, "main", x)
     np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+def gather_program(rows: int, cols: int, n: int, elt: str = "f32", ids: str = "i64") -> str:
+    return f"""func.func @main(%ids: tensor<{n}x{ids}>, %table: tensor<{rows}x{cols}x{elt}>) -> tensor<{n}x{cols}x{elt}> {{
+  %e = tensor.empty() : tensor<{n}x{cols}x{elt}>
+  %g = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}}
+      ins(%ids : tensor<{n}x{ids}>) outs(%e : tensor<{n}x{cols}x{elt}>) {{
+  ^bb0(%in: {ids}, %out: {elt}):
+    %r = arith.index_cast %in : {ids} to index
+    %j = linalg.index 1 : index
+    %x = tensor.extract %table[%r, %j] : tensor<{rows}x{cols}x{elt}>
+    linalg.yield %x : {elt}
+  }} -> tensor<{n}x{cols}x{elt}>
+  return %g : tensor<{n}x{cols}x{elt}>
+}}
+"""
+
+
+@pytest.mark.parametrize(("rows", "cols", "n", "elt", "ids"), [
+    (32, 16, 8, "f32", "i64"), (10, 24, 13, "f16", "i32"), (5, 8, 40, "i32", "i64"),
+])  # fmt: skip
+def test_embedding_gather_lowers_to_tgather_and_copies_rows(rows, cols, n, elt, ids):
+    dt = {"f32": np.float32, "f16": np.float16, "i32": np.int32}[elt]
+    table = _data((rows, cols), dt)
+    idx = np.random.default_rng(n).integers(0, rows, n).astype({"i64": np.int64, "i32": np.int32}[ids])
+    text = gather_program(rows, cols, n, elt, ids)
+    want = table[idx]  # numpy fancy indexing: the independent reference
+    (before,) = run(text, "main", idx, table)
+    np.testing.assert_array_equal(_bits(before), _bits(want))
+    lowered = apply(PTOLowerPass(), parse(text))
+    assert not find_leftovers(lowered)
+    assert any(o.name == "pto.block" for o in lowered.walk())
+    (got,) = run(lowered, "main", idx, table)
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+    tile = apply(PTOLowerPass(level="tile"), parse(text))
+    assert any(o.name == "pto.tgather" for o in tile.walk())
+
+
+def test_a_bad_index_faults_and_a_large_table_needs_mgather():
+    from pto_dialect.faults import PTOFault
+
+    text = gather_program(32, 16, 8)
+    lowered = apply(PTOLowerPass(), parse(text))
+    table = _data((32, 16))
+    idx = np.array([0, 1, 2, 3, 32, 5, 6, 7], np.int64)  # 32: past the table
+    with pytest.raises(PTOFault):
+        run(lowered, "main", idx, table)
+    big = gather_program(2048, 16, 8)  # 128 KiB: more than one tile
+    (left,) = find_leftovers(apply(PTOLowerPass(), parse(big)))
+    assert "needs MGATHER" in left.reason

@@ -1,4 +1,5 @@
-// Static legality of the tensor-level reductions and expansions (pto.reduce, pto.expand).
+// Static legality of the tensor-level reductions, expansions, transposes and gathers
+// (pto.reduce, pto.expand, pto.transpose, pto.gather).
 // RUN: xdsl-opt %s --verify-diagnostics --parsing-diagnostics --split-input-file | filecheck %s
 // Unknown kind
 %x = "test.op"() : () -> tensor<4x6xf32>
@@ -105,3 +106,51 @@
 %x = "test.op"() : () -> tensor<4x6xi1>
 %t = pto.transpose %x : (tensor<4x6xi1>) -> tensor<6x4xi1>
 // CHECK: {{^}}'pto.transpose' op [TileLegality] source: element type i1 is not supported by TTRANS (asl/tile/layout-and-rearrangement/layout/TTRANS.asl){{$}}
+
+// -----
+
+// Gather takes static 2-D tensors
+%t = "test.op"() : () -> tensor<2x6x8xf32>
+%i = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %t, %i : (tensor<2x6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+// CHECK: {{^}}'pto.gather' op [TileLegality] table must be a static 2-D tensor, got tensor<2x6x8xf32> (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// Gather keeps the table's element type
+%t = "test.op"() : () -> tensor<6x8xf32>
+%i = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %t, %i : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf16>
+// CHECK: {{^}}'pto.gather' op [TileLegality] result: element type must be the table's (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// Gather value types are TGATHER's
+%t = "test.op"() : () -> tensor<6x8xi1>
+%i = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %t, %i : (tensor<6x8xi1>, tensor<4x8xi64>) -> tensor<4x8xi1>
+// CHECK: {{^}}'pto.gather' op [TileLegality] table: element type i1 is not supported by TGATHER (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// Gather indices are row-index integers
+%t = "test.op"() : () -> tensor<6x8xf32>
+%i = "test.op"() : () -> tensor<4x8xf32>
+%g = pto.gather %t, %i : (tensor<6x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: {{^}}'pto.gather' op [TileLegality] index: element type f32 is not a row-index type (i16, i32, i64) (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// Gather result has the index's shape
+%t = "test.op"() : () -> tensor<6x8xf32>
+%i = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %t, %i : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x4xf32>
+// CHECK: {{^}}'pto.gather' op [TileLegality] result: shape must be the index's (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// Gather reads at most the table's columns
+%t = "test.op"() : () -> tensor<6x4xf32>
+%i = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %t, %i : (tensor<6x4xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+// CHECK: {{^}}'pto.gather' op [TileLegality] table: 4 columns are fewer than the result's 8 (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
