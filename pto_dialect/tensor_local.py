@@ -37,11 +37,11 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from pto_dialect.datatypes import TileDataType
-from pto_dialect.tile_rearrange import INDEX_TYPES, INDEXED_VALUE_TYPES
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
 from pto_dialect.tensor_ops import floor_mod_dtype
 from pto_dialect.tile_local import EXPAND_OPS, REDUCE_OPS, TRANS_TYPES, ExpandTileOp, ReduceTileOp
+from pto_dialect.tile_rearrange import INDEX_TYPES, INDEXED_VALUE_TYPES
 
 TL = FaultKind.TILE_LEGALITY
 _NO_TENSOR = frozenset({TileDataType.TF32, TileDataType.HF32})
