@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func, tensor
+from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -167,8 +168,17 @@ def _capacity_line(cube_bytes: int, tile_bytes: int, pes: int, peak: int) -> str
             "tile capacity")
 
 
+def _effect_free(op: linalg.GenericOp) -> bool:
+    """A generic on tensors whose body has no effect (no ``cf.assert``, no op without
+    results but the yield)."""
+    return all(isinstance(v.type, TensorType) for v in op.outputs) and all(
+        o.results or isinstance(o, linalg.YieldOp) for o in op.body.block.ops
+    )
+
+
 def remove_dead_tensor_inits(module: builtin.ModuleOp) -> None:
-    """Erase unused ``linalg.fill`` on tensors and ``tensor.empty``.
+    """Erase unused ``linalg.fill`` on tensors, ``tensor.empty`` and effect-free
+    ``linalg.generic`` on tensors.
 
     On tensors both are free of side effects, but xDSL's ``dce`` keeps ``linalg.fill``
     (it has a region and no ``Pure`` trait). Walking backwards frees a fill's
@@ -178,5 +188,7 @@ def remove_dead_tensor_inits(module: builtin.ModuleOp) -> None:
         dead = all(not r.uses for r in o.results)
         if isinstance(o, linalg.FillOp) and o.results and dead:
             Rewriter.erase_op(o)
+        elif isinstance(o, linalg.GenericOp) and o.results and dead and _effect_free(o):
+            Rewriter.erase_op(o)  # a dead generic on tensors (TopK's unused index iota)
         elif isinstance(o, tensor.EmptyOp) and dead:
             Rewriter.erase_op(o)

@@ -20,7 +20,8 @@ lowered approximately).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr, TensorType, i64
 from xdsl.ir import SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
@@ -30,9 +31,9 @@ from passes.lowering.tile_plans import cover
 from pto_dialect.attributes import TileType
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import TileDataType
-from pto_dialect.tensor_local import ExpandOp, GatherOp, ReduceOp, TransposeOp
+from pto_dialect.tensor_local import ExpandOp, GatherOp, ReduceOp, SortOp, TransposeOp
 from pto_dialect.tile_local import TeplTileOp, TTransOp
-from pto_dialect.tile_rearrange import INDEXED_OPS
+from pto_dialect.tile_rearrange import INDEXED_OPS, TSortOp
 
 TGatherOp = INDEXED_OPS[0]
 
@@ -216,4 +217,39 @@ def lower_gather(op: GatherOp, budget: int, npe: int, tile_bytes: int) -> None:
     Rewriter.replace_op(op, [], [acc])
 
 
-__all__ = ["lower_gather", "lower_tensor_local", "lower_transpose"]
+def lower_sort(op: SortOp, budget: int, npe: int, tile_bytes: int) -> None:
+    """``pto.sort`` of an ``MxN`` tensor: groups of ``vr`` rows are loaded, ``pto.tsort``
+    (sort width N, the direction as its i64 B.IOR parameter) sorts each row, and the values
+    are stored back (the U32 index destination is not stored); PE groups by
+    :func:`~passes.lowering.tile_plans.cover` (rows are independent: exact whatever the
+    grouping)."""
+    dt = op.dtype
+    t = op.source.type
+    assert isinstance(t, TensorType)
+    m, n = t.get_shape()
+    bits = dt.info.carrier_bits
+    col = _pow2_ceil(n)
+    tb = _line_budget(budget, tile_bytes, col * 32 // 8)  # the U32 indices: as wide as FP32
+    rows = max(1, tb * 8 // (col * max(bits, 32)))
+    emit = Emitter(InsertPoint.before(op), {}, InsertPoint.before(op))
+    acc = empty_tensor(emit, TensorType(t.element_type, [m, n]))
+    desc = emit(arith.ConstantOp(IntegerAttr(int(op.descending), i64))).results[0]
+    for run in cover(m, min(rows, m), npe):
+        mask, vr = run.mask, run.valid
+        src_t = _tile((vr, n), col, dt, mask, vr)
+        idx_t = _tile((vr, n), col, TileDataType.U32, mask, src_t.shape[0])
+
+        def body(e, pos: SSAValue, cur: SSAValue, src_t=src_t, idx_t=idx_t, stride=run.stride):
+            c0 = e.index(0)
+            x = e(TLoadOp(op.source, [pos, c0], src_t, pe_stride=(stride, 0))).results[0]
+            srt = TSortOp.__new__(TSortOp)
+            TeplTileOp.__init__(srt, [x, desc], [src_t, idx_t], mask=src_t.pe_mask)
+            srt.properties["sort_width"] = IntegerAttr(n, 64)
+            v = e(srt).results[0]
+            return e(TStoreOp(v, cur, [pos, c0], pe_stride=(stride, 0))).results[0]
+
+        acc = emit.for_loop(run.start, run.count, run.step, acc, body)
+    Rewriter.replace_op(op, [], [acc])
+
+
+__all__ = ["lower_gather", "lower_sort", "lower_tensor_local", "lower_transpose"]

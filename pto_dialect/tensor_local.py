@@ -1,4 +1,5 @@
-"""Tensor-level forms of the reductions and expansions (what lowering targets before tiling).
+"""Tensor-level forms of the reductions, expansions and rearrangements (what lowering targets
+before tiling).
 
 * ``pto.reduce <kind> [signed|unsigned] %x : tensor<MxNxT> -> tensor<Mx1xR>`` (row kinds) or
   ``-> tensor<1xNxR>`` (column kinds): kinds ``rowsum rowmax rowmin rowprod rowargmax
@@ -6,6 +7,10 @@
   the same name on the whole tensor (``pto_dialect/tile_local.py`` for the semantics: a
   typed increasing-index left fold; arg kinds give the first winning index as si32/ui32/i32).
 * ``pto.transpose %x : (tensor<MxNxT>) -> tensor<NxMxT>``: TTRANS on the whole tensor.
+* ``pto.gather %t, %i : (tensor<RxCxT>, tensor<MxNxI>) -> tensor<MxNxT>``: TGATHER
+  (``r[i, j] = t[idx[i, j], j]``) with the whole table in one tile.
+* ``pto.sort <ascending|descending> %x : (tensor<MxNxT>) -> tensor<MxNxT>``: TSORT of every
+  row (at most 64 elements), the sorted values (a stable sort).
 * ``pto.expand <axis> <op> [signed|unsigned] %x, %b : (tensor<MxNxT>, tensor<Mx1xT>) ->
   tensor<MxNxT>`` (``row``; ``col`` takes ``tensor<1xNxT>``), ops ``add sub mul div max min
   expdif``, and ``pto.expand <axis> copy %b : (tensor<Mx1xT>) -> tensor<MxNxT>``: the
@@ -41,7 +46,7 @@ from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
 from pto_dialect.tensor_ops import floor_mod_dtype
 from pto_dialect.tile_local import EXPAND_OPS, REDUCE_OPS, TRANS_TYPES, ExpandTileOp, ReduceTileOp
-from pto_dialect.tile_rearrange import INDEX_TYPES, INDEXED_VALUE_TYPES
+from pto_dialect.tile_rearrange import INDEX_TYPES, INDEXED_VALUE_TYPES, SORT_TYPES
 
 TL = FaultKind.TILE_LEGALITY
 _NO_TENSOR = frozenset({TileDataType.TF32, TileDataType.HF32})
@@ -434,4 +439,93 @@ class GatherOp(PTOOp):
                              f"result's {rt.get_shape()[1]}", self.SPEC)  # fmt: skip
 
 
-TENSOR_LOCAL_OPS = [ReduceOp, ExpandOp, TransposeOp, GatherOp]
+SORT_DIRECTIONS = ("ascending", "descending")
+
+
+@irdl_op_definition
+class SortOp(PTOOp):
+    """``pto.sort <ascending|descending>`` — every row of a 2-D tensor stably sorted (TSORT
+    with ``sort_width`` = the row length, at most 64; the sorted values).
+
+    What lowering targets for torch-mlir's TopK sort (``tm_tensor.sort`` along the last
+    dimension whose indices are not used); ``pto-tile-to-capacity`` makes it tload of row
+    groups / ``pto.tsort`` / tstore of the values (``asl/tile/irregular-and-complex/sorting/
+    TSORT.asl``). Key order: numbers by value, +0 and -0 equal (ties keep their order), every
+    NaN after every number. Element types: FP32, FP16 (``TileSortDataTypeSupported``).
+
+    Example::
+
+        %s = pto.sort descending %x : (tensor<4x16xf32>) -> tensor<4x16xf32>
+    """
+
+    name = "pto.sort"
+
+    source = operand_def(TensorType)
+    result = result_def(TensorType)
+    direction = prop_def(StringAttr)
+
+    traits = traits_def(Pure())
+
+    SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/sorting/TSORT.asl"
+    MAX_WIDTH: ClassVar[int] = 64
+
+    def __init__(self, direction: str, source: SSAValue, result_type: Attribute):
+        super().__init__(operands=[source], result_types=[result_type],
+                         properties={"direction": StringAttr(direction)})  # fmt: skip
+
+    @property
+    def descending(self) -> bool:
+        return self.direction.data == "descending"
+
+    @property
+    def dtype(self) -> TileDataType:
+        dt = floor_mod_dtype(self.source.type.element_type, None, SORT_TYPES)  # type: ignore[union-attr]
+        assert dt is not None, "verified"
+        return dt
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.direction.data} ")
+        printer.print_operand(self.source)
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([self.source.type], [self.result.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SortOp:
+        pos = parser.pos
+        direction = parser.parse_identifier()
+        if direction not in SORT_DIRECTIONS:
+            parser.raise_error(f"pto.sort direction must be ascending or descending, got "
+                               f"'{direction}'", pos, parser.pos)  # fmt: skip
+        name = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        if len(ft.inputs.data) != 1 or len(ft.outputs.data) != 1:
+            parser.raise_error("pto.sort takes one operand type and one result type", pos)
+        op = cls(direction, parser.resolve_operand(name, ft.inputs.data[0]), ft.outputs.data[0])
+        op.attributes.update(attrs)
+        return op
+
+    def verify_(self) -> None:
+        t, rt = self.source.type, self.result.type
+        if self.direction.data not in SORT_DIRECTIONS:
+            raise self.fault(TL, f"direction '{self.direction.data}' must be ascending or "
+                             "descending", self.SPEC)  # fmt: skip
+        for role, x in (("source", t), ("result", rt)):
+            if not isinstance(x, TensorType) or not x.has_static_shape() or x.get_num_dims() != 2:
+                raise self.fault(TL, f"{role} must be a static 2-D tensor, got {type_name(x)}", self.SPEC)
+        assert isinstance(t, TensorType) and isinstance(rt, TensorType)
+        if rt != t:
+            raise self.fault(TL, "result: type must be the source's", self.SPEC)
+        if floor_mod_dtype(t.element_type, None, SORT_TYPES) is None:
+            raise self.fault(TL, f"source: element type {type_name(t.element_type)} is not "
+                             "FP32 or FP16 (TileSortDataTypeSupported)", self.SPEC)  # fmt: skip
+        if not 1 <= t.get_shape()[1] <= self.MAX_WIDTH:
+            raise self.fault(TL, f"source: rows of {t.get_shape()[1]} elements: TSORT sorts "
+                             f"groups of at most {self.MAX_WIDTH}", self.SPEC)  # fmt: skip
+
+
+TENSOR_LOCAL_OPS = [ReduceOp, ExpandOp, TransposeOp, GatherOp, SortOp]

@@ -13,7 +13,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from interpreter import kernels
 from interpreter.ssa.runtime import storage_dtype
 from pto_dialect.datatypes import TileDataType
-from pto_dialect.tensor_local import ExpandOp, GatherOp, ReduceOp, TransposeOp
+from pto_dialect.tensor_local import ExpandOp, GatherOp, ReduceOp, SortOp, TransposeOp
 
 
 def _as_tile(x: Any, dt: TileDataType) -> np.ndarray:
@@ -66,3 +66,11 @@ class TensorLocalFunctions(InterpreterFunctions):
         r = kernels.local_tile("TGATHER", [_as_tile(t, op.dtype), _as_tile(idx, op.index_dtype)],
                                [op.dtype, op.index_dtype], op.dtype, idx.shape)  # fmt: skip
         return (np.asarray(r).view(t.dtype).reshape(idx.shape),)
+
+    @impl(SortOp)
+    def run_sort(self, interpreter: Interpreter, op: SortOp, args: tuple[Any, ...]):
+        """TSORT of every row (sort width = the row length); the sorted values."""
+        x = np.asarray(args[0])
+        values, _ = kernels.local_tile("TSORT", [_as_tile(x, op.dtype)], [op.dtype], op.dtype,
+                                       x.shape, params=(x.shape[1], int(op.descending)))  # fmt: skip
+        return (np.asarray(values).view(x.dtype).reshape(x.shape),)

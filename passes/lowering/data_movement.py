@@ -13,6 +13,8 @@
 * :class:`RowGatherToPto` — an embedding lookup (``tensor.extract`` with a data-dependent
   row index in a generic) -> ``pto.gather`` (TGATHER within one tile); a table larger than
   a tile stays (needs MGATHER). Bit copies: exact.
+* :class:`TopKSortToPto` — ``tm_tensor.sort`` (TopK) of rows of at most 64 f32/f16 values
+  whose indices are unused -> ``pto.sort`` (TSORT).
 
 The 2-D ``[1, 0]`` and 3-D ``[0, 2, 1]`` transposes keep their patterns
 (:mod:`passes.lowering.transpose`).
@@ -31,10 +33,12 @@ from xdsl.ir import Operation
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from pto_dialect.tensor_local import ExpandOp, GatherOp, TransposeOp
+from pto_dialect.tensor_local import ExpandOp, GatherOp, SortOp, TransposeOp
 from pto_dialect.tensor_ops import floor_mod_dtype
 from pto_dialect.tile_local import TRANS_TYPES
 from pto_dialect.tile_rearrange import INDEXED_VALUE_TYPES
+from pto_dialect.upstream.tm_tensor import SortOp as TmSortOp
+from pto_dialect.upstream.tm_tensor import TmYieldOp
 
 MAX_BLOCKS = 256
 """Most 2-D blocks one transpose unrolls into."""
@@ -224,6 +228,62 @@ class RowGatherToPto(RewritePattern):
         rewriter.replace(op, [col_ids, full, g], [g.result])
 
 
+SORT_ORDER = {"oge": "descending", "ole": "ascending"}
+"""Comparators whose stable sort (torch-mlir's bubble sort swaps neighbours only where the
+comparator is false, so ties keep their order) is TSORT's in that direction."""
+
+
+def sort_direction(op: TmSortOp) -> str | None:
+    """TSORT's direction for a ``tm_tensor.sort`` comparing its first operand with ``oge`` /
+    ``ole`` (``cmpf %a, %b`` of the first pair of block arguments), else None."""
+    ops = list(op.region.block.ops)
+    args = op.region.block.args
+    if len(ops) != 2 or not isinstance(ops[0], arith.CmpfOp) or not isinstance(ops[1], TmYieldOp):
+        return None
+    c = ops[0]
+    pred = arith.CMPF_COMPARISON_OPERATIONS[c.predicate.value.data]
+    if c.lhs is not args[0] or c.rhs is not args[1] or list(ops[1].values) != [c.result]:
+        return None
+    return SORT_ORDER.get(pred)
+
+
+class TopKSortToPto(RewritePattern):
+    """``tm_tensor.sort`` along the last dimension of a 2-D f32/f16 tensor (torch-mlir's
+    TopK), rows of at most 64, whose other results (the indices) are unused -> ``pto.sort``
+    (TSORT) of the values.
+
+    Matches::
+
+        %s:2 = tm_tensor.sort dimension(1) outs(%v, %iota : tensor<4x16xf32>, tensor<4x16xi64>) {
+        ^bb0(%a: f32, %b: f32, %ia: i64, %ib: i64):
+          %c = arith.cmpf oge, %a, %b : f32
+          tm_tensor.yield %c : i1
+        } -> tensor<4x16xf32>, tensor<4x16xi64>
+
+    with ``%s#1`` unused; produces ``%s = pto.sort descending %v``. Stable in both (ties,
+    -0 and +0 included, keep their order); a NaN has no place in the comparator's order
+    (the interpreter refuses it) and TSORT puts it last: a refinement. A sort whose indices
+    are used stays (TSORT's U32 within-row indices would need the iota matched and a TCVT:
+    not written)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, TmSortOp) or not op.outputs:
+            return
+        v = op.outputs[0]
+        t = v.type
+        if not isinstance(t, TensorType) or not t.has_static_shape() or t.get_num_dims() != 2:
+            return
+        if op.dimension.value.data != 1 or not 1 <= t.get_shape()[1] <= SortOp.MAX_WIDTH:
+            return
+        if str(t.element_type) not in ("f32", "f16") or any(r.uses for r in op.res[1:]):
+            return
+        direction = sort_direction(op)
+        if direction is None:
+            return
+        srt = SortOp(direction, v, t)
+        rewriter.replace(op, [srt], [srt.result, *op.outputs[1:]])
+
+
 DATA_MOVEMENT_PATTERNS: tuple[type[RewritePattern], ...] = (
-    NdTransposeToSlices, ConcatToInsertSlices, RowGatherToPto,
+    NdTransposeToSlices, ConcatToInsertSlices, RowGatherToPto, TopKSortToPto,
 )  # fmt: skip

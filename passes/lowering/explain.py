@@ -207,8 +207,9 @@ def explain(op: Operation) -> str:
                     return f"{op.name} on tensors: needs {_needs(list(m))}, not in the pto dialect yet"
                 return f"{op.name} on tensors: not lowered (wrap it in a linalg.generic)"
         if op.name == "tm_tensor.sort":
-            return ("tm_tensor.sort (TopK): its lowering to TSORT / TMRGSORT (stable sorts of "
-                    "rows of up to 64 FP32/FP16 elements) is not written yet")
+            return ("tm_tensor.sort (TopK): lowers to TSORT along the last dimension of a 2-D "
+                    "f32/f16 tensor, rows of at most 64, comparator oge/ole, indices unused "
+                    "(TSORT's U32 indices to the iota's i64 are not written); not this one")
         if op.name == "tensor.concat":
             return "tensor.concat: only static shapes lower (insert_slice at offsets)"
         if op.name.startswith("tensor."):

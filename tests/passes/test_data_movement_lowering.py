@@ -179,3 +179,49 @@ def test_a_bad_index_faults_and_a_large_table_needs_mgather():
     big = gather_program(2048, 16, 8)  # 128 KiB: more than one tile
     (left,) = find_leftovers(apply(PTOLowerPass(), parse(big)))
     assert "needs MGATHER" in left.reason
+
+
+def topk_program(m: int, n: int, elt: str = "f32", pred: str = "oge", use_indices: bool = False) -> str:
+    ret_t = f"tensor<{m}x{n}x{elt}>" + (f", tensor<{m}x{n}xi64>" if use_indices else "")
+    ret_v = "%s#0" + (", %s#1" if use_indices else "")
+    return f"""func.func @main(%v: tensor<{m}x{n}x{elt}>) -> ({ret_t}) {{
+  %e = tensor.empty() : tensor<{m}x{n}xi64>
+  %iota = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>],
+                          iterator_types = ["parallel", "parallel"]}} outs(%e : tensor<{m}x{n}xi64>) {{
+  ^bb0(%out: i64):
+    %j = linalg.index 1 : index
+    %c = arith.index_cast %j : index to i64
+    linalg.yield %c : i64
+  }} -> tensor<{m}x{n}xi64>
+  %s:2 = tm_tensor.sort dimension(1) outs(%v, %iota : tensor<{m}x{n}x{elt}>, tensor<{m}x{n}xi64>) {{
+  ^bb0(%a: {elt}, %b: {elt}, %ia: i64, %ib: i64):
+    %c = arith.cmpf {pred}, %a, %b : {elt}
+    tm_tensor.yield %c : i1
+  }} -> tensor<{m}x{n}x{elt}>, tensor<{m}x{n}xi64>
+  return {ret_v} : {ret_t}
+}}
+"""
+
+
+@pytest.mark.parametrize(("m", "n", "elt", "pred"), [(4, 16, "f32", "oge"), (5, 64, "f16", "ole"),
+                                                     (3, 7, "f32", "ole")])  # fmt: skip
+def test_topk_sort_lowers_to_tsort(m, n, elt, pred):
+    dt = np.float16 if elt == "f16" else np.float32
+    rng = np.random.default_rng(n)
+    x = rng.integers(-3, 4, (m, n)).astype(dt)  # many ties
+    x[0, :2] = [-0.0, 0.0]  # -0 and +0 tie: they keep their order
+    order = np.argsort(-x if pred == "oge" else x, axis=1, kind="stable")
+    want = np.take_along_axis(x, order, axis=1)  # numpy's stable sort: the reference
+    text = topk_program(m, n, elt, pred)
+    (before,) = run(text, "main", x)
+    np.testing.assert_array_equal(_bits(before), _bits(want))
+    lowered = apply(PTOLowerPass(), parse(text))
+    assert not find_leftovers(lowered)
+    (got,) = run(lowered, "main", x)
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+def test_topk_with_used_indices_stays_with_the_reason():
+    m = apply(PTOLowerPass(), parse(topk_program(4, 16, use_indices=True)))
+    reasons = [x.reason for x in find_leftovers(m)]
+    assert any("indices unused" in r for r in reasons), reasons

@@ -1,5 +1,5 @@
-// Static legality of the tensor-level reductions, expansions, transposes and gathers
-// (pto.reduce, pto.expand, pto.transpose, pto.gather).
+// Static legality of the tensor-level reductions, expansions, transposes, gathers and sorts
+// (pto.reduce, pto.expand, pto.transpose, pto.gather, pto.sort).
 // RUN: xdsl-opt %s --verify-diagnostics --parsing-diagnostics --split-input-file | filecheck %s
 // Unknown kind
 %x = "test.op"() : () -> tensor<4x6xf32>
@@ -154,3 +154,38 @@
 %i = "test.op"() : () -> tensor<4x8xi64>
 %g = pto.gather %t, %i : (tensor<6x4xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
 // CHECK: {{^}}'pto.gather' op [TileLegality] table: 4 columns are fewer than the result's 8 (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// Sort takes FP32 or FP16
+%x = "test.op"() : () -> tensor<4x8xi32>
+%s = pto.sort descending %x : (tensor<4x8xi32>) -> tensor<4x8xi32>
+// CHECK: {{^}}'pto.sort' op [TileLegality] source: element type i32 is not FP32 or FP16 (TileSortDataTypeSupported) (asl/tile/irregular-and-complex/sorting/TSORT.asl){{$}}
+
+// -----
+
+// Sort rows are at most 64
+%x = "test.op"() : () -> tensor<2x80xf32>
+%s = pto.sort descending %x : (tensor<2x80xf32>) -> tensor<2x80xf32>
+// CHECK: {{^}}'pto.sort' op [TileLegality] source: rows of 80 elements: TSORT sorts groups of at most 64 (asl/tile/irregular-and-complex/sorting/TSORT.asl){{$}}
+
+// -----
+
+// Sort keeps the source's type
+%x = "test.op"() : () -> tensor<4x8xf32>
+%s = pto.sort descending %x : (tensor<4x8xf32>) -> tensor<4x8xf16>
+// CHECK: {{^}}'pto.sort' op [TileLegality] result: type must be the source's (asl/tile/irregular-and-complex/sorting/TSORT.asl){{$}}
+
+// -----
+
+// Sort takes static 2-D tensors
+%x = "test.op"() : () -> tensor<8xf32>
+%s = pto.sort descending %x : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK: {{^}}'pto.sort' op [TileLegality] source must be a static 2-D tensor, got tensor<8xf32> (asl/tile/irregular-and-complex/sorting/TSORT.asl){{$}}
+
+// -----
+
+// Sort direction is ascending or descending
+%x = "test.op"() : () -> tensor<4x8xf32>
+%s = pto.sort upward %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: pto.sort direction must be ascending or descending, got 'upward'

@@ -1,5 +1,5 @@
-// Round trip of the tensor-level reductions, expansions, transpose and gather (pto.reduce,
-// pto.expand, pto.transpose, pto.gather;
+// Round trip of the tensor-level reductions, expansions, transpose, gather and sort
+// (pto.reduce, pto.expand, pto.transpose, pto.gather, pto.sort;
 // pto_dialect/tensor_local.py) in custom and generic syntax.
 // RUN: xdsl-opt %s | xdsl-opt | filecheck %s
 // RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
@@ -49,4 +49,7 @@
 %g = pto.gather %tab, %idx : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
 // CHECK-NEXT: %g = pto.gather %tab, %idx : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
 // GENERIC: %g = "pto.gather"(%tab, %idx) : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+%so = pto.sort descending %x : (tensor<4x6xf32>) -> tensor<4x6xf32>
+// CHECK-NEXT: %so = pto.sort descending %x : (tensor<4x6xf32>) -> tensor<4x6xf32>
+// GENERIC: %so = "pto.sort"(%x) <{direction = "descending"}> : (tensor<4x6xf32>) -> tensor<4x6xf32>
 // CHECK-NEXT: }
