@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all install demo test pytest pytest-interpreter pytest-lowering pytest-rest lit lint bench fuzz clean
+.PHONY: all install demo test pytest pytest-interpreter pytest-lowering pytest-rest lit lint bench math-bounds fuzz clean
 
 all: test
 
@@ -61,6 +61,10 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m benchmarks
+
+# D22: the exhaustive / 10^6-input measurement of the math compositions (about a minute).
+math-bounds: $(STAMP)
+	$(BIN)/python scripts/measure_math_bounds.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
