@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: all install demo test pytest pytest-interpreter pytest-lowering pytest-rest lit lint wheel-smoke \
-	bench fuzz fuzz-mutation fuzz-semantic mutate clean
+	bench math-bounds fuzz fuzz-mutation fuzz-semantic mutate clean
 
 all: test
 
@@ -82,6 +82,10 @@ mutate: $(STAMP)
 
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m benchmarks
+
+# D22: the exhaustive / 10^6-input measurement of the math compositions (about a minute).
+math-bounds: $(STAMP)
+	$(BIN)/python scripts/measure_math_bounds.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -43,6 +43,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from passes.lowering.approximate import ExpandApproximation
 from passes.lowering.contraction import BatchMatmulToLoop
 from passes.lowering.elementwise import ELEMENTWISE_TREE_PATTERNS
 from passes.lowering.epilogues import EPILOGUE_PATTERNS
@@ -69,7 +70,7 @@ from passes.lowering.idioms import (
     target_of,
     yielded_value,
 )
-from passes.lowering.normalise import SplatOperandToFullConstant
+from passes.lowering.normalise import NORMALISE_PATTERNS, SplatOperandToFullConstant
 from passes.lowering.reductions import REDUCTION_PATTERNS
 from passes.lowering.transpose import TRANSPOSE_PATTERNS
 from pto_dialect.attributes import TargetProfile, tile_dtype_of
@@ -995,6 +996,9 @@ class ConvertLinalgToPtoPass(ModulePass):
         default true).
       * ``fuse`` — first fold splat inputs and fuse elementwise producer/consumer generics
         (:mod:`passes.lowering.fusion`; default true).
+      * ``approx`` — expand tanh, erf and small integer powers in generic bodies into their
+        D22 compositions (:mod:`passes.lowering.approximate`; default true; false keeps
+        them, with the reason).
     """
 
     name = "convert-linalg-to-pto"
@@ -1005,6 +1009,7 @@ class ConvertLinalgToPtoPass(ModulePass):
     floor_mod: bool = True
     elementwise: bool = True
     fuse: bool = True
+    approx: bool = True
 
     def patterns(self, module: builtin.ModuleOp) -> list[RewritePattern]:
         """Every pattern, in the order tried (:meth:`phases` splits them)."""
@@ -1039,6 +1044,9 @@ class ConvertLinalgToPtoPass(ModulePass):
         """Rewrite ``op``; ``listener`` (optional) sees every replacement (the lowering
         report, :mod:`passes.lowering.report`)."""
         first, second = self.phases(op)
+        if self.elementwise:  # tensor-level arith/math -> generics, 0-d -> 1 x 1 first
+            norm = [*NORMALISE_PATTERNS, *([ExpandApproximation] if self.approx else [])]
+            self._walk(op, [p() for p in norm], listener)
         self._walk(op, first, listener)
         if self.fuse and self.elementwise:
 

@@ -206,6 +206,12 @@ def explain(op: Operation) -> str:
                 if m:
                     return f"{op.name} on tensors: needs {_needs(list(m))}, not in the pto dialect yet"
                 return f"{op.name} on tensors: not lowered (wrap it in a linalg.generic)"
+        if op.name == "tm_tensor.sort":
+            return ("tm_tensor.sort (TopK): lowers to TSORT along the last dimension of a 2-D "
+                    "f32/f16 tensor, rows of at most 64, comparator oge/ole, indices unused "
+                    "(TSORT's U32 indices to the iota's i64 are not written); not this one")
+        if op.name == "tensor.concat":
+            return "tensor.concat: only static shapes lower (insert_slice at offsets)"
         if op.name.startswith("tensor."):
             return f"{op.name}: computes tensor contents, not data movement PTO expresses"
         return f"'{op.name}' is not a PTO op, data movement or scalar control"
@@ -216,8 +222,8 @@ def explain(op: Operation) -> str:
     if c.kind == REDUCTION:
         return _reduction(op, c)
     if c.kind == "transpose":
-        return ("transpose: only a 2-D [1, 0] permutation of a static tensor lowers "
-                "(pto.transpose, TTRANS)")
+        return ("transpose: a permutation of a static tensor lowers as 2-D blocks (slices, "
+                "TTRANS) of an element type TTRANS takes, at most 256 blocks; not this one")
     if c.kind == "fill":
         users = sorted({u.operation.name for r in op.results for u in r.uses
                         if u.operation.name.startswith("linalg.")})  # fmt: skip
@@ -226,7 +232,8 @@ def explain(op: Operation) -> str:
                     "lowered with its reader (TEXPANDS when no linalg op reads it)")  # fmt: skip
         return "fill: pto-lower converts it to TEXPANDS: the program was not lowered (-p pto-lower)"
     if c.kind == "broadcast":
-        return "broadcast: needs TROWEXPAND/TCOLEXPAND"
+        return ("broadcast: lowers as a generic (TROWEXPAND/TCOLEXPAND copies) when static: "
+                "the program was not lowered (-p pto-lower)")
     if c.kind == "copy":
         return "copy: needs a TLOAD/TSTORE pair (not generated yet)"
     return f"{op.name}: iterators/maps of no PTO family"

@@ -37,6 +37,7 @@ from .ops import (
     cast_signed,
     contraction_region,
 )
+from .tm_tensor import SortOp, TmTensor, TmYieldOp
 from .xdsl_fixes import apply_xdsl_fixes
 
 __all__ = [
@@ -45,10 +46,13 @@ __all__ = [
     "MatmulOp",
     "MatvecOp",
     "RemFOp",
+    "SortOp",
+    "TmYieldOp",
     "VecmatOp",
     "cast_signed",
     "contraction_region",
     "upstream_linalg",
+    "upstream_tm_tensor",
     "upstream_arith",
     "upstream_dialects",
     "upstream_dialect_factories",
@@ -76,7 +80,12 @@ def upstream_arith() -> Dialect:
 
 def upstream_dialect_factories() -> dict[str, Callable[[], Dialect]]:
     """Lazy factories keyed by dialect name, in the shape ``Context.register_dialect`` takes."""
-    return {"linalg": upstream_linalg, "arith": upstream_arith}
+    return {"linalg": upstream_linalg, "arith": upstream_arith, "tm_tensor": upstream_tm_tensor}
+
+
+def upstream_tm_tensor() -> Dialect:
+    """torch-mlir's ``tm_tensor.sort`` and ``tm_tensor.yield`` (:mod:`.tm_tensor`)."""
+    return TmTensor
 
 
 def upstream_dialects() -> list[Dialect]:

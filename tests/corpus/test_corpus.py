@@ -40,7 +40,11 @@ FULLY_LOWERED = frozenset(
     mod_fmod0_i64 mod_fmod1_f16 mod_fmod1_f32 mod_fmod1_i16 mod_fmod1_i32 mod_fmod1_i64
     mul_bcast_scalar_f16 mul_const_i16 mul_f16 mul_f32 mul_i16 mul_i32 mul_i64 neg_f32 neg_i16
     reciprocal_f32 reducemax_f32 reducesum_f32 reducesum_i32 relu_f16 relu_f32 sigmoid_f32
-    softmax_f32 sqrt_f32 sub_bcast_col_i32 sub_f16 sub_f32 sub_i16 sub_i32 sub_i64
+    softmax_f32 sqrt_f32 sub_bcast_col_i32 sub_f16 sub_f32 sub_i16 sub_i32 sub_i64 tanh_f32
+    erf_f32
+    model_mlp_gelu_erf_f32 model_mlp_gelu_tanh_f32 model_mlp_silu_f32 model_llama_mlp_f32
+    model_llama_mlp_f16 model_l2_normalize_f32 model_encoder_block_f32
+    model_decoder_attention_rope_f32 model_embedding_classifier_f32 model_topk_head_f32
     """.split()
 )
 """Corpus programs that lower completely today (the others say why: D19)."""

@@ -8,10 +8,13 @@ Semantics follow the upstream ``arith`` documentation with fixed-width results:
 
 * integer ``addi``/``subi``/``muli``/shifts wrap modulo 2^w; ``i1`` is ``np.bool_``;
   signedness comes from the op (``remsi`` vs ``remui``, ``cmpi slt`` vs ``ult``);
-* division or remainder by zero, ``divsi`` overflow (INT_MIN / -1), shifts by >= w and
-  ``fptosi``/``fptoui`` of NaN or out-of-range values are undefined behaviour / poison
-  upstream: the interpreter raises :class:`UndefinedBehaviourError` instead of inventing
-  a value. ``remsi(INT_MIN, -1)`` is 0 (the exact remainder; matches D8 for TREM);
+* division or remainder by zero, ``divsi`` overflow (INT_MIN / -1) and shifts by >= w are
+  undefined behaviour / poison upstream: the interpreter raises
+  :class:`UndefinedBehaviourError` instead of inventing a value. ``fptosi``/``fptoui`` of
+  NaN or out-of-range values are poison too; there the interpreter gives D21's value (a
+  saturating 32-bit conversion, then the low bits: :func:`fp_to_int_wrapped`), the one the
+  lowering computes, so models whose importer relies on it (a u8 zero point 137.0 -> i8)
+  run. ``remsi(INT_MIN, -1)`` is 0 (the exact remainder; matches D8 for TREM);
 * float ops compute in the operand's precision: numpy/ml_dtypes evaluate f16, bf16 and
   f8 arithmetic in f32 and round once, which is correctly rounded for + - * / since
   f32 has >= 2p+2 bits for those formats; ``remf`` is C ``fmod`` (exact);
@@ -36,6 +39,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from pto_dialect.upstream import RemFOp
+from pto_dialect.upstream.semantics import fp_to_int_through_width
 
 from .dtypes import (
     UnsupportedTypeError,
@@ -82,6 +86,33 @@ def _int_to_f64(v: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
     if v.dtype.itemsize < 8 or dtype == np.float64 or not np.any(np.abs(v.astype(np.float64)) > 2.0**53):
         return v.astype(np.float64)
     return np.array([_round_to_odd(int(x)) for x in v.ravel().tolist()], np.float64).reshape(v.shape)
+
+
+def fp_to_int_wrapped(x: Any, width: int, unsigned: bool) -> np.ndarray:
+    """``fptosi``/``fptoui`` with D21's value where upstream's is poison: the value truncated
+    toward zero, converted **saturating** (NaN -> 0) to a 32-bit signed integer (64-bit for
+    ``fptoui`` to i32), and its low ``width`` bits kept; to i32 (``fptosi``) and i64 the
+    conversion saturates at the destination itself. In range this is the exact value; out
+    of range it is what IREE's CPU backend and onnxruntime give for the values frontends
+    produce (a u8 zero point 137.0 -> i8 -119). Returns int64 / uint64 (the caller wraps)."""
+    t = np.trunc(np.asarray(x).astype(np.float64))
+    through = fp_to_int_through_width(width, unsigned)
+    if through == 0 and unsigned:  # u64: saturate at [0, 2^64 - 1]
+        return _saturate(t, 0, 64, np.uint64)
+    if through == 0:
+        return _saturate(t, -(2 ** (width - 1)), width - 1, np.int64)
+    return _saturate(t, -(2 ** (through - 1)), through - 1, np.int64)
+
+
+def _saturate(t: np.ndarray, lo: int, k: int, dtype: Any) -> np.ndarray:
+    """Integral float64 ``t`` clamped to ``[lo, 2^k - 1]`` (NaN -> 0) as ``dtype``."""
+    nan = np.isnan(t)
+    above = ~nan & (t >= 2.0**k)
+    below = ~nan & (t < float(lo))
+    inside = np.where(nan | above | below, 0.0, t)
+    r = inside.astype(dtype)
+    r = np.where(above, dtype(2**k - 1), r)
+    return np.where(below, dtype(lo) if lo else dtype(0), r).astype(dtype)
 
 
 def as_signed(x: Any, width: int) -> np.ndarray:
@@ -456,19 +487,7 @@ class ArithFunctions(InterpreterFunctions):
     def _fp_to_int(self, interpreter: Interpreter, op: Operation, args: PythonValues):
         width = int_width(op.results[0].type)
         unsigned = isinstance(op, arith.FPToUIOp)
-        x = np.trunc(np.asarray(args[0]).astype(np.float64))
-        if width == 1:
-            lo, hi = (0, 1) if unsigned else (-1, 0)
-        else:
-            info = np.iinfo(unsigned_dtype(width) if unsigned else signed_dtype(width))
-            lo, hi = int(info.min), int(info.max)
-        if np.any(np.isnan(x)) or np.any(x < lo) or np.any(x > hi):
-            raise UndefinedBehaviourError("value out of range of the result type (poison)")
-        if unsigned:
-            r = x.astype(np.uint64)
-        else:
-            r = x.astype(np.int64)
-        return (wrap_to_width(r, width),)
+        return (wrap_to_width(fp_to_int_wrapped(args[0], width, unsigned), width),)
 
     @impl(arith.BitcastOp)
     def run_bitcast(self, interpreter: Interpreter, op: arith.BitcastOp, args: PythonValues):

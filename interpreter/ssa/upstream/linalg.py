@@ -429,6 +429,14 @@ class LinalgFunctions(InterpreterFunctions):
     ) -> PythonValues:
         return run_structured(interpreter, op, args)
 
+    @impl(xlinalg.BroadcastOp)
+    def run_broadcast(self, interpreter: Interpreter, op: xlinalg.BroadcastOp, args: PythonValues):
+        """``linalg.broadcast``: the input with the ``dimensions`` added, repeated to the
+        init's shape (a fresh array)."""
+        init = np.asarray(args[1])
+        x = np.expand_dims(np.asarray(args[0]), tuple(op.dimensions.get_values()))
+        return (np.array(np.broadcast_to(x, init.shape), dtype=init.dtype),)
+
 
 _STRUCTURED_OPS: tuple[type[Operation], ...] = (
     xlinalg.GenericOp,

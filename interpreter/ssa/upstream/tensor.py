@@ -129,6 +129,11 @@ class TensorFunctions(InterpreterFunctions):
                 )
         return (source[arrays],)
 
+    @impl(tensor.ConcatOp)
+    def run_concat(self, interpreter: Interpreter, op: tensor.ConcatOp, args: PythonValues):
+        """``tensor.concat``: the inputs joined along ``dim`` (a fresh array)."""
+        return (np.concatenate([np.asarray(a) for a in args], axis=op.dim.value.data),)
+
     @impl(tensor.InsertOp)
     def run_insert(self, interpreter: Interpreter, op: tensor.InsertOp, args: PythonValues):
         dest = np.array(args[1], copy=True)
