@@ -6,7 +6,9 @@ Our tools (``pto-opt``, ``pto-run``) register these two dialects **instead of** 
   :class:`~pto_dialect.upstream.ops.MatmulOp` (mixed element types), and its
   ``linalg.generic``, replaced by :class:`~pto_dialect.upstream.ops.GenericOp` (also parses
   ``-> (t1, t2)``), plus
-  ``linalg.vecmat``, ``linalg.matvec`` and ``linalg.batch_matmul``;
+  ``linalg.vecmat``, ``linalg.matvec`` and ``linalg.batch_matmul``, and the convolution
+  and pooling family of :mod:`~pto_dialect.upstream.window_ops` (replacing xDSL's
+  ``conv_2d_*`` and ``pooling_nchw_max``);
 * ``arith``: every op of xDSL's ``Arith`` plus ``arith.remf``.
 
 xDSL 0.75 already has ``arith.remsi``, ``arith.remui``, ``arith.cmpi``, ``arith.cmpf`` and
@@ -37,6 +39,7 @@ from .ops import (
     cast_signed,
     contraction_region,
 )
+from .window_ops import WINDOW_OP_CLASSES, WINDOW_OPS, WindowOperation, WindowSpec, window_spec
 
 __all__ = [
     "BatchMatmulOp",
@@ -47,6 +50,11 @@ __all__ = [
     "VecmatOp",
     "cast_signed",
     "contraction_region",
+    "WINDOW_OPS",
+    "WINDOW_OP_CLASSES",
+    "WindowOperation",
+    "WindowSpec",
+    "window_spec",
     "upstream_linalg",
     "upstream_arith",
     "upstream_dialects",
@@ -59,8 +67,13 @@ _REPLACED = {xlinalg.MatmulOp: MatmulOp, xlinalg.GenericOp: GenericOp}
 
 def upstream_linalg() -> Dialect:
     """xDSL's ``linalg`` with our ``linalg.matmul`` and ``linalg.vecmat``/``linalg.matvec``."""
-    ops = [_REPLACED.get(op, op) for op in Linalg.operations]
-    return Dialect("linalg", [*ops, VecmatOp, MatvecOp, BatchMatmulOp], list(Linalg.attributes))
+    windows = {op.name for op in WINDOW_OP_CLASSES}
+    ops = [_REPLACED.get(op, op) for op in Linalg.operations if op.name not in windows]
+    return Dialect(
+        "linalg",
+        [*ops, VecmatOp, MatvecOp, BatchMatmulOp, *WINDOW_OP_CLASSES],
+        list(Linalg.attributes),
+    )
 
 
 def upstream_arith() -> Dialect:
