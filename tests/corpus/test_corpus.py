@@ -45,7 +45,18 @@ FULLY_LOWERED = frozenset(
 )
 """Corpus programs that lower completely today (the others say why: D19)."""
 
+AWAITING = {
+    "model_dynamic_quant_linear_f32": "DynamicQuantizeLinear's u8 zero point reaches i8 through an "
+    "out-of-range arith.fptosi, poison in MLIR: pto-run refuses it until D21 picks the wrapped value",
+}
+"""Corpus programs that cannot run yet, with the reason (strict: they turn red once they can)."""
+
 IDS = [c.name for c in CASES]
+PARAMS = [
+    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=AWAITING[c.name]))
+    if c.name in AWAITING else c
+    for c in CASES
+]
 
 
 def _lower(case, level: str):
@@ -80,12 +91,12 @@ def _run_unlowered(case):
     return got
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
+@pytest.mark.parametrize("case", PARAMS, ids=IDS)
 def test_runs_before_lowering(case):
     assert_matches(case, _run_unlowered(case), what="(as imported)")
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
+@pytest.mark.parametrize("case", PARAMS, ids=IDS)
 def test_runs_after_lowering_and_as_blocks(case):
     inputs = case.inputs()
     before = _run_unlowered(case)
