@@ -46,6 +46,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from passes.lowering.convolution import CONVOLUTION_PATTERNS
 from pto_dialect.attributes import TargetAttr, TargetProfile, tile_dtype_of
 from pto_dialect.datatypes import (
     MX_BLOCK,
@@ -1247,7 +1248,8 @@ TGEMV / TMATMUL forms run (D15 removes only the MX functions)."""
 
 
 def _lowering_patterns() -> list[type[RewritePattern]]:
-    """The patterns of :mod:`passes.lowering` modules: batched matmul, matmul epilogues and
+    """The patterns of :mod:`passes.lowering` modules: convolution / pooling / padding
+    normalisations (into matmul chains and elementwise generics), batched matmul, matmul epilogues and
     ReLU, then reductions, row/column broadcasts and transposes (after the epilogue folds:
     a bias that folds into a CUBE op is not a broadcast add); imported lazily: those
     modules build on this one's helpers."""
@@ -1257,7 +1259,7 @@ def _lowering_patterns() -> list[type[RewritePattern]]:
     from passes.lowering.reductions import REDUCTION_PATTERNS
     from passes.lowering.transpose import TRANSPOSE_PATTERNS
 
-    return [BatchMatmulToLoop, *EPILOGUE_PATTERNS, *REDUCTION_PATTERNS, *EXPAND_PATTERNS,
+    return [*CONVOLUTION_PATTERNS, BatchMatmulToLoop, *EPILOGUE_PATTERNS, *REDUCTION_PATTERNS, *EXPAND_PATTERNS,
             *TRANSPOSE_PATTERNS]  # fmt: skip
 
 

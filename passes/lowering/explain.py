@@ -12,7 +12,9 @@ from xdsl.dialects.builtin import ShapedType
 from xdsl.ir import Operation
 
 from passes.lowering.classify import CONTRACTION, ELEMENTWISE, REDUCTION, classify
+from passes.lowering.convolution import tap_product_types_ok, window_roles
 from passes.lowering.rows import BODY_ROWS, missing_for, pto_op_available
+from pto_dialect.upstream import window_spec
 
 
 def _needs(names: list[str]) -> str:
@@ -192,8 +194,30 @@ def _reduction(op: Operation, c) -> str:
     return f"reduction ({names}): no PTO reduction computes it"
 
 
+def _window_reason(op: Operation) -> str | None:
+    """Convolutions, poolings and ``tensor.pad``: what their normalisations need
+    (:mod:`passes.lowering.convolution`)."""
+    spec = window_spec(op)
+    if spec is not None:
+        what = "convolution" if spec.kind == "conv" else f"{spec.kind} pooling"
+        if spec.kind == "conv" and window_roles(spec)["in_channel"] and not tap_product_types_ok(op):  # type: ignore[arg-type]
+            types = ", ".join(str(v.type.get_element_type()) for v in op.operands)  # type: ignore[union-attr]
+            return (f"convolution on {types}: not a CUBE input type pair with that accumulator "
+                    "(D2, PTO-SPEC 1)")
+        return (f"{what}: the per-filter-tap decomposition (TMATMUL chains, elementwise chains) "
+                "needs static shapes, and for a convolution the channels and the pixels as two "
+                "contiguous blocks of the input, kernel and output layouts")
+    if op.name == "tensor.pad":
+        return ("tensor.pad: only a pad with static sizes and a constant value lowers (a splat "
+                "constant with the source inserted)")
+    return None
+
+
 def explain(op: Operation) -> str:
     """One sentence: what ``op`` is and why it is not (yet) PTO."""
+    window = _window_reason(op)
+    if window is not None:
+        return window
     c = classify(op)
     if c is None:
         if op.name.startswith(("math.", "arith.")):
