@@ -47,6 +47,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from passes.lowering.convolution import CONVOLUTION_PATTERNS
+from passes.lowering.integer_contraction import INTEGER_CONTRACTION_PATTERNS
 from pto_dialect.attributes import TargetAttr, TargetProfile, tile_dtype_of
 from pto_dialect.datatypes import (
     MX_BLOCK,
@@ -1259,7 +1260,7 @@ def _lowering_patterns() -> list[type[RewritePattern]]:
     from passes.lowering.reductions import REDUCTION_PATTERNS
     from passes.lowering.transpose import TRANSPOSE_PATTERNS
 
-    return [*CONVOLUTION_PATTERNS, BatchMatmulToLoop, *EPILOGUE_PATTERNS, *REDUCTION_PATTERNS, *EXPAND_PATTERNS,
+    return [*CONVOLUTION_PATTERNS, *INTEGER_CONTRACTION_PATTERNS, BatchMatmulToLoop, *EPILOGUE_PATTERNS, *REDUCTION_PATTERNS, *EXPAND_PATTERNS,
             *TRANSPOSE_PATTERNS]  # fmt: skip
 
 

@@ -13,6 +13,7 @@ from xdsl.ir import Operation
 
 from passes.lowering.classify import CONTRACTION, ELEMENTWISE, REDUCTION, classify
 from passes.lowering.convolution import tap_product_types_ok, window_roles
+from passes.lowering.integer_contraction import wide_integer_matmul
 from passes.lowering.rows import BODY_ROWS, missing_for, pto_op_available
 from pto_dialect.upstream import window_spec
 
@@ -207,6 +208,10 @@ def _window_reason(op: Operation) -> str | None:
         return (f"{what}: the per-filter-tap decomposition (TMATMUL chains, elementwise chains) "
                 "needs static shapes, and for a convolution the channels and the pixels as two "
                 "contiguous blocks of the input, kernel and output layouts")
+    if op.name == "linalg.matmul" and wide_integer_matmul(op):
+        return ("integer matmul with an i64 result: its operands are not bounded within i16 "
+                "with K * max|a| * max|b| below 2^31 (or not known to be), so no S16 x S16 -> "
+                "S32 product gives the exact i64 sum (passes/lowering/integer_contraction.py)")
     if op.name == "tensor.pad":
         return ("tensor.pad: only a pad with static sizes and a constant value lowers (a splat "
                 "constant with the source inserted)")
