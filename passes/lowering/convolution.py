@@ -472,7 +472,100 @@ class WindowToTapChain(RewritePattern):
         rewriter.replace(op, [], [acc])
 
 
+def _pooling_groups(pix: list[int], shape: list[int]) -> tuple[list[list[int]], list[str]]:
+    """Collapse groups of a pooling input: the dims before the pixels, the pixels, the dims
+    after them; a group of size 1 other than the pixels joins its neighbour."""
+    lead = list(range(pix[0]))
+    trail = list(range(pix[-1] + 1, len(shape)))
+    groups: list[list[int]] = []
+    kinds: list[str] = []
+    if lead and math.prod(shape[i] for i in lead) != 1:
+        groups.append(lead)
+        kinds.append("lead")
+        lead = []
+    groups.append(lead + pix)
+    kinds.append("pix")
+    if trail and math.prod(shape[i] for i in trail) != 1:
+        groups.append(trail)
+        kinds.append("trail")
+    else:
+        groups[-1] += trail
+    return groups, kinds
+
+
+class GlobalPoolingToReduction(RewritePattern):
+    """A pooling whose window is the whole spatial extent -> one ``linalg.generic``
+    reduction over the collapsed pixels, with the op's body.
+
+    Matches (output pixels all 1, window = input pixels, init a ``linalg.fill``)::
+
+        %r = linalg.pooling_nchw_sum ins(%x, %win : tensor<1x8x7x7xf32>, tensor<7x7xf32>)
+               outs(%z : tensor<1x8x1x1xf32>) -> tensor<1x8x1x1xf32>
+
+    Produces ``collapse(%x) : [8, 49]`` reduced along its pixels into a fill of the same
+    value (``[8]``), expanded back: the reduction table's TROWSUM / TROWMAX (+ the NaN
+    composition of ``maximumf``) / TCOLSUM (channel-last). The fold visits the pixels in the
+    upstream order (``kh`` then ``kw``) from the same init, so the result is the op's.
+    """
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        spec = window_spec(op)
+        if spec is None or spec.kind == "conv":
+            return
+        assert isinstance(op, WindowOperation)
+        sizes = _sizes(op)
+        roles = window_roles(spec)
+        fill = op.outputs[0].owner
+        if sizes is None or not isinstance(fill, linalg.FillOp) or len(fill.inputs) != 1:
+            return
+        if any(sizes[o] != 1 for o in roles["spatial"]) or any(d != 1 for d in op.dilation_values):
+            return
+        in_t = op.inputs[0].type
+        assert isinstance(in_t, TensorType)
+        in_names = [t.split("+")[0] for t in spec.input.split()]
+        pix = [i for i, n in enumerate(in_names) if n in roles["spatial"]]
+        if [in_t.get_shape()[i] for i in pix] != [sizes[k] for k in roles["tap"]]:
+            return  # the window does not cover the input exactly
+        if pix != list(range(pix[0], pix[-1] + 1)):
+            return
+        shape = list(in_t.get_shape())
+        groups, kinds = _pooling_groups(pix, shape)
+        if len(groups) < 2:
+            return  # everything reduced: a 0-d result
+        red_pos = kinds.index("pix")
+        keep = [math.prod(shape[i] for i in g) for g in groups]
+        emit = _Emit(rewriter, op)
+        x = emit.regroup(op.inputs[0], groups, keep, collapse=True)
+        out_shape = [n for i, n in enumerate(keep) if i != red_pos]
+        out_t = op.outputs[0].type
+        assert isinstance(out_t, TensorType)
+        rt = TensorType(out_t.element_type, out_shape)
+        empty = emit(tensor.EmptyOp([], rt))
+        init = emit(linalg.FillOp([fill.inputs[0]], [empty], [rt]))
+        rank = len(groups)
+        in_map = AffineMap.identity(rank)
+        out_map = AffineMap(rank, 0, tuple(AffineDimExpr(i) for i in range(rank) if i != red_pos))
+        src = op.body.block
+        block = Block(arg_types=[in_t.element_type, out_t.element_type])
+        mapping = {src.args[0]: block.args[0], src.args[2]: block.args[1]}
+        for o in src.ops:
+            block.add_op(o.clone(value_mapper=mapping))
+        its = [IteratorTypeAttr.reduction() if i == red_pos else IteratorTypeAttr.parallel()
+               for i in range(rank)]
+        red = emit(linalg.GenericOp([x], [init], Region(block),
+                                    ArrayAttr([AffineMapAttr(in_map), AffineMapAttr(out_map)]),
+                                    ArrayAttr(its), [rt]))
+        # back to the output's shape: the pixel dims (all 1) join a neighbouring group
+        groups_out = [list(g) for i, g in enumerate(groups) if i != red_pos]
+        if red_pos > 0:
+            groups_out[red_pos - 1] += groups[red_pos]
+        else:
+            groups_out[0] = groups[red_pos] + groups_out[0]
+        result = emit.regroup(red, groups_out, list(out_t.get_shape()), collapse=False)
+        rewriter.replace(op, [], [result])
+
+
 CONVOLUTION_PATTERNS: list[type[RewritePattern]] = [
-    PadToInsertSlice, ConvToTapMatmuls, WindowToTapChain,
+    PadToInsertSlice, ConvToTapMatmuls, GlobalPoolingToReduction, WindowToTapChain,
 ]
 """The normalisations of this module, in the order tried."""

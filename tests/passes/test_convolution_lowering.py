@@ -193,3 +193,27 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<4x6xf32> {
     want = np.full((4, 6), -7.5, np.float32)
     want[1:3, 2:5] = x
     np.testing.assert_array_equal(got, want)
+
+
+GLOBAL = [
+    ("linalg.pooling_nchw_sum", (2, 3, 4, 5), (4, 5), (2, 3, 1, 1), "f32"),
+    ("linalg.pooling_nchw_max", (1, 3, 3, 3), (3, 3), (1, 3, 1, 1), "f32"),
+    ("linalg.pooling_nhwc_sum", (1, 3, 4, 5), (3, 4), (1, 1, 1, 5), "f32"),
+]
+
+
+@pytest.mark.parametrize("case", GLOBAL, ids=[f"{c[0][7:]}-{c[4]}" for c in GLOBAL])
+def test_global_pooling_is_one_reduction_bit_exact(case):
+    op, xs, ws, os_, ty = case
+    rng = np.random.default_rng(14)
+    x = rng.uniform(-3, 3, xs).astype(np.float32)
+    x.flat[3] = -0.0
+    if "max" in op:
+        x.flat[4] = np.nan
+    m, low = _lower(_conv_prog(op, xs, ws, os_, ty, ty))
+    tile = str(apply(PTOLowerPass(level="tile"), m))
+    assert "pto.trow" in tile or "pto.tcol" in tile  # one TROW*/TCOL* fold, not taps
+    args = (x, np.zeros(ws, np.float32), np.zeros(os_, np.float32))
+    (before,) = run(m, "main", *args)
+    (got,) = run(low, "main", *args)
+    np.testing.assert_array_equal(np.asarray(got).view(np.uint32), np.asarray(before).view(np.uint32))
