@@ -70,6 +70,7 @@ from pto_dialect.upstream import (
     GenericOp,
     MatmulOp,
     MatvecOp,
+    QuantizedMatmulOp,
     VecmatOp,
 )
 
@@ -464,7 +465,7 @@ _STRUCTURED_OPS: tuple[type[Operation], ...] = (
     xlinalg.MinOp,
     xlinalg.CopyOp,
     xlinalg.TransposeOp,
-    xlinalg.QuantizedMatmulOp,
+    QuantizedMatmulOp,
     *WINDOW_OP_CLASSES,
 )
 for _op_type in _STRUCTURED_OPS:

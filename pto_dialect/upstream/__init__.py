@@ -5,7 +5,8 @@ Our tools (``pto-opt``, ``pto-run``) register these two dialects **instead of** 
 * ``linalg``: every op of xDSL's ``Linalg`` except its ``linalg.matmul``, replaced by
   :class:`~pto_dialect.upstream.ops.MatmulOp` (mixed element types), and its
   ``linalg.generic``, replaced by :class:`~pto_dialect.upstream.ops.GenericOp` (also parses
-  ``-> (t1, t2)``), plus
+  ``-> (t1, t2)``), and its ``linalg.quantized_matmul`` (upstream's casts for any integer
+  types), plus
   ``linalg.vecmat``, ``linalg.matvec`` and ``linalg.batch_matmul``, and the convolution
   and pooling family of :mod:`~pto_dialect.upstream.window_ops` (replacing xDSL's
   ``conv_2d_*`` and ``pooling_nchw_max``);
@@ -34,6 +35,7 @@ from .ops import (
     GenericOp,
     MatmulOp,
     MatvecOp,
+    QuantizedMatmulOp,
     RemFOp,
     VecmatOp,
     cast_signed,
@@ -46,6 +48,7 @@ __all__ = [
     "GenericOp",
     "MatmulOp",
     "MatvecOp",
+    "QuantizedMatmulOp",
     "RemFOp",
     "VecmatOp",
     "cast_signed",
@@ -62,7 +65,11 @@ __all__ = [
     "register_upstream_overrides",
 ]
 
-_REPLACED = {xlinalg.MatmulOp: MatmulOp, xlinalg.GenericOp: GenericOp}
+_REPLACED = {
+    xlinalg.MatmulOp: MatmulOp,
+    xlinalg.GenericOp: GenericOp,
+    xlinalg.QuantizedMatmulOp: QuantizedMatmulOp,
+}
 
 
 def upstream_linalg() -> Dialect:

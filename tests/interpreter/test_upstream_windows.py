@@ -288,3 +288,21 @@ func.func @main(%a: tensor<3x5xi8>, %b: tensor<5x2xi8>, %o: tensor<3x2xi32>) -> 
     want = [[int(o[i, j]) + sum((int(a[i, k]) + 8) * (int(b[k, j]) - 7) for k in range(5))
              for j in range(2)] for i in range(3)]
     np.testing.assert_array_equal(got, np.array(want, np.int32))
+
+
+def test_quantized_matmul_on_wider_types_casts_like_upstream():
+    """xDSL's body hard-codes extsi to i32; ours casts to the output type (i32 -> i64)."""
+    text = """
+func.func @main(%a: tensor<2x3xi32>, %b: tensor<3x2xi32>, %o: tensor<2x2xi64>) -> tensor<2x2xi64> {
+  %za = arith.constant 5 : i64
+  %zb = arith.constant -3 : i64
+  %r = linalg.quantized_matmul ins(%a, %b, %za, %zb : tensor<2x3xi32>, tensor<3x2xi32>, i64, i64) outs(%o : tensor<2x2xi64>) -> tensor<2x2xi64>
+  func.return %r : tensor<2x2xi64>
+}
+"""
+    a = np.array([[2**31 - 1, -(2**31), 7], [1, 2, 3]], np.int32)
+    b = np.array([[2**31 - 1, 1], [-5, 2**30], [0, -1]], np.int32)
+    (got,) = run(text, "main", a, b, np.zeros((2, 2), np.int64))
+    want = [[sum((int(a[i, k]) - 5) * (int(b[k, j]) + 3) for k in range(3)) for j in range(2)] for i in range(2)]
+    want = [[(x + 2**63) % 2**64 - 2**63 for x in row] for row in want]
+    np.testing.assert_array_equal(got, np.array(want, np.int64))
