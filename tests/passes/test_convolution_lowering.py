@@ -10,6 +10,7 @@ Each program is lowered completely (``pto-lower``, block level: no leftovers) an
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 from lowering_helpers import apply, parse
@@ -60,7 +61,8 @@ def _lower(text):
 
 
 def _np(ty):
-    return {"f16": np.float16, "f32": np.float32, "i8": np.int8, "i32": np.int32}[ty]
+    return {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "i8": np.int8,
+            "i32": np.int32}[ty]
 
 
 def _ref_nchw(x, w, b, s, d):
@@ -82,7 +84,7 @@ CONVS = [
     # op, x shape, w shape, out shape, in type, acc type, strides, dilations, layout
     ("linalg.conv_2d_nchw_fchw", (1, 3, 9, 8), (4, 3, 3, 2), (1, 4, 4, 3), "f16", "f32", (2, 2), (1, 2), "nchw"),
     ("linalg.conv_2d_nchw_fchw", (2, 2, 4, 4), (3, 2, 2, 2), (2, 3, 3, 3), "f32", "f32", (1, 1), (1, 1), "nchw"),
-    ("linalg.conv_2d_nhwc_hwcf", (1, 6, 6, 2), (2, 2, 2, 4), (1, 5, 5, 4), "f32", "f32", (1, 1), (1, 1), "nhwc_hwcf"),
+    ("linalg.conv_2d_nhwc_hwcf", (1, 6, 6, 2), (2, 2, 2, 4), (1, 5, 5, 4), "bf16", "f32", (1, 1), (1, 1), "nhwc_hwcf"),
     ("linalg.conv_2d_nhwc_fhwc", (1, 6, 6, 2), (4, 2, 2, 2), (1, 3, 3, 4), "f32", "f32", (2, 2), (1, 1), "nhwc_fhwc"),
 ]
 
@@ -102,7 +104,7 @@ def test_float_convolution_within_the_contraction_bound(case):
         x, w, b, got = x.transpose(0, 3, 1, 2), w.transpose(3, 2, 0, 1), b.transpose(0, 3, 1, 2), got.transpose(0, 3, 1, 2)
     elif layout == "nhwc_fhwc":
         x, w, b, got = x.transpose(0, 3, 1, 2), w.transpose(0, 3, 1, 2), b.transpose(0, 3, 1, 2), got.transpose(0, 3, 1, 2)
-    want, mag, k = _ref_nchw(x, w, b, s, d)
+    want, mag, k = _ref_nchw(x.astype(np.float64), w.astype(np.float64), b, s, d)
     bound = (k + 2) * 2.0**-24 * mag
     assert np.all(np.abs(got - want) <= bound)
 
