@@ -20,7 +20,9 @@ family; the program of the first sizes that fit is kept (at both levels, so the 
 program is the one the blocks run), or the pass fails naming the peak.
 
 ``pto-lower{level=tile}`` stops after step 3 (the tile-level program of docs/lowering.md);
-``level=block`` (the default) runs all five steps.
+``level=block`` (the default) runs all five steps. Each step reports to
+:mod:`passes.instrument` as ``pto-lower/<step>`` (a retry with smaller tiles adds
+``[tile-bytes=N]``), so ``pto-opt --time-passes`` and ``--print-ir-after-all`` see the steps.
 
 Everything PTO cannot run (other linalg ops, near misses of the idioms) is kept as it was;
 ``pto-lower{report=true}`` says which ops were lowered to what and why the others were kept,
@@ -40,16 +42,12 @@ from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 from xdsl.utils.exceptions import PassFailedException
 
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
+from passes.instrument import run_sub_pass
 from passes.lowering.report import LoweringTrace, print_lines
+from passes.lowering.tile_plans import LIVE_TILES, LOCAL_MAX_BYTES, NUM_PES, family_tile_bytes
 from passes.pto_assign_registers import assign_function, write_function_registers
 from passes.pto_form_bundles import PTOFormBundlesPass
-from passes.pto_tile_to_capacity import (
-    LIVE_TILES,
-    LOCAL_MAX_BYTES,
-    NUM_PES,
-    PtoTileToCapacityPass,
-    family_tile_bytes,
-)
+from passes.pto_tile_to_capacity import PtoTileToCapacityPass
 from pto_dialect.geometry import TILE_CAPACITY_BYTES
 
 SMALLEST_TILE_BYTES = 128
@@ -122,23 +120,35 @@ class PTOLowerPass(ModulePass):
         capacity its blocks hold)."""
         work = op.clone()
         trace = LoweringTrace.start(work) if self.report else None
-        ConvertLinalgToPtoPass(target=self.target).apply(
-            ctx, work, listener=trace.listener() if trace else None
+        retry = "" if tile_bytes == self.tile_bytes == (cube_bytes or tile_bytes) else (
+            f" [tile-bytes={tile_bytes}]"
         )
-        PtoTileToCapacityPass(
+
+        def step(name: str, body) -> None:
+            run_sub_pass(f"pto-lower/{name}{retry}", work, body)
+
+        step("convert-linalg-to-pto", lambda: ConvertLinalgToPtoPass(target=self.target).apply(
+            ctx, work, listener=trace.listener() if trace else None
+        ))
+        step("pto-tile-to-capacity", lambda: PtoTileToCapacityPass(
             tile_bytes=tile_bytes, pes=self.pes, target=self.target, chain=self.chain,
             cube_tile_bytes=cube_bytes or tile_bytes,
-        ).apply(ctx, work)
-        remove_dead_tensor_inits(work)
-        DeadCodeElimination().apply(ctx, work)
+        ).apply(ctx, work))
+        step("dce", lambda: (remove_dead_tensor_inits(work), DeadCodeElimination().apply(ctx, work)))
         tiled = work.clone() if self.level == "tile" else work
-        PTOFormBundlesPass().apply(ctx, work)
-        assigned = [(fn, assign_function(fn, None)) for fn in list(work.walk())
-                    if isinstance(fn, func.FuncOp)]
+        step("pto-form-bundles", lambda: PTOFormBundlesPass().apply(ctx, work))
+        assigned = []
+
+        def assign() -> None:
+            assigned.extend((fn, assign_function(fn, None)) for fn in list(work.walk())
+                            if isinstance(fn, func.FuncOp))
+            peak = max((a.peak for _, a in assigned), default=0)
+            if self.level == "block" and peak <= TILE_CAPACITY_BYTES:
+                for fn, a in assigned:  # what pto-assign-registers writes, from the same analysis
+                    write_function_registers(fn, a.registers)
+
+        step("pto-assign-registers", assign)
         peak = max((a.peak for _, a in assigned), default=0)
-        if self.level == "block" and peak <= TILE_CAPACITY_BYTES:
-            for fn, a in assigned:  # what pto-assign-registers writes, from the same analysis
-                write_function_registers(fn, a.registers)
         return tiled, trace, peak
 
 

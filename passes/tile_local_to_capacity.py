@@ -25,6 +25,8 @@ from xdsl.ir import SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from passes.lowering.emitter import Emitter, empty_tensor
+from passes.lowering.tile_plans import cover
 from pto_dialect.attributes import TileType
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import TileDataType
@@ -63,7 +65,6 @@ def lower_tensor_local(op: ReduceOp | ExpandOp, budget: int, npe: int,
     """Replace one ``pto.reduce`` / ``pto.expand`` by its tiled tile-level program. Tiles
     take at most ``budget`` bytes, or ``tile_bytes`` (default: the same) where one line
     needs more."""
-    from passes.pto_tile_to_capacity import Emitter, cover, empty_tensor
 
     cls = op.tile_op
     dt = op.dtype
@@ -136,7 +137,6 @@ def lower_transpose(op: TransposeOp, budget: int, npe: int,
     ``NxM`` result; PE groups by :func:`~passes.pto_tile_to_capacity.cover` (a bit copy:
     exact whatever the grouping). Tiles take at most ``budget`` bytes, or ``tile_bytes``
     where a row or a column of the result needs more."""
-    from passes.pto_tile_to_capacity import Emitter, cover, empty_tensor
 
     dt = op.dtype
     x_t, rt = op.source.type, op.result.type

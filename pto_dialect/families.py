@@ -2,7 +2,7 @@
 
 A new family appends ``(family name, op list)`` here; every layer's table is then checked
 against it (tests/evidence/test_completeness.py) and listed in the generated op table
-(``python -m interpreter.op_table``).
+(``python -m interpreter.tools.op_table``).
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def pad_scalar(t: TileDataType, pad: str, dtype: np.dtype) -> np.ndarray:
 def all_defined(shape) -> np.ndarray:
     """The shared read-only all-True definedness mask of a tile with no padding to write
     (a full valid rectangle): no per-call allocation or fill."""
-    from interpreter.runtime import all_defined as shared  # the interpreter's own cache
+    from interpreter.ssa.runtime import all_defined as shared  # the interpreter's own cache
 
     return shared(tuple(shape))
 

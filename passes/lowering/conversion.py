@@ -23,6 +23,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, Signedness, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from passes.lowering.elementwise_rows import FULL, SCALAR, Refused, Val
 from pto_dialect.attributes import RoundingMode
 from pto_dialect.tensor_compare import CmpSelOp
 from pto_dialect.tensor_convert import ConvertOp
@@ -85,13 +86,11 @@ ROUNDINGS: dict[str, RoundingMode] = {
 
 
 def _refused(msg: str) -> Exception:
-    from passes.lowering.elementwise import Refused
 
     return Refused(msg)
 
 
 def _val(cls: str, v: SSAValue):
-    from passes.lowering.elementwise import Val
 
     return Val(cls, v)
 
@@ -117,7 +116,6 @@ def _side(t: Attribute, sign: str | None, name: str, role: str) -> None:
 def emit_cast(plan, o: Operation, xs: list) -> object:
     """An ``arith`` cast: one ``pto.convert`` (:data:`CASTS`); on a scalar operand the cast
     stays scalar arithmetic (scalar control)."""
-    from passes.lowering.elementwise import FULL, SCALAR
 
     c = CASTS[o.name]
     src, dst = o.operands[0].type, o.results[0].type
@@ -153,7 +151,6 @@ def emit_round(plan, o: Operation, xs: list) -> object:
     ``x * +0``, the zero with x's sign (x is finite there). Every ``|x| >= T`` is already
     integral and +-inf stays: the result is x. A NaN fails the ordered compare: x, a NaN
     (the result's NaN payload is not defined upstream)."""
-    from passes.lowering.elementwise import FULL
 
     t = o.results[0].type
     _side(t, None, o.name, "result")
@@ -195,7 +192,6 @@ def emit_assert(plan, o: Operation) -> Callable[[SSAValue], SSAValue]:
     divisor is a TileLegality fault before any effect), so the run stops exactly where the
     assertion fails and before the body's result is stored. The returned function orders
     the result after the check (``(q == 1) ? y : y``, a raw TSEL copy of y)."""
-    from passes.lowering.elementwise import FULL, SCALAR
 
     cond = o.operands[0].owner
     if not isinstance(cond, arith.CmpfOp) or cond.parent_block() is not plan.block:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import math as pymath
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
@@ -50,8 +49,36 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from passes.lowering.compare_select import ROWS as COMPARE_SELECT_ROWS
 from passes.lowering.conversion import CASTS, ROUNDINGS, emit_assert, emit_cast, emit_round
+from passes.lowering.elementwise_rows import (
+    COL,
+    FULL,
+    I1_VALUE,
+    ROW,
+    SCALAR,
+    Awaits,
+    Binary,
+    Custom,
+    Effect,
+    NoPto,
+    Refused,
+    Row,
+    Tree,
+    Unary,
+    Val,
+    dtype_ok,
+    types_of,
+)
+from passes.lowering.emitter import reshape
 from passes.lowering.fusion import is_elementwise_generic
+from passes.lowering.idioms import (
+    SIGNED_IDIOM,
+    can_take_bias,
+    float_idiom,
+    gemv_input,
+    match_floor_mod_body,
+)
 from passes.lowering.rows import pto_op_available
 from pto_dialect.tensor_local import EXPAND_KINDS, ExpandOp
 from pto_dialect.tensor_map import MAP_KINDS, MapOp
@@ -64,82 +91,10 @@ from pto_dialect.tensor_ops import (
     floor_mod_dtype,
 )
 
-FULL, SCALAR, ROW, COL = "full", "scalar", "row", "col"
-I1_VALUE = ("an i1 value other than a select's condition: PTO has no i1 tensors (a predicate "
-            "tile is neither loaded nor stored, so a compare lowers only inside a select)")
-_NO_TENSOR = {"TF32", "HF32"}
-
-
-class Refused(Exception):
-    """The body cannot be lowered exactly; ``str(e)`` says why (one clause)."""
-
-
 # ======================================================================================
 # The table
 # ======================================================================================
 
-
-@dataclass(frozen=True)
-class Binary:
-    """``pto.elementwise <kind>`` for two tiles; ``pto.map <kind>s`` with a scalar operand;
-    ``pto.expand row|col <kind>`` with a broadcast operand (when PTO has that form)."""
-
-    kind: str
-    sign: str | None = None  # signless integers: "signed" / "unsigned" (None: float op)
-    commutes: bool = False
-
-
-@dataclass(frozen=True)
-class Unary:
-    """``pto.map <kind>`` (TNEG, TABS, TEXP ...)."""
-
-    kind: str
-    sign: str | None = None
-
-
-@dataclass(frozen=True)
-class Awaits:
-    """The op's PTO instruction(s) exist in the ISA, not in the dialect or the table yet."""
-
-    needs: tuple[str, ...]
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class NoPto:
-    """No PTO instruction computes the op exactly."""
-
-    why: str
-
-
-@dataclass(frozen=True)
-class Custom:
-    """Any other lowering: ``emit(plan, op, operands) -> Val`` with the operands already
-    lowered (:class:`Val`; ``plan.materialise`` makes a tile of a scalar or broadcast, and
-    ``plan(op)`` appends an op). The compare/select and conversion rows are this: e.g.
-    ``"arith.extf": Custom(emit_cvt)`` once a tensor-level TCVT form exists."""
-
-    emit: Callable[[ElementwisePlan, Operation, list[Val]], Val]
-
-
-@dataclass(frozen=True)
-class Tree:
-    """A row that evaluates the op's operands itself: ``emit(plan, op) -> Val``. A select
-    reads its condition (a compare, or ``andi``/``ori``/``xori`` of compares) as a
-    predicate, never as an ``i1`` value (:mod:`passes.lowering.compare_select`)."""
-
-    emit: Callable[[ElementwisePlan, Operation], Val]
-
-
-@dataclass(frozen=True)
-class Effect:
-    """A body op with no result (``cf.assert``): ``emit(plan, op)`` emits the check and
-    returns a function that orders the body's result after it."""
-
-    emit: Callable[[ElementwisePlan, Operation], Callable[[SSAValue], SSAValue]]
-
-
-Row = Binary | Unary | Awaits | NoPto | Custom | Tree | Effect
 
 _S, _U = "signed", "unsigned"
 
@@ -174,7 +129,7 @@ BODY_LOWERING: dict[str, Row] = {
     "arith.minui": Binary("min", _U, commutes=True),
     # maximumf/minimumf (NaN-propagating), cmpf, cmpi, select: the compare/select rows of
     # passes/lowering/compare_select.py (TCMP + TSEL, with TMAX/TMIN where exact), added
-    # to this table when that module loads (the end of this module imports it).
+    # to this table below.
     # Sign-bit operations, NaN payloads kept, in both: bit-exact.
     "arith.negf": Unary("neg"),
     "math.absf": Unary("abs"),
@@ -213,6 +168,8 @@ BODY_LOWERING: dict[str, Row] = {
 row here: a :class:`Binary`/:class:`Unary` row for an op of the existing tensor-level forms,
 a :class:`Custom` row (with its emit function) for TCMP/TSEL/TCVT."""
 
+BODY_LOWERING.update(COMPARE_SELECT_ROWS)
+
 EXPAND_OPS = frozenset(op for (_axis, op) in EXPAND_KINDS if op not in ("copy", "expdif"))
 """The binary kinds with a fused row/column broadcast form (TROWEXPANDADD ...)."""
 
@@ -222,26 +179,8 @@ EXPAND_OPS = frozenset(op for (_axis, op) in EXPAND_KINDS if op not in ("copy", 
 # ======================================================================================
 
 
-@dataclass(frozen=True)
-class Val:
-    """A body value as lowered: its class, its SSA value and, for ``row``/``col``, where the
-    iteration shape splits into the ``P x Q`` view (``P`` = the first ``split`` dims)."""
-
-    cls: str
-    v: SSAValue
-    split: int = 0
-
-
 def _elt(t: Attribute) -> Attribute:
     return t.element_type if isinstance(t, TensorType) else t  # type: ignore[return-value]
-
-
-def dtype_ok(elt: Attribute, sign: str | None, types) -> bool:
-    return floor_mod_dtype(elt, sign if isinstance(elt, IntegerType) else None, types) is not None
-
-
-def types_of(mnemonic_types) -> frozenset:
-    return frozenset(t for t in mnemonic_types if t.name not in _NO_TENSOR)
 
 
 def _is_zero_const(v: SSAValue, positive: bool) -> bool:
@@ -298,7 +237,6 @@ class ElementwisePlan:
         return self.consts[v]
 
     def reshape(self, v: SSAValue, shape) -> SSAValue:
-        from passes.pto_tile_to_capacity import reshape
 
         return reshape(self, v, shape)  # type: ignore[arg-type]
 
@@ -593,7 +531,6 @@ IDIOMS: tuple[Callable[[ElementwisePlan, Operation], Val | None], ...] = (relu_i
 
 
 def _floor_mod_body(op: linalg.GenericOp) -> tuple[int, int, str | None] | None:
-    from passes.convert_linalg_to_pto import SIGNED_IDIOM, float_idiom, match_floor_mod_body
 
     block = op.body.block
     m = match_floor_mod_body(block, SIGNED_IDIOM)
@@ -652,7 +589,6 @@ def why_not(op: Operation) -> str | None:
 
 def _feeds_gemv_bias(op: linalg.GenericOp) -> bool:
     """A bias add on a GEMV result folds into the GEMV (its patterns run first)."""
-    from passes.convert_linalg_to_pto import can_take_bias, gemv_input
 
     return any((g := gemv_input(v, op)) is not None and can_take_bias(g) for v in op.inputs)
 
@@ -759,7 +695,3 @@ __all__ = [
     "plan_elementwise",
     "why_not",
 ]
-
-# The compare/select rows (TCMP + TSEL) live in their own module, which builds on the plan
-# above and adds its rows to BODY_LOWERING when it loads.
-import passes.lowering.compare_select  # noqa: E402, F401

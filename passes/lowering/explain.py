@@ -13,8 +13,18 @@ from xdsl.ir import Operation
 
 from passes.lowering.classify import CONTRACTION, ELEMENTWISE, REDUCTION, classify
 from passes.lowering.convolution import tap_product_types_ok, window_roles
+from passes.lowering.elementwise import why_not
+from passes.lowering.expand import COMMUTATIVE, EXPAND_BINARY, broadcast_axis
+from passes.lowering.idioms import (
+    SIGNED_IDIOM,
+    float_idiom,
+    match_elementwise_body,
+    match_floor_mod_body,
+)
 from passes.lowering.integer_contraction import wide_integer_matmul
+from passes.lowering.reductions import Reduction, match_reduction
 from passes.lowering.rows import BODY_ROWS, missing_for, pto_op_available
+from pto_dialect.tensor_ops import cube_accumulator, cube_dtype_of, floor_mod_dtype, result_dtype_of
 from pto_dialect.upstream import window_spec
 
 
@@ -48,8 +58,6 @@ def _body_reason(body: list[Operation]) -> tuple[list[str], list[str]]:
 
 def _floor_mod_idiom(op: Operation) -> tuple[bool, bool]:
     """(the body is the floor-modulo idiom, its element type is one ``pto.floor_mod`` takes)."""
-    from passes.convert_linalg_to_pto import SIGNED_IDIOM, float_idiom, match_floor_mod_body
-    from pto_dialect.tensor_ops import floor_mod_dtype
 
     if not op.regions or not op.regions[0].blocks or not op.results:
         return False, False
@@ -62,7 +70,6 @@ def _floor_mod_idiom(op: Operation) -> tuple[bool, bool]:
 
 
 def _elementwise(op: Operation, c) -> str:
-    from passes.lowering.elementwise import why_not
 
     if op.name == "linalg.generic":
         why = why_not(op)
@@ -116,8 +123,6 @@ def _named_elementwise(op: Operation, c) -> str:
 
 def _broadcast_reason(op: Operation, c) -> str | None:
     """A precise reason for a two-input broadcast the expand patterns leave, or None."""
-    from passes.convert_linalg_to_pto import match_elementwise_body
-    from passes.lowering.expand import COMMUTATIVE, EXPAND_BINARY, broadcast_axis
 
     if len(c.broadcast_inputs) != 1 or len(getattr(op, "inputs", ())) != 2 or not op.regions:
         return None
@@ -146,7 +151,6 @@ def _broadcast_reason(op: Operation, c) -> str | None:
 
 
 def _contraction(op: Operation, c) -> str:
-    from pto_dialect.tensor_ops import cube_accumulator, cube_dtype_of, result_dtype_of
 
     ts = c.element_types
     vals = list(op.operands)
@@ -177,7 +181,6 @@ def _contraction(op: Operation, c) -> str:
 
 def _reduction(op: Operation, c) -> str:
     """Why a reduction generic did not lower (:func:`passes.lowering.reductions.match_reduction`)."""
-    from passes.lowering.reductions import Reduction, match_reduction
 
     names = " + ".join(o.name for o in c.body_ops) or "no body"
     if len(getattr(op, "outputs", ())) > 1:

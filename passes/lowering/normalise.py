@@ -21,6 +21,8 @@ from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from pto_dialect.upstream.dense_floats import splat_to_shape
+
 
 class SplatOperandToFullConstant(RewritePattern):
     """A broadcast splat-constant input of an elementwise generic -> a full-shape splat.
@@ -62,7 +64,7 @@ class SplatOperandToFullConstant(RewritePattern):
             if not values:
                 continue
             full_t = TensorType(val.get_element_type(), out_t.get_shape())
-            full = arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(full_t, [values[0]]), full_t)
+            full = arith.ConstantOp(splat_to_shape(val, full_t), full_t)
             rewriter.insert(full, InsertPoint.before(op))
             new_inputs[i] = full.result
             maps[i] = ident

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from pto_dialect.dialect import PTO
+
 
 @dataclass(frozen=True)
 class Row:
@@ -104,7 +106,6 @@ BODY_ROWS: dict[str, Row] = {
 @cache
 def available_mnemonics() -> frozenset[str]:
     """The tile-level instructions the ``pto`` dialect defines (``pto.tadd`` -> ``TADD``)."""
-    from pto_dialect.dialect import PTO
 
     return frozenset(op.name.removeprefix("pto.").upper() for op in PTO.operations)
 

@@ -22,7 +22,7 @@ from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from passes.convert_linalg_to_pto import (
+from passes.lowering.idioms import (
     arg_index,
     body_ops,
     elementwise_generic,

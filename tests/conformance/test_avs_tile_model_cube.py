@@ -35,7 +35,7 @@ def test_cube_descriptor_is_not_a_generic_operand():
     register freshly configured with it has no defined contents, so it is no readable source
     (``TileSourceContentsDefined``): TMOV from it is TileLegality, the destination kept;
     once written, TADD on the register is still refused."""
-    from interpreter.tile_registers import TileRegisters
+    from interpreter.machine.tile_registers import TileRegisters
     from pto_dialect.geometry import Layout, Storage, geometry_errors
 
     assert geometry_errors(16, 16, T.FP16, 16, 16, Layout.CUBE_M16, Storage.LOCAL, 512) == []
@@ -73,7 +73,7 @@ def test_undersized_n8_descriptor_refused():
     ``ConfigureCubeTileForMask`` returns FALSE): register 0, a 16x8 U8 vec tile (valid 1x1,
     element 0x5A, on one PE) keeps its descriptor, contents, definedness, physical payload and
     mask, and the capacity in use is unchanged."""
-    from interpreter.tile_registers import TileRegisters
+    from interpreter.machine.tile_registers import TileRegisters
     from pto_dialect.geometry import Layout, Storage, geometry_errors
 
     assert geometry_errors(13, 19, T.FP16, 13, 19, Layout.CUBE_N8, Storage.LOCAL, 128)
@@ -168,7 +168,7 @@ def test_mx_numeric_contract():
     A scale 42 leaves its contents undefined: the same TMATMUL_MX is then TileLegality
     (``TileSourceContentsDefined``), as is an FP32 1x2 scale in 42; 44 keeps 32. AType FP16
     with E4M3 operands is refused too (asl/tile/model/legality/matrix-shape.asl)."""
-    from interpreter.tile_registers import TileRegisters
+    from interpreter.machine.tile_registers import TileRegisters
 
     K = kernels.cube_matrix
     a, b = np.ones((1, 32), np.uint8), np.ones((32, 1), np.uint8)

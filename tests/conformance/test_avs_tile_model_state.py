@@ -1,7 +1,7 @@
 """Tile-model AVS pass conditions of legality, definedness, memory and numeric formats
 (tests/asl/tile/model/legality, definedness, memory, numeric; D17) through the descriptor
 geometry (``pto_dialect.geometry``), the ``pto`` verifier, the run-time tile model
-(``interpreter.runtime``), TLOAD / TSTORE programs and the ISA decoder.
+(``interpreter.ssa.runtime``), TLOAD / TSTORE programs and the ISA decoder.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def _register_capacity():
     512 B tile (64x1 U64, valid 1x1) configures and releases; tiles 20 (256 B) and 21 (256 B),
     then 20 reconfigured to 512 B (its old charge replaced) hold exactly 768 B; tile 22
     (256 B) more is refused with nothing changed; releasing 20 leaves 256 B."""
-    from interpreter.tile_registers import TileRegisters
+    from interpreter.machine.tile_registers import TileRegisters
     from pto_dialect.attributes import TileType
 
     big = TileType((64, 1), TileDataType.U64, valid=(1, 1), pe="1000")
@@ -159,8 +159,8 @@ def _partly_defined(ttype_text: str, values, defined) -> tuple:
     its whole valid rectangle, so the state is built directly)."""
     from xdsl.parser import Parser
 
-    from interpreter.runner import build_context
-    from interpreter.runtime import TileValue
+    from interpreter.ssa.runner import build_context
+    from interpreter.ssa.runtime import TileValue
 
     ttype = Parser(build_context(), ttype_text).parse_type()
     full = TileValue.from_valid(ttype, {p: np.asarray(values) for p in (0, 1, 2, 3)})
@@ -174,7 +174,7 @@ def test_element_definedness_gates_every_source():
     it (TileLegality, no result); once all four elements are written the same TADD gives
     1+10 = 11 .. 4+10 = 14; a result tile's whole valid rectangle is defined
     (asl/tile/model/definedness/elements.asl)."""
-    from interpreter.runtime import require_source
+    from interpreter.ssa.runtime import require_source
 
     ttype, part = _partly_defined(U64, [[1, 2], [3, 4]], [[1, 0], [0, 0]])
     for op in ("pto.tadd", "pto.trowsum"):
@@ -204,7 +204,7 @@ def test_legality_faults_have_no_effect():
     result exists (asl/tile/model/legality/operand-schema.asl). Run as the instruction at
     TPC 0x280 (``ArchState.run_at``), the division fault records trap 5 (BUNDLE_TRAP) with
     fault address 0x280 in the current ring (``SetFault(Fault_TileLegality, ReadTPC())``)."""
-    from interpreter.arch import ArchState
+    from interpreter.machine.arch import ArchState
 
     for text in (_unwritten(f"%r = pto.tadd %a, %u : {U64}", U64),
                  bundled(_unwritten(f"%r = pto.tadd %a, %u : {U64}", U64))):  # fmt: skip
@@ -237,7 +237,7 @@ def test_cube_tail_padding():
     0x7BFF and are defined, the valid element (0, 0) stays undefined, no valid element is
     defined and the contents are not; the tail positions are CUBE payload positions of their
     own (asl/tile/model/definedness/elements.asl, ``ApplyTilePadding``)."""
-    from interpreter.tile_registers import TileRegisters
+    from interpreter.machine.tile_registers import TileRegisters
     from pto_dialect.geometry import Layout, cube_payload_index, cube_storage_shape
 
     assert cube_storage_shape(Layout.CUBE_N8, T.FP16, 13, 19) == (16, 24)
@@ -551,7 +551,7 @@ def test_tlsu_selector_closure():
     nibble, the high one kept (0xA3; asl/tile/model/memory/load-store.asl). The same three
     selectors run as tile instructions on registers (``Core``): TLOAD into 20 reads 2 from
     0x300, TSTORE of 21 (element 3) leaves 0xA3 there, TMOV 20 <- 21 gives 3."""
-    from interpreter.shared_blocks import Core
+    from interpreter.machine.shared_blocks import Core
     from pto_dialect.attributes import MaskAttr, TileType
     from pto_dialect.isa import BlockFamily, BStart, decode, encode
     from pto_dialect.isa.commands import TLSU_FUNCTIONS
@@ -613,7 +613,7 @@ def _four_bit_registers() -> None:
     """On registers (``Core``): TMOV of the U4 1 x 3 tile [1 2 3] copies it; each four-bit
     type loads GM byte 0xAF as [F A] and stores elements [i+1, i+5] as the byte
     (i+5) * 16 + i + 1 (asl/tile/model/memory/load-store.asl)."""
-    from interpreter.shared_blocks import Core
+    from interpreter.machine.shared_blocks import Core
     from pto_dialect.attributes import MaskAttr, TileType
 
     core = Core()
@@ -636,10 +636,10 @@ def _four_bit_registers() -> None:
 
 def _four_bit_events() -> None:
     """The same U4 1 x 3 TLOAD / TSTORE as tile instructions on a byte GM with event capture
-    (``interpreter.shared_blocks.Core``, docs/gm-faults.md): three one-byte load events at
+    (``interpreter.machine.shared_blocks.Core``, docs/gm-faults.md): three one-byte load events at
     0x100, 0x100, 0x101 reading 0xBA, 0xBA, 0xC5; three store events writing 0x91 (low nibble
     1 into 0x90), 0x21 (then high nibble 2) and 0xE3 at 0x111."""
-    from interpreter.shared_blocks import Core
+    from interpreter.machine.shared_blocks import Core
     from pto_dialect.attributes import TileType
 
     core = Core()

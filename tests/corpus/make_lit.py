@@ -5,7 +5,8 @@ Run with the project's venv after the lowering changes (it runs the real lowerin
     .venv/bin/python tests/corpus/make_lit.py
 
 * A program that lowers completely: ``pto-lower`` leaves no ``linalg``/``math`` op and no
-  ``arith`` on tensors, and ``-t pto-asm`` assembles it.
+  ``arith`` on tensors, and ``-t pto-asm`` assembles it without a word on stderr (stderr is
+  piped into FileCheck, so the ``CHECK-NOT`` lines before and after the assembly can fire).
 * A program that does not: ``-t pto-asm`` must fail with exactly the recorded D19
   diagnostics (one line per leftover op, its location and why). No XFAIL: the test pins
   today's precise reason, so a change (an op that lands, a regression) shows up as a
@@ -45,13 +46,17 @@ def main() -> int:
         r = _pto_opt(src, "-p", "pto-lower", "-t", "pto-asm")
         lines = [f"// Corpus program {case.name} (tests/corpus, written by tests/corpus/make_lit.py)."]
         if r.returncode == 0:
+            assert not r.stderr.strip(), (case.name, r.stderr)
             full += 1
             lines += [
                 "// It lowers completely: -t pto-asm assembles it, which it refuses while any",
                 "// linalg / math / arith-on-tensors op is left (D19).",
-                f"// RUN: pto-opt {prog} -p pto-lower -t pto-asm | filecheck %s",
+                "// stderr goes into FileCheck too (ahead of or among stdout), so an error or a",
+                "// traceback printed by a run that still exits 0 fails the test.",
+                f"// RUN: pto-opt {prog} -p pto-lower -t pto-asm 2>&1 | filecheck %s",
+                "// CHECK-NOT: {{error|Error|Traceback}}",
                 "// CHECK: BSTART.",
-                "// CHECK-NOT: error",
+                "// CHECK-NOT: {{error|Error|Traceback}}",
             ]
         else:
             diag = [x for x in r.stderr.splitlines() if x.strip()]

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from corpus import CASES, assert_matches
 
-from interpreter.runner import build_context, parse_module_text, run
+from interpreter.ssa.runner import build_context, parse_module_text, run
 from passes.lowering.leftovers import NotFullyLoweredError, find_leftovers
 from passes.pto_lower import PTOLowerPass
 from passes.pto_targets import print_asm

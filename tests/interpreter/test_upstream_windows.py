@@ -14,7 +14,7 @@ import pytest
 from xdsl.utils.exceptions import VerifyException
 
 from interpreter import RunError, run
-from interpreter.runner import parse_module_text
+from interpreter.ssa.runner import parse_module_text
 from pto_dialect.upstream import WINDOW_OP_CLASSES, WINDOW_OPS
 
 
