@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from xdsl.utils.exceptions import VerifyException
 
 from interpreter import RunError, run
 from interpreter.ssa.runner import parse_module_text
 from pto_dialect.upstream import WINDOW_OP_CLASSES, WINDOW_OPS
+from tests.budget import examples
 
 
 def _t(shape, ty):
@@ -306,3 +309,34 @@ func.func @main(%a: tensor<2x3xi32>, %b: tensor<3x2xi32>, %o: tensor<2x2xi64>) -
     want = [[sum((int(a[i, k]) - 5) * (int(b[k, j]) + 3) for k in range(3)) for j in range(2)] for i in range(2)]
     want = [[(x + 2**63) % 2**64 - 2**63 for x in row] for row in want]
     np.testing.assert_array_equal(got, np.array(want, np.int64))
+
+
+@settings(max_examples=examples(25), deadline=None)
+@given(
+    n=st.integers(1, 2), c=st.integers(1, 3), f=st.integers(1, 3),
+    kh=st.integers(1, 3), kw=st.integers(1, 3), oh=st.integers(1, 3), ow=st.integers(1, 3),
+    sh=st.integers(1, 3), sw=st.integers(1, 3), dh=st.integers(1, 2), dw=st.integers(1, 2),
+    layout=st.sampled_from(["nchw_fchw", "nhwc_hwcf", "nhwc_fhwc"]), seed=st.integers(0, 2**16),
+)
+def test_convolution_layouts_strides_dilations_match_einsum(n, c, f, kh, kw, oh, ow, sh, sw, dh, dw, layout, seed):
+    """Any shape, stride and dilation: the interpreter's convolution is the gather-and-sum
+    written with numpy slicing and einsum (integers: exact in any order)."""
+    h, w = (oh - 1) * sh + (kh - 1) * dh + 1, (ow - 1) * sw + (kw - 1) * dw + 1
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-50, 50, (n, c, h, w)).astype(np.int32)
+    k = rng.integers(-50, 50, (f, c, kh, kw)).astype(np.int32)
+    want = np.zeros((n, f, oh, ow), np.int64)
+    for i in range(kh):
+        for j in range(kw):
+            xs = x[:, :, i * dh:i * dh + (oh - 1) * sh + 1:sh, j * dw:j * dw + (ow - 1) * sw + 1:sw]
+            want += np.einsum("nchw,fc->nfhw", xs.astype(np.int64), k[:, :, i, j].astype(np.int64))
+    xin, kin, perm = x, k, (0, 1, 2, 3)
+    if layout != "nchw_fchw":
+        xin = x.transpose(0, 2, 3, 1)
+        kin = k.transpose(2, 3, 1, 0) if layout == "nhwc_hwcf" else k.transpose(0, 2, 3, 1)
+        perm = (0, 3, 1, 2)
+    out_shape = (n, f, oh, ow) if layout == "nchw_fchw" else (n, oh, ow, f)
+    text = _prog(f"linalg.conv_2d_{layout}", [xin.shape, kin.shape, out_shape], ["i32"] * 3,
+                 (sh, sw), (dh, dw))
+    (got,) = run(text, "main", np.ascontiguousarray(xin), np.ascontiguousarray(kin), np.zeros(out_shape, np.int32))
+    np.testing.assert_array_equal(np.asarray(got).transpose(perm), want)
