@@ -212,9 +212,9 @@ def _window_reason(op: Operation) -> str | None:
                 "needs static shapes, and for a convolution the channels and the pixels as two "
                 "contiguous blocks of the input, kernel and output layouts")
     if op.name == "linalg.matmul" and wide_integer_matmul(op):
-        return ("integer matmul with an i64 result: its operands are not bounded within i16 "
-                "with K * max|a| * max|b| below 2^31 (or not known to be), so no S16 x S16 -> "
-                "S32 product gives the exact i64 sum (passes/lowering/integer_contraction.py)")
+        return ("integer matmul with an i64 result: the exact decompositions need a zero init "
+                "and K * 2^14 below 2^31 (balanced 8-bit digits on the S16 CUBE path), or operands "
+                "bounded within i16 (passes/lowering/integer_contraction.py)")
     if op.name == "tensor.pad":
         return ("tensor.pad: only a pad with static sizes and a constant value lowers (a splat "
                 "constant with the source inserted)")

@@ -23,7 +23,11 @@ points, extended to i32). Normalisations, each exact (D18: bit for bit for integ
     bits: modulo 2^32 the product is unchanged), so modulo 2^32
     ``A B = A_lo B_lo + 2^16 (A_hi B_lo + A_lo B_hi)``: three S16 products (the second
     accumulating onto the first: TMATMUL.ACC) and an elementwise shift and add.
-  - anything else (an i64 result of unbounded operands) is kept, with the reason.
+  - **balanced 8-bit digits** (an i64 result of unbounded operands, zero init, K * 2^14
+    below 2^31): ``a = sum d_k 256^k`` with digits in [-128, 128] (i16), and modulo 2^64
+    ``AB = sum_s 2^(8s) sum_{i+j=s} A_i B_j``: S16 products whose S32 sums cannot wrap,
+    extended, shifted and added in i64 (:func:`_exact_wide_matmul`).
+  - anything else (a non-zero i64 init, a larger K) is kept, with the reason.
 """
 
 from __future__ import annotations
@@ -227,6 +231,100 @@ def _limbs(emit: _Emit, v: SSAValue) -> tuple[SSAValue, SSAValue]:
     return lo, hi
 
 
+DIGIT = 8
+"""Bits per balanced digit of the exact wide path: digits in [-128, 128] as i16 (S16 CUBE
+inputs), products below 2^14 in magnitude."""
+
+
+def _digits(emit: _Emit, v: SSAValue, count: int, work: IntegerType) -> list[SSAValue]:
+    """Balanced base-256 digits ``d_0 .. d_{count-1}`` (i16) of ``v`` computed in ``work``
+    (i64): ``v = sum d_k 256^k`` exactly for i32 sources (modulo 2^64 for i64 ones), every
+    digit in [-128, 127] but the last, in [-128, 128]."""
+    t = v.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
+    i8, i16 = IntegerType(8), IntegerType(16)
+    cur = v
+    if _int_width(t) != work.width.data:
+        cur = emit.map([v], work, lambda args: ([o := arith.ExtSIOp(args[0], work)], o.result), shape)
+    digits: list[SSAValue] = []
+    for k in range(count):
+        if k == count - 1:
+            digits.append(_trunc(emit, cur, 16))
+            break
+
+        def low(args):
+            b = arith.TruncIOp(args[0], i8)
+            d = arith.ExtSIOp(b, i16)
+            return [b, d], d.result
+
+        d = emit.map([cur], i16, low, shape)
+        digits.append(d)
+
+        def rest(args):
+            ext = arith.ExtSIOp(args[1], work)
+            diff = arith.SubiOp(args[0], ext)
+            eight = arith.ConstantOp(IntegerAttr(DIGIT, work))
+            sh = arith.ShRSIOp(diff, eight)
+            return [ext, diff, eight, sh], sh.result
+
+        cur = emit.map([cur, d], work, rest, shape)
+    return digits
+
+
+def _exact_wide_matmul(emit: _Emit, a: SSAValue, b: SSAValue, out_t: TensorType) -> SSAValue | None:
+    """``A x B`` with an i64 result from balanced digits: modulo 2^64,
+    ``AB = sum_s 2^(8s) sum_{i+j=s} A_i B_j`` over ``8s < 64``; each digit product is an
+    S16 TMATMUL whose S32 sum cannot wrap (``K * 2^14 * pairs < 2^31``), the pairs of one
+    ``s`` chained through TMATMUL.ACC when that bound allows, then extended, shifted and
+    added in i64."""
+    k = a.type.get_shape()[1]  # type: ignore[union-attr]
+    work = IntegerType(64)
+    la = 4 if _int_width(a.type) == 32 else 8
+    lb = 4 if _int_width(b.type) == 32 else 8
+    if k * 128 * 128 >= 2**31:
+        return None
+    da, db = _digits(emit, a, la, work), _digits(emit, b, lb, work)
+    shape = list(out_t.get_shape())
+    i32_t = TensorType(IntegerType(32), shape)
+    sums: list[tuple[int, SSAValue]] = []
+    for sft in range(8):
+        pairs = [(i, sft - i) for i in range(la) if 0 <= sft - i < lb]
+        if not pairs:
+            continue
+        acc: SSAValue | None = None
+        for n, (i, j) in enumerate(pairs):
+            if acc is not None and k * 128 * 128 * (n + 1) >= 2**31:
+                sums.append((sft, acc))
+                acc = None
+            acc = emit(MatmulOp([da[i], db[j]], [acc if acc is not None else emit.fill(0, i32_t)]))
+        assert acc is not None
+        sums.append((sft, acc))
+
+    def combine(args):
+        ops: list[Operation] = []
+        total = None
+        for (sft, _), x in zip(sums, args, strict=False):
+            ext = arith.ExtSIOp(x, work)
+            ops.append(ext)
+            term = ext.result
+            if sft:
+                c = arith.ConstantOp(IntegerAttr(DIGIT * sft, work))
+                sh = arith.ShLIOp(term, c)
+                ops += [c, sh]
+                term = sh.result
+            if total is None:
+                total = term
+            else:
+                add = arith.AddiOp(total, term)
+                ops.append(add)
+                total = add.result
+        assert total is not None
+        return ops, total
+
+    return emit.map([x for _, x in sums], work, combine, shape)
+
+
 class NarrowIntegerMatmul(RewritePattern):
     """An i32/i64 ``linalg.matmul`` -> S16 CUBE products (see the module docstring).
 
@@ -261,14 +359,18 @@ class NarrowIntegerMatmul(RewritePattern):
         if bounded and wo == 64 and _zero_fill(init):
             assert ra is not None and rb is not None
             peak = k * max(abs(x) for x in ra) * max(abs(x) for x in rb)
-            if peak > I32_MAX:
+            if peak <= I32_MAX:
+                a16, b16 = _narrow(emit, a), _narrow(emit, b)
+                p = emit(MatmulOp([a16, b16], [emit.fill(0, i32_t)]))
+                wide = emit.map([p], out_t.element_type,
+                                lambda args: ([o := arith.ExtSIOp(args[0], out_t.element_type)], o.result),
+                                list(out_t.get_shape()))
+                rewriter.replace(op, [], [wide])
                 return
-            a16, b16 = _narrow(emit, a), _narrow(emit, b)
-            p = emit(MatmulOp([a16, b16], [emit.fill(0, i32_t)]))
-            wide = emit.map([p], out_t.element_type,
-                            lambda args: ([o := arith.ExtSIOp(args[0], out_t.element_type)], o.result),
-                            list(out_t.get_shape()))
-            rewriter.replace(op, [], [wide])
+        if wo == 64 and _zero_fill(init) and a.type.get_shape()[1] * 128 * 128 < 2**31:  # type: ignore[union-attr]
+            wide = _exact_wide_matmul(emit, a, b, out_t)
+            if wide is not None:
+                rewriter.replace(op, [], [wide])
             return
         if wo == 32 and wa == 32 and wb == 32:
             a_lo, a_hi = _limbs(emit, a)

@@ -32,9 +32,9 @@ def _ref(a, b, bits, init=None):
     return out
 
 
-def _lower(text):
+def _lower(text, level="block"):
     m = parse(text)
-    low = apply(PTOLowerPass(), m)
+    low = apply(PTOLowerPass(level=level), m)
     return m, low, find_leftovers(low)
 
 
@@ -108,17 +108,43 @@ def test_value_ranges_of_the_producers():
     assert value_range(gens[1].results[0]) == (0, 255)
 
 
-def test_an_i64_sum_that_could_wrap_in_s32_is_kept():
-    """extsi from i16: |a b| up to 2^30, K = 6: an S32 partial sum could wrap -> stays."""
+def test_an_i64_sum_of_unbounded_operands_through_balanced_digits():
+    """extsi from i16 plus 7: beyond i16, so no single S16 product; the i64 result comes
+    exactly from 8-bit digit products (S32 sums that cannot wrap), shifted and added."""
     text = BOUNDED.replace("xi8>", "xi16>").replace(": i8", ": i16").replace("%x: i8", "%x: i16")
-    m, low, left = _lower(text)
-    (mm,) = [x for x in left if x.op.name == "linalg.matmul"]
-    assert "i64 result" in mm.reason and "2^31" in mm.reason
+    m, low, left = _lower(text, "tile")  # the tile-level program is what the blocks run
+    assert not left, [x.diagnostic() for x in left]
     a = np.full((4, 6), -(2**15), np.int16)
+    a[1] = 2**15 - 1
     b = np.full((6, 3), -1, np.int16)  # extui: 65535
     (got,) = run(low, "main", a, b)
     want = _ref(a.astype(np.int64) + 7, b.view(np.uint16).astype(np.int64), 64)
     np.testing.assert_array_equal(got, want)
+
+
+WIDE = """
+func.func @main(%a: tensor<3x5xTA>, %b: tensor<5x2xTB>) -> tensor<3x2xi64> {
+  %zero = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<3x2xi64>
+  %acc = linalg.fill ins(%zero : i64) outs(%e : tensor<3x2xi64>) -> tensor<3x2xi64>
+  %r = linalg.matmul ins(%a, %b : tensor<3x5xTA>, tensor<5x2xTB>) outs(%acc : tensor<3x2xi64>) -> tensor<3x2xi64>
+  func.return %r : tensor<3x2xi64>
+}
+"""
+
+
+@pytest.mark.parametrize("ta, tb", [("i32", "i32"), ("i64", "i64")])
+def test_full_range_matmul_into_i64_is_exact(ta, tb):
+    rng = np.random.default_rng(15)
+    info = {"i32": np.int32, "i64": np.int64}
+    lo = {"i32": -(2**31), "i64": -(2**63)}
+    a = rng.integers(lo[ta], -lo[ta] - 1, (3, 5), dtype=np.int64, endpoint=True).astype(info[ta])
+    b = rng.integers(lo[tb], -lo[tb] - 1, (5, 2), dtype=np.int64, endpoint=True).astype(info[tb])
+    a[0, 0], b[0, 0] = lo[ta], -lo[tb] - 1
+    _, low, left = _lower(WIDE.replace("TA", ta).replace("TB", tb), "tile")
+    assert not left, [x.diagnostic() for x in left]
+    (got,) = run(low, "main", a, b)
+    np.testing.assert_array_equal(got, _ref(a, b, 64))
 
 
 @pytest.mark.parametrize("za, zb", [(-8, 2), (127, -128)])
