@@ -1,7 +1,8 @@
 """Vectorised numpy execution of linalg structured ops on tensors.
 
 One engine runs ``linalg.generic`` and every named op we support (``fill``, ``matmul``,
-``vecmat``, ``matvec``, elementwise ``add``/``sub``/``mul``/``max``/``min``/``copy``,
+``vecmat``, ``matvec``, the convolutions and poolings (``conv_*``, ``depthwise_conv_*``,
+``pooling_*``: their reductions fold in the domain order, e.g. ``c, kh, kw``), elementwise ``add``/``sub``/``mul``/``max``/``min``/``copy``,
 ``transpose``): a named op is its hidden body plus its indexing maps and iterator types,
 exactly as upstream defines it, so ``linalg.matmul`` and the equivalent
 ``linalg.generic`` give bit-identical results.
@@ -63,7 +64,15 @@ from xdsl.ir.affine import (
 )
 from xdsl.utils.exceptions import InterpretationError
 
-from pto_dialect.upstream import BatchMatmulOp, GenericOp, MatmulOp, MatvecOp, VecmatOp
+from pto_dialect.upstream import (
+    WINDOW_OP_CLASSES,
+    BatchMatmulOp,
+    GenericOp,
+    MatmulOp,
+    MatvecOp,
+    QuantizedMatmulOp,
+    VecmatOp,
+)
 
 from .arith import finish
 from .dtypes import dtype_for
@@ -424,18 +433,25 @@ class LinalgFunctions(InterpreterFunctions):
         grid, _ = stack[-1][op.dim.value.data]
         return (finish(grid, np.dtype(np.int64)),)
 
+    @impl(xlinalg.BroadcastOp)
+    def run_broadcast(self, interpreter: Interpreter, op: xlinalg.BroadcastOp, args: PythonValues):
+        """``linalg.broadcast``: the input with the ``dimensions`` of the init added."""
+        src, init = np.asarray(args[0]), np.asarray(args[1])
+        dims = sorted(int(d) for d in op.dimensions.get_values())
+        kept = [s for i, s in enumerate(init.shape) if i not in dims]
+        if list(src.shape) != kept:
+            raise InterpretationError(
+                f"{op.name}: input shape {src.shape} is not the init shape {init.shape} "
+                f"without dimensions {dims}"
+            )
+        view = np.expand_dims(src, tuple(dims)) if dims else src
+        out = np.array(np.broadcast_to(view, init.shape), dtype=init.dtype, copy=True)
+        return (out,) if op.results else ()
+
     def _structured(
         self, interpreter: Interpreter, op: LinalgStructuredOperation, args: PythonValues
     ) -> PythonValues:
         return run_structured(interpreter, op, args)
-
-    @impl(xlinalg.BroadcastOp)
-    def run_broadcast(self, interpreter: Interpreter, op: xlinalg.BroadcastOp, args: PythonValues):
-        """``linalg.broadcast``: the input with the ``dimensions`` added, repeated to the
-        init's shape (a fresh array)."""
-        init = np.asarray(args[1])
-        x = np.expand_dims(np.asarray(args[0]), tuple(op.dimensions.get_values()))
-        return (np.array(np.broadcast_to(x, init.shape), dtype=init.dtype),)
 
 
 _STRUCTURED_OPS: tuple[type[Operation], ...] = (
@@ -453,6 +469,8 @@ _STRUCTURED_OPS: tuple[type[Operation], ...] = (
     xlinalg.MinOp,
     xlinalg.CopyOp,
     xlinalg.TransposeOp,
+    QuantizedMatmulOp,
+    *WINDOW_OP_CLASSES,
 )
 for _op_type in _STRUCTURED_OPS:
     setattr(  # module in the name: our GenericOp and xDSL's share a class name
