@@ -72,7 +72,7 @@ from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from pto_dialect import isa
-from pto_dialect.attributes import PadValue, RoundingMode, TileType
+from pto_dialect.attributes import PadValue, RoundingMode, TargetAttr, TileType
 from pto_dialect.compare_ops import (
     COMPARE_SELECT_OP_OF_SELECTOR,
     CompareMode,
@@ -1115,7 +1115,6 @@ def gm_operands(s: isa.BlockSummary, col: int, gprs: Mapping[int, int]) -> tuple
 
 
 def block_target_attr(block: Operation) -> Attribute:
-    from pto_dialect.attributes import TargetAttr
 
     return TargetAttr(target_profile(block))
 

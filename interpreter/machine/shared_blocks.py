@@ -53,11 +53,12 @@ selected quarters are not kept (they are undefined; the ASL keeps the register's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
+from interpreter.machine.block_control import BlockResult
 from interpreter.machine.core_local import LocalBlocks
+from interpreter.machine.descriptors import size_code_bytes
 from interpreter.machine.global_memory import GlobalMemory, MemoryEvent, dense_row_stride
 from interpreter.machine.indexed_tlsu import INDEXED_FUNCTIONS, IndexedTLSU
 from interpreter.machine.local_tlsu import LocalTLSU
@@ -67,10 +68,8 @@ from interpreter.machine.shared_registers import (
     SharedDescriptor,
     SharedRegisters,
     SharedTile,
-    element_bits,
     element_quarters,
     selected,
-    size_code_bytes,
 )
 from interpreter.machine.tile_registers import (
     OPS,
@@ -78,7 +77,7 @@ from interpreter.machine.tile_registers import (
     register_storage,
     run_tile_instruction,
 )
-from interpreter.ssa.runtime import storage_dtype
+from interpreter.machine.words import raw_words, typed_values
 from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.convert_ops import LAYOUT_PAIR_OF_CODE
 from pto_dialect.datatypes import DTYPE_NONE, TileDataType, mx_needs_scale
@@ -103,37 +102,6 @@ PES = 4
 GPRS = 32
 SHARED_FUNCTIONS = frozenset({0, 1, 9, 10, 11, 12, 14})
 """TLSU functions with a Shared form (``BundleSharedTLSUSelected``)."""
-
-
-@dataclass(frozen=True)
-class BlockResult:
-    """What a block did: its operation and the Local register it allocated (if any; a
-    second destination, TSORT's indices, in ``others``)."""
-
-    op: str | None
-    destination: int | None = None
-    noop: bool = False
-    others: tuple[int, ...] = ()
-
-
-def raw_words(ttype: TileType, values: np.ndarray) -> np.ndarray:
-    """Typed element values -> 64-bit raw words (signed integers sign-extended)."""
-    a = np.asarray(values)
-    width = a.dtype.itemsize * 8
-    bits = a.view(f"u{a.dtype.itemsize}").astype(np.uint64)
-    if ttype.dtype.is_signed and width < 64 and element_bits(ttype.dtype) != 4:
-        shift = np.uint64(64 - width)
-        bits = ((bits << shift).view(np.int64) >> np.int64(64 - width)).view(np.uint64)
-    return bits
-
-
-def typed_values(dt: TileDataType, words: np.ndarray) -> np.ndarray:
-    """64-bit raw words -> the interpreter's storage of ``dt`` (the low element bits)."""
-    sd = storage_dtype(dt)
-    w = np.asarray(words, np.uint64)
-    if element_bits(dt) == 4:
-        w = w & np.uint64(0xF)
-    return w.astype(f"u{sd.itemsize}").view(sd)
 
 
 class Core(LocalTLSU, IndexedTLSU, LocalBlocks):
