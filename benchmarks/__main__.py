@@ -9,6 +9,7 @@ from benchmarks import (
     bench_convert,
     bench_cube,
     bench_elementwise,
+    bench_indexed,
     bench_interpreter,
     bench_kernels,
     bench_lowering,
@@ -30,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_compare.run(quick=args.quick)
     bench_status.run(quick=args.quick)
     bench_cube.run(quick=args.quick)
+    bench_indexed.run(quick=args.quick)
     return 0
 
 
