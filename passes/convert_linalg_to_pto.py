@@ -9,7 +9,8 @@ GEMV (PTO-SPEC 4, D1-D3): ``linalg.matmul`` with M = 1, ``linalg.vecmat``, their
 ``linalg.generic`` spelling, and the MX-scaled generic; then the epilogue patterns fold a
 bias add, ReLU (``maximumf(x, 0)``) and an ``f32 -> f16/bf16`` truncation into the op,
 which is what TGEMV_MX_BIAS's bias operand, ReluMode 1 and PreQuantMode 1/16 do
-(PTO-SPEC 3.3). On target ``a2a3`` no GEMV is recognised (D15: no MX CUBE functions).
+(PTO-SPEC 3.3). On target ``a2a3`` only FP16/BF16 products are recognised (D15: no MX CUBE
+functions).
 
 Floor modulo (PTO-SPEC 5, D6-D8): an all-parallel, identity-mapped ``linalg.generic`` whose
 body is the floor-mod idiom (signed integers and floats) or a plain ``arith.remui``.
