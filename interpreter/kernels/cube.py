@@ -82,10 +82,9 @@ from . import accumulate as acc_mod
 from . import mx, status
 from . import postprocess as pp
 from . import postprocess_status as pp_status
+from .profiles import PROFILES, NumericProfile
 
 T = TileDataType
-PROFILES = ("ordered", "exact", "raw-carrier", "fp32-sequential")
-"""Numeric profiles (D4); ``fp32-sequential`` is an alias of ``ordered``."""
 CUBE_FUNCTION_NAMES: dict[int, str] = {c: f.name for c, f in CUBE_FUNCTIONS.items()}
 """The 12 live CUBE function codes -> catalog names (PTO-SPEC 3.1)."""
 _BY_NAME = {f.name: f for f in CUBE_FUNCTIONS.values()}
@@ -290,7 +289,7 @@ def cube_matrix(
     cx = _Ctx(f)
     if profile not in PROFILES:
         raise cx.fault(f"unknown numeric profile '{profile}' (one of {', '.join(PROFILES)})")
-    raw = profile == "raw-carrier"
+    raw = profile == NumericProfile.RAW_CARRIER
     if f.is_mx:
         a, at = _mx_operand(a, a_type, "A", cx)
         b, bt = _mx_operand(b, b_type, "B", cx)
@@ -358,7 +357,7 @@ def cube_matrix(
         else:
             src = (acc_mod.MxTerms(ca, at, sa, cb, bt, b_packed, sb, n) if f.is_mx
                    else acc_mod.DenseTerms(av, bv))
-            run = acc_mod.exact if profile == "exact" else acc_mod.ordered
+            run = acc_mod.exact if profile == NumericProfile.EXACT else acc_mod.ordered
             acc = run(src, c, bias)
             acc[np.isnan(acc)] = np.nan  # FP32CanonicalNaN 0x7FC00000, not x86's 0xFFC00000
         d = pp.apply(acc, params)
