@@ -53,6 +53,7 @@ from passes.lowering.idioms import (
     ELEMENTWISE_BODIES,
     SIGNED_IDIOM,
     arg_index,
+    bias_add_pairs,
     bias_map_ok,
     body_ops,
     can_take_bias,
@@ -540,19 +541,10 @@ class FoldGenericBiasAddIntoGemv(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if not elementwise_generic(op, 2):
-            return
-        block = op.body.block
-        y = yielded_value(block)
-        add = owner_of(y, arith.AddfOp) if y is not None else None
-        if add is None or len(body_ops(block)) != 1:
-            return
-        ia, ib = arg_index(add.lhs, block), arg_index(add.rhs, block)
-        if ia is None or ib is None or {ia, ib} != {0, 1}:
-            return
+        pairs = bias_add_pairs(op)
         maps = generic_maps(op)
         rank = len(maps[-1].results)
-        for gi, bi in ((0, 1), (1, 0)):
+        for gi, bi in pairs:
             gv, bias = op.inputs[gi], op.inputs[bi]
             g = gemv_input(gv, op)
             if g is None or gv is bias or not can_take_bias(g):
