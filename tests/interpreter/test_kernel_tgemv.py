@@ -197,6 +197,9 @@ def test_nan_scale_and_specials_d5():
     assert d[0, 0] == 3.0 and np.isnan(d[0, 1])  # E8M0 0xFF -> NaN product
     d = tgemv_mx_bias(a, b, None, np.array([[0xFF]], np.uint8), np.array([[127, 127]], np.uint8))
     assert np.isnan(d).all()
+    # both scales NaN: the largest combined code (the scale table's last entry, issue 27)
+    d = tgemv_mx_bias(a, b, None, np.array([[0xFF]], np.uint8), np.array([[0xFF, 127]], np.uint8))
+    assert np.isnan(d).all()
     # E4M3 0x7F is NaN
     b2 = np.array([[0x7F], [0x38]], np.uint8)
     d = tgemv_mx_bias(a, b2, None, sa, np.array([[127]], np.uint8), b_type="E4M3")

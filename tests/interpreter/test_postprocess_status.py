@@ -281,6 +281,12 @@ ONE = Fraction(1)
     (0x7FC00000, 27, {}, 0),  # quiet NaN
     (0x7FC00000, 24, {"sat": True}, NV),  # NaN into S8: NV even saturated
     (0x3F000000, 24, {}, NX),  # 0.5 into S8: inexact
+    # the S9 intermediate's bounds -256 and 255 are in range, one beyond saturates (OF); the
+    # offset brings the result back into S8 (mutation survivors, issue 27)
+    (0xC3800000, 24, {"offset": 200}, 0),  # -256 + 200
+    (0xC3808000, 24, {"offset": 200}, OF | NX),  # -257 -> -256, + 200
+    (0x437F0000, 24, {"offset": -200}, 0),  # 255 - 200
+    (0x43800000, 24, {"offset": -200}, OF | NX),  # 256 -> 255, - 200
 ], ids=str)  # fmt: skip
 def test_hand_derived_examples(word, mode, kw, want):
     args = dict(relu=0, scale=ONE, offset=0, slope=Fraction(0), rmode=0, sat=False) | kw
