@@ -26,7 +26,8 @@ Usage::
 Survivors are written to ``scripts/mutation_survivors.txt`` (module:line, kind, the mutated
 line, and the reason when ``scripts/mutation_equivalent.txt`` names it an equivalent
 mutant). The survival rate is printed per group. Runs under ``nice``; each mutant's tests
-have ``--timeout`` seconds (a timeout counts as killed: the mutant made the tests hang).
+have ``--timeout`` seconds; a mutant whose tests time out is listed as undecided and left out
+of the rate (on a busy machine a slow subset times out without any mutant making it hang).
 """
 
 from __future__ import annotations
@@ -112,6 +113,7 @@ class Mutant:
     what: str
 
     def ident(self) -> str:
+        """``path:line kind what`` (``#n`` added when the line has several such sites)."""
         return f"{self.path}:{self.line} {self.kind} {self.what}"
 
 
@@ -172,7 +174,12 @@ def sites(path: str, base: Path = ROOT) -> list[Mutant]:
             parents.get(id(node)), ast.Call
         ):
             out.append(Mutant(path, i, "minmax", line, f"{node.id}->{'min' if node.id == 'max' else 'max'}"))
-    return out
+    seen: dict[str, int] = {}
+    unique = []
+    for m in out:  # a second site with the same description on the same line: what#2
+        n = seen[m.ident()] = seen.get(m.ident(), 0) + 1
+        unique.append(m if n == 1 else Mutant(m.path, m.index, m.kind, m.line, f"{m.what}#{n}"))
+    return unique
 
 
 def mutated_source(m: Mutant, text: str) -> str:
@@ -248,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sample", type=int, default=40, help="mutants to run (default 40)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per mutant")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant")
     ap.add_argument("--only", choices=sorted(GROUPS), action="append")
     ap.add_argument("--module", action="append", help="only this module (path)")
     ap.add_argument("--list", action="store_true", help="count the sites and exit")
@@ -300,11 +307,11 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 target.write_text(original)
             results.append((m, verdict, secs))
-            print(f"[{n}/{len(chosen)}] {'SURVIVED' if verdict == 'pass' else 'killed  '} "
-                  f"{secs:6.1f}s {m.ident()}", flush=True)  # fmt: skip
+            word = {"pass": "SURVIVED", "fail": "killed  ", "timeout": "TIMEOUT "}[verdict]
+            print(f"[{n}/{len(chosen)}] {word} {secs:6.1f}s {m.ident()}", flush=True)
     if args.rerun is not None:
-        alive = [m for m, v, _ in results if v == "pass"]
-        print(f"rerun: {len(results)} mutants, {len(alive)} still alive")
+        alive = [m for m, v, _ in results if v != "fail"]
+        print(f"rerun: {len(results)} mutants, {len(alive)} not killed (alive or timed out)")
         for m in alive:
             print(f"  {m.ident()}")
         return 0
@@ -316,15 +323,20 @@ def main(argv: list[str] | None = None) -> int:
         if not mine:
             continue
         alive = [m for m, v in mine if v == "pass"]
+        slow = [m for m, v in mine if v == "timeout"]
         real = [m for m in alive if m.ident() not in equivalent]
-        rate = 100 * len(real) / len(mine)
-        summary = (f"{g}: {len(mine)} mutants, {len(alive)} survived, {len(alive) - len(real)} of "
-                   f"them equivalent: {rate:.0f}% surviving")  # fmt: skip
+        decided = len(mine) - len(slow)
+        rate = 100 * len(real) / decided if decided else 0.0
+        summary = (f"{g}: {len(mine)} mutants, {len(alive)} survived ({len(alive) - len(real)} "
+                   f"of them equivalent), {len(slow)} timed out (not counted): {rate:.0f}% of "
+                   f"{decided} surviving")  # fmt: skip
         print(summary)
         lines.append(f"# {summary}")
         for m in alive:
             why = equivalent.get(m.ident())
             lines.append(f"{m.ident()}  | {lines_of[m]}" + (f" -- {why}" if why else ""))
+        for m in slow:
+            lines.append(f"{m.ident()}  | {lines_of[m]} -- timed out: undecided")
     args.output.write_text("\n".join(lines) + "\n")
     print(f"survivors: {args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output}")
     return 0
