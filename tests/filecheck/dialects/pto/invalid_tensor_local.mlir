@@ -105,3 +105,10 @@
 %x = "test.op"() : () -> tensor<4x6xi1>
 %t = pto.transpose %x : (tensor<4x6xi1>) -> tensor<6x4xi1>
 // CHECK: {{^}}'pto.transpose' op [TileLegality] source: element type i1 is not supported by TTRANS (asl/tile/layout-and-rearrangement/layout/TTRANS.asl){{$}}
+
+// -----
+
+// An explicitly signed integer contradicting the signedness word
+%i = "test.op"() : () -> tensor<4x6xsi32>
+%s = pto.reduce rowmax unsigned %i : (tensor<4x6xsi32>) -> tensor<4x1xsi32>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] input: si32 contradicts 'unsigned' (PTO-SPEC 5){{$}}
