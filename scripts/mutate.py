@@ -68,7 +68,7 @@ KERNELS: dict[str, list[str]] = {
     "interpreter/kernels/tepl.py": ["tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_trem.py"],
     "interpreter/kernels/ternary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/interpreter/test_kernel_legality.py"],
     "interpreter/kernels/tgemv.py": ["tests/interpreter/test_kernel_tgemv.py"],
-    "interpreter/kernels/tile_local.py": ["tests/evidence/test_tile_local_evidence.py"],
+    "interpreter/kernels/tile_local.py": ["tests/evidence/test_tile_local_evidence.py", "tests/interpreter/test_local_status.py"],
     "interpreter/kernels/tile_scalar.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py"],
     "interpreter/kernels/unary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py"],
 }  # fmt: skip
