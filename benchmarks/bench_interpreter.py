@@ -44,7 +44,7 @@ def cpu_best_of(fn, repeat: int, number: int = 1) -> float:
 def bench_overhead(quick: bool) -> None:
     from interpreter import kernels
     from interpreter import run as run_program
-    from interpreter.runner import load_module
+    from interpreter.ssa.runner import load_module
 
     rng = np.random.default_rng(0)
     a = rng.integers(-1000, 1000, (8, 16), dtype=np.int32)
@@ -69,7 +69,7 @@ def bench_trem_program(n: int, repeat: int) -> None:
     from xdsl.passes import PassPipeline
 
     from interpreter import kernels, run
-    from interpreter.runner import build_context, load_module
+    from interpreter.ssa.runner import build_context, load_module
     from passes import get_all_passes
 
     rng = np.random.default_rng(1)

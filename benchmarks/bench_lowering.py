@@ -34,7 +34,7 @@ def _functions_text() -> list[str]:
     from xdsl.dialects import func
     from xdsl.printer import Printer
 
-    from interpreter.runner import load_module
+    from interpreter.ssa.runner import load_module
 
     out = []
     for path in sorted((ROOT / "examples").glob("*.mlir")):
@@ -108,7 +108,7 @@ def bench_run_gemv(k: int, n: int, repeat: int) -> None:
     from xdsl.passes import PassPipeline
 
     from interpreter import kernels, run
-    from interpreter.runner import build_context, load_module
+    from interpreter.ssa.runner import build_context, load_module
     from passes import get_all_passes
 
     kb = -(-k // 32)
@@ -186,8 +186,8 @@ def bench_counts() -> None:
     from xdsl.dialects import func
     from xdsl.passes import PassPipeline
 
-    from interpreter.runner import build_context, load_module
-    from interpreter.upstream.dtypes import dtype_for
+    from interpreter.ssa.runner import build_context, load_module
+    from interpreter.ssa.upstream.dtypes import dtype_for
     from passes import get_all_passes
     from passes.pto_tile_to_capacity import executed_op_counts
     from pto_dialect.ops import BINARY_OPS, CUBE_OPS

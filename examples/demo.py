@@ -31,7 +31,7 @@ from xdsl.passes import PassPipeline  # noqa: E402
 from xdsl.printer import Printer  # noqa: E402
 
 from interpreter import kernels, run  # noqa: E402
-from interpreter.runner import build_context, load_module  # noqa: E402
+from interpreter.ssa.runner import build_context, load_module  # noqa: E402
 from passes import get_all_passes, get_all_targets  # noqa: E402
 from passes.pto_tile_to_capacity import executed_op_counts  # noqa: E402
 

@@ -31,8 +31,8 @@ from xdsl.passes import PassPipeline
 
 from interpreter import run
 from interpreter.quantize import dequantize_mx, quantize_mx
-from interpreter.runner import build_context, load_module
-from interpreter.upstream.arith import attr_to_value
+from interpreter.ssa.runner import build_context, load_module
+from interpreter.ssa.upstream.arith import attr_to_value
 from passes import get_all_passes
 
 HERE = Path(__file__).resolve().parent

@@ -2,6 +2,6 @@
 
 from interpreter.kernels.status import NumericStatus
 from interpreter.quantize import dequantize_mx, quantize_mx
-from interpreter.runner import RunError, run
+from interpreter.ssa.runner import RunError, run
 
 __all__ = ["NumericStatus", "RunError", "dequantize_mx", "quantize_mx", "run"]

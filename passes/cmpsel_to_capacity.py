@@ -15,6 +15,8 @@ import math
 from xdsl.dialects.builtin import TensorType
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from passes.lowering.emitter import Emitter, empty_tensor, reshape
+from passes.lowering.tile_plans import plan_trem, row_major_tile
 from pto_dialect.attributes import PadValue, TileType
 from pto_dialect.compare_ops import CompareMode, TCmpOp, TCmpsOp, TSelOp, TSelsOp
 from pto_dialect.data_movement import TLoadOp, TStoreOp
@@ -25,7 +27,6 @@ from pto_dialect.tensor_compare import CmpSelOp
 
 def _tiles(valid: int, cols: int, types: list[TileDataType], pe: str):
     """Row-major tiles of ``types`` and their predicate, all with the same physical shape."""
-    from passes.pto_tile_to_capacity import row_major_tile
 
     rows = max(row_major_tile((valid, cols), t, pe, col=cols).shape[0] for t in types)
     tiles = [TileType((rows, cols), t, valid=(valid, cols),
@@ -35,7 +36,6 @@ def _tiles(valid: int, cols: int, types: list[TileDataType], pe: str):
 
 def lower_cmpsel(op: CmpSelOp, tile_bytes: int, npe: int) -> None:
     """``pto.cmpsel`` -> tload / TCMP(S) / TSEL(S) / tstore over the elementwise cover."""
-    from passes.pto_tile_to_capacity import Emitter, empty_tensor, plan_trem, reshape
 
     t = op.result.type
     assert isinstance(t, TensorType)

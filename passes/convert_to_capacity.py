@@ -1,6 +1,6 @@
 """``pto-tile-to-capacity`` for the tensor-level ``pto.convert`` (TCVT on whole tensors,
 ``pto_dialect/tensor_convert.py``): pto.tload / pto.tcvt / pto.tstore over the elementwise
-cover of :func:`~passes.pto_tile_to_capacity.plan_trem`. Part of the ``pto-tile-to-capacity``
+cover of :func:`~passes.lowering.tile_plans.plan_trem`. Part of the ``pto-tile-to-capacity``
 pass (its ``apply`` calls :func:`lower_convert`).
 
 TCVT needs equal physical shapes for its source and destination (``TileOperandsLegal_TCVT``)
@@ -20,6 +20,8 @@ from xdsl.ir import SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from passes.lowering.emitter import Emitter, empty_tensor, reshape
+from passes.lowering.tile_plans import plan_trem
 from pto_dialect.attributes import RoundingMode, TileType
 from pto_dialect.convert_ops import TCvtOp
 from pto_dialect.data_movement import TLoadOp, TStoreOp
@@ -45,7 +47,6 @@ def pair_tiles(valid_rows: int, cols: int, src: TileDataType, dst: TileDataType,
 
 def lower_convert(op: ConvertOp, tile_bytes: int, npe: int) -> None:
     """``pto.convert`` -> tload / TCVT / tstore (module docstring)."""
-    from passes.pto_tile_to_capacity import Emitter, empty_tensor, plan_trem, reshape
 
     t = op.result.type
     assert isinstance(t, TensorType)

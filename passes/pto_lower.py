@@ -20,10 +20,13 @@ family; the program of the first sizes that fit is kept (at both levels, so the 
 program is the one the blocks run), or the pass fails naming the peak.
 
 ``pto-lower{level=tile}`` stops after step 3 (the tile-level program of docs/lowering.md);
-``level=block`` (the default) runs all five steps.
+``level=block`` (the default) runs all five steps. Each step reports to
+:mod:`passes.instrument` as ``pto-lower/<step>`` (a retry with smaller tiles adds
+``[tile-bytes=N]``), so ``pto-opt --time-passes`` and ``--print-ir-after-all`` see the steps.
 
 Everything PTO cannot run (other linalg ops, near misses of the idioms) is kept as it was;
-``pto-lower{report=true}`` says which ops were lowered to what and why the others were kept,
+``pto-lower{report=true}`` says which ops were lowered to what and why the others were kept
+(and, per D22 math op, its composition and measured bound; ``approx=false`` keeps them),
 and the block targets refuse a program with such leftovers (D19, ``passes.lowering``).
 """
 
@@ -33,6 +36,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func, tensor
+from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -40,16 +44,13 @@ from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 from xdsl.utils.exceptions import PassFailedException
 
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
+from passes.instrument import run_sub_pass
+from passes.lowering.approximate import report_lines as approximation_lines
 from passes.lowering.report import LoweringTrace, print_lines
+from passes.lowering.tile_plans import LIVE_TILES, LOCAL_MAX_BYTES, NUM_PES, family_tile_bytes
 from passes.pto_assign_registers import assign_function, write_function_registers
 from passes.pto_form_bundles import PTOFormBundlesPass
-from passes.pto_tile_to_capacity import (
-    LIVE_TILES,
-    LOCAL_MAX_BYTES,
-    NUM_PES,
-    PtoTileToCapacityPass,
-    family_tile_bytes,
-)
+from passes.pto_tile_to_capacity import PtoTileToCapacityPass
 from pto_dialect.geometry import TILE_CAPACITY_BYTES
 
 SMALLEST_TILE_BYTES = 128
@@ -64,7 +65,8 @@ class PTOLowerPass(ModulePass):
     ``a2a3``, default: the module's ``pto.target`` or ``a5``), ``tile-bytes`` (default
     65536: the largest TSize tried), ``pes`` (default 4), ``chain`` (``acc``, the default: K chunks accumulate through
     the ACC forms; ``memory``: through an FP32 tensor); ``report`` (default false: print
-    the lowering report to stderr, :mod:`passes.lowering.report`).
+    the lowering report to stderr, :mod:`passes.lowering.report`); ``approx`` (default true:
+    the D22 compositions of :mod:`passes.lowering.approximate`; false keeps those ops).
     """
 
     name = "pto-lower"
@@ -75,6 +77,7 @@ class PTOLowerPass(ModulePass):
     level: str = "block"
     chain: str = "acc"
     report: bool = False
+    approx: bool = True
 
     LEVELS = ("tile", "block")
 
@@ -86,6 +89,7 @@ class PTOLowerPass(ModulePass):
         PtoTileToCapacityPass(
             tile_bytes=self.tile_bytes, pes=self.pes, target=self.target, chain=self.chain
         ).check_options()
+        approx_lines = approximation_lines(op, self.approx) if self.report else []
         for cube_bytes, tile_bytes in self._sizes():
             lowered, trace, peak = self._lower(ctx, op, tile_bytes, cube_bytes)
             if peak <= TILE_CAPACITY_BYTES:
@@ -99,7 +103,8 @@ class PTOLowerPass(ModulePass):
         op.body.detach_block(0)
         op.body.add_block(lowered.body.detach_block(0))
         if trace is not None:
-            print_lines([*trace.lines(op), _capacity_line(cube_bytes, tile_bytes, self.pes, peak)])
+            print_lines([*trace.lines(op), *approx_lines,
+                         _capacity_line(cube_bytes, tile_bytes, self.pes, peak)])
 
     def _sizes(self) -> list[tuple[int, int]]:
         """(CUBE tile bytes, other tile bytes) in the order tried. The tiler sizes each tile
@@ -122,23 +127,35 @@ class PTOLowerPass(ModulePass):
         capacity its blocks hold)."""
         work = op.clone()
         trace = LoweringTrace.start(work) if self.report else None
-        ConvertLinalgToPtoPass(target=self.target).apply(
-            ctx, work, listener=trace.listener() if trace else None
+        retry = "" if tile_bytes == self.tile_bytes == (cube_bytes or tile_bytes) else (
+            f" [tile-bytes={tile_bytes}]"
         )
-        PtoTileToCapacityPass(
+
+        def step(name: str, body) -> None:
+            run_sub_pass(f"pto-lower/{name}{retry}", work, body)
+
+        step("convert-linalg-to-pto", lambda: ConvertLinalgToPtoPass(target=self.target, approx=self.approx).apply(
+            ctx, work, listener=trace.listener() if trace else None
+        ))
+        step("pto-tile-to-capacity", lambda: PtoTileToCapacityPass(
             tile_bytes=tile_bytes, pes=self.pes, target=self.target, chain=self.chain,
             cube_tile_bytes=cube_bytes or tile_bytes,
-        ).apply(ctx, work)
-        remove_dead_tensor_inits(work)
-        DeadCodeElimination().apply(ctx, work)
+        ).apply(ctx, work))
+        step("dce", lambda: (remove_dead_tensor_inits(work), DeadCodeElimination().apply(ctx, work)))
         tiled = work.clone() if self.level == "tile" else work
-        PTOFormBundlesPass().apply(ctx, work)
-        assigned = [(fn, assign_function(fn, None)) for fn in list(work.walk())
-                    if isinstance(fn, func.FuncOp)]
+        step("pto-form-bundles", lambda: PTOFormBundlesPass().apply(ctx, work))
+        assigned = []
+
+        def assign() -> None:
+            assigned.extend((fn, assign_function(fn, None)) for fn in list(work.walk())
+                            if isinstance(fn, func.FuncOp))
+            peak = max((a.peak for _, a in assigned), default=0)
+            if self.level == "block" and peak <= TILE_CAPACITY_BYTES:
+                for fn, a in assigned:  # what pto-assign-registers writes, from the same analysis
+                    write_function_registers(fn, a.registers)
+
+        step("pto-assign-registers", assign)
         peak = max((a.peak for _, a in assigned), default=0)
-        if self.level == "block" and peak <= TILE_CAPACITY_BYTES:
-            for fn, a in assigned:  # what pto-assign-registers writes, from the same analysis
-                write_function_registers(fn, a.registers)
         return tiled, trace, peak
 
 
@@ -151,8 +168,17 @@ def _capacity_line(cube_bytes: int, tile_bytes: int, pes: int, peak: int) -> str
             "tile capacity")
 
 
+def _effect_free(op: linalg.GenericOp) -> bool:
+    """A generic on tensors whose body has no effect (no ``cf.assert``, no op without
+    results but the yield)."""
+    return all(isinstance(v.type, TensorType) for v in op.outputs) and all(
+        o.results or isinstance(o, linalg.YieldOp) for o in op.body.block.ops
+    )
+
+
 def remove_dead_tensor_inits(module: builtin.ModuleOp) -> None:
-    """Erase unused ``linalg.fill`` on tensors and ``tensor.empty``.
+    """Erase unused ``linalg.fill`` on tensors, ``tensor.empty`` and effect-free
+    ``linalg.generic`` on tensors.
 
     On tensors both are free of side effects, but xDSL's ``dce`` keeps ``linalg.fill``
     (it has a region and no ``Pure`` trait). Walking backwards frees a fill's
@@ -162,5 +188,7 @@ def remove_dead_tensor_inits(module: builtin.ModuleOp) -> None:
         dead = all(not r.uses for r in o.results)
         if isinstance(o, linalg.FillOp) and o.results and dead:
             Rewriter.erase_op(o)
+        elif isinstance(o, linalg.GenericOp) and o.results and dead and _effect_free(o):
+            Rewriter.erase_op(o)  # a dead generic on tensors (TopK's unused index iota)
         elif isinstance(o, tensor.EmptyOp) and dead:
             Rewriter.erase_op(o)

@@ -7,7 +7,7 @@ kind names in brackets, e.g. ``[TileLegality]``.
 :class:`FaultCode` is the architecture's complete fault enumeration (``FaultCode`` of
 ``asl/arch/data-types/fault.asl``): the four tile-fault classes plus the scalar, memory, debug
 and block-boundary faults. The trap each code raises and the trap context it saves are
-modelled by ``interpreter.arch`` (docs/trap-context.md).
+modelled by ``interpreter.machine.arch`` (docs/trap-context.md).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class PTOFault(Exception):
 
     ``kind`` is one of the four :class:`FaultKind` classes wherever the SSA-level interpreter,
     the block checker or the assembler raise it; the architectural-state models
-    (``interpreter.shared_blocks.Core``, ``interpreter.shared_registers``) also raise the
+    (``interpreter.machine.shared_blocks.Core``, ``interpreter.machine.shared_registers``) also raise the
     other architectural codes where the ASL does (DataPage, DataAlignment: any
     :class:`FaultCode` but None). ``address`` is the fault address of a data-access fault (the
     faulting access's GM byte address, ``RaiseDataAccessFault``), None otherwise (the trap

@@ -8,7 +8,7 @@ writes it (no instruction does), every allocation of the tile invalidates it
 
 Two levels model it (docs/rearrange.md "TIMG2COL"):
 
-* the tile-instruction level (``interpreter.tile_registers.TileRegisters``) holds it as
+* the tile-instruction level (``interpreter.machine.tile_registers.TileRegisters``) holds it as
   register state beside the tile: ``configure_feature_map`` is the harness function, a
   reallocation or release invalidates it, and ``execute("pto.timg2col", ...)`` reads the
   source register's descriptor;

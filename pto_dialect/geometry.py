@@ -219,6 +219,40 @@ def default_size(
     return total_bits // 8
 
 
+def valid_shape_error(
+    valid: tuple[int, int] | list[int], physical: tuple[int, int] | None = None, role: str = ""
+) -> str | None:
+    """Why a valid rectangle is illegal, or None: every tile has a nonempty valid shape
+    within its physical one (PTO-SPEC 2, D14; e.g. ``TileOperandsLegal_ExecuteTileReduction``
+    refuses ``valid_rows == 0``). The one check of every kernel entry point."""
+    vr, vc = (int(valid[0]), int(valid[1])) if len(valid) == 2 else (0, 0)
+    who = f"{role}: " if role else ""
+    if physical is None:
+        if vr > 0 and vc > 0:
+            return None
+        return f"{who}valid shape {vr}x{vc} must be nonempty"
+    rows, cols = physical
+    if 0 < vr <= rows and 0 < vc <= cols:
+        return None
+    return f"{who}valid shape {vr}x{vc} must be nonempty and within {rows}x{cols}"
+
+
+def partial_coverage_error(
+    left: tuple[int, int], right: tuple[int, int], result: tuple[int, int]
+) -> str | None:
+    """Why TPARTADD/MUL/MAX/MIN's sources do not cover the result's valid rectangle, or None
+    (``TilePartialCoverageLegal``, ``asl/tile/model/legality/allocation-capacity.asl``): each
+    source's valid shape fits in the result's and every result coordinate is covered; with
+    origin-anchored rectangles that means one source spans the whole result."""
+    dr, dc = result
+    for role, (vr, vc) in (("left", left), ("right", right)):
+        if vr > dr or vc > dc:
+            return f"{role}: valid shape {vr}x{vc} exceeds the result's {dr}x{dc}"
+    if tuple(left) != (dr, dc) and tuple(right) != (dr, dc):
+        return f"result: valid shape {dr}x{dc} is not covered: one source must span it"
+    return None
+
+
 def geometry_errors(
     rows: int,
     cols: int,

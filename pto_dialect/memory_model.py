@@ -15,7 +15,7 @@ reads-from are acyclic) holds exactly when each read returns the latest program-
 of its location, which is what a sequential run gives; the orders that ``aq``/``rl`` add
 (``MemoryPreservedProgramOrderBefore``) only constrain other agents' view. So a block's
 results do not depend on its memory order. The event list of a run on architectural state is
-recorded by ``interpreter.global_memory`` (each event carries this order; docs/gm-faults.md);
+recorded by ``interpreter.machine.global_memory`` (each event carries this order; docs/gm-faults.md);
 coherence ranks and other agents are not.
 """
 

@@ -43,7 +43,7 @@ from xdsl.traits import Pure
 
 from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
-from pto_dialect.geometry import Layout, Storage
+from pto_dialect.geometry import Layout, Storage, partial_coverage_error
 from pto_dialect.ops import PTOOp, split_props, type_name
 from pto_dialect.tile_local_base import (
     ROW_MAJOR_REF,
@@ -443,15 +443,9 @@ class PartialTileOp(TeplTileOp):
 
     def verify_family(self) -> None:
         left, right, d = self.same_element_type()
-        dr, dc = d.valid_shape
-        for role, t in (("left", left), ("right", right)):
-            vr, vc = t.valid_shape
-            if vr > dr or vc > dc:
-                raise self.fault(TL, f"{role}: valid shape {shape_text(t.valid_shape)} exceeds the "
-                                 f"result's {shape_text(d.valid_shape)}", self.refs("TilePartialCoverageLegal"))  # fmt: skip
-        if not any(t.valid_shape == d.valid_shape for t in (left, right)):
-            raise self.fault(TL, f"result: valid shape {shape_text(d.valid_shape)} is not covered: "
-                             "one source must span it", self.refs("TilePartialCoverageLegal"))  # fmt: skip
+        why = partial_coverage_error(left.valid_shape, right.valid_shape, d.valid_shape)
+        if why is not None:
+            raise self.fault(TL, why, self.refs("TilePartialCoverageLegal"))
 
 
 def _partial(function: int, operation: str) -> type[PartialTileOp]:

@@ -13,7 +13,7 @@ NOT modelled (no Shared register state in this project): the Shared TMOV forms o
 registers Sx with their allocation mask, initialized quarters and publication flag
 (``asl/tile/model/state/shared-registers.asl``). They decode and their blocks are checked
 structurally (a zero PE mask is a strict no-op); they execute on architectural state
-(:class:`interpreter.shared_blocks.Core`, docs/shared-registers.md), not as SSA values
+(:class:`interpreter.machine.shared_blocks.Core`, docs/shared-registers.md), not as SSA values
 (:data:`SHARED_TMOV_UNMODELLED`).
 """
 
@@ -39,7 +39,7 @@ SHARED_TMOV_UNMODELLED = (
     "the Shared TMOV forms (BSTART.TMOV Functions 9 INSERT, 10 PUBLISH, 11 BROADCAST, 12 "
     "EXTRACT) read or write Shared registers Sx, their allocation mask, initialized quarters "
     "and publication flag (asl/tile/model/state/shared-registers.asl), which SSA tiles and "
-    "linked blocks cannot name; they run on architectural state (interpreter.shared_blocks.Core)"
+    "linked blocks cannot name; they run on architectural state (interpreter.machine.shared_blocks.Core)"
 )
 """Why the Shared TMOV forms do not execute at the SSA level (decoded-block errors cite it)."""
 

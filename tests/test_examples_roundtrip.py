@@ -17,7 +17,7 @@ from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 from xdsl.universe import Universe
 
-from interpreter.runner import build_context
+from interpreter.ssa.runner import build_context
 from passes import get_all_passes
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.mlir"))

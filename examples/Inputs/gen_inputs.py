@@ -17,8 +17,8 @@ import numpy as np
 from xdsl.dialects import builtin, func
 from xdsl.traits import SymbolTable
 
-from interpreter.runner import load_module
-from interpreter.upstream.dtypes import dtype_for
+from interpreter.ssa.runner import load_module
+from interpreter.ssa.upstream.dtypes import dtype_for
 
 
 def values(t: builtin.TensorType, rng: np.random.Generator, specials: bool) -> np.ndarray:

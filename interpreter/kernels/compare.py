@@ -34,8 +34,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from interpreter.kernels.storage import storage_dtype
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import valid_shape_error
 
 from . import status
 from .elementwise import check_encodings
@@ -72,13 +74,12 @@ def _cmode(cmode) -> str:
 def _valid(shape: tuple[int, int], valid, op: str) -> tuple[int, int]:
     rows, cols = shape
     vr, vc = (rows, cols) if valid is None else valid
-    if not (0 < vr <= rows and 0 < vc <= cols):
-        raise _fault(f"valid shape {vr}x{vc} must be nonempty and within {rows}x{cols}", op)
+    if why := valid_shape_error((vr, vc), (rows, cols)):
+        raise _fault(why, op)
     return vr, vc
 
 
 def _numeric(x, t: TileDataType, what: str, op: str) -> np.ndarray:
-    from interpreter.runtime import storage_dtype
 
     a = np.asarray(x)
     want = storage_dtype(t)

@@ -51,6 +51,7 @@ import numpy as np
 
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import valid_shape_error
 
 from . import mx, status
 from .elementwise import check_encodings
@@ -65,7 +66,7 @@ E8M0_SOURCES = frozenset({T.FP16, T.BF16, T.FP32})
 
 
 def storage(t: TileDataType) -> np.dtype:
-    """The interpreter's carrier dtype of ``t`` (as ``interpreter.runtime.storage_dtype``)."""
+    """The interpreter's carrier dtype of ``t`` (as ``interpreter.ssa.runtime.storage_dtype``)."""
     npd = t.numpy_dtype()
     if npd is not None:
         return npd
@@ -537,8 +538,8 @@ def _valid_region(src, valid, op: str) -> tuple[np.ndarray, tuple[int, int], tup
         raise _fault(f"tile payloads are 2-D, got {a.shape}", op)
     rows, cols = a.shape
     vr, vc = (rows, cols) if valid is None else valid
-    if not (0 < vr <= rows and 0 < vc <= cols):
-        raise _fault(f"valid shape {vr}x{vc} must be nonempty and within {rows}x{cols}", op)
+    if why := valid_shape_error((vr, vc), (rows, cols)):
+        raise _fault(why, op)
     return a[:vr, :vc], (rows, cols), (vr, vc)
 
 

@@ -54,7 +54,7 @@ arithmetic/T{ADD,SUB,MUL,MAX,MIN}.asl``, ``transcendental/TDIV.asl``:
   Numeric status flags: the tile-tile ops record none (``ExecuteTileBinary`` discards them);
   the tile-scalar forms record them (:mod:`.status`).
 * TF32 / HF32 (``asl/arch/data-types/formats/tf32.asl``, ``hf32.asl``): float32 carriers
-  (``interpreter/runtime.py`` storage_dtype) whose low 13 / 12 bits must be 0
+  (``interpreter/ssa/runtime.py`` storage_dtype) whose low 13 / 12 bits must be 0
   (``TF32EncodingValid`` / ``HF32EncodingValid``). Only TMAX / TMIN check the encodings, as
   ``TileOperandsLegal_ExecuteTileBinary`` (``asl/tile/model/legality/operand-schema.asl``)
   does for MAX / MIN: a source element in the valid rectangle with a low bit set is a
@@ -91,6 +91,7 @@ import numpy as np
 
 from pto_dialect.datatypes import TREM_TYPES, VEC_ARITH_TYPES, VEC_INT_TYPES, TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import valid_shape_error
 
 from .nanfix import has_nan, replace_where
 from .padding import all_defined, pad_tile, parse_pad
@@ -488,8 +489,8 @@ def binary_tile(
     pad = parse_pad(pad)
     rows, cols = a.shape
     vr, vc = (rows, cols) if valid is None else valid
-    if not (0 < vr <= rows and 0 < vc <= cols):
-        raise _fault(f"valid shape {vr}x{vc} must be nonempty and within {rows}x{cols}", row)
+    if why := valid_shape_error((vr, vc), (rows, cols)):
+        raise _fault(why, row)
     full = vr == rows and vc == cols
     av, bv = (a, b) if full else (a[:vr, :vc], b[:vr, :vc])
     res = binary_core(row, av, bv, t)

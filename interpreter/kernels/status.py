@@ -466,6 +466,33 @@ def unary_flags(mnemonic: str, a: np.ndarray, r: np.ndarray, t: TileDataType) ->
         return fold(nv, dz, of, nx & _tiny(z, t), nx)
 
 
+def _fma_fp64_extreme(x, y, w, z, finite, exact, tiny):
+    """``(exact, tiny)`` with the rare FP64 lanes decided by rationals: those whose product
+    or addend has an extreme exponent (TwoProd / TwoSum are not exact there), and results of
+    magnitude 2^-1022 (tininess is after rounding to 53 bits with unbounded exponent,
+    ``NumericTininessDetection_AfterRounding``: the exact value below 2^-1022 (1 - 2^-54) is
+    tiny even when the subnormal grid rounds it up to 2^-1022)."""
+    _, ex = np.frexp(x)
+    _, ey = np.frexp(y)
+    _, ew = np.frexp(w)
+    extreme = finite & (x != 0) & (y != 0) & (
+        (np.abs(ex + ey) >= 960) | (np.abs(ex) >= 990) | (np.abs(ey) >= 990) | (np.abs(ew) >= 960)
+    )
+    edge = finite & (np.abs(z) == 2.0**-1022)
+    lanes = extreme | edge
+    if not lanes.any():
+        return exact, tiny
+    from fractions import Fraction
+
+    exact, tiny = np.array(exact, copy=True), np.array(tiny, copy=True)
+    threshold = Fraction(2) ** -1022 * (1 - Fraction(2) ** -54)
+    for i in zip(*np.nonzero(lanes)):
+        value = Fraction(float(x[i])) * Fraction(float(y[i])) + Fraction(float(w[i]))
+        exact[i] = value == Fraction(float(z[i]))
+        tiny[i] = abs(value) < threshold if edge[i] else tiny[i]
+    return exact, tiny
+
+
 def fma_flags(a: np.ndarray, b: np.ndarray, c: np.ndarray, r: np.ndarray, t: TileDataType) -> int:
     """TFMA's flags for ``r = a * b + c`` rounded once (``TileFixedFusedMultiplyAddValue``)."""
     if not t.is_float:
@@ -473,16 +500,23 @@ def fma_flags(a: np.ndarray, b: np.ndarray, c: np.ndarray, r: np.ndarray, t: Til
     with np.errstate(all="ignore"):
         snan = signalling_nan(a, t) | signalling_nan(b, t) | signalling_nan(c, t)
         x, y, w, z = _f64(a), _f64(b), _f64(c), _f64(r)
-        nan_in = np.isnan(x) | np.isnan(y) | np.isnan(w)
         fin = np.isfinite(x) & np.isfinite(y) & np.isfinite(w)
-        nv = snan | (np.isnan(z) & ~nan_in & ~fin)
+        # The invalid cases of TileFixedFusedMultiplyAddValue: a signalling NaN, 0 * inf, an
+        # infinite product against the opposite infinity (NV even when c is a quiet NaN).
+        zero_inf = ((x == 0) & np.isinf(y)) | (np.isinf(x) & (y == 0))
+        prod_inf = np.isinf(x) | np.isinf(y)
+        opposite = prod_inf & np.isinf(w) & ((np.signbit(x) ^ np.signbit(y)) != np.signbit(w))
+        nv = snan | zero_inf | opposite
         of = fin & ~np.isfinite(z)
         p, pe = two_prod(x, y)
         s, e1 = two_sum(p, w)
         u, v = two_sum(e1, pe)
-        exact = (z == s) & (u == 0) & (v == 0)
+        exact = ((z == s) & (u == 0) & (v == 0)) | (x == 0) | (y == 0)  # a zero product: exact
+        tiny = _tiny(z, t)
+        if t is TileDataType.FP64:  # Dekker's product may over/underflow: exact rationals
+            exact, tiny = _fma_fp64_extreme(x, y, w, z, fin & np.isfinite(z), exact, tiny)
         nx = of | (fin & np.isfinite(z) & ~exact)
-        return fold(nv, None, of, nx & _tiny(z, t), nx)
+        return fold(nv, None, of, nx & tiny, nx)
 
 
 def signalling_nan_flags(sources: list[np.ndarray], t: TileDataType) -> int:

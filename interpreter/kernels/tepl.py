@@ -16,6 +16,7 @@ import numpy as np
 
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import valid_shape_error
 
 from .elementwise import as_tile_dtype, resolve_type
 from .padding import all_defined, pad_tile, parse_pad
@@ -47,10 +48,10 @@ def map_valid(
     pad = parse_pad(pad)
     rows, cols = arrs[0].shape
     vr, vc = (rows, cols) if valid is None else valid
-    if not (0 < vr <= rows and 0 < vc <= cols):
+    if why := valid_shape_error((vr, vc), (rows, cols)):
         raise PTOFault(
             FaultKind.TILE_LEGALITY,
-            f"valid shape {vr}x{vc} must be nonempty and within {rows}x{cols}",
+            why,
             row.mnemonic,
         )
     full = vr == rows and vc == cols

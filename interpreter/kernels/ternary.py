@@ -22,6 +22,7 @@ import numpy as np
 
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import valid_shape_error
 
 from . import status
 from .elementwise import check_encodings
@@ -106,12 +107,21 @@ def fma_f64(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     sums: proved algorithms using rounding to odd", IEEE TC 57(4), 2008): (uh, ul) = exact
     product (Veltkamp split, Dekker product), (th, tl) = TwoSum(c, uh), v = RO(tl + ul),
     result = RN(th + v). It holds while no step overflows or underflows; lanes with a zero
-    or non-finite operand are exact in plain arithmetic (``a * b + c``), and the few lanes
+    or non-finite operand are exact in plain arithmetic (see the code: ``a * b + c``, or
+    ``a * b`` when c is a zero, or ``c`` when it is an infinity), and the few lanes
     with extreme exponents (product or sum beyond 2^+-960, a tiny result) are computed
     exactly with rationals."""
     with np.errstate(all="ignore"):
         p = a * b
-        plain = (p == 0) | (c == 0) | ~np.isfinite(a) | ~np.isfinite(b) | ~np.isfinite(c)
+        # Exact without the emulation: a zero or non-finite factor (a * b is then exact or
+        # NaN: p + c rounds once); finite non-zero factors with c = +-0 (the exact product is
+        # non-zero, so the result is RN(a * b) = p, its sign kept when it underflows to zero:
+        # -1e-300 * 1e-300 + 0 = -0) or with c = +-inf (the exact sum is c, even when p
+        # overflows: 1e300 * 1e300 - inf = -inf).
+        special_ab = (a == 0) | (b == 0) | ~np.isfinite(a) | ~np.isfinite(b)
+        c_rules = ~special_ab & ((c == 0) | np.isinf(c))
+        plain = special_ab | c_rules | np.isnan(c)
+        plain_value = np.where(c_rules, np.where(c == 0, p, c), p + c)
         _, ea = np.frexp(a)
         _, eb = np.frexp(b)
         _, ec = np.frexp(c)
@@ -126,7 +136,7 @@ def fma_f64(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
         z = th - cs
         tl = (cs - (th - z)) + (uh - z)
         r = th + _round_to_odd_sum(tl, ul)
-        r = np.where(plain, p + c, r)
+        r = np.where(plain, plain_value, r)
         hard = ~plain & (~safe | ~np.isfinite(r) | (np.abs(r) < 2.0**-960))
         if hard.any():
             idx = np.flatnonzero(hard)
@@ -174,6 +184,8 @@ def texpands_tile(scalar, valid, pad="null", dtype=None, *, shape=None):
     check_encodings(t, ((s, "scalar"),), "TEXPANDS")
     rows, cols = shape
     vr, vc = (rows, cols) if valid is None else valid
+    if why := valid_shape_error((vr, vc), (rows, cols)):
+        raise PTOFault(FaultKind.TILE_LEGALITY, why, "TEXPANDS")
     out = np.empty((rows, cols), npdt)
     out[:vr, :vc] = s
     if (vr, vc) == (rows, cols):

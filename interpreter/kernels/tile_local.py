@@ -48,6 +48,8 @@ import numpy as np
 
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import partial_coverage_error, valid_shape_error
+from pto_dialect.tile_local import EXPAND_OPS, PARTIAL_OPS, REDUCE_OPS
 
 from . import rearrange, status
 from .elementwise import BINARY_ROWS, LOW_ZERO_MASK, NARROW_FP32, binary_core
@@ -325,7 +327,6 @@ def _ttrans(sources, types, dst_type, dst_valid):
 
 
 def _rows() -> dict[str, LocalRow]:
-    from pto_dialect.tile_local import EXPAND_OPS, PARTIAL_OPS, REDUCE_OPS
 
     rows = [LocalRow(c.MNEMONIC, _reduce_kernel(c.REDUCTION, c.AXIS)) for c in REDUCE_OPS]
     rows += [LocalRow(c.MNEMONIC, _expand_kernel(c.OPERATION, c.AXIS)) for c in EXPAND_OPS]
@@ -347,12 +348,33 @@ LOCAL_ROWS: dict[str, LocalRow] = _rows()
 """Tile-local op mnemonic -> its kernel row."""
 
 
+_PARTIAL = frozenset({"TPARTADD", "TPARTMUL", "TPARTMAX", "TPARTMIN"})
+
+
+def _check_legal(mnemonic: str, sources, dst_valid: tuple[int, ...]) -> None:
+    """The operand rules the dialect's verifier checks on types, for the kernel API's plain
+    arrays: nonempty valid rectangles (``valid_shape_error``; ExecuteTileReduction refuses
+    a source with 0 valid rows or columns) and TPART coverage (``partial_coverage_error``)."""
+    for i, x in enumerate(sources):
+        shape = np.shape(x)
+        if len(shape) == 2 and (why := valid_shape_error(shape, role=f"source {i}")):
+            raise PTOFault(FaultKind.TILE_LEGALITY, f"{why} (PTO-SPEC 2, D14)", mnemonic)
+    if why := valid_shape_error(dst_valid, role="result"):
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"{why} (PTO-SPEC 2, D14)", mnemonic)
+    if mnemonic in _PARTIAL:
+        left, right = (np.shape(x) for x in sources)
+        if why := partial_coverage_error(left, right, dst_valid):
+            raise PTOFault(FaultKind.TILE_LEGALITY, f"{why} (TilePartialCoverageLegal, "
+                           "asl/tile/model/legality/allocation-capacity.asl)", mnemonic)  # fmt: skip
+
+
 def local_tile(mnemonic: str, sources, types, dst_type, dst_valid, params=(), dst_shape=None,
                defined=None) -> np.ndarray | tuple[np.ndarray, ...]:
     """Run the kernel row ``mnemonic`` (the call convention of the module docstring; a
     row also takes ``params``, ``dst_shape`` and / or ``defined``, :class:`LocalRow`). A
     two-destination op (TSORT) returns one valid rectangle per destination."""
     row = LOCAL_ROWS[mnemonic]
+    _check_legal(mnemonic, sources, tuple(dst_valid))
     extra: dict = {}
     if row.whole:
         extra["defined"] = defined

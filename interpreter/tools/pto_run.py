@@ -1,7 +1,8 @@
 """``pto-run``: run one function of an MLIR file on numpy arrays from an ``.npz``.
 
     pto-run FILE --symbol NAME [--inputs in.npz] [--output out.npz] [--profile P]
-            [--engine compiled|xdsl|both] [--print-flags]
+            [--engine compiled|xdsl|both] [--print-flags] [--stats] [--trace FILE]
+            [--no-progress | --quiet]
 
 ``FILE`` may be ``-`` (stdin). Arrays ``arg0, arg1, ...`` of ``in.npz`` are the arguments
 in order (bf16 / f8 / f6 / f4 / E8M0 arguments as unsigned bit patterns of the same
@@ -22,6 +23,12 @@ exactly the path given (never a directory), ``--symbol`` takes ``main`` or ``@ma
 program nested beyond the recursion limit or asking for more memory than there is fails
 with a message saying so (:mod:`pto_dialect.tools.boundary`).
 
+What ran (:mod:`interpreter.observe`): a progress line on stderr (``pto-run: 1200/5000 ops,
+3.1 s``) while a run takes over about 2 s and stderr is a terminal (``--no-progress`` or
+``--quiet`` silence it); ``--stats`` prints per-op counts, time, bytes moved and the peak tile
+capacity on stderr after the run; ``--trace FILE`` writes every executed op and block as
+Chrome trace JSON. Both are written after a fault too, up to the faulting op.
+
 xDSL's ``xDSLRunMain`` passes arguments as attribute text and prints Python values, so
 it does not fit the npz interface; this is a small argparse tool on :func:`interpreter.run`.
 """
@@ -35,6 +42,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
+from interpreter.kernels import PROFILES
+from interpreter.kernels.status import NumericStatus
+from interpreter.observe import Observer, Observers, Progress, Stats, Trace, expected_ops
+from interpreter.ssa.runner import RunError, load_module, parse_module_text, run
+from pto_dialect.faults import PTOFault
+from pto_dialect.tools.boundary import first_line, guarded
+from pto_dialect.upstream.source_diagnostics import no_function_message
 
 __all__ = ["format_flags", "format_result", "main"]
 
@@ -84,7 +99,6 @@ def _bits(arr: np.ndarray) -> np.ndarray:
 
 
 def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
-    from interpreter.runner import RunError
 
     if path is None:
         if count:
@@ -97,7 +111,6 @@ def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
     except MemoryError:
         raise
     except Exception as e:  # noqa: BLE001 - zipfile/zlib/numpy raise many kinds on bad data
-        from pto_dialect.tools.boundary import first_line
 
         raise RunError(f"cannot read inputs '{path}': not a valid .npz archive ({first_line(e)})") from None
     expected = [f"arg{i}" for i in range(count)]
@@ -124,7 +137,6 @@ _NPZ_HINT = "pto-run reads .npz archives: np.savez(path, arg0=..., arg1=...)"
 
 def _check_npz(path: str) -> None:
     """``--inputs`` must be a readable ``.npz`` (zip) archive; name what it is otherwise."""
-    from interpreter.runner import RunError
 
     if os.path.isdir(path):
         raise RunError(f"inputs '{path}' is a directory, not an .npz file")
@@ -152,7 +164,6 @@ def _check_npz(path: str) -> None:
 
 def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
     """Write an ``.npz`` at exactly ``path`` (np.savez would append ``.npz`` to a name)."""
-    from interpreter.runner import RunError
 
     if os.path.isdir(path):
         raise RunError(f"--output '{path}' is a directory; give a file name such as out.npz")
@@ -164,8 +175,6 @@ def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    from interpreter.kernels import PROFILES
-    from interpreter.runner import RunError
 
     if args.profile not in PROFILES:
         raise RunError(
@@ -178,6 +187,13 @@ def _check_args(args: argparse.Namespace) -> None:
         raise RunError(
             f"--output '{args.output}' is a directory; give a file name such as out.npz"
         )
+    if args.trace is not None:
+        folder = os.path.dirname(os.path.abspath(args.trace))
+        if os.path.isdir(args.trace) or not os.path.isdir(folder):
+            raise RunError(
+                f"--trace '{args.trace}' is not a file that can be written (a directory, or "
+                "its folder does not exist)"
+            )
     if args.inputs is not None:
         _check_npz(args.inputs)
 
@@ -186,9 +202,6 @@ def _run(args: argparse.Namespace) -> int:
     from xdsl.dialects import func
     from xdsl.traits import SymbolTable
 
-    from interpreter.kernels.status import NumericStatus
-    from interpreter.runner import RunError, load_module, parse_module_text, run
-    from pto_dialect.faults import PTOFault
 
     _check_args(args)
     if args.file == "-":
@@ -211,17 +224,22 @@ def _run(args: argparse.Namespace) -> int:
             raise RunError(f"cannot read '{args.file}': {e.strerror or e}") from None
         module = load_module(parse_module_text(text, args.file))
     callee = SymbolTable.lookup_symbol(module, args.symbol)
+    if callee is None:
+        raise RunError(no_function_message(module, args.symbol))
     if not isinstance(callee, func.FuncOp):
-        raise RunError(f"no function named @{args.symbol} in the module")
+        raise RunError(f"@{args.symbol} is a '{callee.name}', not a func.func")
     arrays = _load_inputs(args.inputs, len(callee.function_type.inputs.data))
     flags = NumericStatus() if args.print_flags else None
+    observers = _observers(args, module, callee)
     try:
         results = run(module, args.symbol, *arrays, profile=args.profile, engine=args.engine,
-                      flags=flags)  # fmt: skip
+                      flags=flags, observer=Observers(observers) if observers else None)  # fmt: skip
     except PTOFault:
         if flags is not None:  # the flags of the operations completed before the fault
             print(f"pto-run: flags before the fault: {format_flags(flags)}", file=sys.stderr)
         raise
+    finally:
+        _report(args, observers)
     if args.output is not None:
         _write_npz(args.output, {f"result{i}": _bits(r) for i, r in enumerate(results)})
     else:
@@ -233,13 +251,53 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _observers(args: argparse.Namespace, module: Any, callee: Any) -> list[Observer]:
+    """The observers the flags ask for: progress (a terminal, not --quiet / --no-progress),
+    --stats, --trace."""
+    observers: list[Observer] = []
+    if not (args.quiet or args.no_progress) and _is_terminal(sys.stderr):
+        total, exact = expected_ops(callee, module)
+        observers.append(Progress(total, exact, sys.stderr, after=args.progress_after))
+    if args.stats:
+        observers.append(Stats())
+    if args.trace is not None:
+        observers.append(Trace())
+    return observers
+
+
+class TraceWriteError(Exception):
+    """The --trace file cannot be written (one line: ``pto-run: error: ...``)."""
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _report(args: argparse.Namespace, observers: list[Observer]) -> None:
+    """After the run (also after a fault: what ran until then): the statistics on stderr,
+    the trace file."""
+    for o in observers:
+        if isinstance(o, Stats):
+            print(o.table(f"pto-run: @{args.symbol}"), file=sys.stderr)
+        elif isinstance(o, Trace):
+            try:
+                with open(args.trace, "w") as f:
+                    o.write(f, {"tool": "pto-run", "file": args.file, "symbol": args.symbol})
+            except OSError as e:
+                raise TraceWriteError(
+                    f"cannot write --trace '{args.trace}': {e.strerror or e}"
+                ) from None
+
+
 def format_flags(flags: Any) -> str:
     """``NV DZ`` style (set flags NV first, then the 5-bit value), or ``none``."""
     return f"{' '.join(flags.names)} (0x{flags.bits:02x})" if flags.bits else "none (0x00)"
 
 
 def _read_text(stream: Any, name: str) -> str:
-    from interpreter.runner import RunError
 
     data = stream.read()
     if isinstance(data, str):
@@ -300,18 +358,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="print the run's sticky numeric status flags (NV DZ OF UF NX, "
         "RecordNumericStatusFlags) after the results: 'flags: NV NX (0x11)' or 'flags: none'",
     )
+    parser.add_argument(
+        "--stats",
+        action="store_true",
+        help="after the run, print per-op statistics on stderr: count, time, bytes moved "
+        "between tensors and tiles, and the peak tile capacity",
+    )
+    parser.add_argument(
+        "--trace",
+        metavar="FILE",
+        help="write the executed ops and blocks, in order, to FILE as Chrome trace JSON "
+        "(open it in ui.perfetto.dev or chrome://tracing)",
+    )
+    parser.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress line (shown on stderr when it is a terminal and the run takes "
+        "over about 2 s)",
+    )
+    parser.add_argument("--quiet", "-q", action="store_true", help="same as --no-progress")
+    parser.add_argument(
+        "--progress-after", type=float, default=2.0, help=argparse.SUPPRESS
+    )  # seconds before the progress line shows (tests use 0)
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     args = parser.parse_args(argv)
 
-    from interpreter.runner import RunError
-    from pto_dialect.faults import PTOFault
-    from pto_dialect.tools.boundary import guarded
 
     def describe(e: BaseException) -> str | None:
         if isinstance(e, PTOFault):
             where = f"'{e.op}': " if e.op else ""
             return f"pto-run: fault [{e.kind}] {where}{e.message}"
-        if isinstance(e, RunError):
+        if isinstance(e, RunError | TraceWriteError):
             return f"pto-run: error: {e}"
         return None
 

@@ -58,19 +58,18 @@ tensor (a predicate tile is not loadable), and element types TCMP/TSEL do not ta
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType, i32
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
-from passes.lowering.elementwise import (
-    BODY_LOWERING,
+from passes.lowering.elementwise_rows import (
     FULL,
     I1_VALUE,
     SCALAR,
     Binary,
     Custom,
-    ElementwisePlan,
     Refused,
     Tree,
     Val,
@@ -80,6 +79,9 @@ from passes.lowering.elementwise import (
 from pto_dialect.compare_ops import TSelOp
 from pto_dialect.tensor_compare import CmpSelOp
 from pto_dialect.tensor_ops import ELEMENTWISE_TYPES
+
+if TYPE_CHECKING:  # the plan applies these rows; annotations only
+    from passes.lowering.elementwise import ElementwisePlan
 
 _S, _U = "signed", "unsigned"
 
@@ -304,6 +306,4 @@ ROWS = {
     "arith.maximumf": Custom(_nan_propagating("max")),
     "arith.minimumf": Custom(_nan_propagating("min")),
 }
-"""The compare/select rows, added to :data:`passes.lowering.elementwise.BODY_LOWERING`."""
-
-BODY_LOWERING.update(ROWS)
+"""The compare/select rows of :data:`passes.lowering.elementwise.BODY_LOWERING`."""

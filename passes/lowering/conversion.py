@@ -10,7 +10,7 @@ The ``Custom`` rows of :data:`passes.lowering.elementwise.BODY_LOWERING` for
   integer TDIV whose divisor is 0 exactly where the assertion fails (:func:`emit_assert`).
 
 Why each is exact (bit for bit, D18) is in the docstrings; what is refused says why
-(:class:`~passes.lowering.elementwise.Refused`). ``docs/elementwise-lowering.md`` has the
+(:class:`~passes.lowering.elementwise_rows.Refused`). ``docs/elementwise-lowering.md`` has the
 table.
 """
 
@@ -23,11 +23,13 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, Signedness, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from passes.lowering.elementwise_rows import FULL, SCALAR, Refused, Val
 from pto_dialect.attributes import RoundingMode
 from pto_dialect.tensor_compare import CmpSelOp
 from pto_dialect.tensor_convert import ConvertOp
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp
+from pto_dialect.upstream.semantics import fp_to_int_through_width
 
 _S, _U = "signed", "unsigned"
 R = RoundingMode
@@ -60,10 +62,10 @@ CASTS: dict[str, Cast] = {
     "arith.extf": Cast(None, None, R.RNE, False, "exact"),
     # IEEE roundTiesToEven, overflow to +-inf, gradual underflow: D20's RNE with Sat=0.
     "arith.truncf": Cast(None, None, R.RNE, False, "RNE, overflow +-inf"),
-    # Truncation toward zero; NaN and out-of-range values are poison upstream: we choose
-    # Sat=1 (NaN -> 0, out of range -> the nearest bound, as llvm.fptosi.sat).
-    "arith.fptosi": Cast(None, _S, R.RTZ, True, "RTZ; poison upstream -> saturated"),
-    "arith.fptoui": Cast(None, _U, R.RTZ, True, "RTZ; poison upstream -> saturated"),
+    # Truncation toward zero; NaN and out-of-range values are poison upstream: D21's value
+    # (a saturating conversion to i32 / i64, then the low bits: two TCVTs, emit_cast).
+    "arith.fptosi": Cast(None, _S, R.RTZ, True, "RTZ; poison upstream -> D21 (wrapped)"),
+    "arith.fptoui": Cast(None, _U, R.RTZ, True, "RTZ; poison upstream -> D21 (wrapped)"),
     # The integer's value rounded once to nearest even (TCVT rounds exactly once, D20).
     "arith.sitofp": Cast(_S, None, R.RNE, False, "RNE of the exact value"),
     "arith.uitofp": Cast(_U, None, R.RNE, False, "RNE of the exact value"),
@@ -85,13 +87,11 @@ ROUNDINGS: dict[str, RoundingMode] = {
 
 
 def _refused(msg: str) -> Exception:
-    from passes.lowering.elementwise import Refused
 
     return Refused(msg)
 
 
 def _val(cls: str, v: SSAValue):
-    from passes.lowering.elementwise import Val
 
     return Val(cls, v)
 
@@ -117,7 +117,6 @@ def _side(t: Attribute, sign: str | None, name: str, role: str) -> None:
 def emit_cast(plan, o: Operation, xs: list) -> object:
     """An ``arith`` cast: one ``pto.convert`` (:data:`CASTS`); on a scalar operand the cast
     stays scalar arithmetic (scalar control)."""
-    from passes.lowering.elementwise import FULL, SCALAR
 
     c = CASTS[o.name]
     src, dst = o.operands[0].type, o.results[0].type
@@ -129,6 +128,14 @@ def emit_cast(plan, o: Operation, xs: list) -> object:
     if x.cls == SCALAR:
         return _val(SCALAR, plan(o.clone(value_mapper={o.operands[0]: x.v})).results[0])
     x = plan.materialise(x, src, c.src)
+    if o.name in ("arith.fptosi", "arith.fptoui"):
+        through = fp_to_int_through_width(dst.width.data, c.dst == _U)  # type: ignore[union-attr]
+        if through:  # D21: saturate to i32 / i64 (Sat=1), then keep the low bits (Sat=0)
+            wide = IntegerType(through)
+            w = ConvertOp(x.v, plan.full_type(wide), rmode=R.RTZ, sat=True, dst_sign=_S)
+            low = ConvertOp(plan(w).results[0], plan.full_type(dst), rmode=R.DEFAULT, sat=False,
+                            src_sign=_U, dst_sign=_U)  # fmt: skip
+            return _val(FULL, plan(low).results[0])
     cvt = ConvertOp(x.v, plan.full_type(dst), rmode=c.rmode, sat=c.sat, src_sign=c.src,
                     dst_sign=c.dst)  # fmt: skip
     return _val(FULL, plan(cvt).results[0])
@@ -153,7 +160,6 @@ def emit_round(plan, o: Operation, xs: list) -> object:
     ``x * +0``, the zero with x's sign (x is finite there). Every ``|x| >= T`` is already
     integral and +-inf stays: the result is x. A NaN fails the ordered compare: x, a NaN
     (the result's NaN payload is not defined upstream)."""
-    from passes.lowering.elementwise import FULL
 
     t = o.results[0].type
     _side(t, None, o.name, "result")
@@ -195,7 +201,6 @@ def emit_assert(plan, o: Operation) -> Callable[[SSAValue], SSAValue]:
     divisor is a TileLegality fault before any effect), so the run stops exactly where the
     assertion fails and before the body's result is stored. The returned function orders
     the result after the check (``(q == 1) ? y : y``, a raw TSEL copy of y)."""
-    from passes.lowering.elementwise import FULL, SCALAR
 
     cond = o.operands[0].owner
     if not isinstance(cond, arith.CmpfOp) or cond.parent_block() is not plan.block:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import math as pymath
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
@@ -50,8 +49,37 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from passes.lowering.approximate import APPROXIMATIONS, NOT_COMPOSED, d22_kept
+from passes.lowering.compare_select import ROWS as COMPARE_SELECT_ROWS
 from passes.lowering.conversion import CASTS, ROUNDINGS, emit_assert, emit_cast, emit_round
+from passes.lowering.elementwise_rows import (
+    COL,
+    FULL,
+    I1_VALUE,
+    ROW,
+    SCALAR,
+    Awaits,
+    Binary,
+    Custom,
+    Effect,
+    NoPto,
+    Refused,
+    Row,
+    Tree,
+    Unary,
+    Val,
+    dtype_ok,
+    types_of,
+)
+from passes.lowering.emitter import reshape
 from passes.lowering.fusion import is_elementwise_generic
+from passes.lowering.idioms import (
+    SIGNED_IDIOM,
+    can_take_bias,
+    float_idiom,
+    gemv_input,
+    match_floor_mod_body,
+)
 from passes.lowering.rows import pto_op_available
 from pto_dialect.tensor_local import EXPAND_KINDS, ExpandOp
 from pto_dialect.tensor_map import MAP_KINDS, MapOp
@@ -64,84 +92,38 @@ from pto_dialect.tensor_ops import (
     floor_mod_dtype,
 )
 
-FULL, SCALAR, ROW, COL = "full", "scalar", "row", "col"
-I1_VALUE = ("an i1 value other than a select's condition: PTO has no i1 tensors (a predicate "
-            "tile is neither loaded nor stored, so a compare lowers only inside a select)")
-_NO_TENSOR = {"TF32", "HF32"}
-
-
-class Refused(Exception):
-    """The body cannot be lowered exactly; ``str(e)`` says why (one clause)."""
-
-
 # ======================================================================================
 # The table
 # ======================================================================================
 
 
-@dataclass(frozen=True)
-class Binary:
-    """``pto.elementwise <kind>`` for two tiles; ``pto.map <kind>s`` with a scalar operand;
-    ``pto.expand row|col <kind>`` with a broadcast operand (when PTO has that form)."""
-
-    kind: str
-    sign: str | None = None  # signless integers: "signed" / "unsigned" (None: float op)
-    commutes: bool = False
-
-
-@dataclass(frozen=True)
-class Unary:
-    """``pto.map <kind>`` (TNEG, TABS, TEXP ...)."""
-
-    kind: str
-    sign: str | None = None
-
-
-@dataclass(frozen=True)
-class Awaits:
-    """The op's PTO instruction(s) exist in the ISA, not in the dialect or the table yet."""
-
-    needs: tuple[str, ...]
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class NoPto:
-    """No PTO instruction computes the op exactly."""
-
-    why: str
-
-
-@dataclass(frozen=True)
-class Custom:
-    """Any other lowering: ``emit(plan, op, operands) -> Val`` with the operands already
-    lowered (:class:`Val`; ``plan.materialise`` makes a tile of a scalar or broadcast, and
-    ``plan(op)`` appends an op). The compare/select and conversion rows are this: e.g.
-    ``"arith.extf": Custom(emit_cvt)`` once a tensor-level TCVT form exists."""
-
-    emit: Callable[[ElementwisePlan, Operation, list[Val]], Val]
-
-
-@dataclass(frozen=True)
-class Tree:
-    """A row that evaluates the op's operands itself: ``emit(plan, op) -> Val``. A select
-    reads its condition (a compare, or ``andi``/``ori``/``xori`` of compares) as a
-    predicate, never as an ``i1`` value (:mod:`passes.lowering.compare_select`)."""
-
-    emit: Callable[[ElementwisePlan, Operation], Val]
-
-
-@dataclass(frozen=True)
-class Effect:
-    """A body op with no result (``cf.assert``): ``emit(plan, op)`` emits the check and
-    returns a function that orders the body's result after it."""
-
-    emit: Callable[[ElementwisePlan, Operation], Callable[[SSAValue], SSAValue]]
-
-
-Row = Binary | Unary | Awaits | NoPto | Custom | Tree | Effect
-
 _S, _U = "signed", "unsigned"
+
+
+GATHER_TILE_BYTES = 65536
+"""The largest Local tile (TSize code 10, D14): a table up to this size fits one tile."""
+
+
+def gather_reason(o: Operation) -> str:
+    """Why a ``tensor.extract`` in a body (a data-dependent gather) stays."""
+    t = o.operands[0].type
+    if isinstance(t, TensorType) and t.has_static_shape():
+        elt = t.element_type
+        bits = elt.bitwidth if isinstance(elt, IntegerType | AnyFloat) else 64  # type: ignore[union-attr]
+        size = pymath.prod(t.get_shape()) * bits // 8
+        if size <= GATHER_TILE_BYTES:
+            return (f"tensor.extract with a data-dependent index (a gather from a {size} B "
+                    "table): TGATHER within one tile; its row is not written yet")
+        return (f"tensor.extract with a data-dependent index: kept: needs MGATHER (the {size} B "
+                f"table exceeds a {GATHER_TILE_BYTES} B tile)")
+    return "tensor.extract with a data-dependent index from a dynamic tensor: needs MGATHER"
+
+
+def _kept_d22(plan: ElementwisePlan, o: Operation) -> Val:
+    for v in o.operands[:1]:  # report what the operand needs too
+        plan.value(v)
+    return plan.not_lowered(o, d22_kept(o))
+
 
 BODY_LOWERING: dict[str, Row] = {
     # IEEE RNE in the element type / integers wrap, in both (PTO-SPEC 5): bit-exact.
@@ -174,7 +156,7 @@ BODY_LOWERING: dict[str, Row] = {
     "arith.minui": Binary("min", _U, commutes=True),
     # maximumf/minimumf (NaN-propagating), cmpf, cmpi, select: the compare/select rows of
     # passes/lowering/compare_select.py (TCMP + TSEL, with TMAX/TMIN where exact), added
-    # to this table when that module loads (the end of this module imports it).
+    # to this table below.
     # Sign-bit operations, NaN payloads kept, in both: bit-exact.
     "arith.negf": Unary("neg"),
     "math.absf": Unary("abs"),
@@ -192,26 +174,30 @@ BODY_LOWERING: dict[str, Row] = {
     **{n: Custom(emit_round) for n in ROUNDINGS},
     "math.fma": Awaits(("TFMA",), "a fused multiply-add of three tiles"),
     "linalg.index": Awaits(("TCI",), "the iteration index"),
+    # An iota (linalg.index + index_cast: torch-mlir's Trilu masks, TopK's indices) is TCI;
+    # a data-dependent tensor.extract is a gather (embeddings): TGATHER within a tile,
+    # MGATHER from global memory (issue 28 item 4: reasons until those rows are written).
+    "arith.index_cast": Awaits(("TCI",), "an index cast: of linalg.index, the iota TCI "
+                                         "generates"),
+    "tensor.extract": Tree(lambda plan, o: plan.not_lowered(o, gather_reason(o))),
     "arith.remsi": NoPto("a truncating remainder: TREM is floor modulo (only the floor-mod "
                          "idiom maps to it)"),
     "arith.remf": NoPto("C fmod: TREM is floor modulo (only the floor-mod idiom maps to it)"),
     "arith.bitcast": NoPto("a bit reinterpretation: TCVT converts values and no tile "
                            "instruction reinterprets a tile's element type"),
-    "math.tanh": NoPto("no PTO instruction computes tanh"),
-    "math.erf": NoPto("no PTO instruction computes erf"),
-    "math.powf": NoPto("no PTO instruction computes pow"),
+    # D22: tanh, erf, integer powers have compositions (passes/lowering/approximate.py,
+    # expanded in the body before this table is read); what reaches the table stays.
+    **{n: Tree(_kept_d22) for n in (*APPROXIMATIONS, *NOT_COMPOSED)},
     "math.exp2": NoPto("no PTO instruction computes exp2"),
     "math.log2": NoPto("no PTO instruction computes log2"),
-    "math.log1p": NoPto("no PTO instruction computes log1p"),
-    "math.expm1": NoPto("no PTO instruction computes expm1"),
-    "math.sin": NoPto("no PTO instruction computes sin"),
-    "math.cos": NoPto("no PTO instruction computes cos"),
     # torch-mlir's guard (ONNX Reciprocal): the check faults where it fails (conversion.py).
     "cf.assert": Effect(emit_assert),
 }
 """Body op name -> how it lowers (module docstring). Adding an instruction's lowering is one
 row here: a :class:`Binary`/:class:`Unary` row for an op of the existing tensor-level forms,
 a :class:`Custom` row (with its emit function) for TCMP/TSEL/TCVT."""
+
+BODY_LOWERING.update(COMPARE_SELECT_ROWS)
 
 EXPAND_OPS = frozenset(op for (_axis, op) in EXPAND_KINDS if op not in ("copy", "expdif"))
 """The binary kinds with a fused row/column broadcast form (TROWEXPANDADD ...)."""
@@ -222,26 +208,8 @@ EXPAND_OPS = frozenset(op for (_axis, op) in EXPAND_KINDS if op not in ("copy", 
 # ======================================================================================
 
 
-@dataclass(frozen=True)
-class Val:
-    """A body value as lowered: its class, its SSA value and, for ``row``/``col``, where the
-    iteration shape splits into the ``P x Q`` view (``P`` = the first ``split`` dims)."""
-
-    cls: str
-    v: SSAValue
-    split: int = 0
-
-
 def _elt(t: Attribute) -> Attribute:
     return t.element_type if isinstance(t, TensorType) else t  # type: ignore[return-value]
-
-
-def dtype_ok(elt: Attribute, sign: str | None, types) -> bool:
-    return floor_mod_dtype(elt, sign if isinstance(elt, IntegerType) else None, types) is not None
-
-
-def types_of(mnemonic_types) -> frozenset:
-    return frozenset(t for t in mnemonic_types if t.name not in _NO_TENSOR)
 
 
 def _is_zero_const(v: SSAValue, positive: bool) -> bool:
@@ -298,7 +266,6 @@ class ElementwisePlan:
         return self.consts[v]
 
     def reshape(self, v: SSAValue, shape) -> SSAValue:
-        from passes.pto_tile_to_capacity import reshape
 
         return reshape(self, v, shape)  # type: ignore[arg-type]
 
@@ -593,7 +560,6 @@ IDIOMS: tuple[Callable[[ElementwisePlan, Operation], Val | None], ...] = (relu_i
 
 
 def _floor_mod_body(op: linalg.GenericOp) -> tuple[int, int, str | None] | None:
-    from passes.convert_linalg_to_pto import SIGNED_IDIOM, float_idiom, match_floor_mod_body
 
     block = op.body.block
     m = match_floor_mod_body(block, SIGNED_IDIOM)
@@ -652,7 +618,6 @@ def why_not(op: Operation) -> str | None:
 
 def _feeds_gemv_bias(op: linalg.GenericOp) -> bool:
     """A bias add on a GEMV result folds into the GEMV (its patterns run first)."""
-    from passes.convert_linalg_to_pto import can_take_bias, gemv_input
 
     return any((g := gemv_input(v, op)) is not None and can_take_bias(g) for v in op.inputs)
 
@@ -759,7 +724,3 @@ __all__ = [
     "plan_elementwise",
     "why_not",
 ]
-
-# The compare/select rows (TCMP + TSEL) live in their own module, which builds on the plan
-# above and adds its rows to BODY_LOWERING when it loads.
-import passes.lowering.compare_select  # noqa: E402, F401

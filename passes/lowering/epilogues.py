@@ -32,7 +32,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from passes.convert_linalg_to_pto import (
+from passes.lowering.idioms import (
     arg_index,
     bias_map_ok,
     body_ops,

@@ -32,11 +32,14 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from passes.convert_linalg_to_pto import (
+from passes.lowering.epilogues import matmul_input, matmul_takes_addend
+from passes.lowering.idioms import (
     arg_index,
     bias_map_ok,
     body_ops,
+    can_take_bias,
     elementwise_generic,
+    gemv_input,
     generic_maps,
     match_elementwise_body,
     yielded_value,
@@ -68,8 +71,6 @@ def broadcast_axis(m: AffineMap, t) -> str | None:
 def _cube_takes(v: SSAValue, user: Operation) -> bool:
     """``v`` is a ``pto.matmul`` / ``pto.gemv`` result that can still take a bias from
     ``user`` (its only use)."""
-    from passes.convert_linalg_to_pto import can_take_bias, gemv_input
-    from passes.lowering.epilogues import matmul_input, matmul_takes_addend
 
     mm = matmul_input(v, user)
     if mm is not None:

@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     TensorType,
+    i64,
 )
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
@@ -57,6 +58,9 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
+
+from passes.lowering.idioms import SIGNED_IDIOM, float_idiom, match_floor_mod_body
+from pto_dialect.upstream.dense_floats import element_bits, float_attr_keeps_bits
 
 CONTRACTION_NAMED = frozenset(
     {"linalg.matmul", "linalg.batch_matmul", "linalg.matvec", "linalg.vecmat", "linalg.dot"}
@@ -119,7 +123,6 @@ def _reads_contraction(op: linalg.GenericOp) -> bool:
 
 
 def _is_floor_mod(op: linalg.GenericOp) -> bool:
-    from passes.convert_linalg_to_pto import SIGNED_IDIOM, float_idiom, match_floor_mod_body
 
     block = op.body.block
     return (match_floor_mod_body(block, SIGNED_IDIOM) is not None
@@ -145,6 +148,8 @@ def splat_scalar(v: SSAValue) -> tuple[SSAValue | None, Operation | None]:
         if isinstance(elt, IntegerType):
             c = arith.ConstantOp(IntegerAttr(int(values[0]), elt))
         elif isinstance(elt, AnyFloat):
+            if not float_attr_keeps_bits(element_bits(val), elt):
+                return None, None  # a scalar FloatAttr would quieten this NaN
             c = arith.ConstantOp(FloatAttr(float(values[0]), elt))
         else:
             return None, None
@@ -242,6 +247,30 @@ class FoldSplatInputs(RewritePattern):
         _rebuild(op, [op.inputs[i] for i in keep], [maps[i] for i in keep], body, rewriter)
 
 
+def index_remap(p: linalg.GenericOp, mc: AffineMap) -> dict[int, int] | str:
+    """How the producer's ``linalg.index`` dims read in the consumer, or why not fusable.
+
+    The producer's iteration point is its result's index (identity output map), which the
+    consumer reads at ``mc(d)``: producer dim ``i`` is ``mc.results[i]``. A producer
+    ``linalg.index i`` becomes ``linalg.index j`` of the consumer when that result is the
+    plain dim ``dj`` (permuted and broadcast consumers alike); a constant result (the
+    producer read at a fixed index) or any other expression keeps the two generics apart.
+    """
+    remap: dict[int, int] = {}
+    for o in p.body.walk():
+        if not isinstance(o, linalg.IndexOp):
+            continue
+        i = o.dim.value.data
+        expr = mc.results[i] if i < len(mc.results) else None
+        if not isinstance(expr, AffineDimExpr):
+            return (
+                f"the producer reads linalg.index {i}, which the consumer's map {mc} does "
+                "not give as a loop dimension"
+            )
+        remap[i] = expr.position
+    return remap
+
+
 class FuseElementwiseProducer(RewritePattern):
     """Inline an elementwise producer generic into its only consumer (module docstring).
 
@@ -251,7 +280,9 @@ class FuseElementwiseProducer(RewritePattern):
         %r = linalg.generic {maps [#mc, #m1, #id], ...} ins(%p, %y : ...) outs(...) { g(%b, %c) }
 
     where every use of ``%p`` is an input of ``%r``. Produces one generic ``ins(%y, %x)``,
-    maps ``[#m1, #mp0 . #mc]``, body ``g(f(%a), %c)``.
+    maps ``[#m1, #mp0 . #mc]``, body ``g(f(%a), %c)``; a ``linalg.index i`` of ``f`` becomes
+    the consumer's dim that ``#mc`` gives for result ``i`` (:func:`index_remap`; not fused
+    when that is not a plain dim).
     """
 
     @op_type_rewrite_pattern
@@ -277,6 +308,9 @@ class FuseElementwiseProducer(RewritePattern):
         mc = maps[fused_pos[0]]
         if any(maps[i] != mc for i in fused_pos):
             return  # the same producer read through two maps: leave it
+        remap = index_remap(p, mc)
+        if isinstance(remap, str):
+            return  # kept unfused: see index_remap's reason
         pmaps = _maps(p)
         new_inputs = [op.inputs[i] for i in keep] + list(p.inputs)
         new_maps = [maps[i] for i in keep] + [m.compose(mc) for m in pmaps[:-1]]
@@ -287,6 +321,9 @@ class FuseElementwiseProducer(RewritePattern):
                 a: block.args[len(keep) + j] for j, a in enumerate(pold.args[:-1])
             }
             pv = _clone_body(pold, pmap, block)
+            for o in block.walk():
+                if isinstance(o, linalg.IndexOp):
+                    o.dim = IntegerAttr(remap[o.dim.value.data], i64)
             mapping: dict[SSAValue, SSAValue] = {old.args[-1]: block.args[-1]}
             for i, a in enumerate(old.args[:-1]):
                 mapping[a] = pv if i in fused_pos else block.args[keep.index(i)]
@@ -386,6 +423,7 @@ __all__ = [
     "FUSION_PATTERNS",
     "PTOFuseElementwisePass",
     "fuse_elementwise",
+    "index_remap",
     "is_elementwise_generic",
     "splat_scalar",
 ]

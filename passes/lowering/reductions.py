@@ -54,8 +54,9 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from passes.convert_linalg_to_pto import arg_index, body_ops, constant_scalar, yielded_value
-from pto_dialect.tensor_local import REDUCE_KINDS
+from passes.lowering.emitter import reassoc
+from passes.lowering.idioms import arg_index, body_ops, constant_scalar, yielded_value
+from pto_dialect.tensor_local import REDUCE_KINDS, ReduceOp
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp, floor_mod_dtype
 
@@ -309,7 +310,6 @@ class RewriteBuilder:
 
     def reshape(self, v: SSAValue, shape: tuple[int, ...]) -> SSAValue:
         """View a contiguous static tensor with another shape (collapse, then expand)."""
-        from passes.pto_tile_to_capacity import reassoc
 
         t = v.type
         assert isinstance(t, TensorType)
@@ -364,7 +364,6 @@ def nan_indicator_product(b: RewriteBuilder, x: SSAValue, axis: str) -> SSAValue
 
 
 def _reduce_op(kind: str, x: SSAValue, rt: TensorType, sign: str | None) -> Operation:
-    from pto_dialect.tensor_local import ReduceOp
 
     return ReduceOp(kind, [x], rt, sign)
 

@@ -27,7 +27,10 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriterListener
 
 from passes.lowering.classify import classify
+from passes.lowering.emitter import trip_count
 from passes.lowering.leftovers import find_leftovers
+from pto_dialect import isa
+from pto_dialect.bundle import BlockOp, BundleCommandOp
 
 __all__ = ["LoweringTrace", "PTOLoweringReportPass", "instruction_counts", "format_counts"]
 
@@ -138,9 +141,6 @@ def instruction_counts(module: builtin.ModuleOp) -> Counter[str]:
     name, a tensor-level op (``pto.gemv`` ...) as itself."""
     from xdsl.dialects import scf
 
-    from passes.pto_tile_to_capacity import trip_count
-    from pto_dialect import isa
-    from pto_dialect.bundle import BlockOp, BundleCommandOp
 
     counts: Counter[str] = Counter()
 

@@ -60,7 +60,7 @@ Check order (follows the ASL's sequential command semantics, read in pto-spec e5
 
 Left to the verifier / interpreter (they need descriptors or data): tile shapes, layouts and
 locations, definedness, the integer-zero divisor, register/capacity allocation
-(TileAllocation), LB values read from GPRs, and Shared CUBE schemas (``interpreter.shared_blocks``).
+(TileAllocation), LB values read from GPRs, and Shared CUBE schemas (``interpreter.machine.shared_blocks``).
 """
 
 from __future__ import annotations
@@ -79,6 +79,7 @@ from pto_dialect.datatypes import (
     mx_needs_scale,
 )
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import CELL_BYTES, Layout, cube_cells
 from pto_dialect.isa.commands import (
     DR_KINDS,
     PAD_NULL,
@@ -683,7 +684,7 @@ def _complete_tlsu(st: _State, i: int) -> BlockSummary:
     Binding-schema violations are BundleControl, field/dimension rules TileLegality (the
     contract's "malformed binding schema" / "invalid dimensions"). Other TLSU functions and
     Shared (B.IOS) forms are only checked structurally here; the Shared forms execute, with
-    their state-dependent rules, in ``interpreter.shared_blocks.Core``.
+    their state-dependent rules, in ``interpreter.machine.shared_blocks.Core``.
     """
     start = st.start
     name = start.op_name
@@ -772,7 +773,7 @@ SHARED_TMOV_SCHEMAS = {
 }
 """The binding schemas of the Shared TMOV forms (``BundleSharedTMOVLocalSchemaLegal``,
 ``BundleSharedTMOVDestinationSchemaLegal``); they execute on architectural state
-(``interpreter.shared_blocks.Core``)."""
+(``interpreter.machine.shared_blocks.Core``)."""
 
 
 def _check_tmov(st: _State, s: BlockSummary, name: str, i: int) -> None:
@@ -783,7 +784,7 @@ def _check_tmov(st: _State, s: BlockSummary, name: str, i: int) -> None:
     PadValue must be zero, DataType 0: ``TileOperationDATRFieldsLegal``), explicit LBs
     nonzero. The Shared forms (Functions 9-12): their B.IOT / B.IOS schema (TileLegality,
     ``ExecuteBundleSharedTLSUOperation``); the rules that need Shared state are checked where
-    they execute (``interpreter.shared_blocks.Core``)."""
+    they execute (``interpreter.machine.shared_blocks.Core``)."""
     shared = SHARED_TMOV_SCHEMAS.get(name)
     if shared is not None:
         iot_ok = len(st.iots) == 1 and st.iots[0].last and (
@@ -821,7 +822,6 @@ def _check_tload_capacity(s: BlockSummary, layout: int, name: str, i: int) -> No
     elements, or whole 128-byte CELLs for a CUBE conversion, ``TileCubeRequiredBytes``) must
     fit the destination's SizeCode, else TileAllocation before any effect (AVS
     BLOCK-B-IOT-CONSUMER-001, BLOCK-TLOAD-CUBE-TSIZE-006)."""
-    from pto_dialect.geometry import CELL_BYTES, Layout, cube_cells
 
     vc, vr = s.lb[0], s.lb[1]
     col = s.lb[2] if s.lb_written[2] else vc
@@ -891,7 +891,7 @@ def check_program(
             raise NotModelledError(
                 f"command {i}: {cmd.mnemonic} opens a scalar ({cmd.kind}) block: this checker "
                 "checks tile blocks only (the start/stop state of scalar blocks is modelled by "
-                "interpreter.block_control; their scalar bodies are not)"
+                "interpreter.machine.block_control; their scalar bodies are not)"
             )
         if isinstance(cmd, STOP_TYPES):
             if st is None:

@@ -9,9 +9,14 @@ A subclass of :class:`xdsl.xdsl_opt_main.xDSLOptMain`. Differences from ``xdsl-o
   (:mod:`pto_dialect.ssa_checks`), which xDSL 0.75 does not do;
 * every error is one diagnostic on stderr and exit status 1, never a traceback
   (:mod:`pto_dialect.tools.boundary`): parse errors with their location, an exception inside
-  xDSL's parser as a malformed-input error at the parser's position, verifier errors with the
-  op; an unexpected error says it is a bug and how to report it (``--debug`` shows the
-  traceback); ``--verify-diagnostics`` keeps xdsl-opt's behaviour;
+  xDSL's parser as a malformed-input error at the parser's position, verifier errors at the
+  op's own source line (not a module dump), an undefined value at its first use
+  (:mod:`pto_dialect.upstream.source_diagnostics`); a misspelt pass or pass option gets a
+  suggestion and the list there is; an unexpected error says it is a bug and how to report
+  it (``--debug`` shows the traceback); ``--verify-diagnostics`` keeps xdsl-opt's behaviour;
+* ``--print-ir-after-all`` prints the IR after every pass on stderr, and with
+  ``--time-passes`` the sub-passes of ``pto-lower`` are timed and dumped too
+  (:data:`passes.instrument.SUB_PASS_OBSERVERS`);
 * ``--help`` lists our passes, targets and frontends; ``--help-upstream`` lists xDSL's;
 * ``--version`` prints the pto-xdsl and xDSL versions.
 """
@@ -19,14 +24,24 @@ A subclass of :class:`xdsl.xdsl_opt_main.xDSLOptMain`. Differences from ``xdsl-o
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import sys
 from collections.abc import Sequence
 
+from xdsl.frontend.mlir import MLIRFrontend
+from xdsl.printer import Printer
+from xdsl.utils.arg_spec import parse_pipeline
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from pto_dialect.tools.boundary import ToolError, guarded, parser_location
+from passes import get_all_passes
+from passes.instrument import SUB_PASS_OBSERVERS
+from pto_dialect.ssa_checks import check_module
+from pto_dialect.tools.boundary import ToolError, first_line, frames, guarded, parser_location
+from pto_dialect.upstream import register_upstream_overrides
+from pto_dialect.upstream.source_diagnostics import SourceParser, did_you_mean, located_message
+from pto_dialect.upstream.xdsl_fixes import check_dense_sizes
 
 TOOL = "pto-opt"
 
@@ -67,18 +82,13 @@ internal error. xDSL's own passes, targets and frontends stay available: --help-
 def description() -> str:
     """The ``--help`` text: what pto-opt is, then every pass of :func:`passes.get_all_passes`
     (a pass without a summary here shows its docstring's first line)."""
-    try:
-        from passes import get_all_passes
 
-        names = list(get_all_passes())
-    except ImportError:  # pragma: no cover
-        names = list(_PASS_SUMMARIES)
+    names = list(get_all_passes())
     order = [n for n in _PASS_SUMMARIES if n in names] + [n for n in names if n not in _PASS_SUMMARIES]
     lines = []
     for name in order:
         summary = _PASS_SUMMARIES.get(name)
         if summary is None:
-            from passes import get_all_passes
 
             doc = (get_all_passes()[name]().__doc__ or "").strip()
             summary = doc.splitlines()[0].replace("``", "") if doc else ""
@@ -124,17 +134,68 @@ class _UpstreamHelp(argparse.Action):
         parser.exit()
 
 
+@dataclasses.dataclass(frozen=True)
+class SourceMLIRFrontend(MLIRFrontend):
+    """xDSL's MLIR frontend with :class:`SourceParser`: ops keep their source positions."""
+
+    def parse(self, ctx, input, input_name: str = "input"):  # noqa: A002 - xDSL's name
+        return SourceParser(ctx, input.read(), input_name).parse_module(not self.no_implicit_module)
+
+
+def _dump(title: str, module) -> None:
+    """MLIR's ``--print-ir-after-all`` block on stderr."""
+    print(f"// -----// IR Dump After {title} //----- //", file=sys.stderr)
+    Printer(stream=sys.stderr).print_op(module)
+    print("\n", file=sys.stderr)
+
+
 class PTOOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
         self._stage = "setup"
         super().__init__(description="", args=args)
 
+    def register_all_frontends(self):
+        super().register_all_frontends()
+        self.available_frontends["mlir"] = lambda: SourceMLIRFrontend
+
+    def setup_pipeline(self):
+        self.check_pipeline()
+        super().setup_pipeline()
+        if not self.args.print_ir_after_all:
+            return
+        inner = self.pipeline.callback
+
+        def callback(previous, module, following) -> None:
+            if inner is not None:
+                inner(previous, module, following)
+            if previous is not None:
+                _dump(previous.name, module)
+
+        self.pipeline = dataclasses.replace(self.pipeline, callback=callback)
+
+    def check_pipeline(self) -> None:
+        """Every pass of ``-p`` exists and has the options given, else one diagnostic with a
+        suggestion (``-p pto-lowr``: did you mean 'pto-lower'?) and what there is."""
+        for spec in parse_pipeline(self.args.passes):
+            if spec.name not in self.available_passes:
+                raise ToolError(
+                    f"unknown pass '{spec.name}'{did_you_mean(spec.name, self.available_passes)}"
+                    "; pto-opt --help lists the PTO passes, --help-upstream all passes"
+                )
+            cls = self.available_passes[spec.name]()
+            options = [f.name for f in dataclasses.fields(cls) if f.init and f.name != "name"]
+            for given in spec.parameters:
+                key = given.replace("-", "_")
+                if key in options:
+                    continue
+                shown = [o.replace("_", "-") for o in options]
+                there = f"its options: {', '.join(shown)}" if shown else "it takes no options"
+                hint = did_you_mean(given.replace("_", "-"), shown)
+                raise ToolError(f"pass '{spec.name}' has no option '{given}'{hint}; {there}")
+
     def register_all_dialects(self):
         super().register_all_dialects()
-        try:
-            from pto_dialect.upstream import register_upstream_overrides
-        except ImportError:  # pragma: no cover
-            return
+
         register_upstream_overrides(self.ctx)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
@@ -164,6 +225,12 @@ class PTOOptMain(xDSLOptMain):
             action="store_true",
             help="on an internal error, show the Python traceback",
         )
+        arg_parser.add_argument(
+            "--print-ir-after-all",
+            action="store_true",
+            help="print the IR after every pass, and after every sub-pass of pto-lower, on "
+            "stderr ('// -----// IR Dump After <pass> //----- //')",
+        )
 
     # -- stages: each knows how to describe its failures -----------------------------------
 
@@ -179,7 +246,6 @@ class PTOOptMain(xDSLOptMain):
                     f"(byte {e.start}: {e.reason})"
                 ) from None
         if (self.args.frontend or file_extension) == "mlir":
-            from pto_dialect.upstream.xdsl_fixes import check_dense_sizes
 
             check_dense_sizes(data.decode("utf-8"), self.get_input_name())
         try:
@@ -193,7 +259,6 @@ class PTOOptMain(xDSLOptMain):
             raise ToolError(_malformed(e, self.get_input_name())) from e
         if module is not None:
             self._stage = "verify"
-            from pto_dialect.ssa_checks import check_module
 
             check_module(module)
         return module
@@ -213,7 +278,30 @@ class PTOOptMain(xDSLOptMain):
         self._stage = "verify"
         _verify(prog)
         self._stage = "pass"
-        super().apply_passes(prog)
+        observer = self.sub_pass_observer()
+        if observer is None:
+            super().apply_passes(prog)
+            return
+        SUB_PASS_OBSERVERS.append(observer)
+        try:
+            super().apply_passes(prog)
+        finally:
+            SUB_PASS_OBSERVERS.remove(observer)
+
+    def sub_pass_observer(self):
+        """What ``--time-passes`` / ``--print-ir-after-all`` do after a sub-pass of a pipeline
+        pass (``pto-lower``): a timing line as xDSL prints one per pass, an IR dump."""
+        timing, dump = self.args.time_passes, self.args.print_ir_after_all
+        if not (timing or dump):
+            return None
+
+        def observe(name: str, module, seconds: float) -> None:
+            if timing:
+                print(f"Pass {name} took {seconds} seconds")
+            if dump:
+                _dump(name, module)
+
+        return observe
 
     def output_resulting_program(self, prog):
         self._stage = "output"
@@ -221,8 +309,10 @@ class PTOOptMain(xDSLOptMain):
 
     def describe(self, e: BaseException) -> str | None:
         """The message of an error escaping :meth:`run`, by stage (``None``: the defaults)."""
-        if isinstance(e, DiagnosticException | ParseError | ToolError):
+        if isinstance(e, ParseError | ToolError):
             return None
+        if isinstance(e, DiagnosticException):
+            return located_message(e, TOOL)
         if self._stage in ("pass", "output") and type(e) is ValueError:
             # our passes and targets report unsupported input as ValueError
             return f"{TOOL}: error: {e}"
@@ -234,7 +324,6 @@ class PTOOptMain(xDSLOptMain):
 
 
 def _malformed(e: BaseException, name: str) -> str:
-    from pto_dialect.tools.boundary import first_line
 
     where = parser_location(e)
     op = _failing_op(e)
@@ -251,7 +340,6 @@ def _malformed(e: BaseException, name: str) -> str:
 
 def _raised_by_us(e: BaseException) -> bool:
     """True when the innermost frame of ``e`` is pto-xdsl code, not xDSL's."""
-    from pto_dialect.tools.boundary import frames
 
     last = None
     for frame in frames(e.__traceback__):
@@ -265,7 +353,6 @@ def _raised_by_us(e: BaseException) -> bool:
 def _failing_op(e: BaseException) -> str | None:
     from xdsl.ir import Operation
 
-    from pto_dialect.tools.boundary import frames
 
     name = None
     for frame in frames(e.__traceback__):
@@ -283,7 +370,6 @@ def _verify(module) -> None:
         raise
     except Exception as e:
         op = _failing_op(e)
-        from pto_dialect.tools.boundary import first_line
 
         who = f"'{op}' op" if op else "the module"
         raise VerifyException(f"{who} is malformed: {first_line(e)}") from e

@@ -9,6 +9,8 @@ build.
   ``n`` letters and no closing quote backtracks through 2^n splits before failing (over a
   minute at n = 40). The same language without nested repetition (one character per
   iteration) fails in linear time with the same diagnostic.
+* **Hex dense float constants** (``dense<0xFF800000> : tensor<f32>`` is -inf, not
+  4286578688): :mod:`pto_dialect.upstream.dense_floats`.
 * **Unformatted message**: the lexer's "Expected suffix identifier after {first_char}" lacks
   its ``f`` prefix; :func:`fix_parse_error` puts the character in.
 """
@@ -16,6 +18,8 @@ build.
 from __future__ import annotations
 
 import re
+
+from pto_dialect.upstream.dense_floats import install_dense_float_fixes
 
 __all__ = [
     "MAX_DENSE_ELEMENTS",
@@ -31,6 +35,7 @@ STRING_LITERAL_REGEX = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}
 def apply_xdsl_fixes() -> None:
     from xdsl.utils.mlir_lexer import MLIRLexer
 
+    install_dense_float_fixes()
     MLIRLexer._unescaped_characters_regex = STRING_LITERAL_REGEX  # pyright: ignore[reportPrivateUsage]
 
 

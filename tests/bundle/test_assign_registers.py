@@ -10,7 +10,7 @@ from xdsl.context import Context
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException
 
-from interpreter.runner import build_context
+from interpreter.ssa.runner import build_context
 from passes.pto_assign_registers import PTOAssignRegistersPass
 from passes.pto_form_bundles import PTOFormBundlesPass
 from passes.pto_targets import parse_asm, parse_hex, print_asm, print_hex

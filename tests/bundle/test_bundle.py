@@ -20,9 +20,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from interpreter.bundle_functions import PTOBundleFunctions
-from interpreter.pto_functions import PTOFunctions
-from interpreter.runtime import array_from_tile, tile_from_array
+from interpreter.ssa.bundle_functions import PTOBundleFunctions
+from interpreter.ssa.pto_functions import PTOFunctions
+from interpreter.ssa.runtime import array_from_tile, tile_from_array
 from passes.pto_assign_registers import PTOAssignRegistersPass
 from passes.pto_form_bundles import PTOFormBundlesPass
 from passes.pto_targets import parse_asm, parse_hex, print_asm, print_hex
@@ -424,8 +424,8 @@ func.func @g(%a: !pto.tile<1x64xbf16, cube_m32, mat>, %b: !pto.tile<64x32xf8E5M2
 
 
 def test_runner_dispatches_blocks():
-    """interpreter.runner registers PTOBundleFunctions: a bundled module runs end to end."""
-    from interpreter.runner import run
+    """interpreter.ssa.runner registers PTOBundleFunctions: a bundled module runs end to end."""
+    from interpreter.ssa.runner import run
 
     m = _bundled(TREM)
     (r,) = run(m, "rem", np.array([[-7, 7]], np.int32), np.array([[3, -3]], np.int32))

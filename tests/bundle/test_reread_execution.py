@@ -17,7 +17,7 @@ import pytest
 from xdsl.dialects import func
 
 from interpreter import run
-from interpreter.runner import build_context, load_module
+from interpreter.ssa.runner import build_context, load_module
 from passes.pto_lower import PTOLowerPass
 from pto_dialect import isa
 from pto_dialect.bundle import BlockOp, BundleCommandOp

@@ -27,10 +27,10 @@ from xdsl.interpreters.func import FuncFunctions
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
-from interpreter.bundle_functions import PTOBundleFunctions
 from interpreter.kernels.postprocess import lrelu_param_word, quant_param_word
-from interpreter.pto_functions import PTOFunctions
-from interpreter.runtime import array_from_tile, tile_from_array
+from interpreter.ssa.bundle_functions import PTOBundleFunctions
+from interpreter.ssa.pto_functions import PTOFunctions
+from interpreter.ssa.runtime import array_from_tile, tile_from_array
 from passes.pto_assign_registers import PTOAssignRegistersPass
 from passes.pto_form_bundles import PTOFormBundlesPass
 from passes.pto_targets import parse_asm, parse_hex, print_asm, print_hex

@@ -72,9 +72,9 @@ def f32(rows) -> np.ndarray:
 
 def tload_of(tile: str, tensor: str, pad: str = "null"):
     """(TLOAD program of ``tensor`` -> ``tile`` at [0, 0], the run-time tile it loads from a
-    given array: ``interpreter.pto_functions.tload_plan``, the plan both engines run)."""
-    from interpreter.pto_functions import tload_plan
-    from interpreter.runner import build_context, parse_module_text
+    given array: ``interpreter.ssa.pto_functions.tload_plan``, the plan both engines run)."""
+    from interpreter.ssa.pto_functions import tload_plan
+    from interpreter.ssa.runner import build_context, parse_module_text
     from pto_dialect.data_movement import TLoadOp
 
     props = "pe_stride = [0, 0]" + (f", pad = {pad}" if pad != "null" else "")

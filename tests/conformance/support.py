@@ -7,7 +7,7 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from interpreter import run
-from interpreter.runner import build_context, parse_module_text
+from interpreter.ssa.runner import build_context, parse_module_text
 from passes import get_all_passes
 from pto_dialect.bundle import BlockOp
 

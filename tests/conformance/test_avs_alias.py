@@ -2,7 +2,7 @@
 the elementwise families and the migrated ``TestTileElementwiseAndAliasing`` suite.
 
 Those tests name architectural tile IDs (``InstructionContractExecute_TMUL(0, 0, 1)``): the
-tile-instruction level, which :class:`interpreter.tile_registers.TileRegisters` models (read
+tile-instruction level, which :class:`interpreter.machine.tile_registers.TileRegisters` models (read
 every source, then write; faults before effects). A *block* never aliases: its destination is a
 hand resolved to an unallocated register (asl/block/model/dispatch/destination-shape.asl), which
 ``test_blocks_never_alias`` checks on the blocks our passes form and run.
@@ -20,8 +20,8 @@ from xdsl.parser import Parser
 from conformance.inventory import avs, avs_cases
 from conformance.support import bundled, run_both_levels
 from interpreter import run
-from interpreter.runner import build_context
-from interpreter.tile_registers import DISTINCT, Scalar, TileRegisters
+from interpreter.machine.tile_registers import DISTINCT, Scalar, TileRegisters
+from interpreter.ssa.runner import build_context
 from pto_dialect import isa
 from pto_dialect.bundle import BlockOp
 from pto_dialect.faults import PTOFault

@@ -2,7 +2,7 @@
 block/execution/BSTART.STD, .FP, .SYS, .CALL, .ICALL), XB (block/encoding/XB, reserved in PTO)
 and B.CATR (block/attributes/B.CATR), through our public API (D17): the decoder and assembler
 (``pto_dialect.isa``), the tile-block checker (``isa.check_block``) and the block-control
-state model (``interpreter.block_control.BlockControl``).
+state model (``interpreter.machine.block_control.BlockControl``).
 
 The C.BSTART and 32-bit STD/FP/SYS forms open scalar (Standard, Floating, System) blocks: what the AVS tests check
 is their decode, their BrType legality and the BARG / PC state a start installs, which
@@ -15,8 +15,8 @@ import pytest
 
 from conformance.inventory import avs
 from conformance.test_avs_block import kind
-from interpreter.arch import new_block_control
-from interpreter.block_control import (
+from interpreter.machine.arch import new_block_control
+from interpreter.machine.block_control import (
     BUNDLE_CONTROL,
     BUNDLE_POST_COMMIT,
     ILLEGAL_INSTRUCTION,

@@ -586,8 +586,8 @@ def _store(tile: str, tensor: str) -> str:
 
 def _decoded_tile(text: str, *args):
     """The TileValue (payload and definedness of every PE) the module's one decoded block
-    produces (``interpreter.bundle_functions.block_plan``)."""
-    from interpreter.bundle_functions import block_plan
+    produces (``interpreter.ssa.bundle_functions.block_plan``)."""
+    from interpreter.ssa.bundle_functions import block_plan
     from pto_dialect.bundle import BlockOp
 
     (blk,) = [o for o in bundled(text).walk() if isinstance(o, BlockOp)]
@@ -905,7 +905,7 @@ def test_ior_tile_consumers():
     for diagonal in (65536, -65536):
         assert fault(run, bundled(ttri), "f", diagonal, 1) == "TileLegality"
     assert fault(run, bundled(text), "f", 5, 2) == "TileLegality"
-    from interpreter.bundle_functions import block_plan
+    from interpreter.ssa.bundle_functions import block_plan
     from pto_dialect.bundle import BlockOp
 
     masked = linked.replace('pe_mode = "1111"', 'pe_mode = "0000"')
@@ -921,7 +921,7 @@ def test_ior_tile_consumers():
 
 
 def _parse(text: str):
-    from interpreter.runner import build_context, parse_module_text
+    from interpreter.ssa.runner import build_context, parse_module_text
 
     return parse_module_text(text, ctx=build_context())
 

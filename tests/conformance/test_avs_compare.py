@@ -17,7 +17,7 @@ from conformance.inventory import avs
 from interpreter import kernels, run
 from interpreter.kernels import pack_predicate
 from interpreter.kernels.status import NV, OF, NumericStatus, recording
-from interpreter.runner import build_context, parse_module_text
+from interpreter.ssa.runner import build_context, parse_module_text
 from passes import get_all_passes
 from pto_dialect import isa
 from pto_dialect.compare_ops import TCmpOp, TCmpsOp, TSelOp, TSelsOp

@@ -11,7 +11,7 @@ import pytest
 from interpreter import kernels, run
 from interpreter.kernels import convert as cv
 from interpreter.kernels.status import NX, recording
-from interpreter.runner import build_context, parse_module_text
+from interpreter.ssa.runner import build_context, parse_module_text
 from passes import get_all_passes
 from pto_dialect import isa
 from pto_dialect.convert_ops import TCVT_LAYOUT_CODES, TCvtOp, TDequantOp, TQuantOp
@@ -331,7 +331,7 @@ func.func @f(%a: !pto.tile<1x128xsi8, valid=1x2>) -> !pto.tile<1x32xf32, valid=1
 
 @avs("PTO-AVS-TILE-TCVT-CAPACITY-001")
 def test_packed_x2_full_logical_region():
-    from interpreter.runtime import TileValue
+    from interpreter.ssa.runtime import TileValue
     from pto_dialect.attributes import TileType
 
     t = TileType((128, 128), TileDataType.U4X2)

@@ -5,8 +5,8 @@ architectural state with a 4 KiB byte GM, capture the memory events, and check t
 ASL raises (``ProbeDataAccess``: DataPage beyond the permitted memory, DataAlignment for a
 misaligned access, each with the faulting access's address), the trap context, and that
 nothing changed. We run the same command words (decoded by :func:`pto_dialect.isa.decode`) on
-:class:`interpreter.shared_blocks.Core`, as the instruction attempt at a TPC of
-:class:`interpreter.arch.ArchState` (``run_at``). Expected addresses are derived by hand:
+:class:`interpreter.machine.shared_blocks.Core`, as the instruction attempt at a TPC of
+:class:`interpreter.machine.arch.ArchState` (``run_at``). Expected addresses are derived by hand:
 ``base + row * stride + column * element bytes`` modulo 2^64; the first failing access in
 row-major order; GM is 4096 bytes.
 """
@@ -18,8 +18,8 @@ import pytest
 
 from conformance.inventory import avs
 from conformance.test_avs_shared import IOR_A0_A1, STOP, ios, tlsu, word
-from interpreter.arch import ArchState
-from interpreter.shared_blocks import Core, dim
+from interpreter.machine.arch import ArchState
+from interpreter.machine.shared_blocks import Core, dim
 from pto_dialect import isa
 from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import TileDataType as T

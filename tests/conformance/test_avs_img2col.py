@@ -4,7 +4,7 @@
 
 The AVS tests configure tiles and a descriptor by tile ID (``ConfigureTile``,
 ``ConfigureTileFeatureMapDescriptor``) and call the contract functions: the tile-instruction
-level, modelled by :class:`interpreter.tile_registers.TileRegisters` (its
+level, modelled by :class:`interpreter.machine.tile_registers.TileRegisters` (its
 ``configure_feature_map`` is the harness function; TIMG2COL reads the source register's
 descriptor). The same values are checked at the SSA tile level, where the descriptor is the
 op's ``fmap`` property. Expected values are the AVS tests' (hand-checked against the ASL).
@@ -18,8 +18,8 @@ from xdsl.parser import Parser
 
 from conformance.inventory import avs, avs_units
 from interpreter import run
-from interpreter.runner import build_context
-from interpreter.tile_registers import Scalar, TileRegisters
+from interpreter.machine.tile_registers import Scalar, TileRegisters
+from interpreter.ssa.runner import build_context
 from pto_dialect.faults import PTOFault
 from pto_dialect.feature_map import FeatureMap, FeatureMapAttr
 

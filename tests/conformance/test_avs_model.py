@@ -151,7 +151,7 @@ def test_parameter_words_normal_only():
 STATIC_UNITS = {
     "PTO-AVS-TILE-MODEL-CAPACITY-LOCAL-STATIC-001": "pto_dialect.geometry:LOCAL_MAX_CODE",
     "PTO-AVS-TILE-MODEL-CAPACITY-SHARED-STATIC-001": "pto_dialect.geometry:SHARED_MAX_CODE",
-    "PTO-AVS-TILE-MODEL-DEFINEDNESS-ELEMENTS-STATIC-001": "interpreter.runtime:all_defined",
+    "PTO-AVS-TILE-MODEL-DEFINEDNESS-ELEMENTS-STATIC-001": "interpreter.ssa.runtime:all_defined",
     "PTO-AVS-TILE-MODEL-DEFINEDNESS-PACKED-BOUNDARY-STATIC-001": "pto_dialect.mx_quant:unpack_x2",
     "PTO-AVS-TILE-MODEL-DISPATCH-ELEMENTWISE-TILE-TILE-STATIC-001": "pto_dialect.isa.commands:TEPL_OPS",
     "PTO-AVS-TILE-MODEL-DISPATCH-IRREGULAR-AND-COMPLEX-STATIC-001": "pto_dialect.isa.commands:TEPL_OPS",
@@ -187,16 +187,16 @@ STATIC_UNITS = {
     "PTO-AVS-TILE-MODEL-LEGALITY-PE-MASK-STATIC-001": "pto_dialect.attributes:mask_encoding_errors",
     "PTO-AVS-TILE-MODEL-LEGALITY-REDUCTION-AND-EXPANSION-STATIC-001": "pto_dialect.tile_local:ReduceTileOp",
     "PTO-AVS-TILE-MODEL-MEMORY-ADDRESSING-STATIC-001": "pto_dialect.data_movement:TLoadOp",
-    "PTO-AVS-TILE-MODEL-MEMORY-LOAD-STORE-STATIC-001": "interpreter.pto_functions:tload_plan",
+    "PTO-AVS-TILE-MODEL-MEMORY-LOAD-STORE-STATIC-001": "interpreter.ssa.pto_functions:tload_plan",
     "PTO-AVS-TILE-MODEL-MEMORY-STRIDE-STATIC-001": "pto_dialect.data_movement:TLoadOp",
     "PTO-AVS-TILE-MODEL-NUMERIC-FORMATS-STATIC-001": "interpreter.kernels.mx:value_lut",
     "PTO-AVS-TILE-MODEL-NUMERIC-ROUNDING-STATIC-001": "pto_dialect.attributes:RoundingMode",
     "PTO-AVS-TILE-MODEL-SHAPE-CUBE-CELL-STATIC-001": "pto_dialect.geometry:cube_cell_shape",
     "PTO-AVS-TILE-MODEL-SHAPE-ROWS-COLUMNS-STATIC-001": "pto_dialect.geometry:default_size",
     "PTO-AVS-TILE-MODEL-SHAPE-VALID-REGION-STATIC-001": "pto_dialect.attributes:TileType",
-    "PTO-AVS-TILE-MODEL-STATE-ALLOCATION-STATIC-001": "interpreter.runtime:TileValue",
+    "PTO-AVS-TILE-MODEL-STATE-ALLOCATION-STATIC-001": "interpreter.ssa.runtime:TileValue",
     "PTO-AVS-TILE-MODEL-STATE-DESCRIPTORS-STATIC-001": "pto_dialect.attributes:TileType",
-    "PTO-AVS-TILE-MODEL-STATE-LOCAL-REGISTERS-STATIC-001": "interpreter.runtime:TileValue",
+    "PTO-AVS-TILE-MODEL-STATE-LOCAL-REGISTERS-STATIC-001": "interpreter.ssa.runtime:TileValue",
     "PTO-AVS-TILE-MODEL-STATE-TYPES-STATIC-001": "pto_dialect.datatypes:TileDataType",
 }
 

@@ -5,7 +5,7 @@ direct TLOAD/TSTORE, through the verifier, the block checker, the kernels and
 ``interpreter.run``.
 
 The alias tests (a destination naming a source tile) are in ``test_avs_alias.py``: they name
-architectural tile IDs, which ``interpreter.tile_registers`` models."""
+architectural tile IDs, which ``interpreter.machine.tile_registers`` models."""
 
 from __future__ import annotations
 

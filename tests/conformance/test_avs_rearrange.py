@@ -9,7 +9,7 @@ import pytest
 
 from conformance.inventory import avs
 from interpreter import run
-from interpreter.runner import build_context, parse_module_text
+from interpreter.ssa.runner import build_context, parse_module_text
 from passes import get_all_passes
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
@@ -164,8 +164,8 @@ def test_tscatter_duplicate_faults():
 
 @avs("PTO-AVS-TILE-TFILLPAD-SCALAR-001")
 def test_tfillpad_low_width_scalar_fills_physical_tile():
-    from interpreter.pto_functions import PTOFunctions
-    from interpreter.runtime import tile_from_array
+    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.runtime import tile_from_array
     from pto_dialect.tile_rearrange import TFillPadOp
 
     text = _program("pto.tfillpad", ["!pto.tile<32x4xui8, valid=1x2>", "i64"],
@@ -265,8 +265,8 @@ def _histogram(src: np.ndarray, filt: np.ndarray, byte_id: int, *, decoded: bool
 
 @avs("PTO-AVS-TILE-THISTOGRAM-PREFIX-001")
 def test_thistogram_unfiltered_u16_high_bytes_and_null_padding():
-    from interpreter.pto_functions import PTOFunctions
-    from interpreter.runtime import tile_from_array
+    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.runtime import tile_from_array
     from pto_dialect.tile_rearrange import THistogramOp
 
     src = np.array([[0x0100, 0x0200, 0x0201, 0xFF00]], np.uint16)

@@ -3,8 +3,8 @@
 The AVS tests build command words with bit fields, run them against architectural state (Local
 tiles by number, S registers, per-PE GPRs, GM bytes) and read the state back. We do the same
 with our decoder (:func:`pto_dialect.isa.decode` of the same words) and
-:class:`interpreter.shared_blocks.Core`; the unit-level ones use
-:class:`interpreter.shared_registers.SharedRegisters` directly. Expected values are derived by
+:class:`interpreter.machine.shared_blocks.Core`; the unit-level ones use
+:class:`interpreter.machine.shared_registers.SharedRegisters` directly. Expected values are derived by
 hand from the ASL (``UndefinedSharedTileWord`` = ``id XOR element``; quarter = byte offset x 4
 // TSize; PE0 is the mask's leftmost bit).
 """
@@ -17,8 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.inventory import avs, avs_units
-from interpreter.shared_blocks import Core, dim
-from interpreter.shared_registers import SharedDescriptor, SharedRegisters, SharedTile, tile_with
+from interpreter.machine.shared_blocks import Core, dim
+from interpreter.machine.shared_registers import (
+    SharedDescriptor,
+    SharedRegisters,
+    SharedTile,
+    tile_with,
+)
 from pto_dialect import isa
 from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import TileDataType as T
@@ -90,7 +95,7 @@ def test_tload_shared_per_pe_base_and_stride():
 def test_tstore_unallocated_shared_source():
     """A U64 store of an unallocated S42 with no LBs: a temporary 1 x 1 descriptor of 128 B
     (the minimum capacity), the undefined word 42 ^ 0 reaches GM, S42 stays absent."""
-    from interpreter.shared_registers import minimum_capacity
+    from interpreter.machine.descriptors import minimum_capacity
 
     assert minimum_capacity(1, 1, 1, T.U8) == 128
     core = Core()
@@ -101,7 +106,7 @@ def test_tstore_unallocated_shared_source():
 @avs("PTO-AVS-BLOCK-TSTORE-SHAPE-001")
 def test_tstore_unallocated_shape_beyond_every_capacity():
     """9 rows of 32768 U64 columns fit no Shared capacity: TileLegality, GM and S99 unchanged."""
-    from interpreter.shared_registers import minimum_capacity
+    from interpreter.machine.descriptors import minimum_capacity
 
     assert minimum_capacity(32768, 9, 32768, T.U8) == 0
     core = Core()
@@ -392,8 +397,8 @@ def test_shared_rejects_cube_layouts():
 
 STATIC = {
     "PTO-AVS-TILE-MODEL-STATE-SHARED-REGISTERS-STATIC-001":
-        "interpreter.shared_registers:SharedRegisters",
-    "PTO-AVS-TILE-MODEL-MEMORY-SHARED-MOVEMENT-STATIC-001": "interpreter.shared_blocks:Core",
+        "interpreter.machine.shared_registers:SharedRegisters",
+    "PTO-AVS-TILE-MODEL-MEMORY-SHARED-MOVEMENT-STATIC-001": "interpreter.machine.shared_blocks:Core",
 }  # fmt: skip
 
 
@@ -405,7 +410,7 @@ def test_quarters_gm_and_undefined_words():
     """Quarters by byte offset (U32 in 512 B: 32 elements per quarter; U4 in 128 B: 64); GM
     loads little-endian with signed types sign-extended; 4-bit stores are read-modify-write of
     a nibble; a misaligned or out-of-GM access faults before any byte changes."""
-    from interpreter.shared_registers import element_quarters, gm_load, gm_store
+    from interpreter.machine.shared_registers import element_quarters, gm_load, gm_store
 
     d = SharedDescriptor(512, 4, 32, 4, 32, T.U32)
     assert element_quarters(d)[[0, 31, 32, 127]].tolist() == [0, 0, 1, 3]

@@ -16,9 +16,9 @@ from conformance.inventory import avs
 from conformance.support import bundled, verify_error
 from interpreter import NumericStatus, kernels, run
 from interpreter.kernels.status import NV
-from interpreter.pto_functions import move_plan
-from interpreter.runner import build_context, parse_module_text
-from interpreter.runtime import TileValue, tile_from_array
+from interpreter.ssa.pto_functions import move_plan
+from interpreter.ssa.runner import build_context, parse_module_text
+from interpreter.ssa.runtime import TileValue, tile_from_array
 from pto_dialect import isa
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.isa.commands import TMOV_FUNCTIONS

@@ -11,7 +11,7 @@ import pytest
 from conformance.inventory import avs
 from conformance.support import bundled, run_both_levels
 from interpreter import kernels, run
-from interpreter.runner import RunError
+from interpreter.ssa.runner import RunError
 from pto_dialect import isa
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault

@@ -418,11 +418,11 @@ def test_raw_carriers_layouts_and_preserved_region():
   %d = pto.tinsert %o, %s, %c1, %c1 : ({U64}, {one}, i64, i64) -> {U64}""", [("d", U64)]),
                 u64([[41, 42], [43, 44]]), u64([[11]]), blocks=False)  # fmt: skip
     assert d.tolist() == [[41, 42], [43, 11]]
-    # the ASL step itself: destination0 = source0 = tile 0 (interpreter.tile_registers)
+    # the ASL step itself: destination0 = source0 = tile 0 (interpreter.machine.tile_registers)
     from xdsl.parser import Parser
 
-    from interpreter.runner import build_context
-    from interpreter.tile_registers import Scalar, TileRegisters
+    from interpreter.machine.tile_registers import Scalar, TileRegisters
+    from interpreter.ssa.runner import build_context
 
     regs = TileRegisters()
     for i, (t, v) in enumerate([(U64, [[41, 42], [43, 44]]), (one, [[11]])]):

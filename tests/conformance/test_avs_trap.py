@@ -1,6 +1,6 @@
 """AVS pass conditions of the architectural trap model (arch/data-types/system-registers,
 arch/data-types/trap-context, arch/data-types/fault, tile/model/memory/restart; D17) through
-``interpreter.arch.ArchState`` and its linked ``interpreter.block_control.BlockControl``.
+``interpreter.machine.arch.ArchState`` and its linked ``interpreter.machine.block_control.BlockControl``.
 
 Expected values are written out here from the ASL (trap numbers, reset values, access
 classes), not read from the model's tables.
@@ -14,8 +14,8 @@ from conformance.inventory import avs
 from conformance.model_support import U64, prog, u64
 from conformance.support import bundled
 from interpreter import run
-from interpreter.arch import ArchState, TrapContext
-from interpreter.arch import registers as R
+from interpreter.machine.arch import ArchState, TrapContext
+from interpreter.machine.arch import registers as R
 from pto_dialect.faults import FaultCode
 from pto_dialect.isa import BlockKind, Transfer
 

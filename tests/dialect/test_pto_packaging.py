@@ -85,5 +85,5 @@ def test_passes_do_not_import_interpreter(path):
 def test_scanner_sees_lazy_imports(tmp_path):
     """The scan catches imports inside functions too (what the glue modules do)."""
     f = tmp_path / "m.py"
-    f.write_text("def f():\n    from interpreter.runner import x\n    import passes.a\n")
+    f.write_text("def f():\n    from interpreter.ssa.runner import x\n    import passes.a\n")
     assert _imported_roots(f) == {"interpreter", "passes"}

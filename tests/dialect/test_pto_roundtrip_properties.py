@@ -1,6 +1,10 @@
 """Property tests: random tile types and random op instances either verify and round-trip
 through text exactly (custom and generic form), or are rejected with a VerifyException /
 ParseError — never any other exception (D16: verification is total).
+
+The op properties pin the verdict: an oracle written in this file from the spec's rules
+(PTO-SPEC 1-5, D2, D10, D11, D12, D13), not from the verifier's tables, says whether each
+random instance is legal, and the verifier must agree.
 """
 
 from __future__ import annotations
@@ -150,8 +154,9 @@ def _module(values: dict[str, Attribute], build) -> tuple[ModuleOp, Operation]:
     return ModuleOp([*defs.values(), op]), op
 
 
-def _check_module(module: ModuleOp) -> None:
-    """Verify; either way the text round-trips exactly. Only VerifyException may escape."""
+def _check_module(module: ModuleOp) -> str | None:
+    """Verify; either way the text round-trips exactly. Only VerifyException may escape.
+    Returns None when the module verifies, else the first line of the diagnostic."""
     custom = _print(module)
     generic = _print(module, generic=True)
     for text, is_generic in ((custom, False), (generic, True)):
@@ -170,10 +175,22 @@ def _check_module(module: ModuleOp) -> None:
             assert str(e2).splitlines()[0] == str(e).splitlines()[0]
         else:
             raise AssertionError("reparsed module verifies but the original does not") from e
-        return
+        return str(e).splitlines()[0]
     event("verified")
     Parser(CTX, custom).parse_module().verify()
     Parser(CTX, generic).parse_module().verify()
+    return None
+
+
+def _assert_verdict(diag: str | None, expected: list[str], decode: bool) -> None:
+    """The verifier's verdict is the oracle's: legal iff ``expected`` lists no violated rule;
+    a reserved B.FPATR value is an IllegalInstruction (it does not decode), the rest TileLegality."""
+    if not expected:
+        assert diag is None, f"oracle: legal; verifier: {diag}"
+        return
+    assert diag is not None, f"oracle: illegal ({'; '.join(expected)}); the verifier accepts it"
+    kind = "[IllegalInstruction]" if decode else "[TileLegality]"
+    assert kind in diag, f"expected a {kind} fault for {expected}, got {diag}"
 
 
 MX_POOL = [T.FP16, T.BF16, T.E4M3, T.E5M2, T.E2M1X2, T.E1M2X2] * 3 + [T.FP32, T.S8, T.E3M2]
@@ -253,13 +270,105 @@ def tgemv_cases(draw):
 
 @SETTINGS
 @given(tgemv_cases())
-def test_tgemv_mx_bias_verifies_or_faults_and_round_trips(case):
+def test_tgemv_mx_bias_verdict_is_the_oracles_and_round_trips(case):
     vals, ops, results, props = case
     module, _ = _module(
         vals,
         lambda v: TGemvMxBiasOp({role: v[name] for role, name in ops.items() if name in v}, results, **props),
     )
-    _check_module(module)
+    _assert_verdict(_check_module(module), *_tgemv_oracle(vals, ops, results, props))
+
+
+# The spec's rules for TGEMV_MX_BIAS, restated here as literals (PTO-SPEC 1, 3.3, 4; D2, D10,
+# D11, D12, D13) so that the oracle shares no table with the verifier.
+_MX_TYPES = {T.FP16, T.BF16, T.E4M3, T.E5M2, T.E2M1X2, T.E1M2X2}
+_UNSCALED = {T.FP16, T.BF16}
+_DEFINED_PRE_QUANT = {0, 1, 2, 3, 4, 5, 12, 13, 16, 17, 18, 19, 20, *range(23, 29), *range(32, 40)}
+_FP32_ACC_OUT = {  # PreQuantMode -> D element type, FP32-accumulator modes only (D11)
+    0: T.FP32, 1: T.FP16, 16: T.BF16, 23: T.S8, 24: T.S8, 25: T.HIF8, 26: T.E4M3, 27: T.FP32,
+    28: T.HIF8, 32: T.FP16, 33: T.FP16, 34: T.BF16, 36: T.BF16, 37: T.E4M3, 38: T.FP32,
+}  # fmt: skip
+_VECTOR_QUANT = {23, 28, 33, 36, 37, 38}  # the V... modes read a 1xN U64 tile
+_SCALAR_QUANT = {24, 25, 26, 27, 32, 34}  # the Q... modes read a 64-bit parameter word
+_FIXED_ROUNDING = {1, 16, 25, 26, 28, 32, 33, 34, 36, 37}
+_GROUP_N = {1: 8, 2: 16, 3: 32, 4: 48, 5: 64, 6: 80, 7: 96, 8: 112, 9: 128}
+
+
+def _tgemv_oracle(vals, ops, results, props) -> tuple[list[str], bool]:
+    """The rules a TGEMV_MX_BIAS instance violates, from its operand and result types alone;
+    and whether the first is a decoding failure (which mask 0 does not suppress, D12)."""
+    f: Fpatr = props["fpatr"]
+    mask: str = props["mask"]
+    mode = f.pre_quant_mode
+    decode = [
+        msg
+        for msg, bad in (
+            ("reserved pre_quant_mode", mode not in _DEFINED_PRE_QUANT),
+            ("reserved relu_mode", f.relu_mode > 3),
+            ("reserved group_n_code", f.group_n_code > 9),
+        )
+        if bad
+    ]
+    if decode:
+        return decode, True
+    if mask == "0000":
+        return [], False
+    v = {role: vals[name] for role, name in ops.items() if name in vals}
+    a, b = v["a"], v["b"]
+    m, k = a.valid_shape
+    n = b.valid_shape[1]
+    nb = -(-k // 32)
+    rules: list[tuple[str, bool]] = []
+    for side, t in (("a", a), ("b", b)):
+        rules.append((f"{side}: not an MX input type", t.dtype not in _MX_TYPES))
+        rules.append((f"{side}_scale iff not FP16/BF16", (f"{side}_scale" in v) == (t.dtype in _UNSCALED)))
+    rules += [
+        ("row_max_init without row_max_en", f.row_max_init and not f.row_max_en),
+        ("group_max_en iff group_n_code != 0", bool(f.group_max_en) != (f.group_n_code != 0)),
+        ("max_abs_en without a max", f.max_abs_en and not (f.row_max_en or f.group_max_en)),
+        ("trans_a/trans_b/cscale_en set", f.trans_a or f.trans_b or f.cscale_en),
+        ("not an FP32-accumulator mode", mode not in _FP32_ACC_OUT),
+        ("rmode set with a fixed-rounding mode",
+         mode in _FIXED_ROUNDING and props["rmode"] is not RoundingMode.DEFAULT),
+    ]  # fmt: skip
+    want = {"a", "b", "bias"} | {f"{s}_scale" for s, t in (("a", a), ("b", b)) if t.dtype not in _UNSCALED}
+    want |= {"row_max_in"} if f.row_max_en and f.row_max_init else set()
+    want |= {"quant"} if mode in _VECTOR_QUANT else {"quant_scalar"} if mode in _SCALAR_QUANT else set()
+    want |= {"prelu"} if f.relu_mode == 3 else {"lrelu_scalar"} if f.relu_mode == 2 else set()
+    rules.append(("operands not those B.FPATR selects", set(v) != want))
+    aux_want = (["row_max"] if f.row_max_en else []) + (["group_max"] if f.group_max_en else [])
+    rules.append(("results not those B.FPATR enables", len(results) != 1 + len(aux_want)))
+    for role in ("quant_scalar", "lrelu_scalar"):
+        rules.append((f"{role} not i64", role in v and v[role] != i64))
+    tiles = {r: t for r, t in v.items() if isinstance(t, TileType)}
+    d = results[0]
+    for t in tiles.values():
+        rules.append(("source not held by the selected PEs", any(c == "1" and h == "0" for c, h in zip(mask, t.pe_mask))))
+    for t in results:
+        rules.append(("result not on exactly the selected PEs", t.pe_mask != mask))
+    row_major = lambda t, dt, shape: (  # noqa: E731
+        t.dtype is dt and t.layout_kind is Layout.ROW_MAJOR and t.valid_shape == shape
+    )
+    rules += [
+        ("M != 1", m != 1),
+        ("b rows != K", b.valid_shape[0] != k),
+        ("a layout", a.layout_kind not in (Layout.CUBE_M16, Layout.CUBE_M32)),
+        ("b layout", b.layout_kind is not Layout.CUBE_N8),
+        ("a_scale shape/type", "a_scale" in v and not row_major(v["a_scale"], T.E8M0, (m, nb))),
+        ("b_scale shape/type", "b_scale" in v and not row_major(v["b_scale"], T.E8M0, (nb, n))),
+        ("bias", not row_major(v["bias"], T.FP32, (1, n))),
+        ("row_max_in", "row_max_in" in v and not row_major(v["row_max_in"], T.FP32, (m, 1))),
+        ("quant", "quant" in v and not row_major(v["quant"], T.U64, (1, n))),
+        ("prelu", "prelu" in v and not row_major(v["prelu"], T.U64, (1, n))),
+        ("d layout != a layout", d.layout_kind is not a.layout_kind),
+        ("d shape", d.valid_shape != (m, n)),
+        ("d type", d.dtype is not _FP32_ACC_OUT.get(mode, d.dtype)),
+    ]
+    if len(results) == 1 + len(aux_want):
+        for role, t in zip(aux_want, results[1:]):
+            cols = 1 if role == "row_max" else -(-n // _GROUP_N.get(f.group_n_code, n or 1))
+            rules.append((role, not row_major(t, T.FP32, (m, cols))))
+    return [msg for msg, bad in rules if bad], False
 
 
 TREM_POOL = list(TileDataType)
@@ -296,9 +405,32 @@ def trem_cases(draw):
 
 @SETTINGS
 @given(trem_cases())
-def test_trem_verifies_or_faults_and_round_trips(case):
+def test_trem_verdict_is_the_oracles_and_round_trips(case):
     from pto_dialect.attributes import PadValue
 
     (ta, tb, tr), pad, mask = case
     module, _ = _module({"x": ta, "y": tb}, lambda v: TRemOp(v["x"], v["y"], tr, pad=PadValue(pad), mask=mask))
-    _check_module(module)
+    _assert_verdict(_check_module(module), _trem_oracle(ta, tb, tr, mask), decode=False)
+
+
+# TileVecArithmeticDataTypeSupported (asl/tile/model/legality/dtype-layout.asl; D6 revised).
+_TREM_TYPES = {T.FP64, T.FP32, T.TF32, T.HF32, T.FP16, T.BF16, T.E4M3, T.E5M2,
+               T.S64, T.S32, T.S16, T.S8, T.U64, T.U32, T.U16, T.U8}  # fmt: skip
+
+
+def _trem_oracle(ta: TileType, tb: TileType, tr: TileType, mask: str) -> list[str]:
+    """The rules a TREM instance violates (PTO-SPEC 5, D6, D10, D12, D13): mask 0 is a no-op;
+    else three Local row-major tiles on the op's PEs, one type of the set, identical
+    physical shape, valid shape, type and capacity."""
+    if mask == "0000":
+        return []
+    key = lambda t: (t.element_type, t.shape, t.valid_shape, t.capacity)  # noqa: E731
+    rules = [("element type not in TREM's set", ta.dtype not in _TREM_TYPES)]
+    for t in (ta, tb, tr):
+        rules += [
+            ("not row-major", t.layout_kind is not Layout.ROW_MAJOR),
+            ("shared storage", t.storage_kind is not Storage.LOCAL),
+            ("PE mask differs from the op's", t.pe_mask != mask),
+            ("tiles differ", key(t) != key(ta)),
+        ]
+    return [msg for msg, bad in rules if bad]

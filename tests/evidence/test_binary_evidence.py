@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from interpreter import run
-from interpreter.runner import build_context, parse_module_text
+from interpreter.ssa.runner import build_context, parse_module_text
 from passes import get_all_passes
 from pto_dialect import isa
 from pto_dialect.bundle import BlockOp

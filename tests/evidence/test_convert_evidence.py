@@ -513,7 +513,7 @@ func.func @f(%x: tensor<40x24xf32>) -> (tensor<40x24xi16>, tensor<40x24xf16>, te
 
 
 def test_tensor_convert_lowers_bit_exactly():
-    from interpreter.runner import build_context, parse_module_text
+    from interpreter.ssa.runner import build_context, parse_module_text
     from passes import get_all_passes
 
     x = (np.random.default_rng(0).standard_normal((40, 24)) * 300).astype(np.float32)

@@ -30,9 +30,9 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from interpreter import RunError, run
-from interpreter.runner import build_context, extra_functions, parse_module_text
-from interpreter.runtime import TileValue, tile_from_array
-from interpreter.upstream import upstream_functions
+from interpreter.ssa.runner import build_context, extra_functions, parse_module_text
+from interpreter.ssa.runtime import TileValue, tile_from_array
+from interpreter.ssa.upstream import upstream_functions
 from passes import get_all_passes
 from pto_dialect import isa
 from pto_dialect.bundle import BlockOp

@@ -262,7 +262,7 @@ def test_tensor_map_lowers_and_agrees():
     ``pto-tile-to-capacity`` and after block formation (decoded execution)."""
     from pathlib import Path
 
-    from interpreter.runner import build_context, parse_module_text
+    from interpreter.ssa.runner import build_context, parse_module_text
     from passes import get_all_passes
 
     text = (Path(__file__).parents[1] / "filecheck/passes/pto_map.mlir").read_text()

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from test_binary_evidence import _bundled as bundled
 
 from interpreter import kernels, run
-from interpreter.runtime import storage_dtype
+from interpreter.kernels.storage import storage_dtype
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
 from pto_dialect.feature_map import FeatureMap
@@ -166,9 +166,9 @@ def test_tile_level_positions_padding_and_faults():
     """posM / posK as i64 operands (their low sixteen bits), Null padding outside the
     destination's valid rectangle, each PE its own payload; a referenced element outside the
     source's valid rectangle (Null padding, undefined) faults before any effect."""
-    from interpreter.pto_functions import PTOFunctions
-    from interpreter.runner import build_context, parse_module_text
-    from interpreter.runtime import tile_from_array
+    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.runner import build_context, parse_module_text
+    from interpreter.ssa.runtime import tile_from_array
     from pto_dialect.tile_rearrange import TImg2ColOp
 
     fmap = "#pto.fmap<nc1hwc0, height = 3, width = 3, filter_height = 2, filter_width = 2>"

@@ -19,8 +19,8 @@ import pytest
 from test_binary_evidence import _bundled as bundled
 
 from interpreter import kernels, run
-from interpreter.runner import build_context, parse_module_text
-from interpreter.runtime import storage_dtype
+from interpreter.kernels.storage import storage_dtype
+from interpreter.ssa.runner import build_context, parse_module_text
 from pto_dialect import isa
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
@@ -179,8 +179,8 @@ def test_gather_tile_and_block():
 def test_scatter_tile_and_block_zero_fill_is_defined():
     """TSCATTER: the whole physical destination is typed zero and defined before the writes
     (no Null padding)."""
-    from interpreter.pto_functions import PTOFunctions
-    from interpreter.runtime import tile_from_array
+    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.runtime import tile_from_array
 
     src = np.array([[1.5, -2.0], [3.0, 4.0]], np.float32)
     idx = np.array([[2, 0], [3, 1]], np.uint64)
@@ -198,8 +198,8 @@ def test_scatter_tile_and_block_zero_fill_is_defined():
 def test_tfillpad_tile_and_block_with_and_without_word():
     """The padding word through B.IOR RegSrc0; without it the block has no B.IOR and fills
     zeros; every physical element is defined."""
-    from interpreter.pto_functions import PTOFunctions
-    from interpreter.runtime import tile_from_array
+    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.runtime import tile_from_array
 
     ins, res = [_tile(T.S16, 4, (1, 2), 128), "i64"], _tile(T.S16, 4, (2, 3), 128)
     a = np.array([[-1, 7]], np.int16)
@@ -302,8 +302,8 @@ def test_window_offsets_fault(k, params, msg):
 def test_window_tile_level_padding_and_definedness():
     """TEXTRACT pads with Null; TINSERT keeps the old destination's payload AND definedness
     outside the valid rectangle (its Null padding stays undefined); omitted offsets are 0."""
-    from interpreter.pto_functions import PTOFunctions
-    from interpreter.runtime import TileValue, tile_from_array
+    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.runtime import TileValue, tile_from_array
 
     text = _program("pto.textract", [_tile(T.U8, 4, (3, 4), 128), "i64", "i64"],
                     _tile(T.U8, 4, (2, 2), 128))  # fmt: skip
@@ -453,8 +453,8 @@ def test_thistogram_tile_block_and_filter_definedness():
     """Tile level and decoded block agree; only the filter elements read must be defined
     (U16 ByteId1 reads none); the block carries a mandatory B.DATR (U32, ByteId) and no
     B.DIM, and a block without it is TileLegality."""
-    from interpreter.pto_functions import PTOFunctions
-    from interpreter.runtime import TileValue, tile_from_array
+    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.runtime import TileValue, tile_from_array
 
     ins = ["!pto.tile<16x4xui16, valid=2x4>", "!pto.tile<64x2xui8, valid=2x1>"]
     src = np.array([[0xAA01, 0xBB02, 0xAA03, 0x0104], [0xBB05, 0xBB06, 0xAA07, 0xBB07]], np.uint16)

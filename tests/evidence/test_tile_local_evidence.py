@@ -23,7 +23,7 @@ from test_binary_evidence import FLOAT_FORMATS, round_to_format
 from test_binary_evidence import _bundled as bundled
 
 from interpreter import kernels, run
-from interpreter.runner import build_context, parse_module_text
+from interpreter.ssa.runner import build_context, parse_module_text
 from passes import get_all_passes
 from pto_dialect import isa
 from pto_dialect.datatypes import TileDataType
@@ -429,8 +429,8 @@ def _tile_op(text: str) -> TeplTileOp:
 def test_padding_and_definedness_of_results(pad, bits, defined):
     """D9: the destination's elements outside its valid rectangle hold the PadValue (Max:
     the largest finite FP32) and are defined; Null padding is undefined."""
-    from interpreter.pto_functions import PTOFunctions
-    from interpreter.runtime import tile_from_array
+    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.runtime import tile_from_array
 
     op = _tile_op(_program(BY_NAME["TROWMAX"], T.FP32, pad=pad))
     src = tile_from_array(op.srcs[0].type, _values(T.FP32, (3, 5)))
@@ -510,8 +510,8 @@ def test_block_zero_mask_is_a_noop():
 def test_undefined_source_faults_before_effect():
     """A source with an undefined element in its valid rectangle is TileLegality (D9,
     ``TileSourceContentsDefined``) before any result."""
-    from interpreter.pto_functions import PTOFunctions
-    from interpreter.runtime import TileValue
+    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.runtime import TileValue
     from pto_dialect.attributes import TileType
 
     src_t = TileType((8, 16), T.FP32, (4, 5))
@@ -680,7 +680,7 @@ def test_ttri_against_reference():
 def test_generator_padding_is_null():
     """TCI / TTRI pad with Null: the destination's elements outside the valid rectangle are
     undefined (the AVS tests' ``defined_elements[padding] == '0'``)."""
-    from interpreter.pto_functions import PTOFunctions
+    from interpreter.ssa.pto_functions import PTOFunctions
     from pto_dialect.tile_local import GeneratorTileOp
 
     m = parse_module_text(_gen_program("ttri", "!pto.tile<8x16xf16, valid=2x3>", params=False),

@@ -59,7 +59,7 @@ UNFIXED: dict[str, str] = {
     "index": "issue 23 item 2: pto-fuse-elementwise keeps a producer's linalg.index unmapped",
     "maxnumf": "reference interpreter: arith.maxnumf/minnumf with a signalling NaN (np.fmax)",
     "int-sum-0d": "reference interpreter: i8-i32 addi/muli full reductions to 0-d overflow "
-                  "(interpreter/upstream/linalg.py _fold_idiom)",
+                  "(interpreter/ssa/upstream/linalg.py _fold_idiom)",
 }
 """Known bugs being fixed elsewhere: a finding of a program with one of these features is
 ``known`` (after the feature's check, see :func:`explain_known`) instead of a finding.
@@ -82,14 +82,14 @@ _CTX = None
 def _context():
     global _CTX
     if _CTX is None:
-        from interpreter.runner import build_context
+        from interpreter.ssa.runner import build_context
 
         _CTX = build_context()
     return _CTX
 
 
 def _parse(text: str):
-    from interpreter.runner import parse_module_text
+    from interpreter.ssa.runner import parse_module_text
 
     m = parse_module_text(text)
     m.verify()
@@ -191,7 +191,7 @@ def check(program: Program, seed: int, inputs: list[np.ndarray] | None = None) -
     from xdsl.utils.exceptions import PassFailedException
 
     from interpreter import run
-    from interpreter.runner import RunError
+    from interpreter.ssa.runner import RunError
     from pto_dialect.faults import PTOFault
 
     try:

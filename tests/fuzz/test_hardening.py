@@ -300,7 +300,7 @@ def test_encode_error_shows_assembly_not_repr(tmp_path):
 def test_wide_byte_tiles_stay_encodable(tmp_path):
     """A 1x65536 ui8 elementwise op once tiled into 65536-column tiles, whose LB0 wrapped
     to 0; columns are now capped at 2^15 and the lowered program computes the same."""
-    from interpreter.runner import run as run_module
+    from interpreter.ssa.runner import run as run_module
 
     text = """func.func @f(%a: tensor<1x65536xui8>, %b: tensor<1x65536xui8>) -> tensor<1x65536xui8> {
   %r = pto.elementwise add %a, %b : tensor<1x65536xui8>
@@ -347,7 +347,7 @@ def test_help_lists_every_pto_pass_first():
         ("pto-lower{level=", "Error parsing pass pipeline specification"),  # a BaseException
         (",,", "Expected pass name here"),
         ("pto-tile-to-capacity{pes=abc}", "expected int"),
-        ("no-such-pass", "Unrecognized passes"),
+        ("no-such-pass", "unknown pass 'no-such-pass'"),
     ],
 )
 def test_malformed_pipelines(tmp_path, pipeline, needle):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from interpreter.runner import parse_module_text
+from interpreter.ssa.runner import parse_module_text
 from tests.fuzz import semantic
 from tests.fuzz.programs import Limits, Program, generate, make_inputs, quiet_snans
 

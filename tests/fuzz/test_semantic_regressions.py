@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from interpreter import run
-from interpreter.runner import build_context, parse_module_text
+from interpreter.ssa.runner import build_context, parse_module_text
 from passes.pto_lower import PTOLowerPass
 
 
@@ -172,7 +172,7 @@ def test_maxnumf_signalling_nan_gives_the_other_operand():
 
 @pytest.mark.xfail(strict=True, reason="reference interpreter: an i8-i32 addi/muli reduction "
                                        "of every dimension overflows numpy's 0-d accumulator "
-                                       "(interpreter/upstream/linalg.py _fold_idiom; "
+                                       "(interpreter/ssa/upstream/linalg.py _fold_idiom; "
                                        "semantic.UNFIXED 'int-sum-0d')")
 @pytest.mark.parametrize("op", ["addi", "muli"])
 def test_full_integer_reduction_wraps(op):

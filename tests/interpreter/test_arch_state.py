@@ -1,14 +1,14 @@
-"""The architectural trap model (``interpreter.arch``) beyond the AVS tests: trap-status
+"""The architectural trap model (``interpreter.machine.arch``) beyond the AVS tests: trap-status
 packing, interrupts and the timer, recoverability, the trap vector, and faults of the
 block-control model entering their trap. Expected values are derived by hand from the ASL
-functions named in ``interpreter/arch/state.py``."""
+functions named in ``interpreter/machine/arch/state.py``."""
 
 from __future__ import annotations
 
 import pytest
 
-from interpreter.arch import ArchState, new_block_control
-from interpreter.block_control import BlockControl
+from interpreter.machine.arch import ArchState, new_block_control
+from interpreter.machine.block_control import BlockControl
 from pto_dialect import isa
 from pto_dialect.faults import FaultCode
 from pto_dialect.isa import BCatr, BStartStd, CBStart, CBStartStd

@@ -1,4 +1,4 @@
-"""The block-control state model (``interpreter.block_control``) beyond the AVS tests: the
+"""The block-control state model (``interpreter.machine.block_control``) beyond the AVS tests: the
 stop forms' continuation (BSTOP / C.BSTOP / L.BSTOP), COND not taken, InstructionPC, the
 retiring block staying authoritative when its commit fails, and the refusal of tile blocks.
 Expected values are derived by hand from the ASL functions named in the module docstring."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.arch import new_block_control
-from interpreter.block_control import (
+from interpreter.machine.arch import new_block_control
+from interpreter.machine.block_control import (
     BUNDLE_CONTROL,
     BUNDLE_POST_COMMIT,
     INSTRUCTION_PC,

@@ -19,9 +19,10 @@ from xdsl.dialects import func
 from xdsl.passes import PassPipeline
 from xdsl.traits import SymbolTable
 
-from interpreter import compiled, run
-from interpreter.compiled import loops
-from interpreter.runner import EngineMismatch, build_context, load_module
+from interpreter import run
+from interpreter.ssa import compiled
+from interpreter.ssa.compiled import loops
+from interpreter.ssa.runner import EngineMismatch, build_context, load_module
 from passes import get_all_passes
 from pto_dialect.faults import FaultKind, PTOFault
 
@@ -105,7 +106,7 @@ def test_a_k_chain_of_acc_ops_is_one_kernel_call(monkeypatch, profile, calls):
     one kernel call in the ordered profile (ADR-0047: C, then every term in K order, is one
     FMA chain), bitwise what the xDSL engine computes op by op; ``exact`` rounds once per op,
     so it keeps one call per op."""
-    from interpreter.compiled import batch
+    from interpreter.ssa.compiled import batch
 
     k, n = 4070, 1024
     operands = _mx_gemv_operands(k, n, 11)
@@ -266,7 +267,7 @@ func.func @main(%a: i32, %b: i32) -> i32 {
   func.return %q : i32
 }
 """
-    from interpreter.runner import RunError
+    from interpreter.ssa.runner import RunError
 
     for engine in ("compiled", "xdsl"):
         with pytest.raises(RunError, match="'arith.divsi'"):
@@ -286,7 +287,7 @@ def test_plans_are_cached_per_module_and_function():
 
 
 def test_engine_mismatch_is_reported(monkeypatch):
-    from interpreter import runner
+    from interpreter.ssa import runner
 
     module = _lowered(_trem_loop(2), None)
     a, b, init = _trem_inputs(2)
@@ -302,7 +303,7 @@ def test_engine_mismatch_is_reported(monkeypatch):
 
 
 def test_unknown_engine_is_a_clear_error():
-    from interpreter.runner import RunError
+    from interpreter.ssa.runner import RunError
 
     with pytest.raises(RunError, match="unknown engine 'fast'"):
         run("func.func @f() { func.return }", "f", engine="fast")

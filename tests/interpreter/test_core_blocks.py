@@ -1,5 +1,5 @@
-"""Decoded (unlinked) Local TEPL / CUBE blocks on :class:`interpreter.shared_blocks.Core`
-(interpreter/core_local.py; docs/blocks.md "Decoded blocks on Core").
+"""Decoded (unlinked) Local TEPL / CUBE blocks on :class:`interpreter.machine.shared_blocks.Core`
+(interpreter/machine/core_local.py; docs/blocks.md "Decoded blocks on Core").
 
 Differential: a tile-level program is formed into linked blocks (pto-form-bundles,
 pto-assign-registers) and run with :func:`interpreter.run`; the same blocks' commands then run
@@ -19,9 +19,9 @@ from xdsl.dialects.func import Func
 from xdsl.parser import Parser
 
 from interpreter.kernels.postprocess import lrelu_param_word, quant_param_word
-from interpreter.runner import run
-from interpreter.runtime import storage_dtype
-from interpreter.shared_blocks import Core
+from interpreter.kernels.storage import storage_dtype
+from interpreter.machine.shared_blocks import Core
+from interpreter.ssa.runner import run
 from passes.pto_assign_registers import PTOAssignRegistersPass
 from passes.pto_form_bundles import PTOFormBundlesPass
 from pto_dialect.attributes import TileType
@@ -75,9 +75,9 @@ def _linked_definedness(m: ModuleOp, args, inputs, profile: str) -> list[bool]:
     from xdsl.interpreter import Interpreter
     from xdsl.interpreters.func import FuncFunctions
 
-    from interpreter.bundle_functions import PTOBundleFunctions
-    from interpreter.pto_functions import PTOFunctions
-    from interpreter.runtime import tile_from_array
+    from interpreter.ssa.bundle_functions import PTOBundleFunctions
+    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.runtime import tile_from_array
 
     interp = Interpreter(m)
     for fns in (FuncFunctions(), PTOFunctions(profile), PTOBundleFunctions(profile)):
@@ -439,7 +439,7 @@ def _example_blocks(name: str) -> list[BlockOp]:
     from xdsl.dialects import func
     from xdsl.ir import Block, Region
 
-    from interpreter.runner import build_context, load_module
+    from interpreter.ssa.runner import build_context, load_module
     from passes.pto_lower import PTOLowerPass
     from pto_dialect.bundle import dim_registers
     from pto_dialect.isa import BlockFamily
@@ -592,7 +592,7 @@ def test_fault_enters_the_trap_model_as_an_attempt():
     """Run as an instruction attempt (``ArchState.run_at``), a TileAllocation becomes the trap
     at the block's TPC with a recoverable context and every register unchanged; after a
     register is released the same attempt completes."""
-    from interpreter.arch import ArchState
+    from interpreter.machine.arch import ArchState
     from pto_dialect.faults import FaultCode
 
     blk = _block("binary-tadd")

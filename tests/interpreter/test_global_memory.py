@@ -1,5 +1,5 @@
 """GM data-access faults, memory events and the Local TLOAD / TSTORE of ``Core``
-(interpreter/global_memory.py, interpreter/local_tlsu.py; docs/gm-faults.md).
+(interpreter/machine/global_memory.py, interpreter/machine/local_tlsu.py; docs/gm-faults.md).
 
 Expected values are derived by hand: addresses ``base + row * stride + column * bytes``, the
 first failing access in order decides the fault (alignment before permission), the 4-bit
@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from interpreter.arch import ArchState
-from interpreter.global_memory import GlobalMemory, gm_store
-from interpreter.shared_blocks import Core, dim
+from interpreter.machine.arch import ArchState
+from interpreter.machine.global_memory import GlobalMemory, gm_store
+from interpreter.machine.shared_blocks import Core, dim
 from pto_dialect import isa
 from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import TileDataType as T

@@ -11,8 +11,8 @@ from xdsl.interpreters.arith import ArithFunctions
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.parser import Parser
 
-from interpreter.pto_functions import PTOFunctions
-from interpreter.runtime import array_from_tile, tile_from_array
+from interpreter.ssa.pto_functions import PTOFunctions
+from interpreter.ssa.runtime import array_from_tile, tile_from_array
 from pto_dialect.dialect import PTO
 from pto_dialect.faults import PTOFault
 
@@ -135,7 +135,7 @@ def test_join_columns_views_adjacent_slices_and_copies_others(dtype):
     both give the same values, for numpy and ml_dtypes element types."""
     import ml_dtypes
 
-    from interpreter.pto_functions import _join_columns
+    from interpreter.ssa.pto_functions import _join_columns
 
     dt = np.dtype(getattr(ml_dtypes, dtype)) if isinstance(dtype, str) else np.dtype(dtype)
     base = (np.arange(6 * 16) % 7).astype(np.float32).reshape(6, 16).astype(dt)

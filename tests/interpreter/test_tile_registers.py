@@ -1,4 +1,4 @@
-"""``interpreter.tile_registers``: bad input is a clear one-line error, never a traceback from
+"""``interpreter.machine.tile_registers``: bad input is a clear one-line error, never a traceback from
 inside xDSL; state is only changed by a completed instruction (the AVS alias tests are in
 tests/conformance/test_avs_alias.py)."""
 
@@ -9,8 +9,8 @@ import pytest
 from xdsl.parser import Parser
 
 from interpreter import RunError
-from interpreter.runner import build_context
-from interpreter.tile_registers import Scalar, TileRegisters
+from interpreter.machine.tile_registers import Scalar, TileRegisters
+from interpreter.ssa.runner import build_context
 
 T = Parser(build_context(), "!pto.tile<16x2xui64, valid=1x2>").parse_type()
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from interpreter import RunError, run
-from interpreter.runner import load_module
+from interpreter.ssa.runner import load_module
 
 N = 16
 I32 = st.integers(-(2**31), 2**31 - 1)

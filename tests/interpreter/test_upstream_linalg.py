@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from upstream_programs import FLOOR_MOD_F, FLOOR_MOD_I32, GEMV_F32, GEMV_MATMUL, MX_GEMV
 
-import interpreter.upstream.linalg as linalg_impl
+import interpreter.ssa.upstream.linalg as linalg_impl
 from interpreter import RunError, run
-from interpreter.runner import load_module
+from interpreter.ssa.runner import load_module
 from tests.budget import examples
 
 

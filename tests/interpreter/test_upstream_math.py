@@ -13,7 +13,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from interpreter.runner import RunError, run
+from interpreter.ssa.runner import RunError, run
 
 UNARY = {
     "absf": abs, "floor": math.floor, "ceil": math.ceil, "trunc": math.trunc,

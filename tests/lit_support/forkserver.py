@@ -123,9 +123,9 @@ LAZY_IMPORTS = (
     "encodings.cp437",
     "pto_dialect.dialect",
     "pto_dialect.ssa_checks",
-    "interpreter.tensor_functions",
-    "interpreter.tensor_convert_functions",
-    "interpreter.tensor_local_functions",
+    "interpreter.ssa.tensor_functions",
+    "interpreter.ssa.tensor_convert_functions",
+    "interpreter.ssa.tensor_local_functions",
 )
 """Modules the tools import inside functions (seen with ``sys.modules`` before and after a run)."""
 
@@ -135,7 +135,7 @@ def _warm() -> None:
     children inherit the loaded modules, never state left by an earlier command."""
     from xdsl.dialects import get_all_dialects
 
-    import interpreter.compiled  # noqa: F401
+    import interpreter.ssa.compiled  # noqa: F401
     import pto_dialect.upstream  # noqa: F401
     from passes import get_all_passes
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects import builtin
 
-from interpreter.runner import build_context, parse_module_text
+from interpreter.ssa.runner import build_context, parse_module_text
 
 
 def parse(text: str) -> builtin.ModuleOp:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from interpreter import run
-from interpreter.runner import build_context, parse_module_text
+from interpreter.ssa.runner import build_context, parse_module_text
 from passes import get_all_passes
 
 PROGRAM = """

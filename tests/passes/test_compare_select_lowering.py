@@ -20,7 +20,7 @@ import os
 import numpy as np
 import pytest
 
-from interpreter.runner import build_context, parse_module_text, run
+from interpreter.ssa.runner import build_context, parse_module_text, run
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
 from passes.pto_lower import PTOLowerPass
 

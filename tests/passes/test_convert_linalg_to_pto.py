@@ -129,7 +129,7 @@ def test_d8_unsigned_remainder_in_the_signed_idiom_is_not_the_idiom():
     what the unlowered body computes."""
     import numpy as np
 
-    from interpreter.runner import run
+    from interpreter.ssa.runner import run
 
     bad = floor_mod_program((6,), "i32", "signed").replace("arith.remsi %x, %y", "arith.remui %x, %y")
     m = apply(ConvertLinalgToPtoPass(), parse(bad))

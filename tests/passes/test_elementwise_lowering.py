@@ -14,7 +14,7 @@ import os
 import numpy as np
 import pytest
 
-from interpreter.runner import build_context, parse_module_text, run
+from interpreter.ssa.runner import build_context, parse_module_text, run
 from passes.pto_lower import PTOLowerPass
 
 HERE = os.path.dirname(os.path.abspath(__file__))

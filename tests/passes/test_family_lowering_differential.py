@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_lowering_differential import three_stages
 
-from passes.pto_tile_to_capacity import GemvShape, plan_gemv
+from passes.lowering.tile_plans import GemvShape, plan_gemv
 from pto_dialect.datatypes import TileDataType as T
 
 U = 2.0**-24

@@ -1,7 +1,7 @@
 """Differential tests: run programs before and after lowering with ``interpreter.run``.
 
 Three stages of each program run on the same inputs: the linalg program, the tensor-level
-program (after ``convert-linalg-to-pto``, run with ``interpreter.tensor_functions``) and the
+program (after ``convert-linalg-to-pto``, run with ``interpreter.ssa.tensor_functions``) and the
 tile program (after ``pto-lower``). Every stage is also checked against an independent
 reference written with Python scalars (``%`` on ints, ``math.fmod`` on floats,
 ``math.fsum`` for sums).
@@ -33,12 +33,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lowering_helpers import apply, floor_mod_program, gemv_program, parse
 
-import interpreter.runner as runner
+import interpreter.ssa.runner as runner
 from interpreter import run
-from interpreter.tensor_functions import TensorPTOFunctions
+from interpreter.ssa.tensor_functions import TensorPTOFunctions
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
+from passes.lowering.tile_plans import GemvShape, plan_gemv
 from passes.pto_lower import PTOLowerPass
-from passes.pto_tile_to_capacity import GemvShape, plan_gemv
 from pto_dialect.datatypes import TileDataType as T
 from pto_dialect.faults import PTOFault
 from tests.budget import examples

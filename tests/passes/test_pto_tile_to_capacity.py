@@ -14,22 +14,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lowering_helpers import apply, floor_mod_program, gemv_program, parse
 
-from passes.pto_lower import PTOLowerPass
-from passes.pto_tile_to_capacity import (
+from passes.lowering.tile_plans import (
     LIVE_TILES,
     GemvShape,
-    PtoTileToCapacityPass,
     b_tile_limit,
     binary_tile_bytes,
     cover,
     cube_live_bytes,
-    executed_op_counts,
     family_tile_bytes,
     gemv_lower_bound,
     plan_gemv,
     plan_trem,
     trem_lower_bound,
 )
+from passes.pto_lower import PTOLowerPass
+from passes.pto_tile_to_capacity import PtoTileToCapacityPass, executed_op_counts
 from pto_dialect.attributes import TileType
 from pto_dialect.datatypes import TileDataType as T
 from pto_dialect.geometry import TILE_CAPACITY_BYTES, Layout, Location

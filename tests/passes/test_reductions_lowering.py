@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from interpreter.runner import build_context, parse_module_text, run
+from interpreter.ssa.runner import build_context, parse_module_text, run
 from passes.lowering.explain import explain
 from passes.lowering.leftovers import find_leftovers
 from passes.pto_lower import PTOLowerPass

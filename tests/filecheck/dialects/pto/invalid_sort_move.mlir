@@ -77,7 +77,7 @@
 // TMOV: Local tiles only (the Shared forms are not modelled)
 %s = "test.op"() : () -> !pto.tile<32x4xui8, valid=1x2, shared>
 %d = pto.tmov %s : (!pto.tile<32x4xui8, valid=1x2, shared>) -> !pto.tile<32x4xui8, valid=1x2, shared>
-// CHECK: {{^}}'pto.tmov' op [TileLegality] src: Local TMOV moves Local tiles, got shared; the Shared TMOV forms (BSTART.TMOV Functions 9 INSERT, 10 PUBLISH, 11 BROADCAST, 12 EXTRACT) read or write Shared registers Sx, their allocation mask, initialized quarters and publication flag (asl/tile/model/state/shared-registers.asl), which SSA tiles and linked blocks cannot name; they run on architectural state (interpreter.shared_blocks.Core) (asl/tile/layout-and-rearrangement/layout/TMOV.asl){{$}}
+// CHECK: {{^}}'pto.tmov' op [TileLegality] src: Local TMOV moves Local tiles, got shared; the Shared TMOV forms (BSTART.TMOV Functions 9 INSERT, 10 PUBLISH, 11 BROADCAST, 12 EXTRACT) read or write Shared registers Sx, their allocation mask, initialized quarters and publication flag (asl/tile/model/state/shared-registers.asl), which SSA tiles and linked blocks cannot name; they run on architectural state (interpreter.machine.shared_blocks.Core) (asl/tile/layout-and-rearrangement/layout/TMOV.asl){{$}}
 
 // -----
 

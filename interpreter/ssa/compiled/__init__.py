@@ -1,0 +1,73 @@
+"""The compiled engine of :func:`interpreter.run` (``engine="compiled"``, the default).
+
+A function is compiled once into a plan (:mod:`.plan`): straight-line Python over numpy in
+which every op is one call of a step prepared ahead of time (:mod:`.builders`) and loops
+are Python loops, independent ones on two threads (:mod:`.loops`). Plans are cached per
+module object, function and numeric profile; a module must not be mutated after its first
+compiled run (or call :func:`clear_plans` on it). The xDSL interpreter stays the reference engine
+(``engine="xdsl"``); ``engine="both"`` runs the two and checks that they agree.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import builtin, func
+from xdsl.interpreter import Interpreter
+
+from .builders import PLAN_BUILDERS, BuildContext
+from .plan import CompiledFunction, Compiler, Unsupported
+
+__all__ = [
+    "PLAN_BUILDERS",
+    "BuildContext",
+    "CompiledFunction",
+    "Unsupported",
+    "clear_plans",
+    "compiled_function",
+]
+
+_ATTR = "_pto_compiled_plans"
+"""The plans live on the module object itself (a cycle the garbage collector frees with the
+module; a global table would keep every module that ever ran alive)."""
+
+
+def _compilers(module: builtin.ModuleOp) -> dict[str, Compiler]:
+    table = module.__dict__.get(_ATTR)
+    if table is None:
+        table = {}
+        setattr(module, _ATTR, table)
+    return table
+
+
+def clear_plans(module: builtin.ModuleOp) -> None:
+    """Forget the cached plans of ``module`` (after mutating a module that already ran)."""
+    module.__dict__.pop(_ATTR, None)
+
+
+def cached(module: builtin.ModuleOp) -> bool:
+    """True when some plan of ``module`` is cached (it was verified when compiled)."""
+    return bool(module.__dict__.get(_ATTR))
+
+
+def compiled_function(
+    module: builtin.ModuleOp, callee: func.FuncOp, profile: str, make_interpreter,
+    observed: bool = False,
+) -> CompiledFunction:
+    """The plan of ``callee`` (compiled on first use). ``make_interpreter()`` returns the
+    xDSL interpreter whose implementation tables the plan calls for ops without a fast row.
+    ``observed``: the plan reports each op to :func:`interpreter.observe.current` (a plan of
+    its own, cached apart). Raises :class:`Unsupported` for functions outside the compiled
+    subset."""
+    per_profile = _compilers(module)
+    key = f"{profile}+observed" if observed else profile
+    compiler = per_profile.get(key)
+    if compiler is None:
+        interp: Interpreter = make_interpreter()
+        compiler = per_profile[key] = Compiler(module, profile, interp, observed=observed)
+    return compiler.function(callee)
+
+
+def interpreter_of(
+    module: builtin.ModuleOp, profile: str, observed: bool = False
+) -> Interpreter | None:
+    compiler = _compilers(module).get(f"{profile}+observed" if observed else profile)
+    return None if compiler is None else compiler.interp

@@ -1,0 +1,425 @@
+"""Batched execution of an independent tile-pipeline loop: one kernel call per body op.
+
+A loop qualifies (statically) when it is independent (:mod:`.loops`) and its body holds only
+TLOAD / TSTORE, binary elementwise and CUBE ops (tile level, or the linked ``pto.block`` form
+of each) plus the scalar ops of its offsets. At run time, when every TLOAD and TSTORE of the
+body covers, over all iterations i and PEs q in that order, one contiguous slice of its
+tensor along a single axis (the piece (i, q) at base + (i * P + q) * extent), every tile value
+of the body is held *batched*: the concatenation of its valid rectangles along that axis.
+Each op then runs once on the batched values:
+
+* TLOAD is the slice (a TLOAD at the same offsets in every iteration is the one ordinary
+  tile every iteration loads); TSTORE writes the slice (after every op succeeded);
+* a binary elementwise op runs its kernel on the batched operands (elementwise: each element
+  sees exactly its own operands, as in the per-tile calls);
+* a CUBE op runs its kernel once with its column operands (B, B scale, bias, C) batched
+  along columns and its row operands (A, A scale, scalars) loop-invariant and equal on every
+  PE -- the same column independence the per-op PE batching of
+  :func:`interpreter.ssa.pto_functions.cube_plan` uses. No row reductions;
+* a chain of ACC CUBE ops, each continuing the previous one's C (read by nothing else), runs
+  lazily (:class:`_Chain`): under the ``ordered`` profile as one kernel call over the
+  concatenated K ranges when they are neighbouring slices of the same B and B scale (ADR-0047:
+  C, then every term in K order, is one FMA chain, so the bits are the per-op bits), else
+  (and under ``exact``, which rounds once per op) op by op, in order.
+
+Anything else -- an offset pattern that is not one contiguous slice, a slice outside its
+tensor, an operand that is neither, any exception (a fault) -- abandons the batched attempt
+before any effect; the loop then runs per iteration and meets the same fault at the same
+op (D12). The differential tests compare both engines bitwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.ir import Operation, SSAValue
+
+from interpreter import kernels
+from interpreter.kernels.status import staged
+from interpreter.kernels.storage import pe_indices, storage_dtype
+from interpreter.ssa.pto_functions import COLUMN_ROLES, Owned, owned_copy, tload_plan
+from interpreter.ssa.runtime import require_source
+from pto_dialect.attributes import RoundingMode, TargetProfile, TileType
+from pto_dialect.bundle import (
+    BlockOp,
+    check_linked,
+    dim_registers,
+    scalar_roles,
+    source_roles,
+)
+from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.ops import BinaryTileOp, CubeMatrixOp, target_profile
+
+__all__ = ["BatchPlan", "batch_plan"]
+
+
+class _Abandon(Exception):
+    """The batched form does not apply to this execution: run per iteration."""
+
+
+@dataclass
+class _Step:
+    kind: str  # "load" | "store" | "binary" | "cube"
+    op: Operation  # the tile-level op
+    args: list[SSAValue]  # operands in the tile op's order
+    result: SSAValue | None
+    mover: int = -1  # index into the offsets tuple (loads and stores)
+    store: int = -1  # index of the iter_arg (stores)
+
+
+def tile_op_operands(op: Operation) -> tuple[Operation, list[SSAValue]] | None:
+    """The tile-level op of ``op`` and its operands in that op's order."""
+    if isinstance(op, TLoadOp | TStoreOp | BinaryTileOp | CubeMatrixOp):
+        return op, list(op.operands)
+    if not isinstance(op, BlockOp):
+        return None
+    try:
+        s = op.summary()
+        if s.noop or not op.linked or dim_registers(s):
+            return None  # (run-time B.DIM values: the per-op path checks them)
+        tile_op = check_linked(op, s)
+    except Exception:  # noqa: BLE001 - a faulting block: not batched
+        return None
+    args = list(op.operands)
+    if isinstance(tile_op, CubeMatrixOp):
+        in_types = [v.type for v in op.ins if isinstance(v.type, TileType)]
+        roles = [*source_roles(s, in_types), *scalar_roles(s)]
+        args = [args[roles.index(r)] for r in tile_op.operand_by_role()]
+    return tile_op, args
+
+
+@dataclass
+class BatchPlan:
+    steps: list[_Step]
+    profile: str
+    movers: int
+
+
+def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops: list[Operation],
+               scalar_ops: set[int], profile: str) -> BatchPlan | None:
+    """The batched form of a loop body, or None when some op has none."""
+    steps: list[_Step] = []
+    for op in body_ops:
+        if id(op) in scalar_ops:
+            continue
+        found = tile_op_operands(op)
+        if found is None:
+            return None
+        tile_op, args = found
+        if isinstance(tile_op, TLoadOp | TStoreOp) and (tile_op.packed or tile_op.row_step != 1):
+            return None  # packed 4-bit GM bytes or a row stride: the per-op path
+        result = op.results[0] if op.results else None
+        if isinstance(tile_op, TLoadOp):
+            steps.append(_Step("load", tile_op, args, result, mover_ops.index(op)))
+        elif isinstance(tile_op, TStoreOp):
+            if op not in store_ops:
+                return None
+            steps.append(_Step("store", tile_op, args, result, mover_ops.index(op),
+                               store_ops.index(op)))
+        elif isinstance(tile_op, BinaryTileOp):
+            rt = tile_op.result.type
+            masks = {tile_op.mask.data, rt.pe_mask, tile_op.lhs.type.pe_mask,  # type: ignore[union-attr]
+                     tile_op.rhs.type.pe_mask}  # type: ignore[union-attr]
+            if tile_op.mask.is_zero or len(masks) != 1:
+                return None
+            steps.append(_Step("binary", tile_op, args, result))
+        elif isinstance(tile_op, CubeMatrixOp):
+            f = tile_op.fpatr_fields
+            if (profile == "raw-carrier"  # raw int64 words: the per-op path stores them
+                    or len(tile_op.results) != 1 or f.row_max_en or f.group_max_en
+                    or tile_op.mask.is_zero
+                    or any(isinstance(v.type, TileType) and v.type.pe_mask != tile_op.mask.data
+                           for v in (*tile_op.operands, *tile_op.results))
+                    or (tile_op.is_mx() and target_profile(tile_op) is TargetProfile.A2A3)):
+                return None
+            steps.append(_Step("cube", tile_op, args, result))
+        else:  # a decoded block of another family (TCVT, reductions, ...): the per-op path
+            return None
+    return BatchPlan(steps, profile, len(mover_ops))
+
+
+@dataclass
+class _Batched:
+    axis: int
+    array: np.ndarray  # the valid rectangles of every (iteration, PE), concatenated
+    pieces: int  # iterations x PEs
+    fresh: bool = False  # a kernel's own output (not a view of any other value)
+    origin: tuple | None = None  # a load's (source, slice): neighbouring loads merge
+
+
+@dataclass
+class _Link:
+    """One CUBE op of an accumulation chain, its operands but C already read."""
+
+    op: CubeMatrixOp
+    tiles: dict[str, Any]
+    scalars: dict[str, int]
+    pieces: int
+
+
+@dataclass
+class _Chain:
+    """ACC CUBE ops each accumulating into the previous one's result (read by nothing else),
+    run when their value is read (:func:`_run_chain`); ``last`` is the SSA value the chain
+    stands for."""
+
+    c: _Batched
+    links: list[_Link]
+    last: SSAValue
+
+
+def _union(op: TLoadOp | TStoreOp, offsets: list[tuple[Any, Any]], shape) -> tuple[int, tuple[slice, slice], int]:
+    """(axis, the contiguous slice, pieces) covered by a load/store over all iterations."""
+    tt = op.result.type if isinstance(op, TLoadOp) else op.tile.type
+    assert isinstance(tt, TileType)
+    vr, vc = tt.valid_shape
+    s0, s1 = op.pe_stride.get_values()
+    npe = len(pe_indices(tt.pe_mask))
+    # the origin of piece (iteration i, PE q), in that order, as int64 arrays
+    at = np.array(offsets, np.int64).reshape(-1, 2)
+    q = np.arange(npe, dtype=np.int64)
+    rows = (at[:, :1] + q * s0).reshape(-1)
+    cols = (at[:, 1:] + q * s1).reshape(-1)
+    r0, c0 = int(rows[0]), int(cols[0])
+    n = rows.size
+    step = np.arange(n, dtype=np.int64)
+    if (rows == r0).all() and (cols == c0 + step * vc).all():
+        axis, sl = 1, (slice(r0, r0 + vr), slice(c0, c0 + n * vc))
+    elif (cols == c0).all() and (rows == r0 + step * vr).all():
+        axis, sl = 0, (slice(r0, r0 + n * vr), slice(c0, c0 + vc))
+    else:
+        raise _Abandon
+    if len(shape) != 2 or r0 < 0 or c0 < 0 or sl[0].stop > shape[0] or sl[1].stop > shape[1]:
+        raise _Abandon  # a fault: the per-iteration run reports it at its op
+    return axis, sl, n
+
+
+def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) -> tuple[Any, ...]:
+    """Execute the batched body; ``env`` maps loop-invariant SSA values (by id) to values.
+    Raises :class:`_Abandon` (or any fault) before any effect when not applicable."""
+    vals: dict[int, Any] = {}
+
+    def get(v: SSAValue) -> Any:
+        key = id(v)
+        if key in vals:
+            value = vals[key]
+            if isinstance(value, _Chain):  # read: run the pending accumulation chain
+                value = vals[key] = _run_chain(value, plan.profile)
+            return value
+        if key in env:
+            return env[key]
+        raise _Abandon  # a value of the body that is not batched (e.g. the iv)
+
+    writes = []
+    for st in plan.steps:
+        op = st.op
+        if st.kind == "load":
+            assert isinstance(op, TLoadOp)
+            src = np.asarray(get(st.args[0]))
+            at = [o[st.mover] for o in offs]
+            if all(o == at[0] for o in at[1:]):  # loop-invariant: one tile, as every iteration
+                vals[id(st.result)] = tload_plan(op)(src, *at[0])[0]
+                continue
+            axis, sl, n = _union(op, at, src.shape)
+            tt = op.result.type
+            dtype = storage_dtype(tt.dtype)  # type: ignore[union-attr]
+            vals[id(st.result)] = _Batched(axis, _load_slice(src, sl, dtype), n,
+                                           origin=(src, sl))
+        elif st.kind == "store":
+            assert isinstance(op, TStoreOp)
+            tile = get(st.args[0])
+            if not isinstance(tile, _Batched):
+                raise _Abandon
+            dst = inits[st.store]
+            axis, sl, n = _union(op, [o[st.mover] for o in offs], np.shape(dst))
+            if axis != tile.axis or n != tile.pieces:
+                raise _Abandon
+            writes.append((st.store, sl, tile))
+            vals[id(st.result)] = None
+        elif st.kind == "binary":
+            assert isinstance(op, BinaryTileOp)
+            lhs, rhs = get(st.args[0]), get(st.args[1])
+            if not (isinstance(lhs, _Batched) and isinstance(rhs, _Batched)) or (
+                lhs.axis != rhs.axis or lhs.array.shape != rhs.array.shape
+            ):
+                raise _Abandon
+            rt = op.result.type
+            row = kernels.BINARY_ROWS[op.MNEMONIC]
+            # valid=None: the whole batched rectangle, so no padding and all defined (D9).
+            payload, _ = kernels.binary_tile(row, lhs.array, rhs.array, None,
+                                             op.pad.data.value, rt.dtype)  # type: ignore[union-attr]
+            vals[id(st.result)] = _Batched(lhs.axis, payload, lhs.pieces, fresh=True)
+        else:
+            assert isinstance(op, CubeMatrixOp) and st.result is not None
+            roles = list(op.operand_by_role())
+            c_arg = st.args[roles.index("c")] if "c" in roles else None
+            pending = vals.get(id(c_arg)) if c_arg is not None else None
+            if (isinstance(pending, _Chain) and pending.last is c_arg and c_arg.has_one_use()
+                    and _plain(pending.links[-1].op)):
+                # C is the chain's value and only this op reads it: one more link
+                pending.links.append(_Link(op, *_cube_operands(op, st.args, get, skip="c")))
+                pending.last = st.result
+                del vals[id(c_arg)]  # read by nothing else: the chain lives under one key
+                vals[id(st.result)] = pending
+            elif (c_arg is not None and _sequential(plan.profile)
+                  and st.result.has_one_use()):  # may start a chain (ordered sums only)
+                c = get(c_arg)
+                if not isinstance(c, _Batched):
+                    raise _Abandon
+                vals[id(st.result)] = _Chain(
+                    c, [_Link(op, *_cube_operands(op, st.args, get, skip="c"))], st.result)
+            else:
+                tiles, scalars, pieces = _cube_operands(op, st.args, get)
+                vals[id(st.result)] = _cube_call(op, tiles, scalars, pieces, plan.profile)
+    for key, value in list(vals.items()):  # a chain nothing read still runs (its faults)
+        if isinstance(value, _Chain):
+            vals[key] = _run_chain(value, plan.profile)
+    buffers: list[Any] = []
+    for k, x in enumerate(inits):  # every op succeeded: publish
+        (sl, tile), = [(sl, t) for j, sl, t in writes if j == k]
+        arr = tile.array
+        x = np.asarray(x)
+        if arr.dtype.itemsize == x.dtype.itemsize:
+            arr = arr.view(x.dtype)
+        if tile.fresh and arr.shape == x.shape and arr.dtype == x.dtype:
+            buffers.append(arr)  # the stores cover the tensor: the kernel output is the result
+            continue
+        out = x if type(x) is Owned and x.flags.owndata else owned_copy(x)
+        out[sl] = arr
+        buffers.append(out)
+    return tuple(buffers)
+
+
+def _load_slice(src: np.ndarray, sl: tuple[slice, slice], dtype: np.dtype) -> np.ndarray:
+    """A load's batched slice in the tile's storage dtype (a view when the widths agree)."""
+    part = src[sl]
+    return part.view(dtype) if part.dtype.itemsize == dtype.itemsize else part.astype(dtype)
+
+
+def _sequential(profile: str) -> bool:
+    """ADR-0047's chained FMAs: an ACC op continuing its C is the same chain as one op over
+    both K ranges (``exact`` rounds once per op instead)."""
+    return profile in ("ordered", "fp32-sequential")
+
+
+def _plain(op: CubeMatrixOp) -> bool:
+    """No post-processing: the op's result is its FP32 accumulator, as the next op reads it."""
+    return (not any(op.fpatr_fields.as_tuple()) and op.sat is None
+            and op.rmode.data is RoundingMode.DEFAULT)
+
+
+def _cube_operands(op: CubeMatrixOp, args: list[SSAValue], get, skip: str | None = None):
+    """(tiles by role, scalars by role, pieces) of a CUBE op's batched execution; the role
+    ``skip`` is not read."""
+    tiles: dict[str, Any] = {}
+    scalars: dict[str, int] = {}
+    pieces = None
+    roles = op.operand_by_role()
+    pes = pe_indices(op.mask.data)
+    for (role, v), arg in zip(roles.items(), args):
+        if role == skip:
+            continue
+        value = get(arg)
+        if not isinstance(v.type, TileType):
+            if isinstance(value, _Batched):
+                raise _Abandon
+            scalars[role] = int(value)
+        elif isinstance(value, _Batched):
+            if role not in COLUMN_ROLES or value.axis != 1:
+                raise _Abandon
+            if pieces not in (None, value.pieces):
+                raise _Abandon
+            pieces = value.pieces
+            tiles[role] = value
+        else:
+            if role in COLUMN_ROLES:
+                raise _Abandon  # a loop-invariant column operand: not batched
+            tile = require_source(op.name, role, value, v.type)  # type: ignore[arg-type]
+            first = tile.valid(pes[0])
+            for p in pes[1:]:
+                other = tile.valid(p)
+                if other is not first and (other.shape != first.shape or other.tobytes() != first.tobytes()):
+                    raise _Abandon
+            tiles[role] = first
+    if pieces is None or "b" not in tiles:
+        raise _Abandon
+    return tiles, scalars, pieces
+
+
+def _cube_call(op: CubeMatrixOp, tiles: dict[str, Any], scalars: dict[str, int], pieces: int,
+               profile: str) -> _Batched:
+    arrays = {r: t.array if isinstance(t, _Batched) else t for r, t in tiles.items()}
+    types = {r: v.type for r, v in op.operand_by_role().items()}
+    c_t = types.get("c")
+    rt = op.results[0].type
+    assert isinstance(rt, TileType)
+    with staged():  # an abandoned batch records nothing: the per-PE path records instead
+        res = kernels.cube_matrix(
+            op.FUNCTION, arrays["a"], arrays["b"], c=arrays.get("c"), bias=arrays.get("bias"),
+            a_scale=arrays.get("a_scale"), b_scale=arrays.get("b_scale"),
+            a_type=types["a"].dtype, b_type=types["b"].dtype,  # type: ignore[union-attr]
+            c_type=c_t.dtype if isinstance(c_t, TileType) else None,
+            fpatr=op.fpatr_fields, rmode=op.rmode.data.value, sat=op.sat is not None,
+            quant=arrays.get("quant"), prelu=arrays.get("prelu"),
+            quant_scalar=scalars.get("quant_scalar"),
+            lrelu_scalar=scalars.get("lrelu_scalar"), profile=profile,
+        )
+        if isinstance(res, tuple):
+            raise _Abandon
+        d = np.asarray(res).astype(storage_dtype(rt.dtype), copy=False)
+        if d.shape[0] != rt.valid_shape[0]:
+            raise _Abandon
+    return _Batched(1, d, pieces, fresh=True)
+
+
+def _rows_merged(parts: list[Any]) -> np.ndarray | None:
+    """The batched loads ``parts`` as one, when they are consecutive row ranges of one
+    source over the same columns (a view of the source), else None."""
+    if not all(isinstance(p, _Batched) and p.origin is not None for p in parts):
+        return None
+    src, (r, cols) = parts[0].origin
+    stop = r.stop
+    for p in parts[1:]:
+        s2, (r2, c2) = p.origin
+        if s2 is not src or c2 != cols or r2.start != stop:
+            return None
+        stop = r2.stop
+    return _load_slice(src, (slice(r.start, stop), cols), parts[0].array.dtype)
+
+
+def _run_chain(chain: _Chain, profile: str) -> _Batched:
+    """The chain's value: one kernel call over the concatenated K ranges when they are
+    neighbouring slices of the same B (and B scale) with whole scale blocks and loop-invariant
+    A rows, the same function and types, and every link but the last plain (ADR-0047: C
+    then every term of every link in K order is one FMA chain); else op by op."""
+    links = chain.links
+    first = links[0]
+    def dtypes(op: CubeMatrixOp) -> list:
+        return [getattr(v.type, "dtype", None) for v in (*op.operands, *op.results)]
+
+    same = all(lk.op.FUNCTION == first.op.FUNCTION and lk.pieces == first.pieces
+               and set(lk.tiles) == set(first.tiles) and not lk.scalars
+               and dtypes(lk.op) == dtypes(first.op) for lk in links)
+    merged = None
+    if len(links) > 1 and same and set(first.tiles) <= {"a", "a_scale", "b", "b_scale"}:
+        ks = [lk.tiles["b"].array.shape[0] for lk in links]  # K of each link (B's rows)
+        if all(k % 32 == 0 for k in ks[:-1]):  # whole scale blocks (and whole A bytes)
+            b = _rows_merged([lk.tiles["b"] for lk in links])
+            bs = (None if "b_scale" not in first.tiles
+                  else _rows_merged([lk.tiles["b_scale"] for lk in links]))
+            if b is not None and ("b_scale" not in first.tiles or bs is not None):
+                tiles: dict[str, Any] = {"a": np.concatenate([lk.tiles["a"] for lk in links], 1),
+                                         "b": b, "c": chain.c}
+                if "a_scale" in first.tiles:
+                    tiles["a_scale"] = np.concatenate([lk.tiles["a_scale"] for lk in links], 1)
+                if bs is not None:
+                    tiles["b_scale"] = bs
+                merged = tiles
+    if merged is not None:
+        return _cube_call(links[-1].op, merged, {}, first.pieces, profile)
+    c = chain.c
+    for lk in links:
+        c = _cube_call(lk.op, {**lk.tiles, "c": c}, lk.scalars, lk.pieces, profile)
+    return c
