@@ -54,16 +54,13 @@ from tests.fuzz.programs import (
 
 ROOT = Path(__file__).resolve().parents[2]
 
-UNFIXED: dict[str, str] = {
-    "hex-dense": "issue 23 item 1: hex float constants in dense<...> are read as integers",
-    "index": "issue 23 item 2: pto-fuse-elementwise keeps a producer's linalg.index unmapped",
-    "maxnumf": "reference interpreter: arith.maxnumf/minnumf with a signalling NaN (np.fmax)",
-    "int-sum-0d": "reference interpreter: i8-i32 addi/muli full reductions to 0-d overflow "
-                  "(interpreter/ssa/upstream/linalg.py _fold_idiom)",
-}
-"""Known bugs being fixed elsewhere: a finding of a program with one of these features is
-``known`` (after the feature's check, see :func:`explain_known`) instead of a finding.
-Remove a key when its fix merges."""
+UNFIXED: dict[str, str] = {}
+"""Known bugs being fixed elsewhere, by program feature (``Program.keys``: ``hex-dense``,
+``index``, ``maxnumf``, ``int-sum-0d``): a finding of a program with such a feature is
+``known`` (after the feature's check, :func:`explain_known`) instead of a finding. Empty
+now: the four bugs the first campaigns met (issue 23 items 1 and 2, the reference
+interpreter's maxnumf with a signalling NaN and its 0-d integer reductions) are fixed;
+add a key while a new bug's fix is under way."""
 
 OUTCOMES = ("ok", "ok-partial", "skipped-undefined", "refused", "known", "finding")
 
