@@ -316,7 +316,7 @@ def reproducer(out_dir: Path, seed: int, program: Program, outcome: Outcome,
     return path
 
 
-def campaign(n: int, seed: int, out_dir: Path | None, log=print) -> dict:
+def campaign(n: int, seed: int, out_dir: Path | None, log=print, start: int = 0) -> dict:
     by_outcome: Counter = Counter()
     by_class: dict[str, Counter] = {c: Counter() for c in CLASSES}
     by_elt: dict[str, Counter] = {e: Counter() for e in ELTS}
@@ -326,7 +326,7 @@ def campaign(n: int, seed: int, out_dir: Path | None, log=print) -> dict:
     findings: list[tuple[int, Outcome, Path | None]] = []
     t0 = time.process_time()
     warnings.filterwarnings("ignore", category=RuntimeWarning)  # numpy's overflow notes
-    for i in range(n):
+    for i in range(start, start + n):
         s = seed * 1_000_000 + i
         program, outcome = classify(s)
         by_outcome[outcome.kind] += 1
@@ -380,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--programs", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--start", type=int, default=0,
+                    help="first program index (split one campaign over processes)")
     ap.add_argument("--out", default=str(ROOT / "fuzz-findings"),
                     help="directory of the minimised reproducers ('' for none)")
     ap.add_argument("--show", type=int, help="print the program of this seed and its outcome")
@@ -392,7 +394,8 @@ def main(argv: list[str] | None = None) -> int:
         for lo in o.leftovers:
             print(f"  kept: {lo}")
         return 0
-    result = campaign(args.programs, args.seed, Path(args.out) if args.out else None)
+    result = campaign(args.programs, args.seed, Path(args.out) if args.out else None,
+                      start=args.start)
     return 1 if result["findings"] else 0
 
 
