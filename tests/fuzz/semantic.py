@@ -88,9 +88,7 @@ def _context():
 def _parse(text: str):
     from interpreter.ssa.runner import parse_module_text
 
-    m = parse_module_text(text)
-    m.verify()
-    return m
+    return parse_module_text(text)  # interpreter.run verifies
 
 
 def _lower(module, level: str, options: dict | None = None):
@@ -98,8 +96,7 @@ def _lower(module, level: str, options: dict | None = None):
 
     out = module.clone()
     PTOLowerPass(level=level, **(options or {})).apply(_context(), out)
-    out.verify()
-    return out
+    return out  # verified by interpreter.run
 
 
 def _undefined(err: Exception) -> bool:
@@ -316,7 +313,8 @@ def reproducer(out_dir: Path, seed: int, program: Program, outcome: Outcome,
     return path
 
 
-def campaign(n: int, seed: int, out_dir: Path | None, log=print, start: int = 0) -> dict:
+def campaign(n: int, seed: int, out_dir: Path | None, log=print, start: int = 0,
+             progress: int = 0) -> dict:
     by_outcome: Counter = Counter()
     by_class: dict[str, Counter] = {c: Counter() for c in CLASSES}
     by_elt: dict[str, Counter] = {e: Counter() for e in ELTS}
@@ -340,6 +338,9 @@ def campaign(n: int, seed: int, out_dir: Path | None, log=print, start: int = 0)
             known[outcome.known] += 1
         if outcome.kind == "refused":
             refused[outcome.detail[:160]] += 1
+        if progress and (i + 1 - start) % progress == 0:
+            log(f"[{i + 1 - start}/{n}] " + ", ".join(f"{by_outcome[o]} {o}" for o in OUTCOMES)
+                + f"; {time.process_time() - t0:.0f} CPU-s")
         if outcome.kind == "finding":
             path = None
             if out_dir is not None:
@@ -380,6 +381,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--programs", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--progress", type=int, default=0, help="print counts every N programs")
     ap.add_argument("--start", type=int, default=0,
                     help="first program index (split one campaign over processes)")
     ap.add_argument("--out", default=str(ROOT / "fuzz-findings"),
@@ -395,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  kept: {lo}")
         return 0
     result = campaign(args.programs, args.seed, Path(args.out) if args.out else None,
-                      start=args.start)
+                      start=args.start, progress=args.progress)
     return 1 if result["findings"] else 0
 
 
