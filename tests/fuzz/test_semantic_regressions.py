@@ -3,8 +3,9 @@
 Every test runs the program before lowering (the reference interpreter), after
 ``pto-lower{level=tile}`` and after ``pto-lower`` (blocks), and compares each with an
 independent expectation (Python integers, numpy on the bit patterns, hand-derived values).
-A finding whose fix lands elsewhere first enters as ``xfail(strict=True)`` with a key of
-``tests.fuzz.semantic.UNFIXED``; when the fix merges, the marker and the key go.
+Findings whose fix was another issue-23 item (hex dense constants, fusion of
+``linalg.index``, gathers) or a reference-interpreter fix were strict xfails (keys of
+``tests.fuzz.semantic.UNFIXED``) until those fixes merged; they now pass.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def test_int_max_min_reduction_from_extreme_init(t, op):
         assert_bits(stage, got, want)
 
 
-# -- found by the fuzzer, fixed (issue 23 items 1, 2, 6 and the reference interpreter) ----
+# -- fixed elsewhere (issue 23 items 1, 2, 6 and the reference interpreter) --------------
 
 
 def test_hex_dense_constants_are_bit_patterns():
