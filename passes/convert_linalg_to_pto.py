@@ -9,7 +9,8 @@ GEMV (PTO-SPEC 4, D1-D3): ``linalg.matmul`` with M = 1, ``linalg.vecmat``, their
 ``linalg.generic`` spelling, and the MX-scaled generic; then the epilogue patterns fold a
 bias add, ReLU (``maximumf(x, 0)``) and an ``f32 -> f16/bf16`` truncation into the op,
 which is what TGEMV_MX_BIAS's bias operand, ReluMode 1 and PreQuantMode 1/16 do
-(PTO-SPEC 3.3). On target ``a2a3`` no GEMV is recognised (D15: no MX CUBE functions).
+(PTO-SPEC 3.3). On target ``a2a3`` only FP16/BF16 products are recognised (D15: no MX CUBE
+functions).
 
 Floor modulo (PTO-SPEC 5, D6-D8): an all-parallel, identity-mapped ``linalg.generic`` whose
 body is the floor-mod idiom (signed integers and floats) or a plain ``arith.remui``.
@@ -54,6 +55,7 @@ from passes.lowering.idioms import (
     ELEMENTWISE_BODIES,
     SIGNED_IDIOM,
     arg_index,
+    bias_add_pairs,
     bias_map_ok,
     body_ops,
     can_take_bias,
@@ -542,19 +544,10 @@ class FoldGenericBiasAddIntoGemv(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if not elementwise_generic(op, 2):
-            return
-        block = op.body.block
-        y = yielded_value(block)
-        add = owner_of(y, arith.AddfOp) if y is not None else None
-        if add is None or len(body_ops(block)) != 1:
-            return
-        ia, ib = arg_index(add.lhs, block), arg_index(add.rhs, block)
-        if ia is None or ib is None or {ia, ib} != {0, 1}:
-            return
+        pairs = bias_add_pairs(op)
         maps = generic_maps(op)
         rank = len(maps[-1].results)
-        for gi, bi in ((0, 1), (1, 0)):
+        for gi, bi in pairs:
             gv, bias = op.inputs[gi], op.inputs[bi]
             g = gemv_input(gv, op)
             if g is None or gv is bias or not can_take_bias(g):

@@ -55,6 +55,7 @@ from pto_dialect.geometry import (
 )
 from pto_dialect.isa.commands import PE_MODE_MASKS
 from pto_dialect.postprocess import FPATR_FIELD_WIDTHS, Fpatr
+from pto_dialect.targets import TargetProfile
 
 # --------------------------------------------------------------------------------------
 # The four element types MLIR lacks
@@ -477,13 +478,6 @@ class PadValue(StrEnum):
     @property
     def code(self) -> int:
         return list(PadValue).index(self)
-
-
-class TargetProfile(StrEnum):
-    """Target profiles (D15): ``a5`` (default) and ``a2a3`` (no MX CUBE functions)."""
-
-    A5 = "a5"
-    A2A3 = "a2a3"
 
 
 class SimpleEnumAttr(Data):

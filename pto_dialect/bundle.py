@@ -72,7 +72,7 @@ from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from pto_dialect import isa
-from pto_dialect.attributes import PadValue, RoundingMode, TargetAttr, TileType
+from pto_dialect.attributes import PadValue, RoundingMode, TargetAttr, TargetProfile, TileType
 from pto_dialect.compare_ops import (
     COMPARE_SELECT_OP_OF_SELECTOR,
     CompareMode,
@@ -824,7 +824,7 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     Returns the equivalent tile-level op. Raises :class:`PTOFault`.
     """
     op = tile_op_of(block, s)
-    if target_profile(block).value != "a5":
+    if target_profile(block) is not TargetProfile.A5:
         op.attributes["pto.target"] = block_target_attr(block)
     try:
         op.verify_()

@@ -247,6 +247,12 @@ def mx_needs_scale(t: TileDataType) -> bool:
     return t not in MX_UNSCALED_TYPES
 
 
+SORT_TYPES = frozenset({TileDataType.FP32, TileDataType.FP16})
+"""``TileSortDataTypeSupported``: the value types of TSORT and TMRGSORT, for the op verifier
+and the block check alike (BF16 is rejected, AVS TSORT-TYPES-001, although the TSORT block
+summary names it)."""
+
+
 VEC_ARITH_TYPES = frozenset(
     {
         TileDataType.FP64,

@@ -38,7 +38,7 @@ from xdsl.ir import Attribute
 from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def, result_def
 
 from pto_dialect.attributes import TileType
-from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
+from pto_dialect.datatypes import SORT_TYPES, VEC_ARITH_TYPES, TileDataType
 from pto_dialect.faults import PTOFault
 from pto_dialect.feature_map import FeatureMapAttr, descriptor_errors
 from pto_dialect.geometry import Location
@@ -379,11 +379,6 @@ class TImg2ColOp(ParamTileOp):
             raise self.fault(TL, f"result: valid shape {vr}x{vc} exceeds the {lr}x{lc} "
                              "image-to-column matrix (N*D*outH*outW x C1*filterH*filterW*C0)",
                              refs)  # fmt: skip
-
-
-SORT_TYPES = frozenset({T.FP32, T.FP16})
-"""``TileSortDataTypeSupported``: the value types of TSORT and TMRGSORT (BF16 is rejected,
-AVS TSORT-TYPES-001, although the TSORT block summary names it)."""
 
 
 def smallest_physical_columns(valid_columns: int) -> int:

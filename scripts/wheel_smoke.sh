@@ -13,7 +13,10 @@ PY="${1:-$REPO/.venv/bin/python}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
+# setuptools builds in the source tree (build/); remove what this run made
+[ -e "$REPO/build" ] && HAD_BUILD=1 || HAD_BUILD=0
 "$PY" -m pip wheel -q --no-deps -w "$WORK/dist" "$REPO"
+[ "$HAD_BUILD" = 1 ] || rm -rf "$REPO/build"
 WHEEL="$(ls "$WORK"/dist/pto_xdsl-*.whl)"
 
 "$PY" -m venv --without-pip "$WORK/venv"

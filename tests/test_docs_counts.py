@@ -66,3 +66,12 @@ def test_lit_file_counts():
     assert m and _number(m.group(1)) == n, "README's lit file count"
     m = re.search(r"`lit -v tests/filecheck examples` \(([\d,]+) files", TESTING)
     assert m and _number(m.group(1)) == n, "docs/testing.md's lit file count"
+
+
+def test_frontend_doc_corpus_count():
+    """docs/frontend.md's "N of M completely": the corpus lit files that say they lower
+    completely, of all corpus programs."""
+    tests = sorted((REPO / "tests" / "filecheck" / "corpus").glob("*.test"))
+    complete = sum("It lowers completely" in p.read_text() for p in tests)
+    m = re.search(r"## What lowers today: (\d+) of (\d+) completely", (REPO / "docs" / "frontend.md").read_text())
+    assert m and (int(m.group(1)), int(m.group(2))) == (complete, len(tests))

@@ -62,8 +62,9 @@ from .move import tmov
 from .mx import decode, pack_x2, unpack_x2, value_lut
 from .padding import pad_tile
 from .postprocess import lrelu_param_word, quant_param_word
+from .profiles import PROFILES, NumericProfile, numeric_profile
 from .ternary import texpands_tile, tfma_tile
-from .tgemv import PROFILES, tgemv_mx_bias
+from .tgemv import tgemv_mx_bias
 from .tile_local import GENERATOR_ROWS, LOCAL_ROWS, LocalRow, local_tile
 from .tile_scalar import TILE_SCALAR_ROWS, tile_scalar
 from .unary import UNARY_ROWS, UnaryRow, unary_tile
@@ -106,6 +107,8 @@ __all__ = [
     "LOCAL_ROWS",
     "LocalRow",
     "PROFILES",
+    "NumericProfile",
+    "numeric_profile",
     "TILE_SCALAR_ROWS",
     "UNARY_ROWS",
     "UnaryRow",

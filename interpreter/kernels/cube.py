@@ -81,10 +81,9 @@ from pto_dialect.postprocess import Fpatr
 from . import jit, mx, status
 from . import postprocess as pp
 from . import postprocess_status as pp_status
+from .profiles import PROFILES, NumericProfile
 
 T = TileDataType
-PROFILES = ("ordered", "exact", "raw-carrier", "fp32-sequential")
-"""Numeric profiles (D4); ``fp32-sequential`` is an alias of ``ordered``."""
 CUBE_FUNCTION_NAMES: dict[int, str] = {c: f.name for c, f in CUBE_FUNCTIONS.items()}
 """The 12 live CUBE function codes -> catalog names (PTO-SPEC 3.1)."""
 _BY_NAME = {f.name: f for f in CUBE_FUNCTIONS.values()}
@@ -291,7 +290,7 @@ def cube_matrix(
     cx = _Ctx(f)
     if profile not in PROFILES:
         raise cx.fault(f"unknown numeric profile '{profile}' (one of {', '.join(PROFILES)})")
-    raw = profile == "raw-carrier"
+    raw = profile == NumericProfile.RAW_CARRIER
     if f.is_mx:
         a, at = _mx_operand(a, a_type, "A", cx)
         b, bt = _mx_operand(b, b_type, "B", cx)

@@ -15,7 +15,8 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.postprocess import Fpatr
 
-from .cube import PROFILES, cube_matrix
+from .cube import cube_matrix
+from .profiles import PROFILES
 
 __all__ = ["PROFILES", "tgemv_mx_bias"]
 

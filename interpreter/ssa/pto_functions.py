@@ -13,6 +13,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from interpreter import kernels
+from interpreter.kernels.profiles import NumericProfile, numeric_profile
 from interpreter.kernels.status import staged
 from interpreter.kernels.storage import all_defined, pe_indices, storage_dtype
 from interpreter.ssa.compare_functions import compare_select_plan
@@ -27,8 +28,6 @@ from pto_dialect.mx_quant import pack_x2, unpack_x2
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS, BinaryTileOp, CubeMatrixOp, target_profile
 from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS, GeneratorTileOp, TeplTileOp
 from pto_dialect.tile_move import MOVE_OPS, LocalMoveOp
-
-PROFILES = ("ordered", "exact", "raw-carrier", "fp32-sequential")
 
 
 def _unallocated(t: TileType) -> TileValue:
@@ -350,7 +349,7 @@ def cube_plan(op: CubeMatrixOp, profile: str):
     cube_matrix = kernels.cube_matrix
     # raw-carrier results are the ASL's raw payload words (D4): stored as int64 words (the
     # integer 11, not the float 11.0), never converted to the tile's float type
-    raw = np.dtype(np.int64) if profile == "raw-carrier" else None
+    raw = np.dtype(np.int64) if profile == NumericProfile.RAW_CARRIER else None
     out_dtypes = [storage_dtype(rt.dtype) if raw is None else raw  # type: ignore[union-attr]
                   for rt in result_types]
 
@@ -564,9 +563,7 @@ class PTOFunctions(InterpreterFunctions):
     """Interpreter functions for the pto dialect; ``profile`` selects the GEMV numerics (D4)."""
 
     def __init__(self, profile: str = "ordered"):
-        if profile not in PROFILES:
-            raise ValueError(f"unknown numeric profile '{profile}' (choose from {', '.join(PROFILES)})")
-        self.profile = profile
+        self.profile = numeric_profile(profile)
 
     # -- binary elementwise family ---------------------------------------------------
     def _run_binary(self, op: BinaryTileOp, args: tuple[Any, ...]) -> tuple[TileValue]:

@@ -18,6 +18,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from interpreter import kernels
+from interpreter.kernels.profiles import numeric_profile
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.postprocess import Fpatr, ReluMode
 from pto_dialect.tensor_compare import CmpSelOp
@@ -33,11 +34,7 @@ class TensorPTOFunctions(InterpreterFunctions):
     """Interpreter functions of ``pto.gemv`` / ``pto.floor_mod``; ``profile`` as in D4."""
 
     def __init__(self, profile: str = "ordered"):
-        if profile not in kernels.PROFILES:
-            raise ValueError(
-                f"unknown numeric profile '{profile}' (choose from {', '.join(kernels.PROFILES)})"
-            )
-        self.profile = profile
+        self.profile = numeric_profile(profile)
 
     @impl(FloorModOp)
     def run_floor_mod(self, interpreter: Interpreter, op: FloorModOp, args: tuple[Any, ...]):

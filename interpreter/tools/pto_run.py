@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from interpreter.kernels import PROFILES
+from interpreter.kernels import PROFILES, NumericProfile
 from interpreter.kernels.status import NumericStatus
 from interpreter.observe import Observer, Observers, Progress, Stats, Trace, expected_ops
 from interpreter.ssa.runner import RunError, load_module, parse_module_text, run
@@ -180,6 +180,7 @@ def _check_args(args: argparse.Namespace) -> None:
         raise RunError(
             f"unknown --profile '{args.profile}' (choose from {', '.join(PROFILES)})"
         )
+    args.profile = NumericProfile(args.profile)
     args.symbol = args.symbol.removeprefix("@")
     if not args.symbol:
         raise RunError("--symbol needs a function name, e.g. --symbol main")

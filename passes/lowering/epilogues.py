@@ -34,13 +34,13 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from passes.lowering.idioms import (
     arg_index,
+    bias_add_pairs,
     bias_map_ok,
     body_ops,
     elementwise_generic,
     gemv_input,
     generic_maps,
     is_positive_zero,
-    owner_of,
     predicate_name,
     refold,
     sole_producer,
@@ -156,17 +156,9 @@ class FoldBiasIntoMatmul(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
-        if not elementwise_generic(op, 2):
-            return
-        block = op.body.block
-        y = yielded_value(block)
-        add = owner_of(y, arith.AddfOp) if y is not None else None
-        if add is None or len(body_ops(block)) != 1:
-            return
-        if {arg_index(add.lhs, block), arg_index(add.rhs, block)} != {0, 1}:
-            return
+        pairs = bias_add_pairs(op)
         maps = generic_maps(op)
-        for mi, bi in ((0, 1), (1, 0)):
+        for mi, bi in pairs:
             mv, addend = op.inputs[mi], op.inputs[bi]
             mm = matmul_input(mv, op)
             if mm is None or mv is addend or not matmul_takes_addend(mm):

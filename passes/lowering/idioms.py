@@ -324,3 +324,21 @@ def match_elementwise_body(block: Block) -> tuple[str, str | None, int, int] | N
     if ia is None or ib is None or ia == ib or max(ia, ib) > 1:
         return None
     return (*entry, ia, ib)
+
+
+def bias_add_pairs(op: linalg.GenericOp) -> list[tuple[int, int]]:
+    """The bias-epilogue shape GEMV and matmul fold alike (PTO-SPEC 4, D3): an elementwise
+    two-input generic whose body is one ``addf`` of its two inputs. Returns the (product
+    input, addend input) index pairs to try, both orders; ``[]`` for any other generic. The
+    caller checks that the product input is its contraction and the addend's map."""
+    if not elementwise_generic(op, 2):
+        return []
+    block = op.body.block
+    y = yielded_value(block)
+    add = owner_of(y, arith.AddfOp) if y is not None else None
+    if add is None or len(body_ops(block)) != 1:
+        return []
+    if {arg_index(add.lhs, block), arg_index(add.rhs, block)} != {0, 1}:
+        return []
+    return [(0, 1), (1, 0)]
+

@@ -72,6 +72,7 @@ from pto_dialect.datatypes import (
     DTYPE_NONE,
     MATMUL_INPUT_TYPES,
     MX_INPUT_TYPES,
+    SORT_TYPES,
     TREM_TYPES,
     VEC_ARITH_TYPES,
     VEC_INT_TYPES,
@@ -103,12 +104,13 @@ from pto_dialect.isa.commands import (
 )
 from pto_dialect.isa.errors import NotModelledError
 from pto_dialect.postprocess import PRE_QUANT_MODES, Fpatr, QuantOp
+from pto_dialect.targets import TargetProfile
 
 _IL = FaultKind.ILLEGAL_INSTRUCTION
 _BC = FaultKind.BUNDLE_CONTROL
 _TL = FaultKind.TILE_LEGALITY
 
-PROFILES = ("a5", "a2a3")
+PROFILES = tuple(p.value for p in TargetProfile)
 """Target profiles (D15)."""
 
 
@@ -443,9 +445,6 @@ IOR_PARAMS = {"TCI": 2, "TTRI": 2, "TFILLPAD": 1, "TMRGSORT": 1, "TSORT": 1}
 other selectors and RegDst must be zero). TFILLPAD: the padding word (NDF contract
 ``PTO-TFILLPAD-CONTRACT-001``: ``B.IOR.RegSrc0``, omitted B.IOR = zero); TMRGSORT: its
 direction flag (``BundleSortingDescending``, omitted = ascending); TSORT likewise."""
-SORT_BLOCK_TYPES = frozenset({TileDataType.FP32, TileDataType.FP16})
-"""``TileSortDataTypeSupported`` (``SelectedBundleClosedSortingSchemaLegal`` checks the BSTART
-DataType of TSORT and TMRGSORT)."""
 QUANT_IOR = 2
 """TQUANT / TDEQUANT read their multiplier and zero point through B.IOR RegSrc0/RegSrc1."""
 NO_LB_OPS = ("TMRGSORT", "THISTOGRAM")
@@ -533,7 +532,7 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
             raise _fault(_TL, "TSORT takes no LB1/LB2 (LB0 is its sort width)", at, i)
         if s.lb[0] is not None and s.lb[0] > 64:
             raise _fault(_TL, f"TSORT sort width LB0 = {s.lb[0]} is above 64", at, i)
-    if op.name in ("TSORT", "TMRGSORT") and start.dtype not in SORT_BLOCK_TYPES:
+    if op.name in ("TSORT", "TMRGSORT") and start.dtype not in SORT_TYPES:  # SelectedBundleClosedSortingSchemaLegal
         raise _fault(_TL, f"{op.name} does not support {_dt_name(start.dtype)} (FP32 or FP16, "
                      "TileSortDataTypeSupported)", at, i)  # fmt: skip
     if op.name == "THISTOGRAM":
@@ -881,7 +880,7 @@ def check_program(
                 out.append(_complete(st, i, profile, trem_types))
             # On a2a3 the MX selectors do not decode (D15): this is decoding, so it precedes
             # the mask-0 no-op ("a strict no-op before any check but decoding", D12).
-            if profile == "a2a3" and cmd.cube is not None and cmd.cube.is_mx:
+            if profile == TargetProfile.A2A3 and cmd.cube is not None and cmd.cube.is_mx:
                 raise _fault(
                     _IL, f"{cmd.cube.name} (MX) is not available in the a2a3 profile (D15)", cmd, i
                 )

@@ -37,6 +37,7 @@ import numpy as np
 from xdsl.ir import Operation, SSAValue
 
 from interpreter import kernels
+from interpreter.kernels.profiles import NumericProfile, numeric_profile
 from interpreter.kernels.status import staged
 from interpreter.kernels.storage import pe_indices, storage_dtype
 from interpreter.ssa.pto_functions import COLUMN_ROLES, Owned, owned_copy, tload_plan
@@ -127,7 +128,7 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
             steps.append(_Step("binary", tile_op, args, result))
         elif isinstance(tile_op, CubeMatrixOp):
             f = tile_op.fpatr_fields
-            if (profile == "raw-carrier"  # raw int64 words: the per-op path stores them
+            if (profile == NumericProfile.RAW_CARRIER  # raw int64 words: the per-op path stores them
                     or len(tile_op.results) != 1 or f.row_max_en or f.group_max_en
                     or tile_op.mask.is_zero
                     or any(isinstance(v.type, TileType) and v.type.pe_mask != tile_op.mask.data
@@ -301,7 +302,7 @@ def _load_slice(src: np.ndarray, sl: tuple[slice, slice], dtype: np.dtype) -> np
 def _sequential(profile: str) -> bool:
     """ADR-0047's chained FMAs: an ACC op continuing its C is the same chain as one op over
     both K ranges (``exact`` rounds once per op instead)."""
-    return profile in ("ordered", "fp32-sequential")
+    return numeric_profile(profile).sequential
 
 
 def _plain(op: CubeMatrixOp) -> bool:
