@@ -45,6 +45,7 @@ from xdsl.pattern_rewriter import (
 
 from passes.lowering.approximate import ExpandApproximation
 from passes.lowering.contraction import BatchMatmulToLoop
+from passes.lowering.convolution import CONVOLUTION_PATTERNS
 from passes.lowering.elementwise import ELEMENTWISE_TREE_PATTERNS
 from passes.lowering.epilogues import EPILOGUE_PATTERNS
 from passes.lowering.expand import EXPAND_PATTERNS
@@ -70,6 +71,7 @@ from passes.lowering.idioms import (
     target_of,
     yielded_value,
 )
+from passes.lowering.integer_contraction import INTEGER_CONTRACTION_PATTERNS
 from passes.lowering.normalise import NORMALISE_PATTERNS, SplatOperandToFullConstant
 from passes.lowering.reductions import REDUCTION_PATTERNS
 from passes.lowering.transpose import TRANSPOSE_PATTERNS
@@ -975,12 +977,14 @@ TGEMV / TMATMUL forms run (D15 removes only the MX functions)."""
 
 
 def _lowering_patterns() -> list[type[RewritePattern]]:
-    """The patterns of :mod:`passes.lowering` modules: batched matmul, matmul epilogues and
+    """The patterns of :mod:`passes.lowering` modules: convolution / pooling / padding
+    normalisations (into matmul chains and elementwise generics), batched matmul, matmul epilogues and
     ReLU, then reductions, row/column broadcasts and transposes (after the epilogue folds:
     a bias that folds into a CUBE op is not a broadcast add); imported lazily: those
     modules build on this one's helpers."""
 
-    return [BatchMatmulToLoop, *EPILOGUE_PATTERNS, *REDUCTION_PATTERNS, *EXPAND_PATTERNS,
+    return [*CONVOLUTION_PATTERNS, *INTEGER_CONTRACTION_PATTERNS, BatchMatmulToLoop, *EPILOGUE_PATTERNS,
+            *REDUCTION_PATTERNS, *EXPAND_PATTERNS,
             *TRANSPOSE_PATTERNS]  # fmt: skip
 
 

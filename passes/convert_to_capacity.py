@@ -1,6 +1,6 @@
 """``pto-tile-to-capacity`` for the tensor-level ``pto.convert`` (TCVT on whole tensors,
 ``pto_dialect/tensor_convert.py``): pto.tload / pto.tcvt / pto.tstore over the elementwise
-cover of :func:`~passes.pto_tile_to_capacity.plan_trem`. Part of the ``pto-tile-to-capacity``
+cover of :func:`~passes.lowering.tile_plans.plan_trem`. Part of the ``pto-tile-to-capacity``
 pass (its ``apply`` calls :func:`lower_convert`).
 
 TCVT needs equal physical shapes for its source and destination (``TileOperandsLegal_TCVT``)

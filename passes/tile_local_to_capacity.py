@@ -10,7 +10,7 @@ operation. Hence
 
 * row kinds (``rowsum`` ..., ``row`` expansions, and ``col`` expansions, whose broadcast
   row is loaded by every PE): the N columns of a row go in one tile (Col = the next power of
-  two of N); rows are split into PE groups with :func:`~passes.pto_tile_to_capacity.cover`;
+  two of N); rows are split into PE groups with :func:`~passes.lowering.tile_plans.cover`;
 * column reductions: the M rows of a column go in one tile; columns are split into PE
   groups of at most the widest power-of-two Col whose tile still holds M rows.
 
@@ -138,7 +138,7 @@ def lower_transpose(op: TransposeOp, budget: int, npe: int,
                     tile_bytes: int | None = None) -> None:
     """``pto.transpose`` of an ``MxN`` tensor: groups of ``vr`` rows (all N columns) are
     loaded, transposed by TTRANS into ``N x vr`` tiles and stored at column ``r0`` of the
-    ``NxM`` result; PE groups by :func:`~passes.pto_tile_to_capacity.cover` (a bit copy:
+    ``NxM`` result; PE groups by :func:`~passes.lowering.tile_plans.cover` (a bit copy:
     exact whatever the grouping). Tiles take at most ``budget`` bytes, or ``tile_bytes``
     where a row or a column of the result needs more."""
 

@@ -13,7 +13,8 @@ Every diagnostic has the form ``'<op>' op [<FaultKind>] <operand>: <rule> (<spec
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerType, UnitAttr, i64
@@ -651,23 +652,41 @@ class TGemvMxAccOp(CubeMatrixOp):
     b_scale = opt_operand_def(TileType)
 
 
-def verify_cube_operands(op: CubeMatrixOp) -> None:
-    """The static legality of a CUBE matrix op, in the spec's preflight order (PTO-SPEC 3.5).
+@dataclass
+class CubeCheck:
+    """What the CUBE legality rules read: the op, its operands by role, the A and B tiles,
+    B.FPATR, and the facts derived from them (accumulator type, M, K, N)."""
 
-    Written against roles, so that every member of the family shares it.
-    """
-    T = TileDataType
-    tiles = _Tiles(op)
-    roles = op.operand_by_role()
-    a = tiles.t(roles.get("a"), "a")
-    b = tiles.t(roles.get("b"), "b")
-    assert a is not None and b is not None
-    f = op.fpatr_fields
-    fail = op.fault
+    op: CubeMatrixOp
+    tiles: _Tiles
+    roles: dict[str, SSAValue]
+    a: TileType
+    b: TileType
+    f: Fpatr
 
-    # 1. The type pair: MX (PTO-SPEC 1, D2) with the scale each side needs, or ordinary
-    #    (PTO-SPEC 1, matrix-shape.asl): both sides in the ordinary set and in one class.
-    for side, t in (("a", a), ("b", b)):
+    @property
+    def fail(self):
+        return self.op.fault
+
+    @property
+    def acc(self) -> TileDataType:
+        """The accumulator type: FP32 for MX, else the class accumulator of AType."""
+        return TileDataType.FP32 if self.op.is_mx() else self.a.dtype.accumulator
+
+    @property
+    def mkn(self) -> tuple[int, int, int]:
+        m, k = self.a.valid_shape
+        return m, k, self.b.valid_shape[1]
+
+    def tile(self, role: str) -> TileType | None:
+        return self.tiles.t(self.roles.get(role), role)
+
+
+def cube_type_pair(c: CubeCheck) -> None:
+    """1. The type pair: MX (PTO-SPEC 1, D2) with the scale each side needs, or ordinary
+    (PTO-SPEC 1, matrix-shape.asl): both sides in the ordinary set and in one class."""
+    op, fail = c.op, c.fail
+    for side, t in (("a", c.a), ("b", c.b)):
         kind = "AType" if side == "a" else "BType"
         if op.is_mx() and t.dtype not in MX_INPUT_TYPES:
             raise fail(
@@ -683,7 +702,7 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
                 "PTO-SPEC 1",
             )
         if op.is_mx():
-            scale = roles.get(f"{side}_scale")
+            scale = c.roles.get(f"{side}_scale")
             needs = mx_needs_scale(t.dtype)
             if needs and scale is None:
                 raise fail(
@@ -697,6 +716,7 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
                     f"{side}_scale must be absent: {kind} {type_name(t.element_type)} carries no scale",
                     "PTO-SPEC 4, D2",
                 )
+    a, b = c.a, c.b
     if not op.is_mx() and a.dtype.klass is not b.dtype.klass:
         raise fail(
             TL,
@@ -705,7 +725,11 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
             "PTO-SPEC 1",
         )
 
-    # 2. B.FPATR consistency (PTO-SPEC 3.3) and the TGEMV / FP32-accumulator rules (D11).
+
+def cube_fpatr_fields(c: CubeCheck) -> None:
+    """2a. B.FPATR consistency (PTO-SPEC 3.3), no transposes of Local primaries, CScaleEn only
+    on the FP32-accumulator ACC forms (D11)."""
+    op, f, fail = c.op, c.f, c.fail
     for msg in f.consistency_errors():
         raise fail(TL, f"fpatr: {msg}", "PTO-SPEC 3.3, D11")
     for field in ("trans_a", "trans_b"):
@@ -717,20 +741,25 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
                 f"fpatr: {field} transposes a Shared primary, but {field[-1]} is a Local tile",
                 "PTO-SPEC 3.3, 3.5",
             )
-    acc = T.FP32 if op.is_mx() else a.dtype.accumulator
-    if f.cscale_en and not (op.FUNCTION in CSCALE_FUNCTIONS and acc is T.FP32):
+    if f.cscale_en and not (op.FUNCTION in CSCALE_FUNCTIONS and c.acc is TileDataType.FP32):
         raise fail(
             TL, "fpatr: cscale_en must be 0 (only the FP32-accumulator ACC forms allow it)", "PTO-SPEC 3.3, D11"
         )
+
+
+def cube_pre_quant_mode(c: CubeCheck) -> None:
+    """2b. The PreQuantMode reads the accumulator the op has; its rounding and saturation
+    (PTO-SPEC 3.2, 3.3, D11)."""
+    op, f, fail, acc = c.op, c.f, c.fail, c.acc
     mode = PRE_QUANT_MODES[f.pre_quant_mode]
-    if acc is T.FP32 and f.pre_quant_mode not in FP32_ACC_PRE_QUANT_MODES:
+    if acc is TileDataType.FP32 and f.pre_quant_mode not in FP32_ACC_PRE_QUANT_MODES:
         raise fail(
             TL,
             f"fpatr: pre_quant_mode {f.pre_quant_mode} ({mode.name}) reads an S32 accumulator; "
             "the FP32 accumulator allows {0, 1, 16, 23-28, 32-34, 36-38}",
             "PTO-SPEC 3.3, D11",
         )
-    if acc is not T.FP32 and mode.acc not in (None, acc):
+    if acc is not TileDataType.FP32 and mode.acc not in (None, acc):
         raise fail(
             TL,
             f"fpatr: pre_quant_mode {f.pre_quant_mode} ({mode.name}) needs an "
@@ -750,7 +779,11 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
     if mode.op is QuantOp.SHIFT and (rmode_set or sat):
         raise fail(TL, "rmode/sat: shift modes need rmode default and no sat", "PTO-SPEC 3.2")
 
-    # 3. Post-processing operands and results present exactly when B.FPATR selects them.
+
+def cube_postprocess_presence(c: CubeCheck) -> None:
+    """3. Post-processing operands and results present exactly when B.FPATR selects them
+    (PTO-SPEC 3.3)."""
+    op, f, fail, roles = c.op, c.f, c.fail, c.roles
     wanted = set(f.vector_param_sources()) | set(f.scalar_params())
     for role in ("row_max_in", "quant", "prelu", "quant_scalar", "lrelu_scalar"):
         present = roles.get(role) is not None
@@ -769,9 +802,13 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
         if v is not None and v.type != i64:
             raise fail(TL, f"{role} is a 64-bit parameter word (i64), got {type_name(v.type)}", "PTO-SPEC 3.3")
 
-    # 4. Local storage and one PE mask for every tile (PTO-SPEC 2, D13).
+
+def _cube_tiles(c: CubeCheck) -> list[tuple[str, TileType]]:
+    """Every tile operand and result of the op by role; a non-tile operand or result that
+    must be a tile is TileLegality (PTO-SPEC 2)."""
+    op, fail = c.op, c.fail
     all_tiles: list[tuple[str, TileType]] = []
-    for role, v in roles.items():
+    for role, v in c.roles.items():
         if isinstance(v.type, TileType):
             all_tiles.append((role, v.type))
         elif role not in ("quant_scalar", "lrelu_scalar"):
@@ -781,7 +818,13 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
             if not isinstance(r.type, TileType):
                 raise fail(TL, f"result {role} must be a !pto.tile", "PTO-SPEC 2")
             all_tiles.append((role, r.type))
-    for role, t in all_tiles:
+    return all_tiles
+
+
+def cube_local_masks(c: CubeCheck) -> None:
+    """4. Local storage and one PE mask for every tile (PTO-SPEC 2, D13)."""
+    op, fail = c.op, c.fail
+    for role, t in _cube_tiles(c):
         if t.storage_kind is not Storage.LOCAL:
             if op.is_gemv():
                 raise fail(TL, f"{role}: TGEMV is Local-only, the tile is shared", "PTO-SPEC 4, D10")
@@ -791,8 +834,8 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
                 "PTO-SPEC 3.4",
             )
         is_result = role in ("d", "row_max", "group_max")
-        held = {i for i, c in enumerate(t.pe_mask) if c == "1"}
-        selected = {i for i, c in enumerate(op.mask.data) if c == "1"}
+        held = {i for i, ch in enumerate(t.pe_mask) if ch == "1"}
+        selected = {i for i, ch in enumerate(op.mask.data) if ch == "1"}
         if is_result and t.pe_mask != op.mask.data:
             raise fail(
                 TL,
@@ -808,43 +851,54 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
                 "PTO-SPEC 2, D13",
             )
 
-    # 5. Dimensions: M = 1 for TGEMV; K and N agree across operands (PTO-SPEC 4).
-    m, k = a.valid_shape
-    kb, n = b.valid_shape
-    if op.is_gemv() and m != 1:
-        raise fail(TL, f"a: TGEMV fixes M = 1, a's valid shape is {m}x{k}", "PTO-SPEC 4")
-    if kb != k:
-        raise fail(TL, f"b: valid rows {kb} must equal K = {k} (a's valid cols)", "PTO-SPEC 4")
 
-    # 6. Post-processing sources (PTO-SPEC 3.3): row-major, location any, defined.
+def cube_dimensions(c: CubeCheck) -> None:
+    """5. Dimensions: M = 1 for TGEMV; K agrees across the primaries (PTO-SPEC 4)."""
+    m, k = c.a.valid_shape
+    kb = c.b.valid_shape[0]
+    if c.op.is_gemv() and m != 1:
+        raise c.fail(TL, f"a: TGEMV fixes M = 1, a's valid shape is {m}x{k}", "PTO-SPEC 4")
+    if kb != k:
+        raise c.fail(TL, f"b: valid rows {kb} must equal K = {k} (a's valid cols)", "PTO-SPEC 4")
+
+
+def cube_postprocess_sources(c: CubeCheck) -> None:
+    """6. Post-processing sources (PTO-SPEC 3.3): row-major, location any, defined."""
+    T = TileDataType
+    m, _k, n = c.mkn
     expect_aux = {
-        "row_max_in": ((m, 1), T.FP32 if acc is T.FP32 else acc),
+        "row_max_in": ((m, 1), T.FP32 if c.acc is T.FP32 else c.acc),
         "quant": ((1, n), T.U64),
         "prelu": ((1, n), T.U64),
     }
     for role, (shape, dt) in expect_aux.items():
-        t = tiles.t(roles.get(role), role)
+        t = c.tile(role)
         if t is None:
             continue
-        _expect_row_major(op, role, t, shape, dt, "PTO-SPEC 3.3")
+        _expect_row_major(c.op, role, t, shape, dt, "PTO-SPEC 3.3")
         if t.location_kind is not Location.ANY:
-            raise fail(
+            raise c.fail(
                 TL,
                 f"{role}: auxiliary matrix sources live in location any, got "
                 f"{t.location_kind.value}",
                 "asl/tile/model/legality/matrix-postprocess.asl TileMatrixAuxiliarySourceSchemaLegal",
             )
 
-    # 7. Mathematical sources in stream order (PTO-SPEC 4, D1, D3, D10). The left and right
-    #    primaries are distinct tiles: "A==B rejected" (PTO-SPEC 6, tile-bound-preflight-002).
-    #    Other source aliases (a_scale == b_scale, ...) are snapshot reads and stay legal.
-    if roles["a"] is roles["b"]:
+
+def cube_primaries(c: CubeCheck) -> None:
+    """7a. The primaries in stream order (PTO-SPEC 4, D1, D10): distinct tiles ("A==B
+    rejected", PTO-SPEC 6, tile-bound-preflight-002; other source aliases such as a_scale ==
+    b_scale are snapshot reads and stay legal), CUBE layouts in mat, their E8M0 scales."""
+    fail = c.fail
+    m, k, n = c.mkn
+    if c.roles["a"] is c.roles["b"]:
         raise fail(
             TL,
             "b: the same tile as a; the left and right primaries must be distinct tiles (A==B)",
             "PTO-SPEC 6",
         )
-    for role, t in (("a", a), ("b", b)):
+    scale_shapes = {"a": (m, _ceil(k, MX_BLOCK)), "b": (_ceil(k, MX_BLOCK), n)}
+    for role, t in (("a", c.a), ("b", c.b)):
         layouts = (Layout.CUBE_M16, Layout.CUBE_M32) if role == "a" else (Layout.CUBE_N8,)
         if t.layout_kind not in layouts:
             raise fail(
@@ -857,40 +911,49 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
             raise fail(
                 TL, f"{role}: CUBE primaries live in mat, got {t.location_kind.value}", "PTO-SPEC 2, D10"
             )
-        if role == "a":
-            sc = tiles.t(roles.get("a_scale"), "a_scale")
-            if sc is not None:
-                _expect_row_major(op, "a_scale", sc, (m, _ceil(k, MX_BLOCK)), T.E8M0, "PTO-SPEC 4, D1")
-        else:
-            sc = tiles.t(roles.get("b_scale"), "b_scale")
-            if sc is not None:
-                _expect_row_major(op, "b_scale", sc, (_ceil(k, MX_BLOCK), n), T.E8M0, "PTO-SPEC 4, D1")
-    bias = tiles.t(roles.get("bias"), "bias")
-    if bias is not None:
-        _expect_row_major(op, "bias", bias, (1, n), acc, "PTO-SPEC 4, D3")
-    c = tiles.t(roles.get("c"), "c")
-    if c is not None:
-        if c.dtype is not acc:
-            raise fail(
-                TL,
-                f"c: element type {type_name(c.element_type)} must be the accumulator type "
-                f"{type_name(element_type(acc))}",
-                "PTO-SPEC 1, 3.1",
-            )
-        if c.layout_kind is not a.layout_kind:
-            raise fail(
-                TL,
-                f"c: layout {c.layout_kind.value} must be a's layout {a.layout_kind.value}",
-                "PTO-SPEC 3.1, D10",
-            )
-        if c.location_kind is not Location.MAT:
-            raise fail(TL, f"c: CUBE primaries live in mat, got {c.location_kind.value}", "PTO-SPEC 2, D10")
-        if c.valid_shape != (m, n):
-            raise fail(
-                TL, f"c: valid shape {c.valid_shape[0]}x{c.valid_shape[1]} must be {m}x{n}", "PTO-SPEC 3.1"
-            )
+        sc = c.tile(f"{role}_scale")
+        if sc is not None:
+            _expect_row_major(c.op, f"{role}_scale", sc, scale_shapes[role], TileDataType.E8M0,
+                              "PTO-SPEC 4, D1")  # fmt: skip
 
-    # 8. Destinations: D in A's layout, mat, 1xN, FP32 or the PreQuantMode's type.
+
+def cube_bias_and_accumulator(c: CubeCheck) -> None:
+    """7b. The bias row (PTO-SPEC 4, D3) and the accumulator input C: the accumulator type,
+    A's layout, mat, M x N (PTO-SPEC 3.1, D10)."""
+    fail, acc = c.fail, c.acc
+    m, _k, n = c.mkn
+    bias = c.tile("bias")
+    if bias is not None:
+        _expect_row_major(c.op, "bias", bias, (1, n), acc, "PTO-SPEC 4, D3")
+    t = c.tile("c")
+    if t is None:
+        return
+    if t.dtype is not acc:
+        raise fail(
+            TL,
+            f"c: element type {type_name(t.element_type)} must be the accumulator type "
+            f"{type_name(element_type(acc))}",
+            "PTO-SPEC 1, 3.1",
+        )
+    if t.layout_kind is not c.a.layout_kind:
+        raise fail(
+            TL,
+            f"c: layout {t.layout_kind.value} must be a's layout {c.a.layout_kind.value}",
+            "PTO-SPEC 3.1, D10",
+        )
+    if t.location_kind is not Location.MAT:
+        raise fail(TL, f"c: CUBE primaries live in mat, got {t.location_kind.value}", "PTO-SPEC 2, D10")
+    if t.valid_shape != (m, n):
+        raise fail(
+            TL, f"c: valid shape {t.valid_shape[0]}x{t.valid_shape[1]} must be {m}x{n}", "PTO-SPEC 3.1"
+        )
+
+
+def cube_destinations(c: CubeCheck) -> None:
+    """8. Destinations: D in A's layout, mat, M x N, FP32 or the PreQuantMode's type; the
+    row/group maxima row-major in the accumulator type (PTO-SPEC 3.3, 4, D3, D10)."""
+    op, f, fail, acc, a = c.op, c.f, c.fail, c.acc, c.a
+    m, _k, n = c.mkn
     d = op.d.type
     assert isinstance(d, TileType)
     out_dt = pre_quant_output_type(f.pre_quant_mode, acc)
@@ -916,6 +979,35 @@ def verify_cube_operands(op: CubeMatrixOp) -> None:
     if op.group_max is not None:
         gn = _ceil(n, f.group_n) if f.group_n else 0
         _expect_row_major(op, "group_max", op.group_max.type, (m, gn), acc, "PTO-SPEC 3.3")  # type: ignore[arg-type]
+
+
+CUBE_RULES: tuple[Callable[[CubeCheck], None], ...] = (
+    cube_type_pair,
+    cube_fpatr_fields,
+    cube_pre_quant_mode,
+    cube_postprocess_presence,
+    cube_local_masks,
+    cube_dimensions,
+    cube_postprocess_sources,
+    cube_primaries,
+    cube_bias_and_accumulator,
+    cube_destinations,
+)
+"""The static legality of a CUBE matrix op, in the spec's preflight order (PTO-SPEC 3.5): the
+first rule that fails names the fault. Written against roles, so that every member of the
+family shares them; a new rule is one function and one row here."""
+
+
+def verify_cube_operands(op: CubeMatrixOp) -> None:
+    """Run :data:`CUBE_RULES` on ``op`` in order."""
+    tiles = _Tiles(op)
+    roles = op.operand_by_role()
+    a = tiles.t(roles.get("a"), "a")
+    b = tiles.t(roles.get("b"), "b")
+    assert a is not None and b is not None
+    check = CubeCheck(op, tiles, roles, a, b, op.fpatr_fields)
+    for rule in CUBE_RULES:
+        rule(check)
 
 
 def _fpatr_text(f: Fpatr) -> str:

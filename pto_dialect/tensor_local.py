@@ -45,7 +45,14 @@ from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
 from pto_dialect.tensor_ops import floor_mod_dtype
-from pto_dialect.tile_local import EXPAND_OPS, REDUCE_OPS, TRANS_TYPES, ExpandTileOp, ReduceTileOp
+from pto_dialect.tile_local import (
+    EXPAND_OPS,
+    EXPDIF_PAIRS,
+    REDUCE_OPS,
+    TRANS_TYPES,
+    ExpandTileOp,
+    ReduceTileOp,
+)
 from pto_dialect.tile_rearrange import INDEX_TYPES, INDEXED_VALUE_TYPES, SORT_TYPES
 
 TL = FaultKind.TILE_LEGALITY
@@ -264,7 +271,6 @@ class ExpandOp(_TensorLocalOp):
             if b.element_type != x.element_type:
                 raise self.fault(TL, "broadcast: element type must be the input's", cls.SPEC)
         if cls.OPERATION == "expdif":
-            from pto_dialect.tile_local import EXPDIF_PAIRS
 
             if (src_dt, self.result_dtype) not in EXPDIF_PAIRS:
                 raise self.fault(TL, f"result: ({src_dt.name},{self.result_dtype.name}) is not "

@@ -26,13 +26,18 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("pto_dialect", "passes", "interpreter")
 
-# Project imports inside functions that stay: (importing module, imported module) -> why.
-LAZY_ALLOWED: dict[tuple[str, str], str] = {}
-
-# Issue 24 is landing in steps: what is left of the circles and lazy imports found before it.
-# These limits only go down; at 0 they go away.
-CIRCLES_LEFT = 2
-LAZY_LEFT = 79
+# Project imports inside functions that stay: (importing module, imported package or module)
+# -> why. A key covers the imports of that module or of any module below it.
+LAZY_ALLOWED: dict[tuple[str, str], str] = {
+    ("passes", "passes"): "the xDSL pass/target/frontend registry (get_all_passes ...) loads "
+    "each pass module only when a pipeline names it (the tool boundary)",
+    ("pto_dialect.universe", "passes"): "the xDSL plugin: the pto dialect sits below passes, so "
+    "the universe reaches the registry only when xdsl-opt asks for it (the tool boundary)",
+    ("pto_dialect.universe", "pto_dialect.dialect"): "the xDSL plugin: a dialect factory, "
+    "loaded when a context first needs the pto dialect (the tool boundary)",
+    ("interpreter.kernels.jit", "interpreter.kernels.cube_jit"): "optional dependency numba: "
+    "loaded on the first compiled kernel call, never at start-up",
+}
 
 LAYERS = {"pto_dialect": 0, "passes": 1, "interpreter": 2}
 # The tool boundary ties the layers together: the xDSL plugin and pto-opt (common brief).
@@ -236,7 +241,7 @@ def test_graph_sees_the_packages():
 
 def test_no_import_circles():
     found = circles(GRAPH)
-    assert len(found) <= CIRCLES_LEFT, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
+    assert not found, "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
 
 
 def test_no_private_names_imported_across_modules():
@@ -246,16 +251,27 @@ def test_no_private_names_imported_across_modules():
     )
 
 
+def allowed_by(module: str, target: str) -> tuple[str, str] | None:
+    """The :data:`LAZY_ALLOWED` key that allows ``module`` to import ``target`` lazily."""
+    for key in LAZY_ALLOWED:
+        m, prefix = key
+        if m == module and (target == prefix or target.startswith(prefix + ".")):
+            return key
+    return None
+
+
 def test_lazy_project_imports_only_where_allowed():
-    assert len(LAZY_ALLOWED) <= 10
-    found = [(m, line, t) for m, line, t in lazy_imports(GRAPH) if (m, t) not in LAZY_ALLOWED]
-    assert len(found) <= LAZY_LEFT, "project imports inside functions:\n" + "\n".join(
-        f"{m}:{line} imports {t}" for m, line, t in found
+    found = lazy_imports(GRAPH)
+    assert len(found) <= 20, "the tool boundary grew: " + str(len(found))
+    bad = [(m, line, t) for m, line, t in found if allowed_by(m, t) is None]
+    assert not bad, "project imports inside functions:\n" + "\n".join(
+        f"{m}:{line} imports {t}" for m, line, t in bad
     )
 
 
-def test_lazy_allowlist_is_used():
-    used = {(m, t) for m, _, t in lazy_imports(GRAPH)}
+def test_lazy_allowlist_is_short_and_used():
+    assert len(LAZY_ALLOWED) <= 10
+    used = {allowed_by(m, t) for m, _, t in lazy_imports(GRAPH)}
     assert set(LAZY_ALLOWED) <= used, set(LAZY_ALLOWED) - used
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from interpreter.kernels.storage import storage_dtype
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import valid_shape_error
@@ -79,7 +80,6 @@ def _valid(shape: tuple[int, int], valid, op: str) -> tuple[int, int]:
 
 
 def _numeric(x, t: TileDataType, what: str, op: str) -> np.ndarray:
-    from interpreter.ssa.runtime import storage_dtype
 
     a = np.asarray(x)
     want = storage_dtype(t)

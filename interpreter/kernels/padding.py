@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from interpreter.kernels.storage import all_defined as shared_all_defined
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 
@@ -81,9 +82,8 @@ def pad_scalar(t: TileDataType, pad: str, dtype: np.dtype) -> np.ndarray:
 def all_defined(shape) -> np.ndarray:
     """The shared read-only all-True definedness mask of a tile with no padding to write
     (a full valid rectangle): no per-call allocation or fill."""
-    from interpreter.ssa.runtime import all_defined as shared  # the interpreter's own cache
 
-    return shared(tuple(shape))
+    return shared_all_defined(tuple(shape))
 
 
 def pad_tile(

@@ -45,6 +45,7 @@ import numpy as np
 
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.feature_map import FeatureMap
 
 from . import status
 
@@ -133,7 +134,6 @@ def tinsert(sources, types, dst_type, dst_valid, *, params) -> np.ndarray:
 def timg2col(sources, types, dst_type, dst_valid, *, params, defined) -> np.ndarray:
     """TIMG2COL on one PE: ``sources`` = the source's whole physical payload, ``defined`` its
     definedness mask (the descriptor indexes the physical row-major element order)."""
-    from pto_dialect.feature_map import FeatureMap
 
     fm = FeatureMap(*params[:-2])
     pos_m, pos_k = (int(p) & 0xFFFF for p in params[-2:])  # B.IOR: the low sixteen bits

@@ -49,6 +49,7 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import partial_coverage_error, valid_shape_error
+from pto_dialect.tile_local import EXPAND_OPS, PARTIAL_OPS, REDUCE_OPS
 
 from . import rearrange, status
 from .elementwise import BINARY_ROWS, LOW_ZERO_MASK, NARROW_FP32, binary_core
@@ -326,7 +327,6 @@ def _ttrans(sources, types, dst_type, dst_valid):
 
 
 def _rows() -> dict[str, LocalRow]:
-    from pto_dialect.tile_local import EXPAND_OPS, PARTIAL_OPS, REDUCE_OPS
 
     rows = [LocalRow(c.MNEMONIC, _reduce_kernel(c.REDUCTION, c.AXIS)) for c in REDUCE_OPS]
     rows += [LocalRow(c.MNEMONIC, _expand_kernel(c.OPERATION, c.AXIS)) for c in EXPAND_OPS]

@@ -235,6 +235,17 @@ class BlockControl:
         return True
 
 
+@dataclass(frozen=True)
+class BlockResult:
+    """What a block did: its operation and the Local register it allocated (if any; a
+    second destination, TSORT's indices, in ``others``)."""
+
+    op: str | None
+    destination: int | None = None
+    noop: bool = False
+    others: tuple[int, ...] = ()
+
+
 __all__ = [
     "BUNDLE_CONTROL",
     "BUNDLE_POST_COMMIT",
@@ -242,4 +253,5 @@ __all__ = [
     "INSTRUCTION_PC",
     "Barg",
     "BlockControl",
+    "BlockResult",
 ]

@@ -50,7 +50,9 @@ import numpy as np
 from xdsl.dialects.builtin import i64
 from xdsl.ir import Attribute, Block
 
-from interpreter.machine.shared_registers import derived_rows, element_bits
+from interpreter.machine.block_control import BlockResult
+from interpreter.machine.descriptors import derived_rows
+from interpreter.machine.global_memory import element_bits
 from interpreter.machine.tile_registers import register_storage, run_in_function
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import (
@@ -63,6 +65,7 @@ from pto_dialect.bundle import (
     check_linked,
     dim_registers,
     scalar_roles,
+    source_roles,
 )
 from pto_dialect.compare_ops import COMPARE_SELECT_OP_OF_SELECTOR, TileCompareOp
 from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR, LAYOUT_PAIR_OF_CODE, TCvtOp
@@ -223,7 +226,6 @@ def _cube_destination(s: BlockSummary, srcs: list[Attribute], lbs: list[int | No
     """``ResolveBundleTMATMULDestination`` (cube-destination.asl): ``M x N`` of the
     accumulator type (MX: FP32) or the B.FPATR PreQuant output type; a CUBE-layout A makes it
     a CUBE tile of A's layout (location mat), else row-major ``M x N``."""
-    from pto_dialect.bundle import source_roles
 
     fp = s.fpatr
     assert fp is not None
@@ -271,7 +273,6 @@ class LocalBlocks:
     """The Local TEPL / CUBE blocks of :class:`~interpreter.machine.shared_blocks.Core` (mixin)."""
 
     def _local_block(self, s: BlockSummary, cmds: list[Command], profile: str):
-        from interpreter.machine.shared_blocks import BlockResult
 
         core = self  # type: ignore[assignment]
         name = s.op_name

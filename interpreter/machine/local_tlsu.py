@@ -36,8 +36,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from interpreter.kernels.storage import pe_indices
+from interpreter.machine.descriptors import derived_rows, logical_capacity, shape_legal
 from interpreter.machine.global_memory import dense_row_stride, gm_addresses, gm_load, gm_store
-from interpreter.ssa.runtime import pe_indices
+from interpreter.machine.words import raw_words, typed_values
 from pto_dialect.attributes import TileType
 from pto_dialect.bundle import MOVE_LAYOUT_CODES
 from pto_dialect.datatypes import TileDataType
@@ -125,11 +127,6 @@ class LocalTLSU:
                              f"SizeCode {size} ({cap} B): TileCubeDescriptorShapeLegal", name,
                              cube)  # fmt: skip
         else:
-            from interpreter.machine.shared_registers import (
-                derived_rows,
-                logical_capacity,
-                shape_legal,
-            )
 
             rows = derived_rows(cap, col, dt)
             if not shape_legal(cap, col, vr, vc, dt) or rows * col > logical_capacity(cap, dt):
@@ -182,7 +179,6 @@ class LocalTLSU:
 
     def _load(self, ttype: TileType, base: int, stride: int, order: MemoryOrder) -> np.ndarray:
         """The valid rectangle of ``ttype`` read from GM (row-major, one access per element)."""
-        from interpreter.machine.shared_blocks import typed_values
 
         vr, vc = ttype.valid_shape
         r, c = np.divmod(np.arange(vr * vc), vc)
@@ -194,7 +190,6 @@ class LocalTLSU:
                order: MemoryOrder) -> None:  # fmt: skip
         """Each selected PE's valid rectangle (``payload`` is ``(P, VR, VC)`` in the order of
         the tile's PEs) to the one footprint, PE order, after one preflight of all accesses."""
-        from interpreter.machine.shared_blocks import raw_words
 
         held = pe_indices(ttype.pe_mask)
         pes = [held.index(p) for p in pe_indices(mask) if p in held]

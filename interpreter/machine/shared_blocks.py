@@ -9,7 +9,9 @@ cannot name an S register, so this is their level: :class:`Core` holds a Local r
 one block of decoded commands. GM accesses fault as the ASL's ``ProbeDataAccess`` (DataPage /
 DataAlignment with the faulting address) and record memory events while capture is on
 (:mod:`interpreter.machine.global_memory`); the ordinary Local TLOAD / TSTORE blocks and the CUBE
-conversions run here too (:mod:`interpreter.machine.local_tlsu`, docs/gm-faults.md), and so do the
+conversions run here too (:mod:`interpreter.machine.local_tlsu`, docs/gm-faults.md), the
+global-memory blocks TPREFETCH, MGATHER*, MSCATTER* and GMOV
+(:mod:`interpreter.machine.indexed_tlsu`, docs/gm-indexed.md), and so do the
 unlinked Local TEPL and CUBE blocks, by register number (:mod:`interpreter.machine.core_local`,
 docs/blocks.md "Decoded blocks on Core").
 
@@ -51,12 +53,14 @@ selected quarters are not kept (they are undefined; the ASL keeps the register's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
+from interpreter.machine.block_control import BlockResult
 from interpreter.machine.core_local import LocalBlocks
+from interpreter.machine.descriptors import size_code_bytes
 from interpreter.machine.global_memory import GlobalMemory, MemoryEvent, dense_row_stride
+from interpreter.machine.indexed_tlsu import INDEXED_FUNCTIONS, IndexedTLSU
 from interpreter.machine.local_tlsu import LocalTLSU
 from interpreter.machine.shared_registers import (
     FULL,
@@ -64,10 +68,8 @@ from interpreter.machine.shared_registers import (
     SharedDescriptor,
     SharedRegisters,
     SharedTile,
-    element_bits,
     element_quarters,
     selected,
-    size_code_bytes,
 )
 from interpreter.machine.tile_registers import (
     OPS,
@@ -75,7 +77,7 @@ from interpreter.machine.tile_registers import (
     register_storage,
     run_tile_instruction,
 )
-from interpreter.ssa.runtime import storage_dtype
+from interpreter.machine.words import raw_words, typed_values
 from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.convert_ops import LAYOUT_PAIR_OF_CODE
 from pto_dialect.datatypes import DTYPE_NONE, TileDataType, mx_needs_scale
@@ -102,38 +104,7 @@ SHARED_FUNCTIONS = frozenset({0, 1, 9, 10, 11, 12, 14})
 """TLSU functions with a Shared form (``BundleSharedTLSUSelected``)."""
 
 
-@dataclass(frozen=True)
-class BlockResult:
-    """What a block did: its operation and the Local register it allocated (if any; a
-    second destination, TSORT's indices, in ``others``)."""
-
-    op: str | None
-    destination: int | None = None
-    noop: bool = False
-    others: tuple[int, ...] = ()
-
-
-def raw_words(ttype: TileType, values: np.ndarray) -> np.ndarray:
-    """Typed element values -> 64-bit raw words (signed integers sign-extended)."""
-    a = np.asarray(values)
-    width = a.dtype.itemsize * 8
-    bits = a.view(f"u{a.dtype.itemsize}").astype(np.uint64)
-    if ttype.dtype.is_signed and width < 64 and element_bits(ttype.dtype) != 4:
-        shift = np.uint64(64 - width)
-        bits = ((bits << shift).view(np.int64) >> np.int64(64 - width)).view(np.uint64)
-    return bits
-
-
-def typed_values(dt: TileDataType, words: np.ndarray) -> np.ndarray:
-    """64-bit raw words -> the interpreter's storage of ``dt`` (the low element bits)."""
-    sd = storage_dtype(dt)
-    w = np.asarray(words, np.uint64)
-    if element_bits(dt) == 4:
-        w = w & np.uint64(0xF)
-    return w.astype(f"u{sd.itemsize}").view(sd)
-
-
-class Core(LocalTLSU, LocalBlocks):
+class Core(LocalTLSU, IndexedTLSU, LocalBlocks):
     """Architectural state for decoded command streams: :attr:`local` (64 Local tile
     registers), :attr:`shared` (S0..S255), :attr:`gpr` (four PEs x 32 GPRs, uint64; register 0
     reads zero) and :attr:`gm` (GM bytes, ``gm_bytes`` long; the ASL's model memory is 4 KiB)
@@ -188,12 +159,15 @@ class Core(LocalTLSU, LocalBlocks):
         if s.family is BlockFamily.TLSU and fn in (0, 1):
             name = s.op_name or "TLSU"
             return BlockResult(name, self._local_tlsu(s, self._transfer_type(s, name)))
+        if s.family is BlockFamily.TLSU and fn in INDEXED_FUNCTIONS:  # interpreter.machine.indexed_tlsu
+            return BlockResult(*self._indexed_block(s))
         if s.family is BlockFamily.CUBE and s.shared:
             return self._shared_cube(s, profile)
         if s.family in (BlockFamily.TEPL, BlockFamily.CUBE):
             return self._local_block(s, list(cmds), profile)
         raise NotModelledError(f"{s.op_name}: Core runs the Shared (B.IOS) TLSU and CUBE blocks, "
-                               "the Local TLOAD / TSTORE blocks and the Local TEPL / CUBE blocks "
+                               "the Local TLOAD / TSTORE blocks, the global-memory blocks "
+                               "(TLSU 3-8, 13) and the Local TEPL / CUBE blocks "
                                "of interpreter.machine.core_local.FAMILIES; other Local blocks run as "
                                "linked pto.block ops (interpreter.run)")  # fmt: skip
 

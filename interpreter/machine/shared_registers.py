@@ -43,6 +43,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from interpreter.machine.descriptors import (
+    derived_rows,
+    logical_capacity,
+    minimum_capacity,
+    shape_legal,
+    size_code_bytes,
+)
 from interpreter.machine.global_memory import (  # gm_load / gm_store re-exported
     GlobalMemory,
     element_bits,
@@ -50,6 +57,7 @@ from interpreter.machine.global_memory import (  # gm_load / gm_store re-exporte
     gm_load,
     gm_store,
 )
+from interpreter.machine.tile_registers import TileRegisters
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Layout, core_allocation_bytes, fractal_inner_elements
@@ -65,44 +73,6 @@ SHARED_MAX_BYTES = 256 * 1024
 FULL = "1111"
 NONE = "0000"
 _TL = FaultKind.TILE_LEGALITY
-
-
-def size_code_bytes(code: int) -> int:
-    """``TileSizeCodeBytes`` (SizeCode 1..12)."""
-    return 128 << (code - 1)
-
-
-def derived_rows(capacity: int, columns: int, dt: TileDataType) -> int:
-    """``DerivedTileRows``: rows from TSize, a power-of-two Col and the type; 0 when none."""
-    if capacity <= 0 or columns <= 0 or columns & (columns - 1) or columns > 65535:
-        return 0
-    row_bits = columns * element_bits(dt)
-    if (capacity * 8) % row_bits:
-        return 0
-    rows = capacity * 8 // row_bits
-    return rows if 0 < rows <= 65535 else 0
-
-
-def logical_capacity(capacity: int, dt: TileDataType) -> int:
-    """``TileLogicalElementCapacity``."""
-    return capacity * 8 // element_bits(dt)
-
-
-def shape_legal(capacity: int, columns: int, valid_rows: int, valid_columns: int,
-                dt: TileDataType) -> bool:  # fmt: skip
-    """``TileDescriptorShapeLegal``."""
-    rows = derived_rows(capacity, columns, dt)
-    return (rows != 0 and valid_rows <= rows and valid_columns <= columns
-            and valid_rows * valid_columns <= logical_capacity(capacity, dt))  # fmt: skip
-
-
-def minimum_capacity(columns: int, valid_rows: int, valid_columns: int, dt: TileDataType) -> int:
-    """``MinimumTileCapacityBytesForShape``: the smallest SizeCode 1..12 capacity whose derived
-    descriptor holds the shape; 0 when none does."""
-    for code in range(1, 13):
-        if shape_legal(size_code_bytes(code), columns, valid_rows, valid_columns, dt):
-            return size_code_bytes(code)
-    return 0
 
 
 @dataclass(frozen=True)
@@ -228,7 +198,6 @@ class SharedRegisters:
 
     def __init__(self, local: TileRegisters | None = None) -> None:
         if local is None:
-            from interpreter.machine.tile_registers import TileRegisters
 
             local = TileRegisters()
         self.local = local

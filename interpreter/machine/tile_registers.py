@@ -60,6 +60,11 @@ from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
+from interpreter.kernels.padding import parse_pad
+from interpreter.kernels.storage import pe_indices, storage_dtype
+from interpreter.machine.words import typed_values
+from interpreter.ssa.runner import build_context, run
+from interpreter.ssa.runtime import TileValue, array_from_tile, tile_from_array
 from pto_dialect.attributes import TileType
 from pto_dialect.families import TILE_OP_FAMILIES
 from pto_dialect.faults import FaultKind, PTOFault
@@ -172,7 +177,6 @@ class TileRegisters:
         ``tile_capacity`` -> TileLegality with every register unchanged (ADR-0013: aggregate
         overflow of a direct allocation is a tile-legality fault, the old destination kept)."""
         self._check_index(index)
-        from interpreter.ssa.runtime import array_from_tile, tile_from_array
 
         if isinstance(ttype, str):
             ttype = _descriptor(ttype)
@@ -239,7 +243,6 @@ class TileRegisters:
         feature-map descriptor are unchanged (a producer writing its destination, e.g. the
         ASL's ``TLOAD``: ``_Tiles[[destination]] = result``)."""
         self._require(index, "write")
-        from interpreter.ssa.runtime import array_from_tile, tile_from_array
 
         ttype = self._type[index]
         self._value[index] = array_from_tile(tile_from_array(ttype, np.asarray(value)))  # type: ignore[arg-type]
@@ -256,7 +259,6 @@ class TileRegisters:
         rectangle holds PadValue ``pad`` (a name or its 2-bit code), defined unless ``pad`` is
         Null; the valid elements and ``contents_defined`` are unchanged (asl/tile/model/
         definedness/elements.asl ``TileWithPadding``)."""
-        from interpreter.kernels.padding import parse_pad
 
         self._require(index, "apply_padding")
         if not isinstance(self._type[index], TileType):
@@ -273,7 +275,6 @@ class TileRegisters:
         the payload order) with its definedness mask. Valid elements are defined iff
         :meth:`contents_defined`; the other positions hold the register's padding
         (:meth:`apply_padding`; Null: undefined)."""
-        from interpreter.ssa.runtime import TileValue, pe_indices, tile_from_array
 
         self._require(index, "physical")
         ttype, value = self._type[index], self._value[index]
@@ -372,8 +373,6 @@ class TileRegisters:
 def register_storage(ttype: Attribute, value: np.ndarray) -> np.ndarray:
     """A result in a register's storage: raw-carrier (D4) results are the ASL's 64-bit raw
     payload words, of which an element keeps its low bits."""
-    from interpreter.machine.shared_blocks import typed_values
-    from interpreter.ssa.runtime import storage_dtype
 
     value = np.asarray(value)
     if not isinstance(ttype, TileType) or value.dtype == storage_dtype(ttype.dtype):
@@ -386,7 +385,6 @@ def _descriptor(text: str) -> TileType | PredicateTileType:
     [TileLegality] diagnostic) -> that :class:`PTOFault`, other text -> ValueError."""
     from xdsl.utils.exceptions import ParseError
 
-    from interpreter.ssa.runner import build_context
 
     try:
         ttype = Parser(build_context(), text).parse_type()
@@ -455,6 +453,5 @@ def run_in_function(body: Block, instr: IRDLOperation, args: Sequence[Any],
     results = [r for r in instr.results]
     body.add_ops([instr, func.ReturnOp(*results)])
     fn = func.FuncOp("f", ([a.type for a in body.args], [r.type for r in results]), Region(body))
-    from interpreter.ssa.runner import run
 
     return run(builtin.ModuleOp([fn]), "f", *args, profile=profile)

@@ -13,7 +13,8 @@ import numpy as np
 
 from interpreter import kernels
 from interpreter.kernels.status import staged
-from interpreter.ssa.runtime import TileValue, pe_indices, source_check
+from interpreter.kernels.storage import pe_indices
+from interpreter.ssa.runtime import TileValue, source_check
 from pto_dialect.compare_ops import CompareSelectOp, TileCompareOp
 
 

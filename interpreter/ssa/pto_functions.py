@@ -14,15 +14,9 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 
 from interpreter import kernels
 from interpreter.kernels.status import staged
+from interpreter.kernels.storage import all_defined, pe_indices, storage_dtype
 from interpreter.ssa.compare_functions import compare_select_plan
-from interpreter.ssa.runtime import (
-    TileValue,
-    all_defined,
-    pe_indices,
-    require_source,
-    source_check,
-    storage_dtype,
-)
+from interpreter.ssa.runtime import TileValue, require_source, source_check
 from pto_dialect.attributes import TargetProfile, TileType
 from pto_dialect.compare_ops import COMPARE_SELECT_OPS, CompareSelectOp
 from pto_dialect.convert_ops import CONVERT_OPS, ConvertTileOp, TCvtOp

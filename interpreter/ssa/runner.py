@@ -39,9 +39,22 @@ from xdsl.utils.exceptions import DiagnosticException, InterpretationError, Pars
 
 from interpreter.kernels.status import NumericStatus, active, record, recording
 from interpreter.observe import Observer, current, observing, reported, suspended
+from interpreter.ssa import compiled
+from interpreter.ssa.bundle_functions import PTOBundleFunctions
+from interpreter.ssa.gm_functions import GlobalMemoryFunctions
+from interpreter.ssa.pto_functions import PTOFunctions
+from interpreter.ssa.runtime import TileValue, array_from_tile, tile_from_array
+from interpreter.ssa.tensor_convert_functions import TensorConvertFunctions
+from interpreter.ssa.tensor_functions import TensorPTOFunctions
+from interpreter.ssa.tensor_local_functions import TensorLocalFunctions
 from interpreter.ssa.upstream import upstream_functions
 from interpreter.ssa.upstream.dtypes import UnsupportedTypeError, dtype_for
+from pto_dialect.attributes import TileType
+from pto_dialect.dialect import PTO
 from pto_dialect.faults import PTOFault
+from pto_dialect.predicate import PredicateTileType
+from pto_dialect.ssa_checks import check_module
+from pto_dialect.tools.boundary import first_line, parser_location
 from pto_dialect.upstream import register_upstream_overrides
 from pto_dialect.upstream.source_diagnostics import (
     SourceParser,
@@ -49,6 +62,7 @@ from pto_dialect.upstream.source_diagnostics import (
     no_function_message,
     op_location,
 )
+from pto_dialect.upstream.xdsl_fixes import check_dense_sizes, fix_parse_error
 
 __all__ = [
     "ENGINES",
@@ -74,20 +88,16 @@ class RunError(ValueError):
 
 
 def build_context() -> Context:
-    """xDSL's dialects, our upstream ``linalg``/``arith`` overrides and ``pto`` if present."""
+    """xDSL's dialects, our upstream ``linalg``/``arith`` overrides and ``pto``."""
     from xdsl.dialects import get_all_dialects
 
     ctx = Context()
     for name, factory in get_all_dialects().items():
         ctx.register_dialect(name, factory)
     register_upstream_overrides(ctx)
-    try:
-        from pto_dialect.dialect import PTO  # pyright: ignore[reportMissingImports]
-    except ImportError:
-        pass
-    else:
-        if "pto" not in ctx.registered_dialect_names:
-            ctx.register_dialect("pto", lambda: PTO)
+
+    if "pto" not in ctx.registered_dialect_names:
+        ctx.register_dialect("pto", lambda: PTO)
     return ctx
 
 
@@ -105,20 +115,17 @@ def parse_module_text(
     """Parse MLIR text (not verified); a parse error is a one-line :class:`RunError`."""
     if not text.strip():
         raise RunError(f"'{name}' is empty: there is no module to run")
-    from pto_dialect.upstream.xdsl_fixes import check_dense_sizes
 
     try:
         check_dense_sizes(text, name)
         return SourceParser(ctx or build_context(), text, name).parse_module()
     except ParseError as e:
-        from pto_dialect.upstream.xdsl_fixes import fix_parse_error
 
         fix_parse_error(e)
         raise RunError(f"parse error: {_one_line(e)}", str(e)) from None
     except (RecursionError, MemoryError):
         raise
     except Exception as e:  # an exception inside xDSL's parser: malformed input
-        from pto_dialect.tools.boundary import first_line, parser_location
 
         where = parser_location(e) or name
         reason = (
@@ -151,7 +158,6 @@ def load_module(
         else:
             raise RunError(f"expected a ModuleOp, a path or MLIR text, got {type(module_or_path)}")
         module = parse_module_text(text, name, ctx)
-    from pto_dialect.ssa_checks import check_module
 
     try:
         check_module(module)
@@ -165,7 +171,6 @@ def load_module(
     except (RecursionError, MemoryError):
         raise
     except Exception as e:  # an exception inside an xDSL verifier: malformed op
-        from pto_dialect.tools.boundary import first_line
 
         raise RunError(f"verification failed: malformed input: {first_line(e)}") from None
     return module
@@ -173,23 +178,18 @@ def load_module(
 
 def extra_functions(profile: str) -> list[InterpreterFunctions]:
     """The PTO interpreter functions: tile-level ops, tensor-level ops and decoded blocks."""
-    from interpreter.ssa.pto_functions import PTOFunctions
 
-    funcs: list[InterpreterFunctions] = [PTOFunctions(profile=profile)]
-    for module, cls in (
-        ("interpreter.ssa.tensor_functions", "TensorPTOFunctions"),
-        ("interpreter.ssa.tensor_local_functions", "TensorLocalFunctions"),
-        ("interpreter.ssa.tensor_convert_functions", "TensorConvertFunctions"),
-        ("interpreter.ssa.bundle_functions", "PTOBundleFunctions"),
-    ):
-        try:
-            mod = __import__(module, fromlist=[cls])
-        except ImportError as e:
-            if e.name != module:
-                raise
-            continue
-        funcs.append(getattr(mod, cls)(profile=profile))
-    return funcs
+    return [
+        cls(profile=profile)
+        for cls in (
+            PTOFunctions,
+            TensorPTOFunctions,
+            TensorLocalFunctions,
+            TensorConvertFunctions,
+            PTOBundleFunctions,
+            GlobalMemoryFunctions,
+        )
+    ]
 
 
 def _shape_matches(want: Sequence[int], have: Sequence[int]) -> bool:
@@ -211,11 +211,8 @@ def _coerce_bits(arr: np.ndarray, dtype: np.dtype[Any], t: Attribute, where: str
 
 def _convert_argument(value: Any, t: Attribute, index: int) -> Any:
     where = f"argument {index} ({t})"
-    from pto_dialect.attributes import TileType
-    from pto_dialect.predicate import PredicateTileType
 
     if isinstance(t, TileType | PredicateTileType):
-        from interpreter.ssa.runtime import tile_from_array
 
         try:
             return tile_from_array(t, np.asarray(value))
@@ -339,7 +336,6 @@ def run(
     engine = engine or os.environ.get("PTO_ENGINE") or "compiled"
     if engine not in ENGINES:
         raise RunError(f"unknown engine '{engine}' (choose from {', '.join(ENGINES)})")
-    from interpreter.ssa import compiled
 
     checked = isinstance(module_or_path, builtin.ModuleOp) and compiled.cached(module_or_path)
     if checked:
@@ -408,7 +404,6 @@ def _run_xdsl(module: builtin.ModuleOp, callee: func.FuncOp, args: tuple[Any, ..
 def _run_compiled(
     module: builtin.ModuleOp, callee: func.FuncOp, args: tuple[Any, ...], profile: str
 ):
-    from interpreter.ssa import compiled
 
     tracker = _OpTracker()
     try:
@@ -483,7 +478,6 @@ def _run_both(module: builtin.ModuleOp, callee: func.FuncOp, args: tuple[Any, ..
 
 
 def _defined(value: Any) -> Any:
-    from interpreter.ssa.runtime import TileValue
 
     if isinstance(value, TileValue):
         return {p: d.tobytes() for p, d in value.defined.items()}
@@ -491,7 +485,6 @@ def _defined(value: Any) -> Any:
 
 
 def _convert_result(value: Any) -> np.ndarray:
-    from interpreter.ssa.runtime import TileValue, array_from_tile
 
     if isinstance(value, TileValue):
         return array_from_tile(value)

@@ -12,41 +12,13 @@ HiF4X2, S4X2 and U4X2.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 
 import numpy as np
 
+from interpreter.kernels import pad_tile
+from interpreter.kernels.storage import SHARED_DEFINED, all_defined, pe_indices, storage_dtype
 from pto_dialect.attributes import TileType
-from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
-
-_SHARED_DEFINED: set[int] = set()
-"""ids of the shared all-True masks (never freed: :func:`all_defined` caches them forever)."""
-
-
-@cache
-def all_defined(shape: tuple[int, int]) -> np.ndarray:
-    """A shared read-only all-True definedness mask."""
-    out = np.ones(shape, dtype=bool)
-    out.setflags(write=False)
-    _SHARED_DEFINED.add(id(out))
-    return out
-
-
-@cache
-def storage_dtype(dt: TileDataType) -> np.dtype:
-    """The numpy dtype the interpreter stores one logical element of ``dt`` in."""
-    npd = dt.numpy_dtype()
-    if npd is not None:
-        return npd
-    if dt in (TileDataType.TF32, TileDataType.HF32):
-        return np.dtype(np.float32)
-    return np.dtype(np.uint8)
-
-
-def pe_indices(mask: str) -> list[int]:
-    """PE numbers selected by a 4-digit mask, PE0 leftmost (D13)."""
-    return [i for i, c in enumerate(mask) if c == "1"]
 
 
 @dataclass(frozen=True)
@@ -85,7 +57,6 @@ class TileValue:
     ) -> TileValue:
         """Build a tile from each PE's valid rectangle, padding the rest (D9). ``storage``
         overrides the payload dtype (the raw-carrier profile stores int64 payload words)."""
-        from interpreter.kernels import pad_tile
 
         dt = ttype.dtype
         sdt = storage_dtype(dt) if storage is None else np.dtype(storage)
@@ -129,7 +100,7 @@ def source_check(op_name: str, role: str, expected: TileType, read: tuple[int, i
     these (rows, cols) at the origin must be defined (THISTOGRAM's filter,
     ``TileHistogramPrefixDefined``); default the whole valid rectangle."""
     vr, vc = expected.valid_shape if read is None else read
-    shared = _SHARED_DEFINED
+    shared = SHARED_DEFINED
 
     def fault(message: str) -> PTOFault:
         return PTOFault(FaultKind.TILE_LEGALITY, f"{role}: {message}", op_name)

@@ -11,7 +11,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
 from interpreter import kernels
-from interpreter.ssa.runtime import storage_dtype
+from interpreter.kernels.storage import storage_dtype
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.tensor_local import ExpandOp, GatherOp, ReduceOp, SortOp, TransposeOp
 

@@ -43,7 +43,12 @@ from typing import Any
 
 import numpy as np
 
+from interpreter.kernels import PROFILES
+from interpreter.kernels.status import NumericStatus
 from interpreter.observe import Observer, Observers, Progress, Stats, Trace, expected_ops
+from interpreter.ssa.runner import RunError, load_module, parse_module_text, run
+from pto_dialect.faults import PTOFault
+from pto_dialect.tools.boundary import first_line, guarded
 from pto_dialect.upstream.source_diagnostics import no_function_message
 
 __all__ = ["format_flags", "format_result", "main"]
@@ -94,7 +99,6 @@ def _bits(arr: np.ndarray) -> np.ndarray:
 
 
 def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
-    from interpreter.ssa.runner import RunError
 
     if path is None:
         if count:
@@ -107,7 +111,6 @@ def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
     except MemoryError:
         raise
     except Exception as e:  # noqa: BLE001 - zipfile/zlib/numpy raise many kinds on bad data
-        from pto_dialect.tools.boundary import first_line
 
         raise RunError(f"cannot read inputs '{path}': not a valid .npz archive ({first_line(e)})") from None
     expected = [f"arg{i}" for i in range(count)]
@@ -134,7 +137,6 @@ _NPZ_HINT = "pto-run reads .npz archives: np.savez(path, arg0=..., arg1=...)"
 
 def _check_npz(path: str) -> None:
     """``--inputs`` must be a readable ``.npz`` (zip) archive; name what it is otherwise."""
-    from interpreter.ssa.runner import RunError
 
     if os.path.isdir(path):
         raise RunError(f"inputs '{path}' is a directory, not an .npz file")
@@ -162,7 +164,6 @@ def _check_npz(path: str) -> None:
 
 def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
     """Write an ``.npz`` at exactly ``path`` (np.savez would append ``.npz`` to a name)."""
-    from interpreter.ssa.runner import RunError
 
     if os.path.isdir(path):
         raise RunError(f"--output '{path}' is a directory; give a file name such as out.npz")
@@ -174,8 +175,6 @@ def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    from interpreter.kernels import PROFILES
-    from interpreter.ssa.runner import RunError
 
     if args.profile not in PROFILES:
         raise RunError(
@@ -203,9 +202,6 @@ def _run(args: argparse.Namespace) -> int:
     from xdsl.dialects import func
     from xdsl.traits import SymbolTable
 
-    from interpreter.kernels.status import NumericStatus
-    from interpreter.ssa.runner import RunError, load_module, parse_module_text, run
-    from pto_dialect.faults import PTOFault
 
     _check_args(args)
     if args.file == "-":
@@ -302,7 +298,6 @@ def format_flags(flags: Any) -> str:
 
 
 def _read_text(stream: Any, name: str) -> str:
-    from interpreter.ssa.runner import RunError
 
     data = stream.read()
     if isinstance(data, str):
@@ -388,9 +383,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     args = parser.parse_args(argv)
 
-    from interpreter.ssa.runner import RunError
-    from pto_dialect.faults import PTOFault
-    from pto_dialect.tools.boundary import guarded
 
     def describe(e: BaseException) -> str | None:
         if isinstance(e, PTOFault):

@@ -10,7 +10,7 @@ The ``Custom`` rows of :data:`passes.lowering.elementwise.BODY_LOWERING` for
   integer TDIV whose divisor is 0 exactly where the assertion fails (:func:`emit_assert`).
 
 Why each is exact (bit for bit, D18) is in the docstrings; what is refused says why
-(:class:`~passes.lowering.elementwise.Refused`). ``docs/elementwise-lowering.md`` has the
+(:class:`~passes.lowering.elementwise_rows.Refused`). ``docs/elementwise-lowering.md`` has the
 table.
 """
 

@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import ShapedType
 from xdsl.ir import Operation
 
 from passes.lowering.classify import CONTRACTION, ELEMENTWISE, REDUCTION, classify
+from passes.lowering.convolution import tap_product_types_ok, window_roles
 from passes.lowering.elementwise import why_not
 from passes.lowering.expand import COMMUTATIVE, EXPAND_BINARY, broadcast_axis
 from passes.lowering.idioms import (
@@ -20,9 +21,11 @@ from passes.lowering.idioms import (
     match_elementwise_body,
     match_floor_mod_body,
 )
+from passes.lowering.integer_contraction import wide_integer_matmul
 from passes.lowering.reductions import Reduction, match_reduction
 from passes.lowering.rows import BODY_ROWS, missing_for, pto_op_available
 from pto_dialect.tensor_ops import cube_accumulator, cube_dtype_of, floor_mod_dtype, result_dtype_of
+from pto_dialect.upstream import window_spec
 
 
 def _needs(names: list[str]) -> str:
@@ -195,8 +198,34 @@ def _reduction(op: Operation, c) -> str:
     return f"reduction ({names}): no PTO reduction computes it"
 
 
+def _window_reason(op: Operation) -> str | None:
+    """Convolutions, poolings and ``tensor.pad``: what their normalisations need
+    (:mod:`passes.lowering.convolution`)."""
+    spec = window_spec(op)
+    if spec is not None:
+        what = "convolution" if spec.kind == "conv" else f"{spec.kind} pooling"
+        if spec.kind == "conv" and window_roles(spec)["in_channel"] and not tap_product_types_ok(op):  # type: ignore[arg-type]
+            types = ", ".join(str(v.type.get_element_type()) for v in op.operands)  # type: ignore[union-attr]
+            return (f"convolution on {types}: not a CUBE input type pair with that accumulator "
+                    "(D2, PTO-SPEC 1)")
+        return (f"{what}: the per-filter-tap decomposition (TMATMUL chains, elementwise chains) "
+                "needs static shapes, and for a convolution the channels and the pixels as two "
+                "contiguous blocks of the input, kernel and output layouts")
+    if op.name == "linalg.matmul" and wide_integer_matmul(op):
+        return ("integer matmul with an i64 result: the exact decompositions need a zero init "
+                "and K * 2^14 below 2^31 (balanced 8-bit digits on the S16 CUBE path), or operands "
+                "bounded within i16 (passes/lowering/integer_contraction.py)")
+    if op.name == "tensor.pad":
+        return ("tensor.pad: only a pad with static sizes and a constant value lowers (a splat "
+                "constant with the source inserted)")
+    return None
+
+
 def explain(op: Operation) -> str:
     """One sentence: what ``op`` is and why it is not (yet) PTO."""
+    window = _window_reason(op)
+    if window is not None:
+        return window
     c = classify(op)
     if c is None:
         if op.name.startswith(("math.", "arith.")):

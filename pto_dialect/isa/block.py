@@ -79,6 +79,7 @@ from pto_dialect.datatypes import (
     mx_needs_scale,
 )
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import CELL_BYTES, Layout, cube_cells
 from pto_dialect.isa.commands import (
     DR_KINDS,
     PAD_NULL,
@@ -821,7 +822,6 @@ def _check_tload_capacity(s: BlockSummary, layout: int, name: str, i: int) -> No
     elements, or whole 128-byte CELLs for a CUBE conversion, ``TileCubeRequiredBytes``) must
     fit the destination's SizeCode, else TileAllocation before any effect (AVS
     BLOCK-B-IOT-CONSUMER-001, BLOCK-TLOAD-CUBE-TSIZE-006)."""
-    from pto_dialect.geometry import CELL_BYTES, Layout, cube_cells
 
     vc, vr = s.lb[0], s.lb[1]
     col = s.lb[2] if s.lb_written[2] else vc

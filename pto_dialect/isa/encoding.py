@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from pto_dialect.faults import FaultKind, PTOFault
-from pto_dialect.isa.asm import strip_comment
+from pto_dialect.isa.asm import print_command, strip_comment
 from pto_dialect.isa.commands import (
     BFpatr,
     BIot,
@@ -56,7 +56,6 @@ def form_of(cmd: Command) -> Form:
 
 def _describe(cmd: Command) -> str:
     """The command as assembly text when it prints, else its mnemonic."""
-    from pto_dialect.isa.asm import print_command
 
     try:
         return print_command(cmd)

@@ -26,6 +26,8 @@ import sys
 from collections.abc import Callable
 from types import TracebackType
 
+from pto_dialect.upstream.xdsl_fixes import fix_parse_error
+
 __all__ = [
     "REPORT_HINT",
     "first_line",
@@ -175,7 +177,6 @@ def _default_message(tool: str, e: BaseException) -> str | None:
     if isinstance(e, ToolError):
         return f"{tool}: error: {e}"
     if isinstance(e, ParseError):
-        from pto_dialect.upstream.xdsl_fixes import fix_parse_error
 
         return str(fix_parse_error(e)).rstrip("\n")
     if isinstance(e, DiagnosticException):

@@ -35,9 +35,13 @@ from xdsl.utils.arg_spec import parse_pipeline
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from passes import get_all_passes
 from passes.instrument import SUB_PASS_OBSERVERS
-from pto_dialect.tools.boundary import ToolError, guarded, parser_location
+from pto_dialect.ssa_checks import check_module
+from pto_dialect.tools.boundary import ToolError, first_line, frames, guarded, parser_location
+from pto_dialect.upstream import register_upstream_overrides
 from pto_dialect.upstream.source_diagnostics import SourceParser, did_you_mean, located_message
+from pto_dialect.upstream.xdsl_fixes import check_dense_sizes
 
 TOOL = "pto-opt"
 
@@ -78,18 +82,13 @@ internal error. xDSL's own passes, targets and frontends stay available: --help-
 def description() -> str:
     """The ``--help`` text: what pto-opt is, then every pass of :func:`passes.get_all_passes`
     (a pass without a summary here shows its docstring's first line)."""
-    try:
-        from passes import get_all_passes
 
-        names = list(get_all_passes())
-    except ImportError:  # pragma: no cover
-        names = list(_PASS_SUMMARIES)
+    names = list(get_all_passes())
     order = [n for n in _PASS_SUMMARIES if n in names] + [n for n in names if n not in _PASS_SUMMARIES]
     lines = []
     for name in order:
         summary = _PASS_SUMMARIES.get(name)
         if summary is None:
-            from passes import get_all_passes
 
             doc = (get_all_passes()[name]().__doc__ or "").strip()
             summary = doc.splitlines()[0].replace("``", "") if doc else ""
@@ -196,10 +195,7 @@ class PTOOptMain(xDSLOptMain):
 
     def register_all_dialects(self):
         super().register_all_dialects()
-        try:
-            from pto_dialect.upstream import register_upstream_overrides
-        except ImportError:  # pragma: no cover
-            return
+
         register_upstream_overrides(self.ctx)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
@@ -250,7 +246,6 @@ class PTOOptMain(xDSLOptMain):
                     f"(byte {e.start}: {e.reason})"
                 ) from None
         if (self.args.frontend or file_extension) == "mlir":
-            from pto_dialect.upstream.xdsl_fixes import check_dense_sizes
 
             check_dense_sizes(data.decode("utf-8"), self.get_input_name())
         try:
@@ -264,7 +259,6 @@ class PTOOptMain(xDSLOptMain):
             raise ToolError(_malformed(e, self.get_input_name())) from e
         if module is not None:
             self._stage = "verify"
-            from pto_dialect.ssa_checks import check_module
 
             check_module(module)
         return module
@@ -330,7 +324,6 @@ class PTOOptMain(xDSLOptMain):
 
 
 def _malformed(e: BaseException, name: str) -> str:
-    from pto_dialect.tools.boundary import first_line
 
     where = parser_location(e)
     op = _failing_op(e)
@@ -347,7 +340,6 @@ def _malformed(e: BaseException, name: str) -> str:
 
 def _raised_by_us(e: BaseException) -> bool:
     """True when the innermost frame of ``e`` is pto-xdsl code, not xDSL's."""
-    from pto_dialect.tools.boundary import frames
 
     last = None
     for frame in frames(e.__traceback__):
@@ -361,7 +353,6 @@ def _raised_by_us(e: BaseException) -> bool:
 def _failing_op(e: BaseException) -> str | None:
     from xdsl.ir import Operation
 
-    from pto_dialect.tools.boundary import frames
 
     name = None
     for frame in frames(e.__traceback__):
@@ -379,7 +370,6 @@ def _verify(module) -> None:
         raise
     except Exception as e:
         op = _failing_op(e)
-        from pto_dialect.tools.boundary import first_line
 
         who = f"'{op}' op" if op else "the module"
         raise VerifyException(f"{who} is malformed: {first_line(e)}") from e

@@ -95,7 +95,7 @@ def test_tload_shared_per_pe_base_and_stride():
 def test_tstore_unallocated_shared_source():
     """A U64 store of an unallocated S42 with no LBs: a temporary 1 x 1 descriptor of 128 B
     (the minimum capacity), the undefined word 42 ^ 0 reaches GM, S42 stays absent."""
-    from interpreter.machine.shared_registers import minimum_capacity
+    from interpreter.machine.descriptors import minimum_capacity
 
     assert minimum_capacity(1, 1, 1, T.U8) == 128
     core = Core()
@@ -106,7 +106,7 @@ def test_tstore_unallocated_shared_source():
 @avs("PTO-AVS-BLOCK-TSTORE-SHAPE-001")
 def test_tstore_unallocated_shape_beyond_every_capacity():
     """9 rows of 32768 U64 columns fit no Shared capacity: TileLegality, GM and S99 unchanged."""
-    from interpreter.machine.shared_registers import minimum_capacity
+    from interpreter.machine.descriptors import minimum_capacity
 
     assert minimum_capacity(32768, 9, 32768, T.U8) == 0
     core = Core()

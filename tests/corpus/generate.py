@@ -14,7 +14,8 @@ Per case ``NAME`` it writes:
   torch-backend-to-linalg-on-tensors-backend-pipeline)'`` emit (the function is ``@main``);
 * ``data/NAME.npz`` — ``arg0, arg1, ...`` (inputs) and ``result0`` (onnxruntime's output, or
   ``onnx.reference``'s where onnxruntime has no CPU kernel, e.g. bf16). Element types npz
-  cannot store (bf16) are stored as their uint16 bit patterns;
+  cannot store (bf16) are stored as their uint16 bit patterns, u8 as the int8 of the same
+  bits (the imported program's ``i8``);
 * one line of ``manifest.json``: the case's ``compare`` class (``exact``: bit for bit;
   ``contraction``: within the contraction bound; ``transcendental``: a few ulps),
   the reference used and the ONNX ops.
@@ -132,9 +133,13 @@ def _import(model: onnx.ModelProto) -> str:
 
 
 def _storable(a: np.ndarray) -> np.ndarray:
-    """bf16 as its uint16 bit patterns (npz cannot store ml_dtypes types)."""
+    """bf16 as its uint16 bit patterns (npz cannot store ml_dtypes types); u8 as the i8
+    with the same bits (torch-mlir imports ``ui8`` as signless ``i8``, which our tools run
+    as int8)."""
     if a.dtype == ml_dtypes.bfloat16:
         return a.view(np.uint16)
+    if a.dtype == np.uint8:
+        return a.view(np.int8)
     return np.asarray(a)
 
 
@@ -370,6 +375,197 @@ def _cases() -> list[Case]:
             compare="transcendental",
         ),
     ]
+    cs += _model_cases_cnn_rnn_quant()
+    return cs
+
+
+def _w(shape, seed: int, scale: float = 0.5, t: str = "f32") -> np.ndarray:
+    """A small deterministic weight tensor (model constants)."""
+    v = np.random.default_rng(seed).uniform(-scale, scale, size=shape)
+    return v.astype(np.float32).astype(NP_TYPE[t])
+
+
+def _bn(prefix: str, c: int, seed: int, t: str = "f32") -> dict[str, np.ndarray]:
+    """BatchNormalization parameters (scale, bias, mean, positive variance)."""
+    r = np.random.default_rng(seed)
+    return {
+        f"{prefix}_s": r.uniform(0.5, 1.5, c).astype(NP_TYPE[t]),
+        f"{prefix}_b": r.uniform(-0.5, 0.5, c).astype(NP_TYPE[t]),
+        f"{prefix}_m": r.uniform(-0.5, 0.5, c).astype(NP_TYPE[t]),
+        f"{prefix}_v": r.uniform(0.5, 2.0, c).astype(NP_TYPE[t]),
+    }
+
+
+def _bn_node(x: str, prefix: str, y: str):
+    return N("BatchNormalization", [x, f"{prefix}_s", f"{prefix}_b", f"{prefix}_m", f"{prefix}_v"], [y],
+             epsilon=1e-5)
+
+
+def _model_cases_cnn_rnn_quant() -> list[Case]:
+    """Whole small models (issue 28): CNNs, recurrent cells, int8 quantized linears."""
+    cs: list[Case] = []
+    # MNIST-like CNN: conv, BatchNorm, ReLU, max pool, global average pool, Gemm.
+    cs.append(Case(
+        "model_cnn_f32",
+        [
+            N("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+            _bn_node("c1", "bn1", "n1"),
+            N("Relu", ["n1"], ["r1"]),
+            N("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2]),
+            N("Conv", ["p1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1], kernel_shape=[3, 3], strides=[2, 2]),
+            N("Relu", ["c2"], ["r2"]),
+            N("GlobalAveragePool", ["r2"], ["g"]),
+            N("Flatten", ["g"], ["f"]),
+            N("Gemm", ["f", "wf", "bf"], ["y"], transB=1),
+        ],
+        [("x", "f32", (1, 1, 8, 8))],
+        ("y", "f32", (1, 10)),
+        compare="contraction",
+        consts={
+            "w1": _w((4, 1, 3, 3), 1), "b1": _w((4,), 2), **_bn("bn1", 4, 3),
+            "w2": _w((8, 4, 3, 3), 4), "b2": _w((8,), 5),
+            "wf": _w((10, 8), 6), "bf": _w((10,), 7),
+        },
+    ))
+    # Depthwise-separable convolution with BatchNorm (MobileNet block).
+    cs.append(Case(
+        "model_dwsep_conv_f32",
+        [
+            N("Conv", ["x", "wd"], ["d"], pads=[1, 1, 1, 1], kernel_shape=[3, 3], group=4),
+            _bn_node("d", "bn1", "n1"),
+            N("Relu", ["n1"], ["r1"]),
+            N("Conv", ["r1", "wp"], ["p"], kernel_shape=[1, 1]),
+            _bn_node("p", "bn2", "n2"),
+            N("Relu", ["n2"], ["y"]),
+        ],
+        [("x", "f32", (1, 4, 6, 6))],
+        ("y", "f32", (1, 8, 6, 6)),
+        compare="contraction",
+        consts={"wd": _w((4, 1, 3, 3), 11), "wp": _w((8, 4, 1, 1), 12), **_bn("bn1", 4, 13),
+                **_bn("bn2", 8, 14)},
+    ))
+    # ResNet basic block in f16: conv-BN-ReLU-conv-BN, identity shortcut, ReLU.
+    cs.append(Case(
+        "model_resnet_block_f16",
+        [
+            N("Conv", ["x", "w1"], ["c1"], pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+            _bn_node("c1", "bn1", "n1"),
+            N("Relu", ["n1"], ["r1"]),
+            N("Conv", ["r1", "w2"], ["c2"], pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+            _bn_node("c2", "bn2", "n2"),
+            N("Add", ["n2", "x"], ["s"]),
+            N("Relu", ["s"], ["y"]),
+        ],
+        [("x", "f16", (1, 4, 6, 6))],
+        ("y", "f16", (1, 4, 6, 6)),
+        compare="contraction",
+        consts={"w1": _w((4, 4, 3, 3), 21, 0.3, "f16"), "w2": _w((4, 4, 3, 3), 22, 0.3, "f16"),
+                **_bn("bn1", 4, 23, "f16"), **_bn("bn2", 4, 24, "f16")},
+    ))
+    # LSTM cell written out: gates = x W + h R + b; i, f, g, o; c' = f c + i g; h' = o tanh(c').
+    hid = 8
+    cs.append(Case(
+        "model_lstm_cell_f32",
+        [
+            N("MatMul", ["x", "W"], ["xw"]),
+            N("MatMul", ["h", "R"], ["hr"]),
+            N("Add", ["xw", "hr"], ["s0"]),
+            N("Add", ["s0", "B"], ["gates"]),
+            N("Split", ["gates", "split"], ["gi", "gf", "gg", "go"], axis=1),
+            N("Sigmoid", ["gi"], ["i"]),
+            N("Sigmoid", ["gf"], ["f"]),
+            N("Tanh", ["gg"], ["g"]),
+            N("Sigmoid", ["go"], ["o"]),
+            N("Mul", ["f", "c"], ["fc"]),
+            N("Mul", ["i", "g"], ["ig"]),
+            N("Add", ["fc", "ig"], ["c2"]),
+            N("Tanh", ["c2"], ["tc"]),
+            N("Mul", ["o", "tc"], ["y"]),
+        ],
+        [("x", "f32", (1, 4)), ("h", "f32", (1, hid)), ("c", "f32", (1, hid))],
+        ("y", "f32", (1, hid)),
+        compare="contraction",
+        consts={"W": _w((4, 4 * hid), 31), "R": _w((hid, 4 * hid), 32), "B": _w((4 * hid,), 33),
+                "split": np.array([hid] * 4, np.int64)},
+    ))
+    # The ONNX LSTM op: two time steps, batch 1; the last hidden state.
+    cs.append(Case(
+        "model_lstm_onnx_f32",
+        [N("LSTM", ["x", "W", "R", "B"], ["", "y"], hidden_size=hid)],
+        [("x", "f32", (2, 1, 4))],
+        ("y", "f32", (1, 1, hid)),
+        compare="contraction",
+        consts={"W": _w((1, 4 * hid, 4), 34), "R": _w((1, 4 * hid, hid), 35),
+                "B": _w((1, 8 * hid), 36)},
+    ))
+    # GRU cell written out (linear_before_reset = 1, PyTorch's form).
+    cs.append(Case(
+        "model_gru_cell_f32",
+        [
+            N("MatMul", ["x", "W"], ["xw0"]),
+            N("Add", ["xw0", "Bw"], ["xw"]),
+            N("MatMul", ["h", "R"], ["hr0"]),
+            N("Add", ["hr0", "Br"], ["hr"]),
+            N("Split", ["xw", "split"], ["xz", "xr", "xn"], axis=1),
+            N("Split", ["hr", "split"], ["hz", "hrr", "hn"], axis=1),
+            N("Add", ["xz", "hz"], ["z0"]),
+            N("Sigmoid", ["z0"], ["z"]),
+            N("Add", ["xr", "hrr"], ["r0"]),
+            N("Sigmoid", ["r0"], ["r"]),
+            N("Mul", ["r", "hn"], ["rhn"]),
+            N("Add", ["xn", "rhn"], ["n0"]),
+            N("Tanh", ["n0"], ["n"]),
+            N("Sub", ["h", "n"], ["hmn"]),
+            N("Mul", ["z", "hmn"], ["zh"]),
+            N("Add", ["n", "zh"], ["y"]),
+        ],
+        [("x", "f32", (1, 4)), ("h", "f32", (1, hid))],
+        ("y", "f32", (1, hid)),
+        compare="contraction",
+        consts={"W": _w((4, 3 * hid), 41), "R": _w((hid, 3 * hid), 42), "Bw": _w((3 * hid,), 43),
+                "Br": _w((3 * hid,), 44), "split": np.array([hid] * 3, np.int64)},
+    ))
+    cs.append(Case(
+        "model_gru_onnx_f32",
+        [N("GRU", ["x", "W", "R", "B"], ["", "y"], hidden_size=hid, linear_before_reset=1)],
+        [("x", "f32", (2, 1, 4))],
+        ("y", "f32", (1, 1, hid)),
+        compare="contraction",
+        consts={"W": _w((1, 3 * hid, 4), 45), "R": _w((1, 3 * hid, hid), 46),
+                "B": _w((1, 6 * hid), 47)},
+    ))
+    # int8 quantized linears.
+    cs.append(Case(
+        "model_matmulinteger_zp_i8",
+        [N("MatMulInteger", ["a", "b", "azp", "bzp"], ["y"])],
+        [("a", "i8", (4, 32)), ("b", "i8", (32, 16))],
+        ("y", "i32", (4, 16)),
+        consts={"azp": np.array(3, np.int8), "bzp": np.array(-5, np.int8)},
+    ))
+    cs.append(Case(
+        "model_qlinearmatmul_u8",
+        [N("QLinearMatMul", ["a", "as", "azp", "b", "bs", "bzp", "ys", "yzp"], ["y"])],
+        [("a", "u8", (4, 32)), ("b", "u8", (32, 16))],
+        ("y", "u8", (4, 16)),
+        consts={"as": np.array(0.05, np.float32), "azp": np.array(120, np.uint8),
+                "bs": np.array(0.02, np.float32), "bzp": np.array(130, np.uint8),
+                "ys": np.array(0.5, np.float32), "yzp": np.array(128, np.uint8)},
+    ))
+    cs.append(Case(
+        "model_dynamic_quant_linear_f32",
+        [
+            N("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xzp"]),
+            N("MatMulInteger", ["xq", "wq", "xzp", "wzp"], ["acc"]),
+            N("Cast", ["acc"], ["accf"], to=TP.FLOAT),
+            N("Mul", ["xs", "ws"], ["s"]),
+            N("Mul", ["accf", "s"], ["y"]),
+        ],
+        [("x", "f32", (4, 16))],
+        ("y", "f32", (4, 8)),
+        compare="contraction",
+        consts={"wq": np.random.default_rng(51).integers(0, 255, (16, 8), endpoint=True).astype(np.uint8),
+                "wzp": np.array(128, np.uint8), "ws": np.array(0.01, np.float32)},
+    ))
     return cs
 
 

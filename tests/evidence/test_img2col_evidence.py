@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from test_binary_evidence import _bundled as bundled
 
 from interpreter import kernels, run
-from interpreter.ssa.runtime import storage_dtype
+from interpreter.kernels.storage import storage_dtype
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
 from pto_dialect.feature_map import FeatureMap

@@ -19,8 +19,8 @@ import pytest
 from test_binary_evidence import _bundled as bundled
 
 from interpreter import kernels, run
+from interpreter.kernels.storage import storage_dtype
 from interpreter.ssa.runner import build_context, parse_module_text
-from interpreter.ssa.runtime import storage_dtype
 from pto_dialect import isa
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault

@@ -22,9 +22,10 @@ from hypothesis import strategies as st
 from test_binary_evidence import _bundled as bundled
 
 from interpreter import kernels, run
+from interpreter.kernels.storage import storage_dtype
 from interpreter.ssa.pto_functions import local_plan, move_plan
 from interpreter.ssa.runner import build_context, parse_module_text
-from interpreter.ssa.runtime import TileValue, storage_dtype, tile_from_array
+from interpreter.ssa.runtime import TileValue, tile_from_array
 from pto_dialect import isa
 from pto_dialect.bundle import BlockOp
 from pto_dialect.datatypes import TileDataType

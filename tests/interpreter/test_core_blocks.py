@@ -19,9 +19,9 @@ from xdsl.dialects.func import Func
 from xdsl.parser import Parser
 
 from interpreter.kernels.postprocess import lrelu_param_word, quant_param_word
+from interpreter.kernels.storage import storage_dtype
 from interpreter.machine.shared_blocks import Core
 from interpreter.ssa.runner import run
-from interpreter.ssa.runtime import storage_dtype
 from passes.pto_assign_registers import PTOAssignRegistersPass
 from passes.pto_form_bundles import PTOFormBundlesPass
 from pto_dialect.attributes import TileType

@@ -11,6 +11,8 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
 from pto_dialect.upstream import (
+    WINDOW_OP_CLASSES,
+    WINDOW_OPS,
     GenericOp,
     MatmulOp,
     MatvecOp,
@@ -155,8 +157,10 @@ def test_override_on_empty_context_and_dialect_contents():
         "linalg.vecmat",
         "linalg.matvec",
         "linalg.batch_matmul",
-    }
+    } | {spec.name for spec in WINDOW_OPS}
     assert MatmulOp in list(linalg_d.operations)
+    for window in WINDOW_OP_CLASSES:  # ours replace xDSL's conv_2d_* and pooling_nchw_max
+        assert ctx.get_op(window.name) is window
     assert xlinalg.MatmulOp not in list(linalg_d.operations)
     assert RemFOp in list(arith_d.operations)
 

@@ -38,8 +38,9 @@ from xdsl.ir import Operation, SSAValue
 
 from interpreter import kernels
 from interpreter.kernels.status import staged
+from interpreter.kernels.storage import pe_indices, storage_dtype
 from interpreter.ssa.pto_functions import COLUMN_ROLES, Owned, owned_copy, tload_plan
-from interpreter.ssa.runtime import pe_indices, require_source, storage_dtype
+from interpreter.ssa.runtime import require_source
 from pto_dialect.attributes import RoundingMode, TargetProfile, TileType
 from pto_dialect.bundle import (
     BlockOp,

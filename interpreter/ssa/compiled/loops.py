@@ -29,8 +29,11 @@ from typing import Any
 import numpy as np
 from xdsl.ir import Operation
 
+from interpreter.kernels.storage import pe_indices
 from interpreter.ssa.pto_functions import Owned, owned_copy
-from interpreter.ssa.runtime import pe_indices
+from pto_dialect.attributes import TileType
+from pto_dialect.bundle import BlockOp, check_linked
+from pto_dialect.data_movement import TStoreOp, gm_row_span, gm_valid_shape
 
 from .batch import BatchPlan, run_batched
 
@@ -66,9 +69,6 @@ class StoreGeometry:
 
     @staticmethod
     def of(op: Operation) -> StoreGeometry | None:
-        from pto_dialect.attributes import TileType
-        from pto_dialect.bundle import BlockOp, check_linked
-        from pto_dialect.data_movement import TStoreOp, gm_row_span, gm_valid_shape
 
         if isinstance(op, BlockOp):
             op = check_linked(op, op.summary())

@@ -38,6 +38,7 @@ from interpreter.ssa.pto_functions import Owned
 from interpreter.ssa.upstream.arith import finish
 from interpreter.ssa.upstream.dtypes import dtype_for
 from pto_dialect.bundle import BlockOp
+from pto_dialect.data_movement import TLoadOp
 
 from .batch import batch_plan, tile_op_operands
 from .builders import PLAN_BUILDERS, BuildContext, store_destination
@@ -399,7 +400,6 @@ def _effect_free(block: Block) -> bool:
 
 
 def _is_load(op: Operation) -> bool:
-    from pto_dialect.data_movement import TLoadOp
 
     if isinstance(op, TLoadOp):
         return True

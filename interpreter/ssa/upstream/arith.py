@@ -53,6 +53,7 @@ __all__ = [
     "ArithFunctions",
     "UndefinedBehaviourError",
     "attr_to_value",
+    "extend_float",
     "finish",
 ]
 
@@ -213,12 +214,58 @@ def _minimumf(a: np.ndarray, b: np.ndarray) -> Any:
     return _max_zero_fix(a, b, np.minimum(a, b), want_negative=True)
 
 
+def _other_if_nan(a: np.ndarray, b: np.ndarray, r: Any) -> Any:
+    """MLIR ``maxnumf`` / ``minnumf``: "if one of the arguments is NaN, then the result is the
+    other argument", a signalling NaN included (LLVM's ``maxnum`` does not distinguish
+    signalling NaNs; D21). numpy's float32/float64 ``fmax`` quietens a signalling NaN
+    instead of returning the other operand."""
+    na, nb = np.isnan(a), np.isnan(b)
+    if not (np.any(na) or np.any(nb)):
+        return r
+    return np.where(na & ~nb, b, np.where(nb & ~na, a, r))
+
+
 def _maxnumf(a: np.ndarray, b: np.ndarray) -> Any:
-    return _max_zero_fix(a, b, np.fmax(a, b), want_negative=False)
+    return _max_zero_fix(a, b, _other_if_nan(a, b, np.fmax(a, b)), want_negative=False)
 
 
 def _minnumf(a: np.ndarray, b: np.ndarray) -> Any:
-    return _max_zero_fix(a, b, np.fmin(a, b), want_negative=True)
+    return _max_zero_fix(a, b, _other_if_nan(a, b, np.fmin(a, b)), want_negative=True)
+
+
+# IEEE interchange formats whose NaNs have a quiet bit: (numpy view, mantissa bits)
+_IEEE_NAN_LAYOUT = {
+    np.dtype(np.float16): (np.uint16, 10),
+    np.dtype(np.float32): (np.uint32, 23),
+    np.dtype(np.float64): (np.uint64, 52),
+}
+
+
+def extend_float(x: Any, dst: np.dtype[Any]) -> Any:
+    """``arith.extf``: the exact value in the wider type; a NaN keeps its sign and payload
+    (moved to the top of the wider mantissa) and is made quiet, as IEEE 754 convertFormat
+    and LLVM's ``APFloat::convert`` (MLIR's arith.extf folder) do (D21). numpy alone keeps an
+    f16 or bf16 signalling NaN signalling when widening to f32."""
+    a = np.asarray(x)
+    out = a.astype(dst)
+    src_layout = _IEEE_NAN_LAYOUT.get(a.dtype)
+    if a.dtype.name == "bfloat16":
+        src_layout = (np.uint16, 7)
+    dst_layout = _IEEE_NAN_LAYOUT.get(np.dtype(dst))
+    if src_layout is None or dst_layout is None:
+        return out
+    nan = np.isnan(a)
+    if not np.any(nan):
+        return out
+    (su, sm), (du, dm) = src_layout, dst_layout
+    sbits = a.view(su).astype(np.uint64)
+    src_width, dst_width = np.dtype(su).itemsize * 8, np.dtype(du).itemsize * 8
+    sign = (sbits >> np.uint64(src_width - 1)) & np.uint64(1)
+    payload = (sbits & np.uint64((1 << sm) - 1)) << np.uint64(dm - sm)
+    exp_all = np.uint64(((1 << (dst_width - 1 - dm)) - 1) << dm)
+    bits = (sign << np.uint64(dst_width - 1)) | exp_all | payload | np.uint64(1 << (dm - 1))
+    quiet = bits.astype(du).view(dst)
+    return np.where(nan, quiet, out)
 
 
 _FLOAT_MINMAX: dict[type[Operation], Callable[[np.ndarray, np.ndarray], Any]] = {
@@ -347,7 +394,9 @@ class ArithFunctions(InterpreterFunctions):
 
     @impl(arith.ExtFOp)
     def run_extf(self, interpreter: Interpreter, op: arith.ExtFOp, args: PythonValues):
-        return (finish(np.asarray(args[0]), checked_dtype(op.result.type)),)
+        dst = checked_dtype(op.result.type)
+        with np.errstate(all="ignore"):
+            return (finish(extend_float(args[0], dst), dst),)
 
     @impl(arith.TruncFOp)
     def run_truncf(self, interpreter: Interpreter, op: arith.TruncFOp, args: PythonValues):
