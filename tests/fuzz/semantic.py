@@ -54,13 +54,7 @@ from tests.fuzz.programs import (
 
 ROOT = Path(__file__).resolve().parents[2]
 
-UNFIXED: dict[str, str] = {
-    "hex-dense": "issue 23 item 1: hex float constants in dense<...> are read as integers",
-    "index": "issue 23 item 2: pto-fuse-elementwise keeps a producer's linalg.index unmapped",
-    "maxnumf": "reference interpreter: arith.maxnumf/minnumf with a signalling NaN (np.fmax)",
-    "int-sum-0d": "reference interpreter: i8-i32 addi/muli full reductions to 0-d overflow "
-                  "(interpreter/ssa/upstream/linalg.py _fold_idiom)",
-}
+UNFIXED: dict[str, str] = {}
 """Known bugs being fixed elsewhere: a finding of a program with one of these features is
 ``known`` (after the feature's check, see :func:`explain_known`) instead of a finding.
 Remove a key when its fix merges."""
