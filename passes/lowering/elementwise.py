@@ -297,17 +297,12 @@ class ElementwisePlan:
             idx = [self.index(0) for _ in sh]
             return Val(SCALAR, self(tensor.ExtractOp(v, idx, elt)).results[0])
         s = dims[0]
-        # unit dimensions the input does not read change no view: skip them (a channel
-        # bias ``(d0, d1, d2, d3) -> (d1)`` on ``1 x C x H x W`` is a leading block)
-        lead, trail = 0, n
-        while lead < n and self.shape[lead] == 1 and lead not in dims:
-            lead += 1
-        while trail > 0 and self.shape[trail - 1] == 1 and trail - 1 not in dims:
-            trail -= 1
-        if dims == list(range(lead, lead + len(dims))):
-            split, cls = lead + len(dims), ROW
-        elif dims == list(range(trail - len(dims), trail)):
-            split, cls = trail - len(dims), COL
+        # unit dimensions of the iteration are free: they join either block
+        free = [k in dims or self.shape[k] == 1 for k in range(n)]
+        if dims == sorted(dims) and all(free[: dims[-1] + 1]):
+            split, cls = dims[-1] + 1, ROW
+        elif dims == sorted(dims) and all(free[dims[0]:]):
+            split, cls = dims[0], COL
         else:
             raise Refused(f"broadcast input {i} ({m}) varies along neither a leading nor a "
                           "trailing block of dimensions (needs a transpose first)")  # fmt: skip
