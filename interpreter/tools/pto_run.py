@@ -46,7 +46,7 @@ import numpy as np
 from interpreter.kernels import PROFILES
 from interpreter.kernels.status import NumericStatus
 from interpreter.observe import Observer, Observers, Progress, Stats, Trace, expected_ops
-from interpreter.ssa.runner import RunError, load_module, parse_module_text, run
+from interpreter.ssa.runner import RunError, load_program, run
 from pto_dialect.faults import PTOFault
 from pto_dialect.tools.boundary import first_line, guarded
 from pto_dialect.upstream.source_diagnostics import no_function_message
@@ -206,7 +206,7 @@ def _run(args: argparse.Namespace) -> int:
     _check_args(args)
     if args.file == "-":
         stream = getattr(sys.stdin, "buffer", sys.stdin)
-        module = load_module(parse_module_text(_read_text(stream, "<stdin>"), "<stdin>"))
+        module = load_program(_read_text(stream, "<stdin>"), "<stdin>")
     else:
         if os.path.isdir(args.file):
             raise RunError(f"'{args.file}' is a directory, not an MLIR file")
@@ -222,7 +222,7 @@ def _run(args: argparse.Namespace) -> int:
                 text = _read_text(f, args.file)
         except OSError as e:
             raise RunError(f"cannot read '{args.file}': {e.strerror or e}") from None
-        module = load_module(parse_module_text(text, args.file))
+        module = load_program(text, args.file)
     callee = SymbolTable.lookup_symbol(module, args.symbol)
     if callee is None:
         raise RunError(no_function_message(module, args.symbol))
