@@ -98,10 +98,11 @@ def _source_state() -> list[str]:
     return sorted(out)
 
 
-def stamp() -> str:
-    """The cache generation: package version, source files, xDSL / numpy / Python versions."""
+def stamp(refresh: bool = False) -> str:
+    """The cache generation: package version, source files, xDSL / numpy / Python versions
+    (computed once per process; ``refresh`` computes it again)."""
     global _STAMP
-    if _STAMP is None:
+    if _STAMP is None or refresh:
         import numpy
         import xdsl
 
