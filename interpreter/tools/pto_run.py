@@ -29,6 +29,9 @@ What ran (:mod:`interpreter.observe`): a progress line on stderr (``pto-run: 120
 capacity on stderr after the run; ``--trace FILE`` writes every executed op and block as
 Chrome trace JSON. Both are written after a fault too, up to the faulting op.
 
+The program is parsed and verified once; a text run before comes from the disk cache of
+verified modules (:mod:`interpreter.ssa.module_cache`, ``PTO_MODULE_CACHE=0`` turns it off).
+
 xDSL's ``xDSLRunMain`` passes arguments as attribute text and prints Python values, so
 it does not fit the npz interface; this is a small argparse tool on :func:`interpreter.run`.
 """
