@@ -81,9 +81,7 @@ def _package_version() -> str:
 def _source_state() -> list[str]:
     """(path, size, mtime) of every ``.py`` file of the packages whose classes a pickle holds:
     an edit of an editable install changes the stamp even when the version does not."""
-    import interpreter
-
-    top = Path(interpreter.__file__).resolve().parent.parent
+    top = Path(__file__).resolve().parents[2]  # interpreter/ssa/module_cache.py
     out: list[str] = []
     for pkg in _PACKAGES:
         stack = [top / pkg]
