@@ -10,7 +10,7 @@ run of the same text loads it in milliseconds, without parsing or verifying agai
 * Key: SHA-256 of the text and its name (the name is in source positions and messages).
 * Invalidation: entries live in a folder named by :func:`stamp` (the package version, the
   size and modification time of every source file of ``pto_dialect``, ``passes`` and
-  ``interpreter``, and the xDSL, numpy and Python versions); storing an entry removes the
+  ``interpreter`` and of xDSL's package files, the numpy and Python versions); storing an entry removes the
   folders of every other stamp, so an upgrade or a source edit starts an empty cache.
 * Location: ``$PTO_CACHE_DIR`` or the user cache directory (``$XDG_CACHE_HOME`` or
   ``~/.cache`` on Linux, ``~/Library/Caches`` on macOS, ``%LOCALAPPDATA%`` on Windows)
@@ -29,6 +29,7 @@ import gc
 import hashlib
 import os
 import pickle
+import re
 import shutil
 import sys
 import tempfile
@@ -70,12 +71,31 @@ def cache_dir() -> Path:
 
 
 def _package_version() -> str:
+    """The pto-xdsl version: from ``pyproject.toml`` in a source tree or editable install
+    (``importlib.metadata`` scans every installed distribution: 50 ms, more than a cache hit
+    saves on a small program), else from the installed metadata."""
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    with contextlib.suppress(OSError):
+        found = re.search(r'^version\s*=\s*"([^"]+)"', pyproject.read_text(), re.MULTILINE)
+        if found:
+            return found.group(1)
     from importlib.metadata import PackageNotFoundError, version
 
     try:
         return version("pto-xdsl")
-    except PackageNotFoundError:  # pragma: no cover - a source tree without metadata
-        return "source"
+    except PackageNotFoundError:  # pragma: no cover - neither
+        return "unknown"
+
+
+def _file_state(path: str | None) -> str:
+    """``path:size:mtime`` (a reinstalled package rewrites its files)."""
+    if path is None:
+        return "?"
+    try:
+        st = os.stat(path)
+    except OSError:
+        return path
+    return f"{path}:{st.st_size}:{st.st_mtime_ns}"
 
 
 def _source_state() -> list[str]:
@@ -105,7 +125,8 @@ def stamp(refresh: bool = False) -> str:
         import xdsl
 
         h = hashlib.sha256()
-        for part in (str(FORMAT), _package_version(), str(getattr(xdsl, "__version__", "?")),
+        # xDSL by its files: its __version__ asks importlib.metadata (slow, see above)
+        for part in (str(FORMAT), _package_version(), _file_state(xdsl.__file__),
                      numpy.__version__, sys.version, *_source_state()):  # fmt: skip
             h.update(part.encode() + b"\0")
         _STAMP = h.hexdigest()[:20]
@@ -144,8 +165,19 @@ def load(text: str, name: str) -> builtin.ModuleOp | None:
     finally:
         if collecting:
             gc.enable()
+    _tenure()
     set_op_spans(entry.get("spans", ()))
     return module
+
+
+def _tenure() -> None:
+    """Move every object the collector tracks to its oldest generation at once (freeze, then
+    unfreeze): the ~10^5 objects of a module just unpickled are long-lived, and the young
+    collections would otherwise traverse them all, twice, during the run (about as long as
+    the unpickling itself). Skipped when the process froze objects itself."""
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
+        gc.unfreeze()
 
 
 def store(text: str, name: str, module: builtin.ModuleOp) -> bool:

@@ -104,10 +104,8 @@ def test_new_stamp_invalidates_and_prunes(cache, lowered, monkeypatch):
 
 
 def test_stamp_follows_package_version(monkeypatch):
-    import importlib.metadata
-
     before = module_cache.stamp(refresh=True)
-    monkeypatch.setattr(importlib.metadata, "version", lambda _name: "999.0")
+    monkeypatch.setattr(module_cache, "_package_version", lambda: "999.0")
     try:
         assert module_cache.stamp(refresh=True) != before
     finally:
