@@ -46,8 +46,8 @@ FULLY_LOWERED = frozenset(
     model_mlp_gelu_erf_f32 model_mlp_gelu_tanh_f32 model_mlp_silu_f32 model_llama_mlp_f32
     model_llama_mlp_f16 model_l2_normalize_f32 model_encoder_block_f32
     model_decoder_attention_rope_f32 model_embedding_classifier_f32 model_topk_head_f32
-    model_lstm_cell_f32 model_lstm_onnx_f32 model_gru_cell_f32 model_gru_onnx_f32
-    model_dynamic_quant_linear_f32
+    model_cnn_f32 model_dynamic_quant_linear_f32 model_gru_cell_f32 model_gru_onnx_f32
+    model_lstm_cell_f32 model_lstm_onnx_f32
     """.split()
 )
 """Corpus programs that lower completely today (the others say why: D19)."""
