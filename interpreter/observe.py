@@ -143,12 +143,14 @@ def reported(op: Operation) -> bool:
     )
 
 
-_KEYS: dict[int, str] = {}
+_KEY = "_pto_op_key"
+"""``op.__dict__`` key of :func:`op_key`'s answer (kept on the op: a table by ``id(op)`` gave
+a freed op's key to a new op that got its id)."""
 
 
 def op_key(op: Operation) -> str:
     """``pto.block TLOAD`` for a block (its BSTART mnemonic), else the op name."""
-    key = _KEYS.get(id(op))
+    key = op.__dict__.get(_KEY)
     if key is None:
         key = op.name
         if op.name == "pto.block" and op.regions and op.regions[0].blocks:
@@ -157,7 +159,7 @@ def op_key(op: Operation) -> str:
                 words = str(first).split()
                 if len(words) > 1:
                     key = f"pto.block {words[1].rstrip(',')}"
-        _KEYS[id(op)] = key
+        op.__dict__[_KEY] = key
     return key
 
 

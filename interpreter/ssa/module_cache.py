@@ -142,11 +142,20 @@ def _entry(text: str, name: str) -> Path:
     return cache_dir() / stamp() / f"{key(text, name)}.pickle"
 
 
+def _entry_or_none(text: str, name: str) -> Path | None:
+    """The entry's path, or None when there is no user cache directory (no home: the cache
+    is off)."""
+    try:
+        return _entry(text, name)
+    except (RuntimeError, KeyError, OSError):  # Path.home() without HOME or a passwd entry
+        return None
+
+
 def load(text: str, name: str) -> builtin.ModuleOp | None:
     """The cached verified module of ``text`` (read from ``name``), or None on a miss."""
-    if not enabled():
+    path = _entry_or_none(text, name) if enabled() else None
+    if path is None:
         return None
-    path = _entry(text, name)
     try:
         data = path.read_bytes()
     except OSError:
@@ -182,9 +191,9 @@ def _tenure() -> None:
 
 def store(text: str, name: str, module: builtin.ModuleOp) -> bool:
     """Keep the verified ``module`` parsed from ``text``; False when it cannot be stored."""
-    if not enabled():
+    path = _entry_or_none(text, name) if enabled() else None
+    if path is None:
         return False
-    path = _entry(text, name)
     data = _dumps({"format": FORMAT, "module": module, "spans": op_spans(module)})
     if data is None:
         return False

@@ -46,6 +46,7 @@ from pto_dialect.attributes import RoundingMode, TargetProfile, TileType
 from pto_dialect.bundle import (
     BlockOp,
     check_linked,
+    decoded,
     dim_registers,
     scalar_roles,
     source_roles,
@@ -70,12 +71,29 @@ class _Step:
     store: int = -1  # index of the iter_arg (stores)
 
 
+_TILE_OPERANDS = "_pto_tile_operands"
+"""``block.__dict__`` key: ``(summary, operands, result)`` of :func:`tile_op_operands`."""
+
+
 def tile_op_operands(op: Operation) -> tuple[Operation, list[SSAValue]] | None:
-    """The tile-level op of ``op`` and its operands in that op's order."""
+    """The tile-level op of ``op`` and its operands in that op's order (for a block:
+    remembered while its decoding and operands are unchanged; planning asks several times)."""
     if isinstance(op, TLoadOp | TStoreOp | BinaryTileOp | CubeMatrixOp):
         return op, list(op.operands)
     if not isinstance(op, BlockOp):
         return None
+    operands = tuple(op.operands)
+    memo = decoded(op)
+    hit = op.__dict__.get(_TILE_OPERANDS)
+    if hit is not None and memo is not None and hit[0] is memo[1] and hit[1] == operands:
+        return None if hit[2] is None else (hit[2][0], list(hit[2][1]))
+    found = _block_tile_op_operands(op)
+    if memo is not None and memo[1] is not None:
+        op.__dict__[_TILE_OPERANDS] = (memo[1], operands, found)
+    return None if found is None else (found[0], list(found[1]))
+
+
+def _block_tile_op_operands(op: BlockOp) -> tuple[Operation, list[SSAValue]] | None:
     try:
         s = op.summary()
         if s.noop or not op.linked or dim_registers(s):
