@@ -454,3 +454,19 @@ def test_tpart_flags_come_from_the_overlap_only():
     with recording() as status:
         K["TPARTMAX"]([snan, np.float32([[1.0]])], [T.FP32] * 2, T.FP32, (1, 1))
     assert status.bits == NV
+
+
+@pytest.mark.parametrize(("a", "b", "c", "want"), [
+    (math.inf, 2.0, 1.0, 0),  # an infinite product is exact: no flag
+    (2.0, math.inf, 1.0, 0),
+    (-math.inf, 2.0, -1.0, 0),
+    (math.inf, 0.0, 1.0, NV),  # inf x 0
+    (0.0, -math.inf, 1.0, NV),
+    (math.inf, 2.0, -math.inf, NV),  # inf - inf
+], ids=str)  # fmt: skip
+def test_tfma_infinite_operands(a, b, c, want):
+    """Hand-derived: only 0 x inf and an infinite product against the opposite infinity are
+    invalid (TileFixedFusedMultiplyAddValue); issue 27 mutation survivor."""
+    with recording() as status:
+        K["TFMA"](np.float32([[a]]), np.float32([[b]]), np.float32([[c]]), None)
+    assert status.bits == want

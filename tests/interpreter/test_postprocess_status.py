@@ -20,7 +20,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from interpreter.kernels.cube import cube_matrix
-from interpreter.kernels.postprocess import apply, quant_param_word, validate
+from interpreter.kernels.postprocess import apply, lrelu_param_word, quant_param_word, validate
 from interpreter.kernels.postprocess_status import postprocess_flags, reduction_flags
 from interpreter.kernels.status import NV, NX, OF, UF, recording
 from pto_dialect.datatypes import TileDataType as T
@@ -448,3 +448,12 @@ def test_s4_destination_wraps_at_both_ends():
     p = validate(Fpatr(pre_quant_mode=17), 6, 0, False, None, None, w, None, None, acc=T.S32)
     acc = np.array([[7, 8, -8, -9, 15, 6]], np.int32)
     assert apply(acc, p).tolist() == [[7, -8, -8, 7, -1, 6]]
+
+
+@pytest.mark.parametrize("bit", [19, 20, 63])
+def test_relu_word_bits_above_the_fp19_slope_fault(bit):
+    """An LReLU word holds its FP19 slope in [18:0]; any higher bit is a TileLegality fault
+    (issue 27 mutation survivor: bit 19 must be checked too)."""
+    word = lrelu_param_word(0.5) | (1 << bit)
+    with pytest.raises(PTOFault, match=r"lrelu: bits above \[18:0\] must be 0"):
+        validate(Fpatr(relu_mode=2), 4, 0, False, None, None, None, word, None)
