@@ -20,7 +20,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from interpreter.kernels.cube import cube_matrix
-from interpreter.kernels.postprocess import apply, lrelu_param_word, quant_param_word, validate
+from interpreter.kernels.postprocess import (
+    apply,
+    lrelu_param_word,
+    parse_rmode,
+    quant_param_word,
+    validate,
+)
 from interpreter.kernels.postprocess_status import postprocess_flags, reduction_flags
 from interpreter.kernels.status import NV, NX, OF, UF, recording
 from pto_dialect.datatypes import TileDataType as T
@@ -457,3 +463,10 @@ def test_relu_word_bits_above_the_fp19_slope_fault(bit):
     word = lrelu_param_word(0.5) | (1 << bit)
     with pytest.raises(PTOFault, match=r"lrelu: bits above \[18:0\] must be 0"):
         validate(Fpatr(relu_mode=2), 4, 0, False, None, None, None, word, None)
+
+
+def test_rounding_mode_names_are_the_rmode_codes():
+    """B.DATR RMode codes 0..7 (PTO-SPEC 3.2), written out here (issue 27 mutation survivor)."""
+    names = ["default", "rne", "rtz", "rtm", "rtp", "rna", "rto", "rhb"]
+    assert [parse_rmode(n) for n in names] == list(range(8))
+    assert [parse_rmode(c) for c in range(8)] == list(range(8))
