@@ -58,7 +58,7 @@ KERNELS: dict[str, list[str]] = {
     "interpreter/kernels/cube.py": ["tests/interpreter/test_kernel_cube.py", "tests/evidence/test_cube_evidence.py"],
     "interpreter/kernels/elementwise.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_legality.py"],
     "interpreter/kernels/move.py": ["tests/evidence/test_sort_move_evidence.py"],
-    "interpreter/kernels/mx.py": ["tests/interpreter/test_kernel_mx.py", "tests/interpreter/test_mx_quantize.py"],
+    "interpreter/kernels/mx.py": ["tests/interpreter/test_kernel_mx.py", "tests/interpreter/test_mx_quantize.py", "tests/interpreter/test_kernel_rescaled.py"],
     "interpreter/kernels/nanfix.py": ["tests/evidence/test_reduction_nan_evidence.py"],
     "interpreter/kernels/padding.py": ["tests/interpreter/test_kernel_trem.py", "tests/interpreter/test_kernel_binary.py"],
     "interpreter/kernels/postprocess.py": ["tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_postprocess_status.py", "tests/interpreter/test_kernel_values.py", "tests/interpreter/test_kernel_cube.py"],
