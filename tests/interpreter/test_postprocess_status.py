@@ -470,3 +470,16 @@ def test_rounding_mode_names_are_the_rmode_codes():
     names = ["default", "rne", "rtz", "rtm", "rtp", "rna", "rto", "rhb"]
     assert [parse_rmode(n) for n in names] == list(range(8))
     assert [parse_rmode(c) for c in range(8)] == list(range(8))
+
+
+def test_fp32_quant_rounds_once():
+    """QF322F32_PRE (mode 27): acc x scale rounded once to FP32. 16760849 x 2^-24 times
+    (1 + 2^-10) is 1 + 1.0166 x 2^-24 exactly, just above the halfway point between 1 and
+    1 + 2^-23, so RNE gives 1 + 2^-23; rounding to 24 bits first and then to FP32 would tie
+    to 1 (issue 27 mutation survivor: the FP32 format's mantissa width). Hand-derived with
+    integers: 16760849 x 1025 = 2^34 + 1041."""
+    assert 16760849 * 1025 == 2**34 + 1041
+    acc = np.array([[16760849 * 2.0**-24]], np.float32)
+    p = validate(Fpatr(pre_quant_mode=27), 1, 0, False, None, None,
+                 quant_param_word(1 + 2.0**-10), None, None)  # fmt: skip
+    assert float(apply(acc, p)[0, 0]) == 1 + 2.0**-23
