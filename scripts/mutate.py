@@ -64,7 +64,7 @@ KERNELS: dict[str, list[str]] = {
     "interpreter/kernels/postprocess.py": ["tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_postprocess_status.py", "tests/interpreter/test_kernel_values.py", "tests/interpreter/test_kernel_cube.py"],
     "interpreter/kernels/postprocess_status.py": ["tests/interpreter/test_postprocess_status.py"],
     "interpreter/kernels/rearrange.py": ["tests/evidence/test_rearrange_evidence.py", "tests/evidence/test_img2col_evidence.py"],
-    "interpreter/kernels/status.py": ["tests/interpreter/test_numeric_status.py", "tests/interpreter/test_local_status.py"],
+    "interpreter/kernels/status.py": ["tests/interpreter/test_numeric_status.py", "tests/interpreter/test_local_status.py", "tests/interpreter/test_postprocess_status.py"],
     "interpreter/kernels/tepl.py": ["tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_trem.py"],
     "interpreter/kernels/ternary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/interpreter/test_kernel_legality.py"],
     "interpreter/kernels/tgemv.py": ["tests/interpreter/test_kernel_tgemv.py"],
