@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from interpreter import NumericStatus, run
 from interpreter.kernels import KERNELS as K
+from interpreter.kernels import convert as cv
 from interpreter.kernels.status import DZ, NV, NX, OF, UF, flag_names, recording
 from interpreter.tools import pto_run
 from pto_dialect.datatypes import TileDataType as T
@@ -454,3 +455,32 @@ def test_tpart_flags_come_from_the_overlap_only():
     with recording() as status:
         K["TPARTMAX"]([snan, np.float32([[1.0]])], [T.FP32] * 2, T.FP32, (1, 1))
     assert status.bits == NV
+
+
+@pytest.mark.parametrize(("a", "b", "c", "want"), [
+    (math.inf, 2.0, 1.0, 0),  # an infinite product is exact: no flag
+    (2.0, math.inf, 1.0, 0),
+    (-math.inf, 2.0, -1.0, 0),
+    (math.inf, 0.0, 1.0, NV),  # inf x 0
+    (0.0, -math.inf, 1.0, NV),
+    (math.inf, 2.0, -math.inf, NV),  # inf - inf
+], ids=str)  # fmt: skip
+def test_tfma_infinite_operands(a, b, c, want):
+    """Hand-derived: only 0 x inf and an infinite product against the opposite infinity are
+    invalid (TileFixedFusedMultiplyAddValue); issue 27 mutation survivor."""
+    with recording() as status:
+        K["TFMA"](np.float32([[a]]), np.float32([[b]]), np.float32([[c]]), None)
+    assert status.bits == want
+
+
+@pytest.mark.parametrize(("values", "dst", "want"), [
+    ([3, -7, 1 << 24, 0], T.FP32, 0),  # exactly representable: no flag
+    ([(1 << 24) + 1], T.FP32, NX),  # 2^24 + 1 needs 25 bits
+    ([3, 2049], T.FP16, NX),  # 2049 needs 12 bits
+], ids=str)  # fmt: skip
+def test_tcvt_integer_source_flags(values, dst, want):
+    """Hand-derived: an S32 -> float TCVT is inexact exactly when the integer needs more
+    significant bits than the destination has (issue 27 mutation survivor)."""
+    with recording() as status:
+        cv.tcvt_tile(np.array([values], np.int32), None, "null", T.S32, dst)
+    assert status.bits == want

@@ -20,7 +20,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from interpreter.kernels.cube import cube_matrix
-from interpreter.kernels.postprocess import apply, quant_param_word, validate
+from interpreter.kernels.postprocess import (
+    apply,
+    lrelu_param_word,
+    parse_rmode,
+    quant_param_word,
+    validate,
+)
 from interpreter.kernels.postprocess_status import postprocess_flags, reduction_flags
 from interpreter.kernels.status import NV, NX, OF, UF, recording
 from pto_dialect.datatypes import TileDataType as T
@@ -448,3 +454,32 @@ def test_s4_destination_wraps_at_both_ends():
     p = validate(Fpatr(pre_quant_mode=17), 6, 0, False, None, None, w, None, None, acc=T.S32)
     acc = np.array([[7, 8, -8, -9, 15, 6]], np.int32)
     assert apply(acc, p).tolist() == [[7, -8, -8, 7, -1, 6]]
+
+
+@pytest.mark.parametrize("bit", [19, 20, 63])
+def test_relu_word_bits_above_the_fp19_slope_fault(bit):
+    """An LReLU word holds its FP19 slope in [18:0]; any higher bit is a TileLegality fault
+    (issue 27 mutation survivor: bit 19 must be checked too)."""
+    word = lrelu_param_word(0.5) | (1 << bit)
+    with pytest.raises(PTOFault, match=r"lrelu: bits above \[18:0\] must be 0"):
+        validate(Fpatr(relu_mode=2), 4, 0, False, None, None, None, word, None)
+
+
+def test_rounding_mode_names_are_the_rmode_codes():
+    """B.DATR RMode codes 0..7 (PTO-SPEC 3.2), written out here (issue 27 mutation survivor)."""
+    names = ["default", "rne", "rtz", "rtm", "rtp", "rna", "rto", "rhb"]
+    assert [parse_rmode(n) for n in names] == list(range(8))
+    assert [parse_rmode(c) for c in range(8)] == list(range(8))
+
+
+def test_fp32_quant_rounds_once():
+    """QF322F32_PRE (mode 27): acc x scale rounded once to FP32. 16760849 x 2^-24 times
+    (1 + 2^-10) is 1 + 1.0166 x 2^-24 exactly, just above the halfway point between 1 and
+    1 + 2^-23, so RNE gives 1 + 2^-23; rounding to 24 bits first and then to FP32 would tie
+    to 1 (issue 27 mutation survivor: the FP32 format's mantissa width). Hand-derived with
+    integers: 16760849 x 1025 = 2^34 + 1041."""
+    assert 16760849 * 1025 == 2**34 + 1041
+    acc = np.array([[16760849 * 2.0**-24]], np.float32)
+    p = validate(Fpatr(pre_quant_mode=27), 1, 0, False, None, None,
+                 quant_param_word(1 + 2.0**-10), None, None)  # fmt: skip
+    assert float(apply(acc, p)[0, 0]) == 1 + 2.0**-23
