@@ -70,7 +70,7 @@ fuzz-mutation: $(STAMP)
 	nice $(BIN)/python -m tests.fuzz.fuzz --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED)
 
 fuzz-semantic: $(STAMP)
-	nice $(BIN)/python -m tests.fuzz.semantic --programs $(FUZZ_PROGRAMS) --seed $(FUZZ_SEED)
+	nice $(BIN)/python -u -m tests.fuzz.semantic --programs $(FUZZ_PROGRAMS) --seed $(FUZZ_SEED) --progress 500
 
 # Mutation testing of the kernels, verifiers and lowering rows (scripts/mutate.py, issue 27):
 # MUTATE_SAMPLE mutants, each against its module's fast tests; survivors in
