@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all install demo test pytest pytest-interpreter pytest-lowering pytest-rest lit lint wheel-smoke bench fuzz clean
+.PHONY: all install demo test pytest pytest-interpreter pytest-lowering pytest-rest lit lint wheel-smoke \
+	bench math-bounds fuzz fuzz-mutation fuzz-semantic mutate clean
 
 all: test
 
@@ -58,14 +59,33 @@ lint: $(STAMP)
 wheel-smoke: $(STAMP)
 	scripts/wheel_smoke.sh $(CURDIR)/$(BIN)/python
 
-# Mutation fuzzing of pto-opt / pto-run (tests/fuzz); make test runs a small budget.
+# Fuzzing (tests/fuzz, docs/fuzzing.md); make test runs a small budget of each.
+# fuzz-mutation: crashes of pto-opt / pto-run; fuzz-semantic: wrong answers of the lowering.
 FUZZ_MUTANTS ?= 20000
+FUZZ_PROGRAMS ?= 5000
 FUZZ_SEED ?= 1
-fuzz: $(STAMP)
+fuzz: fuzz-mutation fuzz-semantic
+
+fuzz-mutation: $(STAMP)
 	nice $(BIN)/python -m tests.fuzz.fuzz --mutants $(FUZZ_MUTANTS) --seed $(FUZZ_SEED)
+
+fuzz-semantic: $(STAMP)
+	nice $(BIN)/python -m tests.fuzz.semantic --programs $(FUZZ_PROGRAMS) --seed $(FUZZ_SEED)
+
+# Mutation testing of the kernels, verifiers and lowering rows (scripts/mutate.py, issue 27):
+# MUTATE_SAMPLE mutants, each against its module's fast tests; survivors in
+# scripts/mutation_survivors.txt.
+MUTATE_SAMPLE ?= 40
+MUTATE_SEED ?= 1
+mutate: $(STAMP)
+	nice $(BIN)/python scripts/mutate.py --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED)
 
 bench: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python -m benchmarks
+
+# D22: the exhaustive / 10^6-input measurement of the math compositions (about a minute).
+math-bounds: $(STAMP)
+	$(BIN)/python scripts/measure_math_bounds.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

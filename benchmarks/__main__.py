@@ -7,7 +7,9 @@ import argparse
 from benchmarks import (
     bench_compare,
     bench_convert,
+    bench_cube,
     bench_elementwise,
+    bench_indexed,
     bench_interpreter,
     bench_kernels,
     bench_lowering,
@@ -28,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     bench_elementwise.run(quick=args.quick)
     bench_compare.run(quick=args.quick)
     bench_status.run(quick=args.quick)
+    bench_cube.run(quick=args.quick)
+    bench_indexed.run(quick=args.quick)
     return 0
 
 

@@ -44,7 +44,9 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from passes.lowering.approximate import ExpandApproximation
 from passes.lowering.contraction import BatchMatmulToLoop
+from passes.lowering.convolution import CONVOLUTION_PATTERNS
 from passes.lowering.elementwise import ELEMENTWISE_TREE_PATTERNS
 from passes.lowering.epilogues import EPILOGUE_PATTERNS
 from passes.lowering.expand import EXPAND_PATTERNS
@@ -71,7 +73,8 @@ from passes.lowering.idioms import (
     target_of,
     yielded_value,
 )
-from passes.lowering.normalise import SplatOperandToFullConstant
+from passes.lowering.integer_contraction import INTEGER_CONTRACTION_PATTERNS
+from passes.lowering.normalise import NORMALISE_PATTERNS, SplatOperandToFullConstant
 from passes.lowering.reductions import REDUCTION_PATTERNS
 from passes.lowering.transpose import TRANSPOSE_PATTERNS
 from pto_dialect.attributes import TargetProfile, tile_dtype_of
@@ -967,12 +970,14 @@ TGEMV / TMATMUL forms run (D15 removes only the MX functions)."""
 
 
 def _lowering_patterns() -> list[type[RewritePattern]]:
-    """The patterns of :mod:`passes.lowering` modules: batched matmul, matmul epilogues and
+    """The patterns of :mod:`passes.lowering` modules: convolution / pooling / padding
+    normalisations (into matmul chains and elementwise generics), batched matmul, matmul epilogues and
     ReLU, then reductions, row/column broadcasts and transposes (after the epilogue folds:
     a bias that folds into a CUBE op is not a broadcast add); imported lazily: those
     modules build on this one's helpers."""
 
-    return [BatchMatmulToLoop, *EPILOGUE_PATTERNS, *REDUCTION_PATTERNS, *EXPAND_PATTERNS,
+    return [*CONVOLUTION_PATTERNS, *INTEGER_CONTRACTION_PATTERNS, BatchMatmulToLoop, *EPILOGUE_PATTERNS,
+            *REDUCTION_PATTERNS, *EXPAND_PATTERNS,
             *TRANSPOSE_PATTERNS]  # fmt: skip
 
 
@@ -988,6 +993,9 @@ class ConvertLinalgToPtoPass(ModulePass):
         default true).
       * ``fuse`` — first fold splat inputs and fuse elementwise producer/consumer generics
         (:mod:`passes.lowering.fusion`; default true).
+      * ``approx`` — expand tanh, erf and small integer powers in generic bodies into their
+        D22 compositions (:mod:`passes.lowering.approximate`; default true; false keeps
+        them, with the reason).
     """
 
     name = "convert-linalg-to-pto"
@@ -998,6 +1006,7 @@ class ConvertLinalgToPtoPass(ModulePass):
     floor_mod: bool = True
     elementwise: bool = True
     fuse: bool = True
+    approx: bool = True
 
     def patterns(self, module: builtin.ModuleOp) -> list[RewritePattern]:
         """Every pattern, in the order tried (:meth:`phases` splits them)."""
@@ -1032,6 +1041,9 @@ class ConvertLinalgToPtoPass(ModulePass):
         """Rewrite ``op``; ``listener`` (optional) sees every replacement (the lowering
         report, :mod:`passes.lowering.report`)."""
         first, second = self.phases(op)
+        if self.elementwise:  # tensor-level arith/math -> generics, 0-d -> 1 x 1 first
+            norm = [*NORMALISE_PATTERNS, *([ExpandApproximation] if self.approx else [])]
+            self._walk(op, [p() for p in norm], listener)
         self._walk(op, first, listener)
         if self.fuse and self.elementwise:
 

@@ -73,6 +73,13 @@ from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import DTYPE_NONE, TileDataType
 from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.geometry import code_of_size
+from pto_dialect.gm_indexed import (
+    FOOTPRINT_ATTR,
+    PEERS_ATTR,
+    GlobalMemoryOp,
+    GMovOp,
+    TPrefetchOp,
+)
 from pto_dialect.isa.commands import HANDS, MASK_PE_MODES
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
 from pto_dialect.predicate import PredicateTileType
@@ -420,6 +427,76 @@ def local_move_block(op: LocalMoveOp) -> _Form:
     return _Form(cmds, [op.src])
 
 
+def gm_block(op: GlobalMemoryOp) -> _Form:
+    """Canonical block of a global-memory TLSU op (``asl/block/execution/BSTART.MGATHER.asl``,
+    ``.MGATHER.MASK``, ``.MGATHER.CAS``, ``BSTART.MSCATTER.asl``, ``.MSCATTER.MASK``,
+    ``BSTART.TPREFETCH.asl``, ``BSTART.GMOV.asl`` compositions; docs/gm-indexed.md):
+    ``BSTART.<op> DT``; ``B.DATR`` PadValue (gathers, when not Null) and Layout (when not
+    row-major); LB0 = ValidCol, LB1 = ValidRow when not 1, LB2 = Col when not ValidCol
+    (TPREFETCH: all three, its LBs have other defaults; GMOV: none); the B.IOTs of the op's
+    schema (MGATHER ``idx -> d``; MGATHER.MASK ``idx, pmask -> d``; MGATHER.CAS ``idx, e`` then
+    ``r -> d``; MSCATTER ``data, idx``; MSCATTER.MASK ``data, idx`` then ``pmask``); ``B.IOR
+    a0`` (the GM base; TPREFETCH ``a0, a1``: base and row stride; GMOV ``a0``: each PE's
+    peer_tid). The linked block keeps the GM tensor and the index scalars as operands; GMOV
+    keeps its peers and TPREFETCH its footprint as block attributes."""
+    name = op.MNEMONIC
+    if isinstance(op, TPrefetchOp):
+        t = op.footprint
+        assert isinstance(t, TileType)
+        vr, vc = t.valid_shape
+        cmds: list[isa.Command] = [isa.BStart.op(name, t.dtype.value)]
+        codes = MOVE_LAYOUT_CODES.get(t.layout_kind)
+        if codes and codes[0]:
+            cmds.append(isa.BDatr(layout=codes[0], dtype=0, pad=0))
+        cmds += [_lb(0, vc), _lb(1, vr), _lb(2, t.shape[1]),
+                 isa.BIor(GM_BASE_GPR, GM_STRIDE_GPR, 0, 0), isa.BStop()]  # fmt: skip
+        return _Form(cmds, [op.gm, op.base, op.row_stride], {FOOTPRINT_ATTR: t})
+    anchor = op.result.type if op.GATHERS or isinstance(op, GMovOp) else op.data.type
+    assert isinstance(anchor, TileType)
+    mode = _pe_mode(op, op.op_mask)
+    cmds = [isa.BStart.op(name, anchor.dtype.value)]
+    codes = MOVE_LAYOUT_CODES.get(anchor.layout_kind)
+    if codes is None or anchor.layout_kind.is_cube:
+        raise PassFailedException(f"'{op.name}': no {name} block for a "
+                                  f"{anchor.layout_kind.value} tile")  # fmt: skip
+    pad = op.pad.data if op.GATHERS else PadValue.NULL
+    if codes[0] or pad is not PadValue.NULL:
+        cmds.append(isa.BDatr(layout=codes[0], dtype=0,
+                              pad=pad.code if pad is not PadValue.NULL else 0))  # fmt: skip
+    if isinstance(op, GMovOp):
+        cmds += [isa.BIot(src0=PLACEHOLDER_SOURCE, last=1, size_code=_size_code(op, anchor),
+                          pe_mode=mode, dst_hand=hand_of(anchor)),
+                 isa.BIor(SLOT_GPRS[0], 0, 0, 0), isa.BStop()]  # fmt: skip
+        return _Form(cmds, [op.src], {PEERS_ATTR: op.peers})
+    vr, vc = anchor.valid_shape
+    cmds.append(_lb(0, vc))
+    if vr != 1:
+        cmds.append(_lb(1, vr))
+    if anchor.shape[1] != vc:
+        cmds.append(_lb(2, anchor.shape[1]))
+    src = PLACEHOLDER_SOURCE
+    dst = {"size_code": _size_code(op, anchor), "dst_hand": hand_of(anchor)} if op.GATHERS else {}
+    if op.MNEMONIC == "MGATHER":
+        cmds.append(isa.BIot(src0=src, last=1, pe_mode=mode, **dst))
+        ins = [op.gm, op.base, op.index]
+    elif op.MNEMONIC == "MGATHER_MASK":
+        cmds.append(isa.BIot(src0=src, src1=src, last=1, pe_mode=mode, **dst))
+        ins = [op.gm, op.base, op.index, op.mask]
+    elif op.MNEMONIC == "MGATHER_CAS":
+        cmds += [isa.BIot(src0=src, src1=src, pe_mode=mode),
+                 isa.BIot(src0=src, last=1, pe_mode=mode, **dst)]  # fmt: skip
+        ins = [op.gm, op.base, op.index, op.expected, op.replacement]
+    elif op.MNEMONIC == "MSCATTER":
+        cmds.append(isa.BIot(src0=src, src1=src, last=1, pe_mode=mode))
+        ins = [op.data, op.gm, op.base, op.index]
+    else:
+        cmds += [isa.BIot(src0=src, src1=src, pe_mode=mode),
+                 isa.BIot(src0=src, last=1, pe_mode=mode)]  # fmt: skip
+        ins = [op.data, op.gm, op.base, op.index, op.mask]
+    cmds += [isa.BIor(GM_BASE_GPR, 0, 0, 0), isa.BStop()]
+    return _Form(cmds, ins)
+
+
 FORMERS: tuple[tuple[type[Operation], Callable[[Any], _Form]], ...] = (
     (BinaryTileOp, binary_block),
     (CompareSelectOp, compare_block),
@@ -431,6 +508,7 @@ FORMERS: tuple[tuple[type[Operation], Callable[[Any], _Form]], ...] = (
     (TLoadOp, move_block),
     (TStoreOp, move_block),
     (LocalMoveOp, local_move_block),
+    (GlobalMemoryOp, gm_block),
 )
 """Tile-level op family -> its block former (a table, one row per family)."""
 

@@ -25,7 +25,8 @@ program is the one the blocks run), or the pass fails naming the peak.
 ``[tile-bytes=N]``), so ``pto-opt --time-passes`` and ``--print-ir-after-all`` see the steps.
 
 Everything PTO cannot run (other linalg ops, near misses of the idioms) is kept as it was;
-``pto-lower{report=true}`` says which ops were lowered to what and why the others were kept,
+``pto-lower{report=true}`` says which ops were lowered to what and why the others were kept
+(and, per D22 math op, its composition and measured bound; ``approx=false`` keeps them),
 and the block targets refuse a program with such leftovers (D19, ``passes.lowering``).
 """
 
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func, tensor
+from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -43,6 +45,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
 from passes.instrument import run_sub_pass
+from passes.lowering.approximate import report_lines as approximation_lines
 from passes.lowering.report import LoweringTrace, print_lines
 from passes.lowering.tile_plans import LIVE_TILES, LOCAL_MAX_BYTES, NUM_PES, family_tile_bytes
 from passes.pto_assign_registers import assign_function, write_function_registers
@@ -62,7 +65,8 @@ class PTOLowerPass(ModulePass):
     ``a2a3``, default: the module's ``pto.target`` or ``a5``), ``tile-bytes`` (default
     65536: the largest TSize tried), ``pes`` (default 4), ``chain`` (``acc``, the default: K chunks accumulate through
     the ACC forms; ``memory``: through an FP32 tensor); ``report`` (default false: print
-    the lowering report to stderr, :mod:`passes.lowering.report`).
+    the lowering report to stderr, :mod:`passes.lowering.report`); ``approx`` (default true:
+    the D22 compositions of :mod:`passes.lowering.approximate`; false keeps those ops).
     """
 
     name = "pto-lower"
@@ -73,6 +77,7 @@ class PTOLowerPass(ModulePass):
     level: str = "block"
     chain: str = "acc"
     report: bool = False
+    approx: bool = True
 
     LEVELS = ("tile", "block")
 
@@ -84,6 +89,7 @@ class PTOLowerPass(ModulePass):
         PtoTileToCapacityPass(
             tile_bytes=self.tile_bytes, pes=self.pes, target=self.target, chain=self.chain
         ).check_options()
+        approx_lines = approximation_lines(op, self.approx) if self.report else []
         for cube_bytes, tile_bytes in self._sizes():
             lowered, trace, peak = self._lower(ctx, op, tile_bytes, cube_bytes)
             if peak <= TILE_CAPACITY_BYTES:
@@ -97,7 +103,8 @@ class PTOLowerPass(ModulePass):
         op.body.detach_block(0)
         op.body.add_block(lowered.body.detach_block(0))
         if trace is not None:
-            print_lines([*trace.lines(op), _capacity_line(cube_bytes, tile_bytes, self.pes, peak)])
+            print_lines([*trace.lines(op), *approx_lines,
+                         _capacity_line(cube_bytes, tile_bytes, self.pes, peak)])
 
     def _sizes(self) -> list[tuple[int, int]]:
         """(CUBE tile bytes, other tile bytes) in the order tried. The tiler sizes each tile
@@ -127,7 +134,7 @@ class PTOLowerPass(ModulePass):
         def step(name: str, body) -> None:
             run_sub_pass(f"pto-lower/{name}{retry}", work, body)
 
-        step("convert-linalg-to-pto", lambda: ConvertLinalgToPtoPass(target=self.target).apply(
+        step("convert-linalg-to-pto", lambda: ConvertLinalgToPtoPass(target=self.target, approx=self.approx).apply(
             ctx, work, listener=trace.listener() if trace else None
         ))
         step("pto-tile-to-capacity", lambda: PtoTileToCapacityPass(
@@ -161,8 +168,17 @@ def _capacity_line(cube_bytes: int, tile_bytes: int, pes: int, peak: int) -> str
             "tile capacity")
 
 
+def _effect_free(op: linalg.GenericOp) -> bool:
+    """A generic on tensors whose body has no effect (no ``cf.assert``, no op without
+    results but the yield)."""
+    return all(isinstance(v.type, TensorType) for v in op.outputs) and all(
+        o.results or isinstance(o, linalg.YieldOp) for o in op.body.block.ops
+    )
+
+
 def remove_dead_tensor_inits(module: builtin.ModuleOp) -> None:
-    """Erase unused ``linalg.fill`` on tensors and ``tensor.empty``.
+    """Erase unused ``linalg.fill`` on tensors, ``tensor.empty`` and effect-free
+    ``linalg.generic`` on tensors.
 
     On tensors both are free of side effects, but xDSL's ``dce`` keeps ``linalg.fill``
     (it has a region and no ``Pure`` trait). Walking backwards frees a fill's
@@ -172,5 +188,7 @@ def remove_dead_tensor_inits(module: builtin.ModuleOp) -> None:
         dead = all(not r.uses for r in o.results)
         if isinstance(o, linalg.FillOp) and o.results and dead:
             Rewriter.erase_op(o)
+        elif isinstance(o, linalg.GenericOp) and o.results and dead and _effect_free(o):
+            Rewriter.erase_op(o)  # a dead generic on tensors (TopK's unused index iota)
         elif isinstance(o, tensor.EmptyOp) and dead:
             Rewriter.erase_op(o)

@@ -87,7 +87,12 @@ from passes.lowering.tile_plans import (  # MOVED
     row_major_tile,
     trem_lower_bound,
 )
-from passes.tile_local_to_capacity import lower_tensor_local, lower_transpose
+from passes.tile_local_to_capacity import (
+    lower_gather,
+    lower_sort,
+    lower_tensor_local,
+    lower_transpose,
+)
 from pto_dialect.attributes import PadValue, TargetProfile, TileType, element_type
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import MX_BLOCK, MX_INPUT_TYPES, TileDataType
@@ -119,7 +124,7 @@ from pto_dialect.ops import (
 from pto_dialect.postprocess import Fpatr, ReluMode
 from pto_dialect.tensor_compare import CmpSelOp
 from pto_dialect.tensor_convert import ConvertOp
-from pto_dialect.tensor_local import ExpandOp, ReduceOp, TransposeOp
+from pto_dialect.tensor_local import ExpandOp, GatherOp, ReduceOp, SortOp, TransposeOp
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp, FloorModOp, GemvOp, MatmulOp
 
@@ -578,6 +583,10 @@ class PtoTileToCapacityPass(ModulePass):
                 lower_convert(o, self.budget("convert"), self.pes)
             elif isinstance(o, TransposeOp):
                 lower_transpose(o, self.budget("transpose"), self.pes, self.tile_bytes)
+            elif isinstance(o, GatherOp):  # the index and result tiles: a transpose's budget
+                lower_gather(o, self.budget("transpose"), self.pes, self.tile_bytes)
+            elif isinstance(o, SortOp):  # the source and the values (+ U32 indices)
+                lower_sort(o, self.budget("expand"), self.pes, self.tile_bytes)
             elif isinstance(o, GemvOp | MatmulOp):
                 s = cube_shape(o)
                 if s.mx and target is not TargetProfile.A5:

@@ -20,7 +20,8 @@ lowered approximately).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr, TensorType, i64
 from xdsl.ir import SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
@@ -30,8 +31,11 @@ from passes.lowering.tile_plans import cover
 from pto_dialect.attributes import TileType
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import TileDataType
-from pto_dialect.tensor_local import ExpandOp, ReduceOp, TransposeOp
+from pto_dialect.tensor_local import ExpandOp, GatherOp, ReduceOp, SortOp, TransposeOp
 from pto_dialect.tile_local import TeplTileOp, TTransOp
+from pto_dialect.tile_rearrange import INDEXED_OPS, TSortOp
+
+TGatherOp = INDEXED_OPS[0]
 
 
 def _pow2_ceil(n: int) -> int:
@@ -171,4 +175,81 @@ def lower_transpose(op: TransposeOp, budget: int, npe: int,
     Rewriter.replace_op(op, [], [acc])
 
 
-__all__ = ["lower_tensor_local", "lower_transpose"]
+def lower_gather(op: GatherOp, budget: int, npe: int, tile_bytes: int) -> None:
+    """``pto.gather`` of an ``MxN`` index from an ``RxC`` table: the whole table is loaded
+    into one tile on each PE of a row group (``pe_stride`` 0: every PE reads the same rows),
+    groups of ``vr`` index rows are loaded, ``pto.tgather`` picks the table rows, and the
+    ``vr x N`` results are stored at row ``r0`` (PE groups by
+    :func:`~passes.lowering.tile_plans.cover`; bit copies: exact whatever the grouping).
+    A table that does not fit one tile of ``tile_bytes`` is refused: it needs MGATHER."""
+    dt, it = op.dtype, op.index_dtype
+    t_t, i_t = op.table.type, op.index.type
+    assert isinstance(t_t, TensorType) and isinstance(i_t, TensorType)
+    r_tab, c_tab = t_t.get_shape()
+    m, n = i_t.get_shape()
+    bits = max(dt.info.carrier_bits, it.info.carrier_bits)
+    col_tab = _pow2_ceil(c_tab)
+    if r_tab * col_tab * dt.info.carrier_bits // 8 > tile_bytes:
+        raise PassFailedException(f"pto-tile-to-capacity: '{op.name}': a {r_tab}x{c_tab} table "
+                                  f"does not fit one tile of {tile_bytes} B: it needs MGATHER")  # fmt: skip
+    col = _pow2_ceil(n)
+    tb = _line_budget(budget, tile_bytes, col * bits // 8)
+    rows = max(1, tb * 8 // (col * bits))
+    emit = Emitter(InsertPoint.before(op), {}, InsertPoint.before(op))
+    acc = empty_tensor(emit, TensorType(op.result.type.element_type, [m, n]))  # type: ignore[union-attr]
+    for run in cover(m, min(rows, m), npe):
+        mask, vr = run.mask, run.valid
+        tab_t = _tile((r_tab, c_tab), col_tab, dt, mask, r_tab)
+        idx_t = _tile((vr, n), col, it, mask, vr)
+        dst_t = _tile((vr, n), col, dt, mask, vr)
+
+        def body(e, pos: SSAValue, cur: SSAValue, tab_t=tab_t, idx_t=idx_t, dst_t=dst_t,
+                 stride=run.stride):  # fmt: skip
+            c0 = e.index(0)
+            tab = e(TLoadOp(op.table, [c0, c0], tab_t, pe_stride=(0, 0))).results[0]
+            ix = e(TLoadOp(op.index, [pos, c0], idx_t, pe_stride=(stride, 0))).results[0]
+            g = TGatherOp.__new__(TGatherOp)
+            TeplTileOp.__init__(g, [tab, ix], dst_t, mask=dst_t.pe_mask)
+            d = e(g).results[0]
+            return e(TStoreOp(d, cur, [pos, c0], pe_stride=(stride, 0))).results[0]
+
+        acc = emit.for_loop(run.start, run.count, run.step, acc, body)
+    Rewriter.replace_op(op, [], [acc])
+
+
+def lower_sort(op: SortOp, budget: int, npe: int, tile_bytes: int) -> None:
+    """``pto.sort`` of an ``MxN`` tensor: groups of ``vr`` rows are loaded, ``pto.tsort``
+    (sort width N, the direction as its i64 B.IOR parameter) sorts each row, and the values
+    are stored back (the U32 index destination is not stored); PE groups by
+    :func:`~passes.lowering.tile_plans.cover` (rows are independent: exact whatever the
+    grouping)."""
+    dt = op.dtype
+    t = op.source.type
+    assert isinstance(t, TensorType)
+    m, n = t.get_shape()
+    bits = dt.info.carrier_bits
+    col = _pow2_ceil(n)
+    tb = _line_budget(budget, tile_bytes, col * 32 // 8)  # the U32 indices: as wide as FP32
+    rows = max(1, tb * 8 // (col * max(bits, 32)))
+    emit = Emitter(InsertPoint.before(op), {}, InsertPoint.before(op))
+    acc = empty_tensor(emit, TensorType(t.element_type, [m, n]))
+    desc = emit(arith.ConstantOp(IntegerAttr(int(op.descending), i64))).results[0]
+    for run in cover(m, min(rows, m), npe):
+        mask, vr = run.mask, run.valid
+        src_t = _tile((vr, n), col, dt, mask, vr)
+        idx_t = _tile((vr, n), col, TileDataType.U32, mask, src_t.shape[0])
+
+        def body(e, pos: SSAValue, cur: SSAValue, src_t=src_t, idx_t=idx_t, stride=run.stride):
+            c0 = e.index(0)
+            x = e(TLoadOp(op.source, [pos, c0], src_t, pe_stride=(stride, 0))).results[0]
+            srt = TSortOp.__new__(TSortOp)
+            TeplTileOp.__init__(srt, [x, desc], [src_t, idx_t], mask=src_t.pe_mask)
+            srt.properties["sort_width"] = IntegerAttr(n, 64)
+            v = e(srt).results[0]
+            return e(TStoreOp(v, cur, [pos, c0], pe_stride=(stride, 0))).results[0]
+
+        acc = emit.for_loop(run.start, run.count, run.step, acc, body)
+    Rewriter.replace_op(op, [], [acc])
+
+
+__all__ = ["lower_gather", "lower_sort", "lower_tensor_local", "lower_transpose"]

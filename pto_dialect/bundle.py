@@ -91,6 +91,7 @@ from pto_dialect.datatypes import DTYPE_NONE, TileDataType, mx_needs_scale
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR, TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Layout, code_of_size, size_of_code
+from pto_dialect.gm_indexed import GM_OP_OF_FUNCTION, GlobalMemoryOp, gm_block_errors, gm_op_of
 from pto_dialect.isa import field_names
 from pto_dialect.isa.commands import (
     GPR_NAMES,
@@ -726,6 +727,8 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         return move_op_of(block, s)
     if s.family is BlockFamily.TLSU and s.op_name and s.op_name.startswith("TMOV"):
         return local_move_op_of(block, s)
+    if s.family is BlockFamily.TLSU and s.start.function in GM_OP_OF_FUNCTION:
+        return gm_op_of(block, s)  # pto_dialect.gm_indexed (MGATHER*, MSCATTER*, GMOV, TPREFETCH)
     all_in = [v.type for v in linked_ins(block, s)]
     out_types = [r.type for r in block.outs]
     tile = TileType | PredicateTileType
@@ -838,6 +841,10 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         return op
     if isinstance(op, LocalMoveOp):
         _check_local_move(s, op)
+        return op
+    if isinstance(op, GlobalMemoryOp):
+        if errs := gm_block_errors(s, op):
+            raise _fail(tl, "; ".join(errs))
         return op
     _check_scalar_binding(s)
     ins: list[TileType] = [v.type for v in block.ins]  # type: ignore[misc]

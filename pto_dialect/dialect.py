@@ -9,6 +9,7 @@ from pto_dialect.convert_ops import CONVERT_OPS
 from pto_dialect.data_movement import DATA_MOVEMENT_OPS
 from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS
 from pto_dialect.feature_map import FeatureMapAttr
+from pto_dialect.gm_indexed import GM_OPS
 from pto_dialect.ops import PTO_OPS
 from pto_dialect.predicate import PredicateTileType
 from pto_dialect.tensor_compare import CmpSelOp
@@ -24,7 +25,7 @@ PTO = Dialect(
     [
         *PTO_OPS, *ELEMENTWISE_FAMILY_OPS, *COMPARE_SELECT_OPS, *LOCAL_OPS, *GENERATOR_OPS, *DATA_MOVEMENT_OPS,
         *TENSOR_OPS, MapOp, CmpSelOp, *TENSOR_LOCAL_OPS, *BUNDLE_OPS, *CONVERT_OPS, *TENSOR_CONVERT_OPS,
-        *MOVE_OPS,
+        *MOVE_OPS, *GM_OPS,
     ],
     [*PTO_TYPES_AND_ATTRS, PredicateTileType, CompareModeAttr, FeatureMapAttr],
 )  # fmt: skip

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pto_dialect.compare_ops import COMPARE_SELECT_OPS
 from pto_dialect.convert_ops import CONVERT_OPS
 from pto_dialect.elementwise_ops import FILL_OPS, TERNARY_OPS, TILE_SCALAR_OPS, UNARY_OPS
+from pto_dialect.gm_indexed import GM_OPS
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS
 from pto_dialect.tile_local import LOCAL_FAMILIES
 from pto_dialect.tile_move import MOVE_OPS
@@ -25,5 +26,6 @@ TILE_OP_FAMILIES: list[tuple[str, list]] = [
     *LOCAL_FAMILIES,
     ("format conversion", CONVERT_OPS),
     ("local move (TLSU)", MOVE_OPS),
+    ("global memory (TLSU)", GM_OPS),
 ]
 """(family, op classes) in documentation order."""

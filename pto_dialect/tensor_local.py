@@ -1,4 +1,5 @@
-"""Tensor-level forms of the reductions and expansions (what lowering targets before tiling).
+"""Tensor-level forms of the reductions, expansions and rearrangements (what lowering targets
+before tiling).
 
 * ``pto.reduce <kind> [signed|unsigned] %x : tensor<MxNxT> -> tensor<Mx1xR>`` (row kinds) or
   ``-> tensor<1xNxR>`` (column kinds): kinds ``rowsum rowmax rowmin rowprod rowargmax
@@ -6,6 +7,10 @@
   the same name on the whole tensor (``pto_dialect/tile_local.py`` for the semantics: a
   typed increasing-index left fold; arg kinds give the first winning index as si32/ui32/i32).
 * ``pto.transpose %x : (tensor<MxNxT>) -> tensor<NxMxT>``: TTRANS on the whole tensor.
+* ``pto.gather %t, %i : (tensor<RxCxT>, tensor<MxNxI>) -> tensor<MxNxT>``: TGATHER
+  (``r[i, j] = t[idx[i, j], j]``) with the whole table in one tile.
+* ``pto.sort <ascending|descending> %x : (tensor<MxNxT>) -> tensor<MxNxT>``: TSORT of every
+  row (at most 64 elements), the sorted values (a stable sort).
 * ``pto.expand <axis> <op> [signed|unsigned] %x, %b : (tensor<MxNxT>, tensor<Mx1xT>) ->
   tensor<MxNxT>`` (``row``; ``col`` takes ``tensor<1xNxT>``), ops ``add sub mul div max min
   expdif``, and ``pto.expand <axis> copy %b : (tensor<Mx1xT>) -> tensor<MxNxT>``: the
@@ -48,6 +53,7 @@ from pto_dialect.tile_local import (
     ExpandTileOp,
     ReduceTileOp,
 )
+from pto_dialect.tile_rearrange import INDEX_TYPES, INDEXED_VALUE_TYPES, SORT_TYPES
 
 TL = FaultKind.TILE_LEGALITY
 _NO_TENSOR = frozenset({TileDataType.TF32, TileDataType.HF32})
@@ -346,4 +352,186 @@ class TransposeOp(PTOOp):
             raise self.fault(TL, f"source: element type {type_name(elt)} is not supported by TTRANS", spec)
 
 
-TENSOR_LOCAL_OPS = [ReduceOp, ExpandOp, TransposeOp]
+@irdl_op_definition
+class GatherOp(PTOOp):
+    """``pto.gather`` — ``r[i, j] = table[index[i, j], j]`` (TGATHER within one tile: bit
+    copies of table rows chosen per element).
+
+    What lowering targets for an embedding lookup (``tensor.extract %table[%id, %j]`` in a
+    ``linalg.generic``, the index broadcast along the row); ``pto-tile-to-capacity`` loads
+    the whole table into one tile on every PE of a row group and runs tload (index rows) /
+    ``pto.tgather`` / tstore (``asl/tile/irregular-and-complex/layout/TGATHER.asl``). A
+    table larger than one tile needs MGATHER from global memory (not this op). Value types:
+    TGATHER's (``IndexedTLSUTransferDataTypeLegal``); index types S16 U16 S32 U32 S64 U64
+    (signless integers are signed); an index that is negative or not below the table's rows
+    is a TileLegality fault at run time (D16), before any effect.
+
+    Example::
+
+        %r = pto.gather %table, %idx : (tensor<32x16xf32>, tensor<8x16xi64>) -> tensor<8x16xf32>
+    """
+
+    name = "pto.gather"
+
+    table = operand_def(TensorType)
+    index = operand_def(TensorType)
+    result = result_def(TensorType)
+
+    traits = traits_def(Pure())
+
+    SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/layout/TGATHER.asl"
+
+    def __init__(self, table: SSAValue, index: SSAValue, result_type: Attribute):
+        super().__init__(operands=[table, index], result_types=[result_type])
+
+    @staticmethod
+    def _dt(elt: Attribute, types) -> TileDataType | None:
+        sign = "signed" if isinstance(elt, IntegerType) and elt.signedness.data is Signedness.SIGNLESS else None
+        return floor_mod_dtype(elt, sign, types - _NO_TENSOR)
+
+    @property
+    def dtype(self) -> TileDataType:
+        dt = self._dt(self.table.type.element_type, INDEXED_VALUE_TYPES)  # type: ignore[union-attr]
+        assert dt is not None, "verified"
+        return dt
+
+    @property
+    def index_dtype(self) -> TileDataType:
+        dt = self._dt(self.index.type.element_type, INDEX_TYPES)  # type: ignore[union-attr]
+        assert dt is not None, "verified"
+        return dt
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list([self.table, self.index], printer.print_operand)
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([self.table.type, self.index.type], [self.result.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GatherOp:
+        pos = parser.pos
+        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        if len(names) != 2 or len(ft.inputs.data) != 2 or len(ft.outputs.data) != 1:
+            parser.raise_error("pto.gather takes a table and an index and one result type", pos)
+        t, i = (parser.resolve_operand(n, ty) for n, ty in zip(names, ft.inputs.data))
+        op = cls(t, i, ft.outputs.data[0])
+        op.attributes.update(attrs)
+        return op
+
+    def verify_(self) -> None:
+        t, it, rt = self.table.type, self.index.type, self.result.type
+        for role, x in (("table", t), ("index", it), ("result", rt)):
+            if not isinstance(x, TensorType) or not x.has_static_shape() or x.get_num_dims() != 2:
+                raise self.fault(TL, f"{role} must be a static 2-D tensor, got {type_name(x)}", self.SPEC)
+        assert isinstance(t, TensorType) and isinstance(it, TensorType) and isinstance(rt, TensorType)
+        if rt.element_type != t.element_type:
+            raise self.fault(TL, "result: element type must be the table's", self.SPEC)
+        if self._dt(t.element_type, INDEXED_VALUE_TYPES) is None:
+            raise self.fault(TL, f"table: element type {type_name(t.element_type)} is not "
+                             "supported by TGATHER", self.SPEC)  # fmt: skip
+        if self._dt(it.element_type, INDEX_TYPES) is None:
+            raise self.fault(TL, f"index: element type {type_name(it.element_type)} is not a "
+                             "row-index type (i16, i32, i64)", self.SPEC)  # fmt: skip
+        if tuple(rt.get_shape()) != tuple(it.get_shape()):
+            raise self.fault(TL, "result: shape must be the index's", self.SPEC)
+        if t.get_shape()[1] < rt.get_shape()[1]:
+            raise self.fault(TL, f"table: {t.get_shape()[1]} columns are fewer than the "
+                             f"result's {rt.get_shape()[1]}", self.SPEC)  # fmt: skip
+
+
+SORT_DIRECTIONS = ("ascending", "descending")
+
+
+@irdl_op_definition
+class SortOp(PTOOp):
+    """``pto.sort <ascending|descending>`` — every row of a 2-D tensor stably sorted (TSORT
+    with ``sort_width`` = the row length, at most 64; the sorted values).
+
+    What lowering targets for torch-mlir's TopK sort (``tm_tensor.sort`` along the last
+    dimension whose indices are not used); ``pto-tile-to-capacity`` makes it tload of row
+    groups / ``pto.tsort`` / tstore of the values (``asl/tile/irregular-and-complex/sorting/
+    TSORT.asl``). Key order: numbers by value, +0 and -0 equal (ties keep their order), every
+    NaN after every number. Element types: FP32, FP16 (``TileSortDataTypeSupported``).
+
+    Example::
+
+        %s = pto.sort descending %x : (tensor<4x16xf32>) -> tensor<4x16xf32>
+    """
+
+    name = "pto.sort"
+
+    source = operand_def(TensorType)
+    result = result_def(TensorType)
+    direction = prop_def(StringAttr)
+
+    traits = traits_def(Pure())
+
+    SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/sorting/TSORT.asl"
+    MAX_WIDTH: ClassVar[int] = 64
+
+    def __init__(self, direction: str, source: SSAValue, result_type: Attribute):
+        super().__init__(operands=[source], result_types=[result_type],
+                         properties={"direction": StringAttr(direction)})  # fmt: skip
+
+    @property
+    def descending(self) -> bool:
+        return self.direction.data == "descending"
+
+    @property
+    def dtype(self) -> TileDataType:
+        dt = floor_mod_dtype(self.source.type.element_type, None, SORT_TYPES)  # type: ignore[union-attr]
+        assert dt is not None, "verified"
+        return dt
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.direction.data} ")
+        printer.print_operand(self.source)
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([self.source.type], [self.result.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SortOp:
+        pos = parser.pos
+        direction = parser.parse_identifier()
+        if direction not in SORT_DIRECTIONS:
+            parser.raise_error(f"pto.sort direction must be ascending or descending, got "
+                               f"'{direction}'", pos, parser.pos)  # fmt: skip
+        name = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        if len(ft.inputs.data) != 1 or len(ft.outputs.data) != 1:
+            parser.raise_error("pto.sort takes one operand type and one result type", pos)
+        op = cls(direction, parser.resolve_operand(name, ft.inputs.data[0]), ft.outputs.data[0])
+        op.attributes.update(attrs)
+        return op
+
+    def verify_(self) -> None:
+        t, rt = self.source.type, self.result.type
+        if self.direction.data not in SORT_DIRECTIONS:
+            raise self.fault(TL, f"direction '{self.direction.data}' must be ascending or "
+                             "descending", self.SPEC)  # fmt: skip
+        for role, x in (("source", t), ("result", rt)):
+            if not isinstance(x, TensorType) or not x.has_static_shape() or x.get_num_dims() != 2:
+                raise self.fault(TL, f"{role} must be a static 2-D tensor, got {type_name(x)}", self.SPEC)
+        assert isinstance(t, TensorType) and isinstance(rt, TensorType)
+        if rt != t:
+            raise self.fault(TL, "result: type must be the source's", self.SPEC)
+        if floor_mod_dtype(t.element_type, None, SORT_TYPES) is None:
+            raise self.fault(TL, f"source: element type {type_name(t.element_type)} is not "
+                             "FP32 or FP16 (TileSortDataTypeSupported)", self.SPEC)  # fmt: skip
+        if not 1 <= t.get_shape()[1] <= self.MAX_WIDTH:
+            raise self.fault(TL, f"source: rows of {t.get_shape()[1]} elements: TSORT sorts "
+                             f"groups of at most {self.MAX_WIDTH}", self.SPEC)  # fmt: skip
+
+
+TENSOR_LOCAL_OPS = [ReduceOp, ExpandOp, TransposeOp, GatherOp, SortOp]

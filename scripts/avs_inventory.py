@@ -52,29 +52,11 @@ NOT_MODELLABLE: dict[str, str] = {}
 (status ``not-implemented`` with the reason: they are not implemented operations, so they do
 not count against the not-expressible target of issue 11). Empty: TIMG2COL, whose descriptor
 only the harness writes, is modelled at the tile-instruction and tile levels (docs/rearrange.md)."""
-_NI = "not implemented: "
-NOT_MODELLED = {
-    # ASL units (path prefix under tests/asl) about state or operations the toolchain does not
-    # implement (yet); not inexpressible: they become tests when the feature lands.
-    "tile/model/legality/indexed-layout/": _NI + "indexed memory operations (MGATHER/MSCATTER)",
-    "tile/model/memory/gather-scatter/": _NI + "indexed memory operations (MGATHER/MSCATTER)",
-    "tile/model/memory/atomics/tile-static-atomics-contract": _NI + "MGATHER.CAS (the unit "
-    "asl/tile/model/memory/atomics.asl defines only it; indexed memory operations are not "
-    "implemented; the Shared-register atomic updates are: test_avs_shared.py)",
-    "tile/model/memory/restart/tile-exec-memory-completion-and-001": _NI + "indexed memory "
-    "operations (MGATHER/MSCATTER: the DataPage fault address of a partly out-of-range "
-    "gather/scatter); the byte GM, its DataPage / DataAlignment faults and memory events are "
-    "modelled for TLOAD/TSTORE (docs/gm-faults.md) and the restart contract is tested "
-    "(tests/conformance/test_avs_trap.py)",
-    "tile/model/memory/load-store/tile-bound-tlsu-faults-003": _NI + "TPREFETCH, MGATHER and "
-    "MSCATTER, two of its three fault-position loops; its packed TSTORE loop (DataPage at 4096 "
-    "from bases 4096/4095/4094, no event) is modelled and tested "
-    "(tests/interpreter/test_global_memory.py::test_packed_tstore_fault_positions)",
-    "tile/model/memory/load-store/tile-bound-tlsu-indexed-002": _NI + "indexed memory "
-    "operations (MGATHER/MSCATTER; the byte GM and its DataPage preflight are modelled for "
-    "TLOAD/TSTORE: docs/gm-faults.md)",
-}
-"""Inventory paths (prefixes) about features not implemented, with the reason."""
+NOT_MODELLED: dict[str, str] = {}
+"""Inventory paths (prefixes under tests/asl) about state or operations the toolchain does not
+implement (yet), with the reason (``not implemented: FEATURE``); not inexpressible: they become
+tests when the feature lands. Empty: the indexed memory operations and MGATHER.CAS are
+implemented (D25)."""
 
 
 def subject_of(rel: str) -> str:

@@ -8,6 +8,11 @@ selects a profile explicitly.
 Every ``interpreter.run`` / ``pto-run`` in the tests runs on the compiled AND the xDSL
 engine and requires identical outcomes (``PTO_ENGINE=both``, issue 12), unless the
 environment already sets ``PTO_ENGINE``.
+
+Kernels run on the numpy reference (``PTO_KERNELS=numpy``, issue 26) unless the environment
+sets ``PTO_KERNELS``: the suite checks the reference, ``tests/interpreter/test_cube_jit.py``
+checks the compiled kernels against it on small shapes, and no other test pays for numba's
+compilation.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("PTO_ENGINE", "both")
+os.environ.setdefault("PTO_KERNELS", "numpy")
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]

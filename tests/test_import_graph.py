@@ -35,6 +35,8 @@ LAZY_ALLOWED: dict[tuple[str, str], str] = {
     "the universe reaches the registry only when xdsl-opt asks for it (the tool boundary)",
     ("pto_dialect.universe", "pto_dialect.dialect"): "the xDSL plugin: a dialect factory, "
     "loaded when a context first needs the pto dialect (the tool boundary)",
+    ("interpreter.kernels.jit", "interpreter.kernels.cube_jit"): "optional dependency numba: "
+    "loaded on the first compiled kernel call, never at start-up",
 }
 
 LAYERS = {"pto_dialect": 0, "passes": 1, "interpreter": 2}

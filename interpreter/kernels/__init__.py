@@ -57,6 +57,7 @@ from .compare import COMPARE_SELECT_KERNELS, pack_predicate, unpack_predicate
 from .convert import tcvt_tile, tdequant_tile, tquant_tile
 from .cube import CUBE_FUNCTION_NAMES, cube_matrix
 from .elementwise import BINARY_ROWS, BinaryRow, binary_tile, trem, trem_tile
+from .indexed import INDEXED_KERNELS
 from .move import tmov
 from .mx import decode, pack_x2, unpack_x2, value_lut
 from .padding import pad_tile
@@ -84,6 +85,7 @@ KERNELS: dict[str, Callable] = {
     **{name: partial(local_tile, name) for name in LOCAL_ROWS},
     **GENERATOR_ROWS,
     "TMOV": tmov,
+    **INDEXED_KERNELS,
 }
 """Op mnemonic -> kernel. Binary elementwise ops take (lhs, rhs, valid, pad, dtype); unary
 ops (src, valid, pad, dtype); tile-scalar ops (src, scalar, valid, pad, dtype); CUBE

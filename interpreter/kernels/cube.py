@@ -78,8 +78,7 @@ from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.isa.commands import CUBE_DELETED, CUBE_FUNCTIONS, CubeFunction
 from pto_dialect.postprocess import Fpatr
 
-from . import accumulate as acc_mod
-from . import mx, status
+from . import jit, mx, status
 from . import postprocess as pp
 from . import postprocess_status as pp_status
 from .profiles import PROFILES, NumericProfile
@@ -150,7 +149,9 @@ def _as_2d(x: np.ndarray, what: str, cx: _Ctx) -> np.ndarray:
 
 
 def _ordinary(x, t, what: str, packed: bool, cx: _Ctx):
-    """(type, values, raw words) of a non-MX operand: values float64 (floats) or int64."""
+    """(type, codes) of a non-MX operand: int64 values (integers), uint32 bit patterns
+    (FP32 / TF32 / HF32) or value-table indices (other floats; :func:`.jit.float_values`).
+    The raw-carrier words are the codes as int64."""
     if x is None:
         raise cx.fault(f"{what} is missing")
     x = np.asarray(x)
@@ -182,18 +183,18 @@ def _ordinary(x, t, what: str, packed: bool, cx: _Ctx):
         else:
             dt = np.dtype(f"{'i' if t.is_signed else 'u'}{carrier}")
             v = x.view(dt).astype(np.int64)
-        return t, v, v
+        return t, v
     if t in (T.FP32, T.TF32, T.HF32):
         codes = x.view(np.uint32)
         if t in _LOW_ZERO and (codes & _LOW_ZERO[t]).any():
             raise cx.fault(f"{what}: {t.asm} carriers must have their low bits zero (PTO-SPEC 1)")
-        return t, codes.view(np.float32).astype(np.float64), codes.astype(np.int64)
+        return t, codes
     codes = mx.to_codes(x, t, packed=packed, what=what, op=cx.op)
     if t in mx.HIGH_ZERO_BITS and (codes & mx.HIGH_ZERO_BITS[t]).any():
         raise cx.fault(f"{what}: {t.asm} codes must have their top two carrier bits zero")
     if t.packed_x2:
         codes = codes & 0x0F
-    return t, mx.value_lut(t)[codes], codes.astype(np.int64)
+    return t, codes
 
 
 def _mx_operand(x, t, what: str, cx: _Ctx):
@@ -300,13 +301,12 @@ def cube_matrix(
         n = cb.shape[1] * (2 if b_packed else 1) if cb.ndim == 2 else 0
         acc_t = T.FP32
     else:
-        at, av, ar = _ordinary(a, a_type, "A", packed, cx)
-        bt, bv, br = _ordinary(b, b_type, "B", packed, cx)
+        at, ca = _ordinary(a, a_type, "A", packed, cx)
+        bt, cb = _ordinary(b, b_type, "B", packed, cx)
         if at.klass is not bt.klass:
             raise cx.fault(f"A ({at.asm}) and B ({bt.asm}) must be of the same class (PTO-SPEC 1)")
-        m, k = av.shape
-        n = bv.shape[1] if bv.shape[0] == k else 0
-        cb = bv
+        m, k = ca.shape
+        n = cb.shape[1] if cb.shape[0] == k else 0
         acc_t = at.accumulator
     if k == 0 or m == 0:
         raise cx.fault(f"A must be M x K with M, K >= 1, got shape {np.shape(a)}")
@@ -347,18 +347,17 @@ def cube_matrix(
 
     # -- compute (no faults below) ------------------------------------------------------
     if raw:
-        if f.is_mx:
-            ar, br = ca.astype(np.int64), (mx.unpack_x2(cb, n) if b_packed else cb)
+        ar = ca.astype(np.int64)
+        br = mx.unpack_x2(cb, n) if f.is_mx and b_packed else cb.astype(np.int64)
         acc = _raw_carrier(ar, sa, br, sb, c, bias, k)
         d = acc
     else:
         if acc_t is not T.FP32:
-            acc = _integer(av, bv, c, bias, acc_t)
+            acc = _integer(ca, cb, c, bias, acc_t)
         else:
-            src = (acc_mod.MxTerms(ca, at, sa, cb, bt, b_packed, sb, n) if f.is_mx
-                   else acc_mod.DenseTerms(av, bv))
-            run = acc_mod.exact if profile == NumericProfile.EXACT else acc_mod.ordered
-            acc = run(src, c, bias)
+            src = (jit.MxCodes(ca, at, sa, cb, bt, b_packed, sb, n) if f.is_mx
+                   else jit.DenseCodes(at, ca, bt, cb))
+            acc = jit.accumulate(profile, src, c, bias)  # compiled or numpy (jit.ENV)
             acc[np.isnan(acc)] = np.nan  # FP32CanonicalNaN 0x7FC00000, not x86's 0xFFC00000
         d = pp.apply(acc, params)
     aux = pp.reductions(acc, fpatr, row_max_in)

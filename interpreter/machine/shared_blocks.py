@@ -9,7 +9,9 @@ cannot name an S register, so this is their level: :class:`Core` holds a Local r
 one block of decoded commands. GM accesses fault as the ASL's ``ProbeDataAccess`` (DataPage /
 DataAlignment with the faulting address) and record memory events while capture is on
 (:mod:`interpreter.machine.global_memory`); the ordinary Local TLOAD / TSTORE blocks and the CUBE
-conversions run here too (:mod:`interpreter.machine.local_tlsu`, docs/gm-faults.md), and so do the
+conversions run here too (:mod:`interpreter.machine.local_tlsu`, docs/gm-faults.md), the
+global-memory blocks TPREFETCH, MGATHER*, MSCATTER* and GMOV
+(:mod:`interpreter.machine.indexed_tlsu`, docs/gm-indexed.md), and so do the
 unlinked Local TEPL and CUBE blocks, by register number (:mod:`interpreter.machine.core_local`,
 docs/blocks.md "Decoded blocks on Core").
 
@@ -58,6 +60,7 @@ from interpreter.machine.block_control import BlockResult
 from interpreter.machine.core_local import LocalBlocks
 from interpreter.machine.descriptors import size_code_bytes
 from interpreter.machine.global_memory import GlobalMemory, MemoryEvent, dense_row_stride
+from interpreter.machine.indexed_tlsu import INDEXED_FUNCTIONS, IndexedTLSU
 from interpreter.machine.local_tlsu import LocalTLSU
 from interpreter.machine.shared_registers import (
     FULL,
@@ -101,7 +104,7 @@ SHARED_FUNCTIONS = frozenset({0, 1, 9, 10, 11, 12, 14})
 """TLSU functions with a Shared form (``BundleSharedTLSUSelected``)."""
 
 
-class Core(LocalTLSU, LocalBlocks):
+class Core(LocalTLSU, IndexedTLSU, LocalBlocks):
     """Architectural state for decoded command streams: :attr:`local` (64 Local tile
     registers), :attr:`shared` (S0..S255), :attr:`gpr` (four PEs x 32 GPRs, uint64; register 0
     reads zero) and :attr:`gm` (GM bytes, ``gm_bytes`` long; the ASL's model memory is 4 KiB)
@@ -156,12 +159,15 @@ class Core(LocalTLSU, LocalBlocks):
         if s.family is BlockFamily.TLSU and fn in (0, 1):
             name = s.op_name or "TLSU"
             return BlockResult(name, self._local_tlsu(s, self._transfer_type(s, name)))
+        if s.family is BlockFamily.TLSU and fn in INDEXED_FUNCTIONS:  # interpreter.machine.indexed_tlsu
+            return BlockResult(*self._indexed_block(s))
         if s.family is BlockFamily.CUBE and s.shared:
             return self._shared_cube(s, profile)
         if s.family in (BlockFamily.TEPL, BlockFamily.CUBE):
             return self._local_block(s, list(cmds), profile)
         raise NotModelledError(f"{s.op_name}: Core runs the Shared (B.IOS) TLSU and CUBE blocks, "
-                               "the Local TLOAD / TSTORE blocks and the Local TEPL / CUBE blocks "
+                               "the Local TLOAD / TSTORE blocks, the global-memory blocks "
+                               "(TLSU 3-8, 13) and the Local TEPL / CUBE blocks "
                                "of interpreter.machine.core_local.FAMILIES; other Local blocks run as "
                                "linked pto.block ops (interpreter.run)")  # fmt: skip
 

@@ -44,6 +44,7 @@ from typing import Any
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.utils.exceptions import InterpretationError
 
+from interpreter.ssa.gm_functions import gm_plan
 from interpreter.ssa.pto_functions import (
     binary_plan,
     convert_plan,
@@ -69,6 +70,7 @@ from pto_dialect.convert_ops import ConvertTileOp
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.faults import PTOFault
+from pto_dialect.gm_indexed import GlobalMemoryOp
 from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
 from pto_dialect.tile_local import GeneratorTileOp, TeplTileOp
 from pto_dialect.tile_move import LocalMoveOp
@@ -142,6 +144,8 @@ def _block_plan(op: BlockOp, profile: str, in_place: bool):
         return tstore_plan(tile_op, in_place)
     if isinstance(tile_op, LocalMoveOp):
         return move_plan(tile_op)
+    if isinstance(tile_op, GlobalMemoryOp):
+        return gm_plan(tile_op)
     if isinstance(tile_op, BinaryTileOp):
         return binary_plan(tile_op)
     if isinstance(tile_op, TeplTileOp):

@@ -41,6 +41,7 @@ from interpreter.kernels.status import NumericStatus, active, record, recording
 from interpreter.observe import Observer, current, observing, reported, suspended
 from interpreter.ssa import compiled
 from interpreter.ssa.bundle_functions import PTOBundleFunctions
+from interpreter.ssa.gm_functions import GlobalMemoryFunctions
 from interpreter.ssa.pto_functions import PTOFunctions
 from interpreter.ssa.runtime import TileValue, array_from_tile, tile_from_array
 from interpreter.ssa.tensor_convert_functions import TensorConvertFunctions
@@ -186,6 +187,7 @@ def extra_functions(profile: str) -> list[InterpreterFunctions]:
             TensorLocalFunctions,
             TensorConvertFunctions,
             PTOBundleFunctions,
+            GlobalMemoryFunctions,
         )
     ]
 

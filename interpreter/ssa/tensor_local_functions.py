@@ -13,7 +13,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from interpreter import kernels
 from interpreter.kernels.storage import storage_dtype
 from pto_dialect.datatypes import TileDataType
-from pto_dialect.tensor_local import ExpandOp, ReduceOp, TransposeOp
+from pto_dialect.tensor_local import ExpandOp, GatherOp, ReduceOp, SortOp, TransposeOp
 
 
 def _as_tile(x: Any, dt: TileDataType) -> np.ndarray:
@@ -25,7 +25,8 @@ def _as_tile(x: Any, dt: TileDataType) -> np.ndarray:
 
 @register_impls
 class TensorLocalFunctions(InterpreterFunctions):
-    """Interpreter functions of ``pto.reduce``, ``pto.expand`` and ``pto.transpose``."""
+    """Interpreter functions of ``pto.reduce``, ``pto.expand``, ``pto.transpose`` and
+    ``pto.gather``."""
 
     def __init__(self, profile: str = "exact"):
         self.profile = profile
@@ -56,3 +57,20 @@ class TensorLocalFunctions(InterpreterFunctions):
         rows = (x.shape[0], x.shape[1])
         r = kernels.local_tile("TTRANS", [_as_tile(x, op.dtype)], [op.dtype], op.dtype, rows[::-1])
         return (np.asarray(r).view(x.dtype).reshape(rows[::-1]),)
+
+    @impl(GatherOp)
+    def run_gather(self, interpreter: Interpreter, op: GatherOp, args: tuple[Any, ...]):
+        """TGATHER on the whole tensors (the table one tile): ``r[i, j] = t[idx[i, j], j]``;
+        a bad index is TGATHER's TileLegality fault."""
+        t, idx = np.asarray(args[0]), np.asarray(args[1])
+        r = kernels.local_tile("TGATHER", [_as_tile(t, op.dtype), _as_tile(idx, op.index_dtype)],
+                               [op.dtype, op.index_dtype], op.dtype, idx.shape)  # fmt: skip
+        return (np.asarray(r).view(t.dtype).reshape(idx.shape),)
+
+    @impl(SortOp)
+    def run_sort(self, interpreter: Interpreter, op: SortOp, args: tuple[Any, ...]):
+        """TSORT of every row (sort width = the row length); the sorted values."""
+        x = np.asarray(args[0])
+        values, _ = kernels.local_tile("TSORT", [_as_tile(x, op.dtype)], [op.dtype], op.dtype,
+                                       x.shape, params=(x.shape[1], int(op.descending)))  # fmt: skip
+        return (np.asarray(values).view(x.dtype).reshape(x.shape),)

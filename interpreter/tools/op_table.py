@@ -26,6 +26,7 @@ from pto_dialect.compare_ops import COMPARE_SELECT_OP_OF_SELECTOR
 from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR
 from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR
 from pto_dialect.families import TILE_OP_FAMILIES
+from pto_dialect.gm_indexed import GM_OP_OF_FUNCTION, GlobalMemoryOp, GMovOp, TPrefetchOp
 from pto_dialect.ops import CubeMatrixOp
 from pto_dialect.tile_move import MOVE_OP_OF_FUNCTION, LocalMoveOp
 
@@ -56,6 +57,17 @@ def _row(cls) -> dict[str, str]:
             "encoding": f is not None,
             "kernel": mnemonic in KERNELS,
             "decoded": CUBE_OP_OF_FUNCTION.get(cls.FUNCTION) is cls,
+        }
+    elif issubclass(cls, GlobalMemoryOp):
+        f = isa.TLSU_FUNCTIONS.get(cls.FUNCTION)
+        mnemonic = cls.MNEMONIC
+        selector = f"TLSU {cls.FUNCTION}"
+        types = "every non-packed type; integer index tiles" if cls is not GMovOp and (
+            cls is not TPrefetchOp) else "every type"  # fmt: skip
+        layers = {
+            "encoding": f is not None and f.name == mnemonic,
+            "kernel": mnemonic in KERNELS,
+            "decoded": GM_OP_OF_FUNCTION.get(cls.FUNCTION) is cls,
         }
     elif issubclass(cls, LocalMoveOp):
         f = isa.TLSU_FUNCTIONS.get(cls.FUNCTION)

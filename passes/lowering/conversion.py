@@ -29,6 +29,7 @@ from pto_dialect.tensor_compare import CmpSelOp
 from pto_dialect.tensor_convert import ConvertOp
 from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import ElementwiseOp
+from pto_dialect.upstream.semantics import fp_to_int_through_width
 
 _S, _U = "signed", "unsigned"
 R = RoundingMode
@@ -61,10 +62,10 @@ CASTS: dict[str, Cast] = {
     "arith.extf": Cast(None, None, R.RNE, False, "exact"),
     # IEEE roundTiesToEven, overflow to +-inf, gradual underflow: D20's RNE with Sat=0.
     "arith.truncf": Cast(None, None, R.RNE, False, "RNE, overflow +-inf"),
-    # Truncation toward zero; NaN and out-of-range values are poison upstream: we choose
-    # Sat=1 (NaN -> 0, out of range -> the nearest bound, as llvm.fptosi.sat).
-    "arith.fptosi": Cast(None, _S, R.RTZ, True, "RTZ; poison upstream -> saturated"),
-    "arith.fptoui": Cast(None, _U, R.RTZ, True, "RTZ; poison upstream -> saturated"),
+    # Truncation toward zero; NaN and out-of-range values are poison upstream: D21's value
+    # (a saturating conversion to i32 / i64, then the low bits: two TCVTs, emit_cast).
+    "arith.fptosi": Cast(None, _S, R.RTZ, True, "RTZ; poison upstream -> D21 (wrapped)"),
+    "arith.fptoui": Cast(None, _U, R.RTZ, True, "RTZ; poison upstream -> D21 (wrapped)"),
     # The integer's value rounded once to nearest even (TCVT rounds exactly once, D20).
     "arith.sitofp": Cast(_S, None, R.RNE, False, "RNE of the exact value"),
     "arith.uitofp": Cast(_U, None, R.RNE, False, "RNE of the exact value"),
@@ -127,6 +128,14 @@ def emit_cast(plan, o: Operation, xs: list) -> object:
     if x.cls == SCALAR:
         return _val(SCALAR, plan(o.clone(value_mapper={o.operands[0]: x.v})).results[0])
     x = plan.materialise(x, src, c.src)
+    if o.name in ("arith.fptosi", "arith.fptoui"):
+        through = fp_to_int_through_width(dst.width.data, c.dst == _U)  # type: ignore[union-attr]
+        if through:  # D21: saturate to i32 / i64 (Sat=1), then keep the low bits (Sat=0)
+            wide = IntegerType(through)
+            w = ConvertOp(x.v, plan.full_type(wide), rmode=R.RTZ, sat=True, dst_sign=_S)
+            low = ConvertOp(plan(w).results[0], plan.full_type(dst), rmode=R.DEFAULT, sat=False,
+                            src_sign=_U, dst_sign=_U)  # fmt: skip
+            return _val(FULL, plan(low).results[0])
     cvt = ConvertOp(x.v, plan.full_type(dst), rmode=c.rmode, sat=c.sat, src_sign=c.src,
                     dst_sign=c.dst)  # fmt: skip
     return _val(FULL, plan(cvt).results[0])

@@ -49,6 +49,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from passes.lowering.approximate import APPROXIMATIONS, NOT_COMPOSED, d22_kept
 from passes.lowering.compare_select import ROWS as COMPARE_SELECT_ROWS
 from passes.lowering.conversion import CASTS, ROUNDINGS, emit_assert, emit_cast, emit_round
 from passes.lowering.elementwise_rows import (
@@ -97,6 +98,32 @@ from pto_dialect.tensor_ops import (
 
 
 _S, _U = "signed", "unsigned"
+
+
+GATHER_TILE_BYTES = 65536
+"""The largest Local tile (TSize code 10, D14): a table up to this size fits one tile."""
+
+
+def gather_reason(o: Operation) -> str:
+    """Why a ``tensor.extract`` in a body (a data-dependent gather) stays."""
+    t = o.operands[0].type
+    if isinstance(t, TensorType) and t.has_static_shape():
+        elt = t.element_type
+        bits = elt.bitwidth if isinstance(elt, IntegerType | AnyFloat) else 64  # type: ignore[union-attr]
+        size = pymath.prod(t.get_shape()) * bits // 8
+        if size <= GATHER_TILE_BYTES:
+            return (f"tensor.extract with a data-dependent index (a gather from a {size} B "
+                    "table): TGATHER within one tile; its row is not written yet")
+        return (f"tensor.extract with a data-dependent index: kept: needs MGATHER (the {size} B "
+                f"table exceeds a {GATHER_TILE_BYTES} B tile)")
+    return "tensor.extract with a data-dependent index from a dynamic tensor: needs MGATHER"
+
+
+def _kept_d22(plan: ElementwisePlan, o: Operation) -> Val:
+    for v in o.operands[:1]:  # report what the operand needs too
+        plan.value(v)
+    return plan.not_lowered(o, d22_kept(o))
+
 
 BODY_LOWERING: dict[str, Row] = {
     # IEEE RNE in the element type / integers wrap, in both (PTO-SPEC 5): bit-exact.
@@ -147,20 +174,22 @@ BODY_LOWERING: dict[str, Row] = {
     **{n: Custom(emit_round) for n in ROUNDINGS},
     "math.fma": Awaits(("TFMA",), "a fused multiply-add of three tiles"),
     "linalg.index": Awaits(("TCI",), "the iteration index"),
+    # An iota (linalg.index + index_cast: torch-mlir's Trilu masks, TopK's indices) is TCI;
+    # a data-dependent tensor.extract is a gather (embeddings): TGATHER within a tile,
+    # MGATHER from global memory (issue 28 item 4: reasons until those rows are written).
+    "arith.index_cast": Awaits(("TCI",), "an index cast: of linalg.index, the iota TCI "
+                                         "generates"),
+    "tensor.extract": Tree(lambda plan, o: plan.not_lowered(o, gather_reason(o))),
     "arith.remsi": NoPto("a truncating remainder: TREM is floor modulo (only the floor-mod "
                          "idiom maps to it)"),
     "arith.remf": NoPto("C fmod: TREM is floor modulo (only the floor-mod idiom maps to it)"),
     "arith.bitcast": NoPto("a bit reinterpretation: TCVT converts values and no tile "
                            "instruction reinterprets a tile's element type"),
-    "math.tanh": NoPto("no PTO instruction computes tanh"),
-    "math.erf": NoPto("no PTO instruction computes erf"),
-    "math.powf": NoPto("no PTO instruction computes pow"),
+    # D22: tanh, erf, integer powers have compositions (passes/lowering/approximate.py,
+    # expanded in the body before this table is read); what reaches the table stays.
+    **{n: Tree(_kept_d22) for n in (*APPROXIMATIONS, *NOT_COMPOSED)},
     "math.exp2": NoPto("no PTO instruction computes exp2"),
     "math.log2": NoPto("no PTO instruction computes log2"),
-    "math.log1p": NoPto("no PTO instruction computes log1p"),
-    "math.expm1": NoPto("no PTO instruction computes expm1"),
-    "math.sin": NoPto("no PTO instruction computes sin"),
-    "math.cos": NoPto("no PTO instruction computes cos"),
     # torch-mlir's guard (ONNX Reciprocal): the check faults where it fails (conversion.py).
     "cf.assert": Effect(emit_assert),
 }

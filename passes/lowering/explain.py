@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import ShapedType
 from xdsl.ir import Operation
 
 from passes.lowering.classify import CONTRACTION, ELEMENTWISE, REDUCTION, classify
+from passes.lowering.convolution import tap_product_types_ok, window_roles
 from passes.lowering.elementwise import why_not
 from passes.lowering.expand import COMMUTATIVE, EXPAND_BINARY, broadcast_axis
 from passes.lowering.idioms import (
@@ -20,9 +21,11 @@ from passes.lowering.idioms import (
     match_elementwise_body,
     match_floor_mod_body,
 )
+from passes.lowering.integer_contraction import wide_integer_matmul
 from passes.lowering.reductions import Reduction, match_reduction
 from passes.lowering.rows import BODY_ROWS, missing_for, pto_op_available
 from pto_dialect.tensor_ops import cube_accumulator, cube_dtype_of, floor_mod_dtype, result_dtype_of
+from pto_dialect.upstream import window_spec
 
 
 def _needs(names: list[str]) -> str:
@@ -195,8 +198,34 @@ def _reduction(op: Operation, c) -> str:
     return f"reduction ({names}): no PTO reduction computes it"
 
 
+def _window_reason(op: Operation) -> str | None:
+    """Convolutions, poolings and ``tensor.pad``: what their normalisations need
+    (:mod:`passes.lowering.convolution`)."""
+    spec = window_spec(op)
+    if spec is not None:
+        what = "convolution" if spec.kind == "conv" else f"{spec.kind} pooling"
+        if spec.kind == "conv" and window_roles(spec)["in_channel"] and not tap_product_types_ok(op):  # type: ignore[arg-type]
+            types = ", ".join(str(v.type.get_element_type()) for v in op.operands)  # type: ignore[union-attr]
+            return (f"convolution on {types}: not a CUBE input type pair with that accumulator "
+                    "(D2, PTO-SPEC 1)")
+        return (f"{what}: the per-filter-tap decomposition (TMATMUL chains, elementwise chains) "
+                "needs static shapes, and for a convolution the channels and the pixels as two "
+                "contiguous blocks of the input, kernel and output layouts")
+    if op.name == "linalg.matmul" and wide_integer_matmul(op):
+        return ("integer matmul with an i64 result: the exact decompositions need a zero init "
+                "and K * 2^14 below 2^31 (balanced 8-bit digits on the S16 CUBE path), or operands "
+                "bounded within i16 (passes/lowering/integer_contraction.py)")
+    if op.name == "tensor.pad":
+        return ("tensor.pad: only a pad with static sizes and a constant value lowers (a splat "
+                "constant with the source inserted)")
+    return None
+
+
 def explain(op: Operation) -> str:
     """One sentence: what ``op`` is and why it is not (yet) PTO."""
+    window = _window_reason(op)
+    if window is not None:
+        return window
     c = classify(op)
     if c is None:
         if op.name.startswith(("math.", "arith.")):
@@ -206,6 +235,12 @@ def explain(op: Operation) -> str:
                 if m:
                     return f"{op.name} on tensors: needs {_needs(list(m))}, not in the pto dialect yet"
                 return f"{op.name} on tensors: not lowered (wrap it in a linalg.generic)"
+        if op.name == "tm_tensor.sort":
+            return ("tm_tensor.sort (TopK): lowers to TSORT along the last dimension of a 2-D "
+                    "f32/f16 tensor, rows of at most 64, comparator oge/ole, indices unused "
+                    "(TSORT's U32 indices to the iota's i64 are not written); not this one")
+        if op.name == "tensor.concat":
+            return "tensor.concat: only static shapes lower (insert_slice at offsets)"
         if op.name.startswith("tensor."):
             return f"{op.name}: computes tensor contents, not data movement PTO expresses"
         return f"'{op.name}' is not a PTO op, data movement or scalar control"
@@ -216,8 +251,8 @@ def explain(op: Operation) -> str:
     if c.kind == REDUCTION:
         return _reduction(op, c)
     if c.kind == "transpose":
-        return ("transpose: only a 2-D [1, 0] permutation of a static tensor lowers "
-                "(pto.transpose, TTRANS)")
+        return ("transpose: a permutation of a static tensor lowers as 2-D blocks (slices, "
+                "TTRANS) of an element type TTRANS takes, at most 256 blocks; not this one")
     if c.kind == "fill":
         users = sorted({u.operation.name for r in op.results for u in r.uses
                         if u.operation.name.startswith("linalg.")})  # fmt: skip
@@ -226,7 +261,8 @@ def explain(op: Operation) -> str:
                     "lowered with its reader (TEXPANDS when no linalg op reads it)")  # fmt: skip
         return "fill: pto-lower converts it to TEXPANDS: the program was not lowered (-p pto-lower)"
     if c.kind == "broadcast":
-        return "broadcast: needs TROWEXPAND/TCOLEXPAND"
+        return ("broadcast: lowers as a generic (TROWEXPAND/TCOLEXPAND copies) when static: "
+                "the program was not lowered (-p pto-lower)")
     if c.kind == "copy":
         return "copy: needs a TLOAD/TSTORE pair (not generated yet)"
     return f"{op.name}: iterators/maps of no PTO family"

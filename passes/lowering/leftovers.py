@@ -9,7 +9,7 @@ lowered program:
   scalars and ``arith.constant`` (also dense tensor constants: data);
 * data movement on tensors in global memory: ``tensor.empty``, ``expand_shape``,
   ``collapse_shape``, ``extract_slice``, ``insert_slice``, ``cast``, ``dim``, ``reshape``,
-  ``extract``.
+  ``extract``, ``from_elements``.
 
 Everything else (``linalg.*``, ``math.*``, ``arith`` on tensors, ``tensor.generate`` /
 ``pad`` ...) is a leftover; each is reported once, with its location and the reason from
@@ -34,6 +34,7 @@ DATA_MOVEMENT = frozenset(
     {
         "tensor.empty", "tensor.expand_shape", "tensor.collapse_shape", "tensor.extract_slice",
         "tensor.insert_slice", "tensor.cast", "tensor.dim", "tensor.reshape", "tensor.extract",
+        "tensor.from_elements",
     }
 )
 STRUCTURE_PREFIXES = ("pto.", "func.", "scf.", "builtin.")

@@ -9,15 +9,29 @@
   lowering of a constant operand until the elementwise lowering emits the tile-scalar forms
   (TADDS ..., which need no constant tensor); the dialect has them, the lowering onto them
   is not written yet.
+* :class:`TensorElementwiseToGeneric` — ``arith``/``math`` on whole tensors -> the
+  ``linalg.generic`` applying the op per element (upstream's
+  ``convert-elementwise-to-linalg``);
+* :class:`ZeroDimGenericTo1x1` — an elementwise generic with a 0-d result -> the same on
+  ``1 x 1`` tensors (PTO tiles are 2-D);
+* :class:`BroadcastToGeneric` — ``linalg.broadcast`` -> the generic yielding its input.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    TensorType,
+)
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.ir.affine import AffineMap
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.ir import Block, Operation, Region
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
@@ -76,3 +90,152 @@ class SplatOperandToFullConstant(RewritePattern):
                 op.operands[i] = v
         op.indexing_maps = ArrayAttr([AffineMapAttr(m) for m in maps])
         rewriter.handle_operation_modification(op)
+
+
+# ======================================================================================
+# Tensor-level arith / math ops -> linalg.generic (like upstream's
+# convert-elementwise-to-linalg), and 0-d elementwise generics -> 1 x 1
+# ======================================================================================
+
+
+def _static_tensor(t) -> bool:
+    return isinstance(t, TensorType) and t.has_static_shape()
+
+
+def is_tensor_elementwise(op: Operation) -> bool:
+    """An ``arith``/``math`` op (not a constant) on ranked static tensors of one shape: its
+    value is the op applied to each element (the upstream dialects' elementwise-mappable
+    trait; a select's condition may be an ``i1`` scalar, which chooses whole tensors)."""
+    if not op.name.startswith(("arith.", "math.")) or isinstance(op, arith.ConstantOp):
+        return False
+    if len(op.results) != 1 or op.regions or not _static_tensor(op.results[0].type):
+        return False
+    shape = op.results[0].type.get_shape()  # type: ignore[union-attr]
+    for i, v in enumerate(op.operands):
+        if isinstance(op, arith.SelectOp) and i == 0 and not isinstance(v.type, TensorType):
+            continue
+        if not _static_tensor(v.type) or v.type.get_shape() != shape:  # type: ignore[union-attr]
+            return False
+    return True
+
+
+class TensorElementwiseToGeneric(RewritePattern):
+    """An ``arith``/``math`` op on whole tensors -> the ``linalg.generic`` that applies it
+    per element (identity maps); the elementwise tables then lower it like any body.
+
+    Matches ``%r = arith.addf %a, %b : tensor<4x16xf32>`` (and ``math.tanh %x :
+    tensor<f32>``, ``arith.select %c, %a, %b : tensor<4xi1>, tensor<4xf32>``); produces::
+
+        %e = tensor.empty() : tensor<4x16xf32>
+        %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = [...]}
+            ins(%a, %b : ...) outs(%e : tensor<4x16xf32>) {
+        ^bb0(%x: f32, %y: f32, %o: f32):
+          %s = arith.addf %x, %y : f32
+          linalg.yield %s : f32
+        }
+
+    The same op on each element: the value is unchanged (D18). A scalar ``i1`` condition
+    of a select is read in the body as it is (a value defined outside the generic).
+    """
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not is_tensor_elementwise(op):
+            return
+        rt = op.results[0].type
+        assert isinstance(rt, TensorType)
+        rank = rt.get_num_dims()
+        ident = AffineMapAttr(AffineMap.identity(rank))
+        tensors = [v for v in op.operands if isinstance(v.type, TensorType)]
+        block = Block(arg_types=[v.type.element_type for v in tensors] + [rt.element_type])  # type: ignore[union-attr]
+        args = iter(block.args)
+        mapping = {v: (next(args) if isinstance(v.type, TensorType) else v) for v in op.operands}
+        scalar = type(op).create(
+            operands=[mapping[v] for v in op.operands], result_types=[rt.element_type],
+            properties=dict(op.properties), attributes=dict(op.attributes),
+        )
+        block.add_ops([scalar, linalg.YieldOp(scalar.results[0])])
+        empty = tensor.EmptyOp([], rt)
+        gen = linalg.GenericOp(
+            tensors, [empty.tensor], Region(block), ArrayAttr([ident] * (len(tensors) + 1)),
+            ArrayAttr([IteratorTypeAttr.parallel()] * rank), [rt],
+        )
+        rewriter.replace(op, [empty, gen], [gen.results[0]])
+
+
+class ZeroDimGenericTo1x1(RewritePattern):
+    """An elementwise ``linalg.generic`` whose result is 0-d (a scalar loss, a quantization
+    scale) -> the same body over a ``1 x 1`` iteration space: each 0-d input is read
+    through the broadcast map ``(d0, d1) -> ()`` (the elementwise lowering reads such an
+    input as a scalar), the output is a ``tensor<1x1xT>`` and its one element becomes the
+    0-d result (``tensor.extract`` + ``tensor.from_elements``: data movement). PTO tiles
+    are 2-D; a 1 x 1 tile holds the one element, so the value is unchanged (D18).
+
+    Matches::
+
+        %r = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>],
+                             iterator_types = []} ins(%x : tensor<f32>) outs(%e : tensor<f32>)
+
+    Produces the generic with maps ``[(d0, d1) -> (), (d0, d1) -> (d0, d1)]`` on
+    ``outs(tensor.empty() : tensor<1x1xf32>)``, then ``tensor.extract %r1[%c0, %c0]`` and
+    ``tensor.from_elements``. Only when the body does not read the output's initial value.
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: linalg.GenericOp, rewriter: PatternRewriter) -> None:
+        if len(op.results) != 1 or len(op.outputs) != 1 or op.iterator_types.data:
+            return
+        rt = op.results[0].type
+        if not isinstance(rt, TensorType) or rt.get_num_dims() != 0:
+            return
+        if op.body.block.args[-1].uses:
+            return
+        bcast = AffineMapAttr(AffineMap(2, 0, ()))
+        maps = [bcast if isinstance(v.type, TensorType) else m
+                for v, m in zip(op.inputs, op.indexing_maps.data)]  # fmt: skip
+        t11 = TensorType(rt.element_type, [1, 1])
+        empty = tensor.EmptyOp([], t11)
+        gen = linalg.GenericOp(
+            op.inputs, [empty.tensor], op.body.clone(),
+            ArrayAttr([*maps, AffineMapAttr(AffineMap.identity(2))]),
+            ArrayAttr([IteratorTypeAttr.parallel()] * 2), [t11],
+        )
+        zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+        one = tensor.ExtractOp(gen.results[0], [zero.result, zero.result], rt.element_type)
+        back = tensor.FromElementsOp(one.result, result_type=rt)
+        rewriter.replace(op, [empty, gen, zero, one, back], [back.results[0]])
+
+
+class BroadcastToGeneric(RewritePattern):
+    """``linalg.broadcast`` -> the ``linalg.generic`` that yields its input element (input
+    map: the output's dimensions without ``dimensions``); the elementwise lowering then
+    copies a row or column broadcast (TROWEXPAND / TCOLEXPAND copy forms), data movement.
+
+    Matches ``%b = linalg.broadcast ins(%a : tensor<4xf32>) outs(%e : tensor<3x4xf32>)
+    dimensions = [0]``; produces the generic with maps ``[(d0, d1) -> (d1), (d0, d1) -> (d0,
+    d1)]`` and body ``linalg.yield %in``."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, linalg.BroadcastOp) or len(op.results) != 1:
+            return
+        rt = op.results[0].type
+        if not _static_tensor(rt) or not _static_tensor(op.input.type):
+            return
+        assert isinstance(rt, TensorType)
+        rank = rt.get_num_dims()
+        dropped = set(op.dimensions.get_values())
+        kept = [d for d in range(rank) if d not in dropped]
+        in_map = AffineMap(rank, 0, tuple(AffineExpr.dimension(d) for d in kept))
+        block = Block(arg_types=[op.input.type.element_type, rt.element_type])  # type: ignore[union-attr]
+        block.add_op(linalg.YieldOp(block.args[0]))
+        gen = linalg.GenericOp(
+            [op.input], [op.init], Region(block),
+            ArrayAttr([AffineMapAttr(in_map), AffineMapAttr(AffineMap.identity(rank))]),
+            ArrayAttr([IteratorTypeAttr.parallel()] * rank), [rt],
+        )
+        rewriter.replace(op, [gen], [gen.results[0]])
+
+
+NORMALISE_PATTERNS: tuple[type[RewritePattern], ...] = (
+    TensorElementwiseToGeneric, ZeroDimGenericTo1x1, BroadcastToGeneric,
+)  # fmt: skip
+"""Run first, before recognition (``convert-linalg-to-pto``)."""

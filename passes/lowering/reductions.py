@@ -382,7 +382,10 @@ def _fold_2d(b: RewriteBuilder, x: SSAValue, r: Reduction, axis: str) -> SSAValu
     nan_skipping = isinstance(elt, AnyFloat) and not r.body.nan_propagating
     if r.body.reduction in ("max", "min") and (nan_skipping or r.init != _identity(r.body, elt)):
         res = b.map(f"{r.body.reduction}s", res, b.scalar(r.init, elt), sign=sign)
-    elif isinstance(elt, IntegerType) and int(r.init) % 2**elt.width.data != _identity(r.body, elt):
+    elif (r.body.reduction in ("sum", "prod") and isinstance(elt, IntegerType)
+          and int(r.init) % 2**elt.width.data != _identity(r.body, elt)):
+        # (max/min are the branch above: an INT_MIN/INT_MAX init is their identity, and
+        # the identity compared modulo 2^w here would have sent it to TMULS)
         kind = "adds" if r.body.reduction == "sum" else "muls"
         res = b.map(kind, res, b.scalar(r.init, elt), sign=sign)  # wrapping: any order
     if r.body.nan_propagating:

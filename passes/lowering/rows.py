@@ -92,9 +92,13 @@ BODY_ROWS: dict[str, Row] = {
        for n, m in (("floor", "RTM"), ("ceil", "RTP"), ("trunc", "RTZ"), ("roundeven", "RNE"),
                     ("round", "RNA"))},
     "math.fma": _r("TFMA"),
-    "math.tanh": _r(why="no PTO instruction computes tanh exactly"),
-    "math.erf": _r(why="no PTO instruction computes erf"),
-    "math.powf": _r(why="no PTO instruction computes pow"),
+    # D22: no PTO instruction; compositions with a measured bound (approximate.py).
+    "math.tanh": _r(why="no PTO instruction computes tanh: a D22 composition when approx=true"),
+    "math.erf": _r(why="no PTO instruction computes erf: a D22 composition when approx=true"),
+    "math.powf": _r(why="no PTO instruction computes pow: a D22 composition for small "
+                        "constant integral exponents"),
+    "math.fpowi": _r(why="no PTO instruction computes pow: a D22 composition for small "
+                         "constant exponents"),
     # A compare guard: the check as an integer TDIV whose divisor is 0 where it fails (a
     # TileLegality fault, PTO-SPEC 5), ordered before the body's result.
     "cf.assert": _r("TCMPS", "TSEL", "TEXPANDS", "TDIV",

@@ -22,6 +22,7 @@ from xdsl.ir import Operation
 from xdsl.ir.affine import AffineMap
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from passes.lowering.data_movement import DATA_MOVEMENT_PATTERNS
 from passes.lowering.idioms import (
     arg_index,
     body_ops,
@@ -122,4 +123,8 @@ class TransposeToPto(RewritePattern):
         rewriter.replace(op, TransposeOp(src, rt))
 
 
-TRANSPOSE_PATTERNS: tuple[type[RewritePattern], ...] = (TransposeToPto, BatchTransposeToPto)
+TRANSPOSE_PATTERNS: tuple[type[RewritePattern], ...] = (
+    TransposeToPto, BatchTransposeToPto, *DATA_MOVEMENT_PATTERNS,
+)  # fmt: skip
+"""The 2-D and batched transposes, then any N-D permutation and ``tensor.concat``
+(:mod:`passes.lowering.data_movement`)."""

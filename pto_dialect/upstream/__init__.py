@@ -5,8 +5,11 @@ Our tools (``pto-opt``, ``pto-run``) register these two dialects **instead of** 
 * ``linalg``: every op of xDSL's ``Linalg`` except its ``linalg.matmul``, replaced by
   :class:`~pto_dialect.upstream.ops.MatmulOp` (mixed element types), and its
   ``linalg.generic``, replaced by :class:`~pto_dialect.upstream.ops.GenericOp` (also parses
-  ``-> (t1, t2)``), plus
-  ``linalg.vecmat``, ``linalg.matvec`` and ``linalg.batch_matmul``;
+  ``-> (t1, t2)``), and its ``linalg.quantized_matmul`` (upstream's casts for any integer
+  types), plus
+  ``linalg.vecmat``, ``linalg.matvec`` and ``linalg.batch_matmul``, and the convolution
+  and pooling family of :mod:`~pto_dialect.upstream.window_ops` (replacing xDSL's
+  ``conv_2d_*`` and ``pooling_nchw_max``);
 * ``arith``: every op of xDSL's ``Arith`` plus ``arith.remf``.
 
 xDSL 0.75 already has ``arith.remsi``, ``arith.remui``, ``arith.cmpi``, ``arith.cmpf`` and
@@ -32,11 +35,14 @@ from .ops import (
     GenericOp,
     MatmulOp,
     MatvecOp,
+    QuantizedMatmulOp,
     RemFOp,
     VecmatOp,
     cast_signed,
     contraction_region,
 )
+from .tm_tensor import SortOp, TmTensor, TmYieldOp
+from .window_ops import WINDOW_OP_CLASSES, WINDOW_OPS, WindowOperation, WindowSpec, window_spec
 from .xdsl_fixes import apply_xdsl_fixes
 
 __all__ = [
@@ -44,24 +50,42 @@ __all__ = [
     "GenericOp",
     "MatmulOp",
     "MatvecOp",
+    "QuantizedMatmulOp",
     "RemFOp",
+    "SortOp",
+    "TmYieldOp",
     "VecmatOp",
     "cast_signed",
     "contraction_region",
+    "WINDOW_OPS",
+    "WINDOW_OP_CLASSES",
+    "WindowOperation",
+    "WindowSpec",
+    "window_spec",
     "upstream_linalg",
+    "upstream_tm_tensor",
     "upstream_arith",
     "upstream_dialects",
     "upstream_dialect_factories",
     "register_upstream_overrides",
 ]
 
-_REPLACED = {xlinalg.MatmulOp: MatmulOp, xlinalg.GenericOp: GenericOp}
+_REPLACED = {
+    xlinalg.MatmulOp: MatmulOp,
+    xlinalg.GenericOp: GenericOp,
+    xlinalg.QuantizedMatmulOp: QuantizedMatmulOp,
+}
 
 
 def upstream_linalg() -> Dialect:
     """xDSL's ``linalg`` with our ``linalg.matmul`` and ``linalg.vecmat``/``linalg.matvec``."""
-    ops = [_REPLACED.get(op, op) for op in Linalg.operations]
-    return Dialect("linalg", [*ops, VecmatOp, MatvecOp, BatchMatmulOp], list(Linalg.attributes))
+    windows = {op.name for op in WINDOW_OP_CLASSES}
+    ops = [_REPLACED.get(op, op) for op in Linalg.operations if op.name not in windows]
+    return Dialect(
+        "linalg",
+        [*ops, VecmatOp, MatvecOp, BatchMatmulOp, *WINDOW_OP_CLASSES],
+        list(Linalg.attributes),
+    )
 
 
 def upstream_arith() -> Dialect:
@@ -76,7 +100,12 @@ def upstream_arith() -> Dialect:
 
 def upstream_dialect_factories() -> dict[str, Callable[[], Dialect]]:
     """Lazy factories keyed by dialect name, in the shape ``Context.register_dialect`` takes."""
-    return {"linalg": upstream_linalg, "arith": upstream_arith}
+    return {"linalg": upstream_linalg, "arith": upstream_arith, "tm_tensor": upstream_tm_tensor}
+
+
+def upstream_tm_tensor() -> Dialect:
+    """torch-mlir's ``tm_tensor.sort`` and ``tm_tensor.yield`` (:mod:`.tm_tensor`)."""
+    return TmTensor
 
 
 def upstream_dialects() -> list[Dialect]:

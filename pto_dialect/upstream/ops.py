@@ -43,7 +43,8 @@ from xdsl.parser import Parser
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-__all__ = ["RemFOp", "MatmulOp", "BatchMatmulOp", "GenericOp", "VecmatOp", "MatvecOp", "cast_signed", "contraction_region"]
+__all__ = ["RemFOp", "MatmulOp", "BatchMatmulOp", "GenericOp", "QuantizedMatmulOp", "VecmatOp",
+           "MatvecOp", "cast_signed", "contraction_region"]
 
 
 @irdl_op_definition
@@ -244,6 +245,44 @@ class MatmulOp(xlinalg.MatmulOp):
         _check_castable(self)
         super().verify_()
 
+
+
+class QuantizedMatmulOp(xlinalg.QuantizedMatmulOp):
+    """``linalg.quantized_matmul`` with upstream's body for any integer types:
+    ``C[m, n] += (cast(U, A[m, k]) - cast(U, za)) * (cast(U, B[k, n]) - cast(U, zb))``.
+
+    xDSL's class hard-codes ``extsi`` to i32 (invalid for i32 inputs, wrong for an i64
+    output); this subclass casts like upstream's OpDSL ``cast_signed`` to the output type.
+    """
+
+    name = "linalg.quantized_matmul"
+
+    @classmethod
+    def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]) -> Region:
+        arg_types = cls.body_arg_types((*inputs, *outputs))
+        if len(arg_types) != 5 or not all(isinstance(t, IntegerType) for t in arg_types):
+            return Region(Block([xlinalg.YieldOp()], arg_types=arg_types))
+        out_type = arg_types[-1]
+
+        @Builder.implicit_region(arg_types)
+        def hidden_region(args: tuple[BlockArgument, ...]) -> None:
+            a = arith.SubiOp(cast_signed(args[0], out_type), cast_signed(args[2], out_type))
+            b = arith.SubiOp(cast_signed(args[1], out_type), cast_signed(args[3], out_type))
+            xlinalg.YieldOp(arith.AddiOp(args[4], arith.MuliOp(a, b)))
+
+        return hidden_region
+
+    def verify_(self) -> None:
+        if len(self.inputs) != 4 or len(self.outputs) != 1:
+            raise VerifyException("'linalg.quantized_matmul' expects 4 inputs and 1 output")
+        for value in (*self.inputs, *self.outputs):
+            t = value.type
+            element = t.get_element_type() if isinstance(t, ShapedType) else t
+            if not isinstance(element, IntegerType):
+                raise VerifyException(
+                    f"'linalg.quantized_matmul' operand element type {element} is not an integer"
+                )
+        super().verify_()
 
 
 class GenericOp(xlinalg.GenericOp):

@@ -234,9 +234,7 @@ def test_accumulator_classes():
 %d = pto.tmatmul %a, %b : (!pto.tile<1x1x{src}, cube_m16, mat>, !pto.tile<1x1x{src}, cube_n8, mat>) -> !pto.tile<1x1x{acc}, cube_m16, mat>""")
 
 
-@avs("PTO-AVS-TILE-TESTTILESELECTORCLOSUREEXTENSIONS-BOUNDARY-001",
-     unchecked="its MGATHER_MASK, MSCATTER_MASK and MGATHER_CAS steps: indexed memory "
-               "operations are not implemented")  # fmt: skip
+@avs("PTO-AVS-TILE-TESTTILESELECTORCLOSUREEXTENSIONS-BOUNDARY-001")
 def test_mx_bias_and_acc_selectors():
     """The MX BIAS and ACC selectors (reference profile, FP16 raw words, no scales needed):
     TMATMUL_MX_BIAS [1 2;3 4] x [5 6;7 8] + bias 2 gives 21 at (0, 0), TMATMUL_MX_ACC onto it
@@ -249,6 +247,36 @@ def test_mx_bias_and_acc_selectors():
     g = K("TGEMV_MX_BIAS", f16([[2]]), f16([[3]]), bias=f32([[5]]), **RAW)
     assert g.tolist() == [[11]]
     assert K("TGEMV_MX_ACC", f16([[2]]), f16([[3]]), c=g, **RAW).tolist() == [[17]]
+    _indexed_selector_extensions()
+
+
+def _indexed_selector_extensions() -> None:
+    """The AVS's indexed steps on registers (``Core``, D25): U64 words 11 22 33 at 1536; a Zero
+    -padded MGATHER.MASK (displacements 0 8 16, predicate 1 0 1) gives 11 0 33; its
+    MSCATTER.MASK to 2048 stores 11 and 33 and keeps 2056; MGATHER.CAS expecting 11 99 33 with
+    replacements 111 222 333 observes 11 22 33 and leaves 111 22 333."""
+    from interpreter.machine.shared_blocks import Core
+    from pto_dialect.attributes import TileType
+    from pto_dialect.datatypes import TileDataType as T
+    from pto_dialect.predicate import PredicateTileType
+
+    core = Core()
+    u64 = TileType((8, 4), T.U64, valid=(1, 3), size=256, pe="1000")
+    core.local.configure(55, u64, np.full((1, 3), 0xAA, np.uint64))
+    core.local.configure(56, u64, np.array([[0, 8, 16]], np.uint64))
+    core.local.configure(57, PredicateTileType((1, 4), valid=(1, 3), size=128, pe="1000"),
+                         np.array([[True, False, True]]))  # fmt: skip
+    core.gm[1536:1560] = np.array([11, 22, 33], "<u8").view(np.uint8)
+    core.mgather_mask(55, 1536, 56, 57, "zero")
+    assert core.local.read(55).ravel().tolist() == [11, 0, 33]
+    core.gm[2048:2072] = 0
+    core.mscatter_mask(2048, 55, 56, 57)
+    assert core.gm[2048:2072].view("<u8").tolist() == [11, 0, 33]
+    core.local.configure(58, u64, np.array([[11, 99, 33]], np.uint64))
+    core.local.configure(59, u64, np.array([[111, 222, 333]], np.uint64))
+    core.mgather_cas(55, 1536, 56, 58, 59)
+    assert core.local.read(55).ravel().tolist() == [11, 22, 33]
+    assert core.gm[1536:1560].view("<u8").tolist() == [111, 22, 333]
 
 
 # ---- CUBE boundaries -------------------------------------------------------------------

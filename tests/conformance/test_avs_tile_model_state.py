@@ -28,9 +28,7 @@ from pto_dialect.faults import PTOFault
 T = TileDataType
 
 
-@avs("PTO-AVS-TILE-STAGE4-CARRIER-TYPES-001",
-     unchecked="its GMOV and TPREFETCH representatives: those operations are not "
-               "implemented")  # fmt: skip
+@avs("PTO-AVS-TILE-STAGE4-CARRIER-TYPES-001")
 def test_family_type_domains():
     """Each family keeps its closed type set (asl/tile/model/legality/dtype-layout.asl): the
     integer logicals take U64/U16/S8 but no float carrier (E3M2, HF32, E2M3, TF32, FP64) or
@@ -54,6 +52,13 @@ def test_family_type_domains():
                   ("TSTORE", T.FP64), ("TSTORE", T.U4X2)):  # fmt: skip
         start = BStart.op(op, t.value)
         assert start.family is BlockFamily.TLSU and decode(encode(start)) == start
+    from pto_dialect.gm_indexed import carrier_or_packed_supported
+
+    # GMOV and TPREFETCH: TileCarrierOrPackedBaselineDataTypeSupported (TF32, FP32 yes; FP64 no),
+    # the rule of the pto.gmov / pto.tprefetch verifiers (tests/filecheck/dialects/pto/
+    # invalid_gm_indexed.mlir)
+    assert carrier_or_packed_supported(T.TF32) and carrier_or_packed_supported(T.FP32)
+    assert not carrier_or_packed_supported(T.FP64)
 
 
 @avs("PTO-AVS-TILE-TESTTILECAPACITYLEGALITY-BOUNDARY-001")
@@ -541,9 +546,7 @@ def _packed_move(tile: str, gm_cols: int, rows: int = 1):
             lambda codes, gm: both(st, np.uint8(codes), np.uint8(gm))[0].view(np.uint8).tolist())
 
 
-@avs("PTO-AVS-TILE-TLSU-DECODE-BOUND-004",
-     unchecked="executing its TPREFETCH, MGATHER*, MSCATTER* and GMOV selectors (not "
-               "implemented)")  # fmt: skip
+@avs("PTO-AVS-TILE-TLSU-DECODE-BOUND-004")
 def test_tlsu_selector_closure():
     """TLSU functions 0-8 and 13 decode to TLOAD, TSTORE, TMOV, TPREFETCH, MGATHER, MSCATTER,
     MGATHER_MASK, MSCATTER_MASK, MGATHER_CAS and GMOV; TLOAD and TSTORE execute on packed GM:
@@ -582,11 +585,46 @@ def test_tlsu_selector_closure():
         run_selector[TLSU_FUNCTIONS[code].name]()
         seen.append((core.local.read(20).ravel().tolist(), int(core.gm[0x300])))
     assert seen == [([2], 0xA2), ([2], 0xA3), ([3], 0xA3)] and core.local.contents_defined(20)
+    _indexed_selectors(core)
 
 
-@avs("PTO-AVS-TILE-TLSU-DIRECT-BOUND-001",
-     unchecked="its GMOV and TPREFETCH steps and the IndexedTLSUTransferDataTypeLegal check "
-               "(the indexed MGATHER*/MSCATTER* transfers): not implemented")  # fmt: skip
+def _indexed_selectors(core) -> None:
+    """The other TLSU selectors of the AVS on the same registers (interpreter.machine.indexed_tlsu,
+    D25): TPREFETCH (U8 1x1 from 0x300) completes; with U8 tiles 20 / 21 (21 holding 3) and
+    the U64 index 22 (0): MGATHER reads 3 from 0x300, MSCATTER writes 3 there, MGATHER.MASK
+    (predicate 23 = 1) reads 3, MSCATTER.MASK writes 3, MGATHER.CAS (expected 24 = 3,
+    replacement 25 = 4) observes 3 and leaves 4, GMOV with peer_tid 2 copies 3."""
+    from pto_dialect.attributes import TileType
+    from pto_dialect.predicate import PredicateTileType
+
+    u8 = TileType((128, 1), T.U8, valid=(1, 1), size=128, pe="0001")
+    core.local.release(20)
+    core.local.release(21)
+    core.local.configure(20, u8, np.zeros((1, 1), np.uint8))
+    core.local.configure(21, u8, np.array([[3]], np.uint8))
+    core.local.configure(22, TileType((128, 1), T.U64, valid=(1, 1), size=1024, pe="0001"),
+                         np.zeros((1, 1), np.uint64))  # fmt: skip
+    core.local.configure(23, PredicateTileType((1, 16), valid=(1, 1), size=128, pe="0001"),
+                         np.ones((1, 1), bool))  # fmt: skip
+    core.local.configure(24, u8, np.array([[3]], np.uint8))
+    core.local.configure(25, u8, np.array([[4]], np.uint8))
+    core.gm[0x300] = 3
+    core.tprefetch(0x300, 1, 1, 1, 1, T.U8)
+    core.mgather(20, 0x300, 22)
+    assert core.local.read(20).ravel().tolist() == [3]
+    core.mscatter(0x300, 21, 22)
+    core.mgather_mask(20, 0x300, 22, 23)
+    assert core.local.read(20).ravel().tolist() == [3]
+    core.mscatter_mask(0x300, 21, 22, 23)
+    core.mgather_cas(20, 0x300, 22, 24, 25)
+    assert core.local.read(20).ravel().tolist() == [3] and core.gm[0x300] == 4
+    src = TileType((128, 1), T.U8, valid=(1, 1), size=128, pe="1111")
+    core.local.configure(21, src, np.full((4, 1, 1), 3, np.uint8))
+    core.gmov(20, 21, 2)
+    assert core.local.read(20).ravel().tolist() == [3]
+
+
+@avs("PTO-AVS-TILE-TLSU-DIRECT-BOUND-001")
 def test_four_bit_direct_loads():
     """Every four-bit type (E2M1X2, E1M2X2, HiF4X2, S4X2, U4X2) is a TLOAD / TSTORE data type;
     packed GM bytes hold two elements low nibble first: bytes 0xBA 0xC5 load as U4 [A B 5],
@@ -607,6 +645,38 @@ def test_four_bit_direct_loads():
     assert store2([[5, 6], [7, 8]], np.zeros((2, 4))) == [[0x65, 0, 0, 0], [0x87, 0, 0, 0]]
     _four_bit_events()
     _four_bit_registers()
+    _four_bit_gmov_and_prefetch()
+
+
+def _four_bit_gmov_and_prefetch() -> None:
+    """GMOV of the U4 1 x 3 tile [1 2 3] with peer_tid 1 copies it; TPREFETCH of all PEs (U8
+    1 x 2 from 0x120, stride 2) gives 8 one-byte load events, the second at 0x121; no
+    four-bit type is an indexed transfer type (IndexedTLSUTransferDataTypeLegal): a U4 gather
+    destination is TileLegality (interpreter.machine.indexed_tlsu, D25)."""
+    from interpreter.kernels.indexed import transfer_type_legal
+    from interpreter.machine.shared_blocks import Core
+    from pto_dialect.attributes import TileType
+    from pto_dialect.faults import FaultKind
+
+    core = Core()
+    u4 = TileType((16, 16), T.U4X2, valid=(1, 3), size=128, pe="1111")
+    core.local.configure(1, u4, np.array([[1, 2, 3]], np.uint8))
+    core.local.configure(0, u4, np.zeros((1, 3), np.uint8), defined=False)
+    core.gmov(0, 1, 1)
+    assert core.local.read(0)[0].ravel().tolist() == [1, 2, 3]
+    core.start_memory_event_capture(0)
+    core.tprefetch(0x120, 2, 2, 1, 2, T.U8)
+    ev = core.memory_events
+    assert len(ev) == 8 and (ev[0].kind, ev[0].size, ev[1].address) == ("load", 1, 0x121)
+    core.local.configure(2, TileType((8, 16), T.U64, valid=(1, 3), size=1024, pe="1111"),
+                         np.zeros((1, 3), np.uint64))  # fmt: skip
+    for t in (T.E2M1X2, T.E1M2X2, T.HIF4X2, T.S4X2, T.U4X2):
+        assert not transfer_type_legal(t)
+        core.local.configure(3, TileType((16, 16), t, valid=(1, 3), size=128, pe="1111"),
+                             np.zeros((1, 3), np.uint8))  # fmt: skip
+        with pytest.raises(PTOFault) as e:
+            core.mgather(3, 0, 2)
+        assert e.value.kind == FaultKind.TILE_LEGALITY
 
 
 def _four_bit_registers() -> None:

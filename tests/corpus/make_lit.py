@@ -2,7 +2,7 @@
 
 Run with the project's venv after the lowering changes (it runs the real lowering)::
 
-    .venv/bin/python tests/corpus/make_lit.py
+    .venv/bin/python tests/corpus/make_lit.py [NAME ...]   # every program, or these
 
 * A program that lowers completely: ``pto-lower`` leaves no ``linalg``/``math`` op and no
   ``arith`` on tensors, and ``-t pto-asm`` assembles it without a word on stderr (stderr is
@@ -34,13 +34,15 @@ def _pto_opt(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([exe, *args], capture_output=True, text=True)
 
 
-def main() -> int:
+def main(names: list[str]) -> int:
     os.makedirs(OUT, exist_ok=True)
     for f in os.listdir(OUT):
-        if f.endswith(".test"):
+        if f.endswith(".test") and (not names or f[:-5] in names):
             os.remove(os.path.join(OUT, f))
     full = 0
     for case in CASES:
+        if names and case.name not in names:
+            continue
         src = os.path.join(HERE, "programs", f"{case.name}.mlir")
         prog = PROGRAM.format(name=case.name)
         r = _pto_opt(src, "-p", "pto-lower", "-t", "pto-asm")
@@ -71,9 +73,9 @@ def main() -> int:
             lines += [f"// CHECK-NEXT: {{{{^}}}}{d}{{{{$}}}}" for d in diag[1:]]
         with open(os.path.join(OUT, f"{case.name}.test"), "w") as f:
             f.write("\n".join(lines) + "\n")
-    print(f"{len(CASES)} lit tests, {full} lowering completely")
+    print(f"{len(names) or len(CASES)} lit tests written, {full} lowering completely")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

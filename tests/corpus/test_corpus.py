@@ -36,16 +36,32 @@ FULLY_LOWERED = frozenset(
     matmul_1xk_f32 matmul_3d_f32 matmul_batched_f32 matmul_k50_f32 matmul_mxk_bf16
     matmul_mxk_f16 matmul_mxk_f32 matmulinteger_1xk_i8 matmulinteger_mxk_i8 max_bcast_row_f32
     max_f16 max_f32 max_i16 max_i32 max_i64 min_const_f32 min_f16 min_f32 min_i16 min_i32
-    min_i64 mlp_1xk_f16 mlp_f32 mod_fmod0_bcast_row_i32 mod_fmod0_i16 mod_fmod0_i32
+    min_i64 mlp_1xk_f16 mlp_f32 model_dwsep_conv_f32 model_matmulinteger_zp_i8
+    model_qlinearmatmul_u8 model_resnet_block_f16 mod_fmod0_bcast_row_i32 mod_fmod0_i16 mod_fmod0_i32
     mod_fmod0_i64 mod_fmod1_f16 mod_fmod1_f32 mod_fmod1_i16 mod_fmod1_i32 mod_fmod1_i64
     mul_bcast_scalar_f16 mul_const_i16 mul_f16 mul_f32 mul_i16 mul_i32 mul_i64 neg_f32 neg_i16
     reciprocal_f32 reducemax_f32 reducesum_f32 reducesum_i32 relu_f16 relu_f32 sigmoid_f32
-    softmax_f32 sqrt_f32 sub_bcast_col_i32 sub_f16 sub_f32 sub_i16 sub_i32 sub_i64
+    softmax_f32 sqrt_f32 sub_bcast_col_i32 sub_f16 sub_f32 sub_i16 sub_i32 sub_i64 tanh_f32
+    erf_f32
+    model_mlp_gelu_erf_f32 model_mlp_gelu_tanh_f32 model_mlp_silu_f32 model_llama_mlp_f32
+    model_llama_mlp_f16 model_l2_normalize_f32 model_encoder_block_f32
+    model_decoder_attention_rope_f32 model_embedding_classifier_f32 model_topk_head_f32
     """.split()
 )
 """Corpus programs that lower completely today (the others say why: D19)."""
 
+AWAITING = {
+    "model_dynamic_quant_linear_f32": "DynamicQuantizeLinear's u8 zero point reaches i8 through an "
+    "out-of-range arith.fptosi, poison in MLIR: pto-run refuses it until D21 picks the wrapped value",
+}
+"""Corpus programs that cannot run yet, with the reason (strict: they turn red once they can)."""
+
 IDS = [c.name for c in CASES]
+PARAMS = [
+    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=AWAITING[c.name]))
+    if c.name in AWAITING else c
+    for c in CASES
+]
 
 
 def _lower(case, level: str):
@@ -80,12 +96,12 @@ def _run_unlowered(case):
     return got
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
+@pytest.mark.parametrize("case", PARAMS, ids=IDS)
 def test_runs_before_lowering(case):
     assert_matches(case, _run_unlowered(case), what="(as imported)")
 
 
-@pytest.mark.parametrize("case", CASES, ids=IDS)
+@pytest.mark.parametrize("case", PARAMS, ids=IDS)
 def test_runs_after_lowering_and_as_blocks(case):
     inputs = case.inputs()
     before = _run_unlowered(case)

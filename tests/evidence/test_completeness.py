@@ -31,6 +31,7 @@ import test_compare_evidence
 import test_convert_evidence
 import test_cube_evidence
 import test_elementwise_evidence
+import test_gm_indexed_evidence
 import test_rearrange_evidence
 import test_sort_move_evidence
 import test_tile_local_evidence
@@ -52,13 +53,14 @@ from pto_dialect.elementwise_ops import (
     ELEMENTWISE_FAMILY_OPS,
     ELEMENTWISE_OP_OF_SELECTOR,
 )
+from pto_dialect.gm_indexed import GM_OP_OF_FUNCTION, GM_OPS
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS
 from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS
 from pto_dialect.tile_move import MOVE_OP_OF_FUNCTION, MOVE_OPS
 
 FILECHECK = Path(__file__).resolve().parents[1] / "filecheck"
 ALL_OPS = [*CUBE_OPS, *BINARY_OPS, *ELEMENTWISE_FAMILY_OPS, *LOCAL_OPS, *GENERATOR_OPS,
-           *COMPARE_SELECT_OPS, *CONVERT_OPS, *MOVE_OPS]
+           *COMPARE_SELECT_OPS, *CONVERT_OPS, *MOVE_OPS, *GM_OPS]
 
 
 def _lit_files(flag: str) -> dict[Path, str]:
@@ -79,7 +81,7 @@ INVALID = _lit_files("--verify-diagnostics")
 
 def test_families_are_nonempty_and_disjoint():
     assert len(CUBE_OPS) == 12 and len(BINARY_OPS) == 12 and len(LOCAL_OPS) == 43
-    assert len(MOVE_OPS) == 1
+    assert len(MOVE_OPS) == 1 and len(GM_OPS) == 7
     assert len({c.name for c in ALL_OPS}) == len(ALL_OPS)
     registered = {op.name for op in PTO.operations}
     assert all(c.name in registered for c in ALL_OPS), "an op is not in the pto dialect"
@@ -127,6 +129,19 @@ def test_local_move_rows(cls):
     assert f is not None and f.name == cls.MNEMONIC, f"{cls.name}: no TLSU encoding row"
     assert cls.MNEMONIC in KERNELS, f"{cls.name}: no KERNELS entry"
     assert MOVE_OP_OF_FUNCTION.get(cls.FUNCTION) is cls, cls.name
+
+
+@pytest.mark.parametrize("cls", GM_OPS, ids=lambda c: c.name)
+def test_global_memory_rows(cls):
+    """MGATHER*, MSCATTER*, GMOV, TPREFETCH: TLSU encoding row (function, mnemonic), kernel
+    row, decoded-dispatch row, and the Core's block row (interpreter.machine.indexed_tlsu)."""
+    from interpreter.machine.indexed_tlsu import INDEXED_FUNCTIONS
+
+    f = isa.TLSU_FUNCTIONS.get(cls.FUNCTION)
+    assert f is not None and f.name == cls.MNEMONIC, f"{cls.name}: no TLSU encoding row"
+    assert cls.MNEMONIC in KERNELS, f"{cls.name}: no KERNELS entry"
+    assert GM_OP_OF_FUNCTION.get(cls.FUNCTION) is cls, cls.name
+    assert INDEXED_FUNCTIONS.get(cls.FUNCTION) == cls.MNEMONIC, f"{cls.name}: no Core block row"
 
 
 @pytest.mark.parametrize("cls", CUBE_OPS, ids=lambda c: c.name)
@@ -190,7 +205,7 @@ def test_block_composition_row(cls):
 @pytest.mark.parametrize("cls", ALL_OPS, ids=lambda c: c.name)
 def test_lit_round_trip_and_invalid_tests(cls):
     name = re.escape(cls.name)
-    custom = re.compile(rf"// CHECK-NEXT: .*= {name} ")
+    custom = re.compile(rf"// CHECK-NEXT: (.*= )?{name} ")  # TPREFETCH has no result
     generic = re.compile(rf'// GENERIC: .*"{name}"\(')
     diag = re.compile(rf"// CHECK: .*'{name}' op \[")
     assert any(custom.search(t) for t in ROUND_TRIP.values()), f"{cls.name}: no round-trip test"
@@ -209,5 +224,6 @@ def test_execution_evidence(cls):
         | test_sort_move_evidence.EXECUTED
         | test_compare_evidence.EXECUTED
         | test_convert_evidence.EXECUTED
+        | test_gm_indexed_evidence.EXECUTED
     )
     assert cls.name in executed, f"{cls.name}: no execution evidence"

@@ -11,6 +11,8 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
 from pto_dialect.upstream import (
+    WINDOW_OP_CLASSES,
+    WINDOW_OPS,
     GenericOp,
     MatmulOp,
     MatvecOp,
@@ -149,12 +151,60 @@ def test_override_on_empty_context_and_dialect_contents():
     ctx = Context()
     register_upstream_overrides(ctx)
     assert ctx.get_op("arith.addf") is arith.AddfOp
-    linalg_d, arith_d = upstream_dialects()
+    linalg_d, arith_d, tm_d = upstream_dialects()
+    assert {op.name for op in tm_d.operations} == {"tm_tensor.sort", "tm_tensor.yield"}
     assert {op.name for op in linalg_d.operations} == {op.name for op in Linalg.operations} | {
         "linalg.vecmat",
         "linalg.matvec",
         "linalg.batch_matmul",
-    }
+    } | {spec.name for spec in WINDOW_OPS}
     assert MatmulOp in list(linalg_d.operations)
+    for window in WINDOW_OP_CLASSES:  # ours replace xDSL's conv_2d_* and pooling_nchw_max
+        assert ctx.get_op(window.name) is window
     assert xlinalg.MatmulOp not in list(linalg_d.operations)
     assert RemFOp in list(arith_d.operations)
+
+
+def test_hex_float_in_a_dense_literal_is_a_bit_pattern():
+    """MLIR prints -inf / NaN elements of a float dense constant as hexadecimal bit
+    patterns (a causal mask: ``dense<[[0.0, 0xFF800000], ...]>``); they are read as bits,
+    as for a scalar (pto_dialect/upstream/xdsl_fixes.py)."""
+    import numpy as np
+
+    from interpreter.ssa.runner import run
+
+    text = """func.func @main() -> tensor<4xf32> {
+  %c = arith.constant dense<[0.0, 0xFF800000, 0x7F800000, 0x3F800000]> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}"""
+    (got,) = run(text, "main")
+    np.testing.assert_array_equal(got, np.array([0.0, -np.inf, np.inf, 1.0], np.float32))
+
+
+_SORT = """func.func @main(%v: tensor<2x5xf32>, %i: tensor<2x5xi64>) -> (tensor<2x5xf32>, tensor<2x5xi64>) {
+  %s:2 = tm_tensor.sort dimension(1) outs(%v, %i : tensor<2x5xf32>, tensor<2x5xi64>) {
+  ^bb0(%a: f32, %b: f32, %ia: i64, %ib: i64):
+    %c = arith.cmpf oge, %a, %b : f32
+    tm_tensor.yield %c : i1
+  } -> tensor<2x5xf32>, tensor<2x5xi64>
+  return %s#0, %s#1 : tensor<2x5xf32>, tensor<2x5xi64>
+}"""
+
+
+def test_tm_tensor_sort_is_a_stable_descending_sort_with_its_indices():
+    """torch-mlir's TopK: ``oge`` puts larger first, equal values keep their order (the
+    indices say which); hand-derived expectations."""
+    import numpy as np
+    import pytest
+
+    from interpreter.ssa.runner import RunError, parse_module_text, run
+
+    v = np.array([[1.0, 3.0, 2.0, 3.0, -1.0], [0.5, 0.5, 0.5, 9.0, -0.0]], np.float32)
+    i = np.tile(np.arange(5, dtype=np.int64), (2, 1))
+    sv, si = run(_SORT, "main", v, i)
+    np.testing.assert_array_equal(sv, [[3.0, 3.0, 2.0, 1.0, -1.0], [9.0, 0.5, 0.5, 0.5, -0.0]])
+    np.testing.assert_array_equal(si, [[1, 3, 2, 0, 4], [3, 0, 1, 2, 4]])
+    assert "tm_tensor.sort dimension(1)" in str(parse_module_text(_SORT))
+    v[0, 2] = np.nan  # oge with a NaN ties with everything: no order
+    with pytest.raises(RunError, match="strict weak order"):
+        run(_SORT, "main", v, i)

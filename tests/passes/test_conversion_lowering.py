@@ -5,7 +5,7 @@ after ``pto-lower{level=tile}`` and as blocks,
 on inputs with NaN, +-0, +-inf, subnormals, halfway cases and the boundary values; and each
 row is checked against an independent reference (Python ints, ``math``, ``fractions``
 and a table of every 16-bit float encoding), including the values where MLIR's result is
-poison (NaN and out-of-range ``fptosi``: we saturate, documented in
+poison (NaN and out-of-range ``fptosi``: D21's wrapped value, documented in
 ``docs/elementwise-lowering.md``)."""
 
 from __future__ import annotations
@@ -231,23 +231,44 @@ def test_integer_casts_against_python_ints(lowered):
                 assert r == want, (level, name, v, r)
 
 
+def _d21(v: float, bits: int, unsigned: bool) -> int:
+    """D21's value of fptosi/fptoui (Python ints): the truncated value saturated (NaN -> 0)
+    to i32 (i64 for fptoui to i32; the destination itself for fptosi to i32 and for i64),
+    then its low ``bits`` bits (an unsigned view for fptoui)."""
+    signed_dst = not unsigned
+    through = bits if bits == 64 or (bits == 32 and signed_dst) else (64 if bits == 32 else 32)
+    if through == bits and unsigned:
+        lo, hi = 0, 2**bits - 1
+    else:
+        lo, hi = -(2 ** (through - 1)), 2 ** (through - 1) - 1
+    n = 0 if math.isnan(v) else (hi if v > 0 else lo) if math.isinf(v) else min(hi, max(lo, math.trunc(v)))
+    n %= 2**bits
+    return n if unsigned else n - 2**bits if n >= 2 ** (bits - 1) else n
+
+
+def test_d21_reference_examples():
+    """The importer's u8 zero point 137.0 -> i8 is -119 (IREE's CPU backend, onnxruntime)."""
+    assert _d21(137.0, 8, False) == -119
+    assert _d21(-1.0, 8, True) == 255
+    assert _d21(3e9, 32, False) == 2**31 - 1 and _d21(float("nan"), 16, False) == 0
+    assert _d21(5e9, 32, True) == 5_000_000_000 % 2**32
+
+
 @pytest.mark.parametrize("name", ["fptosi_f32_i32", "fptosi_f16_i16", "fptosi_f32_i8", "fptoui_f32_i32"])
-def test_float_to_int_saturates_where_upstream_is_poison(name, lowered):
+def test_float_to_int_out_of_range_wraps_as_d21_says(name, lowered):
     """In range: truncation toward zero (math.trunc). NaN and out of range are poison
-    upstream (the interpreter refuses them); our documented choice is TCVT's Sat=1: NaN -> 0,
-    below / above the range -> its minimum / maximum (as llvm.fptosi.sat)."""
+    upstream; D21 chooses a saturating conversion to i32 (i64 for fptoui to i32), then the
+    low bits, in the interpreter and in the lowering (TCVT Sat=1 + TCVT Sat=0)."""
     src, dst = _sig(name)
     unsigned = name.startswith("fptoui")
     bits = int(dst[1:])
-    lo, hi = (0, 2**bits - 1) if unsigned else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
     x = _floats(src)
-    for level in ("tile", "block"):
+    for level in ("source", "tile", "block"):
         (got,) = run(lowered[level], name, x)
         g = np.asarray(got)
         g = g.view(f"u{g.dtype.itemsize}") if unsigned else g
         for v, r in zip(x.astype(np.float64).ravel().tolist(), g.ravel().tolist()):
-            want = 0 if math.isnan(v) else min(hi, max(lo, math.trunc(v) if math.isfinite(v) else (hi if v > 0 else lo)))
-            assert r == want, (level, name, v, r)
+            assert r == _d21(v, bits, unsigned), (level, name, v, r)
 
 
 def test_guarded_reciprocal_faults_exactly_where_the_assertion_fails(lowered):

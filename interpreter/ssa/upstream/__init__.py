@@ -21,6 +21,7 @@ from .linalg import LinalgFunctions
 from .math import MathFunctions
 from .scf import ScfFunctions
 from .tensor import TensorFunctions
+from .tm_tensor import TmTensorFunctions
 
 __all__ = [
     "ArithFunctions",
@@ -30,6 +31,7 @@ __all__ = [
     "MathFunctions",
     "ScfFunctions",
     "TensorFunctions",
+    "TmTensorFunctions",
     "UndefinedBehaviourError",
     "UnsupportedTypeError",
     "dtype_for",
@@ -47,4 +49,5 @@ def upstream_functions() -> list[InterpreterFunctions]:
         MathFunctions(),
         ScfFunctions(),
         TensorFunctions(),
+        TmTensorFunctions(),
     ]

@@ -8,10 +8,13 @@ Semantics follow the upstream ``arith`` documentation with fixed-width results:
 
 * integer ``addi``/``subi``/``muli``/shifts wrap modulo 2^w; ``i1`` is ``np.bool_``;
   signedness comes from the op (``remsi`` vs ``remui``, ``cmpi slt`` vs ``ult``);
-* division or remainder by zero, ``divsi`` overflow (INT_MIN / -1), shifts by >= w and
-  ``fptosi``/``fptoui`` of NaN or out-of-range values are undefined behaviour / poison
-  upstream: the interpreter raises :class:`UndefinedBehaviourError` instead of inventing
-  a value. ``remsi(INT_MIN, -1)`` is 0 (the exact remainder; matches D8 for TREM);
+* division or remainder by zero, ``divsi`` overflow (INT_MIN / -1) and shifts by >= w are
+  undefined behaviour / poison upstream: the interpreter raises
+  :class:`UndefinedBehaviourError` instead of inventing a value. ``fptosi``/``fptoui`` of
+  NaN or out-of-range values are poison too; there the interpreter gives D21's value (a
+  saturating 32-bit conversion, then the low bits: :func:`fp_to_int_wrapped`), the one the
+  lowering computes, so models whose importer relies on it (a u8 zero point 137.0 -> i8)
+  run. ``remsi(INT_MIN, -1)`` is 0 (the exact remainder; matches D8 for TREM);
 * float ops compute in the operand's precision: numpy/ml_dtypes evaluate f16, bf16 and
   f8 arithmetic in f32 and round once, which is correctly rounded for + - * / since
   f32 has >= 2p+2 bits for those formats; ``remf`` is C ``fmod`` (exact);
@@ -36,6 +39,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from pto_dialect.upstream import RemFOp
+from pto_dialect.upstream.semantics import fp_to_int_through_width
 
 from .dtypes import (
     UnsupportedTypeError,
@@ -49,6 +53,7 @@ __all__ = [
     "ArithFunctions",
     "UndefinedBehaviourError",
     "attr_to_value",
+    "extend_float",
     "finish",
 ]
 
@@ -81,6 +86,33 @@ def _int_to_f64(v: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
     if v.dtype.itemsize < 8 or dtype == np.float64 or not np.any(np.abs(v.astype(np.float64)) > 2.0**53):
         return v.astype(np.float64)
     return np.array([_round_to_odd(int(x)) for x in v.ravel().tolist()], np.float64).reshape(v.shape)
+
+
+def fp_to_int_wrapped(x: Any, width: int, unsigned: bool) -> np.ndarray:
+    """``fptosi``/``fptoui`` with D21's value where upstream's is poison: the value truncated
+    toward zero, converted **saturating** (NaN -> 0) to a 32-bit signed integer (64-bit for
+    ``fptoui`` to i32), and its low ``width`` bits kept; to i32 (``fptosi``) and i64 the
+    conversion saturates at the destination itself. In range this is the exact value; out
+    of range it is what IREE's CPU backend and onnxruntime give for the values frontends
+    produce (a u8 zero point 137.0 -> i8 -119). Returns int64 / uint64 (the caller wraps)."""
+    t = np.trunc(np.asarray(x).astype(np.float64))
+    through = fp_to_int_through_width(width, unsigned)
+    if through == 0 and unsigned:  # u64: saturate at [0, 2^64 - 1]
+        return _saturate(t, 0, 64, np.uint64)
+    if through == 0:
+        return _saturate(t, -(2 ** (width - 1)), width - 1, np.int64)
+    return _saturate(t, -(2 ** (through - 1)), through - 1, np.int64)
+
+
+def _saturate(t: np.ndarray, lo: int, k: int, dtype: Any) -> np.ndarray:
+    """Integral float64 ``t`` clamped to ``[lo, 2^k - 1]`` (NaN -> 0) as ``dtype``."""
+    nan = np.isnan(t)
+    above = ~nan & (t >= 2.0**k)
+    below = ~nan & (t < float(lo))
+    inside = np.where(nan | above | below, 0.0, t)
+    r = inside.astype(dtype)
+    r = np.where(above, dtype(2**k - 1), r)
+    return np.where(below, dtype(lo) if lo else dtype(0), r).astype(dtype)
 
 
 def as_signed(x: Any, width: int) -> np.ndarray:
@@ -182,12 +214,58 @@ def _minimumf(a: np.ndarray, b: np.ndarray) -> Any:
     return _max_zero_fix(a, b, np.minimum(a, b), want_negative=True)
 
 
+def _other_if_nan(a: np.ndarray, b: np.ndarray, r: Any) -> Any:
+    """MLIR ``maxnumf`` / ``minnumf``: "if one of the arguments is NaN, then the result is the
+    other argument", a signalling NaN included (LLVM's ``maxnum`` does not distinguish
+    signalling NaNs; D21). numpy's float32/float64 ``fmax`` quietens a signalling NaN
+    instead of returning the other operand."""
+    na, nb = np.isnan(a), np.isnan(b)
+    if not (np.any(na) or np.any(nb)):
+        return r
+    return np.where(na & ~nb, b, np.where(nb & ~na, a, r))
+
+
 def _maxnumf(a: np.ndarray, b: np.ndarray) -> Any:
-    return _max_zero_fix(a, b, np.fmax(a, b), want_negative=False)
+    return _max_zero_fix(a, b, _other_if_nan(a, b, np.fmax(a, b)), want_negative=False)
 
 
 def _minnumf(a: np.ndarray, b: np.ndarray) -> Any:
-    return _max_zero_fix(a, b, np.fmin(a, b), want_negative=True)
+    return _max_zero_fix(a, b, _other_if_nan(a, b, np.fmin(a, b)), want_negative=True)
+
+
+# IEEE interchange formats whose NaNs have a quiet bit: (numpy view, mantissa bits)
+_IEEE_NAN_LAYOUT = {
+    np.dtype(np.float16): (np.uint16, 10),
+    np.dtype(np.float32): (np.uint32, 23),
+    np.dtype(np.float64): (np.uint64, 52),
+}
+
+
+def extend_float(x: Any, dst: np.dtype[Any]) -> Any:
+    """``arith.extf``: the exact value in the wider type; a NaN keeps its sign and payload
+    (moved to the top of the wider mantissa) and is made quiet, as IEEE 754 convertFormat
+    and LLVM's ``APFloat::convert`` (MLIR's arith.extf folder) do (D21). numpy alone keeps an
+    f16 or bf16 signalling NaN signalling when widening to f32."""
+    a = np.asarray(x)
+    out = a.astype(dst)
+    src_layout = _IEEE_NAN_LAYOUT.get(a.dtype)
+    if a.dtype.name == "bfloat16":
+        src_layout = (np.uint16, 7)
+    dst_layout = _IEEE_NAN_LAYOUT.get(np.dtype(dst))
+    if src_layout is None or dst_layout is None:
+        return out
+    nan = np.isnan(a)
+    if not np.any(nan):
+        return out
+    (su, sm), (du, dm) = src_layout, dst_layout
+    sbits = a.view(su).astype(np.uint64)
+    src_width, dst_width = np.dtype(su).itemsize * 8, np.dtype(du).itemsize * 8
+    sign = (sbits >> np.uint64(src_width - 1)) & np.uint64(1)
+    payload = (sbits & np.uint64((1 << sm) - 1)) << np.uint64(dm - sm)
+    exp_all = np.uint64(((1 << (dst_width - 1 - dm)) - 1) << dm)
+    bits = (sign << np.uint64(dst_width - 1)) | exp_all | payload | np.uint64(1 << (dm - 1))
+    quiet = bits.astype(du).view(dst)
+    return np.where(nan, quiet, out)
 
 
 _FLOAT_MINMAX: dict[type[Operation], Callable[[np.ndarray, np.ndarray], Any]] = {
@@ -316,7 +394,9 @@ class ArithFunctions(InterpreterFunctions):
 
     @impl(arith.ExtFOp)
     def run_extf(self, interpreter: Interpreter, op: arith.ExtFOp, args: PythonValues):
-        return (finish(np.asarray(args[0]), checked_dtype(op.result.type)),)
+        dst = checked_dtype(op.result.type)
+        with np.errstate(all="ignore"):
+            return (finish(extend_float(args[0], dst), dst),)
 
     @impl(arith.TruncFOp)
     def run_truncf(self, interpreter: Interpreter, op: arith.TruncFOp, args: PythonValues):
@@ -407,19 +487,7 @@ class ArithFunctions(InterpreterFunctions):
     def _fp_to_int(self, interpreter: Interpreter, op: Operation, args: PythonValues):
         width = int_width(op.results[0].type)
         unsigned = isinstance(op, arith.FPToUIOp)
-        x = np.trunc(np.asarray(args[0]).astype(np.float64))
-        if width == 1:
-            lo, hi = (0, 1) if unsigned else (-1, 0)
-        else:
-            info = np.iinfo(unsigned_dtype(width) if unsigned else signed_dtype(width))
-            lo, hi = int(info.min), int(info.max)
-        if np.any(np.isnan(x)) or np.any(x < lo) or np.any(x > hi):
-            raise UndefinedBehaviourError("value out of range of the result type (poison)")
-        if unsigned:
-            r = x.astype(np.uint64)
-        else:
-            r = x.astype(np.int64)
-        return (wrap_to_width(r, width),)
+        return (wrap_to_width(fp_to_int_wrapped(args[0], width, unsigned), width),)
 
     @impl(arith.BitcastOp)
     def run_bitcast(self, interpreter: Interpreter, op: arith.BitcastOp, args: PythonValues):

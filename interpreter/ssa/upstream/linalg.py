@@ -1,7 +1,8 @@
 """Vectorised numpy execution of linalg structured ops on tensors.
 
 One engine runs ``linalg.generic`` and every named op we support (``fill``, ``matmul``,
-``vecmat``, ``matvec``, elementwise ``add``/``sub``/``mul``/``max``/``min``/``copy``,
+``vecmat``, ``matvec``, the convolutions and poolings (``conv_*``, ``depthwise_conv_*``,
+``pooling_*``: their reductions fold in the domain order, e.g. ``c, kh, kw``), elementwise ``add``/``sub``/``mul``/``max``/``min``/``copy``,
 ``transpose``): a named op is its hidden body plus its indexing maps and iterator types,
 exactly as upstream defines it, so ``linalg.matmul`` and the equivalent
 ``linalg.generic`` give bit-identical results.
@@ -63,7 +64,15 @@ from xdsl.ir.affine import (
 )
 from xdsl.utils.exceptions import InterpretationError
 
-from pto_dialect.upstream import BatchMatmulOp, GenericOp, MatmulOp, MatvecOp, VecmatOp
+from pto_dialect.upstream import (
+    WINDOW_OP_CLASSES,
+    BatchMatmulOp,
+    GenericOp,
+    MatmulOp,
+    MatvecOp,
+    QuantizedMatmulOp,
+    VecmatOp,
+)
 
 from .arith import finish
 from .dtypes import dtype_for
@@ -373,8 +382,12 @@ def _fold_idiom(
                 terms.reshape((*acc.shape, -1)).transpose(len(acc.shape), *range(len(acc.shape))),
                 copy=True,
             )
-            flat[0] = ufunc(acc, flat[0])
-            new_accs.append(ufunc.accumulate(flat, axis=0)[-1] if len(flat) > 1 else flat[0])
+            with np.errstate(over="ignore"):
+                flat[0] = ufunc(acc, flat[0])
+                # dtype: numpy would widen i8..i32 add/mul to int64, whose sum then no longer
+                # wraps at the element width as MLIR's addi/muli do (and cannot be stored back).
+                new_accs.append(ufunc.accumulate(flat, axis=0, dtype=flat.dtype)[-1]
+                                if len(flat) > 1 else flat[0])  # fmt: skip
         accs = new_accs
     return accs
 
@@ -420,6 +433,21 @@ class LinalgFunctions(InterpreterFunctions):
         grid, _ = stack[-1][op.dim.value.data]
         return (finish(grid, np.dtype(np.int64)),)
 
+    @impl(xlinalg.BroadcastOp)
+    def run_broadcast(self, interpreter: Interpreter, op: xlinalg.BroadcastOp, args: PythonValues):
+        """``linalg.broadcast``: the input with the ``dimensions`` of the init added."""
+        src, init = np.asarray(args[0]), np.asarray(args[1])
+        dims = sorted(int(d) for d in op.dimensions.get_values())
+        kept = [s for i, s in enumerate(init.shape) if i not in dims]
+        if list(src.shape) != kept:
+            raise InterpretationError(
+                f"{op.name}: input shape {src.shape} is not the init shape {init.shape} "
+                f"without dimensions {dims}"
+            )
+        view = np.expand_dims(src, tuple(dims)) if dims else src
+        out = np.array(np.broadcast_to(view, init.shape), dtype=init.dtype, copy=True)
+        return (out,) if op.results else ()
+
     def _structured(
         self, interpreter: Interpreter, op: LinalgStructuredOperation, args: PythonValues
     ) -> PythonValues:
@@ -441,6 +469,8 @@ _STRUCTURED_OPS: tuple[type[Operation], ...] = (
     xlinalg.MinOp,
     xlinalg.CopyOp,
     xlinalg.TransposeOp,
+    QuantizedMatmulOp,
+    *WINDOW_OP_CLASSES,
 )
 for _op_type in _STRUCTURED_OPS:
     setattr(  # module in the name: our GenericOp and xDSL's share a class name

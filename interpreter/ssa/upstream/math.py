@@ -14,7 +14,8 @@ Semantics (the upstream ``math`` documentation, lowered as LLVM intrinsics / lib
   of the result type plus float64's own error;
 * ``round`` rounds halfway cases away from zero (C ``round``), ``roundeven`` to even;
 * NaN propagates; ``sqrt``/``log`` of a negative number is NaN, ``log(0)`` is ``-inf``;
-  ``rsqrt(+-0)`` is ``+-inf``; ``absf`` clears the sign bit (of NaN too);
+  ``rsqrt(+-0)`` is ``+-inf``; ``absf`` clears the sign bit (of NaN too), on the encoding:
+  a NaN keeps its payload and a signalling NaN stays signalling;
 * ``absi`` wraps (``absi(INT_MIN) = INT_MIN``); ``ctlz``/``cttz``/``ctpop`` count bits of the
   element width; ``ipowi`` wraps and is undefined for negative exponents except for bases
   1 and -1 (raised as :class:`~interpreter.ssa.upstream.arith.UndefinedBehaviourError`);
@@ -148,6 +149,15 @@ def _round_exact(x: Fraction, dtype: np.dtype[Any], zero_negative: bool) -> Any:
     return min(cands, key=key)
 
 
+def _clear_sign_bit(x: Any, dtype: np.dtype[Any]) -> Any:
+    """``absf`` on the encoding: the sign bit cleared, every other bit kept (a NaN's payload
+    and quiet bit too, as LLVM's ``fabs``)."""
+    a = np.asarray(x, dtype=dtype)
+    bits = np.dtype(f"u{dtype.itemsize}")
+    r = (a.view(bits) & bits.type((1 << (8 * dtype.itemsize - 1)) - 1)).view(dtype)
+    return r[()] if r.ndim == 0 else r
+
+
 def _f64(x: Any) -> np.ndarray:
     return np.asarray(x).astype(np.float64)
 
@@ -156,6 +166,8 @@ class MathFunctions(InterpreterFunctions):
     """numpy implementations of the ``math`` ops (tables above, one method per arity)."""
 
     def _float_unary(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+        if isinstance(op, math.AbsFOp):  # a bit operation: float64 would requiet NaNs
+            return (_clear_sign_bit(args[0], checked_dtype(op.results[0].type)),)
         with np.errstate(all="ignore"):
             r = FLOAT_UNARY[type(op)](_f64(args[0]))
         return (finish(r, checked_dtype(op.results[0].type)),)

@@ -11,15 +11,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from .arith import finish
 from .dtypes import dtype_for
 
-__all__ = ["TensorFunctions"]
+__all__ = ["TensorFunctions", "pad_value"]
 
 
 def _mixed(static: Sequence[int], dynamic: Sequence[Any]) -> list[int]:
@@ -51,6 +52,21 @@ def _slices(
             )
         slices.append(slice(o, o + n * s, s))
     return tuple(slices), sizes
+
+
+def pad_value(op: tensor.PadOp):
+    """The value a ``tensor.pad`` body yields if it does not depend on the indices: defined
+    outside the body, or an ``arith.constant`` in it; else None."""
+    block = op.region.block
+    y = block.last_op
+    if y is None or len(y.operands) != 1:
+        return None
+    v = y.operands[0]
+    if v.owner is block:  # a block argument: an index
+        return None
+    if isinstance(v.owner, Operation) and v.owner.parent_block() is block:
+        return v if isinstance(v.owner, arith.ConstantOp) else None
+    return v
 
 
 @register_impls
@@ -95,6 +111,36 @@ class TensorFunctions(InterpreterFunctions):
         dest[slices] = source.reshape(sizes)
         return (dest,)
 
+    @impl(tensor.PadOp)
+    def run_pad(self, interpreter: Interpreter, op: tensor.PadOp, args: PythonValues):
+        """``tensor.pad`` whose body yields one value independent of the indices (a
+        constant, or a value defined outside): that value around the source."""
+        source = np.asarray(args[0])
+        n_low = len(op.low)
+        low = _mixed(op.static_low.get_values(), args[1 : 1 + n_low])
+        high = _mixed(op.static_high.get_values(), args[1 + n_low :])
+        if len(low) != source.ndim or len(high) != source.ndim:
+            raise InterpretationError(f"{op.name}: low/high do not match the rank {source.ndim}")
+        if any(v < 0 for v in (*low, *high)):
+            raise InterpretationError(f"{op.name}: negative padding {low} / {high}")
+        value = pad_value(op)
+        if value is None:
+            raise InterpretationError(
+                f"{op.name}: the padding value depends on the indices; only a value "
+                "independent of them (a constant) is supported"
+            )
+        if isinstance(value.owner, Operation) and value.owner.parent_block() is op.region.block:
+            (fill,) = interpreter.run_op(value.owner, ())  # a constant defined in the body
+        else:
+            (fill,) = interpreter.get_values((value,))
+        dtype = dtype_for(op.result.type)
+        out = np.full(
+            [lo + n + hi for lo, n, hi in zip(low, source.shape, high, strict=True)],
+            finish(np.asarray(fill), dtype), dtype=dtype,
+        )
+        out[tuple(slice(lo, lo + n) for lo, n in zip(low, source.shape, strict=True))] = source
+        return (out,)
+
     @impl(tensor.CastOp)
     def run_cast(self, interpreter: Interpreter, op: tensor.CastOp, args: PythonValues):
         t = op.dest.type
@@ -128,6 +174,11 @@ class TensorFunctions(InterpreterFunctions):
                     f"(shape {source.shape})"
                 )
         return (source[arrays],)
+
+    @impl(tensor.ConcatOp)
+    def run_concat(self, interpreter: Interpreter, op: tensor.ConcatOp, args: PythonValues):
+        """``tensor.concat``: the inputs joined along ``dim`` (a fresh array)."""
+        return (np.concatenate([np.asarray(a) for a in args], axis=op.dim.value.data),)
 
     @impl(tensor.InsertOp)
     def run_insert(self, interpreter: Interpreter, op: tensor.InsertOp, args: PythonValues):

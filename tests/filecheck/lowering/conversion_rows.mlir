@@ -92,7 +92,9 @@ func.func @fptosi_f32_i32(%a0: tensor<4x16xf32>) -> tensor<4x16xi32> {
 }
 
 // CHECK-LABEL: func.func @fptosi_f16_i16
-// CHECK:     pto.convert %a0 {rmode = #pto.rmode<rtz>, sat, dst_sign = "signed"} : tensor<4x16xf16> -> tensor<4x16xi16>
+// D21: saturate to i32, then the low bits
+// CHECK:     %[[W:.*]] = pto.convert %a0 {rmode = #pto.rmode<rtz>, sat, dst_sign = "signed"} : tensor<4x16xf16> -> tensor<4x16xi32>
+// CHECK:     pto.convert %[[W]] {src_sign = "unsigned", dst_sign = "unsigned"} : tensor<4x16xi32> -> tensor<4x16xi16>
 func.func @fptosi_f16_i16(%a0: tensor<4x16xf16>) -> tensor<4x16xi16> {
   %e = tensor.empty() : tensor<4x16xi16>
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a0 : tensor<4x16xf16>) outs(%e : tensor<4x16xi16>) {
@@ -104,7 +106,9 @@ func.func @fptosi_f16_i16(%a0: tensor<4x16xf16>) -> tensor<4x16xi16> {
 }
 
 // CHECK-LABEL: func.func @fptosi_f32_i8
-// CHECK:     pto.convert %a0 {rmode = #pto.rmode<rtz>, sat, dst_sign = "signed"} : tensor<4x16xf32> -> tensor<4x16xi8>
+// D21: saturate to i32, then the low bits
+// CHECK:     %[[W:.*]] = pto.convert %a0 {rmode = #pto.rmode<rtz>, sat, dst_sign = "signed"} : tensor<4x16xf32> -> tensor<4x16xi32>
+// CHECK:     pto.convert %[[W]] {src_sign = "unsigned", dst_sign = "unsigned"} : tensor<4x16xi32> -> tensor<4x16xi8>
 func.func @fptosi_f32_i8(%a0: tensor<4x16xf32>) -> tensor<4x16xi8> {
   %e = tensor.empty() : tensor<4x16xi8>
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a0 : tensor<4x16xf32>) outs(%e : tensor<4x16xi8>) {
@@ -116,7 +120,9 @@ func.func @fptosi_f32_i8(%a0: tensor<4x16xf32>) -> tensor<4x16xi8> {
 }
 
 // CHECK-LABEL: func.func @fptoui_f32_i32
-// CHECK:     pto.convert %a0 {rmode = #pto.rmode<rtz>, sat, dst_sign = "unsigned"} : tensor<4x16xf32> -> tensor<4x16xi32>
+// D21: saturate to i64, then the low bits
+// CHECK:     %[[W:.*]] = pto.convert %a0 {rmode = #pto.rmode<rtz>, sat, dst_sign = "signed"} : tensor<4x16xf32> -> tensor<4x16xi64>
+// CHECK:     pto.convert %[[W]] {src_sign = "unsigned", dst_sign = "unsigned"} : tensor<4x16xi64> -> tensor<4x16xi32>
 func.func @fptoui_f32_i32(%a0: tensor<4x16xf32>) -> tensor<4x16xi32> {
   %e = tensor.empty() : tensor<4x16xi32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a0 : tensor<4x16xf32>) outs(%e : tensor<4x16xi32>) {

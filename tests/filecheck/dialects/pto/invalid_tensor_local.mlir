@@ -1,4 +1,5 @@
-// Static legality of the tensor-level reductions and expansions (pto.reduce, pto.expand).
+// Static legality of the tensor-level reductions, expansions, transposes, gathers and sorts
+// (pto.reduce, pto.expand, pto.transpose, pto.gather, pto.sort).
 // RUN: xdsl-opt %s --verify-diagnostics --parsing-diagnostics --split-input-file | filecheck %s
 // Unknown kind
 %x = "test.op"() : () -> tensor<4x6xf32>
@@ -105,3 +106,86 @@
 %x = "test.op"() : () -> tensor<4x6xi1>
 %t = pto.transpose %x : (tensor<4x6xi1>) -> tensor<6x4xi1>
 // CHECK: {{^}}'pto.transpose' op [TileLegality] source: element type i1 is not supported by TTRANS (asl/tile/layout-and-rearrangement/layout/TTRANS.asl){{$}}
+
+// -----
+
+// Gather takes static 2-D tensors
+%t = "test.op"() : () -> tensor<2x6x8xf32>
+%i = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %t, %i : (tensor<2x6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+// CHECK: {{^}}'pto.gather' op [TileLegality] table must be a static 2-D tensor, got tensor<2x6x8xf32> (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// Gather keeps the table's element type
+%t = "test.op"() : () -> tensor<6x8xf32>
+%i = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %t, %i : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf16>
+// CHECK: {{^}}'pto.gather' op [TileLegality] result: element type must be the table's (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// Gather value types are TGATHER's
+%t = "test.op"() : () -> tensor<6x8xi1>
+%i = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %t, %i : (tensor<6x8xi1>, tensor<4x8xi64>) -> tensor<4x8xi1>
+// CHECK: {{^}}'pto.gather' op [TileLegality] table: element type i1 is not supported by TGATHER (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// Gather indices are row-index integers
+%t = "test.op"() : () -> tensor<6x8xf32>
+%i = "test.op"() : () -> tensor<4x8xf32>
+%g = pto.gather %t, %i : (tensor<6x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: {{^}}'pto.gather' op [TileLegality] index: element type f32 is not a row-index type (i16, i32, i64) (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// Gather result has the index's shape
+%t = "test.op"() : () -> tensor<6x8xf32>
+%i = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %t, %i : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x4xf32>
+// CHECK: {{^}}'pto.gather' op [TileLegality] result: shape must be the index's (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// Gather reads at most the table's columns
+%t = "test.op"() : () -> tensor<6x4xf32>
+%i = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %t, %i : (tensor<6x4xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+// CHECK: {{^}}'pto.gather' op [TileLegality] table: 4 columns are fewer than the result's 8 (asl/tile/irregular-and-complex/layout/TGATHER.asl){{$}}
+
+// -----
+
+// Sort takes FP32 or FP16
+%x = "test.op"() : () -> tensor<4x8xi32>
+%s = pto.sort descending %x : (tensor<4x8xi32>) -> tensor<4x8xi32>
+// CHECK: {{^}}'pto.sort' op [TileLegality] source: element type i32 is not FP32 or FP16 (TileSortDataTypeSupported) (asl/tile/irregular-and-complex/sorting/TSORT.asl){{$}}
+
+// -----
+
+// Sort rows are at most 64
+%x = "test.op"() : () -> tensor<2x80xf32>
+%s = pto.sort descending %x : (tensor<2x80xf32>) -> tensor<2x80xf32>
+// CHECK: {{^}}'pto.sort' op [TileLegality] source: rows of 80 elements: TSORT sorts groups of at most 64 (asl/tile/irregular-and-complex/sorting/TSORT.asl){{$}}
+
+// -----
+
+// Sort keeps the source's type
+%x = "test.op"() : () -> tensor<4x8xf32>
+%s = pto.sort descending %x : (tensor<4x8xf32>) -> tensor<4x8xf16>
+// CHECK: {{^}}'pto.sort' op [TileLegality] result: type must be the source's (asl/tile/irregular-and-complex/sorting/TSORT.asl){{$}}
+
+// -----
+
+// Sort takes static 2-D tensors
+%x = "test.op"() : () -> tensor<8xf32>
+%s = pto.sort descending %x : (tensor<8xf32>) -> tensor<8xf32>
+// CHECK: {{^}}'pto.sort' op [TileLegality] source must be a static 2-D tensor, got tensor<8xf32> (asl/tile/irregular-and-complex/sorting/TSORT.asl){{$}}
+
+// -----
+
+// Sort direction is ascending or descending
+%x = "test.op"() : () -> tensor<4x8xf32>
+%s = pto.sort upward %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: pto.sort direction must be ascending or descending, got 'upward'

@@ -1,5 +1,5 @@
-// Round trip of the tensor-level reductions, expansions and transpose (pto.reduce, pto.expand,
-// pto.transpose;
+// Round trip of the tensor-level reductions, expansions, transpose, gather and sort
+// (pto.reduce, pto.expand, pto.transpose, pto.gather, pto.sort;
 // pto_dialect/tensor_local.py) in custom and generic syntax.
 // RUN: xdsl-opt %s | xdsl-opt | filecheck %s
 // RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
@@ -42,4 +42,14 @@
 %u = pto.transpose %i : (tensor<4x6xi16>) -> tensor<6x4xi16>
 // CHECK-NEXT: %u = pto.transpose %i : (tensor<4x6xi16>) -> tensor<6x4xi16>
 // GENERIC: %u = "pto.transpose"(%i) : (tensor<4x6xi16>) -> tensor<6x4xi16>
+%tab = "test.op"() : () -> tensor<6x8xf32>
+// CHECK-NEXT: %tab = "test.op"() : () -> tensor<6x8xf32>
+%idx = "test.op"() : () -> tensor<4x8xi64>
+// CHECK-NEXT: %idx = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %tab, %idx : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+// CHECK-NEXT: %g = pto.gather %tab, %idx : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+// GENERIC: %g = "pto.gather"(%tab, %idx) : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+%so = pto.sort descending %x : (tensor<4x6xf32>) -> tensor<4x6xf32>
+// CHECK-NEXT: %so = pto.sort descending %x : (tensor<4x6xf32>) -> tensor<4x6xf32>
+// GENERIC: %so = "pto.sort"(%x) <{direction = "descending"}> : (tensor<4x6xf32>) -> tensor<4x6xf32>
 // CHECK-NEXT: }

@@ -1,0 +1,499 @@
+"""Compiled (numba) kernels of the CUBE ``ordered`` accumulation, and the scaled block sums of
+the ``exact`` one; bits identical to the numpy reference in :mod:`.accumulate`
+(docs/compiled-kernels.md; selected by :mod:`.jit`).
+
+The ``ordered`` profile fixes, per output element (m, n), the chain
+
+    acc = C[m, n] or +0;  for k = 0, 1, ..., K-1:  acc = RNE_fp32(acc + t[m, k, n])
+
+with ``t`` the exact product of the two (scaled) elements. Chains of different (m, n) never
+interact, so any loop order that keeps k ascending within each chain gives the same bits.
+
+* When both factors of every term are FP32 values (``t = x[m, k] * y[k, n]`` with x, y
+  float32: every non-MX input type, and MX operands whose scaled elements stay in FP32's
+  range, checked from the scale codes and the formats' value ranges), one step is exactly
+  one IEEE fused multiply-add in FP32, ``acc = fma(x, y, acc)`` (the product is exact inside
+  the FMA; overflow is +-inf, 0 * inf is NaN). Matrices: B is decoded (and scaled) once into
+  panels of ``NR`` columns, and a micro kernel keeps an ``MR x NR`` block of accumulators in
+  vector registers while k runs over the whole of K in order. It is written as LLVM IR
+  (:func:`_micro`) because numba's loop vectoriser only vectorises innermost loops, and the
+  k loop must stay innermost and sequential. One row (GEMV): B is decoded four rows by
+  ``_GEMV_W`` columns at a time and each accumulator takes the four terms as one chain of
+  FMAs.
+* Otherwise (MX scales so extreme that a scaled element leaves FP32's range), the step
+  forms the exact term in float64 and rounds ``acc + t`` once to FP32: TwoSum gives the
+  error of the float64 sum, round-to-odd folds it into the last bit, and the cast to FP32 is
+  then one correct RNE rounding (53 >= 24 + 2 bits), as ``accumulate._wide_steps`` does.
+
+B reaches the kernels as the bytes of its codes (one compiled specialisation for every
+type): ``MODE_LUT`` (8-bit codes, and 4-bit ones one per byte, index a float32 value table),
+``MODE_NIBBLE`` (packed X2 bytes, low nibble first), ``MODE_LUT16`` (16-bit codes),
+``MODE_BF16`` (a BF16 code is the top half of its FP32 pattern), ``MODE_F32`` (FP32 / TF32 /
+HF32 patterns). Decoded values are exact: every CUBE element format is a subset of FP32.
+Kernels allocate nothing (their Python drivers do): numba compiles array expressions slowly.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from . import accumulate as acc_mod
+from . import mx
+
+MX_BLOCK = 32
+NR = 32  # columns per B panel (two 16-lane vectors)
+VW = 16  # vector lanes of the micro kernel (split by LLVM where the target is narrower)
+MODE_LUT, MODE_NIBBLE, MODE_LUT16, MODE_BF16, MODE_F32 = 0, 1, 2, 3, 4
+
+_OPTS = dict(cache=True, nogil=True, boundscheck=False)
+
+
+# -- LLVM intrinsics -----------------------------------------------------------------------
+@intrinsic
+def fma32(typingctx, a, b, c):
+    """One IEEE FMA in float32 (``llvm.fma.f32``): RNE(a * b + c), the product exact."""
+    sig = types.float32(types.float32, types.float32, types.float32)
+
+    def codegen(context, builder, signature, args):
+        f32 = ir.FloatType()
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(f32, [f32] * 3), "llvm.fma.f32")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@intrinsic
+def _u32_as_f32(typingctx, x):
+    sig = types.float32(types.uint32)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.FloatType())
+
+    return sig, codegen
+
+
+@intrinsic
+def _f64_as_i64(typingctx, x):
+    sig = types.int64(types.float64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return sig, codegen
+
+
+@intrinsic
+def _i64_as_f64(typingctx, x):
+    sig = types.float64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return sig, codegen
+
+
+def _micro(mr: int):
+    """An intrinsic ``micro(c, ldc, a, lda, b, ldb, kk)`` over raw addresses (float32
+    elements; strides in elements): for k in 0..kk-1 in order,
+    ``C[i, 0:NR] = fma(A[i, k], B[k, 0:NR], C[i, 0:NR])`` for the ``mr`` rows i, with C held
+    in vector registers for the whole k loop."""
+    nv = NR // VW
+
+    @intrinsic
+    def micro(typingctx, c_addr, ldc, a_addr, lda, b_addr, ldb, kk):
+        sig = types.void(*([types.intp] * 7))
+
+        def codegen(context, builder, signature, args):
+            c_addr, ldc, a_addr, lda, b_addr, ldb, kk = args
+            f32, i64, i32 = ir.FloatType(), ir.IntType(64), ir.IntType(32)
+            vty = ir.VectorType(f32, VW)
+            fma = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(vty, [vty] * 3), f"llvm.fma.v{VW}f32")
+            cp, ap, bp = (builder.inttoptr(x, f32.as_pointer()) for x in (c_addr, a_addr, b_addr))
+
+            def vptr(base, off):
+                return builder.bitcast(builder.gep(base, [off]), vty.as_pointer())
+
+            def coff(i, v):
+                return builder.add(builder.mul(ldc, ir.Constant(i64, i)), ir.Constant(i64, v * VW))
+
+            accs = {}
+            for i in range(mr):
+                for v in range(nv):
+                    slot = cgutils.alloca_once(builder, vty)
+                    builder.store(builder.load(vptr(cp, coff(i, v)), align=4), slot)
+                    accs[i, v] = slot
+            undef = ir.Constant(vty, ir.Undefined)
+            splat = ir.Constant(ir.VectorType(i32, VW), [0] * VW)
+            with cgutils.for_range(builder, kk) as loop:
+                k = loop.index
+                boff = builder.mul(k, ldb)
+                bvs = [builder.load(vptr(bp, builder.add(boff, ir.Constant(i64, v * VW))), align=4)
+                       for v in range(nv)]
+                for i in range(mr):
+                    av = builder.load(builder.gep(ap, [builder.add(builder.mul(lda, ir.Constant(i64, i)), k)]))
+                    av = builder.shuffle_vector(
+                        builder.insert_element(undef, av, ir.Constant(i32, 0)), undef, splat)
+                    for v in range(nv):
+                        builder.store(builder.call(fma, [av, bvs[v], builder.load(accs[i, v])]),
+                                      accs[i, v])
+            for i in range(mr):
+                for v in range(nv):
+                    builder.store(builder.load(accs[i, v]), vptr(cp, coff(i, v)), align=4)
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    return micro
+
+
+_MICRO4, _MICRO1 = _micro(4), _micro(1)
+
+
+# -- decoding ------------------------------------------------------------------------------
+@njit(**_OPTS)
+def _decode_row(mode, codes, k, j0, lut, out):
+    """out[0:w] = the values of B[k, j0:j0+w] (float32, exact) from the bytes of row k
+    (little-endian codes; j0 even for packed rows). A table load per element measured faster
+    than decoding the bit fields with vector integer operations. Rows are sliced first:
+    indices from 0 need no negative-index wrap-around, which would keep LLVM from
+    vectorising."""
+    w = out.shape[0]
+    if mode == MODE_LUT:
+        row = codes[k, j0 : j0 + w]
+        for j in range(w):
+            out[j] = lut[row[j]]
+    elif mode == MODE_NIBBLE:
+        row = codes[k, j0 // 2 : (j0 + w + 1) // 2]
+        for j in range(w // 2):
+            byte = row[j]
+            out[2 * j] = lut[byte & 15]
+            out[2 * j + 1] = lut[byte >> 4]
+        if w % 2:
+            out[w - 1] = lut[row[w // 2] & 15]
+    elif mode == MODE_LUT16:
+        row = codes[k, 2 * j0 : 2 * (j0 + w)]
+        for j in range(w):
+            out[j] = lut[np.int32(row[2 * j]) | (np.int32(row[2 * j + 1]) << 8)]
+    elif mode == MODE_BF16:
+        row = codes[k, 2 * j0 : 2 * (j0 + w)]
+        for j in range(w):
+            out[j] = _u32_as_f32((np.uint32(row[2 * j]) << 16) | (np.uint32(row[2 * j + 1]) << 24))
+    else:
+        row = codes[k, 4 * j0 : 4 * (j0 + w)]
+        for j in range(w):
+            out[j] = _u32_as_f32(np.uint32(row[4 * j]) | (np.uint32(row[4 * j + 1]) << 8)
+                                 | (np.uint32(row[4 * j + 2]) << 16)
+                                 | (np.uint32(row[4 * j + 3]) << 24))
+
+
+@njit(**_OPTS)
+def _scaled_row(mode, codes, k, j0, lut, scaled, sbs, out):
+    _decode_row(mode, codes, k, j0, lut, out)
+    if scaled:
+        s = sbs[k // MX_BLOCK, j0 : j0 + out.shape[0]]
+        for j in range(out.shape[0]):
+            out[j] *= s[j]
+
+
+@njit(**_OPTS)
+def _pack_rows(mode, codes, lut, scaled, sbs, j0, w, row, panels):
+    kk, npn = codes.shape[0], panels.shape[0]
+    for k in range(kk):
+        _scaled_row(mode, codes, k, j0, lut, scaled, sbs, row[:w])
+        for p in range(npn):
+            for j in range(NR):
+                panels[p, k, j] = row[p * NR + j]
+
+
+def pack_b(dec, sbs: np.ndarray | None, j0: int, j1: int) -> np.ndarray:
+    """(ceil((j1 - j0) / NR), K, NR) float32 panels of B's (scaled) values in columns
+    j0:j1 (j0 even), zero-padded. ``dec`` = (mode, codes, lut) (:func:`decoder`); ``sbs``
+    (nb, N) float32 block scales or None (each scaled value exact: checked by the caller)."""
+    mode, codes, lut = dec
+    npn = -(-(j1 - j0) // NR)
+    panels = np.empty((npn, codes.shape[0], NR), np.float32)
+    row = np.zeros(npn * NR, np.float32)
+    scaled = sbs is not None
+    sbs = np.ones((1, 1), np.float32) if sbs is None else sbs
+    _pack_rows(mode, codes, lut, scaled, sbs, j0, j1 - j0, row, panels)
+    return panels
+
+
+# -- FP32 FMA kernels ------------------------------------------------------------------------
+@njit(**_OPTS)
+def matmul_panels(af, panels, cw):
+    """cw (M, npn * NR) float32, in place: the ordered FMA chains of af (M, K) float32 times
+    the panels (npn, K, NR), starting from cw. All C-contiguous (checked by the caller)."""
+    m_all, kk = af.shape
+    ldc = cw.shape[1]
+    ca, aa, pb0 = cw.ctypes.data, af.ctypes.data, panels.ctypes.data
+    for p in range(panels.shape[0]):
+        pb = pb0 + 4 * p * kk * NR
+        m = 0
+        while m + 4 <= m_all:
+            _MICRO4(ca + 4 * (m * ldc + p * NR), ldc, aa + 4 * m * kk, kk, pb, NR, kk)
+            m += 4
+        while m < m_all:
+            _MICRO1(ca + 4 * (m * ldc + p * NR), ldc, aa + 4 * m * kk, kk, pb, NR, kk)
+            m += 1
+
+
+def matmul_fma(af: np.ndarray, panels: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """(M, n) float32: the ordered FMA chains of af (M, K) times the panels of B (n columns),
+    from c (M, n)."""
+    n = c.shape[1]
+    cw = np.zeros((c.shape[0], panels.shape[0] * NR), np.float32)
+    cw[:, :n] = c
+    af = np.ascontiguousarray(af, np.float32)
+    assert panels.flags.c_contiguous and panels.shape[1:] == (af.shape[1], NR)
+    matmul_panels(af, panels, cw)
+    return np.ascontiguousarray(cw[:, :n])
+
+
+_GEMV_W = 512  # columns per chunk: four decoded rows and the accumulators stay in L1
+
+
+@njit(**_OPTS)
+def _gemv_rows(af, mode, codes, lut, scaled, sbs, c0, acc, r):
+    kk, n = af.shape[0], acc.shape[0]
+    r0, r1, r2, r3 = r[0], r[1], r[2], r[3]
+    k = 0
+    while k + 4 <= kk:  # (k % 4 == 0: the four rows share one scale block)
+        a0, a1, a2, a3 = af[k], af[k + 1], af[k + 2], af[k + 3]
+        for j0 in range(0, n, _GEMV_W):
+            w = min(_GEMV_W, n - j0)
+            for i in range(4):
+                _decode_row(mode, codes, k + i, c0 + j0, lut, r[i, :w])
+            cc = acc[j0 : j0 + w]
+            if scaled:  # B * scale is exact (checked by the caller)
+                s = sbs[k // MX_BLOCK, c0 + j0 : c0 + j0 + w]
+                for j in range(w):
+                    sj = s[j]
+                    cc[j] = fma32(a3, r3[j] * sj, fma32(a2, r2[j] * sj, fma32(
+                        a1, r1[j] * sj, fma32(a0, r0[j] * sj, cc[j]))))
+            else:
+                for j in range(w):
+                    cc[j] = fma32(a3, r3[j], fma32(a2, r2[j], fma32(a1, r1[j], fma32(
+                        a0, r0[j], cc[j]))))
+        k += 4
+    while k < kk:
+        a0 = af[k]
+        for j0 in range(0, n, _GEMV_W):
+            w = min(_GEMV_W, n - j0)
+            _scaled_row(mode, codes, k, c0 + j0, lut, scaled, sbs, r0[:w])
+            cc = acc[j0 : j0 + w]
+            for j in range(w):
+                cc[j] = fma32(a0, r0[j], cc[j])
+        k += 1
+
+
+def gemv_fma(af: np.ndarray, dec, sbs: np.ndarray | None, c: np.ndarray, c0: int = 0
+             ) -> np.ndarray:
+    """One row: (n,) float32, the ordered FMA chains of af (K,) times B's columns c0:c0+n
+    (c0 even), starting from c (n,). B is decoded four rows by ``_GEMV_W`` columns at a time,
+    and each accumulator takes the four terms as one chain of FMAs, in k order."""
+    mode, codes, lut = dec
+    acc = np.array(c, np.float32)
+    r = np.empty((4, _GEMV_W), np.float32)
+    scaled = sbs is not None
+    sbs = np.ones((1, 1), np.float32) if sbs is None else sbs
+    _gemv_rows(np.ascontiguousarray(af, np.float32), mode, codes, lut, scaled, sbs, c0, acc, r)
+    return acc
+
+
+# -- the wide step ---------------------------------------------------------------------------
+@njit(**_OPTS)
+def _wide_step(acc, t):
+    """RNE_fp32(acc + t) for float32 acc and an exact float64 term t (TwoSum, round to odd,
+    one cast); branch-free."""
+    a = np.float64(acc)
+    s = a + t
+    bb = s - a
+    e = (a - (s - bb)) + (t - bb)
+    bits = _f64_as_i64(s)
+    fix = (e != 0.0) & (e - e == 0.0) & ((bits & 1) == 0)
+    step = np.int64(1) if (e > 0.0) == (s > 0.0) else np.int64(-1)
+    return np.float32(_i64_as_f64(bits + step) if fix else s)
+
+
+@njit(**_OPTS)
+def _wide_rows(af64, mode, codes, lut, scaled, sbs64, acc, row, row64):
+    m_all, kk = af64.shape
+    n = acc.shape[1]
+    for k in range(kk):
+        _decode_row(mode, codes, k, 0, lut, row)
+        if scaled:
+            s = sbs64[k // MX_BLOCK]
+            for j in range(n):
+                row64[j] = np.float64(row[j]) * s[j]
+        else:
+            for j in range(n):
+                row64[j] = np.float64(row[j])
+        for m in range(m_all):
+            av = af64[m, k]
+            cr = acc[m]
+            for j in range(n):
+                cr[j] = _wide_step(cr[j], av * row64[j])
+
+
+def ordered_wide(af64: np.ndarray, dec, sbs64: np.ndarray | None, c: np.ndarray) -> np.ndarray:
+    """(M, n) float32: the ordered chains with terms ``af64[m, k] * (B[k, j] *
+    sbs64[block, j])`` formed exactly in float64 and one rounding per step, from c."""
+    mode, codes, lut = dec
+    acc = np.array(c, np.float32)
+    n = acc.shape[1]
+    scaled = sbs64 is not None
+    sbs64 = np.ones((1, 1)) if sbs64 is None else sbs64
+    _wide_rows(np.ascontiguousarray(af64), mode, codes, lut, scaled, sbs64, acc,
+               np.empty(n, np.float32), np.empty(n))
+    return acc
+
+
+# -- drivers ---------------------------------------------------------------------------------
+_FP32_FAMILY = ("FP32", "TF32", "HF32")
+_E8M0_VALUES = np.append(np.ldexp(1.0, np.arange(255) - 127), np.nan).astype(np.float32)
+"""E8M0 code -> float32 scale: 2^-127 .. 2^127 (exact), 0xFF is NaN."""
+
+
+def decoder(t, codes: np.ndarray, packed: bool = False):
+    """The ``dec`` tuple (mode, codes, lut) decoding B of element type t: codes as
+    :func:`.mx.to_codes` gives them (or packed X2 bytes, or FP32-family uint32 words), passed
+    on as their bytes (K, N * width; one compiled specialisation for every type)."""
+    codes = np.ascontiguousarray(codes)
+    codes8 = codes.view(np.uint8).reshape(codes.shape[0], -1)
+    if not np.little_endian:  # pragma: no cover - the byte order of the decoders
+        raise NotImplementedError("compiled CUBE kernels assume a little-endian host")
+    if t.name in _FP32_FAMILY:
+        return (MODE_F32, codes8, np.zeros(1, np.float32))
+    if t.name == "BF16":
+        return (MODE_BF16, codes8, np.zeros(1, np.float32))
+    mode = MODE_NIBBLE if packed else MODE_LUT16 if codes.itemsize == 2 else MODE_LUT
+    return (mode, codes8, mx.value_lut(t).astype(np.float32))
+
+
+_THREAD_MIN = 1 << 21  # M * K * N from which the columns are split across two threads
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _columns(af, dec, sbs, acc, j0, j1):
+    if af.shape[0] == 1:
+        return gemv_fma(af[0], dec, sbs, acc[0, j0:j1], j0).reshape(1, -1)
+    return matmul_fma(af, pack_b(dec, sbs, j0, j1), acc[:, j0:j1])
+
+
+def _fma_product(af, dec, sbs, acc):
+    """The FP32 FMA chains: the fused row kernel for one row of A, else decoded panels; in two
+    threads (the kernels release the GIL), one per half of the columns, for large products.
+    Columns are independent chains, so the split never changes a bit."""
+    global _POOL
+    (m, k), n = af.shape, acc.shape[1]
+    if m * k * n < _THREAD_MIN or n < 2 * NR or (os.cpu_count() or 1) < 2:
+        return _columns(af, dec, sbs, acc, 0, n)
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(2, thread_name_prefix="pto-cube-jit")
+    h = (n // 2 + NR - 1) // NR * NR  # a whole number of panels (even)
+    parts = [_POOL.submit(_columns, af, dec, sbs, acc, j0, j1) for j0, j1 in ((0, h), (h, n))]
+    return np.concatenate([p.result() for p in parts], axis=1)
+
+
+def dense_ordered(at, ca: np.ndarray, bt, cb: np.ndarray, acc: np.ndarray) -> np.ndarray:
+    """The ordered chains of a non-MX product with an FP32 accumulator from codes (``ca``
+    (M, K), ``cb`` (K, N); :func:`.jit.float_values`), starting from ``acc`` (M, N)."""
+    if at.name in _FP32_FAMILY:
+        af = np.ascontiguousarray(ca.astype(np.uint32, copy=False).view(np.float32))
+    else:
+        af = mx.value_lut(at).astype(np.float32)[ca]
+    return _fma_product(af, decoder(bt, cb), None, acc)
+
+
+@njit(**_OPTS)
+def _scale_values(codes, lsb, top, out):
+    fits = True
+    for i in range(codes.shape[0]):
+        c = np.int32(codes[i])
+        out[i] = _E8M0_VALUES[c]
+        e = c - 127
+        fits &= (c == 255) | ((e + lsb >= -149) & (e + top <= 128))
+    return fits
+
+
+def _side_scales(codes: np.ndarray, lsb: int, top: int) -> tuple[np.ndarray, bool]:
+    """float32 E8M0 scale values of codes, and whether every element x of the side (a
+    multiple of 2^lsb, |x| < 2^top) times its scale is an FP32 value (NaN scales aside)."""
+    out = np.empty(codes.shape, np.float32)
+    fits = _scale_values(np.ascontiguousarray(codes).reshape(-1), lsb, top, out.reshape(-1))
+    return out, bool(fits)
+
+
+def mx_ordered(src, acc: np.ndarray) -> np.ndarray:
+    """The ordered chains of an MX product (a :class:`.jit.MxCodes`), starting from acc."""
+    m, k, n = src.shape
+    (lsa, ta), (lsb, tb) = src.ranges()
+    a = mx.value_lut(src.at)[src.ca]  # (M, K) float64, exact
+    dec = decoder(src.bt, src.cb, src.b_packed)
+    sa = np.zeros((m, 1), np.uint8) + 127 if src.sa is None else src.sa
+    va, fits_a = _side_scales(sa, lsa, ta)
+    sbs, fits_b = (None, True) if src.sb is None else _side_scales(src.sb, lsb, tb)
+    va = va[:, np.arange(k) // MX_BLOCK] if src.sa is not None else va
+    if fits_a and fits_b:
+        with np.errstate(invalid="ignore"):
+            af = (a * va).astype(np.float32)  # exact: checked
+        return _fma_product(af, dec, sbs, acc)
+    with np.errstate(invalid="ignore", over="ignore"):
+        af64 = np.ascontiguousarray(a * va.astype(np.float64))
+    return ordered_wide(af64, dec, None if sbs is None else sbs.astype(np.float64), acc)
+
+
+# -- the exact profile: compiled block sums --------------------------------------------------
+@njit(**_OPTS)
+def _block_sum_rows(a64, mode, codes, lut, va, vb, row, s, out):
+    """out[b, m, n] = (sum over the k of block b of a64[m, k] * B[k, n]) * va[b, m] * vb[b, n],
+    every step exact in float64 (the caller checks that 32-term block sums of the format
+    pair are exact); inf / NaN terms or scales give a non-finite block sum."""
+    m_all, kk = a64.shape
+    n = out.shape[2]
+    for b in range(out.shape[0]):
+        s[:, :] = 0.0
+        for k in range(b * MX_BLOCK, min(kk, (b + 1) * MX_BLOCK)):
+            _decode_row(mode, codes, k, 0, lut, row)
+            for m in range(m_all):
+                av = a64[m, k]
+                sr = s[m]
+                for j in range(n):
+                    sr[j] += av * np.float64(row[j])
+        for m in range(m_all):
+            f = va[b, m]
+            ob, sr, vr = out[b, m], s[m], vb[b]
+            for j in range(n):
+                ob[j] = sr[j] * f * vr[j]
+
+
+class BlockSumTerms(acc_mod.MxTerms):
+    """:class:`.accumulate.MxTerms` whose exact scaled block sums (``block_sums64``, what the
+    ``exact`` profile reads for block-exact format pairs) are computed once by a compiled
+    kernel instead of a float64 matmul per chunk; the same values, exactly."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        if not self.block_exact:
+            return
+        m, k, n = self.shape
+        dec = decoder(self.bt, self.cb, self.b_packed)
+        va = np.where(self.na, np.nan, np.ldexp(1.0, self.ea))  # (nb, M)
+        vb = np.where(self.nbs, np.nan, np.ldexp(1.0, self.eb))  # (nb, N)
+        self._sums = np.empty((va.shape[0], m, n))
+        _block_sum_rows(np.ascontiguousarray(self.a64), dec[0], dec[1], dec[2],
+                        np.ascontiguousarray(va), np.ascontiguousarray(vb),
+                        np.empty(n, np.float32), np.empty((m, n)), self._sums)
+
+    def block_sums64(self, k0, k1, c0, c1):
+        return self._sums[k0 // MX_BLOCK : -(-k1 // MX_BLOCK), :, c0:c1]

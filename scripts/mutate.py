@@ -1,0 +1,322 @@
+"""``make mutate``: mutation testing of the kernels, the verifiers and the lowering rows (issue 27).
+
+A small runner of our own (mutmut and cosmic-ray mutate one installed package and run one test
+command; we need the per-module fast test subsets below and lit for the verifiers). For each
+mutant -- one deliberate bug -- it runs only the tests mapped to the mutated module, with a
+timeout, in a copy of the repository (the worktree is never touched), and reports the mutants
+no test kills.
+
+Mutations (on the AST, one site at a time):
+
+* ``cmp``: a comparison shifted at its boundary (``<`` <-> ``<=``, ``>`` <-> ``>=``) or negated
+  (``==`` <-> ``!=``, ``is`` <-> ``is not``, ``in`` <-> ``not in``);
+* ``arith``: ``+`` <-> ``-``;
+* ``const``: an integer constant off by one (``n`` -> ``n + 1``);
+* ``raise``: a ``raise`` under an ``if`` deleted (a verifier rule or a fault check removed);
+* ``minmax``: ``np.fmax`` <-> ``np.fmin``, ``np.maximum`` <-> ``np.minimum``, ``max`` <-> ``min``;
+* ``round``: ``np.floor`` <-> ``np.ceil``, ``np.rint`` <-> ``np.trunc``, and the rounding modes
+  RNE <-> RNA, RTZ <-> RTO, RTM <-> RTP (as ``RoundingMode`` members or ``"rne"`` strings).
+
+Usage::
+
+    python scripts/mutate.py --sample 40 --seed 1 [--timeout 120] [--only kernels|verifiers|lowering]
+    python scripts/mutate.py --list            # the sites, by module and kind
+    python scripts/mutate.py --check-map       # every subset is green on the unmutated code
+
+Survivors are written to ``scripts/mutation_survivors.txt`` (module:line, kind, the mutated
+line, and the reason when ``scripts/mutation_equivalent.txt`` names it an equivalent
+mutant). The survival rate is printed per group. Runs under ``nice``; each mutant's tests
+have ``--timeout`` seconds (a timeout counts as killed: the mutant made the tests hang).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV_BIN = ROOT / ".venv" / "bin"
+SURVIVORS = ROOT / "scripts" / "mutation_survivors.txt"
+EQUIVALENT = ROOT / "scripts" / "mutation_equivalent.txt"
+
+LIT = "tests/filecheck/dialects/pto/"
+# module -> the fast tests that should kill its mutants (pytest files, lit files).
+KERNELS: dict[str, list[str]] = {
+    "interpreter/kernels/accumulate.py": ["tests/interpreter/test_kernel_cube.py", "tests/interpreter/test_kernel_numerics.py"],
+    "interpreter/kernels/compare.py": ["tests/evidence/test_compare_evidence.py"],
+    "interpreter/kernels/convert.py": ["tests/evidence/test_convert_evidence.py"],
+    "interpreter/kernels/cube.py": ["tests/interpreter/test_kernel_cube.py", "tests/evidence/test_cube_evidence.py"],
+    "interpreter/kernels/elementwise.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py"],
+    "interpreter/kernels/move.py": ["tests/evidence/test_sort_move_evidence.py"],
+    "interpreter/kernels/mx.py": ["tests/interpreter/test_kernel_mx.py", "tests/interpreter/test_mx_quantize.py"],
+    "interpreter/kernels/nanfix.py": ["tests/evidence/test_reduction_nan_evidence.py"],
+    "interpreter/kernels/padding.py": ["tests/interpreter/test_kernel_trem.py", "tests/interpreter/test_kernel_binary.py"],
+    "interpreter/kernels/postprocess.py": ["tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_postprocess_status.py"],
+    "interpreter/kernels/postprocess_status.py": ["tests/interpreter/test_postprocess_status.py"],
+    "interpreter/kernels/rearrange.py": ["tests/evidence/test_rearrange_evidence.py"],
+    "interpreter/kernels/status.py": ["tests/interpreter/test_numeric_status.py", "tests/interpreter/test_local_status.py"],
+    "interpreter/kernels/tepl.py": ["tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_trem.py"],
+    "interpreter/kernels/ternary.py": ["tests/evidence/test_elementwise_evidence.py"],
+    "interpreter/kernels/tgemv.py": ["tests/interpreter/test_kernel_tgemv.py"],
+    "interpreter/kernels/tile_local.py": ["tests/evidence/test_tile_local_evidence.py"],
+    "interpreter/kernels/tile_scalar.py": ["tests/evidence/test_elementwise_evidence.py"],
+    "interpreter/kernels/unary.py": ["tests/evidence/test_elementwise_evidence.py"],
+}  # fmt: skip
+VERIFIERS: dict[str, list[str]] = {
+    "pto_dialect/ops.py": [LIT + "invalid_tgemv.mlir", LIT + "invalid_trem.mlir", LIT + "invalid_family.mlir", LIT + "invalid_matmul_epilogue.mlir", LIT + "ops.mlir", LIT + "ops_family.mlir", LIT + "ops_matmul_epilogue.mlir", "tests/dialect/test_pto_roundtrip_properties.py"],
+    "pto_dialect/compare_ops.py": [LIT + "invalid_compare.mlir", LIT + "ops_compare.mlir"],
+    "pto_dialect/convert_ops.py": [LIT + "invalid_convert.mlir", LIT + "ops_convert.mlir"],
+    "pto_dialect/data_movement.py": [LIT + "invalid_data_movement.mlir", LIT + "ops_data_movement.mlir"],
+    "pto_dialect/elementwise_ops.py": [LIT + "invalid_elementwise.mlir", LIT + "ops_elementwise.mlir"],
+    "pto_dialect/tile_local.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir"],
+    "pto_dialect/tile_local_base.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir"],
+    "pto_dialect/tile_rearrange.py": [LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", LIT + "invalid_tile_img2col.mlir", LIT + "ops_tile_img2col.mlir"],
+    "pto_dialect/tile_move.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir"],
+    "pto_dialect/tensor_local.py": [LIT + "invalid_tensor_local.mlir", LIT + "ops_tensor_local.mlir"],
+    "pto_dialect/tensor_convert.py": [LIT + "invalid_convert.mlir", LIT + "ops_tensor_convert.mlir"],
+}  # fmt: skip
+LOWERING: dict[str, list[str]] = {
+    "passes/lowering/elementwise.py": ["tests/passes/test_elementwise_lowering.py"],
+    "passes/lowering/compare_select.py": ["tests/passes/test_compare_select_lowering.py"],
+    "passes/lowering/conversion.py": ["tests/passes/test_conversion_lowering.py"],
+    "passes/lowering/reductions.py": ["tests/passes/test_reductions_lowering.py"],
+}
+GROUPS = {"kernels": KERNELS, "verifiers": VERIFIERS, "lowering": LOWERING}
+
+_CMP = {
+    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+    ast.In: ast.NotIn, ast.NotIn: ast.In,
+}  # fmt: skip
+_NAMES = {"fmax": "fmin", "fmin": "fmax", "maximum": "minimum", "minimum": "maximum"}
+_ROUND_ATTRS = {"floor": "ceil", "ceil": "floor", "rint": "trunc", "trunc": "rint"}
+_MODES = {"RNE": "RNA", "RNA": "RNE", "RTZ": "RTO", "RTO": "RTZ", "RTM": "RTP", "RTP": "RTM"}
+_MODE_STRINGS = {k.lower(): v.lower() for k, v in _MODES.items()}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    path: str
+    index: int  # position of the node in ast.walk order
+    kind: str
+    line: int
+    what: str
+
+    def ident(self) -> str:
+        return f"{self.path}:{self.line} {self.kind} {self.what}"
+
+
+def _skipped_nodes(tree: ast.Module) -> set[int]:
+    """Docstrings, annotations and decorators: never mutated."""
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            if isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+                skip.add(id(body[0].value))
+        for ann in [getattr(node, "annotation", None), getattr(node, "returns", None)]:
+            if ann is not None:
+                skip.update(id(n) for n in ast.walk(ann))
+        for dec in getattr(node, "decorator_list", []):
+            skip.update(id(n) for n in ast.walk(dec))
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            skip.update(id(n) for n in ast.walk(node))
+    return skip
+
+
+def _parents(tree: ast.Module) -> dict[int, ast.AST]:
+    return {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+
+
+def sites(path: str, base: Path = ROOT) -> list[Mutant]:
+    """Every mutation site of one module (as it is under ``base``)."""
+    tree = ast.parse((base / path).read_text())
+    skip = _skipped_nodes(tree)
+    parents = _parents(tree)
+    out: list[Mutant] = []
+    for i, node in enumerate(ast.walk(tree)):
+        if id(node) in skip:
+            continue
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Compare):
+            for j, op in enumerate(node.ops):
+                if type(op) in _CMP:
+                    out.append(Mutant(path, i, "cmp", line, f"op{j} {type(op).__name__}->{_CMP[type(op)].__name__}"))
+        elif isinstance(node, (ast.BinOp, ast.AugAssign)) and isinstance(node.op, (ast.Add, ast.Sub)):
+            out.append(Mutant(path, i, "arith", line, "+->-" if isinstance(node.op, ast.Add) else "-->+"))
+        elif isinstance(node, ast.Constant) and type(node.value) is int:
+            out.append(Mutant(path, i, "const", line, f"{node.value}->{node.value + 1}"))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in _MODE_STRINGS:
+            out.append(Mutant(path, i, "round", line, f"'{node.value}'->'{_MODE_STRINGS[node.value]}'"))
+        elif isinstance(node, ast.Raise) and isinstance(parents.get(id(node)), ast.If):
+            out.append(Mutant(path, i, "raise", line, "raise deleted"))
+        elif isinstance(node, ast.Attribute):
+            if node.attr in _NAMES:
+                out.append(Mutant(path, i, "minmax", line, f"{node.attr}->{_NAMES[node.attr]}"))
+            elif node.attr in _ROUND_ATTRS:
+                out.append(Mutant(path, i, "round", line, f"{node.attr}->{_ROUND_ATTRS[node.attr]}"))
+            elif node.attr in _MODES and isinstance(node.value, ast.Name) and node.value.id == "RoundingMode":
+                out.append(Mutant(path, i, "round", line, f"{node.attr}->{_MODES[node.attr]}"))
+        elif isinstance(node, ast.Name) and node.id in ("max", "min") and isinstance(
+            parents.get(id(node)), ast.Call
+        ):
+            out.append(Mutant(path, i, "minmax", line, f"{node.id}->{'min' if node.id == 'max' else 'max'}"))
+    return out
+
+
+def mutated_source(m: Mutant, text: str) -> str:
+    """``text`` (the module ``m`` was found in) with the mutation applied."""
+    tree = ast.parse(text)
+    node = list(ast.walk(tree))[m.index]
+    if m.kind == "cmp":
+        j = int(m.what.split()[0][2:])
+        node.ops[j] = _CMP[type(node.ops[j])]()
+    elif m.kind == "arith":
+        node.op = ast.Sub() if isinstance(node.op, ast.Add) else ast.Add()
+    elif m.kind == "const":
+        node.value = node.value + 1
+    elif m.kind == "raise":
+        parent = _parents(tree)[id(node)]
+        for field in ("body", "orelse"):
+            stmts = getattr(parent, field)
+            if node in stmts:
+                stmts[stmts.index(node)] = ast.Pass()
+    elif m.kind == "minmax" and isinstance(node, ast.Attribute):
+        node.attr = _NAMES[node.attr]
+    elif m.kind == "minmax":
+        node.id = "min" if node.id == "max" else "max"
+    elif m.kind == "round" and isinstance(node, ast.Constant):
+        node.value = _MODE_STRINGS[node.value]
+    elif m.kind == "round":
+        node.attr = _ROUND_ATTRS.get(node.attr) or _MODES[node.attr]
+    return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+
+
+def _copy_repo(dest: Path) -> None:
+    for name in ("pto_dialect", "passes", "interpreter", "tests", "examples", "scripts"):
+        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "Output", ".hypothesis"))
+    for name in ("pyproject.toml",):
+        shutil.copy(ROOT / name, dest / name)
+
+
+def run_tests(copy: Path, tests: list[str], timeout: float) -> tuple[str, float]:
+    """'pass' / 'fail' / 'timeout' of the mapped tests in ``copy``, and the seconds taken."""
+    env = dict(os.environ, PYTHONPATH=str(copy), PATH=f"{VENV_BIN}:{os.environ.get('PATH', '')}",
+               PYTHONDONTWRITEBYTECODE="1")  # fmt: skip
+    lit = [t for t in tests if not t.endswith(".py")]
+    py = [t for t in tests if t.endswith(".py")]
+    start = time.monotonic()
+    commands = []
+    if py:
+        commands.append([str(VENV_BIN / "python"), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *py])
+    if lit:
+        commands.append([str(VENV_BIN / "lit"), "-q", *lit])
+    for cmd in commands:
+        left = timeout - (time.monotonic() - start)
+        try:
+            r = subprocess.run(["nice", *cmd], cwd=copy, env=env, capture_output=True, timeout=max(left, 1))
+        except subprocess.TimeoutExpired:
+            return "timeout", time.monotonic() - start
+        if r.returncode != 0:
+            return "fail", time.monotonic() - start
+    return "pass", time.monotonic() - start
+
+
+def _equivalent() -> dict[str, str]:
+    """``path:line kind what`` -> why the mutant is equivalent (scripts/mutation_equivalent.txt)."""
+    out = {}
+    if EQUIVALENT.exists():
+        for line in EQUIVALENT.read_text().splitlines():
+            if line.strip() and not line.startswith("#") and " -- " in line:
+                key, why = line.split(" -- ", 1)
+                out[key.strip()] = why.strip()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sample", type=int, default=40, help="mutants to run (default 40)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per mutant")
+    ap.add_argument("--only", choices=sorted(GROUPS), action="append")
+    ap.add_argument("--module", action="append", help="only this module (path)")
+    ap.add_argument("--list", action="store_true", help="count the sites and exit")
+    ap.add_argument("--check-map", action="store_true", help="run every subset unmutated")
+    ap.add_argument("--output", type=Path, default=SURVIVORS)
+    args = ap.parse_args(argv)
+
+    groups = {g: GROUPS[g] for g in (args.only or GROUPS)}
+    modules = {p: (g, tests) for g, table in groups.items() for p, tests in table.items()}
+    if args.module:
+        modules = {p: modules[p] for p in args.module}
+    if args.list:
+        for p in modules:
+            kinds: dict[str, int] = {}
+            for m in sites(p):
+                kinds[m.kind] = kinds.get(m.kind, 0) + 1
+            print(f"{p}: {sum(kinds.values())} {kinds}")
+        print(f"{sum(len(sites(p)) for p in modules)} sites")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="pto-mutate-") as tmp:
+        copy = Path(tmp)
+        _copy_repo(copy)
+        if args.check_map:
+            bad = 0
+            for p, (_, tests) in modules.items():
+                verdict, secs = run_tests(copy, tests, args.timeout)
+                print(f"{verdict:7} {secs:6.1f}s {p}", flush=True)
+                bad += verdict != "pass"
+            return 1 if bad else 0
+        all_sites = [m for p in modules for m in sites(p, copy)]
+        rng = random.Random(args.seed)
+        chosen = rng.sample(all_sites, min(args.sample, len(all_sites)))
+        equivalent = _equivalent()
+        results: list[tuple[Mutant, str, float]] = []
+        lines_of: dict[Mutant, str] = {}
+        for n, m in enumerate(chosen, 1):
+            target = copy / m.path
+            original = target.read_text()
+            lines_of[m] = original.splitlines()[m.line - 1].strip()
+            try:
+                target.write_text(mutated_source(m, original))
+                verdict, secs = run_tests(copy, modules[m.path][1], args.timeout)
+            finally:
+                target.write_text(original)
+            results.append((m, verdict, secs))
+            print(f"[{n}/{len(chosen)}] {'SURVIVED' if verdict == 'pass' else 'killed  '} "
+                  f"{secs:6.1f}s {m.ident()}", flush=True)  # fmt: skip
+    lines = [f"# scripts/mutate.py --sample {args.sample} --seed {args.seed}"
+             f"{''.join(' --only ' + g for g in args.only or [])}: the surviving mutants "
+             "(path:line kind what [-- why it is equivalent])"]  # fmt: skip
+    for g in groups:
+        mine = [(m, v) for m, v, _ in results if modules[m.path][0] == g]
+        if not mine:
+            continue
+        alive = [m for m, v in mine if v == "pass"]
+        real = [m for m in alive if m.ident() not in equivalent]
+        rate = 100 * len(real) / len(mine)
+        summary = (f"{g}: {len(mine)} mutants, {len(alive)} survived, {len(alive) - len(real)} of "
+                   f"them equivalent: {rate:.0f}% surviving")  # fmt: skip
+        print(summary)
+        lines.append(f"# {summary}")
+        for m in alive:
+            why = equivalent.get(m.ident())
+            lines.append(f"{m.ident()}  | {lines_of[m]}" + (f" -- {why}" if why else ""))
+    args.output.write_text("\n".join(lines) + "\n")
+    print(f"survivors: {args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+// Corpus program 'model_mlp_gelu_tanh_f32' (tests/corpus/generate.py): ONNX Add, MatMul, Mul, Pow, Tanh imported with iree-import-onnx +
+// torch-onnx-to-torch-backend-pipeline,torch-backend-to-linalg-on-tensors-backend-pipeline.
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d1)>
+#map2 = affine_map<(d0, d1) -> ()>
+module {
+  func.func @main(%arg0: tensor<4x16xf32>, %arg1: tensor<16x32xf32>, %arg2: tensor<32xf32>, %arg3: tensor<32x16xf32>, %arg4: tensor<16xf32>) -> tensor<4x16xf32> {
+    %c3_i64 = arith.constant 3 : i64
+    %cst = arith.constant 0.000000e+00 : f32
+    %cst_0 = arith.constant dense<4.471500e-02> : tensor<f32>
+    %cst_1 = arith.constant dense<0.797884583> : tensor<f32>
+    %cst_2 = arith.constant dense<1.000000e+00> : tensor<f32>
+    %cst_3 = arith.constant dense<5.000000e-01> : tensor<f32>
+    %0 = tensor.empty() : tensor<4x32xf32>
+    %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<4x32xf32>) -> tensor<4x32xf32>
+    %2 = linalg.matmul ins(%arg0, %arg1 : tensor<4x16xf32>, tensor<16x32xf32>) outs(%1 : tensor<4x32xf32>) -> tensor<4x32xf32>
+    %3 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%2, %arg2 : tensor<4x32xf32>, tensor<32xf32>) outs(%0 : tensor<4x32xf32>) {
+    ^bb0(%in: f32, %in_4: f32, %out: f32):
+      %16 = arith.addf %in, %in_4 : f32
+      linalg.yield %16 : f32
+    } -> tensor<4x32xf32>
+    %4 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%3 : tensor<4x32xf32>) outs(%0 : tensor<4x32xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %16 = math.fpowi %in, %c3_i64 : f32, i64
+      linalg.yield %16 : f32
+    } -> tensor<4x32xf32>
+    %5 = linalg.generic {indexing_maps = [#map, #map2, #map], iterator_types = ["parallel", "parallel"]} ins(%4, %cst_0 : tensor<4x32xf32>, tensor<f32>) outs(%0 : tensor<4x32xf32>) {
+    ^bb0(%in: f32, %in_4: f32, %out: f32):
+      %16 = arith.mulf %in, %in_4 : f32
+      linalg.yield %16 : f32
+    } -> tensor<4x32xf32>
+    %6 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%3, %5 : tensor<4x32xf32>, tensor<4x32xf32>) outs(%0 : tensor<4x32xf32>) {
+    ^bb0(%in: f32, %in_4: f32, %out: f32):
+      %16 = arith.addf %in, %in_4 : f32
+      linalg.yield %16 : f32
+    } -> tensor<4x32xf32>
+    %7 = linalg.generic {indexing_maps = [#map, #map2, #map], iterator_types = ["parallel", "parallel"]} ins(%6, %cst_1 : tensor<4x32xf32>, tensor<f32>) outs(%0 : tensor<4x32xf32>) {
+    ^bb0(%in: f32, %in_4: f32, %out: f32):
+      %16 = arith.mulf %in, %in_4 : f32
+      linalg.yield %16 : f32
+    } -> tensor<4x32xf32>
+    %8 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%7 : tensor<4x32xf32>) outs(%0 : tensor<4x32xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %16 = math.tanh %in : f32
+      linalg.yield %16 : f32
+    } -> tensor<4x32xf32>
+    %9 = linalg.generic {indexing_maps = [#map, #map2, #map], iterator_types = ["parallel", "parallel"]} ins(%8, %cst_2 : tensor<4x32xf32>, tensor<f32>) outs(%0 : tensor<4x32xf32>) {
+    ^bb0(%in: f32, %in_4: f32, %out: f32):
+      %16 = arith.addf %in, %in_4 : f32
+      linalg.yield %16 : f32
+    } -> tensor<4x32xf32>
+    %10 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel"]} ins(%3, %9 : tensor<4x32xf32>, tensor<4x32xf32>) outs(%0 : tensor<4x32xf32>) {
+    ^bb0(%in: f32, %in_4: f32, %out: f32):
+      %16 = arith.mulf %in, %in_4 : f32
+      linalg.yield %16 : f32
+    } -> tensor<4x32xf32>
+    %11 = linalg.generic {indexing_maps = [#map, #map2, #map], iterator_types = ["parallel", "parallel"]} ins(%10, %cst_3 : tensor<4x32xf32>, tensor<f32>) outs(%0 : tensor<4x32xf32>) {
+    ^bb0(%in: f32, %in_4: f32, %out: f32):
+      %16 = arith.mulf %in, %in_4 : f32
+      linalg.yield %16 : f32
+    } -> tensor<4x32xf32>
+    %12 = tensor.empty() : tensor<4x16xf32>
+    %13 = linalg.fill ins(%cst : f32) outs(%12 : tensor<4x16xf32>) -> tensor<4x16xf32>
+    %14 = linalg.matmul ins(%11, %arg3 : tensor<4x32xf32>, tensor<32x16xf32>) outs(%13 : tensor<4x16xf32>) -> tensor<4x16xf32>
+    %15 = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%14, %arg4 : tensor<4x16xf32>, tensor<16xf32>) outs(%12 : tensor<4x16xf32>) {
+    ^bb0(%in: f32, %in_4: f32, %out: f32):
+      %16 = arith.addf %in, %in_4 : f32
+      linalg.yield %16 : f32
+    } -> tensor<4x16xf32>
+    return %15 : tensor<4x16xf32>
+  }
+}
+

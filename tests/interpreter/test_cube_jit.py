@@ -1,0 +1,238 @@
+"""The compiled (numba) CUBE kernels against the numpy reference: identical bits (issue 26).
+
+Every case runs ``cube_matrix`` with ``PTO_KERNELS=numpy`` and ``PTO_KERNELS=compiled`` and
+requires the same result bits (and the same NaN positions): non-MX float input pairs from raw
+codes (inf / NaN / subnormal codes included), MX pairs with ordinary and extreme E8M0 scales
+(the float64 round-to-odd path), packed X2 B, C and Bias, GEMV and matmul shapes around the
+kernels' tile sizes. Rounding ties are checked against hand-derived bits, with a
+double-rounding step shown to get them wrong. Shapes stay small: the cost of this file is
+numba's first compilation (about 5 CPU-s; later runs load the on-disk cache).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_kernel_tgemv import MX_TYPES, raw
+
+from interpreter.kernels import cube_matrix, jit
+from pto_dialect.datatypes import TileDataType as T
+from tests.budget import examples
+
+pytest.importorskip("numba")
+
+F32 = np.float32
+DENSE = [T.FP32, T.TF32, T.HF32, T.FP16, T.BF16, T.HIF8, T.E4M3, T.E5M2, T.E3M2, T.E2M3,
+         T.E2M1X2, T.E1M2X2]
+SPECIAL32 = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1.1754942e-38,
+                      3.4028235e38, -3.4028235e38, 1.0, -1.0, 2.0**-24, 0.5], F32)
+
+
+@contextmanager
+def kernels(name: str):
+    old = os.environ.get(jit.ENV)
+    os.environ[jit.ENV] = name
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ[jit.ENV]
+        else:
+            os.environ[jit.ENV] = old
+
+
+def same(*args, **kw):
+    with kernels("numpy"):
+        want = cube_matrix(*args, **kw)
+    with kernels("compiled"):
+        got = cube_matrix(*args, **kw)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), (got, want)
+    return got
+
+
+def _fp32_codes(t, rng, shape, specials):
+    x = (rng.standard_normal(shape) * 2.0 ** rng.integers(-30, 30, shape)).astype(F32)
+    if specials:
+        pick = rng.random(shape) < 0.2
+        x[pick] = rng.choice(SPECIAL32, shape)[pick]
+    low = {T.FP32: 0, T.TF32: 0x1FFF, T.HF32: 0x0FFF}[t]
+    return (x.view(np.uint32) & ~np.uint32(low)).view(F32) if t is T.FP32 else \
+        x.view(np.uint32) & ~np.uint32(low)
+
+
+def _dense_codes(t, rng, shape, specials):
+    if t in (T.FP32, T.TF32, T.HF32):
+        return _fp32_codes(t, rng, shape, specials)
+    if t in (T.FP16, T.BF16):
+        c = rng.integers(0, 1 << 16, shape).astype(np.uint16)
+        if not specials:
+            c &= 0xBBFF  # exponents below the all-ones one
+        return c
+    c = rng.integers(0, 256, shape).astype(np.uint8)
+    if t in (T.E3M2, T.E2M3):
+        c &= 0x3F
+    if t.packed_x2:
+        c &= 0x0F
+    return c
+
+
+def _acc_values(rng, shape, specials):
+    x = (rng.standard_normal(shape) * 4).astype(F32)
+    if specials:
+        pick = rng.random(shape) < 0.2
+        x[pick] = rng.choice(SPECIAL32, shape)[pick]
+    return x
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(
+    t=st.sampled_from(DENSE),
+    form=st.sampled_from(["TMATMUL", "TMATMUL_BIAS", "TMATMUL_ACC", "TGEMV", "TGEMV_BIAS",
+                          "TGEMV_ACC"]),
+    m=st.integers(1, 9),
+    k=st.integers(1, 70),
+    n=st.integers(1, 40),
+    specials=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_dense_compiled_equals_numpy(t, form, m, k, n, specials, seed):
+    rng = np.random.default_rng(seed)
+    m = 1 if form.startswith("TGEMV") else m
+    a, b = _dense_codes(t, rng, (m, k), specials), _dense_codes(t, rng, (k, n), specials)
+    kw = {"a_type": t, "b_type": t}
+    if form.endswith("_ACC"):
+        kw["c"] = _acc_values(rng, (m, n), specials)
+    if form.endswith("_BIAS"):
+        kw["bias"] = _acc_values(rng, (1, n), specials)
+    same(form, a, b, **kw)
+
+
+def _mx_scales(rng, shape, extreme):
+    if extreme:  # scaled elements leave FP32's range: the float64 round-to-odd path
+        return rng.choice(np.array([0, 1, 2, 20, 127, 200, 253, 254, 255], np.uint8), shape)
+    return rng.integers(112, 142, shape).astype(np.uint8)
+
+
+def _pack(codes):
+    if codes.shape[-1] % 2:
+        codes = np.concatenate([codes, np.zeros_like(codes[..., :1])], axis=-1)
+    return (codes[..., 0::2] | (codes[..., 1::2] << 4)).astype(np.uint8)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(
+    at=st.sampled_from(MX_TYPES),
+    bt=st.sampled_from(MX_TYPES),
+    form=st.sampled_from(["TMATMUL_MX", "TMATMUL_MX_BIAS", "TMATMUL_MX_ACC", "TGEMV_MX",
+                          "TGEMV_MX_BIAS", "TGEMV_MX_ACC"]),
+    m=st.integers(1, 9),
+    k=st.integers(1, 100),
+    n=st.integers(1, 40).map(lambda x: 2 * x),
+    extreme=st.booleans(),
+    specials=st.booleans(),
+    packed=st.booleans(),
+    profile=st.sampled_from(["ordered", "exact"]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_mx_compiled_equals_numpy(at, bt, form, m, k, n, extreme, specials, packed, profile,
+                                  seed):
+    """MX pairs in the ordered profile (FMA or float64 path) and the exact one (compiled
+    block sums for block-exact pairs)."""
+    rng = np.random.default_rng(seed)
+    m = 1 if form.startswith("TGEMV") else m
+    ac, bc = raw(at, rng, (m, k), finite=not specials), raw(bt, rng, (k, n), finite=not specials)
+    packed = packed and at.packed_x2 and bt.packed_x2 and k % 2 == 0
+    if packed:
+        ac, bc = _pack(ac & 0x0F), _pack(bc & 0x0F)
+    nb = -(-k // 32)
+    kw = {"a_type": at, "b_type": bt, "packed": packed, "profile": profile}
+    if at not in (T.FP16, T.BF16):
+        kw["a_scale"] = _mx_scales(rng, (m, nb), extreme)
+    if bt not in (T.FP16, T.BF16):
+        kw["b_scale"] = _mx_scales(rng, (nb, n), extreme)
+    if form.endswith("_ACC"):
+        kw["c"] = _acc_values(rng, (m, n), specials)
+    if form.endswith("_BIAS"):
+        kw["bias"] = _acc_values(rng, (1, n), specials)
+    same(form, ac, bc, **kw)
+
+
+@pytest.mark.parametrize(("m", "k", "n"), [(1, 7, 600), (1, 33, 1), (6, 5, 97), (13, 40, 64)])
+def test_tile_edges(m, k, n):
+    """Shapes across the kernels' tiles: GEMV column chunks (512) and row groups (4), matmul
+    row tiles (4) and column panels (32) with tails."""
+    rng = np.random.default_rng(m * k * n)
+    a = (rng.standard_normal((m, k)) * 3).astype(np.float16)
+    b = (rng.standard_normal((k, n)) * 3).astype(np.float16)
+    same("TMATMUL" if m > 1 else "TGEMV", a, b)
+    e4 = raw(T.E4M3, rng, (k, n))
+    sa = rng.integers(120, 135, (m, -(-k // 32))).astype(np.uint8)
+    sb = rng.integers(120, 135, (-(-k // 32), n)).astype(np.uint8)
+    same("TMATMUL_MX", raw(T.E4M3, rng, (m, k)), e4, a_type=T.E4M3, b_type=T.E4M3, a_scale=sa,
+         b_scale=sb)
+
+
+def test_rounding_tie_after_a_dropped_sticky_bit():
+    """acc = 1 + 2^-23, then the exact term 2^-24 - 2^-64 (a product of two FP32 values): the
+    exact sum lies just below the tie between 1 + 2^-23 and 1 + 2^-22, so RNE keeps
+    1 + 2^-23. A float64 sum (which rounds to the tie) cast to FP32 gives 1 + 2^-22: a kernel
+    that rounds twice fails this test."""
+    a = np.array([[1 + 2.0**-23, 2.0**-24 * (1 + 2.0**-20)]], F32)
+    b = np.array([[1.0], [1 - 2.0**-20]], F32)
+    want = F32(1 + 2.0**-23)
+    for form in ("TGEMV", "TMATMUL"):
+        got = same(form, a, b)
+        assert got[0, 0] == want
+    twice = F32(np.float64(F32(1 + 2.0**-23)) + np.float64(a[0, 1]) * np.float64(b[1, 0]))
+    assert twice == F32(1 + 2.0**-22) != want
+
+
+def test_wide_path_rounding_tie():
+    """The same tie through the float64 round-to-odd step (MX scales outside FP32's range on
+    one side: A's scale 2^-127 on a block of FP16 elements is below FP32's subnormals)."""
+    from interpreter.kernels import cube_jit
+
+    acc = np.array([[1 + 2.0**-23]], F32)
+    af64 = np.array([[2.0**-24 * (1 + 2.0**-20)]])
+    dec = cube_jit.decoder(T.FP32, np.array([[1 - 2.0**-20]], F32).view(np.uint32))
+    got = cube_jit.ordered_wide(af64, dec, None, acc)
+    assert got[0, 0] == F32(1 + 2.0**-23)
+
+
+def test_engine_selection(monkeypatch):
+    monkeypatch.setenv(jit.ENV, "numpy")
+    assert jit.engine() == "numpy" and not jit.compiled()
+    monkeypatch.setenv(jit.ENV, "compiled")
+    assert jit.compiled()
+    monkeypatch.delenv(jit.ENV)
+    assert jit.engine() == "compiled"  # numba is installed here
+    monkeypatch.setenv(jit.ENV, "fast")
+    with pytest.raises(ValueError, match="PTO_KERNELS='fast'"):
+        jit.engine()
+
+
+def test_startup_does_not_import_numba():
+    code = ("import sys, interpreter, interpreter.kernels, pto_dialect.tools.pto_opt, "
+            "interpreter.tools.pto_run; assert 'numba' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_two_thread_column_split(monkeypatch):
+    """Large products split their columns across two threads; the split is at a panel
+    boundary and changes no bit (forced here on small shapes)."""
+    from interpreter.kernels import cube_jit
+
+    monkeypatch.setattr(cube_jit, "_THREAD_MIN", 1)
+    rng = np.random.default_rng(5)
+    for m, n in ((1, 130), (5, 97)):
+        a = _dense_codes(T.BF16, rng, (m, 9), True)
+        b = _dense_codes(T.BF16, rng, (9, n), True)
+        same("TMATMUL", a, b, a_type=T.BF16, b_type=T.BF16)
