@@ -43,7 +43,9 @@ the B.IOR against the B.FPATR's scalar parameters -> TileLegality).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import fields
 from typing import ClassVar
 
@@ -433,9 +435,20 @@ class BlockOp(IRDLOperation):
         return out
 
     def summary(self, *, trem_types=None) -> isa.BlockSummary:
-        """Run the isa structure checker; PTOFault propagates (interpreter use)."""
-        kw = {} if trem_types is None else {"trem_types": trem_types}
-        return isa.check_block(self.commands(), profile=target_profile(self).value, **kw)
+        """Run the isa structure checker; PTOFault propagates (interpreter use).
+
+        The result is remembered on the op while its content is unchanged (:func:`decoded`),
+        so verification, planning and execution decode a block once."""
+        if trem_types is not None:
+            return isa.check_block(self.commands(), profile=target_profile(self).value,
+                                   trem_types=trem_types)  # fmt: skip
+        memo = decoded(self)
+        if memo is not None and memo[1] is not None:
+            return memo[1]
+        s = isa.check_block(self.commands(), profile=target_profile(self).value)
+        if memo is not None:
+            memo[1] = s
+        return s
 
     # -- syntax ---------------------------------------------------------------------
     def print(self, printer: Printer) -> None:
@@ -818,11 +831,76 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     return cop
 
 
+_DECODED = "_pto_decoded"
+"""``op.__dict__`` key of a block's decoding memo: ``[content key, summary, linked op]``."""
+
+
+def _content_key(block: BlockOp) -> tuple:
+    """Everything a block's summary and linked op depend on: its target profile, attributes,
+    operand and result types, and its command ops with their properties (compared by
+    identity first, so an unchanged block is recognised in microseconds)."""
+    return (
+        target_profile(block),
+        tuple(block.attributes.items()),
+        tuple(v.type for v in block.operands),
+        tuple(r.type for r in block.results),
+        tuple((o, tuple(o.properties.items())) for o in block.body.block.ops),
+    )
+
+
+_UNCHANGED: ContextVar[bool] = ContextVar("pto_blocks_unchanged", default=False)
+
+
+@contextmanager
+def unchanged() -> Iterator[None]:
+    """While active, a block's decoding memo is used without comparing its content key: the
+    caller promises that no block changes meanwhile (the interpreter while it plans a verified
+    module, which must not be mutated after its first run)."""
+    token = _UNCHANGED.set(True)
+    try:
+        yield
+    finally:
+        _UNCHANGED.reset(token)
+
+
+def decoded(block: BlockOp) -> list | None:
+    """The decoding memo of ``block``: ``[key, summary or None, linked op or None]``, reset
+    when the block's content changed since it was filled (a pass rewrote it), None when the
+    content cannot be keyed (the uncached path then reports the problem).
+
+    Verification, the interpreter's plans and its execution ask for a block's summary and
+    linked op several times; decoding once keeps loading a block program fast (issue 26). The
+    memo lives in the op's ``__dict__``, so it is pickled with the module
+    (:mod:`interpreter.ssa.module_cache`) and dropped by ``clone``. Only successful results are
+    kept: a fault is recomputed, and raised, every time."""
+    memo = block.__dict__.get(_DECODED)
+    if memo is not None and _UNCHANGED.get():
+        return memo
+    try:
+        key = _content_key(block)
+    except Exception:  # noqa: BLE001 - a malformed block: decode without the memo
+        return None
+    if memo is None or memo[0] != key:
+        memo = block.__dict__[_DECODED] = [key, None, None]
+    return memo
+
+
 def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     """TileLegality/TileAllocation of a linked block against its tile types (D12 order).
 
-    Returns the equivalent tile-level op. Raises :class:`PTOFault`.
+    Returns the equivalent tile-level op (remembered with the block's summary,
+    :func:`decoded`; callers must not change it). Raises :class:`PTOFault`.
     """
+    memo = decoded(block)
+    if memo is not None and memo[1] is s and memo[2] is not None:
+        return memo[2]
+    op = _check_linked(block, s)
+    if memo is not None and memo[1] is s:
+        memo[2] = op
+    return op
+
+
+def _check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     op = tile_op_of(block, s)
     if target_profile(block) is not TargetProfile.A5:
         op.attributes["pto.target"] = block_target_attr(block)

@@ -1,10 +1,12 @@
 """The global-memory TLSU operations: MGATHER, MGATHER_MASK, MGATHER_CAS, MSCATTER,
 MSCATTER_MASK, TPREFETCH and GMOV (TLSU Functions 4, 6, 8, 5, 7, 3 and 13; D25).
 
-Global memory at the SSA level is a 1-D byte tensor ``tensor<Nxi8>`` (its bytes are the GM the
-program sees; N bounds the permitted addresses, so an access beyond it is DataPage) and a byte
-``base`` of type ``index`` (the block's B.IOR RegSrc0). An op that writes GM returns the updated
-tensor (value semantics, like ``pto.tstore``). Every op is a small subclass of
+Global memory at the SSA level is a ranked tensor whose row-major bytes are the GM the program
+sees: a byte tensor ``tensor<Nxi8>``, or a table such as ``tensor<VxDxf32>`` (an embedding
+table too large for a tile: a gather reads its rows at byte displacements ``row * D * 4 + col *
+4``); its byte size bounds the permitted addresses, so an access beyond it is DataPage. The
+``base`` is a byte address of type ``index`` (the block's B.IOR RegSrc0). An op that writes GM
+returns the updated tensor (value semantics, like ``pto.tstore``). Every op is a small subclass of
 :class:`GlobalMemoryOp` and one row per concern table: the kernel
 (``interpreter.kernels.indexed``), the encoding (``isa.TLSU_FUNCTIONS``), the block former
 (``passes.pto_form_bundles.FORMERS``), the decoded dispatch (:data:`GM_OP_OF_FUNCTION`).
@@ -15,8 +17,8 @@ Syntax (one form for all)::
         : (tensor<4096xi8>, index, !pto.tile<8x4xsi32, valid=1x2>) -> !pto.tile<64x2xui8, valid=1x2>
 
 Static legality (TileLegality, each rule a negative lit test; pto-spec catalog records and
-``asl/tile/model/memory/gather-scatter.asl``, ``atomics.asl``): the GM operand is a 1-D
-``i8`` tensor and the base an ``index``; index tiles have a signed or unsigned integer type
+``asl/tile/model/memory/gather-scatter.asl``, ``atomics.asl``): the GM operand is a ranked
+tensor of whole-byte elements and the base an ``index``; index tiles have a signed or unsigned integer type
 (D25: any width, as the ASL's ``IndexedTLSUIndexDataTypeLegal``); the transfer type is not a
 packed 4-bit type (no nibble selector, ``IndexedTLSUTransferDataTypeLegal``); every source has
 the destination's (or data tile's) valid shape, is Local and is held by every PE of the op's
@@ -30,6 +32,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseArrayBase,
     IndexType,
     IntegerType,
@@ -63,9 +66,12 @@ DOCS = "docs/gm-indexed.md"
 
 
 def is_gm_tensor(t: Attribute) -> bool:
-    """A 1-D tensor of 8-bit integers (signless, signed or unsigned): GM bytes."""
-    return (isinstance(t, TensorType) and t.get_num_dims() == 1
-            and isinstance(t.element_type, IntegerType) and t.element_type.width.data == 8)  # fmt: skip
+    """A ranked tensor of whole-byte integer or float elements: its row-major bytes are GM."""
+    if not isinstance(t, TensorType):
+        return False
+    e = t.element_type
+    bits = e.width.data if isinstance(e, IntegerType) else getattr(e, "bitwidth", 0)
+    return isinstance(e, IntegerType | AnyFloat) and bits >= 8 and bits % 8 == 0
 
 
 def carrier_or_packed_supported(dt) -> bool:
@@ -130,8 +136,8 @@ class GlobalMemoryOp(PTOOp):
     def _gm_rules(self) -> None:
         gm, base = self.gm, self.base
         if not is_gm_tensor(gm.type):
-            raise self.fault(TL, f"gm must be a 1-D tensor of i8 (GM bytes), got "
-                             f"{type_name(gm.type)}", DOCS)  # fmt: skip
+            raise self.fault(TL, f"gm must be a ranked tensor of whole-byte elements (its bytes "
+                             f"are GM), got {type_name(gm.type)}", DOCS)  # fmt: skip
         if not isinstance(base.type, IndexType):
             raise self.fault(TL, f"base must be an index (the B.IOR base GPR), got "
                              f"{type_name(base.type)}", DOCS)  # fmt: skip
@@ -237,7 +243,7 @@ class MGatherOp(GatherOp):
     MNEMONIC: ClassVar[str] = "MGATHER"
     SPEC: ClassVar[str] = "asl/tile/memory-and-data-movement/irregular/MGATHER.asl"
     ROLES: ClassVar[tuple[str, ...]] = ("index",)
-    gm = operand_def(TensorType)
+    gm = operand_def()
     base = operand_def()
     index = operand_def()
     result = result_def(TileType)
@@ -266,7 +272,7 @@ class MGatherMaskOp(GatherOp):
     SPEC: ClassVar[str] = "asl/tile/memory-and-data-movement/irregular/MGATHER_MASK.asl"
     ROLES: ClassVar[tuple[str, ...]] = ("index", "mask")
     LAYOUT_MATCH: ClassVar[bool] = True
-    gm = operand_def(TensorType)
+    gm = operand_def()
     base = operand_def()
     index = operand_def()
     mask = operand_def()
@@ -302,7 +308,7 @@ class MGatherCasOp(GatherOp):
     SPEC: ClassVar[str] = "asl/tile/memory-and-data-movement/irregular/MGATHER_CAS.asl"
     ROLES: ClassVar[tuple[str, ...]] = ("index", "expected", "replacement")
     WRITES_GM: ClassVar[bool] = True
-    gm = operand_def(TensorType)
+    gm = operand_def()
     base = operand_def()
     index = operand_def()
     expected = operand_def()
@@ -351,7 +357,7 @@ class MScatterOp(ScatterOp):
     SPEC: ClassVar[str] = "asl/tile/memory-and-data-movement/irregular/MSCATTER.asl"
     ROLES: ClassVar[tuple[str, ...]] = ("index",)
     data = operand_def()
-    gm = operand_def(TensorType)
+    gm = operand_def()
     base = operand_def()
     index = operand_def()
     gm_out = result_def(TensorType)
@@ -379,7 +385,7 @@ class MScatterMaskOp(ScatterOp):
     SPEC: ClassVar[str] = "asl/tile/memory-and-data-movement/irregular/MSCATTER_MASK.asl"
     ROLES: ClassVar[tuple[str, ...]] = ("index", "mask")
     data = operand_def()
-    gm = operand_def(TensorType)
+    gm = operand_def()
     base = operand_def()
     index = operand_def()
     mask = operand_def()
@@ -413,7 +419,7 @@ class TPrefetchOp(GlobalMemoryOp):
     FUNCTION: ClassVar[int] = 3
     MNEMONIC: ClassVar[str] = "TPREFETCH"
     SPEC: ClassVar[str] = "asl/tile/memory-and-data-movement/regular/TPREFETCH.asl"
-    gm = operand_def(TensorType)
+    gm = operand_def()
     base = operand_def()
     row_stride = operand_def()
     footprint = prop_def(TypeAttribute)

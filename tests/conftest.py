@@ -13,6 +13,8 @@ Kernels run on the numpy reference (``PTO_KERNELS=numpy``, issue 26) unless the 
 sets ``PTO_KERNELS``: the suite checks the reference, ``tests/interpreter/test_cube_jit.py``
 checks the compiled kernels against it on small shapes, and no other test pays for numba's
 compilation.
+
+The module cache (``PTO_MODULE_CACHE=0``, issue 26) is off unless the environment sets it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("PTO_ENGINE", "both")
 os.environ.setdefault("PTO_KERNELS", "numpy")
+# The disk cache of loaded modules (issue 26) is off: the suite parses what it runs, and
+# writes nothing under the user's cache directory; tests/interpreter/test_module_cache.py
+# turns it on in a temporary folder.
+os.environ.setdefault("PTO_MODULE_CACHE", "0")
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]

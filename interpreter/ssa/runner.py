@@ -39,7 +39,7 @@ from xdsl.utils.exceptions import DiagnosticException, InterpretationError, Pars
 
 from interpreter.kernels.status import NumericStatus, active, record, recording
 from interpreter.observe import Observer, current, observing, reported, suspended
-from interpreter.ssa import compiled
+from interpreter.ssa import compiled, module_cache
 from interpreter.ssa.bundle_functions import PTOBundleFunctions
 from interpreter.ssa.gm_functions import GlobalMemoryFunctions
 from interpreter.ssa.pto_functions import PTOFunctions
@@ -71,6 +71,7 @@ __all__ = [
     "build_context",
     "extra_functions",
     "load_module",
+    "load_program",
     "parse_module_text",
     "run",
 ]
@@ -143,21 +144,7 @@ def load_module(
     if isinstance(module_or_path, builtin.ModuleOp):
         module = module_or_path
     else:
-        ctx = ctx or build_context()
-        if isinstance(module_or_path, os.PathLike) or (
-            isinstance(module_or_path, str) and not any(c in module_or_path for c in "{\n")
-        ):
-            path = Path(module_or_path)
-            try:
-                text = path.read_text()
-            except OSError as e:
-                raise RunError(f"cannot read '{path}': {e.strerror or e}") from None
-            name = str(path)
-        elif isinstance(module_or_path, str):
-            text, name = module_or_path, "<string>"
-        else:
-            raise RunError(f"expected a ModuleOp, a path or MLIR text, got {type(module_or_path)}")
-        module = parse_module_text(text, name, ctx)
+        module = parse_module_text(*_source_text(module_or_path), ctx or build_context())
 
     try:
         check_module(module)
@@ -173,6 +160,41 @@ def load_module(
     except Exception as e:  # an exception inside an xDSL verifier: malformed op
 
         raise RunError(f"verification failed: malformed input: {first_line(e)}") from None
+    return module
+
+
+def _source_text(path_or_text: str | os.PathLike[str]) -> tuple[str, str]:
+    """(text, name) of a path or of MLIR text (a string with ``{`` or a newline)."""
+    if isinstance(path_or_text, os.PathLike) or (
+        isinstance(path_or_text, str) and not any(c in path_or_text for c in "{\n")
+    ):
+        path = Path(path_or_text)
+        try:
+            return path.read_text(), str(path)
+        except OSError as e:
+            raise RunError(f"cannot read '{path}': {e.strerror or e}") from None
+        except UnicodeDecodeError as e:
+            raise RunError(f"'{path}' is not UTF-8 text (byte {e.start}: {e.reason})") from None
+    if isinstance(path_or_text, str):
+        return path_or_text, "<string>"
+    raise RunError(f"expected a ModuleOp, a path or MLIR text, got {type(path_or_text)}")
+
+
+_CHECKED = "_pto_checked"
+"""``module.__dict__`` flag: :func:`load_program` verified and size-checked this module."""
+
+
+def load_program(text: str, name: str = "<string>") -> builtin.ModuleOp:
+    """Parse, verify and size-check MLIR text, once: a text loaded before (by any process)
+    comes verified from the disk cache of :mod:`interpreter.ssa.module_cache`, without
+    parsing. :func:`run` does not verify the result again; it must not be mutated (or pass it
+    to :func:`load_module` after the change)."""
+    module = module_cache.load(text, name)
+    if module is None:
+        module = load_module(parse_module_text(text, name))
+        _check_tensor_sizes(module)
+        module_cache.store(text, name, module)
+    module.__dict__[_CHECKED] = True
     return module
 
 
@@ -337,11 +359,14 @@ def run(
     if engine not in ENGINES:
         raise RunError(f"unknown engine '{engine}' (choose from {', '.join(ENGINES)})")
 
-    checked = isinstance(module_or_path, builtin.ModuleOp) and compiled.cached(module_or_path)
-    if checked:
-        module = module_or_path  # verified and size-checked when its first plan was compiled
+    if not isinstance(module_or_path, builtin.ModuleOp):
+        module, checked = load_program(*_source_text(module_or_path)), True
     else:
-        module = load_module(module_or_path)
+        module = module_or_path
+        # verified and size-checked by load_program or when its first plan was compiled
+        checked = bool(module.__dict__.get(_CHECKED)) or compiled.cached(module)
+        if not checked:
+            load_module(module)
     callee = SymbolTable.lookup_symbol(module, symbol)
     if callee is None:
         raise RunError(no_function_message(module, symbol))

@@ -29,6 +29,9 @@ What ran (:mod:`interpreter.observe`): a progress line on stderr (``pto-run: 120
 capacity on stderr after the run; ``--trace FILE`` writes every executed op and block as
 Chrome trace JSON. Both are written after a fault too, up to the faulting op.
 
+The program is parsed and verified once; a text run before comes from the disk cache of
+verified modules (:mod:`interpreter.ssa.module_cache`, ``PTO_MODULE_CACHE=0`` turns it off).
+
 xDSL's ``xDSLRunMain`` passes arguments as attribute text and prints Python values, so
 it does not fit the npz interface; this is a small argparse tool on :func:`interpreter.run`.
 """
@@ -46,7 +49,7 @@ import numpy as np
 from interpreter.kernels import PROFILES, NumericProfile
 from interpreter.kernels.status import NumericStatus
 from interpreter.observe import Observer, Observers, Progress, Stats, Trace, expected_ops
-from interpreter.ssa.runner import RunError, load_module, parse_module_text, run
+from interpreter.ssa.runner import RunError, load_program, run
 from pto_dialect.faults import PTOFault
 from pto_dialect.tools.boundary import first_line, guarded
 from pto_dialect.upstream.source_diagnostics import no_function_message
@@ -207,7 +210,7 @@ def _run(args: argparse.Namespace) -> int:
     _check_args(args)
     if args.file == "-":
         stream = getattr(sys.stdin, "buffer", sys.stdin)
-        module = load_module(parse_module_text(_read_text(stream, "<stdin>"), "<stdin>"))
+        module = load_program(_read_text(stream, "<stdin>"), "<stdin>")
     else:
         if os.path.isdir(args.file):
             raise RunError(f"'{args.file}' is a directory, not an MLIR file")
@@ -223,7 +226,7 @@ def _run(args: argparse.Namespace) -> int:
                 text = _read_text(f, args.file)
         except OSError as e:
             raise RunError(f"cannot read '{args.file}': {e.strerror or e}") from None
-        module = load_module(parse_module_text(text, args.file))
+        module = load_program(text, args.file)
     callee = SymbolTable.lookup_symbol(module, args.symbol)
     if callee is None:
         raise RunError(no_function_message(module, args.symbol))

@@ -297,10 +297,12 @@ class ElementwisePlan:
             idx = [self.index(0) for _ in sh]
             return Val(SCALAR, self(tensor.ExtractOp(v, idx, elt)).results[0])
         s = dims[0]
-        if dims == list(range(0, len(dims))):
-            split, cls = len(dims), ROW
-        elif dims == list(range(n - len(dims), n)):
-            split, cls = n - len(dims), COL
+        # unit dimensions of the iteration are free: they join either block
+        free = [k in dims or self.shape[k] == 1 for k in range(n)]
+        if dims == sorted(dims) and all(free[: dims[-1] + 1]):
+            split, cls = dims[-1] + 1, ROW
+        elif dims == sorted(dims) and all(free[dims[0]:]):
+            split, cls = dims[0], COL
         else:
             raise Refused(f"broadcast input {i} ({m}) varies along neither a leading nor a "
                           "trailing block of dimensions (needs a transpose first)")  # fmt: skip

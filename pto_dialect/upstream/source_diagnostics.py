@@ -46,6 +46,8 @@ __all__ = [
     "no_function_message",
     "op_location",
     "op_span",
+    "op_spans",
+    "set_op_spans",
 ]
 
 _OP_SPANS: WeakKeyDictionary[Operation, Span] = WeakKeyDictionary()
@@ -54,6 +56,18 @@ _OP_SPANS: WeakKeyDictionary[Operation, Span] = WeakKeyDictionary()
 def op_span(op: Operation) -> Span | None:
     """The span of ``op``'s first token through its name, if a :class:`SourceParser` read it."""
     return _OP_SPANS.get(op)
+
+
+def op_spans(module: Operation) -> list[tuple[Operation, Span]]:
+    """The spans of ``module`` and the ops in it (those a :class:`SourceParser` read), for
+    keeping them with a stored module (:func:`set_op_spans` restores them)."""
+    return [(op, span) for op in module.walk() if (span := _OP_SPANS.get(op)) is not None]
+
+
+def set_op_spans(spans: Iterable[tuple[Operation, Span]]) -> None:
+    """Give ops the source spans :func:`op_spans` listed (a module loaded from a cache)."""
+    for op, span in spans:
+        _OP_SPANS[op] = span
 
 
 def op_location(op: Operation) -> str | None:

@@ -46,14 +46,13 @@ FULLY_LOWERED = frozenset(
     model_mlp_gelu_erf_f32 model_mlp_gelu_tanh_f32 model_mlp_silu_f32 model_llama_mlp_f32
     model_llama_mlp_f16 model_l2_normalize_f32 model_encoder_block_f32
     model_decoder_attention_rope_f32 model_embedding_classifier_f32 model_topk_head_f32
+    model_cnn_f32 model_dynamic_quant_linear_f32 model_gru_cell_f32 model_gru_onnx_f32
+    model_lstm_cell_f32 model_lstm_onnx_f32
     """.split()
 )
 """Corpus programs that lower completely today (the others say why: D19)."""
 
-AWAITING = {
-    "model_dynamic_quant_linear_f32": "DynamicQuantizeLinear's u8 zero point reaches i8 through an "
-    "out-of-range arith.fptosi, poison in MLIR: pto-run refuses it until D21 picks the wrapped value",
-}
+AWAITING: dict[str, str] = {}
 """Corpus programs that cannot run yet, with the reason (strict: they turn red once they can)."""
 
 IDS = [c.name for c in CASES]

@@ -552,3 +552,23 @@ def test_tquant_hypothesis(x, scale, zp, mode, sat):
     r = round_int(Fraction(x) * Fraction(scale) + zp, mode)
     want = min(max(r, -128), 127) if sat else (r + 128) % 256 - 128
     assert int(got[0, 0]) == want
+
+
+def test_default_rounding_overflows_like_rne():
+    """RMode 0 (default) is RNE for TCVT: FP32 -> FP16 beyond the largest finite value goes
+    to infinity from the halfway point 65520 (between 65504 and 2^16) on; RTZ saturates.
+    Hand-derived; kills the mutant that drops mode 0 from the to-infinity modes (issue 27)."""
+    x = np.array([[1e6, -1e6, 70000.0, 65519.0, 65520.0, 1.0, -0.0, 3.0]], np.float32)
+    inf = math.inf
+    want = [inf, -inf, inf, 65504.0, inf, 1.0, -0.0, 3.0]
+    for rmode in (0, 1):  # default, RNE
+        got, _ = cv.tcvt_tile(x, None, "null", TileDataType.FP32, TileDataType.FP16, rmode=rmode)
+        assert got.astype(np.float64).tolist()[0] == want
+    got, _ = cv.tcvt_tile(x, None, "null", TileDataType.FP32, TileDataType.FP16, rmode=2)  # RTZ
+    assert got.astype(np.float64).tolist()[0] == [65504.0, -65504.0, 65504.0, 65504.0, 65504.0, 1.0, -0.0, 3.0]
+
+
+def test_payloads_are_two_dimensional():
+    """A 3-D payload is a TileLegality fault, not a numpy error (issue 27 mutation survivor)."""
+    with pytest.raises(PTOFault, match=r"\[TileLegality\] tile payloads are 2-D, got \(1, 2, 4\)"):
+        cv.tcvt_tile(np.zeros((1, 2, 4), np.float32), None, "null", TileDataType.FP32, TileDataType.FP16)

@@ -457,14 +457,22 @@ class Body:
         rng, elt = self.rng, self.elt
         a = self.expr(depth - 1)
         if is_float(elt):
-            name = rng.choice(["arith.negf", "math.absf", "math.absf", "math.sqrt"])
-            if name == "math.sqrt":
+            name = rng.choice(["arith.negf", "math.absf", "math.absf", "math.sqrt", "math.floor",
+                               "math.ceil", "math.trunc", "math.roundeven", "math.round"])
+            if name not in ("arith.negf", "math.absf"):
                 self.b.free_nan = True
             return self.op(f"{name} {a} : {elt}")
-        # integer negation as 0 - x; a cast round trip through another width
-        if rng.random() < 0.5:
+        r = rng.random()
+        if r < 0.35:  # integer negation as 0 - x
             z = self.op(f"arith.constant 0 : {elt}")
             return self.op(f"arith.subi {z}, {a} : {elt}")
+        if r < 0.7:  # torch-mlir's integer Neg / Abs: through a float (poison if it rounds)
+            f = rng.choice(FLOATS)
+            self.b.classes.add("cast")
+            self.b.free_nan = True
+            v = self.op(f"arith.sitofp {a} : {elt} to {f}")
+            v = self.op(f"{rng.choice(['arith.negf', 'math.absf'])} {v} : {f}")
+            return self.op(f"arith.fptosi {v} : {f} to {elt}")
         other = rng.choice([e for e in INTS if e != elt])
         return self.cast(self.cast(a, elt, other), other, elt)
 

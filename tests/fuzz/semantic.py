@@ -54,16 +54,13 @@ from tests.fuzz.programs import (
 
 ROOT = Path(__file__).resolve().parents[2]
 
-UNFIXED: dict[str, str] = {
-    "hex-dense": "issue 23 item 1: hex float constants in dense<...> are read as integers",
-    "index": "issue 23 item 2: pto-fuse-elementwise keeps a producer's linalg.index unmapped",
-    "maxnumf": "reference interpreter: arith.maxnumf/minnumf with a signalling NaN (np.fmax)",
-    "int-sum-0d": "reference interpreter: i8-i32 addi/muli full reductions to 0-d overflow "
-                  "(interpreter/ssa/upstream/linalg.py _fold_idiom)",
-}
-"""Known bugs being fixed elsewhere: a finding of a program with one of these features is
-``known`` (after the feature's check, see :func:`explain_known`) instead of a finding.
-Remove a key when its fix merges."""
+UNFIXED: dict[str, str] = {}
+"""Known bugs being fixed elsewhere, by program feature (``Program.keys``: ``hex-dense``,
+``index``, ``maxnumf``, ``int-sum-0d``): a finding of a program with such a feature is
+``known`` (after the feature's check, :func:`explain_known`) instead of a finding. Empty
+now: the four bugs the first campaigns met (issue 23 items 1 and 2, the reference
+interpreter's maxnumf with a signalling NaN and its 0-d integer reductions) are fixed;
+add a key while a new bug's fix is under way."""
 
 OUTCOMES = ("ok", "ok-partial", "skipped-undefined", "refused", "known", "finding")
 
@@ -91,9 +88,7 @@ def _context():
 def _parse(text: str):
     from interpreter.ssa.runner import parse_module_text
 
-    m = parse_module_text(text)
-    m.verify()
-    return m
+    return parse_module_text(text)  # interpreter.run verifies
 
 
 def _lower(module, level: str, options: dict | None = None):
@@ -101,8 +96,7 @@ def _lower(module, level: str, options: dict | None = None):
 
     out = module.clone()
     PTOLowerPass(level=level, **(options or {})).apply(_context(), out)
-    out.verify()
-    return out
+    return out  # verified by interpreter.run
 
 
 def _undefined(err: Exception) -> bool:
@@ -319,7 +313,8 @@ def reproducer(out_dir: Path, seed: int, program: Program, outcome: Outcome,
     return path
 
 
-def campaign(n: int, seed: int, out_dir: Path | None, log=print) -> dict:
+def campaign(n: int, seed: int, out_dir: Path | None, log=print, start: int = 0,
+             progress: int = 0) -> dict:
     by_outcome: Counter = Counter()
     by_class: dict[str, Counter] = {c: Counter() for c in CLASSES}
     by_elt: dict[str, Counter] = {e: Counter() for e in ELTS}
@@ -329,7 +324,7 @@ def campaign(n: int, seed: int, out_dir: Path | None, log=print) -> dict:
     findings: list[tuple[int, Outcome, Path | None]] = []
     t0 = time.process_time()
     warnings.filterwarnings("ignore", category=RuntimeWarning)  # numpy's overflow notes
-    for i in range(n):
+    for i in range(start, start + n):
         s = seed * 1_000_000 + i
         program, outcome = classify(s)
         by_outcome[outcome.kind] += 1
@@ -343,6 +338,9 @@ def campaign(n: int, seed: int, out_dir: Path | None, log=print) -> dict:
             known[outcome.known] += 1
         if outcome.kind == "refused":
             refused[outcome.detail[:160]] += 1
+        if progress and (i + 1 - start) % progress == 0:
+            log(f"[{i + 1 - start}/{n}] " + ", ".join(f"{by_outcome[o]} {o}" for o in OUTCOMES)
+                + f"; {time.process_time() - t0:.0f} CPU-s")
         if outcome.kind == "finding":
             path = None
             if out_dir is not None:
@@ -383,6 +381,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--programs", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--progress", type=int, default=0, help="print counts every N programs")
+    ap.add_argument("--start", type=int, default=0,
+                    help="first program index (split one campaign over processes)")
     ap.add_argument("--out", default=str(ROOT / "fuzz-findings"),
                     help="directory of the minimised reproducers ('' for none)")
     ap.add_argument("--show", type=int, help="print the program of this seed and its outcome")
@@ -395,7 +396,8 @@ def main(argv: list[str] | None = None) -> int:
         for lo in o.leftovers:
             print(f"  kept: {lo}")
         return 0
-    result = campaign(args.programs, args.seed, Path(args.out) if args.out else None)
+    result = campaign(args.programs, args.seed, Path(args.out) if args.out else None,
+                      start=args.start, progress=args.progress)
     return 1 if result["findings"] else 0
 
 

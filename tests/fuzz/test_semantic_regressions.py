@@ -3,9 +3,9 @@
 Every test runs the program before lowering (the reference interpreter), after
 ``pto-lower{level=tile}`` and after ``pto-lower`` (blocks), and compares each with an
 independent expectation (Python integers, numpy on the bit patterns, hand-derived values).
-Findings whose fix is another issue-23 item (or a reference-interpreter fix) being done
-elsewhere are ``xfail(strict=True)``: when the fix merges the test passes, strict xfail turns
-it red, and the marker is removed (with the key of ``tests.fuzz.semantic.UNFIXED``).
+Findings whose fix was another issue-23 item (hex dense constants, fusion of
+``linalg.index``, gathers) or a reference-interpreter fix were strict xfails (keys of
+``tests.fuzz.semantic.UNFIXED``) until those fixes merged; they now pass.
 """
 
 from __future__ import annotations
@@ -69,11 +69,9 @@ def test_int_max_min_reduction_from_extreme_init(t, op):
         assert_bits(stage, got, want)
 
 
-# -- known, being fixed elsewhere (issue 23 items 1, 2, 6 and the reference interpreter) ----
+# -- fixed elsewhere (issue 23 items 1, 2, 6 and the reference interpreter) --------------
 
 
-@pytest.mark.xfail(strict=True, reason="issue 23 item 1: hex float constants in dense<...> "
-                                       "are read as integers (semantic.UNFIXED 'hex-dense')")
 def test_hex_dense_constants_are_bit_patterns():
     text = """func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %m = arith.constant dense<[0xFF800000, 0x3F800000, 0x80000000, 0x7FC00000]> : tensor<4xf32>
@@ -94,9 +92,6 @@ def test_hex_dense_constants_are_bit_patterns():
         assert_bits(stage, got, want.view(np.float32))
 
 
-@pytest.mark.xfail(strict=True, reason="issue 23 item 2: pto-fuse-elementwise keeps a "
-                                       "producer's linalg.index unmapped (semantic.UNFIXED "
-                                       "'index')")
 def test_fused_index_mask():
     text = """func.func @f(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %one = arith.constant 1.0 : f32
@@ -125,8 +120,6 @@ def test_fused_index_mask():
         assert_bits(stage, got, want)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 23 item 6: tensor.extract with a data-dependent "
-                                       "index inside a linalg.generic (a gather) fails in pto-run")
 def test_gather_in_generic_body():
     text = """func.func @f(%table: tensor<5x3xf32>, %ids: tensor<4xi64>) -> tensor<4x3xf32> {
   %e = tensor.empty() : tensor<4x3xf32>
@@ -146,9 +139,6 @@ def test_gather_in_generic_body():
         assert_bits(stage, got, table[ids])
 
 
-@pytest.mark.xfail(strict=True, reason="reference interpreter: arith.maxnumf/minnumf with a "
-                                       "signalling NaN give NaN (np.fmax) instead of the other "
-                                       "operand (semantic.UNFIXED 'maxnumf')")
 def test_maxnumf_signalling_nan_gives_the_other_operand():
     """Found by the fuzzer (seed 2000152, a minnumf reduction): MLIR's maxnumf/minnumf
     return the other operand when one is a NaN; TMAX/TMIN (the lowering) do too."""
@@ -170,10 +160,6 @@ def test_maxnumf_signalling_nan_gives_the_other_operand():
         assert_bits(stage, got, want.view(np.float32))
 
 
-@pytest.mark.xfail(strict=True, reason="reference interpreter: an i8-i32 addi/muli reduction "
-                                       "of every dimension overflows numpy's 0-d accumulator "
-                                       "(interpreter/ssa/upstream/linalg.py _fold_idiom; "
-                                       "semantic.UNFIXED 'int-sum-0d')")
 @pytest.mark.parametrize("op", ["addi", "muli"])
 def test_full_integer_reduction_wraps(op):
     """Found by the fuzzer (seeds 1000013, 2000181): OverflowError from the interpreter."""

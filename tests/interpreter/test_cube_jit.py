@@ -236,3 +236,22 @@ def test_two_thread_column_split(monkeypatch):
         a = _dense_codes(T.BF16, rng, (m, 9), True)
         b = _dense_codes(T.BF16, rng, (9, n), True)
         same("TMATMUL", a, b, a_type=T.BF16, b_type=T.BF16)
+
+
+@pytest.mark.parametrize("t", [T.E4M3, T.E5M2, T.E3M2, T.E2M3, T.E2M1X2, T.E1M2X2])
+def test_bit_decoder_matches_value_table(t):
+    """The vector bit-field decoder (``MODE_BITS``) against the exact value table on every
+    code of the format (inf / NaN / subnormal codes included), 16 lanes and the table tail."""
+    from interpreter.kernels import cube_jit, mx
+
+    width = {T.E3M2: 6, T.E2M3: 6}.get(t, 4 if t.packed_x2 else 8)
+    codes = np.arange(1 << width, dtype=np.uint8)
+    codes = np.concatenate([codes, codes[:5]]).reshape(1, -1)  # a tail beyond 16 lanes
+    mode, codes8, lut = cube_jit.decoder(t, codes)
+    assert mode == cube_jit.MODE_BITS
+    out = np.empty(codes.shape[1], F32)
+    cube_jit.decode_row(mode, codes8, 0, 0, lut, out)
+    want = mx.value_lut(t)[codes[0]]
+    assert np.array_equal(np.isnan(out), np.isnan(want))
+    fin = ~np.isnan(want)
+    assert np.array_equal(out[fin].view(np.uint32), want[fin].astype(F32).view(np.uint32))

@@ -197,6 +197,9 @@ def test_nan_scale_and_specials_d5():
     assert d[0, 0] == 3.0 and np.isnan(d[0, 1])  # E8M0 0xFF -> NaN product
     d = tgemv_mx_bias(a, b, None, np.array([[0xFF]], np.uint8), np.array([[127, 127]], np.uint8))
     assert np.isnan(d).all()
+    # both scales NaN: the largest combined code (the scale table's last entry, issue 27)
+    d = tgemv_mx_bias(a, b, None, np.array([[0xFF]], np.uint8), np.array([[0xFF, 127]], np.uint8))
+    assert np.isnan(d).all()
     # E4M3 0x7F is NaN
     b2 = np.array([[0x7F], [0x38]], np.uint8)
     d = tgemv_mx_bias(a, b2, None, sa, np.array([[127]], np.uint8), b_type="E4M3")
@@ -374,3 +377,17 @@ def test_faults_leave_inputs_unchanged(mutate, match):
     assert match in str(e.value)
     for k, v in copies.items():
         np.testing.assert_array_equal(kw[k].view(np.uint8), v.view(np.uint8))
+
+
+def test_term_below_the_fp32_grid_is_not_rounded_early():
+    """The lowest term bit at 2^-150, one below FP32's grid (E = -132, E4M3 elements 2^-9,
+    2^-8 and 3 x 2^-9): terms 2^-149 and 1.5 x 2^-149 are added exactly and rounded once,
+    2.5 x 2^-149 -> 2^-148 (ties to even), in both profiles. Rounding the second term to
+    FP32 first (as if it were on the grid) would give 3 x 2^-149 (issue 27 mutation
+    survivor at the safety bound -149)."""
+    a = np.array([2.0**-9, 2.0**-9], ml_dtypes.float8_e4m3fn)
+    b = np.array([[2.0**-8], [3 * 2.0**-9]], ml_dtypes.float8_e4m3fn)
+    scale = np.array([[127 - 66]], np.uint8)  # 2^-66 on each side: E = -132
+    for profile in ("ordered", "exact"):
+        d = tgemv_mx_bias(a, b, None, scale, scale, profile=profile)
+        assert float(d[0, 0]) == 2.0**-148, profile

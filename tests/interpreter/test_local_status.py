@@ -152,6 +152,7 @@ SNAN32 = np.array([0x7F800001], np.uint32).view(np.float32)[0]
     ("TROWSUM", [[np.inf, -np.inf]], NV),
     ("TROWPROD", [[2.0**-100, 2.0**-100]], UF | NX),
     ("TROWPROD", [[0.0, np.inf]], NV),
+    ("TROWPROD", [[3.0e38, 1.0]], 0),  # the first step is one x 3e38: exact (issue 27)
     ("TROWSUM", [[-0.0, 1.5]], 0),
 ], ids=str)  # fmt: skip
 def test_reduction_hand_examples(mnemonic, x, want):

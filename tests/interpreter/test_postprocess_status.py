@@ -281,6 +281,12 @@ ONE = Fraction(1)
     (0x7FC00000, 27, {}, 0),  # quiet NaN
     (0x7FC00000, 24, {"sat": True}, NV),  # NaN into S8: NV even saturated
     (0x3F000000, 24, {}, NX),  # 0.5 into S8: inexact
+    # the S9 intermediate's bounds -256 and 255 are in range, one beyond saturates (OF); the
+    # offset brings the result back into S8 (mutation survivors, issue 27)
+    (0xC3800000, 24, {"offset": 200}, 0),  # -256 + 200
+    (0xC3808000, 24, {"offset": 200}, OF | NX),  # -257 -> -256, + 200
+    (0x437F0000, 24, {"offset": -200}, 0),  # 255 - 200
+    (0x43800000, 24, {"offset": -200}, OF | NX),  # 256 -> 255, - 200
 ], ids=str)  # fmt: skip
 def test_hand_derived_examples(word, mode, kw, want):
     args = dict(relu=0, scale=ONE, offset=0, slope=Fraction(0), rmode=0, sat=False) | kw
@@ -431,3 +437,14 @@ def test_tcvt_integer_into_coded_destinations(src, values, dst, want):
     with recording() as status:
         KERNELS["TCVT"](a, None, "null", src, dst)
     assert status.bits == want
+
+
+def test_s4_destination_wraps_at_both_ends():
+    """REQ4 (mode 17) into S4 without Sat: the S5 intermediate saturates to -16..15, then
+    the value wraps modulo 16 into -8..7 (NormalizeTileInteger). Hand-derived: 7 and -8 are
+    the ends and stay; 8 -> -8, -9 -> 7, 15 -> -1 (issue 27 mutation survivor: 7 must not
+    wrap)."""
+    w = quant_param_word(1.0, offset=0, offset_bits=5)
+    p = validate(Fpatr(pre_quant_mode=17), 6, 0, False, None, None, w, None, None, acc=T.S32)
+    acc = np.array([[7, 8, -8, -9, 15, 6]], np.int32)
+    assert apply(acc, p).tolist() == [[7, -8, -8, 7, -1, 6]]

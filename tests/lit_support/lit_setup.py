@@ -70,6 +70,10 @@ def _start(env: dict[str, str]) -> dict[str, str] | None:
 
 
 def setup_lit(config) -> None:
+    # The numpy kernels unless the environment chooses (issue 26): as in tests/conftest.py, no
+    # RUN line pays for importing numba or compiling; tests/interpreter/test_cube_jit.py checks
+    # the compiled kernels against them.
+    config.environment["PTO_KERNELS"] = os.environ.get("PTO_KERNELS", "numpy")
     env = dict(os.environ)
     env.update(config.environment)
     if os.environ.get("PTO_LIT_FORKSERVER", "1") == "0":

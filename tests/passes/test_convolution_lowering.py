@@ -219,3 +219,25 @@ def test_global_pooling_is_one_reduction_bit_exact(case):
     (before,) = run(m, "main", *args)
     (got,) = run(low, "main", *args)
     np.testing.assert_array_equal(np.asarray(got).view(np.uint32), np.asarray(before).view(np.uint32))
+
+
+def test_channel_broadcast_over_unit_batch_lowers():
+    """``(d0, d1, d2, d3) -> (d1)`` on a 1xCxHxW output (torch-mlir's conv bias broadcast,
+    BatchNorm): the unit batch dim joins the leading block, a row expansion."""
+    text = """
+func.func @main(%x: tensor<1x3x2x4xf32>, %b: tensor<3xf32>) -> tensor<1x3x2x4xf32> {
+  %e = tensor.empty() : tensor<1x3x2x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %b : tensor<1x3x2x4xf32>, tensor<3xf32>) outs(%e : tensor<1x3x2x4xf32>) {
+  ^bb0(%in: f32, %c: f32, %o: f32):
+    %s = arith.addf %in, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<1x3x2x4xf32>
+  func.return %r : tensor<1x3x2x4xf32>
+}
+"""
+    m, low = _lower(text)
+    rng = np.random.default_rng(16)
+    x = rng.uniform(-2, 2, (1, 3, 2, 4)).astype(np.float32)
+    b = rng.uniform(-2, 2, 3).astype(np.float32)
+    (got,) = run(low, "main", x, b)
+    np.testing.assert_array_equal(got, x + b[None, :, None, None])

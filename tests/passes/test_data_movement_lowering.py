@@ -112,7 +112,8 @@ def test_concat_runs_and_lowers_to_slices():
 
 
 @pytest.mark.parametrize(("shape", "out", "dims"), [((4,), (3, 4), [0]), ((3,), (3, 4), [1]),
-                                                    ((4, 5), (2, 4, 5), [0])])  # fmt: skip
+                                                    ((4, 5), (2, 4, 5), [0]),
+                                                    ((3,), (1, 3, 2, 4), [0, 2, 3])])  # fmt: skip
 def test_broadcast_runs_and_lowers(shape, out, dims):
     text = f"""func.func @main(%a: {_t(shape)}) -> {_t(out)} {{
   %e = tensor.empty() : {_t(out)}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from lowering_helpers import apply, parse
+from xdsl.dialects.builtin import TensorType
 
 from interpreter.ssa.runner import run
 from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
@@ -108,3 +109,107 @@ def test_a_broken_rewrite_turns_the_check_red(monkeypatch):
     (want,) = run(TENSOR_OPS, "main", a, b, c)
     (got,) = run(apply(PTOLowerPass(), parse(TENSOR_OPS)), "main", a, b, c)
     assert not np.array_equal(got, want)
+
+
+MASKS = """
+func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %m = arith.constant dense<[[true, false, true], [false, true, true]]> : tensor<2x3xi1>
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2x3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m, %x : tensor<2x3xi1>, tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) {
+  ^bb0(%c: i1, %a: f32, %o: f32):
+    %s = arith.select %c, %a, %ninf : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3xf32>
+  %eb = tensor.empty() : tensor<2x3xi1>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<2x3xf32>) outs(%eb : tensor<2x3xi1>) {
+  ^bb0(%a: f32, %o: i1):
+    %z = arith.constant 0.0 : f32
+    %c = arith.cmpf ogt, %a, %z : f32
+    linalg.yield %c : i1
+  } -> tensor<2x3xi1>
+  %q = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p, %r : tensor<2x3xi1>, tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) {
+  ^bb0(%c: i1, %a: f32, %o: f32):
+    %s = arith.select %c, %a, %ninf : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3xf32>
+  %q2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%p, %y : tensor<2x3xi1>, tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) {
+  ^bb0(%c: i1, %a: f32, %o: f32):
+    %s = arith.select %c, %ninf, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<2x3xf32>
+  return %q, %q2 : tensor<2x3xf32>, tensor<2x3xf32>
+}
+"""
+
+
+def test_predicate_tensors_between_generics_travel_as_bytes():
+    """A constant mask (torch-mlir's Where) and a compare read by two generics: i1 tensors
+    become i8 0/1 and every consumer sees the same truth values; the program lowers
+    completely and computes what it computed (hand-derived reference)."""
+    x = np.array([[1.0, 2.0, -3.0], [4.0, np.nan, -0.0]], np.float32)
+    y = np.array([[0.5, -1.0, 2.0], [np.nan, 3.0, -0.0]], np.float32)
+    mask = np.array([[True, False, True], [False, True, True]])
+    r = np.where(mask, x, -np.inf).astype(np.float32)
+    want_q = np.where(y > 0, r, -np.inf).astype(np.float32)
+    want_q2 = np.where(y > 0, -np.inf, y).astype(np.float32)
+    before = run(MASKS, "main", x, y)
+    lowered = apply(PTOLowerPass(), parse(MASKS))
+    assert not find_leftovers(lowered)
+    assert not any(isinstance(v.type, TensorType) and str(v.type.element_type) == "i1"
+                   for o in lowered.walk() for v in o.results)  # fmt: skip
+    after = run(lowered, "main", x, y)
+    for got in (before, after):
+        np.testing.assert_array_equal(got[0], want_q)
+        np.testing.assert_array_equal(got[1], want_q2)
+
+
+COUNT = """
+func.func @main(%labels: tensor<6xi64>, %x: tensor<6xf32>) -> (tensor<i64>, tensor<f32>) {
+  %ignore = arith.constant -100 : i64
+  %c0 = arith.constant 0 : i64
+  %z = arith.constant 0.0 : f32
+  %eb = tensor.empty() : tensor<6xi1>
+  %ok = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%labels : tensor<6xi64>) outs(%eb : tensor<6xi1>) {
+  ^bb0(%in: i64, %o: i1):
+    %c = arith.cmpi ne, %in, %ignore : i64
+    linalg.yield %c : i1
+  } -> tensor<6xi1>
+  %e = tensor.empty() : tensor<i64>
+  %f = linalg.fill ins(%c0 : i64) outs(%e : tensor<i64>) -> tensor<i64>
+  %n = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%ok : tensor<6xi1>) outs(%f : tensor<i64>) {
+  ^bb0(%in: i1, %out: i64):
+    %w = arith.extui %in : i1 to i64
+    %s = arith.addi %w, %out : i64
+    linalg.yield %s : i64
+  } -> tensor<i64>
+  %ef = tensor.empty() : tensor<f32>
+  %ff = linalg.fill ins(%z : f32) outs(%ef : tensor<f32>) -> tensor<f32>
+  %sq = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : tensor<6xf32>) outs(%ff : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    %s = arith.addf %m, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %n, %sq : tensor<i64>, tensor<f32>
+}
+"""
+
+
+def test_counts_and_sums_of_squares_split_their_prologue():
+    """A count of the labels that are not ignored (extui of an i1 mask + addi) and a sum of
+    squares: the per-element prologue becomes an elementwise generic, the fold a plain
+    TROWSUM; both lower completely and compute the sequential fold's bits (Python
+    reference: a left fold in float32)."""
+    labels = np.array([3, -100, 0, 7, -100, 1], np.int64)
+    x = np.array([0.1, -2.5, 3.0, 1e-3, -0.0, 7.25], np.float32)
+    acc = np.float32(0.0)
+    for v in x:
+        acc = np.float32(acc + np.float32(v * v))
+    before = run(COUNT, "main", labels, x)
+    lowered = apply(PTOLowerPass(), parse(COUNT))
+    assert not find_leftovers(lowered)
+    after = run(lowered, "main", labels, x)
+    for n, sq in (before, after):
+        assert int(n) == 4
+        assert np.float32(sq).tobytes() == acc.tobytes()

@@ -13,6 +13,8 @@ from __future__ import annotations
 from xdsl.dialects import builtin, func
 from xdsl.interpreter import Interpreter
 
+from pto_dialect.bundle import unchanged
+
 from .builders import PLAN_BUILDERS, BuildContext
 from .plan import CompiledFunction, Compiler, Unsupported
 
@@ -63,7 +65,8 @@ def compiled_function(
     if compiler is None:
         interp: Interpreter = make_interpreter()
         compiler = per_profile[key] = Compiler(module, profile, interp, observed=observed)
-    return compiler.function(callee)
+    with unchanged():  # decode each block once (pto_dialect.bundle.decoded)
+        return compiler.function(callee)
 
 
 def interpreter_of(

@@ -42,3 +42,19 @@ func.func @outside() -> !pto.tile<8x4xf32, valid=1x3, pe=1000> {
   func.return %d : !pto.tile<8x4xf32, valid=1x3, pe=1000>
 }
 // FAULT: pto-run: fault [DataPage] 'MGATHER': MGATHER: a 4-byte access at GM address 0x20 is outside the 32 permitted bytes
+
+// An embedding table as GM: rows 2 and 0 of a 4x2 FP32 table (byte displacement row * 8 +
+// column * 4), the table's row-major bytes being the GM.
+// RUN: pto-run %s --symbol embedding --engine both | filecheck %s --check-prefix=EMB
+// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers | pto-run - --symbol embedding | filecheck %s --check-prefix=EMB
+func.func @embedding() -> !pto.tile<8x4xf32, valid=2x2, pe=1000> {
+  %c0 = arith.constant 0 : index
+  %table = arith.constant dense<[[0.5, 1.5], [2.5, 3.5], [4.5, 5.5], [6.5, 7.5]]> : tensor<4x2xf32>
+  %disp = arith.constant dense<[[16, 20], [0, 4]]> : tensor<2x2xi32>
+  %idx = pto.tload %disp[%c0, %c0] : tensor<2x2xi32> -> !pto.tile<8x4xsi32, valid=2x2, pe=1000>
+  %d = pto.mgather %table, %c0, %idx : (tensor<4x2xf32>, index, !pto.tile<8x4xsi32, valid=2x2, pe=1000>) -> !pto.tile<8x4xf32, valid=2x2, pe=1000>
+  func.return %d : !pto.tile<8x4xf32, valid=2x2, pe=1000>
+}
+// EMB: result0: !pto.tile<8x4xf32, valid=2x2, pe=1000>
+// EMB-SAME: {{\[\[\[}}4.5, 5.5],
+// EMB-NEXT: [0.5, 1.5]]]

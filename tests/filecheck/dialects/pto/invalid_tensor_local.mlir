@@ -189,3 +189,10 @@
 %x = "test.op"() : () -> tensor<4x8xf32>
 %s = pto.sort upward %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK: pto.sort direction must be ascending or descending, got 'upward'
+
+// -----
+
+// An explicitly signed integer contradicting the signedness word
+%i = "test.op"() : () -> tensor<4x6xsi32>
+%s = pto.reduce rowmax unsigned %i : (tensor<4x6xsi32>) -> tensor<4x1xsi32>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] input: si32 contradicts 'unsigned' (PTO-SPEC 5){{$}}

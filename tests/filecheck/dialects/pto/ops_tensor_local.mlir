@@ -24,6 +24,10 @@
 %m = pto.reduce rowmin signed %i : (tensor<4x6xi16>) -> tensor<4x1xi16>
 // CHECK-NEXT: %m = pto.reduce rowmin signed %i : (tensor<4x6xi16>) -> tensor<4x1xi16>
 // GENERIC: %m = "pto.reduce"(%i) <{kind = "rowmin", signedness = "signed"}> : (tensor<4x6xi16>) -> tensor<4x1xi16>
+%si = "test.op"() : () -> tensor<4x6xsi32>
+// CHECK-NEXT: %si = "test.op"() : () -> tensor<4x6xsi32>
+%ms = pto.reduce rowmax signed %si : (tensor<4x6xsi32>) -> tensor<4x1xsi32>
+// CHECK-NEXT: %ms = pto.reduce rowmax signed %si : (tensor<4x6xsi32>) -> tensor<4x1xsi32>
 %p = pto.reduce colprod %h : (tensor<4x6xbf16>) -> tensor<1x6xbf16>
 // CHECK-NEXT: %p = pto.reduce colprod %h : (tensor<4x6xbf16>) -> tensor<1x6xbf16>
 // GENERIC: %p = "pto.reduce"(%h) <{kind = "colprod"}> : (tensor<4x6xbf16>) -> tensor<1x6xbf16>

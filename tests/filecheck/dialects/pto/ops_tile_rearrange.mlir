@@ -58,4 +58,13 @@
 // GENERIC: %thistogram = "pto.thistogram"(%hs, %hf) <{pad = #pto.pad<null>, mask = #pto.mask<1111>, byte_id = 1 : i64}> : (!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x256xui32>
 %thistogram0 = pto.thistogram %hs, %hf {byte_id = 0 : i64} : (!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x256xui32>
 // CHECK-NEXT: %thistogram0 = pto.thistogram %hs, %hf : (!pto.tile<16x4xui16, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x256xui32>
+// One-row and one-column gathers and scatters are legal (only a zero extent is not).
+%i1 = "test.op"() : () -> !pto.tile<4x8xui32, valid=1x1>
+// CHECK-NEXT: %i1 = "test.op"() : () -> !pto.tile<4x8xui32, valid=1x1>
+%tgather1 = pto.tgather %v, %i1 : (!pto.tile<8x8xf16, valid=4x2>, !pto.tile<4x8xui32, valid=1x1>) -> !pto.tile<8x8xf16, valid=1x1>
+// CHECK-NEXT: %tgather1 = pto.tgather %v, %i1 : (!pto.tile<8x8xf16, valid=4x2>, !pto.tile<4x8xui32, valid=1x1>) -> !pto.tile<8x8xf16, valid=1x1>
+%s1 = "test.op"() : () -> !pto.tile<8x8xf16, valid=1x1>
+// CHECK-NEXT: %s1 = "test.op"() : () -> !pto.tile<8x8xf16, valid=1x1>
+%tscatter1 = pto.tscatter %s1, %i1 : (!pto.tile<8x8xf16, valid=1x1>, !pto.tile<4x8xui32, valid=1x1>) -> !pto.tile<8x8xf16, valid=4x1>
+// CHECK-NEXT: %tscatter1 = pto.tscatter %s1, %i1 : (!pto.tile<8x8xf16, valid=1x1>, !pto.tile<4x8xui32, valid=1x1>) -> !pto.tile<8x8xf16, valid=4x1>
 // CHECK-NEXT: }
