@@ -29,6 +29,7 @@ from pto_dialect.datatypes import TileDataType
 
 from . import accumulate as acc_mod
 from . import mx
+from .profiles import NumericProfile
 
 T = TileDataType
 ENV = "PTO_KERNELS"
@@ -140,17 +141,17 @@ def accumulate(profile: str, src, c: np.ndarray | None, bias: np.ndarray | None)
     """The FP32 accumulation of a CUBE product (``ordered``, ``fp32-sequential`` or ``exact``;
     :mod:`.accumulate`) for ``src`` a :class:`DenseCodes` or :class:`MxCodes`: (M, N)
     float32, compiled where covered."""
-    if profile != "exact" and compiled():
+    if profile != NumericProfile.EXACT and compiled():
         acc = _compiled_ordered(src, c)
         if bias is None:
             return acc
         with np.errstate(invalid="ignore", over="ignore"):
             return acc + bias.astype(np.float32)
-    if profile == "exact" and compiled() and isinstance(src, MxCodes):
+    if profile == NumericProfile.EXACT and compiled() and isinstance(src, MxCodes):
         from . import cube_jit  # numba: loaded on the first compiled call only
 
         src = cube_jit.BlockSumTerms(*src)
     else:
         src = src.terms()
-    run = acc_mod.exact if profile == "exact" else acc_mod.ordered
+    run = acc_mod.exact if profile == NumericProfile.EXACT else acc_mod.ordered
     return run(src, c, bias)

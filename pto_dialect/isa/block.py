@@ -104,13 +104,14 @@ from pto_dialect.isa.commands import (
 )
 from pto_dialect.isa.errors import NotModelledError
 from pto_dialect.postprocess import PRE_QUANT_MODES, Fpatr, QuantOp
-from pto_dialect.targets import TargetProfile
 
 _IL = FaultKind.ILLEGAL_INSTRUCTION
 _BC = FaultKind.BUNDLE_CONTROL
 _TL = FaultKind.TILE_LEGALITY
 
-PROFILES = tuple(p.value for p in TargetProfile)
+PROFILES = ("a5", "a2a3")
+"""The values of ``pto_dialect.targets.TargetProfile`` (D15), spelled here because the ISA
+layer is pure Python (no xDSL import; ``tests/isa/test_isa_encoding.py``)."""
 """Target profiles (D15)."""
 
 
@@ -880,7 +881,7 @@ def check_program(
                 out.append(_complete(st, i, profile, trem_types))
             # On a2a3 the MX selectors do not decode (D15): this is decoding, so it precedes
             # the mask-0 no-op ("a strict no-op before any check but decoding", D12).
-            if profile == TargetProfile.A2A3 and cmd.cube is not None and cmd.cube.is_mx:
+            if profile == "a2a3" and cmd.cube is not None and cmd.cube.is_mx:
                 raise _fault(
                     _IL, f"{cmd.cube.name} (MX) is not available in the a2a3 profile (D15)", cmd, i
                 )

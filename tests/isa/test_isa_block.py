@@ -258,3 +258,11 @@ def test_pre_quant_mode_0_accepts_rmode_and_sat():
     """D11 revised, AVS TMATMUL-EXEC-001: PreQuantMode 0 with RMode 1 and Sat 1 is legal."""
     text = edit(TGEMV, "B.DATR NORM, E5M2, Zero", "B.DATR NORM, E5M2, Zero, RNE, SAT")
     assert block(text).datr.sat == 1
+
+
+def test_block_profiles_are_the_target_profiles():
+    """The pure-Python ISA layer spells the target profiles; they are TargetProfile's values."""
+    from pto_dialect.isa.block import PROFILES
+    from pto_dialect.targets import TargetProfile
+
+    assert PROFILES == tuple(p.value for p in TargetProfile)
