@@ -496,11 +496,11 @@ class ElementwisePlan:
 
 
 def relu_idiom(plan: ElementwisePlan, o: Operation) -> Val | None:
-    """``select(cmpf ugt x, 0; x, +0)``, ``select(cmpf ole x, 0; +0, x)`` (and the mirrored
-    predicates), ``maximumf(x, +0)``: exactly TRELU — positives kept, every negative and -0
-    give +0, a NaN gives a NaN (TRELU's is the canonical quiet NaN: the payload of a NaN
-    input is not kept; MLIR's select returns the input NaN itself). Integers: ``maxsi(x,
-    0)`` is TMAXS already."""
+    """``maximumf(x, +0)``: exactly TRELU -- positives kept, every negative and -0 give +0, a
+    NaN gives a NaN whose payload MLIR leaves free (TRELU's canonical quiet NaN, D21). The
+    ``select(cmpf ugt x, 0; x, +0)`` spellings are not this idiom: select returns x itself,
+    payload included, so they go through the compare-select rows (TCMP + TSEL keep the bits).
+    Integers: ``maxsi(x, 0)`` is TMAXS already."""
     elt = o.results[0].type
     if not isinstance(elt, AnyFloat):
         return None
@@ -508,19 +508,6 @@ def relu_idiom(plan: ElementwisePlan, o: Operation) -> Val | None:
     if isinstance(o, arith.MaximumfOp):
         for a, b in ((o.lhs, o.rhs), (o.rhs, o.lhs)):
             if _is_zero_const(b, positive=True):
-                x = a
-    elif isinstance(o, arith.SelectOp) and isinstance(o.cond.owner, arith.CmpfOp):
-        cmp = o.cond.owner
-        pred = arith.CMPF_COMPARISON_OPERATIONS[cmp.predicate.value.data]
-        a, b = cmp.lhs, cmp.rhs
-        if _is_zero_const(a, positive=False):  # mirror 0 < x into x > 0
-            a, b = b, a
-            pred = {"ugt": "ult", "ult": "ugt", "ole": "oge", "oge": "ole"}.get(pred, "")
-        if _is_zero_const(b, positive=False):
-            t, f = o.lhs, o.rhs
-            if pred == "ugt" and t is a and _is_zero_const(f, positive=True):
-                x = a
-            elif pred == "ole" and f is a and _is_zero_const(t, positive=True):
                 x = a
     if x is None:
         return None

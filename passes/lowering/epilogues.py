@@ -279,6 +279,11 @@ class ReluToTrelu(RewritePattern):
         src = _unary_on(op)
         if src is None or not is_relu_body(op.body.block):
             return
+        if not isinstance(body_ops(op.body.block)[-1], arith.MaximumfOp):
+            # select spellings return x itself, NaN payload included (D21); TRELU's NaN is
+            # canonical, so only maximumf (whose NaN is free) becomes TRELU; the selects stay
+            # for the compare-select rows (TCMP + TSEL keep the bits)
+            return
         t = src.type
         assert isinstance(t, TensorType)
         if floor_mod_dtype(t.element_type, None, MAP_KINDS["relu"].TYPES) is None:

@@ -486,9 +486,7 @@ class Body:
             if form == 0:
                 self.b.free_nan = True
                 return self.op(f"arith.maximumf {x}, {z} : {elt}")
-            # the select spellings lower to TRELU, whose NaN is canonical: a documented
-            # exception to select's kept payload (docs/elementwise-lowering.md, ReLU row)
-            self.b.free_nan = True
+            # the select spellings return x itself: its NaN payload is checked (D21)
             if form == 1:
                 c = self.op(f"arith.cmpf ugt, {x}, {z} : {elt}")
                 return self.op(f"arith.select {c}, {x}, {z} : {elt}")
