@@ -205,7 +205,8 @@ def emit_assert(plan, o: Operation) -> Callable[[SSAValue], SSAValue]:
     cond = o.operands[0].owner
     if not isinstance(cond, arith.CmpfOp) or cond.parent_block() is not plan.block:
         raise _refused("cf.assert on a condition other than an arith.cmpf of the body: "
-                       "only compare guards are lowered")  # fmt: skip
+                       "only compare guards are lowered (an arith.cmpi bounds check of a "
+                       "gather's index only with the gather: D21)")  # fmt: skip
     pred = arith.CMPF_COMPARISON_OPERATIONS[cond.predicate.value.data]
     if pred not in _CMPF_CHECKS:
         raise _refused(f"cf.assert on cmpf {pred}: not lowered (a constant or ord/uno check)")

@@ -13,6 +13,9 @@
 * :class:`RowGatherToPto` — an embedding lookup (``tensor.extract`` with a data-dependent
   row index in a generic) -> ``pto.gather`` (TGATHER within one tile); a table larger than
   a tile stays (needs MGATHER). Bit copies: exact.
+* :class:`ColumnGatherToPto` — a gather along rows (``tensor.extract`` with a
+  data-dependent column index, guarded or not by ``cf.assert`` bounds checks) -> TTRANS,
+  ``pto.gather``, TTRANS; the guards are subsumed by TGATHER's bounds fault (D21).
 * :class:`TopKSortToPto` — ``tm_tensor.sort`` (TopK) of rows of at most 64 f32/f16 values
   whose indices are unused -> ``pto.sort`` (TSORT).
 
@@ -25,7 +28,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, cf, tensor
 from xdsl.dialects.builtin import AnyFloat, ArrayAttr, IntegerAttr, IntegerType, TensorType, i64
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorType
@@ -228,6 +231,151 @@ class RowGatherToPto(RewritePattern):
         rewriter.replace(op, [col_ids, full, g], [g.result])
 
 
+# cmpi predicate of ``x <pred> k`` (x the gathered index, k a constant) -> whether the
+# asserted set {x | x <pred> k} contains every in-bounds index 0 <= x < c; then the
+# assertion can fail only on an out-of-bounds index, where TGATHER faults (a table row).
+BOUND_CHECKS = {
+    "slt": lambda k, c: k >= c, "sle": lambda k, c: k >= c - 1,
+    "ult": lambda k, c: k >= c, "ule": lambda k, c: k >= c - 1,
+    "sgt": lambda k, c: k <= -1, "sge": lambda k, c: k <= 0,
+    "uge": lambda k, c: k == 0, "ne": lambda k, c: not 0 <= k < c,
+}
+SWAPPED = {"slt": "sgt", "sle": "sge", "sgt": "slt", "sge": "sle", "ult": "ugt", "ule": "uge",
+           "ugt": "ult", "uge": "ule", "eq": "eq", "ne": "ne"}  # fmt: skip
+"""``k <pred> x`` is ``x <SWAPPED[pred]> k``."""
+
+
+def _const_int(v) -> int | None:
+    owner = v.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def implied_by_bounds(cond, index_values, c: int) -> bool:
+    """Whether ``cf.assert cond`` can fail only where an index in ``index_values`` (the
+    same value: a block argument and its ``index_cast``) lies outside ``[0, c)``:
+    ``cond`` an ``arith.cmpi`` of the index and a constant with a :data:`BOUND_CHECKS` row
+    that holds."""
+    if not isinstance(cond, arith.CmpiOp):
+        return False
+    pred = arith.CMPI_COMPARISON_OPERATIONS[cond.predicate.value.data]
+    if cond.lhs in index_values and (k := _const_int(cond.rhs)) is not None:
+        pass
+    elif cond.rhs in index_values and (k := _const_int(cond.lhs)) is not None:
+        pred = SWAPPED[pred]
+    else:
+        return False
+    check = BOUND_CHECKS.get(pred)
+    return check is not None and check(k, c)
+
+
+def _column_gather(op: linalg.GenericOp):
+    """``(table, ids)`` of ``out[i, j] = table[i, index_cast(ids[i, j])]`` (2-D output and
+    ids, both read by the identity map), the body optionally guarded by ``cf.assert`` on
+    bounds checks of the index (:func:`implied_by_bounds`), else None."""
+    if len(op.inputs) != 1 or len(op.outputs) != 1 or len(op.results) != 1:
+        return None
+    rt = op.results[0].type
+    if not isinstance(rt, TensorType) or not rt.has_static_shape() or rt.get_num_dims() != 2:
+        return None
+    if any(m.data != AffineMap.identity(2) for m in op.indexing_maps.data):
+        return None
+    if any(it.data is not IteratorType.PARALLEL for it in op.iterator_types.data):
+        return None
+    block = op.body.block
+    ops = list(block.ops)
+    y = ops[-1]
+    if len(ops) < 4 or not isinstance(y, linalg.YieldOp) or len(y.operands) != 1:
+        return None
+    extract = y.operands[0].owner
+    if not isinstance(extract, tensor.ExtractOp) or extract.parent_block() is not block:
+        return None
+    if len(extract.indices) != 2:
+        return None
+    row, col = (i.owner for i in extract.indices)
+    if not (isinstance(row, linalg.IndexOp) and row.dim.value.data == 0 and row.parent_block() is block):
+        return None
+    if not (isinstance(col, arith.IndexCastOp) and col.input is block.args[0] and col.parent_block() is block):
+        return None
+    table = extract.tensor
+    tt = table.type
+    if not (isinstance(tt, TensorType) and tt.has_static_shape() and tt.get_num_dims() == 2):
+        return None
+    if isinstance(table.owner, Operation) and table.owner.parent_block() is block:
+        return None
+    index_values = (block.args[0], col.result)
+    guards = [o for o in ops if isinstance(o, cf.AssertOp)]
+    for g in guards:
+        cond = g.arg.owner
+        if not (isinstance(cond, arith.CmpiOp) and cond.parent_block() is block
+                and implied_by_bounds(cond, index_values, tt.get_shape()[1])):  # fmt: skip
+            return None
+    allowed = {row, col, extract, y, *guards, *(g.arg.owner for g in guards)}
+    if any(o not in allowed and not isinstance(o, arith.ConstantOp) for o in ops):
+        return None
+    if any(len(list(r.uses)) != 1 for o in guards for r in o.arg.owner.results):
+        return None
+    return table, op.inputs[0]
+
+
+class ColumnGatherToPto(RewritePattern):
+    """A gather along rows ``out[i, j] = table[i, ids[i, j]]`` (a ``tensor.extract`` with a
+    data-dependent column index: ONNX GatherElements on axis 1, the label's logit of
+    SoftmaxCrossEntropyLoss) -> TGATHER on the transposes: ``out^T[j, i] =
+    table^T[ids^T[j, i], i]``, i.e. ``pto.transpose`` (TTRANS) of the table and of the ids,
+    ``pto.gather``, ``pto.transpose`` of the result. Bit copies: exact (D18).
+
+    Matches (torch-mlir's form)::
+
+        %g = linalg.generic {indexing_maps = [#id, #id], ...}
+            ins(%ids : tensor<4x1xi64>) outs(%e : tensor<4x1xf32>) {
+        ^bb0(%in: i64, %out: f32):
+          %i = linalg.index 0 : index
+          %c = arith.index_cast %in : i64 to index
+          %lt = arith.cmpi slt, %c, %c8 : index
+          cf.assert %lt, "index must be smaller than dim size"
+          %ge = arith.cmpi sge, %in, %c0_i64 : i64
+          cf.assert %ge, "index must be larger or equal to 0"
+          %x = tensor.extract %table[%i, %c] : tensor<4x8xf32>
+          linalg.yield %x : f32
+        }
+
+    The guards: each ``cf.assert`` must be a bounds check of the index whose asserted set
+    holds every in-bounds index (:data:`BOUND_CHECKS`), so it can fail only where the index
+    is outside ``[0, columns)``; there TGATHER faults (TileLegality, before any effect):
+    the lowered program stops wherever the input's assertion fails; where the index is out
+    of bounds and no guard fails, upstream's ``tensor.extract`` is undefined and the fault
+    a refinement (D21 "Guards subsumed by a gather's bounds"). Other guards keep the
+    generic. Only when the transposed table fits one tile (:data:`GATHER_TILE_BYTES`)."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, linalg.GenericOp):
+            return
+        got = _column_gather(op)
+        if got is None:
+            return
+        table, ids = got
+        tt, it, rt = table.type, ids.type, op.results[0].type
+        assert isinstance(tt, TensorType) and isinstance(it, TensorType) and isinstance(rt, TensorType)
+        elt, ielt = tt.element_type, it.element_type
+        if not isinstance(ielt, IntegerType) or ielt.width.data not in (16, 32, 64):
+            return
+        m, n = rt.get_shape()
+        r, c = tt.get_shape()
+        bits = elt.bitwidth if isinstance(elt, IntegerType | AnyFloat) else 0  # type: ignore[union-attr]
+        col = 1 << max(0, (r - 1).bit_length())
+        if not bits or c * col * bits // 8 > GATHER_TILE_BYTES or r < m:
+            return
+        if GatherOp._dt(elt, INDEXED_VALUE_TYPES) is None or elt != rt.element_type:
+            return
+        t_table = TransposeOp(table, TensorType(elt, [c, r]))
+        t_ids = TransposeOp(ids, TensorType(ielt, [n, m]))
+        g = GatherOp(t_table.result, t_ids.result, TensorType(elt, [n, m]))
+        back = TransposeOp(g.result, rt)
+        rewriter.replace(op, [t_table, t_ids, g, back], [back.result])
+
+
 SORT_ORDER = {"oge": "descending", "ole": "ascending"}
 """Comparators whose stable sort (torch-mlir's bubble sort swaps neighbours only where the
 comparator is false, so ties keep their order) is TSORT's in that direction."""
@@ -285,5 +433,5 @@ class TopKSortToPto(RewritePattern):
 
 
 DATA_MOVEMENT_PATTERNS: tuple[type[RewritePattern], ...] = (
-    NdTransposeToSlices, ConcatToInsertSlices, RowGatherToPto, TopKSortToPto,
+    NdTransposeToSlices, ConcatToInsertSlices, RowGatherToPto, ColumnGatherToPto, TopKSortToPto,
 )  # fmt: skip

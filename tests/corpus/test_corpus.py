@@ -47,7 +47,7 @@ FULLY_LOWERED = frozenset(
     model_llama_mlp_f16 model_l2_normalize_f32 model_encoder_block_f32
     model_decoder_attention_rope_f32 model_embedding_classifier_f32 model_topk_head_f32
     model_cnn_f32 model_dynamic_quant_linear_f32 model_gru_cell_f32 model_gru_onnx_f32
-    model_lstm_cell_f32 model_lstm_onnx_f32
+    model_lstm_cell_f32 model_lstm_onnx_f32 model_softmax_xent_f32
     """.split()
 )
 """Corpus programs that lower completely today (the others say why: D19)."""

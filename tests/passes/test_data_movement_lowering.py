@@ -12,7 +12,7 @@ import pytest
 from lowering_helpers import apply, parse
 
 from interpreter.ssa.runner import run
-from passes.lowering.data_movement import NdTransposeToSlices
+from passes.lowering.data_movement import BOUND_CHECKS, SWAPPED, NdTransposeToSlices
 from passes.lowering.leftovers import find_leftovers
 from passes.pto_lower import PTOLowerPass
 
@@ -226,3 +226,98 @@ def test_topk_with_used_indices_stays_with_the_reason():
     m = apply(PTOLowerPass(), parse(topk_program(4, 16, use_indices=True)))
     reasons = [x.reason for x in find_leftovers(m)]
     assert any("indices unused" in r for r in reasons), reasons
+
+
+_PRED_OF = {"slt": lambda x, k: x < k, "sle": lambda x, k: x <= k, "sgt": lambda x, k: x > k,
+            "sge": lambda x, k: x >= k, "eq": lambda x, k: x == k, "ne": lambda x, k: x != k,
+            "ult": lambda x, k: x % 2**64 < k % 2**64, "ule": lambda x, k: x % 2**64 <= k % 2**64,
+            "ugt": lambda x, k: x % 2**64 > k % 2**64, "uge": lambda x, k: x % 2**64 >= k % 2**64}  # fmt: skip
+"""cmpi on i64 values, as Python scalars (the independent reference of BOUND_CHECKS)."""
+
+TORCH_GUARDS = (("slt", "cast", 8), ("sge", "arg", 0))
+"""torch-mlir's guards of GatherElements (against 8 columns): index < 8, index >= 0."""
+
+
+def column_gather_program(m: int, c: int, n: int, elt: str = "f32", ids: str = "i64",
+                          guards=(("slt", "cast", None), ("sge", "arg", 0))) -> str:  # fmt: skip
+    """``out[i, j] = table[i, ids[i, j]]`` guarded by ``cf.assert (cmpi <pred> x, k)`` (x the
+    index as ``index`` or the block argument; k None: the column count)."""
+    lines = []
+    for g, (pred, on, k) in enumerate(guards):
+        k = c if k is None else k
+        ty = "index" if on == "cast" else ids
+        x = "%c" if on == "cast" else "%in"
+        lines += [f"    %k{g} = arith.constant {k} : {ty}", f"    %b{g} = arith.cmpi {pred}, {x}, %k{g} : {ty}",
+                  f'    cf.assert %b{g}, "guard {g}"']  # fmt: skip
+    body = "\n".join(lines)
+    return f"""func.func @main(%table: tensor<{m}x{c}x{elt}>, %ids: tensor<{m}x{n}x{ids}>) -> tensor<{m}x{n}x{elt}> {{
+  %e = tensor.empty() : tensor<{m}x{n}x{elt}>
+  %g = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}}
+      ins(%ids : tensor<{m}x{n}x{ids}>) outs(%e : tensor<{m}x{n}x{elt}>) {{
+  ^bb0(%in: {ids}, %out: {elt}):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %in : {ids} to index
+{body}
+    %x = tensor.extract %table[%i, %c] : tensor<{m}x{c}x{elt}>
+    linalg.yield %x : {elt}
+  }} -> tensor<{m}x{n}x{elt}>
+  return %g : tensor<{m}x{n}x{elt}>
+}}
+"""
+
+
+@pytest.mark.parametrize(("m", "c", "n", "elt", "ids", "guards"), [
+    (4, 8, 1, "f32", "i64", (("slt", "cast", None), ("sge", "arg", 0))),
+    (6, 16, 3, "f16", "i32", ()),
+    (5, 12, 4, "i32", "i64", (("ult", "arg", None), ("sgt", "cast", -1), ("ne", "arg", -100))),
+])  # fmt: skip
+def test_column_gather_lowers_through_transposes_and_copies_elements(m, c, n, elt, ids, guards):
+    dt = {"f32": np.float32, "f16": np.float16, "i32": np.int32}[elt]
+    table = _data((m, c), dt)
+    idx = np.random.default_rng(m).integers(0, c, (m, n)).astype({"i64": np.int64, "i32": np.int32}[ids])
+    text = column_gather_program(m, c, n, elt, ids, guards)
+    want = np.take_along_axis(table, idx.astype(np.int64), axis=1)  # the independent reference
+    (before,) = run(text, "main", table, idx)
+    np.testing.assert_array_equal(_bits(before), _bits(want))
+    lowered = apply(PTOLowerPass(), parse(text))
+    assert not find_leftovers(lowered)
+    (got,) = run(lowered, "main", table, idx)
+    np.testing.assert_array_equal(_bits(got), _bits(want))
+    tile = apply(PTOLowerPass(level="tile"), parse(text))
+    names = {o.name for o in tile.walk()}
+    assert {"pto.tgather", "pto.ttrans"} <= names and "cf.assert" not in names
+
+
+@pytest.mark.parametrize("bad", [8, -1, 100])
+def test_column_gather_faults_where_the_guards_fail(bad):
+    from pto_dialect.faults import PTOFault
+
+    text = column_gather_program(4, 8, 1)
+    table = _data((4, 8))
+    idx = np.array([[0], [7], [bad], [3]], np.int64)
+    with pytest.raises(Exception, match="guard"):  # the input's assertion fires
+        run(text, "main", table, idx)
+    lowered = apply(PTOLowerPass(), parse(text))
+    with pytest.raises(PTOFault):  # and the lowered program faults (TGATHER's bounds)
+        run(lowered, "main", table, idx)
+
+
+def test_a_guard_not_implied_by_the_bounds_keeps_the_gather():
+    # index < 5 of 8 columns can fail on index 6, in bounds, where TGATHER would not fault
+    for guards in ((("slt", "cast", 5),), (("sge", "arg", 1),), (("eq", "arg", 0),)):
+        (left,) = find_leftovers(apply(PTOLowerPass(), parse(column_gather_program(4, 8, 1, guards=guards))))
+        assert left.op.name == "linalg.generic"
+
+
+@pytest.mark.parametrize("pred", sorted(BOUND_CHECKS))
+def test_bound_check_rows_against_brute_force(pred):
+    # a row says "the asserted set holds every in-bounds index": check it on every k near c
+    # (sound for every k; exact for k >= 0, where the width of an unsigned compare is moot)
+    for c in (1, 2, 8):
+        for k in range(-3, c + 3):
+            holds = all(_PRED_OF[pred](x, k) for x in range(c))
+            assert holds or not BOUND_CHECKS[pred](k, c), (pred, k, c)
+            assert k < 0 or BOUND_CHECKS[pred](k, c) == holds, (pred, k, c)
+    for pred, swapped in SWAPPED.items():  # k <pred> x is x <swapped> k
+        assert all(_PRED_OF[pred](k, x) == _PRED_OF[swapped](x, k) for k in range(-3, 4) for x in range(-3, 4))

@@ -8,7 +8,7 @@
 // WHY-NEXT: kept     @extui_i1_kept op {{[0-9]+}} (%r): 'linalg.generic' [elementwise: i1, i32]: elementwise: a select's condition is input 0, an i1 tensor: a predicate tile cannot be loaded from memory (compare the data in the body instead)
 // WHY-NEXT: kept     @trunci_i4_kept op {{[0-9]+}} (%r): 'linalg.generic' [elementwise: i32, i4]: elementwise: arith.trunci: i4 has no tile type (i8, i16, i32, i64)
 // WHY-NEXT: kept     @bitcast_kept op {{[0-9]+}} (%r): 'linalg.generic' [elementwise: f32, i32]: elementwise: arith.bitcast: a bit reinterpretation: TCVT converts values and no tile instruction reinterprets a tile's element type
-// WHY-NEXT: kept     @assert_i1_kept op {{[0-9]+}} (%r): 'linalg.generic' [elementwise: f32, i1, f32]: elementwise: cf.assert on a condition other than an arith.cmpf of the body: only compare guards are lowered
+// WHY-NEXT: kept     @assert_i1_kept op {{[0-9]+}} (%r): 'linalg.generic' [elementwise: f32, i1, f32]: elementwise: cf.assert on a condition other than an arith.cmpf of the body: only compare guards are lowered (an arith.cmpi bounds check of a gather's index only with the gather: D21)
 // WHY-NEXT: kept     @assert_ord_kept op {{[0-9]+}} (%r): 'linalg.generic' [elementwise: f32, f32]: elementwise: cf.assert on cmpf ord: not lowered (a constant or ord/uno check)
 // WHY-NEXT: kept     @floor_f8_kept op {{[0-9]+}} (%r): 'linalg.generic' [elementwise: f8E5M2, f8E5M2]: elementwise: math.floor: result type f8E5M2: no f8 row (MLIR's f8 variants' overflow and NaN rules are not matched against TCVT's E4M3/E5M2 ones)
 
