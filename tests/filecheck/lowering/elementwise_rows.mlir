@@ -398,8 +398,10 @@ func.func @rsqrt_f32(%a0: tensor<4x16xf32>) -> tensor<4x16xf32> {
   return %r : tensor<4x16xf32>
 }
 
+// The select spellings of ReLU return x itself (its NaN payload, D21): compare-select, not TRELU
 // CHECK-LABEL: func.func @relu_select_ugt_f32
-// CHECK:         pto.map relu %a0
+// CHECK:         pto.cmpsel le %a0, %z
+// CHECK-NOT:     pto.map relu
 // CHECK-NOT:     arith.cmpf
 func.func @relu_select_ugt_f32(%a0: tensor<4x16xf32>) -> tensor<4x16xf32> {
   %z = arith.constant 0.000000e+00 : f32
@@ -414,7 +416,8 @@ func.func @relu_select_ugt_f32(%a0: tensor<4x16xf32>) -> tensor<4x16xf32> {
 }
 
 // CHECK-LABEL: func.func @relu_select_ole_f32
-// CHECK:         pto.map relu %a0
+// CHECK:         pto.cmpsel le %a0, %z
+// CHECK-NOT:     pto.map relu
 func.func @relu_select_ole_f32(%a0: tensor<4x16xf32>) -> tensor<4x16xf32> {
   %z = arith.constant 0.000000e+00 : f32
   %e = tensor.empty() : tensor<4x16xf32>
