@@ -4,7 +4,8 @@
 
 For each corpus program (``tests/corpus``): whether the imported program runs on its
 recorded inputs and matches the recorded output, the wall time of ``pto-lower`` (block
-level), whether the lowered blocks match, and the leftover ops (D19) with their reasons.
+level), whether the lowered blocks match, the wall times of both runs (as imported and as
+blocks, through ``interpreter.run``), and the leftover ops (D19) with their reasons.
 The issue-28 whole models are the ``model_*`` programs; their table in
 docs/lowering.md is written from this output.
 """
@@ -39,11 +40,13 @@ def main(argv: list[str]) -> int:
         if not case.name.startswith(prefixes):
             continue
         inputs = case.inputs()
+        t_run = time.perf_counter()
         try:
             (before,) = run(case.text(), "main", *inputs)
             ran = _check(case, before, "(as imported)")
         except Exception as e:  # noqa: BLE001 - a status report
             ran = f"FAILS: {type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}"
+        t_run = time.perf_counter() - t_run
         t0 = time.perf_counter()
         try:
             module = parse_module_text(case.text())
@@ -53,13 +56,16 @@ def main(argv: list[str]) -> int:
             continue
         dt = time.perf_counter() - t0
         left = find_leftovers(module)
+        t_blocks = time.perf_counter()
         try:
             (got,) = run(module, "main", *inputs)
             after = _check(case, got, "(blocks)")
         except Exception as e:  # noqa: BLE001
             after = f"FAILS: {type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}"
+        t_blocks = time.perf_counter() - t_blocks
         status = "complete" if not left else f"{len(left)} left"
-        print(f"{case.name}: run {ran}; lower {dt:.2f} s, {status}; blocks {after}")
+        print(f"{case.name}: run {ran} ({t_run:.2f} s); lower {dt:.2f} s, {status}; "
+              f"blocks {after} ({t_blocks:.2f} s)")
         for x in left:
             print(f"    {x.diagnostic()[:300]}")
     return 0
