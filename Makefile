@@ -23,7 +23,8 @@ demo: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/demo.py
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python examples/mx_quantize_mlp.py
 
-# make test runs pytest as three processes (tests/interpreter; the lowering suites; the rest)
+# make test runs pytest as three processes (tests/interpreter; the lowering suites and the corpus;
+# the rest, tests/evidence included)
 # beside lit's two workers, so that no single process is the critical path on 2 cores; each
 # target's output is printed together when it ends. docs/testing.md: the figures and how to
 # profile.
@@ -40,7 +41,7 @@ pytest: $(STAMP)
 pytest-interpreter: $(STAMP)
 	$(PYTEST) tests/interpreter
 
-LOWERING_TESTS := tests/passes tests/corpus tests/evidence tests/isa
+LOWERING_TESTS := tests/passes tests/corpus tests/isa
 
 pytest-lowering: $(STAMP)
 	$(PYTEST) $(LOWERING_TESTS)
