@@ -22,11 +22,13 @@
 // ASM-NEXT: pto.b.datr <layout = NORM, dtype = E4M3
 //
 // The f16 bias adds come after the f16 truncation, so they do not fold into the GEMV: each
-// is a TCOLEXPANDADD of the bias row; the ReLU (cmpf ugt + select) after it is TRELU. The
-// program lowers completely and assembles (D19 has nothing to refuse).
+// is a TCOLEXPANDADD of the bias row; the ReLU (cmpf ugt + select) after it is a compare and
+// a select (TCMPS + TSEL: select returns its operand's bits, NaN payload included, which TRELU
+// would not, D21). The program lowers completely and assembles (D19 has nothing to refuse).
 // BLOCKS:     BSTART.TGEMVMX FP16
 // BLOCKS:     BSTART.SFU TCOLEXPANDADD, FP16
-// BLOCKS:     BSTART.VEC TRELU, FP16
+// BLOCKS:     BSTART.VEC TCMPS, FP16
+// BLOCKS:     BSTART.VEC TSEL, FP16
 // BLOCKS:     BSTART.TGEMVMX FP16
 // BLOCKS:     BSTART.SFU TCOLEXPANDADD, FP16
 //
