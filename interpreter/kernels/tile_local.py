@@ -51,7 +51,7 @@ from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import partial_coverage_error, valid_shape_error
 from pto_dialect.tile_local import EXPAND_OPS, PARTIAL_OPS, REDUCE_OPS
 
-from . import rearrange, status
+from . import jit, rearrange, status
 from .elementwise import BINARY_ROWS, LOW_ZERO_MASK, NARROW_FP32, binary_core
 
 T = TileDataType
@@ -81,6 +81,8 @@ def _bits(x: np.ndarray) -> np.ndarray:
 
 _REDUCE_UFUNC = {"sum": np.add, "prod": np.multiply}
 _NUMPY_FLOATS = frozenset({T.FP64, T.FP32, T.FP16})
+_JIT_TYPES = frozenset({T.FP32, T.FP16, T.BF16})
+"""SUM / PROD folds that run compiled when :func:`.jit.compiled` (``reduce_jit.COVERED``)."""
 
 
 def _check_encodings(x: np.ndarray, t: TileDataType) -> None:
@@ -96,6 +98,13 @@ def _check_encodings(x: np.ndarray, t: TileDataType) -> None:
 
 def _sum_prod(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarray:
     """Typed SUM / PROD fold along ``ax``, increasing index (module docstring)."""
+    if jit.compiled() and t in _JIT_TYPES:
+        from . import reduce_jit  # numba: loaded on the first compiled call only
+
+        with np.errstate(all="ignore"):
+            r = reduce_jit.fold(reduction, x, t, ax)
+        if r is not None:
+            return r
     uf = _REDUCE_UFUNC[reduction]
     with np.errstate(all="ignore"):
         if t.is_integer:

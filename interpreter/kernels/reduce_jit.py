@@ -1,0 +1,77 @@
+"""Compiled (numba) SUM / PROD folds of the tile-local reductions (issue 26).
+
+The numpy reference is :func:`.tile_local._sum_prod`: a left fold in increasing inner index,
+one rounding per step, FP16 and BF16 steps computed in FP32 and rounded back to the type
+(round to nearest even), SUM finishing with ``+ 0`` (an all -0 line sums to +0). The loop
+here is the same recurrence, vectorised across the lines (each line's order unchanged), so
+the bits are the reference's: the FP32 step is the machine's float32 add / multiply (no fast
+math, no flush to zero), the FP16 / BF16 rounding is done on the FP32 bit pattern. A NaN
+payload depends on which operand the machine returns, so when any result is a NaN the caller
+takes the reference's result instead (:func:`fold`). numba is imported by this module only,
+which :mod:`.tile_local` imports on the first compiled call (:mod:`.jit`).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from pto_dialect.datatypes import TileDataType
+
+T = TileDataType
+
+_ROUNDING = {T.FP32: 0, T.FP16: 1, T.BF16: 2}
+COVERED = frozenset(_ROUNDING)
+"""Types whose SUM / PROD folds run compiled."""
+
+_HALF = np.float32(0.5)
+
+
+@numba.njit(cache=True, nogil=True)
+def _round(acc, bits, mode):  # pragma: no cover - compiled
+    """Round every FP32 accumulator to FP16 (mode 1) or BF16 (mode 2), RNE, in place."""
+    for i in range(acc.shape[0]):
+        b = np.int64(bits[i])
+        a = b & 0x7FFFFFFF
+        if a >= 0x7F800000:  # inf or NaN: unchanged (a NaN result goes to the reference)
+            continue
+        if mode == 2:
+            bits[i] = (b + 0x7FFF + ((b >> 16) & 1)) & 0xFFFF0000
+        elif a >= 0x477FF000:  # at least 65520: rounds to infinity
+            bits[i] = (b & 0x80000000) | 0x7F800000
+        elif a >= 0x38800000:  # FP16 normal: keep 10 fraction bits
+            bits[i] = (b + 0xFFF + ((b >> 13) & 1)) & 0xFFFFE000
+        else:  # FP16 subnormal: a multiple of 2^-24, by one FP32 addition in [0.5, 1)
+            r = (abs(acc[i]) + _HALF) - _HALF
+            acc[i] = -r if b & 0x80000000 else r
+
+
+@numba.njit(cache=True, nogil=True)
+def _fold_columns(x, prod, mode):  # pragma: no cover - compiled
+    """Fold each column of the C-ordered float32 ``x`` (n, m) down its rows, from row 0."""
+    acc = x[0].copy()
+    bits = acc.view(np.uint32)
+    for j in range(1, x.shape[0]):
+        row = x[j]
+        if prod:
+            for i in range(acc.shape[0]):
+                acc[i] = acc[i] * row[i]
+        else:
+            for i in range(acc.shape[0]):
+                acc[i] = acc[i] + row[i]
+        if mode:
+            _round(acc, bits, mode)
+    if not prod:  # the fold starts from +0: only an all -0 line differs, fixed by + 0
+        for i in range(acc.shape[0]):
+            acc[i] = acc[i] + np.float32(0.0)
+    return acc
+
+
+def fold(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarray | None:
+    """The SUM / PROD fold of ``x`` (a :data:`COVERED` type) along ``ax``, in ``x``'s dtype,
+    or None when a result is a NaN (the caller then runs the reference)."""
+    xs = x if ax == 0 else x.T
+    r = _fold_columns(np.ascontiguousarray(xs, np.float32), reduction == "prod", _ROUNDING[t])
+    if np.isnan(r).any():
+        return None
+    return r.astype(x.dtype)
