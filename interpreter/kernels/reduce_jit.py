@@ -103,3 +103,51 @@ def fold(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarray 
     if np.isnan(r).any():
         return None
     return r.astype(x.dtype)
+
+
+@numba.njit(cache=True, nogil=True)
+def _arg_rows(v, b, is_max, nan_bits, inf_bits, zero_sign):  # pragma: no cover - compiled
+    """ARGMAX / ARGMIN of each row: values ``v`` (float32) and their storage bits ``b``
+    (uint32), the reference's fold (:func:`.tile_local._argminmax`) one element at a time."""
+    m, n = v.shape
+    out = np.zeros(m, np.uint32)
+    for r in range(m):
+        best = -np.inf if is_max else np.inf
+        best_bits = inf_bits
+        number = False
+        signed_zero = False  # MAX: a +0 seen; MIN: a -0 seen
+        prev = b[r, 0]
+        idx = 0
+        for i in range(n):
+            x = v[r, i]
+            if x != x:
+                pass
+            else:
+                number = True
+                if (x > best) if is_max else (x < best):
+                    best, best_bits = x, b[r, i]
+                if x == 0 and (((b[r, i] & zero_sign) == 0) == is_max):
+                    signed_zero = True
+            if i == 0:
+                continue
+            if not number:
+                p = nan_bits
+            elif best == 0:
+                p = zero_sign if signed_zero != is_max else np.uint32(0)
+            else:
+                p = best_bits
+            if p == b[r, i] and p != prev:
+                idx = i
+            prev = p
+        out[r] = idx
+    return out
+
+
+def arg_fold(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarray:
+    """ARGMAX / ARGMIN of ``x`` (a :data:`COVERED` type) along ``ax``: uint32 indices."""
+    xs = np.ascontiguousarray(x if ax == 1 else x.T)
+    u = np.dtype(f"u{xs.dtype.itemsize}")
+    is_max = reduction.endswith("max")
+    special = np.array([np.nan, -np.inf if is_max else np.inf, -0.0], xs.dtype).view(u)
+    return _arg_rows(xs.astype(np.float32), xs.view(u).astype(np.uint32), is_max,
+                     np.uint32(special[0]), np.uint32(special[1]), np.uint32(special[2]))

@@ -201,6 +201,10 @@ def _minmax(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarr
 def _argminmax(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarray:
     """ARGMAX / ARGMIN: the index moves where the running fold's value equals the element
     and differs from the previous fold value, as bit patterns (module docstring)."""
+    if jit.compiled() and t in _JIT_TYPES:
+        from . import reduce_jit  # numba: loaded on the first compiled call only
+
+        return reduce_jit.arg_fold(reduction, x, t, ax)
     is_max = reduction.endswith("max")
     if t.is_integer:  # bit equality is value equality: the first occurrence of the extreme
         return (np.argmax if is_max else np.argmin)(x, axis=ax).astype(np.uint32)

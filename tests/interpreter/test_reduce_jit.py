@@ -40,7 +40,9 @@ SPECIALS = {
              0xFF7F, 0x3F80, 0x4380],
 }
 OPS = {("sum", "row"): "TROWSUM", ("sum", "col"): "TCOLSUM",
-       ("prod", "row"): "TROWPROD", ("prod", "col"): "TCOLPROD"}
+       ("prod", "row"): "TROWPROD", ("prod", "col"): "TCOLPROD",
+       ("argmax", "row"): "TROWARGMAX", ("argmax", "col"): "TCOLARGMAX",
+       ("argmin", "row"): "TROWARGMIN", ("argmin", "col"): "TCOLARGMIN"}
 
 
 @contextmanager
@@ -58,8 +60,9 @@ def kernels(name: str):
 
 def run(mnemonic: str, x: np.ndarray, t: T) -> tuple[np.ndarray, int]:
     valid = (x.shape[0], 1) if mnemonic.startswith("TROW") else (1, x.shape[1])
+    dst = T.U32 if "ARG" in mnemonic else t
     with status.recording() as st_:
-        r = local_tile(mnemonic, [x], [t], t, valid)
+        r = local_tile(mnemonic, [x], [t], dst, valid)
     return r, st_.bits
 
 
@@ -69,7 +72,7 @@ def same(mnemonic: str, x: np.ndarray, t: T) -> np.ndarray:
     with kernels("compiled"):
         got, got_flags = run(mnemonic, x, t)
     assert got.dtype == want.dtype and got.shape == want.shape
-    u = UINT[t]
+    u = np.uint32 if "ARG" in mnemonic else UINT[t]
     assert np.array_equal(got.view(u), want.view(u)), (mnemonic, t, x, got, want)
     assert got_flags == want_flags
     return got
@@ -115,3 +118,19 @@ def test_hand_derived_bits(t, values, reduction, want, axis):
     w = np.array([want], DTYPES[t])
     assert got.reshape(-1).view(UINT[t])[0] == w.view(UINT[t])[0]
 
+
+
+@pytest.mark.parametrize("t", list(DTYPES))
+@pytest.mark.parametrize(("reduction", "values", "want"), [
+    ("argmax", [1.0, 3.0, 3.0, 2.0], 1),  # equal values keep the lowest index
+    ("argmax", [-0.0, 0.0, -0.0], 1),  # max(-0, +0) moves to the +0
+    ("argmin", [0.0, -0.0, 0.0], 1),
+    ("argmax", [np.nan, 1.0, np.nan], 1),  # a NaN accumulator is replaced by the number
+    ("argmin", [2.0, np.nan, -np.inf, -np.inf], 2),
+    ("argmax", [np.nan, np.nan], 0),  # all NaN: the fold stays the same canonical NaN
+])
+def test_hand_derived_arg_indices(t, reduction, values, want):
+    for axis in ("row", "col"):
+        x = np.array(values, DTYPES[t]).reshape((1, -1) if axis == "row" else (-1, 1))
+        got = same(OPS[(reduction, axis)], x, t)
+        assert got.reshape(-1)[0] == want
