@@ -1,6 +1,7 @@
 """Compiled SUM / PROD reductions (issue 26) against ``np.sum(x, axis)`` of the same shape.
 
-For each of TROWSUM / TCOLSUM (FP32, FP16, BF16) and TROWPROD (FP32) at 1024x4096 (quick:
+For each of TROWSUM / TCOLSUM (FP32, FP16, BF16), TROWPROD, TROWARGMAX (FP32) and TCOLARGMIN
+(FP16) at 1024x4096 (quick:
 256x1024): the kernel with ``PTO_KERNELS=compiled`` and ``PTO_KERNELS=numpy``, and the ratio
 of each to a float32 ``np.sum(x32, axis)`` in the same run (a pairwise SIMD sum: a different
 and cheaper computation, the speed bound to compare against). The first compiled call
@@ -21,12 +22,13 @@ from pto_dialect.datatypes import TileDataType as T
 
 CASES = [("TROWSUM", T.FP32, np.float32), ("TCOLSUM", T.FP32, np.float32),
          ("TROWSUM", T.FP16, np.float16), ("TROWSUM", T.BF16, ml_dtypes.bfloat16),
-         ("TCOLSUM", T.BF16, ml_dtypes.bfloat16), ("TROWPROD", T.FP32, np.float32)]
+         ("TCOLSUM", T.BF16, ml_dtypes.bfloat16), ("TROWPROD", T.FP32, np.float32),
+         ("TROWARGMAX", T.FP32, np.float32), ("TCOLARGMIN", T.FP16, np.float16)]
 
 
 def _call(op, x, t):
     valid = (x.shape[0], 1) if op.startswith("TROW") else (1, x.shape[1])
-    return local_tile(op, [x], [t], t, valid)
+    return local_tile(op, [x], [t], T.U32 if "ARG" in op else t, valid)
 
 
 def _timed(engine, fn, anchor, rounds):

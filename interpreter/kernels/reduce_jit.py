@@ -1,4 +1,4 @@
-"""Compiled (numba) SUM / PROD folds of the tile-local reductions (issue 26).
+"""Compiled (numba) SUM / PROD / ARGMAX / ARGMIN folds of the tile-local reductions (issue 26).
 
 The numpy reference is :func:`.tile_local._sum_prod`: a left fold in increasing inner index,
 one rounding per step, FP16 and BF16 steps computed in FP32 and rounded back to the type
@@ -7,8 +7,10 @@ here is the same recurrence, vectorised across the lines (each line's order unch
 the bits are the reference's: the FP32 step is the machine's float32 add / multiply (no fast
 math, no flush to zero), the FP16 / BF16 rounding is done on the FP32 bit pattern. A NaN
 payload depends on which operand the machine returns, so when any result is a NaN the caller
-takes the reference's result instead (:func:`fold`). numba is imported by this module only,
-which :mod:`.tile_local` imports on the first compiled call (:mod:`.jit`).
+takes the reference's result instead (:func:`fold`). ARGMAX / ARGMIN (:func:`arg_fold`)
+follow :func:`.tile_local._argminmax` step by step on the storage bit patterns. numba is
+imported by this module only, which :mod:`.tile_local` imports on the first compiled call
+(:mod:`.jit`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ T = TileDataType
 
 _ROUNDING = {T.FP32: 0, T.FP16: 1, T.BF16: 2}
 COVERED = frozenset(_ROUNDING)
-"""Types whose SUM / PROD folds run compiled."""
+"""Types whose SUM / PROD / ARGMAX / ARGMIN folds run compiled."""
 
 _HALF = np.float32(0.5)
 _BLOCK = 16

@@ -17,7 +17,7 @@ operation (integer width, RNE, NaN choice, signed zeros, TF32/HF32 encodings):
   IEEE and integer types use ``ufunc.accumulate`` (a sequential scan, one rounding per step:
   the same arithmetic as the TADD / TMUL rows); the others fold one inner index at a time,
   vectorised across the outer axis. With the compiled engine (:mod:`.jit`) FP32 / FP16 /
-  BF16 SUM / PROD run :mod:`.reduce_jit`'s loop, the same bits.
+  BF16 SUM / PROD and ARGMAX / ARGMIN run :mod:`.reduce_jit`'s loops, the same bits.
 * Arg reductions: the MAX / MIN fold; the index moves to ``i`` exactly when the step's result
   equals element ``i`` and differs from the accumulator, both as bit patterns
   (``TileReductionStepWithFlags``): equal values keep the lowest index, max(-0, +0) moves to

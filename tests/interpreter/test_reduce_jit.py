@@ -1,12 +1,13 @@
-"""The compiled (numba) SUM / PROD reductions against the numpy reference (issue 26).
+"""The compiled (numba) SUM / PROD / ARG reductions against the numpy reference (issue 26).
 
-Every case runs the TROWSUM / TCOLSUM / TROWPROD / TCOLPROD kernel rows with
+Every case runs the TROW / TCOL SUM, PROD, ARGMAX and ARGMIN kernel rows with
 ``PTO_KERNELS=numpy`` and ``PTO_KERNELS=compiled`` and requires the same result bits and the
 same recorded status flags: FP32, FP16 and BF16 tiles drawn as raw codes (NaN payloads,
 signalling NaNs, infinities, -0, subnormals, the largest finite values) and as small
 integers times powers of two (sums that hit rounding ties). Ties and the FP16 subnormal
 rounding are also checked against hand-derived bits, including one that a fold rounding only
-at the end (a widened accumulator) gets wrong. Shapes stay small: the cost of this file is
+at the end (a widened accumulator) gets wrong, and arg indices by hand (ties, signed zeros,
+NaNs). Shapes stay small: the cost of this file is
 numba's first compilation (later runs load the on-disk cache). That the numpy path never
 imports numba is ``test_import_graph``'s LAZY_ALLOWED entry for :mod:`.reduce_jit`.
 """
