@@ -14,6 +14,7 @@ from benchmarks import (
     bench_kernels,
     bench_loading,
     bench_lowering,
+    bench_reduce,
     bench_status,
     bench_tile_local,
 )
@@ -32,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_compare.run(quick=args.quick)
     bench_status.run(quick=args.quick)
     bench_cube.run(quick=args.quick)
+    bench_reduce.run(quick=args.quick)
     bench_indexed.run(quick=args.quick)
     bench_loading.run(quick=args.quick)
     return 0

@@ -37,6 +37,8 @@ LAZY_ALLOWED: dict[tuple[str, str], str] = {
     "loaded when a context first needs the pto dialect (the tool boundary)",
     ("interpreter.kernels.jit", "interpreter.kernels.cube_jit"): "optional dependency numba: "
     "loaded on the first compiled kernel call, never at start-up",
+    ("interpreter.kernels.tile_local", "interpreter.kernels.reduce_jit"): "optional dependency "
+    "numba: loaded on the first compiled reduction, never at start-up",
 }
 
 LAYERS = {"pto_dialect": 0, "passes": 1, "interpreter": 2}

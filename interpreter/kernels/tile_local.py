@@ -16,7 +16,8 @@ operation (integer width, RNE, NaN choice, signed zeros, TF32/HF32 encodings):
   bit for bit, a NaN payload included). No widening, no reassociation. SUM / PROD of the
   IEEE and integer types use ``ufunc.accumulate`` (a sequential scan, one rounding per step:
   the same arithmetic as the TADD / TMUL rows); the others fold one inner index at a time,
-  vectorised across the outer axis.
+  vectorised across the outer axis. With the compiled engine (:mod:`.jit`) FP32 / FP16 /
+  BF16 SUM / PROD and ARGMAX / ARGMIN run :mod:`.reduce_jit`'s loops, the same bits.
 * Arg reductions: the MAX / MIN fold; the index moves to ``i`` exactly when the step's result
   equals element ``i`` and differs from the accumulator, both as bit patterns
   (``TileReductionStepWithFlags``): equal values keep the lowest index, max(-0, +0) moves to
@@ -51,7 +52,7 @@ from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import partial_coverage_error, valid_shape_error
 from pto_dialect.tile_local import EXPAND_OPS, PARTIAL_OPS, REDUCE_OPS
 
-from . import rearrange, status
+from . import jit, rearrange, status
 from .elementwise import BINARY_ROWS, LOW_ZERO_MASK, NARROW_FP32, binary_core
 
 T = TileDataType
@@ -81,6 +82,8 @@ def _bits(x: np.ndarray) -> np.ndarray:
 
 _REDUCE_UFUNC = {"sum": np.add, "prod": np.multiply}
 _NUMPY_FLOATS = frozenset({T.FP64, T.FP32, T.FP16})
+_JIT_TYPES = frozenset({T.FP32, T.FP16, T.BF16})
+"""SUM / PROD folds that run compiled when :func:`.jit.compiled` (``reduce_jit.COVERED``)."""
 
 
 def _check_encodings(x: np.ndarray, t: TileDataType) -> None:
@@ -96,6 +99,13 @@ def _check_encodings(x: np.ndarray, t: TileDataType) -> None:
 
 def _sum_prod(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarray:
     """Typed SUM / PROD fold along ``ax``, increasing index (module docstring)."""
+    if jit.compiled() and t in _JIT_TYPES:
+        from . import reduce_jit  # numba: loaded on the first compiled call only
+
+        with np.errstate(all="ignore"):
+            r = reduce_jit.fold(reduction, x, t, ax)
+        if r is not None:
+            return r
     uf = _REDUCE_UFUNC[reduction]
     with np.errstate(all="ignore"):
         if t.is_integer:
@@ -191,6 +201,10 @@ def _minmax(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarr
 def _argminmax(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarray:
     """ARGMAX / ARGMIN: the index moves where the running fold's value equals the element
     and differs from the previous fold value, as bit patterns (module docstring)."""
+    if jit.compiled() and t in _JIT_TYPES:
+        from . import reduce_jit  # numba: loaded on the first compiled call only
+
+        return reduce_jit.arg_fold(reduction, x, t, ax)
     is_max = reduction.endswith("max")
     if t.is_integer:  # bit equality is value equality: the first occurrence of the extreme
         return (np.argmax if is_max else np.argmin)(x, axis=ax).astype(np.uint32)
