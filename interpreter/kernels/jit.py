@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NamedTuple
 
 import numpy as np
@@ -67,6 +69,23 @@ def engine() -> str:
 
 def compiled() -> bool:
     return engine() == "compiled"
+
+
+@contextmanager
+def selected(name: str) -> Iterator[None]:
+    """Run the body with ``$PTO_KERNELS`` set to ``name`` (``numpy`` or ``compiled``), then
+    restore what was there (unset included)."""
+    if name not in ENGINES:
+        raise ValueError(f"{ENV}={name!r}: expected one of {', '.join(ENGINES)}")
+    old = os.environ.get(ENV)
+    os.environ[ENV] = name
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ[ENV]
+        else:
+            os.environ[ENV] = old
 
 
 def float_values(t: TileDataType, codes: np.ndarray) -> np.ndarray:

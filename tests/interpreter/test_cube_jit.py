@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -35,17 +34,8 @@ SPECIAL32 = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1.17549
                       3.4028235e38, -3.4028235e38, 1.0, -1.0, 2.0**-24, 0.5], F32)
 
 
-@contextmanager
-def kernels(name: str):
-    old = os.environ.get(jit.ENV)
-    os.environ[jit.ENV] = name
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ[jit.ENV]
-        else:
-            os.environ[jit.ENV] = old
+kernels = jit.selected
+"""Run the body on one kernel engine (``numpy`` or ``compiled``)."""
 
 
 def same(*args, **kw):
@@ -255,3 +245,17 @@ def test_bit_decoder_matches_value_table(t):
     assert np.array_equal(np.isnan(out), np.isnan(want))
     fin = ~np.isnan(want)
     assert np.array_equal(out[fin].view(np.uint32), want[fin].astype(F32).view(np.uint32))
+
+
+def test_selected_sets_and_restores_the_engine(monkeypatch):
+    """The two-engine tests compare something only if ``selected`` really switches."""
+    monkeypatch.setenv(jit.ENV, "numpy")
+    with jit.selected("compiled"):
+        assert jit.engine() == "compiled"
+    assert jit.engine() == "numpy"
+    monkeypatch.delenv(jit.ENV)
+    with jit.selected("numpy"):
+        assert jit.engine() == "numpy"
+    assert jit.ENV not in os.environ
+    with pytest.raises(ValueError, match="expected one of"), jit.selected("fast"):
+        pass

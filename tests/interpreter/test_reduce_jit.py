@@ -14,9 +14,6 @@ imports numba is ``test_import_graph``'s LAZY_ALLOWED entry for :mod:`.reduce_ji
 
 from __future__ import annotations
 
-import os
-from contextlib import contextmanager
-
 import ml_dtypes
 import numpy as np
 import pytest
@@ -46,17 +43,8 @@ OPS = {("sum", "row"): "TROWSUM", ("sum", "col"): "TCOLSUM",
        ("argmin", "row"): "TROWARGMIN", ("argmin", "col"): "TCOLARGMIN"}
 
 
-@contextmanager
-def kernels(name: str):
-    old = os.environ.get(jit.ENV)
-    os.environ[jit.ENV] = name
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ[jit.ENV]
-        else:
-            os.environ[jit.ENV] = old
+kernels = jit.selected
+"""Run the body on one kernel engine (``numpy`` or ``compiled``)."""
 
 
 def run(mnemonic: str, x: np.ndarray, t: T) -> tuple[np.ndarray, int]:
