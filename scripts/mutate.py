@@ -220,7 +220,7 @@ def _copy_repo(dest: Path) -> None:
 def run_tests(copy: Path, tests: list[str], timeout: float) -> tuple[str, float]:
     """'pass' / 'fail' / 'timeout' of the mapped tests in ``copy``, and the seconds taken."""
     env = dict(os.environ, PYTHONPATH=str(copy), PATH=f"{VENV_BIN}:{os.environ.get('PATH', '')}",
-               PYTHONDONTWRITEBYTECODE="1")  # fmt: skip
+               PYTHONDONTWRITEBYTECODE="1", HYPOTHESIS_PROFILE="mutate")  # fmt: skip (tests/conftest.py)
     lit = [t for t in tests if not t.endswith(".py")]
     py = [t for t in tests if t.endswith(".py")]
     start = time.monotonic()
