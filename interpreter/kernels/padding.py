@@ -68,8 +68,8 @@ def pad_bits(t: TileDataType, pad: str) -> int:
     if t in _INTEGERS:
         return (ones >> 1) if pad == "max" else 1 << (carrier - 1)
     # TilePadValueForDataType "otherwise": Max = Ones{64}, Min = 0x8000000000000000, both
-    # truncated to the carrier
-    return ones if pad == "max" else (1 << 63) & ones
+    # truncated to the carrier; these types' carriers have 4 or 8 bits, so Min is 0
+    return ones if pad == "max" else 0
 
 
 def pad_scalar(t: TileDataType, pad: str, dtype: np.dtype) -> np.ndarray:
