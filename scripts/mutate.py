@@ -224,11 +224,11 @@ def run_tests(copy: Path, tests: list[str], timeout: float) -> tuple[str, float]
     lit = [t for t in tests if not t.endswith(".py")]
     py = [t for t in tests if t.endswith(".py")]
     start = time.monotonic()
-    commands = []
-    if py:
-        commands.append([str(VENV_BIN / "python"), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *py])
+    commands = []  # lit first: the verifiers' negative tests are the quick killers
     if lit:
         commands.append([str(VENV_BIN / "lit"), "-q", *lit])
+    if py:
+        commands.append([str(VENV_BIN / "python"), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *py])
     for cmd in commands:
         left = timeout - (time.monotonic() - start)
         try:
