@@ -56,7 +56,7 @@ KERNELS: dict[str, list[str]] = {
     "interpreter/kernels/compare.py": ["tests/evidence/test_compare_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_compare.py", "tests/interpreter/test_kernel_api_faults.py"],
     "interpreter/kernels/convert.py": ["tests/evidence/test_convert_evidence.py", "tests/interpreter/test_kernel_legality.py"],
     "interpreter/kernels/cube.py": ["tests/interpreter/test_kernel_cube.py", "tests/evidence/test_cube_evidence.py"],
-    "interpreter/kernels/elementwise.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_trem.py", "tests/conformance/test_avs_tile.py", "tests/conformance/test_avs_elementwise.py", "tests/interpreter/test_kernel_api_faults.py", "tests/evidence/test_binary_evidence.py", "tests/interpreter/test_kernel_numerics.py"],
+    "interpreter/kernels/elementwise.py": ["tests/interpreter/test_kernel_binary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_trem.py", "tests/conformance/test_avs_tile.py", "tests/conformance/test_avs_elementwise.py", "tests/interpreter/test_kernel_api_faults.py", "tests/evidence/test_binary_evidence.py", "tests/interpreter/test_kernel_numerics.py"],
     "interpreter/kernels/move.py": ["tests/evidence/test_sort_move_evidence.py"],
     "interpreter/kernels/mx.py": ["tests/interpreter/test_kernel_mx.py", "tests/interpreter/test_mx_quantize.py", "tests/interpreter/test_kernel_rescaled.py"],
     "interpreter/kernels/nanfix.py": ["tests/evidence/test_reduction_nan_evidence.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/evidence/test_binary_evidence.py"],
@@ -69,7 +69,7 @@ KERNELS: dict[str, list[str]] = {
     "interpreter/kernels/ternary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_api_faults.py"],
     "interpreter/kernels/tgemv.py": ["tests/interpreter/test_kernel_tgemv.py"],
     "interpreter/kernels/tile_local.py": ["tests/evidence/test_tile_local_evidence.py", "tests/interpreter/test_local_status.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_tile_local.py", "tests/evidence/test_reduction_nan_evidence.py", "tests/interpreter/test_kernel_api_faults.py", "tests/interpreter/test_reduce_jit.py"],
-    "interpreter/kernels/tile_scalar.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py", "tests/evidence/test_compare_evidence.py", "tests/evidence/test_binary_evidence.py"],
+    "interpreter/kernels/tile_scalar.py": ["tests/interpreter/test_kernel_binary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py", "tests/evidence/test_compare_evidence.py", "tests/evidence/test_binary_evidence.py"],
     "interpreter/kernels/unary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py"],
 }  # fmt: skip
 VERIFIERS: dict[str, list[str]] = {

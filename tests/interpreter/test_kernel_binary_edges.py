@@ -1,0 +1,27 @@
+"""Hand-derived edge cases of the binary elementwise kernels (issue 27: mutants that survived).
+
+TF32 / HF32 (asl/arch/data-types/formats/tf32.asl, hf32.asl): FP32's exponent range with 10 /
+11 fraction bits, so below 2^-126 the grid step is 2^-136 / 2^-137. Halving a normal value
+just above 2^-126 lands exactly halfway between two subnormal grid points, and RNE picks the
+even one; a rounding that treated [2^-127, 2^-126) as normal (step 2^-137 / 2^-138) would
+keep the half step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from interpreter.kernels.elementwise import BINARY_ROWS, binary_tile
+
+
+@pytest.mark.parametrize(("t", "k"), [("TF32", 136), ("HF32", 137)])
+def test_narrow_fp32_subnormal_ties_round_to_even(t: str, k: int) -> None:
+    step = 2.0**-k  # the subnormal grid step (also the step just above 2^-126)
+    a = np.array([[2.0**-126 + step, 2.0**-126 + 3 * step, 2.0**-125]], np.float32)
+    two = np.full_like(a, 2.0)
+    r, _ = binary_tile(BINARY_ROWS["TDIV"], a, two, None, "null", t)
+    # 2^-127 + step/2: between 2^-127 (an even multiple of step) and 2^-127 + step -> 2^-127
+    # 2^-127 + 3 step/2: between 2^-127 + step (odd) and 2^-127 + 2 step (even) -> the latter
+    # 2^-126: exact
+    assert r.astype(np.float64).tolist() == [[2.0**-127, 2.0**-127 + 2 * step, 2.0**-126]]
