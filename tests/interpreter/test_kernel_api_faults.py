@@ -14,7 +14,13 @@ import numpy as np
 import pytest
 
 from interpreter.kernels import KERNELS, local_tile, texpands_tile
-from interpreter.kernels.compare import tcmp_tile, tsel_tile, tsels_tile
+from interpreter.kernels.compare import (
+    pack_predicate,
+    tcmp_tile,
+    tsel_tile,
+    tsels_tile,
+    unpack_predicate,
+)
 from interpreter.kernels.elementwise import BINARY_ROWS, binary_tile
 from interpreter.kernels.padding import pad_bits, pad_tile, parse_pad
 from interpreter.kernels.status import NX, recording
@@ -105,3 +111,11 @@ def test_integer_reductions_record_no_flags() -> None:
     with recording() as status:
         out = local_tile("TROWSUM", [tf32], [T.TF32], T.TF32, (1, 1))
     assert out.tolist() == [[1.0]] and status.bits == NX
+
+
+def test_packed_predicate_bytes_by_hand() -> None:
+    """Predicate bit ``i = r * cols + c`` is bit ``i mod 8`` of byte ``i // 8``: a 3 x 3
+    tile with bits 0, 2, 3 and 8 set packs to bytes 1 + 4 + 8 = 13 and 1."""
+    bits = np.array([[1, 0, 1], [1, 0, 0], [0, 0, 1]], bool)
+    assert pack_predicate(bits).tolist() == [13, 1]
+    assert unpack_predicate(np.array([13, 1], np.uint8), (3, 3)).tolist() == bits.tolist()
