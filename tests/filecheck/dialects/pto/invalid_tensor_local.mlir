@@ -196,3 +196,45 @@
 %i = "test.op"() : () -> tensor<4x6xsi32>
 %s = pto.reduce rowmax unsigned %i : (tensor<4x6xsi32>) -> tensor<4x1xsi32>
 // CHECK: {{^}}'pto.reduce' op [TileLegality] input: si32 contradicts 'unsigned' (PTO-SPEC 5){{$}}
+
+// -----
+
+// Generic form: a pto.reduce kind the custom syntax cannot spell is refused by the verifier
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = "pto.reduce"(%x) <{kind = "rowmean"}> : (tensor<4x6xf32>) -> tensor<4x1xf32>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] unknown kind 'rowmean' (rowsum, rowmax, rowmin, rowprod, rowargmax, rowargmin, colsum, colmax, colmin, colprod, colargmax, colargmin) (PTO-SPEC 5){{$}}
+
+// -----
+
+// Generic form: pto.reduce takes exactly one tensor
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = "pto.reduce"(%x, %x) <{kind = "rowsum"}> : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x1xf32>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] operands: pto.reduce takes one tensor, got 2 (asl/tile/reduce-and-expand/row-reduction/TROWSUM.asl){{$}}
+
+// -----
+
+// Generic form: an unknown pto.expand kind
+%x = "test.op"() : () -> tensor<4x6xf32>
+%y = "pto.expand"(%x, %x) <{kind = "row.mod"}> : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x6xf32>
+// CHECK: {{^}}'pto.expand' op [TileLegality] unknown kind 'row mod' (PTO-SPEC 5){{$}}
+
+// -----
+
+// Generic form: a sort direction other than ascending / descending
+%x = "test.op"() : () -> tensor<4x6xf32>
+%so = "pto.sort"(%x) <{direction = "sideways"}> : (tensor<4x6xf32>) -> tensor<4x6xf32>
+// CHECK: {{^}}'pto.sort' op [TileLegality] direction 'sideways' must be ascending or descending (asl/tile/irregular-and-complex/sorting/TSORT.asl){{$}}
+
+// -----
+
+// Generic form: signedness is 'signed' or 'unsigned'
+%i = "test.op"() : () -> tensor<4x6xi16>
+%m = "pto.reduce"(%i) <{kind = "rowmin", signedness = "both"}> : (tensor<4x6xi16>) -> tensor<4x1xi16>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] signedness 'both' must be signed or unsigned (PTO-SPEC 5){{$}}
+
+// -----
+
+// Generic form: a float tensor takes no signedness
+%x = "test.op"() : () -> tensor<4x6xf32>
+%m = "pto.reduce"(%x) <{kind = "rowmin", signedness = "signed"}> : (tensor<4x6xf32>) -> tensor<4x1xf32>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] float elements take no signedness, got signed (PTO-SPEC 5){{$}}
