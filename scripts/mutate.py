@@ -28,6 +28,10 @@ line, and the reason when ``scripts/mutation_equivalent.txt`` names it an equiva
 mutant). The survival rate is printed per group. Runs under ``nice``; each mutant's tests
 have ``--timeout`` seconds; a mutant whose tests time out is listed as undecided and left out
 of the rate (on a busy machine a slow subset times out without any mutant making it hang).
+A subset runs its lit files first, then its pytest files; hypothesis runs under the
+``mutate`` profile of tests/conftest.py (derandomized, no shrinking: reproducible verdicts, and
+a failing property fails at once); lit passes PYTHONPATH to the tools, so they import the
+mutated copy (tests/lit_support/lit_setup.py).
 """
 
 from __future__ import annotations
