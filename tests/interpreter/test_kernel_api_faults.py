@@ -119,3 +119,11 @@ def test_packed_predicate_bytes_by_hand() -> None:
     bits = np.array([[1, 0, 1], [1, 0, 0], [0, 0, 1]], bool)
     assert pack_predicate(bits).tolist() == [13, 1]
     assert unpack_predicate(np.array([13, 1], np.uint8), (3, 3)).tolist() == bits.tolist()
+
+
+def test_fp64_comparison_is_not_narrowed() -> None:
+    """FP64 compares in FP64: 1 < 1 + 2^-40 (both are 1.0 in FP32)."""
+    x = np.array([[1.0, 1.0 + 2.0**-40]])
+    y = np.array([[1.0 + 2.0**-40, 1.0 + 2.0**-40]])
+    assert tcmp_tile(x, y, dtype=T.FP64, cmode="lt")[0].tolist() == [[True, False]]
+    assert tcmp_tile(x, y, dtype=T.FP64, cmode="eq")[0].tolist() == [[False, True]]

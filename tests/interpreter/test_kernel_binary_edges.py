@@ -25,3 +25,13 @@ def test_narrow_fp32_subnormal_ties_round_to_even(t: str, k: int) -> None:
     # 2^-127 + 3 step/2: between 2^-127 + step (odd) and 2^-127 + 2 step (even) -> the latter
     # 2^-126: exact
     assert r.astype(np.float64).tolist() == [[2.0**-127, 2.0**-127 + 2 * step, 2.0**-126]]
+
+
+@pytest.mark.parametrize(("t", "f"), [("TF32", 10), ("HF32", 11)])
+def test_narrow_fp32_tie_with_an_odd_last_bit_rounds_up(t: str, f: int) -> None:
+    """1 + 2^-f + 2^-(f+1) is halfway between 1 + 2^-f (odd last bit) and 1 + 2^-(f-1)
+    (even): RNE goes up."""
+    a = np.array([[1.0]], np.float32)
+    b = np.array([[2.0**-f + 2.0 ** -(f + 1)]], np.float32)
+    r, _ = binary_tile(BINARY_ROWS["TADD"], a, b, None, "null", t)
+    assert r.astype(np.float64).tolist() == [[1.0 + 2.0 ** -(f - 1)]]

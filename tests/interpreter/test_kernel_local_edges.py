@@ -20,3 +20,16 @@ def test_single_column_sum_is_the_sequential_fold() -> None:
     col = local_tile("TCOLSUM", [line.reshape(16, 1)], [T.FP32], T.FP32, (1, 1))
     row = local_tile("TROWSUM", [line.reshape(1, 16)], [T.FP32], T.FP32, (1, 1))
     assert col.tolist() == [[1.0]] and row.tolist() == [[1.0]]
+
+
+def test_sort_keeps_signed_zeros_in_their_order() -> None:
+    """``TileSortLeftBefore`` (asl/tile/model/ordering/sorting.asl) holds for two zeros in
+    either order, so the stable sort keeps +0 and -0 where they came: ascending [+0, -0, -1,
+    +0] -> [-1, +0, -0, +0] with indices [2, 0, 1, 3]; descending [-0, +0, -1, -0] -> [-0,
+    +0, -0, -1] with [0, 1, 3, 2]."""
+    for words, desc, want, idx in (([0.0, -0.0, -1.0, 0.0], 0, [-1.0, 0.0, -0.0, 0.0], [2, 0, 1, 3]),
+                                   ([-0.0, 0.0, -1.0, -0.0], 1, [-0.0, 0.0, -0.0, -1.0], [0, 1, 3, 2])):
+        src = np.array([words], np.float32)
+        v, i = local_tile("TSORT", [src], [T.FP32], T.FP32, (1, 4), params=(4, desc))
+        assert v.view(np.uint32).tolist() == [np.array(want, np.float32).view(np.uint32).tolist()]
+        assert i.tolist() == [idx]
