@@ -9,6 +9,7 @@ contiguous column) adds the small terms together first and gives 1 + 7 * 2^-23.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from interpreter.kernels.tile_local import local_tile
@@ -33,3 +34,12 @@ def test_sort_keeps_signed_zeros_in_their_order() -> None:
         v, i = local_tile("TSORT", [src], [T.FP32], T.FP32, (1, 4), params=(4, desc))
         assert v.view(np.uint32).tolist() == [np.array(want, np.float32).view(np.uint32).tolist()]
         assert i.tolist() == [idx]
+
+
+def test_e4m3_max_min_skip_a_nan() -> None:
+    """A MAX / MIN step with one NaN operand returns the other (HardwareNumericMinMaxSpecial);
+    E4M3 has no infinity, so the fold cannot use -inf / +inf in E4M3 itself as the neutral
+    element: [NaN, 1, 2] -> MAX 2, MIN 1."""
+    x = np.array([[np.nan, 1.0, 2.0]], ml_dtypes.float8_e4m3fn)
+    assert local_tile("TROWMAX", [x], [T.E4M3], T.E4M3, (1, 1)).astype(float).tolist() == [[2.0]]
+    assert local_tile("TROWMIN", [x], [T.E4M3], T.E4M3, (1, 1)).astype(float).tolist() == [[1.0]]
