@@ -10,6 +10,7 @@ never a numpy error or a silent result.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -37,6 +38,7 @@ BAD_CALLS = {
     "cmode -1": (lambda: tcmp_tile(X, X, cmode=-1), "CMode -1 is reserved"),
     "cmode name": (lambda: tcmp_tile(X, X, cmode="lt_or_eq"), "unknown comparison 'lt_or_eq'"),
     "tcmp dtype": (lambda: tcmp_tile(X.astype(np.float64), X), "lhs has dtype float64, expected float32"),
+    "tcmp carrier": (lambda: tcmp_tile(X.astype(np.float16), X.astype(np.float16), dtype=T.BF16), "lhs has dtype float16, expected bfloat16 for BF16"),
     "tcmp rank": (lambda: tcmp_tile(X.reshape(-1), X.reshape(-1)), "lhs: tile payloads are 2-D, got (8,)"),
     "tcmp shapes": (lambda: tcmp_tile(X, X[:, :2]), "operand shapes differ: (2, 4), (2, 2)"),
     "tsel predicate dtype": (lambda: tsel_tile(P.astype(np.uint8), X, X), "predicate must be a bool array of shape (2, 4)"),
@@ -127,3 +129,10 @@ def test_fp64_comparison_is_not_narrowed() -> None:
     y = np.array([[1.0 + 2.0**-40, 1.0 + 2.0**-40]])
     assert tcmp_tile(x, y, dtype=T.FP64, cmode="lt")[0].tolist() == [[True, False]]
     assert tcmp_tile(x, y, dtype=T.FP64, cmode="eq")[0].tolist() == [[False, True]]
+
+
+def test_raw_carriers_are_taken_as_the_tile_type() -> None:
+    """Unsigned words of the element width are the tile's raw encodings (BF16 0x3F80 = 1)."""
+    words = np.array([[0x3F80, 0x4000]], np.uint16)  # BF16 1.0, 2.0
+    ones = np.array([[1.0, 1.0]], ml_dtypes.bfloat16)
+    assert tcmp_tile(words, ones, dtype=T.BF16, cmode="eq")[0].tolist() == [[True, False]]

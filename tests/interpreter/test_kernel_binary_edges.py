@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from interpreter.kernels.elementwise import BINARY_ROWS, binary_tile
+from interpreter.kernels.elementwise import BINARY_ROWS, binary_tile, trem
 
 
 @pytest.mark.parametrize(("t", "k"), [("TF32", 136), ("HF32", 137)])
@@ -35,3 +35,12 @@ def test_narrow_fp32_tie_with_an_odd_last_bit_rounds_up(t: str, f: int) -> None:
     b = np.array([[2.0**-f + 2.0 ** -(f + 1)]], np.float32)
     r, _ = binary_tile(BINARY_ROWS["TADD"], a, b, None, "null", t)
     assert r.astype(np.float64).tolist() == [[1.0 + 2.0 ** -(f - 1)]]
+
+
+def test_trem_quotient_outside_the_window_in_a_later_block() -> None:
+    """An FP32 quotient beyond 2^28 takes the exact np.mod path wherever it lies, also past
+    the first 2^15-element block: 2^100 rem 3 = 1 (4^50 = 1 mod 3); the rest 1 rem 3 = 1."""
+    a = np.ones((1, 40000), np.float32)
+    a[0, 35000] = 2.0**100
+    r = trem(a, np.full_like(a, 3.0))
+    assert (r == 1.0).all()
