@@ -83,3 +83,19 @@
 %t = "test.op"() : () -> !pto.tile<32x4xf32, valid=2x2>
 %r = "pto.tstore"(%t, %gm, %i, %i) <{pe_stride = array<i64: 0, 0>}> : (!pto.tile<32x4xf32, valid=2x2>, tensor<1x2x4xf32>, index, index) -> tensor<1x2x4xf32>
 // CHECK: {{^}}'pto.tstore' op [TileLegality] destination must be a 2-D ranked tensor, got tensor<1x2x4xf32> (docs/dialect.md){{$}}
+
+// -----
+
+// pe_stride: two non-negative integers (a negative one is refused; 0 is legal, ops_data_movement.mlir)
+%gm = "test.op"() : () -> tensor<2x4xf32>
+%i = "test.op"() : () -> index
+%t = "pto.tload"(%gm, %i, %i) <{pe_stride = array<i64: 0, -1>, pad = #pto.pad<null>}> : (tensor<2x4xf32>, index, index) -> !pto.tile<32x4xf32, valid=2x2>
+// CHECK: {{^}}'pto.tload' op [TileLegality] pe_stride holds two non-negative integers (docs/dialect.md){{$}}
+
+// -----
+
+// ... and exactly two
+%gm = "test.op"() : () -> tensor<2x4xf32>
+%i = "test.op"() : () -> index
+%t = "pto.tload"(%gm, %i, %i) <{pe_stride = array<i64: 0, 0, 0>, pad = #pto.pad<null>}> : (tensor<2x4xf32>, index, index) -> !pto.tile<32x4xf32, valid=2x2>
+// CHECK: {{^}}'pto.tload' op [TileLegality] pe_stride holds two non-negative integers (docs/dialect.md){{$}}

@@ -238,3 +238,19 @@
 %x = "test.op"() : () -> tensor<4x6xf32>
 %m = "pto.reduce"(%x) <{kind = "rowmin", signedness = "signed"}> : (tensor<4x6xf32>) -> tensor<4x1xf32>
 // CHECK: {{^}}'pto.reduce' op [TileLegality] float elements take no signedness, got signed (PTO-SPEC 5){{$}}
+
+// -----
+
+// pto.expand: the input has the result's shape
+%x = "test.op"() : () -> tensor<4x5xf32>
+%b = "test.op"() : () -> tensor<4x1xf32>
+%y = "pto.expand"(%x, %b) <{kind = "row.add"}> : (tensor<4x5xf32>, tensor<4x1xf32>) -> tensor<4x6xf32>
+// CHECK: {{^}}'pto.expand' op [TileLegality] input: shape must be the result's (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDADD.asl){{$}}
+
+// -----
+
+// pto.expand (not EXPDIF): the result has the input's element type
+%x = "test.op"() : () -> tensor<4x6xf32>
+%b = "test.op"() : () -> tensor<4x1xf32>
+%y = "pto.expand"(%x, %b) <{kind = "row.add"}> : (tensor<4x6xf32>, tensor<4x1xf32>) -> tensor<4x6xf16>
+// CHECK: {{^}}'pto.expand' op [TileLegality] result: element type must be the input's (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDADD.asl){{$}}
