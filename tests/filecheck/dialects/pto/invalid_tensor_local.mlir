@@ -254,3 +254,41 @@
 %b = "test.op"() : () -> tensor<4x1xf32>
 %y = "pto.expand"(%x, %b) <{kind = "row.add"}> : (tensor<4x6xf32>, tensor<4x1xf32>) -> tensor<4x6xf16>
 // CHECK: {{^}}'pto.expand' op [TileLegality] result: element type must be the input's (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDADD.asl){{$}}
+
+// -----
+
+// Syntax: the function type lists one type per operand
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = pto.reduce rowsum %x : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x1xf32>
+// CHECK: {{^ *}}pto.reduce takes 1 operand type(s) and one result{{$}}
+
+// -----
+
+// Syntax: ... and one result type
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = pto.reduce rowsum %x : (tensor<4x6xf32>) -> (tensor<4x1xf32>, tensor<4x1xf32>)
+// CHECK: {{^ *}}pto.reduce takes 1 operand type(s) and one result{{$}}
+
+// -----
+
+// Syntax: pto.gather names a table and an index
+%tab = "test.op"() : () -> tensor<6x8xf32>
+%idx = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %tab : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+// CHECK: {{^ *}}pto.gather takes a table and an index and one result type{{$}}
+
+// -----
+
+// Syntax: ... with one type each
+%tab = "test.op"() : () -> tensor<6x8xf32>
+%idx = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %tab, %idx : (tensor<6x8xf32>) -> tensor<4x8xf32>
+// CHECK: {{^ *}}pto.gather takes a table and an index and one result type{{$}}
+
+// -----
+
+// Syntax: ... and one result type
+%tab = "test.op"() : () -> tensor<6x8xf32>
+%idx = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %tab, %idx : (tensor<6x8xf32>, tensor<4x8xi64>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK: {{^ *}}pto.gather takes a table and an index and one result type{{$}}
