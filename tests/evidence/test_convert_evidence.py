@@ -572,3 +572,37 @@ def test_payloads_are_two_dimensional():
     """A 3-D payload is a TileLegality fault, not a numpy error (issue 27 mutation survivor)."""
     with pytest.raises(PTOFault, match=r"\[TileLegality\] tile payloads are 2-D, got \(1, 2, 4\)"):
         cv.tcvt_tile(np.zeros((1, 2, 4), np.float32), None, "null", TileDataType.FP32, TileDataType.FP16)
+
+
+def _int_want(f: float, dst: TileDataType, mode: str, sat: bool) -> int:
+    """D20 float -> integer on one Python float: NaN 0, +-inf max / min, else round under
+    the mode, then clamp (Sat) or wrap modulo 2^bits."""
+    lo, hi = _bounds(dst)
+    bits = 4 if dst in (T.S4X2, T.U4X2) else dst.bits
+    if math.isnan(f):
+        return 0
+    if math.isinf(f):
+        return hi if f > 0 else lo
+    r = round_int(Fraction(f), mode)
+    if sat:
+        return min(max(r, lo), hi)
+    w = r % 2**bits
+    return w - 2**bits if dst.is_signed and w > hi else w
+
+
+@pytest.mark.parametrize("src", [T.FP32, T.FP64], ids=lambda t: t.name)
+def test_float_to_int_at_the_destination_bounds(src):
+    """Values at and around each destination's bounds (lo - 1, lo - 1/2, lo, hi, hi + 1/2,
+    hi + 1, as the source format holds them) in every mode, Sat and not, one type at a
+    time and mixed with a NaN (the exact path): the truncating fast path's open interval
+    (lo - 1, hi + 1), the in-range check and the Sat clamp are decided exactly there."""
+    dt = np.float32 if src is T.FP32 else np.float64
+    for dst in INT_TYPES:
+        lo, hi = _bounds(dst)
+        vals = sorted({float(dt(b + d)) for b in (lo, hi) for d in (-1.5, -1, -0.5, 0, 0.5, 1, 1.5)})
+        for mode in MODES:
+            for sat in (False, True):
+                for x in [np.array([v], dt) for v in vals] + [np.array(vals + [math.nan], dt)]:
+                    got = _as_int(cv.convert_values(x, src, dst, mode, sat), dst)
+                    want = [_int_want(float(v), dst, mode, sat) for v in x]
+                    assert got == want, (src, dst, mode, sat, x)
