@@ -270,8 +270,8 @@ class MxTerms:
         exponents), g0 the exponent of a grid every term and C value lies on, U a bound of
         |C| + sum |t| and 2^-(E + cexp) the scaled domain of a block: every exact
         intermediate sum x is 0 or has 2^-126 <= |x|, |x 2^-(E+cexp)| <= 2^127 when
-        g0 >= -126, g0 - hi - cexp >= -126, U <= 2^127 and U 2^-(lo+cexp) <= 2^127; and
-        hi - lo <= 126 keeps every rescaling factor an FP32 power of two."""
+        g0 >= -126, g0 - hi - cexp >= -126, U <= 2^127 and U 2^-(lo+cexp) <= 2^127; the last
+        implies hi - lo <= 125 (U >= 2^(hi+ta+tb), ta, tb >= 1): normal rescaling factors."""
         if self.na.any() or self.nbs.any():
             return None
         (lsa, ta), (lsb, tb) = self.ranges
@@ -294,8 +294,8 @@ class MxTerms:
             _, e = np.frexp(np.where(nz, cf, 1.0))  # |C| < 2^e: C is a multiple of 2^(e-24)
             g0 = np.minimum(g0, np.where(nz, np.maximum(e - 24, -149), g0))
             bound = bound + np.where(fin, np.abs(cf), 0.0)
-        ok = ((g0 >= -126) & (g0 - hi - cexp >= -126) & (hi - lo <= 126)
-              & (bound <= 2.0**127) & (np.ldexp(bound, -(lo + cexp)) <= 2.0**127))
+        ok = ((g0 >= -126) & (g0 - hi - cexp >= -126) & (bound <= 2.0**127)
+              & (np.ldexp(bound, -(lo + cexp)) <= 2.0**127))
         if not ok.all():
             return None
         a = self.a32.astype(F64)
