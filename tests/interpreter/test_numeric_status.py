@@ -484,3 +484,26 @@ def test_tcvt_integer_source_flags(values, dst, want):
     with recording() as status:
         cv.tcvt_tile(np.array([values], np.int32), None, "null", T.S32, dst)
     assert status.bits == want
+
+
+@pytest.mark.parametrize(
+    ("x", "want"),
+    [
+        (32768.0, 0),  # HiF8's largest finite value: exact
+        (32769.0, OF | NX),  # |x| > 32768 before rounding (ReferenceFP8Encoding)
+        (-32772.0, OF | NX),
+        (1.0, 0),
+        (1.1, NX),
+        (2.0**-22, 0),  # the smallest HiF8 denormal (m = 1): exact
+        (2.0**-23, UF | NX),  # halfway to 0: inexact and tiny
+        (2.0**-24, UF | NX),  # below 2^-15 and inexact: tiny before rounding
+    ],
+)
+def test_tcvt_fp32_into_hif8_flags(x, want):
+    """TCVT FP32 -> HiF8 (RMode RHB) flags per element (``TileProfileConvert`` with the
+    FP8 encoder's rules), hand-derived from the HiF8 value set (max 32768, denormals
+    2^(m-23))."""
+    with recording() as status:
+        cv.tcvt_tile(np.array([[x]], np.float32), None, src_type=T.FP32, dst_type=T.HIF8,
+                     rmode="rhb")
+    assert status.bits == want, flag_names(status.bits)

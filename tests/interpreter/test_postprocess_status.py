@@ -483,3 +483,35 @@ def test_fp32_quant_rounds_once():
     p = validate(Fpatr(pre_quant_mode=27), 1, 0, False, None, None,
                  quant_param_word(1 + 2.0**-10), None, None)  # fmt: skip
     assert float(apply(acc, p)[0, 0]) == 1 + 2.0**-23
+
+
+def test_validate_parameter_rules_of_the_integer_modes():
+    """B.FPATR parameter rules of the S32 modes (PTO-SPEC 3.3): a vector parameter of the
+    wrong length, shift words with bits outside [35:32], a shift mode with RMode or Sat, a
+    parameter B.FPATR does not select; an unknown RMode of the HiF8 encoder is an error."""
+    from interpreter.kernels import postprocess as pp
+    from pto_dialect.datatypes import TileDataType as T
+
+    def call(fpatr, rmode=0, sat=False, quant=None, quant_scalar=None):
+        return pp.validate(fpatr, 3, rmode, sat, quant, None, quant_scalar, None, None,
+                           acc=T.S32, op="TMATMUL")
+
+    cases = [
+        (lambda: call(Fpatr(pre_quant_mode=12), quant=np.zeros((1, 5), np.uint64)),
+         "quant must be a 1x3 U64 tile, got shape (1, 5)"),
+        (lambda: call(Fpatr(pre_quant_mode=13), quant_scalar=1 << 36),
+         "only the shift code bits [35:32] may be set"),
+        (lambda: call(Fpatr(pre_quant_mode=13), rmode=1, quant_scalar=0),
+         "PreQuantMode 13 requires RMode = 0 and Sat = 0"),
+        (lambda: call(Fpatr(pre_quant_mode=13), sat=True, quant_scalar=0),
+         "PreQuantMode 13 requires RMode = 0 and Sat = 0"),
+        (lambda: call(Fpatr(), quant=np.zeros((1, 3), np.uint64)),
+         "quant is given but B.FPATR does not select it"),
+    ]
+    for fn, match in cases:
+        with pytest.raises(PTOFault) as e:
+            fn()
+        assert match in str(e.value) and e.value.kind == "TileLegality", match
+    assert call(Fpatr(pre_quant_mode=13), quant_scalar=3 << 32).shift == 4  # code + 1
+    with pytest.raises(ValueError):
+        pp.encode_hif8(np.array([1.0]), mode=8)
