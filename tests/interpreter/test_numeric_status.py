@@ -507,3 +507,26 @@ def test_tcvt_fp32_into_hif8_flags(x, want):
         cv.tcvt_tile(np.array([[x]], np.float32), None, src_type=T.FP32, dst_type=T.HIF8,
                      rmode="rhb")
     assert status.bits == want, flag_names(status.bits)
+
+
+def test_large_tiles_find_a_single_witness_anywhere():
+    """Tiles of at least FAST_MIN elements are scanned a 512-element sample first, then in
+    chunks, stopping at the first witness: one inexact (NX) or tiny inexact (UF|NX) product
+    at the first, the 512th, a middle or the last position is found; none, no flags. Hand
+    values: (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46 is not an FP32 value; so is its 2^-140
+    multiple, below 2^-126."""
+    from interpreter.kernels.status import FAST_MIN, binary_flags
+
+    n = 2 * FAST_MIN
+    e = np.float32(1 + 2.0**-23)
+    for pos in (0, 1, 511, 512, 700, n - 1):
+        for scale, want in ((1.0, NX), (2.0**-70, UF | NX)):
+            a = np.ones(n, np.float32)
+            b = np.full(n, 2.0, np.float32)
+            a[pos], b[pos] = e * np.float32(scale), e * np.float32(scale)
+            assert binary_flags("MUL", a, b, a * b, T.FP32) == want, (pos, scale)
+        a, b = np.ones(n, np.float32), np.ones(n, np.float32)
+        b[pos] = 2.0**-30  # 1 + 2^-30 rounds to 1
+        assert binary_flags("ADD", a, b, a + b, T.FP32) == NX, pos
+    a = np.ones(n, np.float32)
+    assert binary_flags("MUL", a, a, a * a, T.FP32) == 0
