@@ -306,28 +306,37 @@ class Trace:
     tests: dict[str, tuple[float, set[int]]]  # node id -> (seconds, lines)
 
 
-def trace_module(copy: Path, path: str, tests: list[str]) -> Trace | None:
-    """Run the module's pytest files once under the line tracer (None: no pytest files).
+def trace_modules(copy: Path, modules: dict[str, list[str]]) -> dict[str, Trace | None]:
+    """Run the union of the modules' pytest files once under the line tracer
+    (scripts/mutate_trace.py, all modules at once); each module's Trace keeps the tests of
+    its own map (None: it maps no pytest file).
 
-    Cached in ``.mutate-cache/`` under a hash of the module, its test files and the tracer.
+    Cached in ``.mutate-cache/`` under a hash of the modules, the test files and the tracer.
     """
-    py = [t for t in tests if t.endswith(".py")]
-    if not py:
-        return None
+    py = sorted({t for tests in modules.values() for t in tests if t.endswith(".py")})
+    paths = sorted(p for p, tests in modules.items() if any(t.endswith(".py") for t in tests))
+    out: dict[str, Trace | None] = dict.fromkeys(modules)
+    if not paths:
+        return out
     h = hashlib.sha256()
-    for f in [path, *py, "tests/conftest.py", "scripts/mutate_trace.py"]:
+    for f in [*paths, *py, "tests/conftest.py", "scripts/mutate_trace.py"]:
         h.update(f.encode() + b"\0" + (copy / f).read_bytes())
     cache = CACHE / f"{h.hexdigest()[:20]}.json"
     if not cache.exists():
         CACHE.mkdir(exist_ok=True)
-        env = dict(_env(copy), MUTATE_TRACE_FILE=path, MUTATE_TRACE_OUT=str(cache))
+        print(f"tracing {len(paths)} modules over {len(py)} test files ...", flush=True)
+        env = dict(_env(copy), MUTATE_TRACE_FILE=os.pathsep.join(paths), MUTATE_TRACE_OUT=str(cache))
         cmd = [str(VENV_BIN / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "mutate_trace", *py]
         r = subprocess.run(["nice", *cmd], cwd=copy, env=env, capture_output=True)
         if r.returncode != 0:
             cache.unlink(missing_ok=True)
-            raise SystemExit(f"the tests of {path} fail unmutated:\n{r.stdout.decode()[-3000:]}")
+            raise SystemExit(f"the mapped tests fail unmutated:\n{r.stdout.decode()[-3000:]}")
     data = json.loads(cache.read_text())
-    return Trace(set(data["global"]), {k: (v[0], set(v[1])) for k, v in data["tests"].items()})
+    for p in paths:
+        mine = {t for t in modules[p] if t.endswith(".py")}
+        tests = {k: (v[0], set(v[1])) for k, v in data[p]["tests"].items() if k.split("::")[0] in mine}
+        out[p] = Trace(set(data[p]["global"]), tests)
+    return out
 
 
 def _spans(path: str, base: Path) -> dict[int, tuple[int, int, bool]]:
@@ -439,8 +448,9 @@ def main(argv: list[str] | None = None) -> int:
             lines_of[m] = original.splitlines()[m.line - 1].strip()
             tests = modules[m.path][1]
             if not args.no_select:
-                if m.path not in traces:
-                    traces[m.path] = trace_module(copy, m.path, tests)
+                if not traces:  # every module of the sample in one traced run
+                    traces = trace_modules(copy, {p: modules[p][1] for p in {c.path for c in chosen}})
+                if m.path not in spans:
                     spans[m.path] = _spans(m.path, copy)
                 trace = traces[m.path]
                 if trace is not None:
