@@ -515,3 +515,35 @@ def test_validate_parameter_rules_of_the_integer_modes():
     assert call(Fpatr(pre_quant_mode=13), quant_scalar=3 << 32).shift == 4  # code + 1
     with pytest.raises(ValueError):
         pp.encode_hif8(np.array([1.0]), mode=8)
+
+
+S32_EDGES = [0, 1, -1, 7, 8, -8, -9, 15, 16, -16, -17, 127, 128, -128, -129, 255, 256, -256,
+             -257, 32767, 32768, -32768, -32769, 65535, 65536, -65536, -65537, 2**31 - 1,
+             -(2**31)]  # fmt: skip
+"""The S4 / S5 / S8 / S9 / S16 / S17 / S32 bounds and one beyond each."""
+SCALES = [ONE, Fraction(1, 2), Fraction(3, 4), Fraction(2) ** -10, Fraction(3)]
+
+
+def test_postprocess_flags_sweep_word_by_word():
+    """Every PreQuantMode x ReluMode on every boundary word, one word per call (an OR over
+    several words would hide a wrong flag under another word's): the kernel's flags equal the
+    rational reference. RMode, Sat, the scale, the offset (its field's minimum, 0, maximum)
+    and the slope rotate deterministically over the combinations."""
+    i = 0
+    for mode in sorted(PRE_QUANT_MODES):
+        m = PRE_QUANT_MODES[mode]
+        width = m.offset_bits
+        offsets = [0] if not width else [-(2 ** (width - 1)), 0, 2 ** (width - 1) - 1]
+        for relu in range(4) if mode not in (12, 13) else [0]:
+            for word in S32_EDGES if m.acc is T.S32 else INTERESTING:
+                i += 1
+                fixed = mode in FIXED or mode in (12, 13)
+                rmode = 0 if fixed else i % 8
+                sat = False if mode in (12, 13) else bool(i // 8 % 2)
+                scale = SCALES[i % len(SCALES)] if m.param is not ParamKind.NONE else ONE
+                offset = offsets[i % len(offsets)]
+                slope = [Fraction(0), Fraction(1, 4), Fraction(3)][i % 3]
+                shift = 1 + i % 16 if mode in (12, 13) else 0
+                got = kernel_flags([word], mode, relu, scale, offset, slope, rmode, sat, shift)
+                want = reference(word, mode, relu, scale, offset, slope, rmode, sat, shift)
+                assert got == want, (mode, relu, hex(word), scale, offset, slope, rmode, sat)
