@@ -213,7 +213,12 @@ def mutated_source(m: Mutant, text: str) -> str:
     return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
 
 
-def _copy_repo(dest: Path) -> None:
+def _copy_repo(dest: Path, rev: str | None = None) -> None:
+    if rev is not None:  # the tree of a commit (a measurement at a fixed revision)
+        names = ["pto_dialect", "passes", "interpreter", "tests", "examples", "scripts", "pyproject.toml"]
+        tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev, *names], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=tar.stdout, check=True)
+        return
     for name in ("pto_dialect", "passes", "interpreter", "tests", "examples", "scripts"):
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "Output", ".hypothesis"))
     for name in ("pyproject.toml",):
@@ -399,6 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--output", type=Path, default=SURVIVORS)
     ap.add_argument("--rerun", type=Path, help="run exactly the mutants listed in this "
                     "survivors file (after adding tests: are they killed now?)")
+    ap.add_argument("--rev", help="mutate the tree of this git revision (default: the worktree)")
     ap.add_argument("--no-fork", action="store_true", help="a new interpreter per mutant "
                     "(default: fork this one after importing numpy, xdsl, hypothesis, pytest)")
     ap.add_argument("--no-select", action="store_true", help="run every mapped test for every "
@@ -421,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     with tempfile.TemporaryDirectory(prefix="pto-mutate-") as tmp:
         copy = Path(tmp)
-        _copy_repo(copy)
+        _copy_repo(copy, args.rev)
         if args.check_map:
             bad = 0
             for p, (_, tests) in modules.items():
@@ -478,7 +484,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     lines = [f"# scripts/mutate.py --sample {args.sample} --seed {args.seed}"
              f"{''.join(' --only ' + g for g in args.only or [])}"
-             f"{''.join(' --module ' + p for p in args.module or [])}: the surviving mutants "
+             f"{''.join(' --module ' + p for p in args.module or [])}"
+             f"{' --rev ' + args.rev if args.rev else ''}: the surviving mutants "
              "(path:line kind what [-- why it is equivalent])"]  # fmt: skip
     for g in groups:
         mine = [(m, v) for m, v, _ in results if modules[m.path][0] == g]
