@@ -483,3 +483,19 @@ def test_a_one_dimensional_operand_is_one_row():
     a, b = np.array([1.0, 2.0, 3.0], np.float32), np.arange(6, dtype=np.float32).reshape(3, 2)
     got = cube_matrix("TGEMV", a, b)
     assert got.tolist() == [[16.0, 22.0]]
+
+
+def test_raw_carrier_sums_beyond_float64_exactness():
+    """Raw-carrier words are summed as 64-bit integers (D4): (2^27 + 1)(2^26 + 1) =
+    2^53 + 2^27 + 2^26 + 1 is odd above 2^53, where float64 cannot hold it (the float64
+    matmul is used only while every partial sum stays below 2^53); the 64-bit wrap of
+    0x7FFFFFFF^2 * 3 + 5 likewise, against Python integers."""
+    a = np.array([[0x08000001]], np.uint32).view(np.float32)
+    b = np.array([[0x04000001]], np.uint32).view(np.float32)
+    assert int(cube_matrix("TMATMUL", a, b, profile="raw-carrier")[0, 0]) == (2**27 + 1) * (2**26 + 1)
+    a = np.full((1, 3), 0x7FFFFFFF, np.uint32).view(np.float32)
+    b = np.full((3, 1), 0x7FFFFFFF, np.uint32).view(np.float32)
+    bias = np.array([[5]], np.uint32).view(np.float32)
+    got = int(cube_matrix("TMATMUL_BIAS", a, b, bias=bias, profile="raw-carrier")[0, 0])
+    want = (3 * 0x7FFFFFFF**2 + 5) % 2**64
+    assert got == (want - 2**64 if want >= 2**63 else want)
