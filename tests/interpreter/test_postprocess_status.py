@@ -694,3 +694,18 @@ def test_postprocess_values_sweep_word_by_word():
         (got,) = _kernel_value([word], mode, relu, *rest)
         want = reference_value(word, mode, relu, *rest)
         assert _same(got, want), (hex(word), mode, relu, rest, got, want)
+
+
+@pytest.mark.parametrize(("word", "shift", "value", "flags"), [
+    (-65536, 1, -32768, 0), (-65537, 1, -32768, OF | NX), (65534, 1, 32767, 0),
+    (65536, 1, 32767, OF | NX), (2**31 - 1, 16, 32767, 0), (-(2**31), 16, -32768, 0),
+    (2**31 - 1, 15, 32767, OF | NX), (-(2**31), 15, -32768, OF | NX), (-3, 1, -2, 0),
+])  # fmt: skip
+def test_shift_modes_at_the_s16_bounds(word, shift, value, flags):
+    """``MatrixShiftS32ToS16`` (modes 12 / 13): ASR by the shift (floor: -3 >> 1 = -2), then
+    S16 saturation with OF|NX exactly when the shifted value leaves [-32768, 32767]; the
+    bits shifted out are not inexactness. Hand-derived values."""
+    for mode in (12, 13):
+        args = ([word], mode, 0, ONE, 0, Fraction(0), 0, False, shift)
+        assert _kernel_value(*args) == [value]
+        assert kernel_flags(*args) == flags
