@@ -530,3 +530,56 @@ def test_large_tiles_find_a_single_witness_anywhere():
         assert binary_flags("ADD", a, b, a + b, T.FP32) == NX, pos
     a = np.ones(n, np.float32)
     assert binary_flags("MUL", a, a, a * a, T.FP32) == 0
+
+
+_TILES = {
+    "integers": lambda rng: rng.integers(-1000, 1000, 2048),
+    "wide": lambda rng: rng.standard_normal(2048) * 2.0 ** rng.integers(-140, 120, 2048),
+    "subnormal": lambda rng: rng.integers(-(1 << 23), 1 << 23, 2048) * 2.0**-149,
+    "positive": lambda rng: np.abs(rng.standard_normal(2048)) + 0.5,
+    "powers": lambda rng: 2.0 ** rng.integers(-20, 20, 2048),
+}
+
+
+def _tiles():
+    """2048-element FP32 tiles (the fast paths' minimum): exact-friendly and inexact ones,
+    each also with one 0.1 (inexact almost everywhere), a zero, an infinity or a NaN at a
+    random position (the fast paths must decline those they cannot decide)."""
+    for seed in range(2):
+        for name, make in _TILES.items():
+            rng = np.random.default_rng(seed)
+            a = np.asarray(make(rng), np.float32)
+            yield name, a.reshape(8, 256)
+            for odd in (0.1, 0.0, -np.inf, np.nan):
+                b = a.copy()
+                b[rng.integers(0, b.size)] = np.float32(odd)
+                yield f"{name}+{odd}", b.reshape(8, 256)
+
+
+def test_fast_flag_paths_equal_the_full_paths(monkeypatch):
+    """Tiles of at least FAST_MIN elements take the fast flag paths (tile-scalar
+    arithmetic, the algebraic unary ops, TCVT): each gives the flags of the full path,
+    which the Fraction references above check element by element."""
+    from interpreter.kernels import status
+
+    def both(fn, *args, **kw):
+        with recording() as fast:
+            fn(*args, **kw)
+        with monkeypatch.context() as m:
+            m.setattr(status, "FAST_MIN", 1 << 40)
+            with recording() as full:
+                fn(*args, **kw)
+        return fast.bits, full.bits
+
+    for name, a in _tiles():
+        for op in ("TADDS", "TSUBS", "TMULS", "TDIVS"):
+            for s in (3.0, 0.1, 2.0**-100, 2.0**100, 1.0):
+                got, want = both(K[op], a, int(np.float32(s).view(np.uint32)), None)
+                assert got == want, (name, op, s, flag_names(got), flag_names(want))
+        for op in ("TSQRT", "TRSQRT", "TRECIP", "TLOG", "TEXP"):
+            got, want = both(K[op], a, None)
+            assert got == want, (name, op, flag_names(got), flag_names(want))
+        for src, dst, x in ((T.FP32, T.FP16, a), (T.FP32, T.BF16, a), (T.FP32, T.E4M3, a),
+                            (T.FP64, T.FP32, a.astype(np.float64) / 3)):
+            got, want = both(cv.tcvt_tile, x, None, src_type=src, dst_type=dst)
+            assert got == want, (name, dst, flag_names(got), flag_names(want))
