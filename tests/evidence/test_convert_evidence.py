@@ -666,3 +666,18 @@ def test_a_one_dimensional_payload_is_one_row():
     got, dfn = cv.tcvt_tile(np.array([1.5, -2.5, 3.0], np.float32), None, src_type=T.FP32,
                             dst_type=T.S16, rmode="rna")
     assert got.shape == (1, 3) and got.tolist() == [[2, -3, 3]] and dfn.all()
+
+
+@pytest.mark.parametrize("mode", ["rtz", "rtm", "rtp"])
+@pytest.mark.parametrize(("src", "dst"), [(T.FP64, T.FP32), (T.FP64, T.FP16), (T.FP32, T.FP16)],
+                         ids=lambda t: t.name)
+def test_directed_narrowing_against_fractions(src, dst, mode):
+    """The directed roundings derived from the RNE cast (FP64 -> FP32 / FP16, and the
+    carrier-word FP32 -> FP16 path) in every direction, Sat off, against D20 on exact
+    values: both neighbours, signed zeros, overflow to the largest finite value or infinity."""
+    x = _source(src)
+    ex = _source_exact(x, src)
+    got = got_value(cv.convert_values(x, src, dst, mode, False), dst)
+    want = [normalize(ref_float(e, dst, mode, False)) for e in ex]
+    bad = [(e, g, w) for e, g, w in zip(ex, got, want) if g != w]
+    assert not bad, bad[:3]
