@@ -169,6 +169,10 @@ def accumulate(profile: str, src, c: np.ndarray | None, bias: np.ndarray | None)
     if profile == NumericProfile.EXACT and compiled() and isinstance(src, MxCodes):
         from . import cube_jit  # numba: loaded on the first compiled call only
 
+        with np.errstate(invalid="ignore", over="ignore"):
+            fast = cube_jit.exact_gemv(src, c, bias)
+        if fast is not None:
+            return fast
         src = cube_jit.BlockSumTerms(*src)
     else:
         src = src.terms()
