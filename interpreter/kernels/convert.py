@@ -561,6 +561,8 @@ def _compiled_convert(x: np.ndarray, src: TileDataType, dst: TileDataType, mode:
         return r
     if dst in (T.E1M2X2, T.HIF4X2):
         return encode_float(r, dst)
+    if dst is T.BF16 and np.little_endian:  # a BF16 value is the top half of its FP32 word
+        return np.ascontiguousarray(r.view(np.uint16)[..., 1::2]).view(storage(dst))
     with np.errstate(all="ignore"):
         out = r.astype(storage(dst))  # exact: values of the format
     return _canonical_nan(out) if nan else out
@@ -674,7 +676,7 @@ def quantize_values(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode:
     temporaries stay in cache), each block by :func:`_quantize_rne` or, when that declines
     (a NaN, an infinity or ``|x * scale| >= 2^31`` in the block), by the exact path."""
     lo, hi = _bounds(t)
-    if jit.compiled() and x.size and (mode != RNE or not _all_finite(x)):
+    if jit.compiled() and x.size:
         return _compiled_quantize(x, scale, zp, t, mode, sat)
     if mode == RNE and x.size:
         if not x.flags.c_contiguous:
@@ -688,11 +690,6 @@ def quantize_values(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode:
                 dst[s:e] = _quantize_exact(src[s:e], scale, zp, t, mode, sat)
         return out
     return _quantize_exact(x, scale, zp, t, mode, sat)
-
-
-def _all_finite(x: np.ndarray) -> bool:
-    with np.errstate(invalid="ignore"):
-        return bool(np.isfinite(np.min(x)) and np.isfinite(np.max(x)))
 
 
 def _compiled_quantize(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode: int,

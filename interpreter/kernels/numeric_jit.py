@@ -34,25 +34,23 @@ RNE, RTZ, RTM, RTP, RNA, RTO, RHB = 1, 2, 3, 4, 5, 6, 7  # B.DATR codes (convert
 
 @njit(inline="always")
 def _round_int(y, mode):  # pragma: no cover - compiled
-    """:func:`.postprocess.round_to_integer` of one float64 value."""
-    if mode == RNE:
-        return np.rint(y)
-    if mode == RTZ:
-        return np.trunc(y)
-    if mode == RTM:
-        return np.floor(y)
-    if mode == RTP:
-        return np.ceil(y)
-    if mode == RNA:
-        a = abs(y)
-        m = np.floor(a)
-        m = m + (1.0 if a - m >= 0.5 else 0.0)
-        return np.copysign(m, y)
+    """:func:`.postprocess.round_to_integer` of one float64 value, branch-free (every mode's
+    candidate is computed and ``mode``, the same for the whole loop, selects one): the loops
+    vectorise. RTO's "f is even" is ``f / 2`` an integer (exact for every float)."""
     f = np.floor(y)
     frac = y - f
-    if mode == RTO:
-        return f + 1.0 if frac != 0.0 and np.fmod(f, 2.0) == 0.0 else f
-    return f + (1.0 if frac >= 0.5 else 0.0)  # RHB
+    a = abs(y)
+    fa = np.floor(a)
+    rna = np.copysign(fa + (1.0 if a - fa >= 0.5 else 0.0), y)
+    h = f * 0.5
+    rto = f + (1.0 if frac != 0.0 and np.floor(h) == h else 0.0)
+    rhb = f + (1.0 if frac >= 0.5 else 0.0)
+    r = np.rint(y) if mode == RNE else np.trunc(y)
+    r = f if mode == RTM else r
+    r = np.ceil(y) if mode == RTP else r
+    r = rna if mode == RNA else r
+    r = rto if mode == RTO else r
+    return rhb if mode == RHB else r
 
 
 @njit(**_OPTS)
@@ -60,121 +58,79 @@ def round_float32(x, out, mbits, emin, fmax, has_inf, has_nan, mode, sat):  # pr
     """out (float32) = :func:`.convert.round_float` of the exact values x (float32 or float64;
     a destination of FP32's range or less, ``fmax`` its largest finite value): NaN is the
     canonical quiet NaN where the format has one, else +0. Returns whether a NaN was
-    written."""
-    wrote_nan = False
-    nan_bits = np.uint32(0x7FC00000)
+    written. Branch-free per element (selects): the loop vectorises."""
+    nan32 = np.uint32(0x7FC00000).view(np.float32)
+    nan64 = np.float64(nan32)
+    nearest = mode == RNE or mode == RNA or mode == RHB or mode == 0
+    may_inf = not sat and (has_inf or has_nan)
+    nans = 0
     for i in range(x.shape[0]):
         v = np.float64(x[i])
-        if v != v:
-            if has_nan:
-                out[i] = nan_bits.view(np.float32)
-                wrote_nan = True
-            else:
-                out[i] = np.float32(0.0)
-            continue
         a = abs(v)
         inf = a == np.inf
-        r = 0.0
-        if not inf:
-            e = np.int64((v.view(np.int64) >> 52) & 0x7FF) - 1023
-            e = max(e, emin) - mbits
-            q = np.int64(e + 1023 << 52).view(np.float64)
-            iq = np.int64(1023 - e << 52).view(np.float64)
-            r = _round_int(v * iq, mode) * q
-            r = np.copysign(abs(r), v)
-        if inf or abs(r) > fmax:
-            neg = v < 0.0
-            if sat or not has_inf and not has_nan:
-                to_inf = False
-            elif mode == RNE or mode == RNA or mode == RHB or mode == 0:
-                to_inf = True
-            elif mode == RTP:
-                to_inf = not neg
-            elif mode == RTM:
-                to_inf = neg
-            else:
-                to_inf = False
-            if not sat and (has_inf or has_nan):
-                to_inf = to_inf or inf
-            if to_inf and not has_inf:
-                out[i] = nan_bits.view(np.float32)
-                wrote_nan = True
-                continue
-            big = np.inf if to_inf else fmax
-            r = -big if neg else big
+        neg = v < 0.0
+        e = max(np.int64((v.view(np.int64) >> 52) & 0x7FF) - 1023, emin) - mbits
+        q = np.int64((e + 1023) << 52).view(np.float64)  # 2^e (e < 1024: a NaN / inf v
+        iq = np.int64((1023 - e) << 52).view(np.float64)  # gives junk r, replaced below)
+        r = np.copysign(abs(_round_int(v * iq, mode) * q), v)
+        over = inf or abs(r) > fmax
+        to_inf = may_inf and (nearest or (mode == RTP and not neg) or (mode == RTM and neg)
+                              or inf)
+        big = (np.inf if has_inf else nan64) if to_inf else fmax
+        r = (-big if neg else big) if over else r
+        r = (nan64 if has_nan else 0.0) if v != v else r
+        nans += r != r
         out[i] = np.float32(r)
-    return wrote_nan
+    return nans > 0
 
 
 @njit(**_OPTS)
 def float_to_int(x, out, lo, hi, mode, sat):  # pragma: no cover - compiled
     """out (the unsigned view of an integer carrier of at most 32 bits; the 4-bit types,
     ``hi - lo == 15``, one code per byte) = :func:`.convert.float_to_int` of the exact float
-    values x: the destination's low bits of the int64 result."""
+    values x: the destination's low 32 bits of the rounded integer (``r - 2^32 floor(r /
+    2^32)``, exact: an integer in [0, 2^32)), or the value clamped (Sat); branch-free."""
     nib = hi - lo == 15
+    flo, fhi = np.float64(lo), np.float64(hi)
     for i in range(x.shape[0]):
         v = np.float64(x[i])
-        if v != v:
-            q = np.int64(0)
-        elif v == np.inf:
-            q = np.int64(hi)
-        elif v == -np.inf:
-            q = np.int64(lo)
-        else:
-            r = _round_int(v, mode)
-            if sat:
-                q = np.int64(min(max(r, np.float64(lo)), np.float64(hi)))
-            else:
-                m = np.fmod(r, 18446744073709551616.0)  # exact: r mod 2^64, r's sign
-                if m >= 9223372036854775808.0:
-                    m -= 18446744073709551616.0
-                elif m < -9223372036854775808.0:
-                    m += 18446744073709551616.0
-                q = np.int64(m)
+        r = _round_int(v, mode)
+        c = min(max(r, flo), fhi)  # +-inf clamp to the bounds
+        w = r - 4294967296.0 * np.floor(r * 2.3283064365386963e-10)
+        q = np.int64(c) if sat or abs(v) == np.inf else np.int64(w if abs(r) < 1e300 else 0.0)
+        q = 0 if v != v else q
         out[i] = q & 15 if nib else q
 
 
 @njit(**_OPTS)
 def quantize(x, out, scale, zp, lo, hi, mode, sat):  # pragma: no cover - compiled
     """out (uint8: the S8 / U8 carrier's bits) = :func:`.convert._quantize_exact` of the
-    float32 values x."""
+    float32 values x; branch-free (beyond 2^52 ``fmod(p, 2^16)`` is ``p - 2^16 trunc(p /
+    2^16)``, exact)."""
     for i in range(x.shape[0]):
         v = np.float64(x[i])
-        if v != v:
-            q = np.int64(0)
-        elif v == np.inf:
-            q = np.int64(hi)
-        elif v == -np.inf:
-            q = np.int64(lo)
-        else:
-            p = v * scale  # exact: 24 x 24 bits
-            if abs(p) >= 4503599627370496.0:  # 2^52: an integer; congruent mod 2^16 or clamped
-                p = min(max(p, -1048576.0), 1048576.0) if sat else np.fmod(p, 65536.0)
-            f = np.floor(p)
-            fr = p - f
-            n = np.int64(f) + zp
-            inexact = fr != 0.0
-            if mode == RTM:
-                up = False
-            elif mode == RTP:
-                up = inexact
-            elif mode == RTZ:
-                up = inexact and n < 0
-            elif mode == RTO:
-                up = inexact and (n & 1) == 0
-            else:
-                tie = fr == 0.5
-                if mode == RNE:
-                    at_tie = (n & 1) != 0
-                elif mode == RNA:
-                    at_tie = n >= 0
-                else:
-                    at_tie = True
-                up = fr > 0.5 or (tie and at_tie)
-            q = n + (1 if up else 0)
-            if sat:
-                q = min(max(q, lo), hi)
-        out[i] = q
+        fin = v - v == 0.0
+        p = v * scale if fin else 0.0  # exact: 24 x 24 bits
+        big = abs(p) >= 4503599627370496.0  # 2^52: an integer, congruent mod 2^16 or clamped
+        pc = min(max(p, -1048576.0), 1048576.0) if sat else \
+            p - 65536.0 * np.trunc(p * 1.52587890625e-05)
+        p = pc if big else p
+        f = np.floor(p)
+        fr = p - f
+        n = np.int64(f) + zp
+        inexact = fr != 0.0
+        tie = fr == 0.5
+        odd = (n & 1) != 0
+        at_tie = odd if mode == RNE else (n >= 0 if mode == RNA else True)
+        up = fr > 0.5 or (tie and at_tie)
+        up = False if mode == RTM else up
+        up = inexact if mode == RTP else up
+        up = (inexact and n < 0) if mode == RTZ else up
+        up = (inexact and not odd) if mode == RTO else up
+        qv = n + (1 if up else 0)
+        qv = min(max(qv, lo), hi) if sat else qv
+        qv = hi if v == np.inf else (lo if v == -np.inf else qv)
+        out[i] = 0 if v != v else qv
 
 
 @njit(**_OPTS)
