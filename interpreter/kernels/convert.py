@@ -541,8 +541,7 @@ def _compiled_convert(x: np.ndarray, src: TileDataType, dst: TileDataType, mode:
                       sat: bool) -> np.ndarray:
     """:func:`convert_values` of a float source by :mod:`.numeric_jit` (the same bits): one
     compiled pass rounding the exact values, then the destination's carrier."""
-    from . import numeric_jit  # numba: loaded on the first compiled call only
-
+    numeric_jit = jit.numeric()
     if src in (T.FP32, T.FP64):  # exact as they are, nothing to check
         vals = np.ascontiguousarray(x).reshape(-1)
     else:
@@ -695,11 +694,9 @@ def quantize_values(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode:
 def _compiled_quantize(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode: int,
                        sat: bool) -> np.ndarray:
     """:func:`_quantize_exact` by :func:`.numeric_jit.quantize` (the same bits)."""
-    from . import numeric_jit  # numba: loaded on the first compiled call only
-
     lo, hi = _bounds(t)
     out = np.empty(x.shape, storage(t))
-    numeric_jit.quantize(np.ascontiguousarray(x).reshape(-1), out.reshape(-1).view(np.uint8),
+    jit.numeric().quantize(np.ascontiguousarray(x).reshape(-1), out.reshape(-1).view(np.uint8),
                          scale, zp, lo, hi, mode, sat)
     return out
 

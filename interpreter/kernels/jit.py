@@ -88,6 +88,14 @@ def selected(name: str) -> Iterator[None]:
             os.environ[ENV] = old
 
 
+def numeric():
+    """:mod:`.numeric_jit`, the compiled TCVT / TQUANT / TSQRT kernels (numba: imported on
+    the first compiled call only)."""
+    from . import numeric_jit
+
+    return numeric_jit
+
+
 def float_values(t: TileDataType, codes: np.ndarray) -> np.ndarray:
     """Exact float64 values of float codes: FP32-family bit patterns (uint32) or indices into
     the type's value table."""

@@ -168,9 +168,7 @@ def _sqrt_native(a: np.ndarray) -> np.ndarray:
     a block without a NaN result (one ``np.min``) nothing."""
     r = np.empty(a.shape, a.dtype)
     if jit.compiled():  # one compiled pass (numeric_jit): the same bits
-        from . import numeric_jit  # numba: loaded on the first compiled call only
-
-        numeric_jit.sqrt_canonical(a.reshape(-1), r.reshape(-1), a.dtype.type(np.nan))
+        jit.numeric().sqrt_canonical(a.reshape(-1), r.reshape(-1), a.dtype.type(np.nan))
         return r
     i, u = np.dtype(f"i{a.dtype.itemsize}"), np.dtype(f"u{a.dtype.itemsize}")
     src, flat = a.reshape(-1), r.reshape(-1)
