@@ -210,6 +210,31 @@ def _bits16(typingctx, codes_addr, out_addr, pre, left, maskmag, gap, smin):
     return sig, codegen
 
 
+def _splat(builder, x, vty):
+    zeros = ir.Constant(ir.VectorType(ir.IntType(32), vty.count), [0] * vty.count)
+    undef = ir.Constant(vty, ir.Undefined)
+    return builder.shuffle_vector(
+        builder.insert_element(undef, x, ir.Constant(ir.IntType(32), 0)), undef, zeros)
+
+
+def _half_splats(builder, params):
+    """The four :func:`half_params` (sh, ash, mask, nanh) as 16-bit vectors."""
+    v16 = ir.VectorType(ir.IntType(16), VW)
+    return [_splat(builder, builder.trunc(x, ir.IntType(16)), v16) for x in params]
+
+
+def _half_codes(builder, ptr, hp):
+    """``VW`` codes at the i8 pointer ``ptr`` -> their FP16 values (``<VW x half>``) as
+    :func:`_half_rows` describes; ``hp`` from :func:`_half_splats`."""
+    shv, ashv, maskv, nanv = hp
+    v8, v16 = ir.VectorType(ir.IntType(8), VW), ir.VectorType(ir.IntType(16), VW)
+    codes = builder.load(builder.bitcast(ptr, v8.as_pointer()), align=1)
+    h = builder.and_(builder.ashr(builder.shl(builder.zext(codes, v16), shv), ashv), maskv)
+    nan = builder.icmp_unsigned("==", builder.and_(h, ir.Constant(v16, [0x7FFF] * VW)), nanv)
+    h = builder.select(nan, ir.Constant(v16, [0x7E00] * VW), h)
+    return builder.bitcast(h, ir.VectorType(ir.HalfType(), VW))
+
+
 def _half_rows(nr: int):
     """An intrinsic ``rows(acc, codes, ldb, a, s, nvec, sh, ash, mask, nanh)`` over raw
     addresses: for the ``16 * nvec`` columns j and the ``nr`` rows r of B in order,
@@ -231,26 +256,14 @@ def _half_rows(nr: int):
 
         def codegen(context, builder, signature, args):
             acc_a, codes_a, ldb, a_a, s_a, nvec, sh, ash, mask, nanh = args
-            f32, i8, i16, i32, i64 = (ir.FloatType(), ir.IntType(8), ir.IntType(16),
-                                      ir.IntType(32), ir.IntType(64))
-            v8, v16 = ir.VectorType(i8, VW), ir.VectorType(i16, VW)
-            vh, vf = ir.VectorType(ir.HalfType(), VW), ir.VectorType(f32, VW)
+            f32, i64 = ir.FloatType(), ir.IntType(64)
+            vf = ir.VectorType(f32, VW)
             fma = cgutils.get_or_insert_function(
                 builder.module, ir.FunctionType(vf, [vf] * 3), f"llvm.fma.v{VW}f32")
             accp, sp, ap = (builder.inttoptr(x, f32.as_pointer()) for x in (acc_a, s_a, a_a))
-            cp = builder.inttoptr(codes_a, i8.as_pointer())
-            zeros = ir.Constant(ir.VectorType(i32, VW), [0] * VW)
-
-            def splat(x, vty):
-                undef = ir.Constant(vty, ir.Undefined)
-                return builder.shuffle_vector(
-                    builder.insert_element(undef, x, ir.Constant(i32, 0)), undef, zeros)
-
-            shv, ashv, maskv, nanv = (splat(builder.trunc(x, i16), v16)
-                                      for x in (sh, ash, mask, nanh))
-            qnan = ir.Constant(v16, [0x7E00] * VW)
-            low = ir.Constant(v16, [0x7FFF] * VW)
-            avs = [splat(builder.load(builder.gep(ap, [ir.Constant(i64, r)])), vf)
+            cp = builder.inttoptr(codes_a, ir.IntType(8).as_pointer())
+            hp = _half_splats(builder, (sh, ash, mask, nanh))
+            avs = [_splat(builder, builder.load(builder.gep(ap, [ir.Constant(i64, r)])), vf)
                    for r in range(nr)]
             offs = [builder.mul(ldb, ir.Constant(i64, r)) for r in range(nr)]
             with cgutils.for_range(builder, nvec) as loop:
@@ -260,13 +273,8 @@ def _half_rows(nr: int):
                 sv = builder.load(builder.bitcast(builder.gep(sp, [col]), vf.as_pointer()),
                                   align=4)
                 for r in range(nr):
-                    cq = builder.bitcast(builder.gep(cp, [builder.add(offs[r], col)]),
-                                         v8.as_pointer())
-                    y = builder.shl(builder.zext(builder.load(cq, align=1), v16), shv)
-                    h = builder.and_(builder.ashr(y, ashv), maskv)
-                    h = builder.select(builder.icmp_unsigned("==", builder.and_(h, low), nanv),
-                                       qnan, h)
-                    v = builder.fpext(builder.bitcast(h, vh), vf)
+                    cq = builder.gep(cp, [builder.add(offs[r], col)])
+                    v = builder.fpext(_half_codes(builder, cq, hp), vf)
                     accv = builder.call(fma, [avs[r], builder.fmul(v, sv), accv])
                 builder.store(accv, accq, align=4)
             return context.get_dummy_value()
@@ -769,40 +777,23 @@ def _half_block(typingctx, out_a, codes_a, ldb, a_a, nrows, sb_a, ebias, nvec, s
 
     def codegen(context, builder, signature, args):
         out_a, codes_a, ldb, a_a, nrows, sb_a, ebias, nvec, sh, ash, mask, nanh = args
-        f64, i8, i16, i32, i64 = (ir.DoubleType(), ir.IntType(8), ir.IntType(16),
-                                  ir.IntType(32), ir.IntType(64))
-        v8, v16, v64 = ir.VectorType(i8, VW), ir.VectorType(i16, VW), ir.VectorType(i64, VW)
-        vh, vd = ir.VectorType(ir.HalfType(), VW), ir.VectorType(f64, VW)
+        f64, i8, i64 = ir.DoubleType(), ir.IntType(8), ir.IntType(64)
+        v8, v64, vd = ir.VectorType(i8, VW), ir.VectorType(i64, VW), ir.VectorType(f64, VW)
         fma = cgutils.get_or_insert_function(
             builder.module, ir.FunctionType(vd, [vd] * 3), f"llvm.fma.v{VW}f64")
         outp, ap = (builder.inttoptr(x, f64.as_pointer()) for x in (out_a, a_a))
         cp, sbp = (builder.inttoptr(x, i8.as_pointer()) for x in (codes_a, sb_a))
-        zeros = ir.Constant(ir.VectorType(i32, VW), [0] * VW)
-
-        def splat(x, vty):
-            undef = ir.Constant(vty, ir.Undefined)
-            return builder.shuffle_vector(
-                builder.insert_element(undef, x, ir.Constant(i32, 0)), undef, zeros)
-
-        shv, ashv, maskv, nanv = (splat(builder.trunc(x, i16), v16)
-                                  for x in (sh, ash, mask, nanh))
-        biasv = splat(ebias, v64)
-        qnan = ir.Constant(v16, [0x7E00] * VW)
-        low = ir.Constant(v16, [0x7FFF] * VW)
+        hp = _half_splats(builder, (sh, ash, mask, nanh))
+        biasv = _splat(builder, ebias, v64)
         acc = cgutils.alloca_once(builder, vd)
         with cgutils.for_range(builder, nvec) as loop:
             col = builder.mul(loop.index, ir.Constant(i64, VW))
             builder.store(ir.Constant(vd, [0.0] * VW), acc)
             with cgutils.for_range(builder, nrows) as rows:
                 r = rows.index
-                cq = builder.bitcast(builder.gep(cp, [builder.add(builder.mul(ldb, r), col)]),
-                                     v8.as_pointer())
-                y = builder.shl(builder.zext(builder.load(cq, align=1), v16), shv)
-                h = builder.and_(builder.ashr(y, ashv), maskv)
-                h = builder.select(builder.icmp_unsigned("==", builder.and_(h, low), nanv),
-                                   qnan, h)
-                v = builder.fpext(builder.bitcast(h, vh), vd)
-                av = splat(builder.load(builder.gep(ap, [r])), vd)
+                cq = builder.gep(cp, [builder.add(builder.mul(ldb, r), col)])
+                v = builder.fpext(_half_codes(builder, cq, hp), vd)
+                av = _splat(builder, builder.load(builder.gep(ap, [r])), vd)
                 builder.store(builder.call(fma, [av, v, builder.load(acc)]), acc)
             e = builder.zext(builder.load(builder.bitcast(builder.gep(sbp, [col]),
                                                           v8.as_pointer()), align=1), v64)
@@ -851,26 +842,33 @@ def _exact_gemv_cols(a64, sa, codes, sb, lut, c0, c1, gap, sigma, x, hi, lo):
 
 
 @njit(**_OPTS)
+def _grow(p, n, x):
+    """Shewchuk's grow-expansion: p[0:n] nonoverlapping terms in increasing magnitude whose
+    sum is exact, plus x -> the new count (the sum is exactly the old sum plus x)."""
+    i = 0
+    for jj in range(n):
+        y = p[jj]
+        if abs(x) < abs(y):
+            x, y = y, x
+        s = x + y
+        e = y - (s - x)
+        if e != 0.0:
+            p[i] = e
+            i += 1
+        x = s
+    p[i] = x
+    return i + 1
+
+
+@njit(**_OPTS)
 def _round_exact(parts, p):
     """RNE float32 of the exact sum of the finite float64 ``parts`` (+0 for an exact zero),
     using ``p`` (len(parts) + 1 float64) for the nonoverlapping expansion of the sum:
     round to nearest float64 and the sign of the remainder give the sum rounded to odd at
     53 bits, whose cast to float32 is the single RNE rounding (53 >= 24 + 2)."""
     n = 0
-    for x in parts:  # Shewchuk's grow-expansion: p[0:n] nonoverlapping, increasing
-        i = 0
-        for jj in range(n):
-            y = p[jj]
-            if abs(x) < abs(y):
-                x, y = y, x
-            s = x + y
-            e = y - (s - x)
-            if e != 0.0:
-                p[i] = e
-                i += 1
-            x = s
-        p[i] = x
-        n = i + 1
+    for x in parts:
+        n = _grow(p, n, x)
     top = n
     while top > 0 and p[top - 1] == 0.0:
         top -= 1
@@ -893,19 +891,7 @@ def _round_exact(parts, p):
         if y == x - s:
             s = x
     # the sign of the remainder (sum - s): the top term of the expansion of sum - s
-    x = -s
-    i = 0
-    for jj in range(n):
-        y = p[jj]
-        if abs(x) < abs(y):
-            x, y = y, x
-        t = x + y
-        e = y - (t - x)
-        if e != 0.0:
-            p[i] = e
-            i += 1
-        x = t
-    p[i] = x
+    i = _grow(p, n, -s) - 1
     r = 0.0
     for jj in range(i, -1, -1):
         if p[jj] != 0.0:
