@@ -17,7 +17,9 @@ interact, so any loop order that keeps k ascending within each chain gives the s
   panels of ``NR`` columns, and a micro kernel keeps an ``MR x NR`` block of accumulators in
   vector registers while k runs over the whole of K in order. It is written as LLVM IR
   (:func:`_micro`) because numba's loop vectoriser only vectorises innermost loops, and the
-  k loop must stay innermost and sequential. One row (GEMV): B is decoded four rows by
+  k loop must stay innermost and sequential. One row (GEMV): 8-bit codes become FP16
+  patterns converted exactly to FP32 (:func:`_half_rows`: no decode scratch, 8 rows per pass
+  over accumulators held in vector registers); other codes are decoded four rows by
   ``_GEMV_W`` columns at a time and each accumulator takes the four terms as one chain of
   FMAs.
 * Otherwise (MX scales so extreme that a scaled element leaves FP32's range), the step
@@ -33,6 +35,8 @@ float32 value table),
 ``MODE_BF16`` (a BF16 code is the top half of its FP32 pattern), ``MODE_F32`` (FP32 / TF32 /
 HF32 patterns). Decoded values are exact: every CUBE element format is a subset of FP32.
 Kernels allocate nothing (their Python drivers do): numba compiles array expressions slowly.
+The ``exact`` MX GEMV (:func:`exact_gemv`) sums its exact block sums exactly as two float64
+running sums per column and rounds once (:func:`_round_exact`).
 """
 
 from __future__ import annotations
