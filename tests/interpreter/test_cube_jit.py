@@ -346,3 +346,44 @@ def test_exact_gemv_wide_exponent_window_falls_back():
     assert cube_jit.exact_gemv(src, None, None) is None
     same("TGEMV_MX", a, b, a_type=T.E4M3, b_type=T.E4M3, a_scale=sa, b_scale=sb,
          profile="exact")
+
+
+def _f32_of_fraction(fr):
+    """RNE float32 of an exact rational (an independent reference: the nearer of the float32
+    neighbours of its float64 approximation, ties to the even code; +0 for zero)."""
+    from fractions import Fraction
+
+    if fr == 0:
+        return F32(0.0)
+    c = F32(float(fr))
+    cands = [c, np.nextafter(c, F32(np.inf)), np.nextafter(c, F32(-np.inf))]
+    dist = [abs(Fraction(float(x)) - fr) for x in cands]
+    best = min(dist)
+    near = [x for x, d in zip(cands, dist, strict=True) if d == best]
+    return min(near, key=lambda x: int(np.array(x).view(np.uint32)) & 1)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(exps=st.lists(st.integers(-170, 100), min_size=1, max_size=5),
+       mants=st.lists(st.integers(-(1 << 53) + 1, (1 << 53) - 1), min_size=5, max_size=5),
+       tie=st.integers(0, 3), seed=st.integers(0, 2**32 - 1))
+def test_round_exact_against_fractions(exps, mants, tie, seed):
+    """The single rounding of the compiled exact GEMV (``_round_exact``: a sum of float64
+    components to float32, RNE) against Fractions, on random components, exact float32
+    ties, ties plus or minus a far smaller component, and cancelling pairs."""
+    from fractions import Fraction
+
+    from interpreter.kernels import cube_jit
+
+    rng = np.random.default_rng(seed)
+    parts = [float(np.ldexp(float(m), e - 52)) for m, e in zip(mants, exps, strict=False)]
+    if tie:
+        y = F32(np.ldexp(1.0 + rng.integers(0, 1 << 23) / 2.0**23, int(rng.integers(-140, 100))))
+        mid = (float(y) + float(np.nextafter(y, F32(np.inf)))) / 2  # exact in float64
+        parts = [mid, -parts[0] * 2.0**-80 if tie == 2 else 0.0, parts[0] * 2.0**-80 * (tie == 3)]
+    if len(parts) > 2 and seed % 3 == 0:
+        parts.append(-parts[0])  # cancellation
+    arr = np.array(parts)
+    got = F32(cube_jit._round_exact(arr, np.empty(arr.size + 1)))  # (numba boxes a float)
+    want = _f32_of_fraction(sum((Fraction(p) for p in parts), Fraction(0)))
+    assert np.array(got).view(np.uint32) == np.array(want).view(np.uint32), (parts, got, want)
