@@ -206,10 +206,15 @@ class _Emitter:
             return
         builder = PLAN_BUILDERS.get(type(op))
         if builder is not None:
-            step = builder(op, self.c.cx)
-        else:
-            step, captured = self.generic(op)
-            ins = ", ".join([*(self.name(v) for v in op.operands), *(self.name(v) for v in captured)])
+            # Built on first call (:class:`_LazyStep`): a loop that runs batched never calls
+            # the steps of its body, and building them all cost most of the planning time.
+            name = self.const(None)
+            self.ns[name] = _LazyStep(self.ns, name, builder, op, self.c.cx.frozen(op),
+                                      self.c.observed)
+            self.line(f"{outs} = {name}({ins})", op, indent)
+            return
+        step, captured = self.generic(op)
+        ins = ", ".join([*(self.name(v) for v in op.operands), *(self.name(v) for v in captured)])
         if self.c.observed:
             step = observed_step(step, op)
         self.line(f"{outs} = {self.const(step)}({ins})", op, indent)
@@ -431,6 +436,27 @@ def _captured_values(op: Operation) -> list[SSAValue]:
                 seen.add(id(v))
                 out.append(v)
     return out
+
+
+class _LazyStep:
+    """A fast-row step built on its first call, which then replaces this stub in the plan's
+    namespace (the plan looks steps up there by name on every call). Building is a pure
+    function of the op (the store-in-place fact is decided when the plan is emitted), so two
+    threads building the same step at once is harmless."""
+
+    __slots__ = ("ns", "name", "builder", "op", "cx", "observed")
+
+    def __init__(self, ns: dict[str, Any], name: str, builder, op: Operation,
+                 cx: BuildContext, observed: bool):
+        self.ns, self.name, self.builder, self.op = ns, name, builder, op
+        self.cx, self.observed = cx, observed
+
+    def __call__(self, *args: Any) -> tuple[Any, ...]:
+        step = self.builder(self.op, self.cx)
+        if self.observed:
+            step = observed_step(step, self.op)
+        self.ns[self.name] = step
+        return step(*args)
 
 
 class _CallStep:
