@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import marshal
 import os
 import pickle
 import re
@@ -35,13 +36,14 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from types import CodeType
 
 from xdsl.dialects import builtin
 
 from pto_dialect.upstream.source_diagnostics import op_spans, set_op_spans
 
-__all__ = ["ENV_DIR", "ENV_SWITCH", "MAX_ENTRIES", "cache_dir", "clear", "enabled", "key",
-           "load", "stamp", "store"]
+__all__ = ["ENV_DIR", "ENV_SWITCH", "MAX_ENTRIES", "cache_dir", "clear", "compiled_code",
+           "enabled", "key", "load", "stamp", "store"]
 
 ENV_DIR = "PTO_CACHE_DIR"
 ENV_SWITCH = "PTO_MODULE_CACHE"
@@ -197,6 +199,50 @@ def store(text: str, name: str, module: builtin.ModuleOp) -> bool:
     data = _dumps({"format": FORMAT, "module": module, "spans": op_spans(module)})
     if data is None:
         return False
+    return _write(path, data)
+
+
+def compiled_code(source: str, filename: str) -> CodeType:
+    """``compile(source, filename, "exec")``, kept (marshalled, as CPython keeps ``.pyc``
+    files) beside the modules under SHA-256 of the source: compiling the text of a
+    compiled-engine plan (:mod:`interpreter.ssa.compiled.plan`) costs milliseconds, more than
+    the rest of its planning. A corrupt entry is a miss and is removed."""
+    name = hashlib.sha256(source.encode()).hexdigest()
+    path = _code_entry(name) if enabled() else None
+    if path is not None:
+        with contextlib.suppress(OSError):
+            data = path.read_bytes()
+            try:
+                code = marshal.loads(data)
+                if not isinstance(code, CodeType):
+                    raise ValueError("not a code object")
+                return _renamed(code, filename)
+            except Exception:  # noqa: BLE001 - a corrupt entry is a miss
+                with contextlib.suppress(OSError):
+                    path.unlink()
+    code = compile(source, filename, "exec")
+    if path is not None:
+        _write(path, marshal.dumps(code))
+    return code
+
+
+def _code_entry(name: str) -> Path | None:
+    try:
+        return cache_dir() / stamp() / f"{name}.code"
+    except (RuntimeError, KeyError, OSError):  # no home directory: no cache
+        return None
+
+
+def _renamed(code: CodeType, filename: str) -> CodeType:
+    """``code`` and the code objects nested in it with ``co_filename`` = ``filename`` (a
+    plan's tracebacks name their plan by it)."""
+    consts = tuple(_renamed(c, filename) if isinstance(c, CodeType) else c
+                   for c in code.co_consts)  # fmt: skip
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
+def _write(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` atomically in the private cache folder; False on failure."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
@@ -253,12 +299,13 @@ def _prune(folder: Path) -> None:
     for other in folder.parent.iterdir():
         if other != folder and other.is_dir():
             shutil.rmtree(other, ignore_errors=True)
-    entries = list(folder.glob("*.pickle"))
-    if len(entries) > MAX_ENTRIES:
-        entries.sort(key=lambda p: p.stat().st_mtime_ns)
-        for old in entries[: len(entries) - MAX_ENTRIES]:
-            with contextlib.suppress(OSError):
-                old.unlink()
+    for kind in ("*.pickle", "*.code"):
+        entries = list(folder.glob(kind))
+        if len(entries) > MAX_ENTRIES:
+            entries.sort(key=lambda p: p.stat().st_mtime_ns)
+            for old in entries[: len(entries) - MAX_ENTRIES]:
+                with contextlib.suppress(OSError):
+                    old.unlink()
 
 
 def clear() -> int:

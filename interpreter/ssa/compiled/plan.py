@@ -34,6 +34,7 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import InterpretationError
 
 from interpreter.observe import observed_step
+from interpreter.ssa.module_cache import compiled_code
 from interpreter.ssa.pto_functions import Owned
 from interpreter.ssa.upstream.arith import finish
 from interpreter.ssa.upstream.dtypes import dtype_for
@@ -139,7 +140,7 @@ class Compiler:
         emitter.block(block, 1, terminator=self._return)
         ns = emitter.ns
         source = "\n".join(emitter.lines) + "\n"
-        code = compile(source, filename, "exec")
+        code = compiled_code(source, filename)  # kept on disk with the module cache
         exec(code, ns)
         plan = CompiledFunction(fn.sym_name.data, ns["plan"], filename, emitter.line_ops)
         plan.source = source  # type: ignore[attr-defined]
