@@ -42,13 +42,18 @@ from xdsl.dialects import builtin
 
 from pto_dialect.upstream.source_diagnostics import op_spans, set_op_spans
 
-__all__ = ["ENV_DIR", "ENV_SWITCH", "MAX_ENTRIES", "cache_dir", "clear", "compiled_code",
-           "enabled", "key", "load", "stamp", "store"]
+__all__ = ["ENV_DIR", "ENV_SWITCH", "MAX_ENTRIES", "PLANS_ATTR", "cache_dir", "clear",
+           "compiled_code", "enabled", "key", "load", "stamp", "store", "update"]
 
 ENV_DIR = "PTO_CACHE_DIR"
+PLANS_ATTR = "_pto_compiled_plans"
+"""``module.__dict__`` key of the compiled engine's live plans (closures: never stored; the
+plans' recipes are, :data:`interpreter.ssa.compiled.plan.RECIPES_ATTR`)."""
+_ENTRY_ATTR = "_pto_cache_entry"
+"""``module.__dict__`` key: the entry a cached module was loaded from or stored to."""
 ENV_SWITCH = "PTO_MODULE_CACHE"
 MAX_ENTRIES = 256
-FORMAT = 1
+FORMAT = 2
 _PACKAGES = ("pto_dialect", "passes", "interpreter")
 _STAMP: str | None = None
 
@@ -178,6 +183,7 @@ def load(text: str, name: str) -> builtin.ModuleOp | None:
             gc.enable()
     _tenure()
     set_op_spans(entry.get("spans", ()))
+    module.__dict__[_ENTRY_ATTR] = path
     return module
 
 
@@ -196,7 +202,26 @@ def store(text: str, name: str, module: builtin.ModuleOp) -> bool:
     path = _entry_or_none(text, name) if enabled() else None
     if path is None:
         return False
-    data = _dumps({"format": FORMAT, "module": module, "spans": op_spans(module)})
+    module.__dict__[_ENTRY_ATTR] = path
+    return _store_at(path, module)
+
+
+def update(module: builtin.ModuleOp) -> bool:
+    """Store ``module`` again in the entry it was loaded from or stored to (its compiled
+    plans' recipes were added); False for a module that is not in the cache."""
+    path = module.__dict__.get(_ENTRY_ATTR)
+    if not isinstance(path, Path) or not enabled():
+        return False
+    return _store_at(path, module)
+
+
+def _store_at(path: Path, module: builtin.ModuleOp) -> bool:
+    transient = {k: module.__dict__.pop(k) for k in (PLANS_ATTR, _ENTRY_ATTR)
+                 if k in module.__dict__}  # fmt: skip
+    try:
+        data = _dumps({"format": FORMAT, "module": module, "spans": op_spans(module)})
+    finally:
+        module.__dict__.update(transient)
     if data is None:
         return False
     return _write(path, data)

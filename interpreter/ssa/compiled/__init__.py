@@ -13,10 +13,11 @@ from __future__ import annotations
 from xdsl.dialects import builtin, func
 from xdsl.interpreter import Interpreter
 
+from interpreter.ssa import module_cache
 from pto_dialect.bundle import unchanged
 
 from .builders import PLAN_BUILDERS, BuildContext
-from .plan import CompiledFunction, Compiler, Unsupported
+from .plan import RECIPES_ATTR, CompiledFunction, Compiler, Unsupported
 
 __all__ = [
     "PLAN_BUILDERS",
@@ -27,7 +28,7 @@ __all__ = [
     "compiled_function",
 ]
 
-_ATTR = "_pto_compiled_plans"
+_ATTR = module_cache.PLANS_ATTR
 """The plans live on the module object itself (a cycle the garbage collector frees with the
 module; a global table would keep every module that ever ran alive)."""
 
@@ -43,6 +44,7 @@ def _compilers(module: builtin.ModuleOp) -> dict[str, Compiler]:
 def clear_plans(module: builtin.ModuleOp) -> None:
     """Forget the cached plans of ``module`` (after mutating a module that already ran)."""
     module.__dict__.pop(_ATTR, None)
+    module.__dict__.pop(RECIPES_ATTR, None)
 
 
 def cached(module: builtin.ModuleOp) -> bool:
@@ -66,7 +68,11 @@ def compiled_function(
         interp: Interpreter = make_interpreter()
         compiler = per_profile[key] = Compiler(module, profile, interp, observed=observed)
     with unchanged():  # decode each block once (pto_dialect.bundle.decoded)
-        return compiler.function(callee)
+        plan = compiler.function(callee)
+    if compiler.new_recipes:  # keep the plans with the cached module (a cached module only)
+        compiler.new_recipes = False
+        module_cache.update(module)
+    return plan
 
 
 def interpreter_of(

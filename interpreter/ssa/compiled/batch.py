@@ -100,6 +100,9 @@ class _Step:
     cube: _Cube | None = None
     load: Any = None  # a load's tile plan (built on its first loop-invariant use)
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "load": None}  # a closure: built again after unpickling
+
 
 _TILE_OPERANDS = "_pto_tile_operands"
 """``block.__dict__`` key: ``(summary, operands, result)`` of :func:`tile_op_operands`."""

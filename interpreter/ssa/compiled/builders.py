@@ -51,11 +51,6 @@ class BuildContext:
     profile: str
     in_place: Callable[[Operation], bool]
 
-    def frozen(self, op: Operation) -> BuildContext:
-        """This context with ``in_place`` of ``op`` decided now (for a step built later)."""
-        answer = self.in_place(op) if store_destination(op) is not None else False
-        return BuildContext(self.profile, lambda _op: answer)
-
 
 PLAN_BUILDERS: dict[type[Operation], Callable[[Any, BuildContext], Step]] = {
     TLoadOp: lambda op, cx: tload_plan(op),
