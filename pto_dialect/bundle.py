@@ -420,6 +420,17 @@ class BlockOp(IRDLOperation):
             regions=[Region(block)],
         )
 
+    def __getstate__(self) -> dict:
+        """Pickled (the module cache) with its decoding memo but not the memo's content key
+        (thousands of small tuples): an unpickled block's memo is trusted only while
+        :func:`unchanged` is active; otherwise the key is computed again and, not matching,
+        the block is decoded again (:func:`decoded`)."""
+        state = dict(self.__dict__)
+        memo = state.get(_DECODED)
+        if memo is not None:
+            state[_DECODED] = [None, *memo[1:]]
+        return state
+
     # -- views ----------------------------------------------------------------------
     @property
     def linked(self) -> bool:

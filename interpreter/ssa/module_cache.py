@@ -40,7 +40,7 @@ from types import CodeType
 
 from xdsl.dialects import builtin
 
-from pto_dialect.upstream.source_diagnostics import op_spans, set_op_spans
+from pto_dialect.upstream.source_diagnostics import set_op_spans, set_span_table, span_table
 
 __all__ = ["ENV_DIR", "ENV_SWITCH", "MAX_ENTRIES", "PLANS_ATTR", "cache_dir", "clear",
            "compiled_code", "enabled", "key", "load", "stamp", "store", "update"]
@@ -183,6 +183,8 @@ def load(text: str, name: str) -> builtin.ModuleOp | None:
             gc.enable()
     _tenure()
     set_op_spans(entry.get("spans", ()))
+    if entry.get("span_table") is not None:
+        set_span_table(module, entry["span_table"], text)
     module.__dict__[_ENTRY_ATTR] = path
     return module
 
@@ -219,7 +221,8 @@ def _store_at(path: Path, module: builtin.ModuleOp) -> bool:
     transient = {k: module.__dict__.pop(k) for k in (PLANS_ATTR, _ENTRY_ATTR)
                  if k in module.__dict__}  # fmt: skip
     try:
-        data = _dumps({"format": FORMAT, "module": module, "spans": op_spans(module)})
+        others, table = span_table(module)
+        data = _dumps({"format": FORMAT, "module": module, "spans": others, "span_table": table})
     finally:
         module.__dict__.update(transient)
     if data is None:

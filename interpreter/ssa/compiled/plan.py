@@ -39,7 +39,7 @@ from interpreter.ssa.module_cache import compiled_code
 from interpreter.ssa.pto_functions import Owned
 from interpreter.ssa.upstream.arith import finish
 from interpreter.ssa.upstream.dtypes import dtype_for
-from pto_dialect.bundle import BlockOp
+from pto_dialect.bundle import BlockOp, unchanged
 from pto_dialect.data_movement import TLoadOp
 
 from .batch import batch_plan, tile_op_operands
@@ -508,7 +508,8 @@ class _LazyStep:
         self.cx, self.observed = cx, observed
 
     def __call__(self, *args: Any) -> tuple[Any, ...]:
-        step = self.builder(self.op, self.cx)
+        with unchanged():  # the module does not change after its first run
+            step = self.builder(self.op, self.cx)
         if self.observed:
             step = observed_step(step, self.op)
         self.ns[self.name] = step
