@@ -453,6 +453,8 @@ def _run_compiled(
         where = f"'{op.name}': " if op is not None else ""
         _drop_notes(e)
         raise RunError(f"{where}{_one_line(e)}", str(e)) from e
+    finally:
+        compiled.keep_plans(module)  # a cached module: its new plans are cached too
 
 
 def _outcome(fn, *args):

@@ -26,6 +26,7 @@ __all__ = [
     "Unsupported",
     "clear_plans",
     "compiled_function",
+    "keep_plans",
 ]
 
 _ATTR = module_cache.PLANS_ATTR
@@ -68,11 +69,18 @@ def compiled_function(
         interp: Interpreter = make_interpreter()
         compiler = per_profile[key] = Compiler(module, profile, interp, observed=observed)
     with unchanged():  # decode each block once (pto_dialect.bundle.decoded)
-        plan = compiler.function(callee)
-    if compiler.new_recipes:  # keep the plans with the cached module (a cached module only)
-        compiler.new_recipes = False
+        return compiler.function(callee)
+
+
+def keep_plans(module: builtin.ModuleOp) -> None:
+    """After a run: when plans were emitted for ``module`` (its function, and the callees
+    it planned on their first call), store the module again with their recipes, if it came
+    from the module cache (:func:`interpreter.ssa.module_cache.update`)."""
+    new = False
+    for compiler in _compilers(module).values():
+        new, compiler.new_recipes = new or compiler.new_recipes, False
+    if new:
         module_cache.update(module)
-    return plan
 
 
 def interpreter_of(
