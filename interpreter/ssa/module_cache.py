@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import io
 import marshal
 import os
 import pickle
@@ -39,11 +40,12 @@ from pathlib import Path
 from types import CodeType
 
 from xdsl.dialects import builtin
+from xdsl.ir import Attribute
 
 from pto_dialect.upstream.source_diagnostics import set_op_spans, set_span_table, span_table
 
 __all__ = ["ENV_DIR", "ENV_SWITCH", "MAX_ENTRIES", "PLANS_ATTR", "cache_dir", "clear",
-           "compiled_code", "enabled", "key", "load", "stamp", "store", "update"]
+           "compiled_code", "enabled", "key", "load", "shared", "stamp", "store", "update"]
 
 ENV_DIR = "PTO_CACHE_DIR"
 PLANS_ATTR = "_pto_compiled_plans"
@@ -292,6 +294,33 @@ _DUMP_STACK = 256 << 20
 _DUMP_DEPTH = 200_000
 
 
+def shared(attr: Attribute) -> Attribute:
+    """Unpickling: the attribute itself (pickled once, referred to at every other place)."""
+    return attr
+
+
+class _SharingPickler(pickle.Pickler):
+    """Pickles every attribute once per value: IR attributes are immutable values, and a
+    module holds thousands of equal ones (integers, types, strings), each otherwise
+    unpickled as an object of its own (a third of the loading time of a block program).
+    Values are compared by their own pickled bytes, so only exactly equal ones are shared
+    (``-0.0`` is not ``0.0``, ``True`` is not ``1``)."""
+
+    def __init__(self, file: io.BytesIO):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.canonical: dict[tuple[type, bytes], Attribute] = {}
+
+    def reducer_override(self, obj: object):
+        if not isinstance(obj, Attribute):
+            return NotImplemented
+        try:
+            first = self.canonical.setdefault(
+                (type(obj), pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)), obj)
+        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+            return NotImplemented
+        return NotImplemented if first is obj else (shared, (first,))
+
+
 def _dumps(entry: dict) -> bytes | None:
     """``pickle.dumps(entry)``, or None when it cannot be pickled. pickle recurses along the
     IR's linked lists (an op's next op, a value's uses), a few levels per op, so it runs on a
@@ -303,7 +332,9 @@ def _dumps(entry: dict) -> bytes | None:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, _DUMP_DEPTH))
         try:
-            out[0] = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+            buf = io.BytesIO()
+            _SharingPickler(buf).dump(entry)
+            out[0] = buf.getvalue()
         except (RecursionError, MemoryError, pickle.PicklingError, TypeError, AttributeError):
             out[0] = None  # deeper still, or an object pickle cannot take: not stored
         finally:
