@@ -280,6 +280,7 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
         table = np.array(offs, np.int64).reshape(len(offs), plan.movers, 2)
     except (ValueError, TypeError, OverflowError):
         raise _Abandon from None
+    invariant = (table == table[0]).all(axis=(0, 2)).tolist()  # per mover
     writes = []
     for st in plan.steps:
         op = st.op
@@ -287,7 +288,7 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
             assert isinstance(op, TLoadOp)
             src = np.asarray(get(st.args[0]))
             at = table[:, st.mover]
-            if (at == at[0]).all():  # loop-invariant: one tile, as every iteration
+            if invariant[st.mover]:  # loop-invariant: one tile, as every iteration
                 if st.load is None:
                     st.load = tload_plan(op)
                 vals[id(st.result)] = st.load(src, int(at[0, 0]), int(at[0, 1]))[0]
