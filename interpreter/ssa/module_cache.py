@@ -40,7 +40,7 @@ from pathlib import Path
 from types import CodeType
 
 from xdsl.dialects import builtin
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValues
 
 from pto_dialect.upstream.source_diagnostics import set_op_spans, set_span_table, span_table
 
@@ -294,9 +294,9 @@ _DUMP_STACK = 256 << 20
 _DUMP_DEPTH = 200_000
 
 
-def shared(attr: Attribute) -> Attribute:
-    """Unpickling: the attribute itself (pickled once, referred to at every other place)."""
-    return attr
+def shared(value: Attribute | SSAValues) -> Attribute | SSAValues:
+    """Unpickling: the value itself (pickled once, referred to at every other place)."""
+    return value
 
 
 class _SharingPickler(pickle.Pickler):
@@ -304,13 +304,20 @@ class _SharingPickler(pickle.Pickler):
     module holds thousands of equal ones (integers, types, strings), each otherwise
     unpickled as an object of its own (a third of the loading time of a block program).
     Values are compared by their own pickled bytes, so only exactly equal ones are shared
-    (``-0.0`` is not ``0.0``, ``True`` is not ``1``)."""
+    (``-0.0`` is not ``0.0``, ``True`` is not ``1``). The empty operand and result tuples
+    of ops (immutable too) are shared the same way."""
 
     def __init__(self, file: io.BytesIO):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.canonical: dict[tuple[type, bytes], Attribute] = {}
+        self.no_values: SSAValues | None = None
 
     def reducer_override(self, obj: object):
+        if type(obj) is SSAValues and not obj:  # an op without operands or results
+            if self.no_values is None:
+                self.no_values = obj
+                return NotImplemented
+            return NotImplemented if obj is self.no_values else (shared, (self.no_values,))
         if not isinstance(obj, Attribute):
             return NotImplemented
         try:
