@@ -240,17 +240,22 @@ def _union(geometry: tuple[int, int, int, int, int], offsets: np.ndarray,
     """(axis, the contiguous slice, pieces) covered by a load/store of ``geometry``
     (:func:`_geometry`) over all iterations."""
     vr, vc, s0, s1, npe = geometry
-    # the origin of piece (iteration i, PE q), in that order, as int64 arrays
+    if npe == 0:
+        raise _Abandon
+    # Piece (iteration i, PE q), in that order, is piece k = i * npe + q; its origin is the
+    # iteration's offsets + q * PE stride. Contiguous along the columns: every origin on row
+    # r0, piece k at column c0 + k * vc, i.e. the PE stride is (0, vc) and iteration i starts
+    # at c0 + i * npe * vc (along the rows likewise).
     at = offsets.reshape(-1, 2)
-    q = np.arange(npe, dtype=np.int64)
-    rows = (at[:, :1] + q * s0).reshape(-1)
-    cols = (at[:, 1:] + q * s1).reshape(-1)
-    r0, c0 = int(rows[0]), int(cols[0])
-    n = rows.size
-    step = np.arange(n, dtype=np.int64)
-    if (rows == r0).all() and (cols == c0 + step * vc).all():
+    r, c = at[:, 0], at[:, 1]
+    r0, c0 = int(r[0]), int(c[0])
+    n = len(r) * npe
+    first = np.arange(0, n, npe, dtype=np.int64)  # the piece of each iteration's first PE
+    if ((npe == 1 or (s0 == 0 and s1 == vc)) and (r == r0).all()
+            and (c == c0 + first * vc).all()):
         axis, sl = 1, (slice(r0, r0 + vr), slice(c0, c0 + n * vc))
-    elif (cols == c0).all() and (rows == r0 + step * vr).all():
+    elif ((npe == 1 or (s1 == 0 and s0 == vr)) and (c == c0).all()
+            and (r == r0 + first * vr).all()):
         axis, sl = 0, (slice(r0, r0 + n * vr), slice(c0, c0 + vc))
     else:
         raise _Abandon
