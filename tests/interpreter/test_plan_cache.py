@@ -22,7 +22,10 @@ from interpreter.ssa import compiled, module_cache, runner
 from interpreter.ssa.compiled import plan as plan_module
 from interpreter.ssa.runner import RunError, build_context, load_module, load_program
 from passes import get_all_passes
+from pto_dialect.bundle import BlockOp
 from pto_dialect.faults import PTOFault
+
+bundle_decoded = "_pto_decoded"  # pto_dialect.bundle's decoding memo: [key, summary, linked op]
 
 TY = "tensor<64x16xi32>"
 TILE = "!pto.tile<8x16xsi32>"
@@ -79,7 +82,7 @@ def _inputs(zero_at: int | None = None):
     return a, b, rng.integers(-5, 5, (64, 16), dtype=np.int32)
 
 
-def _outcome(text: str, sym: str, args, name: str):
+def _outcome(text: str, sym: str, args):
     try:
         return ("ok", *(r.tobytes() for r in run(text, sym, *args, engine="compiled")))
     except PTOFault as e:
@@ -112,14 +115,18 @@ def test_cached_plan_runs_as_a_fresh_run(cache, monkeypatch, level, zero_at):
     text = _text(level)
     args = _inputs(zero_at)
     monkeypatch.setenv(module_cache.ENV_SWITCH, "0")
-    fresh = _outcome(text, "main", args, "p.mlir")
+    fresh = _outcome(text, "main", args)
     monkeypatch.setenv(module_cache.ENV_SWITCH, "1")
-    miss = _outcome(text, "main", args, "p.mlir")  # parses, plans, stores both
+    miss = _outcome(text, "main", args)  # parses, plans, stores both
     planned = 3 if zero_at is None else 2  # the fault comes before @twice is called
     assert sorted(p.suffix for p in cache.glob("*/*")) == [".code"] * planned + [".pickle"]
+    if level == "block":  # the batched loop's blocks come without summaries (decoded if asked)
+        module = load_program(text)
+        memos = [op.__dict__[bundle_decoded][1] for op in module.walk() if isinstance(op, BlockOp)]
+        assert None in memos
     with monkeypatch.context() as m:
         _no_planning(m)
-        hit = _outcome(text, "main", args, "p.mlir")
+        hit = _outcome(text, "main", args)
     assert fresh == miss == hit
     assert fresh[0] == ("ok" if zero_at is None else "PTOFault")
     if zero_at is not None:
@@ -135,12 +142,12 @@ func.func @main(%a: i32, %b: i32) -> i32 {
 """
     args = (np.int32(1), np.int32(0))
     monkeypatch.setenv(module_cache.ENV_SWITCH, "0")
-    fresh = _outcome(text, "main", args, "<string>")
+    fresh = _outcome(text, "main", args)
     monkeypatch.setenv(module_cache.ENV_SWITCH, "1")
-    _outcome(text, "main", args, "<string>")
+    _outcome(text, "main", args)
     with monkeypatch.context() as m:
         _no_planning(m)
-        assert _outcome(text, "main", args, "<string>") == fresh
+        assert _outcome(text, "main", args) == fresh
     assert fresh[0] == "RunError" and "'arith.divsi'" in fresh[1]
 
 

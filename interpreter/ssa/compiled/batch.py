@@ -44,10 +44,12 @@ from interpreter.ssa.pto_functions import COLUMN_ROLES, Owned, owned_copy, tload
 from interpreter.ssa.runtime import require_source
 from pto_dialect.attributes import RoundingMode, TargetProfile, TileType
 from pto_dialect.bundle import (
+    DERIVED_KEYS,
     BlockOp,
     check_linked,
     decoded,
     dim_registers,
+    keep_linked_only,
     scalar_roles,
     source_roles,
 )
@@ -105,7 +107,9 @@ class _Step:
 
 
 _TILE_OPERANDS = "_pto_tile_operands"
-"""``block.__dict__`` key: ``(summary, operands, result)`` of :func:`tile_op_operands`."""
+"""``block.__dict__`` key: ``(summary, operands, result)`` of :func:`tile_op_operands` (not
+pickled with the block)."""
+DERIVED_KEYS.add(_TILE_OPERANDS)
 
 
 def tile_op_operands(op: Operation) -> tuple[Operation, list[SSAValue]] | None:
@@ -192,6 +196,9 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
                                cube=_Cube.of(tile_op, args, result)))
         else:  # a decoded block of another family (TCVT, reductions, ...): the per-op path
             return None
+    for op in body_ops:  # the batched form reads their linked ops only
+        if isinstance(op, BlockOp):
+            keep_linked_only(op)
     return BatchPlan(steps, profile, len(mover_ops))
 
 
