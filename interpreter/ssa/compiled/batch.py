@@ -40,8 +40,8 @@ from interpreter import kernels
 from interpreter.kernels.profiles import NumericProfile, numeric_profile
 from interpreter.kernels.status import staged
 from interpreter.kernels.storage import pe_indices, storage_dtype
-from interpreter.ssa.pto_functions import COLUMN_ROLES, Owned, owned_copy, tload_plan
-from interpreter.ssa.runtime import require_source
+from interpreter.ssa.pto_functions import COLUMN_ROLES, Owned, owned_copy
+from interpreter.ssa.runtime import TileValue, require_source
 from pto_dialect.attributes import RoundingMode, TargetProfile, TileType
 from pto_dialect.bundle import (
     DERIVED_KEYS,
@@ -100,10 +100,7 @@ class _Step:
     store: int = -1  # index of the iter_arg (stores)
     geometry: tuple[int, int, int, int, int] | None = None  # loads, stores: see _geometry
     cube: _Cube | None = None
-    load: Any = None  # a load's tile plan (built on its first loop-invariant use)
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "load": None}  # a closure: built again after unpickling
+    tile: tuple | None = None  # loads: (tile type, PEs, storage dtype, padding)
 
 
 _TILE_OPERANDS = "_pto_tile_operands"
@@ -168,8 +165,12 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
             return None  # packed 4-bit GM bytes or a row stride: the per-op path
         result = op.results[0] if op.results else None
         if isinstance(tile_op, TLoadOp):
+            tt = tile_op.result.type
+            assert isinstance(tt, TileType)
             steps.append(_Step("load", tile_op, args, result, mover_ops.index(op),
-                               geometry=_geometry(tile_op)))
+                               geometry=_geometry(tile_op),
+                               tile=(tt, pe_indices(tt.pe_mask), storage_dtype(tt.dtype),
+                                     tile_op.pad.data.value)))
         elif isinstance(tile_op, TStoreOp):
             if op not in store_ops:
                 return None
@@ -301,9 +302,7 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
             src = np.asarray(get(st.args[0]))
             at = table[:, st.mover]
             if invariant[st.mover]:  # loop-invariant: one tile, as every iteration
-                if st.load is None:
-                    st.load = tload_plan(op)
-                vals[id(st.result)] = st.load(src, int(at[0, 0]), int(at[0, 1]))[0]
+                vals[id(st.result)] = _invariant_load(st, src, int(at[0, 0]), int(at[0, 1]))
                 continue
             axis, sl, n = _union(st.geometry, at, src.shape)
             tt = op.result.type
@@ -375,6 +374,24 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
         out[sl] = arr
         buffers.append(out)
     return tuple(buffers)
+
+
+def _invariant_load(st: _Step, src: np.ndarray, i0: int, j0: int) -> TileValue:
+    """The tile a load at the same offsets in every iteration loads (as
+    :func:`interpreter.ssa.pto_functions.tload_plan`, whose bounds fault becomes an abandoned
+    batch: the per-iteration run reports it)."""
+    vr, vc, s0, s1, _ = st.geometry  # type: ignore[misc]
+    tt, pes, dtype, pad = st.tile  # type: ignore[misc]
+    if src.ndim != 2:
+        raise _Abandon
+    rows, cols = src.shape
+    valid = {}
+    for q, p in enumerate(pes):
+        r, c = i0 + q * s0, j0 + q * s1
+        if r < 0 or c < 0 or r + vr > rows or c + vc > cols:
+            raise _Abandon
+        valid[p] = _load_slice(src, (slice(r, r + vr), slice(c, c + vc)), dtype)
+    return TileValue.from_valid(tt, valid, pad)
 
 
 def _load_slice(src: np.ndarray, sl: tuple[slice, slice], dtype: np.dtype) -> np.ndarray:
