@@ -420,6 +420,19 @@ class BlockOp(IRDLOperation):
             regions=[Region(block)],
         )
 
+    def __getstate__(self) -> dict:
+        """Pickled (the module cache) with its decoding memo but not the memo's content key
+        (thousands of small tuples): an unpickled block's memo is trusted only while
+        :func:`unchanged` is active; otherwise the key is computed again and, not matching,
+        the block is decoded again (:func:`decoded`). After :func:`keep_linked_only` the
+        summary is left out too."""
+        state = {k: v for k, v in self.__dict__.items() if k not in DERIVED_KEYS}
+        memo = state.get(_DECODED)
+        if memo is not None:
+            state[_DECODED] = [None, None if state.pop(_LINKED_ONLY, False) else memo[1],
+                               memo[2]]  # fmt: skip
+        return state
+
     # -- views ----------------------------------------------------------------------
     @property
     def linked(self) -> bool:
@@ -829,6 +842,22 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         mask=mask,
     )
     return cop
+
+
+DERIVED_KEYS: set[str] = set()
+"""``op.__dict__`` keys under which other modules remember facts derived from a block's
+decoding (e.g. the interpreter's operand order): left out when the block is pickled."""
+
+_LINKED_ONLY = "_pto_linked_only"
+"""``op.__dict__`` flag of :func:`keep_linked_only`."""
+
+
+def keep_linked_only(block: BlockOp) -> None:
+    """When ``block`` is pickled, keep only the linked op of its decoding memo, not its
+    summary: the interpreter's batched loops use the linked op alone, so a program loaded
+    from the module cache need not unpickle a summary it does not read (asked for, the
+    summary is decoded again and the memo's linked op stays the same object)."""
+    block.__dict__[_LINKED_ONLY] = True
 
 
 _DECODED = "_pto_decoded"
