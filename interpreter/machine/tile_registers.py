@@ -25,9 +25,11 @@ Semantics of :meth:`TileRegisters.execute` (read before write, faults before eff
    whose contract forbids a destination/source alias (:data:`DISTINCT`) fault TileLegality
    when it is named anyway;
 2. every source register is read (a snapshot of its whole value) before anything is written;
-   the operation then runs on the snapshots through :func:`interpreter.run` (the verifier and
-   the same kernels as every other level; a register named twice as a source is one SSA value,
-   so source-alias rules such as CUBE ``A == B`` are the verifier's);
+   the operation is built detached on the snapshots' descriptors, verified (the legality rules
+   of every other level) and run on the same kernels through its row of the tile-plan table
+   (:mod:`interpreter.machine.dispatch`, without re-entering IR: no function, module or
+   :func:`interpreter.run`); a register named twice as a source is one operand value, so
+   source-alias rules such as CUBE ``A == B`` are the verifier's;
 3. only when it completed are the destinations written (each keeps its configured
    descriptor: the instruction's result type is the destination's). A fault leaves every
    register unchanged.
@@ -54,16 +56,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.dialects import builtin, func
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.dialects import builtin
+from xdsl.ir import Attribute, Block, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from interpreter.kernels.padding import parse_pad
 from interpreter.kernels.storage import pe_indices, storage_dtype
+from interpreter.machine.dispatch import run_tile_op
 from interpreter.machine.words import typed_values
-from interpreter.ssa.runner import build_context, run
+from interpreter.ssa.runner import build_context
 from interpreter.ssa.runtime import TileValue, array_from_tile, tile_from_array
 from pto_dialect.attributes import TileType
 from pto_dialect.families import TILE_OP_FAMILIES
@@ -411,8 +414,10 @@ def run_tile_instruction(
 ) -> list[np.ndarray]:
     """Build tile instruction ``op`` on operand keys (each tile key names one SSA argument of
     ``types[key]`` holding ``values[key]``, ``(P, VR, VC)``), verify it (a diagnostic with a fault
-    kind -> that :class:`PTOFault`) and run it with :func:`interpreter.run`; returns the results
-    (``None`` result type: an absent optional result)."""
+    kind -> that :class:`PTOFault`) and run it on its kernels through its row of the tile-plan
+    table (:func:`interpreter.machine.dispatch.run_tile_op`: no function, module or
+    :func:`interpreter.run`); returns the results (``None`` result type: an absent optional
+    result)."""
     cls = OPS[op]
     keys = sorted(types)
     scalars: list[Scalar] = []
@@ -442,16 +447,8 @@ def run_tile_instruction(
         instr.verify()
     except VerifyException as e:
         raise _fault_of(e, op) from None
-    return run_in_function(body, instr, [*(values[i] for i in keys),
-                                         *(s.value for s in scalars)], profile)  # fmt: skip
-
-
-def run_in_function(body: Block, instr: IRDLOperation, args: Sequence[Any],
-                    profile: str = "ordered") -> list[np.ndarray]:  # fmt: skip
-    """Run the verified op ``instr`` (its operands: the arguments of ``body``) as the one op of
-    a function of ``body``'s arguments, with :func:`interpreter.run` on ``args``; its results."""
-    results = [r for r in instr.results]
-    body.add_ops([instr, func.ReturnOp(*results)])
-    fn = func.FuncOp("f", ([a.type for a in body.args], [r.type for r in results]), Region(body))
-
-    return run(builtin.ModuleOp([fn]), "f", *args, profile=profile)
+    # one value per operand; an argument's number as a function of the snapshots would have it
+    value_of = {a: (k, x) for k, (a, x) in enumerate(zip(body.args, [
+        *(values[i] for i in keys), *(s.value for s in scalars)]))}  # fmt: skip
+    numbered = [value_of[v] for v in instr.operands]
+    return run_tile_op(instr, [x for _, x in numbered], profile, [k for k, _ in numbered])
