@@ -50,6 +50,8 @@ the block.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from xdsl.dialects.builtin import i64
 from xdsl.ir import Attribute
@@ -57,7 +59,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from interpreter.machine.block_control import BlockResult
 from interpreter.machine.descriptors import derived_rows
-from interpreter.machine.dispatch import run_decoded_block
+from interpreter.machine.dispatch import DECODE_CACHE, checked_op, run_decoded_block
 from interpreter.machine.global_memory import element_bits
 from interpreter.machine.tile_registers import register_storage
 from pto_dialect.attributes import TileType
@@ -66,7 +68,6 @@ from pto_dialect.bundle import (
     BLOCK_UNSOUND_OF_SELECTOR,
     GENERATOR_OP_OF_SELECTOR,
     LOCAL_OP_OF_SELECTOR,
-    check_computed,
     dim_registers,
     scalar_roles,
     source_roles,
@@ -184,6 +185,13 @@ def _derived(s: BlockSummary, fam: str, ordinal: int, cap: int, srcs: list[Attri
                     size=cap, pe=mask) if rows else None  # fmt: skip
 
 
+@lru_cache(maxsize=DECODE_CACHE)
+def _destination_types(s: BlockSummary, fam: str, srcs: tuple[Attribute, ...],
+                       lbs: tuple[int | None, ...]) -> list[Attribute]:  # fmt: skip
+    """:func:`destination_types` remembered per (decode, sources, LBs); faults raise again."""
+    return destination_types(s, fam, list(srcs), list(lbs))
+
+
 def _destination_layout(s: BlockSummary, fam: str) -> Layout:
     """``CurrentBundleTileLayout``: row-major without a B.DATR Layout; TCVT's Layout code names
     a (source, destination) layout pair (``TileDataLayoutDestinationLayout``,
@@ -292,7 +300,7 @@ class LocalBlocks:
             next(c for c in s.commands if isinstance(c, BDim) and c.lb == k),
             core.read_gpr(agent, s.lb_regs[k])) for k in range(3)]  # fmt: skip
         srcs = [core.local.type_of(i) for i in s.sources]
-        outs = destination_types(s, fam, srcs, lbs)
+        outs = _destination_types(s, fam, tuple(srcs), tuple(lbs))
         mask = PE_MODE_MASKS[s.pe_mode]  # type: ignore[index]
         dsts = core._resolve_destinations([h for h, _ in s.destinations],
                                           [t.capacity for t in outs], mask, name)  # fmt: skip
@@ -307,7 +315,7 @@ class LocalBlocks:
         dims = [core.read_gpr(agent, r) for r in dim_registers(s)]
         words = [int(np.uint64(v).view(np.int64)) for v in (*scalars, *dims)]
         # the linked path's reconstruction and checks, on the register descriptors
-        tile_op = check_computed(s, [*srcs, *[i64] * len(scalars)], outs)
+        tile_op = checked_op(s, (*srcs, *[i64] * len(scalars)), tuple(outs))
         results = run_decoded_block(s, tile_op, [core.local.read(i) for i in s.sources], srcs,
                                     words, profile)  # fmt: skip
         for d, t, v in zip(dsts, outs, results, strict=True):  # publish after completion

@@ -19,7 +19,9 @@ A block the machine executes is decoded once (:func:`pto_dialect.isa.check_block
    ``(P, VR, VC)``; the caller publishes them to the registers only after the plan returned.
 
 No function, module or interpreter is built, nothing is verified or decoded a second time, and
-:func:`interpreter.run` is not entered. Faults are unchanged: a :class:`PTOFault` (kind, op,
+:func:`interpreter.run` is not entered. The static part of a block (its decode, its checked op,
+its plan) is a pure function of its commands and descriptors and is remembered (:func:`decode`,
+:func:`checked_op`; successes only, so a faulting block faults the same way every time). Faults are unchanged: a :class:`PTOFault` (kind, op,
 message) passes through before any register is written; any other execution error is the
 :class:`~interpreter.ssa.runner.RunError` ``run`` would raise. The IR path this replaces is
 kept only as a test oracle (``tests/interpreter/test_machine_dispatch.py`` requires identical
@@ -29,6 +31,7 @@ bits and identical faults on both).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -41,9 +44,34 @@ from interpreter.ssa.runner import RunError, convert_argument
 from interpreter.ssa.runtime import TileValue, array_from_tile
 from interpreter.ssa.tile_plans import Step, plan_of
 from interpreter.ssa.upstream.dtypes import UnsupportedTypeError
-from pto_dialect.bundle import check_dim_values, dim_registers
-from pto_dialect.isa import BlockSummary
+from pto_dialect.bundle import check_computed, check_dim_values, dim_registers
+from pto_dialect.isa import BlockSummary, Command, check_block
 from pto_dialect.ops import PTOOp
+
+DECODE_CACHE = 256
+"""Entries of each decode cache below (least recently used first out)."""
+
+
+@lru_cache(maxsize=DECODE_CACHE)
+def decode(cmds: tuple[Command, ...]) -> BlockSummary:
+    """:func:`pto_dialect.isa.check_block` of a block's commands, remembered like a decode
+    cache: a block run again is not decoded again. Only a successful decode is kept; a
+    faulting block decodes, and faults, every time (the same :class:`PTOFault`)."""
+    return check_block(list(cmds))
+
+
+@lru_cache(maxsize=DECODE_CACHE)
+def checked_op(s: BlockSummary, in_types: tuple[Attribute, ...],
+               out_types: tuple[Attribute, ...]) -> PTOOp:  # fmt: skip
+    """:func:`pto_dialect.bundle.check_computed`, remembered per (decode, descriptors) like
+    :func:`decode` (a fault is raised again every time). The op is shared: never change it."""
+    return check_computed(s, in_types, out_types)
+
+
+@lru_cache(maxsize=DECODE_CACHE)
+def _block_step(s: BlockSummary, tile_op: PTOOp, tile_types: tuple[Attribute, ...],
+                profile: str) -> Step:  # fmt: skip
+    return linked_plan(s, tile_op, list(tile_types), profile)  # type: ignore[arg-type]
 
 
 def run_step(step: Step, name: str, args: Sequence[Any], types: Sequence[Attribute],
@@ -88,8 +116,8 @@ def run_decoded_block(s: BlockSummary, tile_op: PTOOp, tiles: Sequence[np.ndarra
     scalars = list(words[: len(words) - n])
     if n:
         check_dim_values(s, tile_op, words[len(words) - n:])
-    step = linked_plan(s, tile_op, list(tile_types), profile)  # type: ignore[arg-type]
+    step = _block_step(s, tile_op, tuple(tile_types), profile)
     return run_step(step, "pto.block", [*tiles, *scalars], [*tile_types, *[i64] * len(scalars)])
 
 
-__all__ = ["run_decoded_block", "run_step", "run_tile_op"]
+__all__ = ["DECODE_CACHE", "checked_op", "decode", "run_decoded_block", "run_step", "run_tile_op"]

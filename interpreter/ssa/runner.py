@@ -233,14 +233,12 @@ def _coerce_bits(arr: np.ndarray, dtype: np.dtype[Any], t: Attribute, where: str
 
 
 def _convert_argument(value: Any, t: Attribute, index: int) -> Any:
-    where = f"argument {index} ({t})"
-
     if isinstance(t, TileType | PredicateTileType):
-
         try:
             return tile_from_array(t, np.asarray(value))
-        except ValueError as e:
-            raise RunError(f"{where}: {e}") from None
+        except ValueError as e:  # the type is printed only for the message (it is not cheap)
+            raise RunError(f"argument {index} ({t}): {e}") from None
+    where = f"argument {index} ({t})"
     try:
         dtype = dtype_for(t)
     except UnsupportedTypeError as e:

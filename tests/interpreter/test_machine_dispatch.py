@@ -2,11 +2,11 @@
 
 * Completeness: every tile-level op, and every op a decoded TEPL / CUBE selector names, has a
   row in :data:`interpreter.ssa.tile_plans.TILE_PLANS` (deleting a row turns it red).
-* Differential against the IR path the machine used before issue 24, kept here ONLY as a test
-  oracle (:func:`ir_path`): a decoded block was re-linked into a ``pto.block`` of the register
-  types (B.IOR renamed to ``a<k>``), checked with ``check_linked`` and run as the one op of a
-  function with :func:`interpreter.run`; a tile instruction was run as the one op of a
-  function likewise. Decoded blocks of every family (every binary / elementwise table op, the
+* Differential against the IR path the machine used before issue 24, kept ONLY as a test
+  oracle (``tests/interpreter/ir_oracle.py``): a decoded block was re-linked into a
+  ``pto.block`` of the register types (B.IOR renamed to ``a<k>``), checked with
+  ``check_linked`` and run as the one op of a function with :func:`interpreter.run`; a tile
+  instruction was run as the one op of a function likewise. Decoded blocks of every family (every binary / elementwise table op, the
   reductions, expansions, rearrangements, conversions, generators, compare / select, CUBE) and
   tile instructions of every family whose contract allows ``dst == src`` run on both paths
   from the same register state: identical register bits, descriptors and definedness, or the
@@ -22,23 +22,19 @@ import numpy as np
 import pytest
 from conformance.support import bundled
 from conformance.test_avs_alias import ALIAS_CASES, FAMILIES, setup_family
-from xdsl.dialects import builtin, func
-from xdsl.dialects.builtin import i64
-from xdsl.ir import Block, Region
 
 from interpreter.kernels.storage import storage_dtype
-from interpreter.machine import core_local, tile_registers
 from interpreter.machine.shared_blocks import Core
 from interpreter.machine.tile_registers import TileRegisters
 from interpreter.ssa import tile_plans
-from interpreter.ssa.runner import run
 from pto_dialect.attributes import TileType
-from pto_dialect.bundle import SLOT_GPRS, BlockOp, check_linked, scalar_roles
+from pto_dialect.bundle import SLOT_GPRS, BlockOp
 from pto_dialect.families import TILE_OP_FAMILIES
 from pto_dialect.faults import PTOFault
 from pto_dialect.isa import BDim, BIor, BIot, CBDimi
 from pto_dialect.isa.commands import CUBE_FUNCTIONS, TEPL_OPS
 from pto_dialect.predicate import PredicateTileType
+from tests.interpreter.ir_oracle import ir_path
 from tests.interpreter.test_core_blocks import CASES, REARRANGE, SCALAR_CASES, table_case, table_ops
 
 # ---- completeness --------------------------------------------------------------------------------
@@ -78,53 +74,6 @@ def test_a_deleted_row_is_reported():
     assert {"pto.tadd", "pto.tmatmul"} <= set(missing)
     assert any(m.startswith("TEPL TADD") for m in missing)
     assert any(m.startswith("CUBE TMATMUL") for m in missing)
-
-
-# ---- the oracle: the IR path of the machine before issue 24 ---------------------------------------
-
-
-def _run_in_function(body: Block, instr, args, profile: str) -> list[np.ndarray]:
-    results = list(instr.results)
-    body.add_ops([instr, func.ReturnOp(*results)])
-    fn = func.FuncOp("f", ([a.type for a in body.args], [r.type for r in results]), Region(body))
-    return list(run(builtin.ModuleOp([fn]), "f", *args, profile=profile))
-
-
-def _linked_commands(cmds, n_scalars: int):
-    names = dict(zip(("src0", "src1", "src2")[:n_scalars], SLOT_GPRS))
-    return [replace(c, **names) if isinstance(c, BIor) else c for c in cmds]
-
-
-def _old_check(_s, in_types, out_types):
-    return in_types, out_types  # the old path checked the linked block (below)
-
-
-def _old_block(s, typed, tiles, tile_types, words, profile="ordered"):
-    _in_types, outs = typed
-    body = Block(arg_types=[*tile_types, *[i64] * len(words)])
-    block = BlockOp(_linked_commands(list(s.commands), len(scalar_roles(s))), list(body.args),
-                    list(outs))  # fmt: skip
-    check_linked(block, block.summary())
-    return _run_in_function(body, block, [*tiles, *words], profile)
-
-
-def _old_tile_op(instr, args, profile="ordered", numbers=None):
-    owners = {v.block for v in instr.operands}
-    body = owners.pop() if owners else Block()
-    values = [None] * len(body.args)
-    for x, k in zip(args, numbers if numbers is not None else range(len(args))):
-        values[k] = x
-    return _run_in_function(body, instr, values, profile)
-
-
-@contextlib.contextmanager
-def ir_path():
-    """The machine as it was before issue 24 (wrap in a function, :func:`interpreter.run`)."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(core_local, "check_computed", _old_check)
-        mp.setattr(core_local, "run_decoded_block", _old_block)
-        mp.setattr(tile_registers, "run_tile_op", _old_tile_op)
-        yield
 
 
 def _outcome(fn):
