@@ -52,11 +52,18 @@ DECODE_CACHE = 256
 """Entries of each decode cache below (least recently used first out)."""
 
 
-@lru_cache(maxsize=DECODE_CACHE)
-def decode(cmds: tuple[Command, ...]) -> BlockSummary:
+def decode(cmds: Sequence[Command]) -> BlockSummary:
     """:func:`pto_dialect.isa.check_block` of a block's commands, remembered like a decode
     cache: a block run again is not decoded again. Only a successful decode is kept; a
     faulting block decodes, and faults, every time (the same :class:`PTOFault`)."""
+    try:
+        return _decode(tuple(cmds))
+    except TypeError:  # not hashable (not commands): check_block reports it
+        return check_block(list(cmds))
+
+
+@lru_cache(maxsize=DECODE_CACHE)
+def _decode(cmds: tuple[Command, ...]) -> BlockSummary:
     return check_block(list(cmds))
 
 
@@ -101,7 +108,12 @@ def run_tile_op(op: PTOOp, args: Sequence[Any], profile: str = "ordered",
                 numbers: Sequence[int] | None = None) -> list[np.ndarray]:  # fmt: skip
     """A verified (detached) tile-level ``op`` run on ``args`` (one per operand) through its
     :data:`~interpreter.ssa.tile_plans.TILE_PLANS` row (``numbers``: :func:`run_step`)."""
-    return run_step(plan_of(op, profile), op.name, args, [v.type for v in op.operands], numbers)
+    return run_step(_op_step(op, profile), op.name, args, [v.type for v in op.operands], numbers)
+
+
+@lru_cache(maxsize=DECODE_CACHE)
+def _op_step(op: PTOOp, profile: str) -> Step:
+    return plan_of(op, profile)  # keyed by the op's identity: a remembered op, one plan
 
 
 def run_decoded_block(s: BlockSummary, tile_op: PTOOp, tiles: Sequence[np.ndarray],

@@ -151,7 +151,7 @@ class Core(LocalTLSU, IndexedTLSU, LocalBlocks):
     def execute(self, cmds: Sequence[Command], profile: str = "ordered") -> BlockResult:
         """Check and run one block ``BSTART ... BSTOP``; faults before any effect. ``profile``
         is the CUBE numeric profile (D4; ``raw-carrier`` is the ASL reference profile)."""
-        s = decode(tuple(cmds))  # check_block, remembered (a decode cache)
+        s = decode(cmds)  # check_block, remembered (a decode cache)
         if s.noop:
             return BlockResult(s.op_name, noop=True)
         fn = s.start.function

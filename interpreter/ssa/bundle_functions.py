@@ -33,8 +33,10 @@ with ``trap`` is refused with a clear error: its post-commit trap has nowhere to
 Register exhaustion is a static property of the program here: ``pto-assign-registers`` reports it
 as ``[TileAllocation]`` (docs/blocks.md). An unlinked block (read from assembly or hex) has
 no tile values to run on here and is refused with a clear error; it runs on registers on
-:class:`interpreter.machine.shared_blocks.Core` (:mod:`interpreter.machine.core_local`), which then runs it as
-the linked block of its register types through this module.
+:class:`interpreter.machine.shared_blocks.Core` (:mod:`interpreter.machine.core_local`), which
+runs it without building a block: its checked tile op goes through :func:`linked_plan` (the
+block's operand order over the op's row of :data:`interpreter.ssa.tile_plans.TILE_PLANS`),
+as a linked block's does (:mod:`interpreter.machine.dispatch`).
 """
 
 from __future__ import annotations

@@ -55,7 +55,9 @@ def _old_block(s, typed, tiles, tile_types, words, profile="ordered"):
 
 def _old_tile_op(instr, args, profile="ordered", numbers=None):
     owners = {v.block for v in instr.operands}
-    body = owners.pop() if owners else Block()
+    old = owners.pop() if owners else Block()
+    body = Block(arg_types=[a.type for a in old.args])  # a copy: the machine shares its op
+    instr = instr.clone(value_mapper=dict(zip(old.args, body.args)))
     values = [None] * len(body.args)
     for x, k in zip(args, numbers if numbers is not None else range(len(args))):
         values[k] = x

@@ -245,3 +245,26 @@ def test_tile_instruction_edge_cases_are_identical():
                 got.append((_outcome(lambda r=r, c=call: c(r)), _regs(r)))
         assert got[0] == got[1], got[0][0]
         assert (got[0][0] is not None) == faults, got[0][0]
+
+
+def test_decode_cache_keeps_faults_and_follows_descriptors():
+    """The remembered static part never hides a fault or a descriptor change: a faulting block
+    faults identically again, and the same commands on sources of another valid shape derive
+    another destination (the cache keys on the descriptors)."""
+    text, _ = BLOCKS["binary-tadd"]
+    (blk,) = [op for op in bundled(text).walk() if isinstance(op, BlockOp)]
+    cmds, s = blk.commands(), blk.summary()
+    small = [replace(c, size_code=1) if isinstance(c, BIot) and c.size_code else c for c in cmds]
+    core = _core(blk, _inputs(blk, np.random.default_rng(1)), ())
+    faults = [_outcome(lambda: core.execute(small)) for _ in range(2)]
+    assert faults[0] == faults[1] and faults[0][1] == "TileAllocation"
+    first = core.execute(cmds).destination
+    assert core.local.type_of(first).valid_shape == (3, 10)
+    other = "!pto.tile<4x16xf32, valid=2x10>"
+    for reg in s.sources:
+        core.local.configure(reg, other, np.ones((2, 10), np.float32))
+    dim = [BDim(1, 5, 0) if isinstance(c, BDim | CBDimi) and c.lb == 1 else c for c in cmds]
+    core.write_gpr(0, 5, 2)
+    d = core.execute(dim).destination
+    assert core.local.type_of(d).valid_shape == (2, 10)
+    assert core.local.read(d).tolist() == [[[2.0] * 10] * 2] * 4
