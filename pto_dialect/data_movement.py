@@ -168,11 +168,11 @@ class TileMoveOp(PTOOp):
         return isinstance(gm, TensorType) and is_packed_gm(gm.element_type, tile)
 
     def _verify_move(self, tensor_t: Attribute, tile_t: Attribute, offsets: Sequence[SSAValue]):
-        if not isinstance(tensor_t, TensorType) or tensor_t.get_num_dims() != 2:
+        # The operand definitions already hold a TensorType, a TileType and index offsets.
+        assert isinstance(tensor_t, TensorType) and isinstance(tile_t, TileType)
+        if tensor_t.get_num_dims() != 2:
             raise self.fault(TL, f"{self.TENSOR_ROLE} must be a 2-D ranked tensor, got {type_name(tensor_t)}", "docs/dialect.md")
-        if not isinstance(tile_t, TileType):
-            raise self.fault(TL, "tile must be a !pto.tile", "PTO-SPEC 2")
-        if len(offsets) != 2 or any(not isinstance(o.type, IndexType) for o in offsets):
+        if len(offsets) != 2:
             raise self.fault(TL, "takes exactly two index offsets", "docs/dialect.md")
         packed = is_packed_gm(tensor_t.element_type, tile_t)
         if not packed and not element_types_compatible(tensor_t.element_type, tile_t.element_type):

@@ -386,8 +386,7 @@ class _Tiles:
     def t(self, v: SSAValue | None, role: str) -> TileType | None:
         if v is None:
             return None
-        if not isinstance(v.type, TileType):
-            raise self.op.fault(TL, f"{role} must be a !pto.tile, got {type_name(v.type)}", "PTO-SPEC 2")
+        assert isinstance(v.type, TileType), "the operand definitions hold tiles"
         return v.type
 
 
@@ -781,19 +780,16 @@ def cube_postprocess_presence(c: CubeCheck) -> None:
 
 
 def _cube_tiles(c: CubeCheck) -> list[tuple[str, TileType]]:
-    """Every tile operand and result of the op by role; a non-tile operand or result that
-    must be a tile is TileLegality (PTO-SPEC 2)."""
-    op, fail = c.op, c.fail
+    """Every tile operand and result of the op by role (the operand and result definitions
+    make every role but the integer scalars a tile)."""
+    op = c.op
     all_tiles: list[tuple[str, TileType]] = []
     for role, v in c.roles.items():
-        if isinstance(v.type, TileType):
+        if isinstance(v.type, TileType):  # the others are the integer scalars (their definitions)
             all_tiles.append((role, v.type))
-        elif role not in ("quant_scalar", "lrelu_scalar"):
-            raise fail(TL, f"{role} must be a !pto.tile, got {type_name(v.type)}", "PTO-SPEC 2")
     for role, r in (("d", op.d), ("row_max", op.row_max), ("group_max", op.group_max)):
         if r is not None:
-            if not isinstance(r.type, TileType):
-                raise fail(TL, f"result {role} must be a !pto.tile", "PTO-SPEC 2")
+            assert isinstance(r.type, TileType), "the result definitions hold tiles"
             all_tiles.append((role, r.type))
     return all_tiles
 
@@ -884,10 +880,7 @@ def cube_primaries(c: CubeCheck) -> None:
                 f"{' or '.join(x.value for x in layouts)}",
                 "PTO-SPEC 4, D10",
             )
-        if t.location_kind is not Location.MAT:
-            raise fail(
-                TL, f"{role}: CUBE primaries live in mat, got {t.location_kind.value}", "PTO-SPEC 2, D10"
-            )
+        # a CUBE layout is in mat by the tile type's own rule (cube_location_errors)
         sc = c.tile(f"{role}_scale")
         if sc is not None:
             _expect_row_major(c.op, f"{role}_scale", sc, scale_shapes[role], TileDataType.E8M0,
@@ -918,8 +911,7 @@ def cube_bias_and_accumulator(c: CubeCheck) -> None:
             f"c: layout {t.layout_kind.value} must be a's layout {c.a.layout_kind.value}",
             "PTO-SPEC 3.1, D10",
         )
-    if t.location_kind is not Location.MAT:
-        raise fail(TL, f"c: CUBE primaries live in mat, got {t.location_kind.value}", "PTO-SPEC 2, D10")
+    # in a's CUBE layout, c is in mat by the tile type's own rule (cube_location_errors)
     if t.valid_shape != (m, n):
         raise fail(
             TL, f"c: valid shape {t.valid_shape[0]}x{t.valid_shape[1]} must be {m}x{n}", "PTO-SPEC 3.1"
@@ -940,8 +932,7 @@ def cube_destinations(c: CubeCheck) -> None:
             f"d: layout {d.layout_kind.value} must be a's layout {a.layout_kind.value}",
             "PTO-SPEC 4, D10",
         )
-    if d.location_kind is not Location.MAT:
-        raise fail(TL, f"d: destination lives in mat, got {d.location_kind.value}", "PTO-SPEC 4, D10")
+    # in a's CUBE layout, d is in mat by the tile type's own rule (cube_location_errors)
     if d.valid_shape != (m, n):
         raise fail(TL, f"d: valid shape {d.valid_shape[0]}x{d.valid_shape[1]} must be {m}x{n}", "PTO-SPEC 4")
     if d.dtype is not out_dt:
@@ -1076,9 +1067,7 @@ def verify_same_tiles(
     tile is a Local row-major ``!pto.tile`` held by the op's PEs, the element type of
     ``type_role`` (default: the first role) is in ``types``, and all tiles match the first
     exactly (element type, physical and valid shape, capacity)."""
-    for role, t in tiles.items():
-        if not isinstance(t, TileType):
-            raise op.fault(TL, f"{role} must be a !pto.tile, got {type_name(t)}", "PTO-SPEC 2")
+    assert all(isinstance(t, TileType) for t in tiles.values()), "the definitions hold tiles"
     names = list(tiles)
     lname = names[0]
     lt: TileType = tiles[lname]  # type: ignore[assignment]

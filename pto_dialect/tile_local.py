@@ -551,8 +551,7 @@ class GeneratorTileOp(PTOOp):
         if self.mask.is_zero:
             return
         d = self.result.type
-        if not isinstance(d, TileType):
-            raise self.fault(TL, f"result must be a !pto.tile, got {type_name(d)}", "PTO-SPEC 2")
+        assert isinstance(d, TileType), "the result definition holds a tile"
         if d.dtype not in self.TYPES:
             allowed = ", ".join(sorted(t.name for t in self.TYPES))
             raise self.fault(TL, f"result: element type {type_name(d.element_type)} is not "

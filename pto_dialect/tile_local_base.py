@@ -184,9 +184,7 @@ class TeplTileOp(OperandListSyntax, TeplTileBase):
             return
         tiles = {**dict(zip(self.SOURCES, (v.type for v in self.srcs))),
                  **dict(zip(self.RESULTS, (r.type for r in self.results)))}  # fmt: skip
-        for role, t in tiles.items():
-            if not isinstance(t, TileType):
-                raise self.fault(TL, f"{role} must be a !pto.tile, got {type_name(t)}", "PTO-SPEC 2")
+        assert all(isinstance(t, TileType) for t in tiles.values()), "the definitions hold tiles"
         if not self.HAS_PAD and self.pad.data is not PadValue.NULL:
             raise self.fault(
                 TL, f"pad: {self.MNEMONIC} takes no PadValue (B.DATR PadValue must be zero)",

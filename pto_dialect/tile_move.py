@@ -77,10 +77,7 @@ class LocalMoveOp(PTOOp):
 
     def verify_(self) -> None:
         s, d = self.src.type, self.result.type
-        for role, t in (("src", s), ("result", d)):
-            if not isinstance(t, TileType):
-                raise self.fault(TL, f"{role} must be a !pto.tile, got {type_name(t)}", "PTO-SPEC 2")
-        assert isinstance(s, TileType) and isinstance(d, TileType)
+        assert isinstance(s, TileType) and isinstance(d, TileType), "the definitions hold tiles"
         if self.mask.is_zero:  # strict no-op with no further checks (PTO-SPEC 2, D12)
             return
         for role, t in (("src", s), ("result", d)):
