@@ -808,9 +808,9 @@ def computed_op_of(s: isa.BlockSummary, all_in: Sequence[Attribute],
             if r not in by_role:
                 by_role[r] = Block(arg_types=[i64]).args[0]
         if issubclass(ew, TileCompareOp):  # B.DATR CMode (reserved codes rejected by check_block)
-            return ew.build(by_role, out_types[0], list(PadValue)[d.pad], mask,
+            return ew.from_roles(by_role, out_types[0], list(PadValue)[d.pad], mask,
                             cmode=CompareMode.of_code(d.cmode))  # fmt: skip
-        return ew.build(by_role, out_types[0], list(PadValue)[d.pad], mask)
+        return ew.from_roles(by_role, out_types[0], list(PadValue)[d.pad], mask)
     local = LOCAL_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
     gen = GENERATOR_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
     if s.family is BlockFamily.TEPL and gen is not None:
