@@ -227,19 +227,31 @@ def _half_splats(builder, params):
     return [_splat(builder, builder.trunc(x, ir.IntType(16)), v16) for x in params]
 
 
-def _half_codes(builder, ptr, hp):
+def _half_codes(builder, ptr, hp, packed=False):
     """``VW`` codes at the i8 pointer ``ptr`` -> their FP16 values (``<VW x half>``) as
-    :func:`_half_rows` describes; ``hp`` from :func:`_half_splats`."""
+    :func:`_half_rows` describes; ``hp`` from :func:`_half_splats`. ``packed``: ``VW / 2``
+    bytes of two 4-bit codes each, the low nibble first."""
     shv, ashv, maskv, nanv = hp
-    v8, v16 = ir.VectorType(ir.IntType(8), VW), ir.VectorType(ir.IntType(16), VW)
-    codes = builder.load(builder.bitcast(ptr, v8.as_pointer()), align=1)
-    h = builder.and_(builder.ashr(builder.shl(builder.zext(codes, v16), shv), ashv), maskv)
+    v16 = ir.VectorType(ir.IntType(16), VW)
+    if packed:
+        half = VW // 2
+        v8 = ir.VectorType(ir.IntType(8), half)
+        b = builder.zext(builder.load(builder.bitcast(ptr, v8.as_pointer()), align=1),
+                         ir.VectorType(ir.IntType(16), half))
+        lo = builder.and_(b, ir.Constant(b.type, [15] * half))
+        hi = builder.lshr(b, ir.Constant(b.type, [4] * half))
+        wide = builder.shuffle_vector(lo, hi, ir.Constant(
+            ir.VectorType(ir.IntType(32), VW), [j // 2 + (j % 2) * half for j in range(VW)]))
+    else:
+        v8 = ir.VectorType(ir.IntType(8), VW)
+        wide = builder.zext(builder.load(builder.bitcast(ptr, v8.as_pointer()), align=1), v16)
+    h = builder.and_(builder.ashr(builder.shl(wide, shv), ashv), maskv)
     nan = builder.icmp_unsigned("==", builder.and_(h, ir.Constant(v16, [0x7FFF] * VW)), nanv)
     h = builder.select(nan, ir.Constant(v16, [0x7E00] * VW), h)
     return builder.bitcast(h, ir.VectorType(ir.HalfType(), VW))
 
 
-def _half_rows(nr: int):
+def _half_rows(nr: int, packed: bool = False):
     """An intrinsic ``rows(acc, codes, ldb, a, s, nvec, sh, ash, mask, nanh)`` over raw
     addresses: for the ``16 * nvec`` columns j and the ``nr`` rows r of B in order,
     ``acc[j] = fma(a[r], FP16(code[r, j]) * s[j], acc[j])`` with each 16-column block of
@@ -276,9 +288,10 @@ def _half_rows(nr: int):
                 accv = builder.load(accq, align=4)
                 sv = builder.load(builder.bitcast(builder.gep(sp, [col]), vf.as_pointer()),
                                   align=4)
+                bcol = builder.lshr(col, ir.Constant(i64, 1)) if packed else col
                 for r in range(nr):
-                    cq = builder.gep(cp, [builder.add(offs[r], col)])
-                    v = builder.fpext(_half_codes(builder, cq, hp), vf)
+                    cq = builder.gep(cp, [builder.add(offs[r], bcol)])
+                    v = builder.fpext(_half_codes(builder, cq, hp, packed), vf)
                     accv = builder.call(fma, [avs[r], builder.fmul(v, sv), accv])
                 builder.store(accv, accq, align=4)
             return context.get_dummy_value()
@@ -290,6 +303,7 @@ def _half_rows(nr: int):
 
 HALF_ROWS = 8  # rows of B per pass over the accumulators
 _HALF_N, _HALF_1 = _half_rows(HALF_ROWS), _half_rows(1)
+_HALF_NP, _HALF_1P = _half_rows(HALF_ROWS, True), _half_rows(1, True)
 
 
 # -- decoding ------------------------------------------------------------------------------
@@ -515,30 +529,38 @@ def half_scales(sb: np.ndarray | None, n: int, gap: int) -> np.ndarray | None:
 
 
 @njit(**_OPTS)
-def _gemv_half(af, codes, c0, nvec, sv, sstep, acc, sh, ash, mask, nanh):
+def _gemv_half(af, codes, packed, c0, nvec, sv, sstep, acc, sh, ash, mask, nanh):
     """acc (16 * nvec,) float32, in place: the ordered FMA chains of af (K,) times B's
-    columns c0:c0 + 16 * nvec (codes (K, N) bytes, C-contiguous), with B's values times
-    their block scale from :func:`_half_rows` and the folded scales sv (rows of N, block b
-    at row ``b * sstep``)."""
+    columns c0:c0 + 16 * nvec (codes (K, N) bytes, or packed X2 bytes (K, N / 2) with c0
+    even; C-contiguous), with B's values times their block scale from :func:`_half_rows`
+    and the folded scales sv (rows of N, block b at row ``b * sstep``)."""
     kk = af.shape[0]
     ldb = codes.shape[1]
-    cb, aa, accp = codes.ctypes.data + c0, af.ctypes.data, acc.ctypes.data
+    cb = codes.ctypes.data + (c0 // 2 if packed else c0)
+    aa, accp = af.ctypes.data, acc.ctypes.data
     s0 = sv.ctypes.data + 4 * c0
     for b0 in range(0, kk, MX_BLOCK):
         b1 = min(kk, b0 + MX_BLOCK)
         sp = s0 + 4 * (b0 // MX_BLOCK) * sstep * sv.shape[1]
         k = b0
         while k + HALF_ROWS <= b1:
-            _HALF_N(accp, cb + k * ldb, ldb, aa + 4 * k, sp, nvec, sh, ash, mask, nanh)
+            if packed:
+                _HALF_NP(accp, cb + k * ldb, ldb, aa + 4 * k, sp, nvec, sh, ash, mask, nanh)
+            else:
+                _HALF_N(accp, cb + k * ldb, ldb, aa + 4 * k, sp, nvec, sh, ash, mask, nanh)
             k += HALF_ROWS
         while k < b1:
-            _HALF_1(accp, cb + k * ldb, ldb, aa + 4 * k, sp, nvec, sh, ash, mask, nanh)
+            if packed:
+                _HALF_1P(accp, cb + k * ldb, ldb, aa + 4 * k, sp, nvec, sh, ash, mask, nanh)
+            else:
+                _HALF_1(accp, cb + k * ldb, ldb, aa + 4 * k, sp, nvec, sh, ash, mask, nanh)
             k += 1
 
 
 def gemv_half(af: np.ndarray, dec, sbs: np.ndarray | None, half, c: np.ndarray, c0: int = 0
               ) -> np.ndarray:
-    """:func:`gemv_fma` for 8-bit codes through :func:`_half_rows` (``half`` = (``sv`` from
+    """:func:`gemv_fma` for 8-bit codes (or packed X2 bytes) through :func:`_half_rows`
+    (``half`` = (``sv`` from
     :func:`half_scales`, the :func:`half_params`)); the tail of fewer than 16 columns
     by :func:`gemv_fma`."""
     _, codes, _ = dec
@@ -547,7 +569,8 @@ def gemv_half(af: np.ndarray, dec, sbs: np.ndarray | None, half, c: np.ndarray, 
     n16 = acc.shape[0] // VW * VW
     af = np.ascontiguousarray(af, np.float32)
     if n16:
-        _gemv_half(af, codes, c0, n16 // VW, sv, int(sv.shape[0] > 1), acc, sh, ash, mask, nanh)
+        _gemv_half(af, codes, dec[0] == MODE_NIBBLE, c0, n16 // VW, sv, int(sv.shape[0] > 1),
+                   acc, sh, ash, mask, nanh)
     if n16 < acc.shape[0]:
         acc[n16:] = gemv_fma(af, dec, sbs, acc[n16:], c0 + n16)
     return acc
@@ -621,6 +644,9 @@ def decoder(t, codes: np.ndarray, packed: bool = False):
         return (MODE_BF16, codes8, np.zeros(1, np.float32))
     lut = mx.value_lut(t).astype(np.float32)
     lay = mx.bit_layout(t)
+    if packed and half_params(t) is not None:  # lut[262:268]: half_params_by_lut
+        return (MODE_NIBBLE, codes8,
+                np.concatenate([lut, np.zeros(6, np.float32), [1, *half_params(t)]]))
     if packed or codes.itemsize == 2 or lay is None or lay.carrier.itemsize != 1:
         return (MODE_NIBBLE if packed else MODE_LUT16 if codes.itemsize == 2 else MODE_LUT,
                 codes8, lut)
@@ -633,8 +659,9 @@ def decoder(t, codes: np.ndarray, packed: bool = False):
 
 
 def half_params_by_lut(lut: np.ndarray) -> tuple[int, int, int, int, int] | None:
-    """The :func:`half_params` that :func:`decoder` stored after a MODE_BITS table."""
-    if lut[262] == 0:
+    """The :func:`half_params` that :func:`decoder` stored after a MODE_BITS table (or a
+    MODE_NIBBLE one)."""
+    if lut.shape[0] < 268 or lut[262] == 0:
         return None
     sh, ash, mask, nanh, gap = (int(x) for x in lut[263:268])
     return sh, ash, mask, nanh, gap
@@ -654,7 +681,7 @@ def _columns(af, dec, sbs, acc, j0, j1, half=None):
 
 def _half(af, dec, sb, n):
     """The arguments of :func:`gemv_half` for one row of A and 8-bit codes, else None."""
-    if af.shape[0] != 1 or dec[0] != MODE_BITS:
+    if af.shape[0] != 1 or dec[0] not in (MODE_BITS, MODE_NIBBLE):
         return None
     params = half_params_by_lut(dec[2])
     if params is None:
