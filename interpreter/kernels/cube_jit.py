@@ -796,52 +796,63 @@ def _block_sum_rows(a64, mode, codes, lut, va, vb, row, s, out):
                 ob[j] = sr[j] * f * vr[j]
 
 
-@intrinsic
-def _half_block(typingctx, out_a, codes_a, ldb, a_a, nrows, sb_a, ebias, nvec, sh, ash, mask,
-                nanh):
-    """One 32-row scale block of a row of A times B's columns, 16 at a time:
+def _block_sums(packed: bool):
+    """An intrinsic ``sums(out, codes, ldb, a, nrows, sb, ebias, nvec, sh, ash, mask, nanh)``:
+    one 32-row scale block of a row of A times B's columns, 16 at a time:
     ``out[j] = (sum over the nrows rows r of a[r] * FP16(code[r, j])) * 2^(sb[j] + ebias -
     1023)`` in float64 (a: float64 values; sb: E8M0 codes as bytes), the codes made FP16 as
-    in :func:`_half_rows`. Every step is exact for the block-exact format pairs (the sum of
-    32 products fits 53 bits; the factor is a power of two far inside float64's range)."""
-    sig = types.void(*([types.intp] * 12))
+    in :func:`_half_rows` (``packed``: two a byte, :func:`_half_codes`). Every step is exact
+    for the block-exact format pairs (the sum of 32 products fits 53 bits; the factor is a
+    power of two far inside float64's range)."""
 
-    def codegen(context, builder, signature, args):
-        out_a, codes_a, ldb, a_a, nrows, sb_a, ebias, nvec, sh, ash, mask, nanh = args
-        f64, i8, i64 = ir.DoubleType(), ir.IntType(8), ir.IntType(64)
-        v8, v64, vd = ir.VectorType(i8, VW), ir.VectorType(i64, VW), ir.VectorType(f64, VW)
-        fma = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(vd, [vd] * 3), f"llvm.fma.v{VW}f64")
-        outp, ap = (builder.inttoptr(x, f64.as_pointer()) for x in (out_a, a_a))
-        cp, sbp = (builder.inttoptr(x, i8.as_pointer()) for x in (codes_a, sb_a))
-        hp = _half_splats(builder, (sh, ash, mask, nanh))
-        biasv = _splat(builder, ebias, v64)
-        acc = cgutils.alloca_once(builder, vd)
-        with cgutils.for_range(builder, nvec) as loop:
-            col = builder.mul(loop.index, ir.Constant(i64, VW))
-            builder.store(ir.Constant(vd, [0.0] * VW), acc)
-            with cgutils.for_range(builder, nrows) as rows:
-                r = rows.index
-                cq = builder.gep(cp, [builder.add(builder.mul(ldb, r), col)])
-                v = builder.fpext(_half_codes(builder, cq, hp), vd)
-                av = _splat(builder, builder.load(builder.gep(ap, [r])), vd)
-                builder.store(builder.call(fma, [av, v, builder.load(acc)]), acc)
-            e = builder.zext(builder.load(builder.bitcast(builder.gep(sbp, [col]),
-                                                          v8.as_pointer()), align=1), v64)
-            f = builder.bitcast(builder.shl(builder.add(e, biasv), ir.Constant(v64, [52] * VW)),
-                                vd)
-            builder.store(builder.fmul(builder.load(acc), f),
-                          builder.bitcast(builder.gep(outp, [col]), vd.as_pointer()), align=8)
-        return context.get_dummy_value()
+    @intrinsic
+    def sums(typingctx, out_a, codes_a, ldb, a_a, nrows, sb_a, ebias, nvec, sh, ash, mask,
+             nanh):
+        sig = types.void(*([types.intp] * 12))
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            out_a, codes_a, ldb, a_a, nrows, sb_a, ebias, nvec, sh, ash, mask, nanh = args
+            f64, i8, i64 = ir.DoubleType(), ir.IntType(8), ir.IntType(64)
+            v8, v64, vd = ir.VectorType(i8, VW), ir.VectorType(i64, VW), ir.VectorType(f64, VW)
+            fma = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(vd, [vd] * 3), f"llvm.fma.v{VW}f64")
+            outp, ap = (builder.inttoptr(x, f64.as_pointer()) for x in (out_a, a_a))
+            cp, sbp = (builder.inttoptr(x, i8.as_pointer()) for x in (codes_a, sb_a))
+            hp = _half_splats(builder, (sh, ash, mask, nanh))
+            biasv = _splat(builder, ebias, v64)
+            acc = cgutils.alloca_once(builder, vd)
+            with cgutils.for_range(builder, nvec) as loop:
+                col = builder.mul(loop.index, ir.Constant(i64, VW))
+                bcol = builder.lshr(col, ir.Constant(i64, 1)) if packed else col
+                builder.store(ir.Constant(vd, [0.0] * VW), acc)
+                with cgutils.for_range(builder, nrows) as rows:
+                    r = rows.index
+                    cq = builder.gep(cp, [builder.add(builder.mul(ldb, r), bcol)])
+                    v = builder.fpext(_half_codes(builder, cq, hp, packed), vd)
+                    av = _splat(builder, builder.load(builder.gep(ap, [r])), vd)
+                    builder.store(builder.call(fma, [av, v, builder.load(acc)]), acc)
+                sq = builder.bitcast(builder.gep(sbp, [col]), v8.as_pointer())
+                e = builder.zext(builder.load(sq, align=1), v64)
+                f = builder.bitcast(builder.shl(builder.add(e, biasv),
+                                                ir.Constant(v64, [52] * VW)), vd)
+                builder.store(builder.fmul(builder.load(acc), f),
+                              builder.bitcast(builder.gep(outp, [col]), vd.as_pointer()),
+                              align=8)
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    return sums
+
+
+_BLOCK_SUMS, _BLOCK_SUMS_P = _block_sums(False), _block_sums(True)
 
 
 @njit(**_OPTS)
-def _exact_gemv_cols(a64, sa, codes, sb, lut, c0, c1, gap, sigma, x, hi, lo):
+def _exact_gemv_cols(a64, sa, codes, packed, sb, lut, c0, c1, gap, sigma, x, hi, lo):
     """hi, lo (c1 - c0,) float64, exact: ``hi + lo`` is the exact sum over k of the terms
     ``(a64[k] 2^(sa - 127)) (B[k, j] 2^(sb - 127))`` of columns c0:c1. Per block b the
-    exact block sum x_b (:func:`_half_block`, scalar for the last < 16 columns) is split
+    exact block sum x_b (:func:`_block_sums`, scalar for the last < 16 columns) is split
     against the column's power of two ``sigma`` (above twice the sum of |x_b|):
     ``q = (sigma + x_b) - sigma`` lies on the grid 2^-53 sigma and x_b - q below it, so
     both running sums are exact (checked by the caller, :func:`exact_gemv`)."""
@@ -856,14 +867,20 @@ def _exact_gemv_cols(a64, sa, codes, sb, lut, c0, c1, gap, sigma, x, hi, lo):
         k0 = b * MX_BLOCK
         k1 = min(kk, k0 + MX_BLOCK)
         ebias = np.int64(sa[b]) - 254 + gap + 1023
-        if n16:
-            _half_block(x.ctypes.data, codes.ctypes.data + k0 * ldb + c0, ldb,
-                        a64.ctypes.data + 8 * k0, k1 - k0, sb.ctypes.data + b * ldb + c0,
-                        ebias, n16 // VW, sh, ash, mask, nanh)
+        cb = codes.ctypes.data + k0 * ldb + (c0 // 2 if packed else c0)
+        sp = sb.ctypes.data + b * sb.shape[1] + c0
+        if n16 and packed:
+            _BLOCK_SUMS_P(x.ctypes.data, cb, ldb, a64.ctypes.data + 8 * k0, k1 - k0, sp, ebias,
+                          n16 // VW, sh, ash, mask, nanh)
+        elif n16:
+            _BLOCK_SUMS(x.ctypes.data, cb, ldb, a64.ctypes.data + 8 * k0, k1 - k0, sp, ebias,
+                        n16 // VW, sh, ash, mask, nanh)
         for j in range(n16, n):
             t = 0.0
             for k in range(k0, k1):
-                t += a64[k] * np.float64(lut[codes[k, c0 + j]])
+                c = codes[k, (c0 + j) // 2] >> (4 * ((c0 + j) & 1)) & 15 if packed else \
+                    codes[k, c0 + j]
+                t += a64[k] * np.float64(lut[c])
             x[j] = t * _i64_as_f64((np.int64(sb[b, c0 + j]) + ebias - gap) << 52)
         for j in range(n):
             sg = sigma[c0 + j]
@@ -992,13 +1009,13 @@ def exact_gemv(src, c: np.ndarray | None, bias: np.ndarray | None) -> np.ndarray
     scales must leave them exact, :func:`_exponent_window`), and those, C and Bias are
     rounded once (:func:`_round_exact`)."""
     m, k, n = src.shape
-    if m != 1 or src.b_packed or k == 0:
+    if m != 1 or k == 0:
         return None
     (lsa, ta), (lsb, tb) = src.ranges()
     if (ta - lsa) + (tb - lsb) + 5 > 53:
         return None
-    dec = decoder(src.bt, src.cb)
-    if dec[0] != MODE_BITS or half_params_by_lut(dec[2]) is None:
+    dec = decoder(src.bt, src.cb, src.b_packed)
+    if half_params_by_lut(dec[2]) is None:
         return None
     nb = -(-k // MX_BLOCK)
     sa = np.full(nb, 127, np.uint8) if src.sa is None else np.ascontiguousarray(src.sa[0], np.uint8)
@@ -1019,7 +1036,8 @@ def exact_gemv(src, c: np.ndarray | None, bias: np.ndarray | None) -> np.ndarray
     hi, lo = np.empty(n), np.empty(n)
 
     def cols(c0, c1):
-        _exact_gemv_cols(a64, sa, dec[1], sb, lut, c0, c1, gap, sigma, np.empty(c1 - c0),
+        _exact_gemv_cols(a64, sa, dec[1], src.b_packed, sb, lut, c0, c1, gap, sigma,
+                         np.empty(c1 - c0),
                          hi[c0:c1], lo[c0:c1])
 
     _in_two(cols, k * n, n)

@@ -306,8 +306,8 @@ def test_gemv_specials_and_tails(t, k, n):
 @pytest.mark.parametrize(("k", "n"), [(74, 38), (64, 48), (10, 18)])
 @pytest.mark.parametrize("t", [T.E2M1X2, T.E1M2X2])
 def test_packed_gemv_through_fp16(t, k, n):
-    """Packed X2 B (two codes a byte, the low nibble first) through the FP16 route: columns
-    past the last 16, an odd N (a half-used last byte), rows past the last pass of 8."""
+    """Packed X2 B (two codes a byte, the low nibble first) through the FP16 route, ordered
+    and exact: columns past the last 16, rows past the last pass of 8 and the last block."""
     rng = np.random.default_rng(k * n + 1)
     a = raw(t, rng, (1, k)) & 0x0F
     b = _pack(raw(t, rng, (k, n)) & 0x0F)
@@ -315,7 +315,9 @@ def test_packed_gemv_through_fp16(t, k, n):
     sa = rng.integers(110, 140, (1, nb)).astype(np.uint8)
     sb = rng.integers(110, 140, (nb, n)).astype(np.uint8)
     for form, kw in (("TGEMV_MX", {}), ("TGEMV_MX_ACC", {"c": _acc_values(rng, (1, n), True)})):
-        same(form, _pack(a), b, a_type=t, b_type=t, packed=True, a_scale=sa, b_scale=sb, **kw)
+        for profile in ("ordered", "exact"):
+            same(form, _pack(a), b, a_type=t, b_type=t, packed=True, a_scale=sa, b_scale=sb,
+                 profile=profile, **kw)
 
 
 def _tie_case(tail):
