@@ -63,7 +63,7 @@ KERNELS: dict[str, list[str]] = {
     "interpreter/kernels/elementwise.py": ["tests/interpreter/test_kernel_binary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_trem.py", "tests/conformance/test_avs_tile.py", "tests/conformance/test_avs_elementwise.py", "tests/interpreter/test_kernel_api_faults.py", "tests/evidence/test_binary_evidence.py", "tests/interpreter/test_kernel_numerics.py"],
     "interpreter/kernels/move.py": ["tests/evidence/test_sort_move_evidence.py"],
     "interpreter/kernels/mx.py": ["tests/interpreter/test_kernel_mx.py", "tests/interpreter/test_mx_quantize.py", "tests/interpreter/test_kernel_rescaled.py"],
-    "interpreter/kernels/nanfix.py": ["tests/evidence/test_reduction_nan_evidence.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/evidence/test_binary_evidence.py"],
+    "interpreter/kernels/nanfix.py": ["tests/interpreter/test_kernel_unary_edges.py", "tests/evidence/test_reduction_nan_evidence.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/evidence/test_binary_evidence.py"],
     "interpreter/kernels/padding.py": ["tests/interpreter/test_kernel_trem.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_api_faults.py"],
     "interpreter/kernels/postprocess.py": ["tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_postprocess_status.py", "tests/interpreter/test_kernel_values.py", "tests/interpreter/test_kernel_cube.py"],
     "interpreter/kernels/postprocess_status.py": ["tests/interpreter/test_postprocess_status.py"],
@@ -74,7 +74,7 @@ KERNELS: dict[str, list[str]] = {
     "interpreter/kernels/tgemv.py": ["tests/interpreter/test_kernel_tgemv.py"],
     "interpreter/kernels/tile_local.py": ["tests/interpreter/test_kernel_local_edges.py", "tests/evidence/test_tile_local_evidence.py", "tests/interpreter/test_local_status.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_tile_local.py", "tests/evidence/test_reduction_nan_evidence.py", "tests/interpreter/test_kernel_api_faults.py", "tests/interpreter/test_reduce_jit.py"],
     "interpreter/kernels/tile_scalar.py": ["tests/interpreter/test_kernel_binary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py", "tests/evidence/test_compare_evidence.py", "tests/evidence/test_binary_evidence.py"],
-    "interpreter/kernels/unary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py"],
+    "interpreter/kernels/unary.py": ["tests/interpreter/test_kernel_unary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py"],
 }  # fmt: skip
 VERIFIERS: dict[str, list[str]] = {
     "pto_dialect/ops.py": ["tests/dialect/test_pto_cube_builder.py", LIT + "invalid_tgemv.mlir", LIT + "invalid_trem.mlir", LIT + "invalid_family.mlir", LIT + "invalid_matmul_epilogue.mlir", LIT + "ops.mlir", LIT + "ops_family.mlir", LIT + "ops_matmul_epilogue.mlir", "tests/dialect/test_pto_roundtrip_properties.py", "tests/evidence/test_completeness.py"],
