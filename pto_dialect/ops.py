@@ -23,6 +23,7 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     AttrSizedResultSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -68,6 +69,7 @@ from pto_dialect.postprocess import (
     QuantOp,
     pre_quant_output_type,
 )
+from pto_dialect.syntax import DefaultsFirst, SharedType, print_props, split_props
 
 IL = FaultKind.ILLEGAL_INSTRUCTION
 BC = FaultKind.BUNDLE_CONTROL
@@ -116,44 +118,19 @@ class PTOOp(IRDLOperation):
 class TeplTileBase(PTOOp):
     """Properties every TEPL (vector / SFU) tile op has: the B.DATR PadValue of its padding
     (D9, default Null) and its PE mask (D13, default all four); both are elided from the
-    custom syntax at their defaults."""
+    custom syntax at their defaults (``ParsePropInAttrDict``: the declarative formats of the
+    families print and parse the properties in the attribute dictionary)."""
 
     pad = prop_def(PadValueAttr, PadValueAttr(PadValue.NULL))
     mask = prop_def(MaskAttr, MaskAttr("1111"))
 
     traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
 
     PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
         "pad": PadValueAttr(PadValue.NULL),
         "mask": MaskAttr("1111"),
     }
-
-
-# ======================================================================================
-# Custom syntax shared by the families
-# ======================================================================================
-
-
-def print_props(printer: Printer, op: Operation, defaults: dict[str, Attribute]) -> None:
-    # Properties in declaration order (not construction order), so printing is canonical.
-    order = list(type(op).get_irdl_definition().properties)  # type: ignore[attr-defined]
-    shown = {
-        k: op.properties[k]
-        for k in sorted(op.properties, key=lambda k: order.index(k) if k in order else len(order))
-        if k not in ("operandSegmentSizes", "resultSegmentSizes")
-        and defaults.get(k) != op.properties[k]
-    }
-    shown.update(op.attributes)
-    if shown:
-        printer.print_string(" ")
-        printer.print_attr_dict(shown)
-
-
-def split_props(op_cls: type[IRDLOperation], attrs: dict[str, Attribute]):
-    prop_names = set(op_cls.get_irdl_definition().properties)
-    props = {k: v for k, v in attrs.items() if k in prop_names}
-    others = {k: v for k, v in attrs.items() if k not in prop_names}
-    return props, others
 
 
 # ======================================================================================
@@ -1049,6 +1026,11 @@ class BinaryTileOp(TeplTileBase):
     rhs = operand_def(TileType)
     result = result_def(TileType)
 
+    custom_directives = (DefaultsFirst, SharedType)
+    assembly_format = (
+        "custom<DefaultsFirst>() $lhs `,` $rhs attr-dict "
+        "`:` custom<SharedType>(type(operands), type(results))"
+    )
 
     def __init__(
         self,
@@ -1064,42 +1046,6 @@ class BinaryTileOp(TeplTileBase):
             result_types=[result_type or lhs.type],
             properties={"pad": PadValueAttr(pad), "mask": MaskAttr(mask)},
         )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        print_props(printer, self, self.PROPERTY_DEFAULTS)
-        printer.print_string(" : ")
-        if self.lhs.type == self.rhs.type == self.result.type:
-            printer.print_attribute(self.result.type)
-        else:
-            printer.print_function_type([self.lhs.type, self.rhs.type], [self.result.type])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> BinaryTileOp:
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        if parser._current_token.text == "(":
-            ft = parser.parse_function_type()
-            if len(ft.inputs.data) != 2 or len(ft.outputs.data) != 1:
-                parser.raise_error(f"{cls.name} takes (lhs, rhs) -> result types", pos, parser.pos)
-            tl, tr, tres = ft.inputs.data[0], ft.inputs.data[1], ft.outputs.data[0]
-        else:
-            tl = tr = tres = parser.parse_type()
-        props, others = split_props(cls, attrs)
-        op = cls.__new__(cls)
-        BinaryTileOp.__init__(
-            op, parser.resolve_operand(lhs, tl), parser.resolve_operand(rhs, tr), tres
-        )
-        op.properties.update(props)
-        op.attributes.update(others)
-        return op
 
     def verify_(self) -> None:
         # Mask 0 is a strict no-op with no checks (PTO-SPEC 2, D12).
