@@ -69,6 +69,7 @@ __all__ = [
     "EngineMismatch",
     "RunError",
     "build_context",
+    "convert_argument",
     "extra_functions",
     "load_module",
     "load_program",
@@ -246,7 +247,6 @@ def _convert_argument(value: Any, t: Attribute, index: int) -> Any:
     where = _Where(index, t)  # printed only in a message (printing a type costs ~0.1 ms)
 
     if isinstance(t, TileType | PredicateTileType):
-
         try:
             return tile_from_array(t, np.asarray(value))
         except ValueError as e:
@@ -280,6 +280,14 @@ def _convert_argument(value: Any, t: Attribute, index: int) -> Any:
         except (OverflowError, ValueError) as e:
             raise RunError(f"{where}: {e}") from None
     raise RunError(f"{where}: expected a scalar of dtype {dtype}, got {value!r}")
+
+
+def convert_argument(value: Any, t: Attribute, index: int) -> Any:
+    """Argument ``index`` of type ``t`` as :func:`run` takes it (module docstring): a tile's
+    :class:`~interpreter.ssa.runtime.TileValue`, a tensor's array, a scalar's numpy scalar;
+    :class:`RunError` naming the argument otherwise. The machine model converts the operands
+    of the instructions it runs on registers with it (:mod:`interpreter.machine.dispatch`)."""
+    return _convert_argument(value, t, index)
 
 
 MAX_TENSOR_BYTES = 1 << 32
