@@ -12,15 +12,16 @@ Directives (used as ``custom<Name>(...)`` in an op's ``assembly_format``):
   classmethod, when it has one, rejects an unknown word at parse time.
 * :class:`SignKeyword` -- the optional ``signed`` / ``unsigned`` keyword of an op whose
   signless integers need one.
+* :class:`FunctionType` -- ``(operand types) -> result type``, xDSL's ``functional-type``
+  with a parse error naming the counts when the types do not match the operands written.
 * :class:`SharedType` -- ``: T`` when every operand and the result have type ``T``, else the
   function type ``: (Ta, Tb) -> Tr``.
 * :class:`ResultTypeFirst` -- ``: T[, scalar types]``: the op's tile operands (its
   ``TILE_ROLES``, first) have the result type ``T``; the types of the others (its scalars)
   follow it.
 
-Everything else in those formats is xDSL's own: operands, ``attr-dict`` (with
-``ParsePropInAttrDict`` the properties ride in it and are elided at their defaults),
-``functional-type``.
+Everything else in those formats is xDSL's own: operands, punctuation and ``attr-dict`` (with
+``ParsePropInAttrDict`` the properties ride in it and are elided at their defaults).
 """
 
 from __future__ import annotations
@@ -104,6 +105,30 @@ class SignKeyword(CustomDirective):
         if isinstance(attr, StringAttr):
             state.print_whitespace(printer)
             printer.print_string(attr.data)
+
+
+@irdl_custom_directive
+class FunctionType(CustomDirective):
+    """``(operand types) -> result type(s)``; one type per operand written and per result."""
+
+    operand_types: TypeDirective
+    result_types: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        pos = parser.pos
+        ft = parser.parse_function_type()
+        ins, outs = list(ft.inputs.data), list(ft.outputs.data)
+        n, m = _operand_count(state), len(state.result_types)
+        if len(ins) != n or len(outs) != m:
+            results = "one result" if m == 1 else f"{m} results"
+            parser.raise_error(
+                f"{state.op_type.name} takes {n} operand type(s) and {results}", pos, parser.pos
+            )
+        _set_types(parser, state, pos, (self.operand_types, ins), (self.result_types, outs))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        printer.print_function_type(self.operand_types.get(op), self.result_types.get(op))
 
 
 @irdl_custom_directive

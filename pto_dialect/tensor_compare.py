@@ -35,7 +35,7 @@ from pto_dialect.compare_ops import CompareMode, TSelOp
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
-from pto_dialect.syntax import SignKeyword, Words
+from pto_dialect.syntax import FunctionType, SignKeyword, Words
 from pto_dialect.tensor_ops import floor_mod_dtype, static_shape
 
 TL = FaultKind.TILE_LEGALITY
@@ -58,10 +58,10 @@ class CmpSelOp(PTOOp):
 
     traits = traits_def(Pure())
 
-    custom_directives = (Words, SignKeyword)
+    custom_directives = (Words, SignKeyword, FunctionType)
     assembly_format = (
         "custom<Words>($mode) custom<SignKeyword>($signedness) $lhs `,` $rhs `,` $on_true `,` "
-        "$on_false attr-dict `:` functional-type(operands, results)"
+        "$on_false attr-dict `:` custom<FunctionType>(type(operands), type(results))"
     )
 
     def __init__(self, mode: str, lhs: SSAValue, rhs: SSAValue, on_true: SSAValue,

@@ -42,7 +42,7 @@ from xdsl.traits import Pure
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
-from pto_dialect.syntax import SignKeyword, Words
+from pto_dialect.syntax import FunctionType, SignKeyword, Words
 from pto_dialect.tensor_ops import floor_mod_dtype
 from pto_dialect.tile_local import (
     EXPAND_OPS,
@@ -105,10 +105,10 @@ class _TensorLocalOp(PTOOp):
 
     WORDS: ClassVar[int] = 1
 
-    custom_directives = (Words, SignKeyword)
+    custom_directives = (Words, SignKeyword, FunctionType)
     assembly_format = (
         "custom<Words>($kind) custom<SignKeyword>($signedness) $ins attr-dict "
-        "`:` functional-type($ins, $result)"
+        "`:` custom<FunctionType>(type(operands), type(results))"
     )
 
     def __init__(self, kind: str, ins, result_type: Attribute, signedness: str | None = None):
@@ -276,7 +276,8 @@ class TransposeOp(PTOOp):
 
     traits = traits_def(Pure())
 
-    assembly_format = "$source attr-dict `:` functional-type($source, $result)"
+    custom_directives = (FunctionType,)
+    assembly_format = "$source attr-dict `:` custom<FunctionType>(type(operands), type(results))"
 
     def __init__(self, source: SSAValue, result_type: Attribute):
         super().__init__(operands=[source], result_types=[result_type])
@@ -335,7 +336,10 @@ class GatherOp(PTOOp):
 
     traits = traits_def(Pure())
 
-    assembly_format = "$table `,` $index attr-dict `:` functional-type(operands, results)"
+    custom_directives = (FunctionType,)
+    assembly_format = (
+        "$table `,` $index attr-dict `:` custom<FunctionType>(type(operands), type(results))"
+    )
 
     SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/layout/TGATHER.asl"
 
@@ -407,9 +411,10 @@ class SortOp(PTOOp):
 
     traits = traits_def(Pure())
 
-    custom_directives = (Words,)
+    custom_directives = (Words, FunctionType)
     assembly_format = (
-        "custom<Words>($direction) $source attr-dict `:` functional-type($source, $result)"
+        "custom<Words>($direction) $source attr-dict `:` "
+        "custom<FunctionType>(type(operands), type(results))"
     )
 
     SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/sorting/TSORT.asl"

@@ -275,7 +275,7 @@
 %tab = "test.op"() : () -> tensor<6x8xf32>
 %idx = "test.op"() : () -> tensor<4x8xi64>
 %g = pto.gather %tab : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
-// CHECK: {{^ *}}pto.gather takes a table and an index and one result type{{$}}
+// CHECK: {{^ *}}Expected ','{{$}}
 
 // -----
 
@@ -283,7 +283,7 @@
 %tab = "test.op"() : () -> tensor<6x8xf32>
 %idx = "test.op"() : () -> tensor<4x8xi64>
 %g = pto.gather %tab, %idx : (tensor<6x8xf32>) -> tensor<4x8xf32>
-// CHECK: {{^ *}}pto.gather takes a table and an index and one result type{{$}}
+// CHECK: {{^ *}}pto.gather takes 2 operand type(s) and one result{{$}}
 
 // -----
 
@@ -291,4 +291,4 @@
 %tab = "test.op"() : () -> tensor<6x8xf32>
 %idx = "test.op"() : () -> tensor<4x8xi64>
 %g = pto.gather %tab, %idx : (tensor<6x8xf32>, tensor<4x8xi64>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
-// CHECK: {{^ *}}pto.gather takes a table and an index and one result type{{$}}
+// CHECK: {{^ *}}pto.gather takes 2 operand type(s) and one result{{$}}
