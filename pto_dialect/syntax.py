@@ -132,33 +132,27 @@ class FunctionType(CustomDirective):
 
 
 @irdl_custom_directive
-class SharedType(CustomDirective):
+class SharedType(FunctionType):
     """``T`` when the operands and the result all have type ``T``, else a function type."""
 
     operand_types: TypeDirective
     result_types: TypeDirective
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
+        if parser._current_token.text == "(":
+            return super().parse(parser, state)
         pos = parser.pos
-        if parser.parse_optional_punctuation("(") is None:
-            t = parser.parse_type()
-            ins, outs = [t] * _operand_count(state), [t]
-        else:
-            ins = parser.parse_optional_undelimited_comma_separated_list(
-                parser.parse_optional_type, parser.parse_type
-            ) or []
-            parser.parse_punctuation(")")
-            parser.parse_punctuation("->")
-            outs = [parser.parse_type()]
+        t = parser.parse_type()
+        ins, outs = [t] * _operand_count(state), [t]
         _set_types(parser, state, pos, (self.operand_types, ins), (self.result_types, outs))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         ins, outs = self.operand_types.get(op), self.result_types.get(op)
-        state.print_whitespace(printer)
         if len(outs) == 1 and all(t == outs[0] for t in ins):
+            state.print_whitespace(printer)
             printer.print_attribute(outs[0])
         else:
-            printer.print_function_type(ins, outs)
+            super().print(printer, state, op)
 
 
 @irdl_custom_directive
