@@ -7,9 +7,9 @@ Directives (used as ``custom<Name>(...)`` in an op's ``assembly_format``):
 * :class:`DefaultsFirst` -- prints nothing; parses nothing; seeds the parsed properties with
   the op's ``PROPERTY_DEFAULTS`` in their order, so that a parsed op holds its properties in
   the order its constructor gives them (the generic form prints them in that order).
-* :class:`Words` -- a ``StringAttr`` property spelled as bare words (``pto.reduce row sum``:
-  ``kind = "row.sum"``; the op's ``WORDS`` says how many). The op's ``word_error(word)``
-  classmethod, when it has one, rejects an unknown word at parse time.
+* :class:`Words` -- a ``StringAttr`` property spelled as bare words (``pto.expand row add``:
+  ``kind = "row.add"``; the op's ``WORDS`` says how many), one of the op's ``WORD_CHOICES``
+  (anything else is a parse error listing them).
 * :class:`SignKeyword` -- the optional ``signed`` / ``unsigned`` keyword of an op whose
   signless integers need one.
 * :class:`FunctionType` -- ``(operand types) -> result type``, xDSL's ``functional-type``
@@ -64,7 +64,8 @@ class DefaultsFirst(CustomDirective):
 
 @irdl_custom_directive
 class Words(CustomDirective):
-    """A ``StringAttr`` property as ``WORDS`` bare words (``.`` joins them in the value)."""
+    """A ``StringAttr`` property as ``WORDS`` bare words (``.`` joins them in the value), one
+    of the op's ``WORD_CHOICES``."""
 
     attr: AttributeVariable
 
@@ -72,10 +73,11 @@ class Words(CustomDirective):
         pos = parser.pos
         words = [parser.parse_identifier() for _ in range(getattr(state.op_type, "WORDS", 1))]
         word = ".".join(words)
-        check = getattr(state.op_type, "word_error", None)
-        error = check(word) if check is not None else None
-        if error:
-            parser.raise_error(error, pos, parser.pos)
+        choices: Sequence[str] = state.op_type.WORD_CHOICES  # type: ignore[attr-defined]
+        if word not in choices:
+            expected = ", ".join(c.replace(".", " ") for c in choices)
+            parser.raise_error(f"unknown {state.op_type.name} {self.attr.name} "
+                               f"'{' '.join(words)}' (expected one of {expected})", pos, parser.pos)  # fmt: skip
         self.attr.set(state, StringAttr(word))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:

@@ -4,7 +4,7 @@
 // Unknown kind
 %x = "test.op"() : () -> tensor<4x6xf32>
 %s = pto.reduce rowmean %x : (tensor<4x6xf32>) -> tensor<4x1xf32>
-// CHECK: {{^ *}}unknown pto.reduce kind 'rowmean'{{$}}
+// CHECK: {{^ *}}unknown pto.reduce kind 'rowmean' (expected one of rowsum, rowmax, {{.*}}, colargmin){{$}}
 
 // -----
 
@@ -188,7 +188,7 @@
 // Sort direction is ascending or descending
 %x = "test.op"() : () -> tensor<4x8xf32>
 %s = pto.sort upward %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK: pto.sort direction must be ascending or descending, got 'upward'
+// CHECK: {{^ *}}unknown pto.sort direction 'upward' (expected one of ascending, descending){{$}}
 
 // -----
 
