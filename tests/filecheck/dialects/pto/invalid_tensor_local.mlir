@@ -4,7 +4,7 @@
 // Unknown kind
 %x = "test.op"() : () -> tensor<4x6xf32>
 %s = pto.reduce rowmean %x : (tensor<4x6xf32>) -> tensor<4x1xf32>
-// CHECK: {{^ *}}unknown pto.reduce kind 'rowmean'{{$}}
+// CHECK: {{^ *}}unknown pto.reduce kind 'rowmean' (expected one of rowsum, rowmax, {{.*}}, colargmin){{$}}
 
 // -----
 
@@ -188,7 +188,7 @@
 // Sort direction is ascending or descending
 %x = "test.op"() : () -> tensor<4x8xf32>
 %s = pto.sort upward %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK: pto.sort direction must be ascending or descending, got 'upward'
+// CHECK: {{^ *}}unknown pto.sort direction 'upward' (expected one of ascending, descending){{$}}
 
 // -----
 
@@ -254,3 +254,41 @@
 %b = "test.op"() : () -> tensor<4x1xf32>
 %y = "pto.expand"(%x, %b) <{kind = "row.add"}> : (tensor<4x6xf32>, tensor<4x1xf32>) -> tensor<4x6xf16>
 // CHECK: {{^}}'pto.expand' op [TileLegality] result: element type must be the input's (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDADD.asl){{$}}
+
+// -----
+
+// Syntax: the function type lists one type per operand
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = pto.reduce rowsum %x : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x1xf32>
+// CHECK: {{^ *}}pto.reduce takes 1 operand type(s) and one result{{$}}
+
+// -----
+
+// Syntax: ... and one result type
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = pto.reduce rowsum %x : (tensor<4x6xf32>) -> (tensor<4x1xf32>, tensor<4x1xf32>)
+// CHECK: {{^ *}}pto.reduce takes 1 operand type(s) and one result{{$}}
+
+// -----
+
+// Syntax: pto.gather names a table and an index
+%tab = "test.op"() : () -> tensor<6x8xf32>
+%idx = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %tab : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+// CHECK: {{^ *}}Expected ','{{$}}
+
+// -----
+
+// Syntax: ... with one type each
+%tab = "test.op"() : () -> tensor<6x8xf32>
+%idx = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %tab, %idx : (tensor<6x8xf32>) -> tensor<4x8xf32>
+// CHECK: {{^ *}}pto.gather takes 2 operand type(s) and one result{{$}}
+
+// -----
+
+// Syntax: ... and one result type
+%tab = "test.op"() : () -> tensor<6x8xf32>
+%idx = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %tab, %idx : (tensor<6x8xf32>, tensor<4x8xi64>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK: {{^ *}}pto.gather takes 2 operand type(s) and one result{{$}}
