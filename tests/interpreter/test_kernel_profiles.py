@@ -310,3 +310,12 @@ def test_packed_b_two_codes_per_lookup(n):
     want = [ordered_reference(terms(ac, at, bc, bt, sa, sb, 0, j), None, _value(bias[0, j]))
             for j in range(n)]
     np.testing.assert_array_equal(got, np.array([want], F32))
+
+
+@pytest.mark.parametrize(("pair", "k"), [((T.E4M3, T.E4M3), 300), ((T.E2M1X2, T.E5M2), 520)])
+def test_exact_profile_over_several_chunks(pair, k):
+    """The exact profile sums block-exact MX pairs 256 rows (8 scale blocks) at a time and
+    folds the chunks' components: K = 300 and 520 (three chunks, a partial last block), with
+    C, against the Fraction reference."""
+    check("exact", *pair, 1, k, 3, seed=k, acc=True)
+    check("exact", *pair, 2, k, 2, seed=k + 1, extreme=True)
