@@ -538,6 +538,7 @@ _TILES = {
     "subnormal": lambda rng: rng.integers(-(1 << 23), 1 << 23, 2048) * 2.0**-149,
     "positive": lambda rng: np.abs(rng.standard_normal(2048)) + 0.5,
     "powers": lambda rng: 2.0 ** rng.integers(-20, 20, 2048),
+    "e4m3 powers": lambda rng: 2.0 ** rng.integers(-6, 8, 2048),  # exact in every narrow type
 }
 
 
@@ -554,6 +555,7 @@ def _tiles():
                 b = a.copy()
                 b[rng.integers(0, b.size)] = np.float32(odd)
                 yield f"{name}+{odd}", b.reshape(8, 256)
+    yield "all nan", np.full((8, 256), np.nan, np.float32)
 
 
 def test_fast_flag_paths_equal_the_full_paths(monkeypatch):
@@ -578,7 +580,8 @@ def test_fast_flag_paths_equal_the_full_paths(monkeypatch):
                 assert got == want, (name, op, s, flag_names(got), flag_names(want))
         for op in ("TSQRT", "TRSQRT", "TRECIP", "TLOG", "TEXP"):
             with np.errstate(over="ignore"):  # beyond FP16: its infinity
-                narrow = (a.astype(np.float16), a.astype(ml_dtypes.bfloat16))
+                narrow = (a.astype(np.float16), a.astype(ml_dtypes.bfloat16),
+                          a.astype(ml_dtypes.float8_e4m3fn), a.astype(ml_dtypes.float8_e5m2))
             for x in (a, *narrow):
                 got, want = both(K[op], x, None)
                 assert got == want, (name, op, x.dtype, flag_names(got), flag_names(want))
@@ -586,3 +589,25 @@ def test_fast_flag_paths_equal_the_full_paths(monkeypatch):
                             (T.FP64, T.FP32, a.astype(np.float64) / 3)):
             got, want = both(cv.tcvt_tile, x, None, src_type=src, dst_type=dst)
             assert got == want, (name, dst, flag_names(got), flag_names(want))
+
+
+def test_status_vector_and_the_types_that_record_nothing():
+    """The sticky vector: OR in, compare with a vector or an int, clear to none; integer
+    types record nothing (binary, unary, FMA, signalling-NaN checks), nor do float ops
+    without IEEE flags (a bitwise AND of floats holding a NaN)."""
+    from interpreter.kernels import status as st
+
+    v = NumericStatus()
+    v.record(NX)
+    v.record(OF)
+    assert v == NumericStatus(OF | NX) and v == OF | NX and v != NX and v.names == ("OF", "NX")
+    assert hash(v) == hash(OF | NX) and repr(v) == "NumericStatus(OF|NX)"
+    v.clear()
+    assert v.bits == 0 and v == 0 and repr(v) == "NumericStatus(none)"
+    i = np.array([[-(2**31), 7]], np.int32)
+    assert st.binary_flags("DIV", i, i * 0, i, T.S32) == 0
+    assert st.unary_flags("TSQRT", i, i, T.S32) == 0
+    assert st.fma_flags(i, i, i, i, T.S32) == 0
+    assert st.signalling_nan_flags([i], T.S32) == 0
+    nan = np.array([[np.nan, 1.0]], np.float32)
+    assert st.binary_flags("AND", nan, nan, nan, T.FP32) == 0
