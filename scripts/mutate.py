@@ -283,8 +283,16 @@ def _pytest_forked(copy: Path, args: list[str], timeout: float) -> str:
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
             os.chdir(copy)
-            os.environ.update(_env(copy))
+            os.environ.update(_env(copy), HYPOTHESIS_PROFILE="mutate")
             sys.dont_write_bytecode = True  # a same-size mutant must never reuse a stale .pyc
+            import hypothesis
+
+            # the ci profile without shrinking: the same verdict, but a failing property does
+            # not spend minutes shrinking its example (tests/conftest.py loads the profile)
+            hypothesis.settings.register_profile(
+                "mutate", derandomize=True, deadline=None, database=None,
+                suppress_health_check=[hypothesis.HealthCheck.too_slow],
+                phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate])
             sys.path[:0] = [str(copy), str(copy / "scripts")]
             import pytest
 
