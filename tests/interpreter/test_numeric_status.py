@@ -585,8 +585,11 @@ def test_fast_flag_paths_equal_the_full_paths(monkeypatch):
             for x in (a, *narrow):
                 got, want = both(K[op], x, None)
                 assert got == want, (name, op, x.dtype, flag_names(got), flag_names(want))
+        codes = (a.view(np.uint32) >> 24).astype(np.uint8)  # HiF8 / E2M3 codes of all kinds
         for src, dst, x in ((T.FP32, T.FP16, a), (T.FP32, T.BF16, a), (T.FP32, T.E4M3, a),
-                            (T.FP64, T.FP32, a.astype(np.float64) / 3)):
+                            (T.FP64, T.FP32, a.astype(np.float64) / 3), (T.HIF8, T.FP16, codes),
+                            (T.HIF8, T.FP32, codes),
+                            (T.E2M3, T.BF16, (codes & 0x3F).view(ml_dtypes.float6_e2m3fn))):
             got, want = both(cv.tcvt_tile, x, None, src_type=src, dst_type=dst)
             assert got == want, (name, dst, flag_names(got), flag_names(want))
 
