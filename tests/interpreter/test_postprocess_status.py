@@ -709,3 +709,16 @@ def test_shift_modes_at_the_s16_bounds(word, shift, value, flags):
         args = ([word], mode, 0, ONE, 0, Fraction(0), 0, False, shift)
         assert _kernel_value(*args) == [value]
         assert kernel_flags(*args) == flags
+
+
+@pytest.mark.parametrize(("mode", "scale_exp"), [(27, -126), (34, -126), (32, -14), (26, -6),
+                                                  (25, -15)])  # fmt: skip
+def test_tiny_inexact_just_below_each_smallest_normal(mode, scale_exp):
+    """(1 + 2^-23) / 2 times the scale (1 + 2^-10) 2^e lands in [2^(e-1), 2^e), just below
+    the output's smallest normal 2^e (FP32 / BF16 2^-126, FP16 2^-14, E4M3 2^-6, HiF8
+    2^-15), with 34 significant bits (off every grid): UF|NX (tininess before rounding); the
+    same value times 2 is normal: NX only."""
+    scale = (1 + Fraction(1, 2**10)) * Fraction(2) ** scale_exp
+    word = 0x3F000001  # (1 + 2^-23) / 2
+    assert kernel_flags([word], mode, 0, scale, 0, Fraction(0), 0, False) == UF | NX
+    assert kernel_flags([word + (1 << 23)], mode, 0, scale, 0, Fraction(0), 0, False) == NX
