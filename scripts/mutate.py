@@ -462,8 +462,9 @@ def main(argv: list[str] | None = None) -> int:
             lines_of[m] = original.splitlines()[m.line - 1].strip()
             tests = modules[m.path][1]
             if not args.no_select:
-                if not traces:  # every module of the sample in one traced run
-                    traces = trace_modules(copy, {p: modules[p][1] for p in {c.path for c in chosen}})
+                if not traces:  # every module of the run in one traced run (one cache
+                    # entry for every seed of the same modules and tests)
+                    traces = trace_modules(copy, {p: t for p, (_, t) in modules.items()})
                 if m.path not in spans:
                     spans[m.path] = _spans(m.path, copy)
                 trace = traces[m.path]
