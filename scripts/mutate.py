@@ -28,6 +28,10 @@ line, and the reason when ``scripts/mutation_equivalent.txt`` names it an equiva
 mutant). The survival rate is printed per group. Runs under ``nice``; each mutant's tests
 have ``--timeout`` seconds; a mutant whose tests time out is listed as undecided and left out
 of the rate (on a busy machine a slow subset times out without any mutant making it hang).
+A subset runs its lit files first, then its pytest files; hypothesis runs under the
+``mutate`` profile of tests/conftest.py (derandomized, no shrinking: reproducible verdicts, and
+a failing property fails at once); lit passes PYTHONPATH to the tools, so they import the
+mutated copy (tests/lit_support/lit_setup.py).
 """
 
 from __future__ import annotations
@@ -56,35 +60,35 @@ LIT = "tests/filecheck/dialects/pto/"
 # module -> the fast tests that should kill its mutants (pytest files, lit files).
 KERNELS: dict[str, list[str]] = {
     "interpreter/kernels/accumulate.py": ["tests/interpreter/test_kernel_cube.py", "tests/interpreter/test_kernel_numerics.py", "tests/interpreter/test_kernel_rescaled.py", "tests/interpreter/test_kernel_profiles.py", "tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_cube_pinning_evidence.py"],
-    "interpreter/kernels/compare.py": ["tests/evidence/test_compare_evidence.py", "tests/interpreter/test_kernel_legality.py"],
+    "interpreter/kernels/compare.py": ["tests/evidence/test_compare_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_compare.py", "tests/interpreter/test_kernel_api_faults.py"],
     "interpreter/kernels/convert.py": ["tests/evidence/test_convert_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_speedpaths.py", "tests/interpreter/test_kernel_fastpaths.py", "tests/conformance/test_avs_convert.py", "tests/interpreter/test_numeric_status.py", "tests/interpreter/test_postprocess_status.py"],
     "interpreter/kernels/cube.py": ["tests/interpreter/test_kernel_cube.py", "tests/evidence/test_cube_evidence.py", "tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_kernel_profiles.py", "tests/interpreter/test_postprocess_status.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_tile_model_cube.py", "tests/conformance/test_avs_block_exec.py"],
-    "interpreter/kernels/elementwise.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_legality.py"],
+    "interpreter/kernels/elementwise.py": ["tests/interpreter/test_kernel_binary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_trem.py", "tests/conformance/test_avs_tile.py", "tests/conformance/test_avs_elementwise.py", "tests/interpreter/test_kernel_api_faults.py", "tests/evidence/test_binary_evidence.py", "tests/interpreter/test_kernel_numerics.py"],
     "interpreter/kernels/move.py": ["tests/evidence/test_sort_move_evidence.py"],
     "interpreter/kernels/mx.py": ["tests/interpreter/test_kernel_mx.py", "tests/interpreter/test_mx_quantize.py", "tests/interpreter/test_kernel_rescaled.py", "tests/interpreter/test_kernel_profiles.py", "tests/interpreter/test_kernel_tgemv.py", "tests/conformance/test_avs_datatypes.py", "tests/interpreter/test_kernel_numerics.py", "tests/interpreter/test_kernel_cube.py"],
-    "interpreter/kernels/nanfix.py": ["tests/evidence/test_reduction_nan_evidence.py"],
-    "interpreter/kernels/padding.py": ["tests/interpreter/test_kernel_trem.py", "tests/interpreter/test_kernel_binary.py"],
+    "interpreter/kernels/nanfix.py": ["tests/evidence/test_reduction_nan_evidence.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/evidence/test_binary_evidence.py"],
+    "interpreter/kernels/padding.py": ["tests/interpreter/test_kernel_trem.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_api_faults.py"],
     "interpreter/kernels/postprocess.py": ["tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_postprocess_status.py", "tests/interpreter/test_kernel_values.py", "tests/interpreter/test_kernel_cube.py", "tests/interpreter/test_kernel_numerics.py", "tests/conformance/test_avs_tile_model_cube.py", "tests/conformance/test_avs_datatypes.py", "tests/interpreter/test_core_blocks.py"],
     "interpreter/kernels/postprocess_status.py": ["tests/interpreter/test_postprocess_status.py", "tests/conformance/test_avs_block_todo.py", "tests/conformance/test_avs_status.py"],
-    "interpreter/kernels/rearrange.py": ["tests/evidence/test_rearrange_evidence.py", "tests/evidence/test_img2col_evidence.py"],
+    "interpreter/kernels/rearrange.py": ["tests/interpreter/test_kernel_local_edges.py", "tests/evidence/test_rearrange_evidence.py", "tests/evidence/test_img2col_evidence.py", "tests/evidence/test_sort_move_evidence.py", "tests/conformance/test_avs_sort_move.py", "tests/conformance/test_avs_rearrange.py", "tests/conformance/test_avs_img2col.py"],
     "interpreter/kernels/status.py": ["tests/interpreter/test_numeric_status.py", "tests/interpreter/test_local_status.py", "tests/interpreter/test_postprocess_status.py", "tests/conformance/test_avs_status.py", "tests/conformance/test_avs_convert.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/evidence/test_reduction_nan_evidence.py", "tests/interpreter/test_kernel_speedpaths.py", "tests/conformance/test_avs_compare.py", "tests/conformance/test_avs_elementwise.py", "tests/evidence/test_convert_evidence.py"],
-    "interpreter/kernels/tepl.py": ["tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_trem.py"],
-    "interpreter/kernels/ternary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/interpreter/test_kernel_legality.py"],
+    "interpreter/kernels/tepl.py": ["tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_trem.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/interpreter/test_kernel_api_faults.py"],
+    "interpreter/kernels/ternary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_api_faults.py"],
     "interpreter/kernels/tgemv.py": ["tests/interpreter/test_kernel_tgemv.py"],
-    "interpreter/kernels/tile_local.py": ["tests/evidence/test_tile_local_evidence.py", "tests/interpreter/test_local_status.py"],
-    "interpreter/kernels/tile_scalar.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py"],
-    "interpreter/kernels/unary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py"],
+    "interpreter/kernels/tile_local.py": ["tests/interpreter/test_kernel_local_edges.py", "tests/evidence/test_tile_local_evidence.py", "tests/interpreter/test_local_status.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_tile_local.py", "tests/evidence/test_reduction_nan_evidence.py", "tests/interpreter/test_kernel_api_faults.py", "tests/interpreter/test_reduce_jit.py"],
+    "interpreter/kernels/tile_scalar.py": ["tests/interpreter/test_kernel_binary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py", "tests/evidence/test_compare_evidence.py", "tests/evidence/test_binary_evidence.py"],
+    "interpreter/kernels/unary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py"],
 }  # fmt: skip
 VERIFIERS: dict[str, list[str]] = {
-    "pto_dialect/ops.py": [LIT + "invalid_tgemv.mlir", LIT + "invalid_trem.mlir", LIT + "invalid_family.mlir", LIT + "invalid_matmul_epilogue.mlir", LIT + "ops.mlir", LIT + "ops_family.mlir", LIT + "ops_matmul_epilogue.mlir", "tests/dialect/test_pto_roundtrip_properties.py"],
-    "pto_dialect/compare_ops.py": [LIT + "invalid_compare.mlir", LIT + "ops_compare.mlir"],
-    "pto_dialect/convert_ops.py": [LIT + "invalid_convert.mlir", LIT + "ops_convert.mlir"],
+    "pto_dialect/ops.py": ["tests/dialect/test_pto_cube_builder.py", LIT + "invalid_tgemv.mlir", LIT + "invalid_trem.mlir", LIT + "invalid_family.mlir", LIT + "invalid_matmul_epilogue.mlir", LIT + "ops.mlir", LIT + "ops_family.mlir", LIT + "ops_matmul_epilogue.mlir", "tests/dialect/test_pto_roundtrip_properties.py", "tests/evidence/test_completeness.py"],
+    "pto_dialect/compare_ops.py": [LIT + "invalid_compare.mlir", LIT + "ops_compare.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_compare.py"],
+    "pto_dialect/convert_ops.py": [LIT + "invalid_convert.mlir", LIT + "ops_convert.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_convert.py"],
     "pto_dialect/data_movement.py": [LIT + "invalid_data_movement.mlir", LIT + "ops_data_movement.mlir"],
-    "pto_dialect/elementwise_ops.py": [LIT + "invalid_elementwise.mlir", LIT + "ops_elementwise.mlir"],
-    "pto_dialect/tile_local.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir"],
-    "pto_dialect/tile_local_base.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir"],
-    "pto_dialect/tile_rearrange.py": [LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", LIT + "invalid_tile_img2col.mlir", LIT + "ops_tile_img2col.mlir"],
-    "pto_dialect/tile_move.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir"],
+    "pto_dialect/elementwise_ops.py": [LIT + "invalid_elementwise.mlir", LIT + "ops_elementwise.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_elementwise.py"],
+    "pto_dialect/tile_local.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py"],
+    "pto_dialect/tile_local_base.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py", "tests/conformance/test_avs_rearrange.py"],
+    "pto_dialect/tile_rearrange.py": [LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", LIT + "invalid_tile_img2col.mlir", LIT + "ops_tile_img2col.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py", "tests/conformance/test_avs_rearrange.py", "tests/conformance/test_avs_img2col.py"],
+    "pto_dialect/tile_move.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py"],
     "pto_dialect/tensor_local.py": [LIT + "invalid_tensor_local.mlir", LIT + "ops_tensor_local.mlir"],
     "pto_dialect/tensor_convert.py": [LIT + "invalid_convert.mlir", LIT + "ops_tensor_convert.mlir"],
 }  # fmt: skip
@@ -228,7 +232,7 @@ def _copy_repo(dest: Path, rev: str | None = None) -> None:
 def _env(copy: Path) -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=f"{copy}{os.pathsep}{copy / 'scripts'}",
                 PATH=f"{VENV_BIN}:{os.environ.get('PATH', '')}", PYTHONDONTWRITEBYTECODE="1",
-                HYPOTHESIS_PROFILE="ci")  # fmt: skip
+                HYPOTHESIS_PROFILE="mutate")  # fmt: skip (tests/conftest.py)
 
 
 def run_tests(copy: Path, tests: list[str], timeout: float) -> tuple[str, float]:
@@ -239,11 +243,11 @@ def run_tests(copy: Path, tests: list[str], timeout: float) -> tuple[str, float]
     lit = [t for t in tests if not t.split("::")[0].endswith(".py")]
     py = [t for t in tests if t.split("::")[0].endswith(".py")]
     start = time.monotonic()
-    commands = []
-    if py:
-        commands.append([str(VENV_BIN / "python"), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *py])
+    commands = []  # lit first: the verifiers' negative tests are the quick killers
     if lit:
         commands.append([str(VENV_BIN / "lit"), "-q", *lit])
+    if py:
+        commands.append([str(VENV_BIN / "python"), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *py])
     for cmd in commands:
         left = timeout - (time.monotonic() - start)
         if cmd[1:3] == ["-m", "pytest"] and FORK:
