@@ -343,6 +343,10 @@ def test_reduction_flags_of_s32_and_the_row_max_input():
     fa = Fpatr(row_max_en=1, row_max_init=1, max_abs_en=1)
     rin = np.array([[-(2**31)]], np.int32)
     assert reduction_flags(np.array([[3]], np.int32), fa, rin) == OF
+    # |x| of every other S32 value, INT_MAX and INT_MIN + 1 included, is exact: no flag
+    edges = np.array([[-(2**31) + 1, 2**31 - 1, -1, 0]], np.int32)
+    assert reduction_flags(edges, f, None) == 0
+    assert reduction_flags(edges, fa, np.array([[-(2**31) + 1]], np.int32)) == 0
     assert reduction_flags(np.array([[3]], np.uint32), Fpatr(row_max_en=1, max_abs_en=1),
                            None) == 0  # fmt: skip
 
