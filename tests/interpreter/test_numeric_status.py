@@ -614,3 +614,16 @@ def test_status_vector_and_the_types_that_record_nothing():
     assert st.signalling_nan_flags([i], T.S32) == 0
     nan = np.array([[np.nan, 1.0]], np.float32)
     assert st.binary_flags("AND", nan, nan, nan, T.FP32) == 0
+
+
+def test_fp64_exact_products_with_long_factors():
+    """(2^26 + 1)^2 = 2^52 + 2^27 + 1 has 53 bits: exact in FP64 although both factors have
+    27 significant bits (Dekker's split leaves a low part in each, whose product is part of
+    the error term): MUL and FMA record nothing; (2^26 + 1)(2^27 + 1) has 54 bits: NX."""
+    from interpreter.kernels.status import binary_flags, fma_flags
+
+    x = np.array([[2.0**26 + 1]])
+    assert binary_flags("MUL", x, x, x * x, T.FP64) == 0
+    assert fma_flags(x, x, np.zeros_like(x), x * x, T.FP64) == 0
+    y = np.array([[2.0**27 + 1]])
+    assert binary_flags("MUL", x, y, x * y, T.FP64) == NX
