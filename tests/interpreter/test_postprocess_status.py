@@ -726,3 +726,18 @@ def test_tiny_inexact_just_below_each_smallest_normal(mode, scale_exp):
     word = 0x3F000001  # (1 + 2^-23) / 2
     assert kernel_flags([word], mode, 0, scale, 0, Fraction(0), 0, False) == UF | NX
     assert kernel_flags([word + (1 << 23)], mode, 0, scale, 0, Fraction(0), 0, False) == NX
+
+
+@pytest.mark.parametrize(("mode", "word", "offset", "value"), [
+    (24, 0x43960000, -256, -1),  # 300.0 -> S9 saturates to 255, + (-256): -1 fits S8
+    (24, 0xC3960000, 255, -1),  # -300.0 -> -256, + 255
+    (17, 20, -16, -1),  # S32 20 -> S5 saturates to 15, + (-16): -1 fits S4
+    (17, -20, 15, -1),  # -20 -> -16, + 15
+])  # fmt: skip
+def test_intermediate_overflow_that_the_offset_brings_back(mode, word, offset, value):
+    """``MatrixRoundAndSaturateSigned``: a value beyond the S9 / S5 intermediate saturates
+    with OF|NX even when the offset brings the result back into the destination's range
+    (so the destination's own check cannot see it). Hand-derived."""
+    args = ([word], mode, 0, ONE, offset, Fraction(0), 0, False)
+    assert _kernel_value(*args) == [value]
+    assert kernel_flags(*args) == OF | NX
