@@ -551,7 +551,7 @@ def _tiles():
             rng = np.random.default_rng(seed)
             a = np.asarray(make(rng), np.float32)
             yield name, a.reshape(8, 256)
-            for odd in (0.1, 0.0, -np.inf, np.nan):
+            for odd in (0.1, 0.0, -np.inf, np.inf, np.nan):
                 b = a.copy()
                 b[rng.integers(0, b.size)] = np.float32(odd)
                 yield f"{name}+{odd}", b.reshape(8, 256)

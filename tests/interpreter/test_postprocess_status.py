@@ -741,3 +741,23 @@ def test_intermediate_overflow_that_the_offset_brings_back(mode, word, offset, v
     args = ([word], mode, 0, ONE, offset, Fraction(0), 0, False)
     assert _kernel_value(*args) == [value]
     assert kernel_flags(*args) == OF | NX
+
+
+@pytest.mark.parametrize(("acc", "slope", "value", "flags"), [
+    (-(2**31), 3.0, -(2**31), OF | NX),  # -3 * 2^31 wraps (mod 2^32) to -2^31: overflow
+    (-(2**31), 1.0, -(2**31), 0),  # exactly S32's minimum: no overflow
+    (2**31 - 1, 3.0, 2**31 - 1, 0),  # positive: the multiplier is 1, exactly the maximum
+    (-5, 0.5, -2, NX),  # -2.5 rounds to even
+])  # fmt: skip
+def test_s32_accumulator_with_lrelu_only(acc, slope, value, flags):
+    """PreQuantMode 0 with LReLU on an S32 accumulator: the output is S32 itself
+    (``ReferenceMatrixIntegerEncoding`` without an intermediate), wrapping under Sat 0;
+    OF|NX exactly beyond [-2^31, 2^31 - 1]. Hand-derived."""
+    from pto_dialect.datatypes import TileDataType as T
+
+    slope_word = int(np.array(slope, np.float32).view(np.uint32)) >> 13
+    p = validate(Fpatr(relu_mode=2), 1, 0, False, None, None, None, slope_word, None, acc=T.S32)
+    a = np.array([acc], np.int32)
+    d = apply(a, p)
+    assert [int(x) for x in d] == [value]
+    assert postprocess_flags(a, p, d) == flags
