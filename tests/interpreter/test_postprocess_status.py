@@ -761,3 +761,15 @@ def test_s32_accumulator_with_lrelu_only(acc, slope, value, flags):
     d = apply(a, p)
     assert [int(x) for x in d] == [value]
     assert postprocess_flags(a, p, d) == flags
+
+
+def test_reductions_of_one_row_given_as_a_1d_array():
+    """RowMax / GroupMax of one accumulator row given 1-D are those of the 1 x N row."""
+    from interpreter.kernels.postprocess import reductions
+
+    row = np.array([1.0, -7.0, 5.0, 3.0, 2.0], np.float32)
+    f = Fpatr(row_max_en=1, group_max_en=1, group_n_code=1, max_abs_en=1)
+    got = reductions(row, f, None)
+    want = reductions(row.reshape(1, -1), f, None)
+    assert [g.tolist() for g in got] == [w.tolist() for w in want]
+    assert got[0].tolist() == [[7.0]] and got[1].shape == (1, -(-5 // f.group_n))
