@@ -627,3 +627,22 @@ def test_fp64_exact_products_with_long_factors():
     assert fma_flags(x, x, np.zeros_like(x), x * x, T.FP64) == 0
     y = np.array([[2.0**27 + 1]])
     assert binary_flags("MUL", x, y, x * y, T.FP64) == NX
+
+
+def test_quiet_bits_of_every_ieee_like_format():
+    """A NaN is signalling when its fraction's top bit is clear (hand-written patterns of
+    each carrier: FP64, FP32, TF32 / HF32 with their low bits zero, BF16, FP16, E5M2)."""
+    from interpreter.kernels.status import signalling_nan
+
+    cases = [
+        (T.FP64, np.uint64, np.float64, 0x7FF0000000000001, 0x7FF8000000000000),
+        (T.FP32, np.uint32, np.float32, 0x7F800001, 0x7FC00000),
+        (T.TF32, np.uint32, np.float32, 0x7F802000, 0x7FC00000),
+        (T.HF32, np.uint32, np.float32, 0x7F801000, 0x7FC00000),
+        (T.BF16, np.uint16, ml_dtypes.bfloat16, 0x7F81, 0x7FC0),
+        (T.FP16, np.uint16, np.float16, 0x7C01, 0x7E00),
+        (T.E5M2, np.uint8, ml_dtypes.float8_e5m2, 0x7D, 0x7E),
+    ]
+    for t, u, f, snan, qnan in cases:
+        x = np.array([snan, qnan, snan | qnan], u).view(f)
+        assert signalling_nan(x, t).tolist() == [True, False, False], t
