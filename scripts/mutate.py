@@ -287,8 +287,16 @@ def _pytest_forked(copy: Path, args: list[str], timeout: float) -> str:
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
             os.chdir(copy)
-            os.environ.update(_env(copy))
+            os.environ.update(_env(copy), HYPOTHESIS_PROFILE="mutate")
             sys.dont_write_bytecode = True  # a same-size mutant must never reuse a stale .pyc
+            import hypothesis
+
+            # the ci profile without shrinking: the same verdict, but a failing property does
+            # not spend minutes shrinking its example (tests/conftest.py loads the profile)
+            hypothesis.settings.register_profile(
+                "mutate", derandomize=True, deadline=None, database=None,
+                suppress_health_check=[hypothesis.HealthCheck.too_slow],
+                phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate])
             sys.path[:0] = [str(copy), str(copy / "scripts")]
             import pytest
 
@@ -458,8 +466,9 @@ def main(argv: list[str] | None = None) -> int:
             lines_of[m] = original.splitlines()[m.line - 1].strip()
             tests = modules[m.path][1]
             if not args.no_select:
-                if not traces:  # every module of the sample in one traced run
-                    traces = trace_modules(copy, {p: modules[p][1] for p in {c.path for c in chosen}})
+                if not traces:  # every module of the run in one traced run (one cache
+                    # entry for every seed of the same modules and tests)
+                    traces = trace_modules(copy, {p: t for p, (_, t) in modules.items()})
                 if m.path not in spans:
                     spans[m.path] = _spans(m.path, copy)
                 trace = traces[m.path]
