@@ -66,18 +66,18 @@ KERNELS: dict[str, list[str]] = {
     "interpreter/kernels/elementwise.py": ["tests/interpreter/test_kernel_binary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_trem.py", "tests/conformance/test_avs_tile.py", "tests/conformance/test_avs_elementwise.py", "tests/interpreter/test_kernel_api_faults.py", "tests/evidence/test_binary_evidence.py", "tests/interpreter/test_kernel_numerics.py"],
     "interpreter/kernels/move.py": ["tests/evidence/test_sort_move_evidence.py"],
     "interpreter/kernels/mx.py": ["tests/interpreter/test_kernel_mx.py", "tests/interpreter/test_mx_quantize.py", "tests/interpreter/test_kernel_rescaled.py", "tests/interpreter/test_kernel_profiles.py", "tests/interpreter/test_kernel_tgemv.py", "tests/conformance/test_avs_datatypes.py", "tests/interpreter/test_kernel_numerics.py", "tests/interpreter/test_kernel_cube.py"],
-    "interpreter/kernels/nanfix.py": ["tests/evidence/test_reduction_nan_evidence.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/evidence/test_binary_evidence.py"],
+    "interpreter/kernels/nanfix.py": ["tests/interpreter/test_kernel_unary_edges.py", "tests/evidence/test_reduction_nan_evidence.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/evidence/test_binary_evidence.py"],
     "interpreter/kernels/padding.py": ["tests/interpreter/test_kernel_trem.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_api_faults.py"],
     "interpreter/kernels/postprocess.py": ["tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_postprocess_status.py", "tests/interpreter/test_kernel_values.py", "tests/interpreter/test_kernel_cube.py", "tests/interpreter/test_kernel_numerics.py", "tests/conformance/test_avs_tile_model_cube.py", "tests/conformance/test_avs_datatypes.py", "tests/interpreter/test_core_blocks.py"],
     "interpreter/kernels/postprocess_status.py": ["tests/interpreter/test_postprocess_status.py", "tests/conformance/test_avs_block_todo.py", "tests/conformance/test_avs_status.py"],
     "interpreter/kernels/rearrange.py": ["tests/interpreter/test_kernel_local_edges.py", "tests/evidence/test_rearrange_evidence.py", "tests/evidence/test_img2col_evidence.py", "tests/evidence/test_sort_move_evidence.py", "tests/conformance/test_avs_sort_move.py", "tests/conformance/test_avs_rearrange.py", "tests/conformance/test_avs_img2col.py"],
     "interpreter/kernels/status.py": ["tests/interpreter/test_numeric_status.py", "tests/interpreter/test_local_status.py", "tests/interpreter/test_postprocess_status.py", "tests/conformance/test_avs_status.py", "tests/conformance/test_avs_convert.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/evidence/test_reduction_nan_evidence.py", "tests/interpreter/test_kernel_speedpaths.py", "tests/conformance/test_avs_compare.py", "tests/conformance/test_avs_elementwise.py", "tests/evidence/test_convert_evidence.py"],
     "interpreter/kernels/tepl.py": ["tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_trem.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/interpreter/test_kernel_api_faults.py"],
-    "interpreter/kernels/ternary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_api_faults.py"],
+    "interpreter/kernels/ternary.py": ["tests/interpreter/test_kernel_fma_round_to_odd.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_api_faults.py"],
     "interpreter/kernels/tgemv.py": ["tests/interpreter/test_kernel_tgemv.py"],
     "interpreter/kernels/tile_local.py": ["tests/interpreter/test_kernel_local_edges.py", "tests/evidence/test_tile_local_evidence.py", "tests/interpreter/test_local_status.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_tile_local.py", "tests/evidence/test_reduction_nan_evidence.py", "tests/interpreter/test_kernel_api_faults.py", "tests/interpreter/test_reduce_jit.py"],
     "interpreter/kernels/tile_scalar.py": ["tests/interpreter/test_kernel_binary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py", "tests/evidence/test_compare_evidence.py", "tests/evidence/test_binary_evidence.py"],
-    "interpreter/kernels/unary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py"],
+    "interpreter/kernels/unary.py": ["tests/interpreter/test_kernel_unary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py"],
 }  # fmt: skip
 VERIFIERS: dict[str, list[str]] = {
     "pto_dialect/ops.py": ["tests/dialect/test_pto_cube_builder.py", LIT + "invalid_tgemv.mlir", LIT + "invalid_trem.mlir", LIT + "invalid_family.mlir", LIT + "invalid_matmul_epilogue.mlir", LIT + "ops.mlir", LIT + "ops_family.mlir", LIT + "ops_matmul_epilogue.mlir", "tests/dialect/test_pto_roundtrip_properties.py", "tests/evidence/test_completeness.py"],
@@ -87,7 +87,7 @@ VERIFIERS: dict[str, list[str]] = {
     "pto_dialect/elementwise_ops.py": [LIT + "invalid_elementwise.mlir", LIT + "ops_elementwise.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_elementwise.py"],
     "pto_dialect/tile_local.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py"],
     "pto_dialect/tile_local_base.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py", "tests/conformance/test_avs_rearrange.py"],
-    "pto_dialect/tile_rearrange.py": [LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", LIT + "invalid_tile_img2col.mlir", LIT + "ops_tile_img2col.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py", "tests/conformance/test_avs_rearrange.py", "tests/conformance/test_avs_img2col.py"],
+    "pto_dialect/tile_rearrange.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", LIT + "invalid_tile_img2col.mlir", LIT + "ops_tile_img2col.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py", "tests/conformance/test_avs_rearrange.py", "tests/conformance/test_avs_img2col.py"],
     "pto_dialect/tile_move.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py"],
     "pto_dialect/tensor_local.py": [LIT + "invalid_tensor_local.mlir", LIT + "ops_tensor_local.mlir"],
     "pto_dialect/tensor_convert.py": [LIT + "invalid_convert.mlir", LIT + "ops_tensor_convert.mlir"],
@@ -287,8 +287,16 @@ def _pytest_forked(copy: Path, args: list[str], timeout: float) -> str:
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
             os.chdir(copy)
-            os.environ.update(_env(copy))
+            os.environ.update(_env(copy), HYPOTHESIS_PROFILE="mutate")
             sys.dont_write_bytecode = True  # a same-size mutant must never reuse a stale .pyc
+            import hypothesis
+
+            # the ci profile without shrinking: the same verdict, but a failing property does
+            # not spend minutes shrinking its example (tests/conftest.py loads the profile)
+            hypothesis.settings.register_profile(
+                "mutate", derandomize=True, deadline=None, database=None,
+                suppress_health_check=[hypothesis.HealthCheck.too_slow],
+                phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate])
             sys.path[:0] = [str(copy), str(copy / "scripts")]
             import pytest
 
@@ -458,8 +466,9 @@ def main(argv: list[str] | None = None) -> int:
             lines_of[m] = original.splitlines()[m.line - 1].strip()
             tests = modules[m.path][1]
             if not args.no_select:
-                if not traces:  # every module of the sample in one traced run
-                    traces = trace_modules(copy, {p: modules[p][1] for p in {c.path for c in chosen}})
+                if not traces:  # every module of the run in one traced run (one cache
+                    # entry for every seed of the same modules and tests)
+                    traces = trace_modules(copy, {p: t for p, (_, t) in modules.items()})
                 if m.path not in spans:
                     spans[m.path] = _spans(m.path, copy)
                 trace = traces[m.path]

@@ -309,9 +309,8 @@ def _pick(x: np.ndarray, sel) -> np.ndarray:
 
 
 def _positive(x: np.ndarray, t: TileDataType) -> bool:
-    """Every element > 0 (sign bit clear and not zero), for finite carriers."""
-    if x.dtype.kind == "f" and x.dtype.itemsize >= 4:
-        return bool(x.min() > 0)
+    """Every element > 0 (sign bit clear and not zero), for finite carriers narrower than
+    float32 (:func:`_positive_finite` decides float32 / float64 by two reductions)."""
     u = x.view(np.dtype(f"u{x.dtype.itemsize}"))
     return bool(u.max() < (1 << (8 * x.dtype.itemsize - 1)) and u.min() > 0)
 
@@ -564,8 +563,6 @@ def convert_flags(
             return e8m0_flags(values())
         if dst in CODED_DESTINATIONS:
             return _coded_flags(x, src, dst, values, out, over)
-        if dst not in _MIN_NORMAL:
-            return 0
         if src.is_float and out.size >= FAST_MIN and dst_max is not None:
             fast = _convert_fast(x, src, dst, out, dst_max)
             if fast is not None:

@@ -626,9 +626,11 @@ def test_tquant_of_a_strided_valid_region_and_no_zero_point(mode):
     """A valid region narrower than the tile is a strided view (RNE's whole-array path, not
     the contiguous span loop); no zero point operand is zero point 0; a word above 2^63 is
     a two's complement zero point (2^64 - 3 is -3)."""
-    x = np.array([[0.5, 1.5, -2.5, 127.4, 300.0, -0.5, 2.5, 7.0],
-                  [-1.5, 3.5, 1e30, math.nan, -300.0, 0.25, 64.5, 9.0]], np.float32)
-    for zp_word, zp in ((None, 0), (2**64 - 3, -3)):
+    finite = np.array([[0.5, 1.5, -2.5, 127.4, 300.0, -0.5, 2.5, 7.0],
+                       [-1.5, 3.5, 1e3, 5.5, -300.0, 0.25, 64.5, 9.0]], np.float32)
+    special = finite.copy()
+    special[1, 2:4] = 1e30, math.nan  # the exact path for the whole strided view
+    for x, (zp_word, zp) in ((finite, (None, 0)), (special, (None, 0)), (special, (2**64 - 3, -3))):
         for sat in (False, True):
             got, dfn = kernels.KERNELS["TQUANT"](x, _word(0.5), zp_word, (2, 6), T.S8,
                                                  rmode=mode, sat=sat)  # fmt: skip

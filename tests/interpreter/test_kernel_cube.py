@@ -460,6 +460,7 @@ _S2 = np.full((1, 2), 127, np.uint8)
          "row_max_in must be an 2x1 float32 tile"),
         ("TMATMUL", _F32, _F32B, {"fpatr": Fpatr(relu_mode=1), "profile": "raw-carrier"},
          "raw-carrier profile supports PreQuantMode 0 with ReluMode 0 only"),
+        ("TMATMUL_MX", None, _E4B, {}, "A is missing"),
         ("TMATMUL_MX", np.ones((1, 3), np.int8), _E4B, {"a_type": "S8"},
          "A type S8 is not an MX input type"),
         ("TMATMUL_MX", _E4, _E4B, {"a_scale": np.ones((1, 1), ml_dtypes.float8_e4m3fn),

@@ -310,3 +310,31 @@ def test_packed_b_two_codes_per_lookup(n):
     want = [ordered_reference(terms(ac, at, bc, bt, sa, sb, 0, j), None, _value(bias[0, j]))
             for j in range(n)]
     np.testing.assert_array_equal(got, np.array([want], F32))
+
+
+@pytest.mark.parametrize(("pair", "k"), [((T.E4M3, T.E4M3), 300), ((T.E2M1X2, T.E5M2), 520)])
+def test_exact_profile_over_several_chunks(pair, k):
+    """The exact profile sums block-exact MX pairs 256 rows (8 scale blocks) at a time and
+    folds the chunks' components: K = 300 and 520 (three chunks, a partial last block), with
+    C, against the Fraction reference."""
+    check("exact", *pair, 1, k, 3, seed=k, acc=True)
+    check("exact", *pair, 2, k, 2, seed=k + 1, extreme=True)
+
+
+def test_packed_b_in_column_major_order():
+    """Packed X2 B given column-major (its bytes not contiguous along N): the four-code
+    lookup needs contiguous bytes, the other lookups do not; the result equals the Fraction
+    reference all the same."""
+    rng = np.random.default_rng(8)
+    k, n = 40, 8
+    at, bt = T.E4M3, T.E2M1X2
+    ac, bc = raw(at, rng, (1, k)), raw(bt, rng, (k, n)) & 0x0F
+    sa = rng.integers(120, 134, (1, 2)).astype(np.uint8)
+    sb = rng.integers(120, 134, (2, n)).astype(np.uint8)
+    bias = (rng.standard_normal((1, n)) * 4).astype(F32)
+    packed = np.asfortranarray((bc[:, 0::2] | (bc[:, 1::2] << 4)).astype(np.uint8))
+    got = cube_matrix(21, ac, packed, bias=bias, a_scale=sa, b_scale=sb, a_type=at, b_type=bt,
+                      packed=True)
+    want = [ordered_reference(terms(ac, at, bc, bt, sa, sb, 0, j), None, _value(bias[0, j]))
+            for j in range(n)]
+    np.testing.assert_array_equal(got, np.array([want], F32))

@@ -337,3 +337,30 @@ def test_plan_bound_counts_a_large_c(plans):
     got = run_and_check(T.E4M3, T.E4M3, ac, bc, sa, sb, c=c)
     assert plans == [None]
     assert np.isfinite(got).all()
+
+
+def test_plan_grid_counts_the_bits_of_c(plans):
+    """g0 is the finest grid of the terms AND of C: C = 2^-100 (1 + 2^-23) with zero terms at
+    E = 30 would sit at 2^-130 (1 + 2^-23) in the first block's domain, a subnormal that loses
+    its last bit. The plan must be refused and the result be C exactly (the terms are 0)."""
+    ac, bc, sa, sb = _uniform(T.E4M3, T.E4M3, 30, k=32, n=4)
+    ac[:] = 0
+    c = np.full((1, 4), np.float32(2.0**-100 * (1 + 2.0**-23)), F32)
+    got = run_and_check(T.E4M3, T.E4M3, ac, bc, sa, sb, c=c)
+    assert plans == [None]
+    assert got.view(np.uint32).tolist() == c.view(np.uint32).tolist()
+
+
+@pytest.mark.parametrize("words", [1, 1 << 30])
+def test_ratio_groups_of_one_chunk_or_many(plans, monkeypatch, words):
+    """The rescaling factors are computed a group of blocks at a time (``_RATIO_WORDS``
+    words): one chunk's blocks per group, or all of them at once, give the reference."""
+    monkeypatch.setattr(accumulate, "_RATIO_WORDS", words)
+    rng = np.random.default_rng(words % 7)
+    k, n = 290, 6
+    nb = -(-k // 32)
+    ac, bc = raw(T.E4M3, rng, (2, k)), raw(T.E5M2, rng, (k, n))
+    sa = rng.integers(118, 138, (2, nb)).astype(np.uint8)
+    sb = rng.integers(118, 138, (nb, n)).astype(np.uint8)
+    run_and_check(T.E4M3, T.E5M2, ac, bc, sa, sb, c=(rng.standard_normal((2, n)) * 8).astype(F32))
+    assert plans and all(p is not None for p in plans)

@@ -538,6 +538,7 @@ _TILES = {
     "subnormal": lambda rng: rng.integers(-(1 << 23), 1 << 23, 2048) * 2.0**-149,
     "positive": lambda rng: np.abs(rng.standard_normal(2048)) + 0.5,
     "powers": lambda rng: 2.0 ** rng.integers(-20, 20, 2048),
+    "e4m3 powers": lambda rng: 2.0 ** rng.integers(-6, 8, 2048),  # exact in every narrow type
 }
 
 
@@ -550,10 +551,11 @@ def _tiles():
             rng = np.random.default_rng(seed)
             a = np.asarray(make(rng), np.float32)
             yield name, a.reshape(8, 256)
-            for odd in (0.1, 0.0, -np.inf, np.nan):
+            for odd in (0.1, 0.0, -np.inf, np.inf, np.nan):
                 b = a.copy()
                 b[rng.integers(0, b.size)] = np.float32(odd)
                 yield f"{name}+{odd}", b.reshape(8, 256)
+    yield "all nan", np.full((8, 256), np.nan, np.float32)
 
 
 def test_fast_flag_paths_equal_the_full_paths(monkeypatch):
@@ -578,11 +580,69 @@ def test_fast_flag_paths_equal_the_full_paths(monkeypatch):
                 assert got == want, (name, op, s, flag_names(got), flag_names(want))
         for op in ("TSQRT", "TRSQRT", "TRECIP", "TLOG", "TEXP"):
             with np.errstate(over="ignore"):  # beyond FP16: its infinity
-                narrow = (a.astype(np.float16), a.astype(ml_dtypes.bfloat16))
+                narrow = (a.astype(np.float16), a.astype(ml_dtypes.bfloat16),
+                          a.astype(ml_dtypes.float8_e4m3fn), a.astype(ml_dtypes.float8_e5m2))
             for x in (a, *narrow):
                 got, want = both(K[op], x, None)
                 assert got == want, (name, op, x.dtype, flag_names(got), flag_names(want))
+        codes = (a.view(np.uint32) >> 24).astype(np.uint8)  # HiF8 / E2M3 codes of all kinds
         for src, dst, x in ((T.FP32, T.FP16, a), (T.FP32, T.BF16, a), (T.FP32, T.E4M3, a),
-                            (T.FP64, T.FP32, a.astype(np.float64) / 3)):
+                            (T.FP64, T.FP32, a.astype(np.float64) / 3), (T.HIF8, T.FP16, codes),
+                            (T.HIF8, T.FP32, codes),
+                            (T.E2M3, T.BF16, (codes & 0x3F).view(ml_dtypes.float6_e2m3fn))):
             got, want = both(cv.tcvt_tile, x, None, src_type=src, dst_type=dst)
             assert got == want, (name, dst, flag_names(got), flag_names(want))
+
+
+def test_status_vector_and_the_types_that_record_nothing():
+    """The sticky vector: OR in, compare with a vector or an int, clear to none; integer
+    types record nothing (binary, unary, FMA, signalling-NaN checks), nor do float ops
+    without IEEE flags (a bitwise AND of floats holding a NaN)."""
+    from interpreter.kernels import status as st
+
+    v = NumericStatus()
+    v.record(NX)
+    v.record(OF)
+    assert v == NumericStatus(OF | NX) and v == OF | NX and v != NX and v.names == ("OF", "NX")
+    assert hash(v) == hash(OF | NX) and repr(v) == "NumericStatus(OF|NX)"
+    v.clear()
+    assert v.bits == 0 and v == 0 and repr(v) == "NumericStatus(none)"
+    i = np.array([[-(2**31), 7]], np.int32)
+    assert st.binary_flags("DIV", i, i * 0, i, T.S32) == 0
+    assert st.unary_flags("TSQRT", i, i, T.S32) == 0
+    assert st.fma_flags(i, i, i, i, T.S32) == 0
+    assert st.signalling_nan_flags([i], T.S32) == 0
+    nan = np.array([[np.nan, 1.0]], np.float32)
+    assert st.binary_flags("AND", nan, nan, nan, T.FP32) == 0
+
+
+def test_fp64_exact_products_with_long_factors():
+    """(2^26 + 1)^2 = 2^52 + 2^27 + 1 has 53 bits: exact in FP64 although both factors have
+    27 significant bits (Dekker's split leaves a low part in each, whose product is part of
+    the error term): MUL and FMA record nothing; (2^26 + 1)(2^27 + 1) has 54 bits: NX."""
+    from interpreter.kernels.status import binary_flags, fma_flags
+
+    x = np.array([[2.0**26 + 1]])
+    assert binary_flags("MUL", x, x, x * x, T.FP64) == 0
+    assert fma_flags(x, x, np.zeros_like(x), x * x, T.FP64) == 0
+    y = np.array([[2.0**27 + 1]])
+    assert binary_flags("MUL", x, y, x * y, T.FP64) == NX
+
+
+def test_quiet_bits_of_every_ieee_like_format():
+    """A NaN is signalling when its fraction's top bit is clear (hand-written patterns of
+    each carrier: FP64, FP32, TF32 / HF32 with their low bits zero, BF16, FP16, E5M2)."""
+    from interpreter.kernels.status import signalling_nan
+
+    cases = [
+        (T.FP64, np.uint64, np.float64, 0x7FF0000000000001, 0x7FF8000000000000),
+        (T.FP32, np.uint32, np.float32, 0x7F800001, 0x7FC00000),
+        (T.TF32, np.uint32, np.float32, 0x7F802000, 0x7FC00000),
+        (T.HF32, np.uint32, np.float32, 0x7F801000, 0x7FC00000),
+        (T.BF16, np.uint16, ml_dtypes.bfloat16, 0x7F81, 0x7FC0),
+        (T.FP16, np.uint16, np.float16, 0x7C01, 0x7E00),
+        (T.E5M2, np.uint8, ml_dtypes.float8_e5m2, 0x7D, 0x7E),
+    ]
+    for t, u, f, snan, qnan in cases:
+        x = np.array([snan, qnan, snan | qnan], u).view(f)
+        assert signalling_nan(x, t).tolist() == [True, False, False], t

@@ -343,6 +343,10 @@ def test_reduction_flags_of_s32_and_the_row_max_input():
     fa = Fpatr(row_max_en=1, row_max_init=1, max_abs_en=1)
     rin = np.array([[-(2**31)]], np.int32)
     assert reduction_flags(np.array([[3]], np.int32), fa, rin) == OF
+    # |x| of every other S32 value, INT_MAX and INT_MIN + 1 included, is exact: no flag
+    edges = np.array([[-(2**31) + 1, 2**31 - 1, -1, 0]], np.int32)
+    assert reduction_flags(edges, f, None) == 0
+    assert reduction_flags(edges, fa, np.array([[-(2**31) + 1]], np.int32)) == 0
     assert reduction_flags(np.array([[3]], np.uint32), Fpatr(row_max_en=1, max_abs_en=1),
                            None) == 0  # fmt: skip
 
@@ -709,3 +713,63 @@ def test_shift_modes_at_the_s16_bounds(word, shift, value, flags):
         args = ([word], mode, 0, ONE, 0, Fraction(0), 0, False, shift)
         assert _kernel_value(*args) == [value]
         assert kernel_flags(*args) == flags
+
+
+@pytest.mark.parametrize(("mode", "scale_exp"), [(27, -126), (34, -126), (32, -14), (26, -6),
+                                                  (25, -15)])  # fmt: skip
+def test_tiny_inexact_just_below_each_smallest_normal(mode, scale_exp):
+    """(1 + 2^-23) / 2 times the scale (1 + 2^-10) 2^e lands in [2^(e-1), 2^e), just below
+    the output's smallest normal 2^e (FP32 / BF16 2^-126, FP16 2^-14, E4M3 2^-6, HiF8
+    2^-15), with 34 significant bits (off every grid): UF|NX (tininess before rounding); the
+    same value times 2 is normal: NX only."""
+    scale = (1 + Fraction(1, 2**10)) * Fraction(2) ** scale_exp
+    word = 0x3F000001  # (1 + 2^-23) / 2
+    assert kernel_flags([word], mode, 0, scale, 0, Fraction(0), 0, False) == UF | NX
+    assert kernel_flags([word + (1 << 23)], mode, 0, scale, 0, Fraction(0), 0, False) == NX
+
+
+@pytest.mark.parametrize(("mode", "word", "offset", "value"), [
+    (24, 0x43960000, -256, -1),  # 300.0 -> S9 saturates to 255, + (-256): -1 fits S8
+    (24, 0xC3960000, 255, -1),  # -300.0 -> -256, + 255
+    (17, 20, -16, -1),  # S32 20 -> S5 saturates to 15, + (-16): -1 fits S4
+    (17, -20, 15, -1),  # -20 -> -16, + 15
+])  # fmt: skip
+def test_intermediate_overflow_that_the_offset_brings_back(mode, word, offset, value):
+    """``MatrixRoundAndSaturateSigned``: a value beyond the S9 / S5 intermediate saturates
+    with OF|NX even when the offset brings the result back into the destination's range
+    (so the destination's own check cannot see it). Hand-derived."""
+    args = ([word], mode, 0, ONE, offset, Fraction(0), 0, False)
+    assert _kernel_value(*args) == [value]
+    assert kernel_flags(*args) == OF | NX
+
+
+@pytest.mark.parametrize(("acc", "slope", "value", "flags"), [
+    (-(2**31), 3.0, -(2**31), OF | NX),  # -3 * 2^31 wraps (mod 2^32) to -2^31: overflow
+    (-(2**31), 1.0, -(2**31), 0),  # exactly S32's minimum: no overflow
+    (2**31 - 1, 3.0, 2**31 - 1, 0),  # positive: the multiplier is 1, exactly the maximum
+    (-5, 0.5, -2, NX),  # -2.5 rounds to even
+])  # fmt: skip
+def test_s32_accumulator_with_lrelu_only(acc, slope, value, flags):
+    """PreQuantMode 0 with LReLU on an S32 accumulator: the output is S32 itself
+    (``ReferenceMatrixIntegerEncoding`` without an intermediate), wrapping under Sat 0;
+    OF|NX exactly beyond [-2^31, 2^31 - 1]. Hand-derived."""
+    from pto_dialect.datatypes import TileDataType as T
+
+    slope_word = int(np.array(slope, np.float32).view(np.uint32)) >> 13
+    p = validate(Fpatr(relu_mode=2), 1, 0, False, None, None, None, slope_word, None, acc=T.S32)
+    a = np.array([acc], np.int32)
+    d = apply(a, p)
+    assert [int(x) for x in d] == [value]
+    assert postprocess_flags(a, p, d) == flags
+
+
+def test_reductions_of_one_row_given_as_a_1d_array():
+    """RowMax / GroupMax of one accumulator row given 1-D are those of the 1 x N row."""
+    from interpreter.kernels.postprocess import reductions
+
+    row = np.array([1.0, -7.0, 5.0, 3.0, 2.0], np.float32)
+    f = Fpatr(row_max_en=1, group_max_en=1, group_n_code=1, max_abs_en=1)
+    got = reductions(row, f, None)
+    want = reductions(row.reshape(1, -1), f, None)
+    assert [g.tolist() for g in got] == [w.tolist() for w in want]
+    assert got[0].tolist() == [[7.0]] and got[1].shape == (1, -(-5 // f.group_n))
