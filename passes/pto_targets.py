@@ -232,6 +232,8 @@ class _HexByExtension(PTOBinFrontend):
     name: ClassVar[str] = "hex"
 
 
+TARGETS: dict[str, type[Target]] = {t.name: t for t in (PTOAsmTarget, PTOBinTarget)}
+"""Target name (``-t``) -> class."""
 FRONTENDS: dict[str, type[Frontend]] = {
     "pto-asm": PTOAsmFrontend,
     "pto-bin": PTOBinFrontend,
