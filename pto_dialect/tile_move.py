@@ -30,6 +30,7 @@ from xdsl.traits import Pure
 from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.faults import FaultKind
 from pto_dialect.geometry import Storage
+from pto_dialect.isa.commands import BlockFamily
 from pto_dialect.ops import PTOOp, type_name
 from pto_dialect.tile_local_base import print_operands_and_type, shape_text
 
@@ -51,7 +52,7 @@ class LocalMoveOp(PTOOp):
         %d = pto.<op> %src [{mask = #pto.mask<1100>}] : (T) -> T
     """
 
-    FUNCTION: ClassVar[int]
+    BLOCK_FAMILY: ClassVar[BlockFamily | None] = BlockFamily.TLSU
     MNEMONIC: ClassVar[str]
     SPEC: ClassVar[str]
 
@@ -140,12 +141,9 @@ class TMovOp(LocalMoveOp):
     """
 
     name = "pto.tmov"
-    FUNCTION: ClassVar[int] = 2
     MNEMONIC: ClassVar[str] = "TMOV"
     SPEC: ClassVar[str] = "asl/tile/layout-and-rearrangement/layout/TMOV.asl"
 
 
 MOVE_OPS: list[type[LocalMoveOp]] = [TMovOp]
 """The Local-to-Local TLSU moves (joins the op registry ``pto_dialect.families``)."""
-MOVE_OP_OF_FUNCTION: dict[int, type[LocalMoveOp]] = {c.FUNCTION: c for c in MOVE_OPS}
-"""TLSU Function -> Local move op class (the decoded-dispatch row)."""

@@ -42,6 +42,7 @@ from pto_dialect.datatypes import SORT_TYPES, VEC_ARITH_TYPES, TileDataType
 from pto_dialect.faults import PTOFault
 from pto_dialect.feature_map import FeatureMapAttr, descriptor_errors
 from pto_dialect.geometry import Location
+from pto_dialect.isa.commands import TEPL_BY_NAME
 from pto_dialect.ops import type_name
 from pto_dialect.tile_local_base import TL, ParamTileOp, T, TeplTileOp, define_row, shape_text
 
@@ -108,7 +109,7 @@ class IndexedTileOp(TeplTileOp):
                              f"result's {d.valid_shape[1]}", self.refs())  # fmt: skip
 
 
-def _indexed(mnemonic: str, function: int, scatter: bool) -> type[IndexedTileOp]:
+def _indexed(mnemonic: str, scatter: bool) -> type[IndexedTileOp]:
     sem = ("d[index[r,c], c] = src[r,c], the rest typed zero" if scatter
            else "d[r,c] = src[index[r,c], c]")  # fmt: skip
     src, idx, dst = (("!pto.tile<8x8xf16, valid=2x2>", "!pto.tile<8x8xui32, valid=2x2>",
@@ -116,18 +117,18 @@ def _indexed(mnemonic: str, function: int, scatter: bool) -> type[IndexedTileOp]
                      else ("!pto.tile<8x8xf16, valid=4x2>", "!pto.tile<8x8xui32, valid=2x2>",
                            "!pto.tile<8x8xf16, valid=2x2>"))  # fmt: skip
     doc = (
-        f"``pto.{mnemonic.lower()}`` — {sem} (TEPL 3/{function}).\n\n"
+        f"``pto.{mnemonic.lower()}`` — {sem} (TEPL 3/{TEPL_BY_NAME[mnemonic].function}).\n\n"
         "A row of :class:`IndexedTileOp` (semantics and legality there). Example::\n\n"
         f"    %d = pto.{mnemonic.lower()} %s, %i : ({src}, {idx}) -> {dst}\n\n"
         f"Spec: ``asl/tile/irregular-and-complex/layout/{mnemonic}.asl``."
     )
-    return define_row(IndexedTileOp, __name__, mnemonic, 3, function, doc, SCATTER=scatter,
+    return define_row(IndexedTileOp, __name__, mnemonic, doc, SCATTER=scatter,
                        FIXED_PAD="zero" if scatter else None,
                        SPEC=f"asl/tile/irregular-and-complex/layout/{mnemonic}.asl")  # fmt: skip
 
 
 INDEXED_OPS: list[type[IndexedTileOp]] = [
-    _indexed("TGATHER", 15, False), _indexed("TSCATTER", 16, True)
+    _indexed("TGATHER", False), _indexed("TSCATTER", True)
 ]  # fmt: skip
 """TGATHER, TSCATTER (selectors 0x06F, 0x070)."""
 
@@ -160,8 +161,6 @@ class TFillPadOp(ParamTileOp):
     """
 
     name = "pto.tfillpad"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 5
     MNEMONIC: ClassVar[str] = "TFILLPAD"
     PARAMS: ClassVar[tuple[str, ...]] = ("padding",)
     TYPES: ClassVar[frozenset[TileDataType]] = VEC_ARITH_TYPES
@@ -245,8 +244,6 @@ class TExtractOp(WindowTileOp):
     """
 
     name = "pto.textract"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 2
     MNEMONIC: ClassVar[str] = "TEXTRACT"
     SPEC: ClassVar[str] = "asl/tile/layout-and-rearrangement/layout/TEXTRACT.asl"
 
@@ -264,8 +261,6 @@ class TInsertOp(WindowTileOp):
     """
 
     name = "pto.tinsert"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 3
     MNEMONIC: ClassVar[str] = "TINSERT"
     SOURCES: ClassVar[tuple[str, ...]] = ("old", "src")
     KEEP_SOURCE: ClassVar[str | None] = "old"
@@ -336,8 +331,6 @@ class TImg2ColOp(ParamTileOp):
     """
 
     name = "pto.timg2col"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 4
     MNEMONIC: ClassVar[str] = "TIMG2COL"
     PARAMS: ClassVar[tuple[str, ...]] = ("pos_m", "pos_k")
     TYPES: ClassVar[frozenset[TileDataType]] = IMG2COL_TYPES
@@ -420,8 +413,6 @@ class TMrgSortOp(ParamTileOp):
     """
 
     name = "pto.tmrgsort"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 13
     MNEMONIC: ClassVar[str] = "TMRGSORT"
     SOURCES: ClassVar[tuple[str, ...]] = ("left", "right")
     PARAMS: ClassVar[tuple[str, ...]] = ("descending",)
@@ -484,8 +475,6 @@ class TSortOp(ParamTileOp):
     """
 
     name = "pto.tsort"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 12
     MNEMONIC: ClassVar[str] = "TSORT"
     PARAMS: ClassVar[tuple[str, ...]] = ("descending",)
     RESULTS: ClassVar[tuple[str, ...]] = ("result", "indices")
@@ -576,8 +565,6 @@ class THistogramOp(TeplTileOp):
     """
 
     name = "pto.thistogram"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 8
     MNEMONIC: ClassVar[str] = "THISTOGRAM"
     SOURCES: ClassVar[tuple[str, ...]] = ("src", "filter")
     TYPES: ClassVar[frozenset[TileDataType]] = frozenset({T.U16, T.U32})

@@ -16,19 +16,11 @@ import sys
 from interpreter.kernels import KERNELS
 from passes import pto_form_bundles
 from pto_dialect import isa
-from pto_dialect.bundle import (
-    BINARY_OP_OF_SELECTOR,
-    CUBE_OP_OF_FUNCTION,
-    GENERATOR_OP_OF_SELECTOR,
-    LOCAL_OP_OF_SELECTOR,
-)
-from pto_dialect.compare_ops import COMPARE_SELECT_OP_OF_SELECTOR
-from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR
-from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR
-from pto_dialect.families import TILE_OP_FAMILIES
-from pto_dialect.gm_indexed import GM_OP_OF_FUNCTION, GlobalMemoryOp, GMovOp, TPrefetchOp
+from pto_dialect.bundle import block_unsound
+from pto_dialect.families import TILE_OP_FAMILIES, op_of_selector
+from pto_dialect.gm_indexed import GlobalMemoryOp, GMovOp, TPrefetchOp
 from pto_dialect.ops import CubeMatrixOp
-from pto_dialect.tile_move import MOVE_OP_OF_FUNCTION, LocalMoveOp
+from pto_dialect.tile_move import LocalMoveOp
 
 _CATEGORY = {
     **dict.fromkeys(("TADD", "TSUB", "TMUL", "TMAX", "TMIN"), "arithmetic"),
@@ -47,6 +39,12 @@ def _spec_path(cls) -> str:
     return f"asl/tile/elementwise-tile-tile/{_CATEGORY[cls.MNEMONIC]}/{cls.MNEMONIC}.asl"
 
 
+def _decoded(cls) -> bool:
+    """A decoded block of the op's selector rebuilds this op (the one lookup)."""
+    found = op_of_selector(cls.BLOCK_FAMILY, cls.FUNCTION, cls.MODE)
+    return found is cls and not block_unsound(cls)
+
+
 def _row(cls) -> dict[str, str]:
     if issubclass(cls, CubeMatrixOp):
         f = isa.CUBE_FUNCTIONS.get(cls.FUNCTION)
@@ -56,7 +54,7 @@ def _row(cls) -> dict[str, str]:
         layers = {
             "encoding": f is not None,
             "kernel": mnemonic in KERNELS,
-            "decoded": CUBE_OP_OF_FUNCTION.get(cls.FUNCTION) is cls,
+            "decoded": _decoded(cls),
         }
     elif issubclass(cls, GlobalMemoryOp):
         f = isa.TLSU_FUNCTIONS.get(cls.FUNCTION)
@@ -67,7 +65,7 @@ def _row(cls) -> dict[str, str]:
         layers = {
             "encoding": f is not None and f.name == mnemonic,
             "kernel": mnemonic in KERNELS,
-            "decoded": GM_OP_OF_FUNCTION.get(cls.FUNCTION) is cls,
+            "decoded": _decoded(cls),
         }
     elif issubclass(cls, LocalMoveOp):
         f = isa.TLSU_FUNCTIONS.get(cls.FUNCTION)
@@ -77,7 +75,7 @@ def _row(cls) -> dict[str, str]:
         layers = {
             "encoding": f is not None and f.name == mnemonic,
             "kernel": mnemonic in KERNELS,
-            "decoded": MOVE_OP_OF_FUNCTION.get(cls.FUNCTION) is cls,
+            "decoded": _decoded(cls),
         }
     else:
         key = (cls.MODE, cls.FUNCTION)
@@ -88,11 +86,7 @@ def _row(cls) -> dict[str, str]:
         layers = {
             "encoding": row is not None and row.name == mnemonic,
             "kernel": mnemonic in KERNELS,
-            "decoded": (BINARY_OP_OF_SELECTOR.get(key) or ELEMENTWISE_OP_OF_SELECTOR.get(key)
-                        or LOCAL_OP_OF_SELECTOR.get(key) or GENERATOR_OP_OF_SELECTOR.get(key)
-                        or COMPARE_SELECT_OP_OF_SELECTOR.get(key)
-                        or CONVERT_OP_OF_SELECTOR.get(key))
-            is cls,
+            "decoded": _decoded(cls),
         }
     layers["block"] = any(issubclass(cls, fam) for fam, _ in pto_form_bundles.FORMERS) and not (
         getattr(cls, "BLOCK_UNSOUND", "")

@@ -332,9 +332,9 @@ def test_window_block_form_is_refused_with_the_reason():
     text = _program("pto.textract", [_tile(T.U8, 4, (3, 4), 128)], _tile(T.U8, 4, (2, 2), 128))
     with pytest.raises(PassFailedException, match="tile-schema.asl"):
         bundled(text)
-    from pto_dialect.bundle import LOCAL_OP_OF_SELECTOR
+    from pto_dialect.bundle import block_unsound
 
-    assert all(LOCAL_OP_OF_SELECTOR.get((c.MODE, c.FUNCTION)) is None for c in WINDOW_OPS)
+    assert all(block_unsound(c) for c in WINDOW_OPS)
 
 
 # ---------------------------------------------------------------------------------------

@@ -352,9 +352,11 @@ def test_uncovered_local_block_is_not_modelled():
             if isinstance(c, BStart) else c for c in blk.commands()]  # fmt: skip
     with pytest.raises(NotModelledError, match="TTRANS on Core"):
         _loaded(blk).execute(cmds)
-    from pto_dialect.bundle import BLOCK_UNSOUND_OF_SELECTOR
+    from pto_dialect.bundle import block_unsound
+    from pto_dialect.families import TILE_OPS
 
-    (mode, fn), why = next(iter(BLOCK_UNSOUND_OF_SELECTOR.items()))
+    unsound = next(c for c in TILE_OPS if block_unsound(c))
+    mode, fn, why = unsound.MODE, unsound.FUNCTION, block_unsound(unsound)
     cmds = [replace(c, mode=mode, function=fn) if isinstance(c, BStart) else c
             for c in blk.commands()]  # fmt: skip
     core = _loaded(blk)
@@ -542,11 +544,10 @@ def _table_case(cls) -> tuple[str, tuple[int, ...]]:
 
 
 def _table_ops():
-    from pto_dialect.bundle import BINARY_OP_OF_SELECTOR
-    from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR
+    from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS
+    from pto_dialect.ops import BINARY_OPS
 
-    return sorted({c.name: c for c in (*BINARY_OP_OF_SELECTOR.values(),
-                                       *ELEMENTWISE_OP_OF_SELECTOR.values())}.items())  # fmt: skip
+    return sorted({c.name: c for c in (*BINARY_OPS, *ELEMENTWISE_FAMILY_OPS)}.items())
 
 
 @pytest.mark.parametrize("name,cls", _table_ops(), ids=[n for n, _ in _table_ops()])
@@ -556,11 +557,9 @@ def test_every_binary_and_elementwise_op(name, cls):
 
 
 def _reduce_expand_ops():
-    from pto_dialect.bundle import LOCAL_OP_OF_SELECTOR
-    from pto_dialect.tile_local import ExpandTileOp, ReduceTileOp
+    from pto_dialect.tile_local import EXPAND_OPS, REDUCE_OPS
 
-    return sorted((c.name, c) for c in LOCAL_OP_OF_SELECTOR.values()
-                  if issubclass(c, ReduceTileOp | ExpandTileOp))  # fmt: skip
+    return sorted((c.name, c) for c in (*REDUCE_OPS, *EXPAND_OPS))
 
 
 @pytest.mark.parametrize("name,cls", _reduce_expand_ops(), ids=[n for n, _ in _reduce_expand_ops()])
