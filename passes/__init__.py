@@ -16,7 +16,7 @@ PASS_NAMES = (
     "convert-linalg-to-pto",
     "pto-tile-to-capacity",
     "pto-lower",
-    "pto-form-bundles",
+    "pto-form-blocks",
     "pto-assign-registers",
     "pto-lowering-report",
     "pto-quantize-mx",

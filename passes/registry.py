@@ -13,7 +13,7 @@ from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
 from passes.lowering.fusion import PTOFuseElementwisePass
 from passes.lowering.report import PTOLoweringReportPass
 from passes.pto_assign_registers import PTOAssignRegistersPass
-from passes.pto_form_bundles import PTOFormBundlesPass
+from passes.pto_form_blocks import PTOFormBlocksPass
 from passes.pto_lower import PTOLowerPass
 from passes.pto_quantize_mx import PtoQuantizeMxPass
 from passes.pto_tile_to_capacity import PtoTileToCapacityPass
@@ -22,7 +22,7 @@ PASS_CLASSES: tuple[type[ModulePass], ...] = (
     ConvertLinalgToPtoPass,
     PtoTileToCapacityPass,
     PTOLowerPass,
-    PTOFormBundlesPass,
+    PTOFormBlocksPass,
     PTOAssignRegistersPass,
     PTOLoweringReportPass,
     PtoQuantizeMxPass,

@@ -51,7 +51,7 @@ TL = FaultKind.TILE_LEGALITY
 
 class _TeplElementwise(TeplTileBase):
     """Common base: the ``pad``/``mask`` properties, the selector constants and the
-    constructor used by the parser, the bundle decoder and the passes."""
+    constructor used by the parser, the block decoder and the passes."""
 
     MNEMONIC: ClassVar[str]
     TYPES: ClassVar[frozenset[TileDataType]]

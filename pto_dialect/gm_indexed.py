@@ -9,7 +9,7 @@ table too large for a tile: a gather reads its rows at byte displacements ``row 
 returns the updated tensor (value semantics, like ``pto.tstore``). Every op is a small subclass of
 :class:`GlobalMemoryOp` and one row per concern table: the kernel
 (``interpreter.kernels.indexed``), the encoding (``isa.TLSU_FUNCTIONS``), the block former
-(``passes.pto_form_bundles.FORMERS``), the decoded dispatch (``pto_dialect.families.op_of_selector``).
+(``passes.pto_form_blocks.FORMERS``), the decoded dispatch (``pto_dialect.families.op_of_selector``).
 
 Syntax (one form for all)::
 
@@ -509,11 +509,11 @@ GM_OPS: list[type[GlobalMemoryOp]] = [TPrefetchOp, MGatherOp, MScatterOp, MGathe
 """The global-memory TLSU operations (joins the op registry ``pto_dialect.families``)."""
 
 
-# ---- linked blocks (pto_dialect.bundle: the decoded-dispatch row) ----------------------------
+# ---- linked blocks (pto_dialect.block_ops: the decoded-dispatch row) ----------------------------
 def gm_op_of(block, s, cls: type[GlobalMemoryOp]) -> GlobalMemoryOp:
     """The detached ``cls`` op equivalent to a linked global-memory block (``block``: a
     ``pto.block``; ``s``: its :class:`~pto_dialect.isa.BlockSummary`; ``cls``: the op class its
-    BSTART selects, ``pto_dialect.bundle.op_class_of``). Operands are fresh values
+    BSTART selects, ``pto_dialect.block_ops.op_class_of``). Operands are fresh values
     of the block's operand types: MGATHER* ``(gm, base, index[, mask | expected, replacement])``,
     MSCATTER* ``(data, gm, base, index[, mask])``, TPREFETCH ``(gm, base, row_stride)``, GMOV
     ``(src)``. Raises :class:`PTOFault` (TileLegality) when the block's operands do not fit."""

@@ -3,8 +3,8 @@
 TMOV is a TLSU operation (``BSTART.TMOV``), not a TEPL one, so it has its own small base,
 :class:`LocalMoveOp` (one source, one destination of the same descriptor, the PE mask) and
 one row, :class:`TMovOp`. Its block former, block checks and decoded dispatch are rows of
-the TLSU tables (``pto_dialect.isa.block``, ``passes.pto_form_bundles``,
-``pto_dialect.bundle``); its kernel is ``interpreter.kernels.KERNELS["TMOV"]``.
+the TLSU tables (``pto_dialect.isa.block``, ``passes.pto_form_blocks``,
+``pto_dialect.block_ops``); its kernel is ``interpreter.kernels.KERNELS["TMOV"]``.
 
 NOT modelled (no Shared register state in this project): the Shared TMOV forms of the same
 ``BSTART.TMOV`` carrier, Functions 9 ``TMOV.L2S.INSERT``, 10 ``TMOV.L2S.PUBLISH``, 11

@@ -211,7 +211,7 @@ class WindowTileOp(ParamTileOp):
     0..65535, TEXTRACT: offset + d's valid extent <= src's valid extent; TINSERT: offset +
     src's valid extent <= d's valid extent (Fault_TileLegality). Bit copies.
 
-    Block form: NOT modelled (:data:`WINDOW_BLOCK_UNSOUND`): ``pto-form-bundles`` refuses
+    Block form: NOT modelled (:data:`WINDOW_BLOCK_UNSOUND`): ``pto-form-blocks`` refuses
     these ops with that reason and no decoded block maps to them.
     """
 
@@ -325,7 +325,7 @@ class TImg2ColOp(ParamTileOp):
             filter_height = 2, filter_width = 2, padding = 99>}
             : (!pto.tile<1x4xf32, valid=1x4, mat>) -> !pto.tile<1x4xf32, valid=1x4, mat>
 
-    Block form: NOT modelled (:data:`IMG2COL_BLOCK_UNSOUND`): ``pto-form-bundles`` refuses the
+    Block form: NOT modelled (:data:`IMG2COL_BLOCK_UNSOUND`): ``pto-form-blocks`` refuses the
     op with that reason and no decoded block maps to it.
     Spec: ``asl/tile/layout-and-rearrangement/layout/TIMG2COL.asl``.
     """

@@ -23,12 +23,12 @@ runs as the ASL completes it (``asl/block/model/dispatch/destination-shape.asl``
    ``asl/block/model/dispatch/tile-execution.asl``); the scalar operands (tile-scalar
    scalars, TQUANT/TDEQUANT, TCI/TTRI/TFILLPAD parameters, CUBE post-processing parameters,
    register-base B.DIM values) are read from the dispatching agent's GPRs through the B.IOR /
-   B.DIM selectors in the linked path's B.IOR dense order (:func:`pto_dialect.bundle.
+   B.DIM selectors in the linked path's B.IOR dense order (:func:`pto_dialect.block_ops.
    scalar_roles`);
 5. the block is then the LINKED block of those types (its B.IOR renamed to the ``a<k>``
    convention the values now stand for) and runs exactly as a linked block does: the same
-   reconstruction of the tile-level op and the same checks (:func:`pto_dialect.bundle.
-   check_linked`), the same plan and kernels (:mod:`interpreter.ssa.bundle_functions`);
+   reconstruction of the tile-level op and the same checks (:func:`pto_dialect.block_ops.
+   check_linked`), the same plan and kernels (:mod:`interpreter.ssa.block_functions`);
 6. only then are the destinations allocated and written. Any fault leaves every register
    unchanged.
 
@@ -55,7 +55,7 @@ from interpreter.machine.descriptors import derived_rows
 from interpreter.machine.global_memory import element_bits
 from interpreter.machine.tile_registers import register_storage, run_in_function
 from pto_dialect.attributes import TileType
-from pto_dialect.bundle import (
+from pto_dialect.block_ops import (
     SLOT_GPRS,
     BlockOp,
     check_linked,
@@ -261,7 +261,7 @@ def _cube_auxiliary(s: BlockSummary, ordinal: int, lbs: list[int | None], cap: i
 def linked_commands(cmds: list[Command], n_scalars: int) -> list[Command]:
     """The block's commands with B.IOR RegSrc k renamed to ``a<k>`` for its ``n_scalars``
     scalar parameters (the values read from the named GPRs are passed as the linked block's
-    scalar operands, :data:`pto_dialect.bundle.SLOT_GPRS`)."""
+    scalar operands, :data:`pto_dialect.block_ops.SLOT_GPRS`)."""
     if not n_scalars:
         return list(cmds)
     names = dict(zip(("src0", "src1", "src2")[:n_scalars], SLOT_GPRS))

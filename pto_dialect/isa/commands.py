@@ -1,6 +1,6 @@
 """PTO block commands: the command model and the per-concern selector tables.
 
-Pure Python (no xDSL): shared by the dialect, the bundle IR, the block encoder and the
+Pure Python (no xDSL): shared by the dialect, the block IR, the block encoder and the
 interpreter. Every command is a frozen dataclass holding *raw* field values, so a command can
 carry reserved or malformed values (decoded from a word or built by a tool); the encoder
 refuses only values that do not fit their bit field, and :func:`check_reserved` reports the

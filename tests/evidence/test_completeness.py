@@ -11,7 +11,7 @@ function) must have, keyed by its name:
   reads its selector (``MODE``, ``FUNCTION``) from that row of ``isa.CUBE_FUNCTIONS`` /
   ``isa.TEPL_OPS`` / ``isa.TLSU_FUNCTIONS`` (no class writes a selector of its own), and the
   decoded dispatch finds the op class back (``pto_dialect.families.op_of_selector``);
-* a block-composition row in ``pto-form-bundles`` (its ``FORMERS`` table is keyed by op
+* a block-composition row in ``pto-form-blocks`` (its ``FORMERS`` table is keyed by op
   family, so a member is covered through its base class);
 * a round-trip lit test (a ``CHECK-NEXT`` of its custom form), an invalid lit test (a
   diagnostic of the op) and an execution test (the evidence modules' ``EXECUTED`` sets).
@@ -41,7 +41,7 @@ from interpreter.kernels.status import unary_status
 from interpreter.kernels.ternary import TEXPANDS_ROW, TFMA_ROW
 from passes import get_all_passes
 from pto_dialect import isa
-from pto_dialect.bundle import block_unsound
+from pto_dialect.block_ops import block_unsound
 from pto_dialect.compare_ops import COMPARE_SELECT_OPS
 from pto_dialect.convert_ops import CONVERT_OPS
 from pto_dialect.dialect import PTO
@@ -226,12 +226,12 @@ def test_compare_select_rows(cls):
 
 @pytest.mark.parametrize("cls", ALL_OPS, ids=lambda c: c.name)
 def test_block_composition_row(cls):
-    """pto-form-bundles is table-driven by family (FORMERS: op family -> former)."""
-    pass_cls = get_all_passes()["pto-form-bundles"]()
+    """pto-form-blocks is table-driven by family (FORMERS: op family -> former)."""
+    pass_cls = get_all_passes()["pto-form-blocks"]()
     formers = getattr(sys.modules[pass_cls.__module__], "FORMERS", None)
-    assert formers is not None, "pto-form-bundles exposes no FORMERS table"
+    assert formers is not None, "pto-form-blocks exposes no FORMERS table"
     assert any(issubclass(cls, family) for family, _ in formers), (
-        f"{cls.name}: no block-composition row in pto-form-bundles FORMERS"
+        f"{cls.name}: no block-composition row in pto-form-blocks FORMERS"
     )
 
 

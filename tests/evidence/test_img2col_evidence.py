@@ -191,12 +191,12 @@ def test_tile_level_positions_padding_and_faults():
 
 
 def test_block_form_is_refused_with_the_reason():
-    """No block former and no decoded dispatch (docs/rearrange.md): pto-form-bundles refuses
+    """No block former and no decoded dispatch (docs/rearrange.md): pto-form-blocks refuses
     the op naming the descriptor state, and a linked TIMG2COL block has no tile-level op."""
     from xdsl.utils.exceptions import PassFailedException
 
     from pto_dialect import isa
-    from pto_dialect.bundle import block_unsound, source_roles
+    from pto_dialect.block_ops import block_unsound, source_roles
     from pto_dialect.families import op_of_selector
 
     fmap = "#pto.fmap<nc1hwc0, height = 2, width = 2, filter_height = 2, filter_width = 2>"

@@ -26,7 +26,7 @@ from typing import Any
 
 from xdsl.ir import Operation
 
-from interpreter.ssa.bundle_functions import block_plan, block_stores
+from interpreter.ssa.block_functions import block_plan, block_stores
 from interpreter.ssa.compare_functions import compare_select_plan
 from interpreter.ssa.pto_functions import (
     binary_plan,
@@ -35,7 +35,7 @@ from interpreter.ssa.pto_functions import (
     tload_plan,
     tstore_plan,
 )
-from pto_dialect.bundle import BlockOp
+from pto_dialect.block_ops import BlockOp
 from pto_dialect.compare_ops import COMPARE_SELECT_OPS
 from pto_dialect.convert_ops import CONVERT_OPS
 from pto_dialect.data_movement import TLoadOp, TStoreOp

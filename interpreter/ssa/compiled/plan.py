@@ -37,7 +37,7 @@ from interpreter.observe import observed_step
 from interpreter.ssa.pto_functions import Owned
 from interpreter.ssa.upstream.arith import finish
 from interpreter.ssa.upstream.dtypes import dtype_for
-from pto_dialect.bundle import BlockOp
+from pto_dialect.block_ops import BlockOp
 from pto_dialect.data_movement import TLoadOp
 
 from .batch import batch_plan, tile_op_operands

@@ -1,4 +1,4 @@
-"""Bundle IR: PTO blocks as IR, one op per block command (PTO-SPEC 3, 7; D11-D15).
+"""Block IR: PTO blocks as IR, one op per block command (PTO-SPEC 3, 7; D11-D15).
 
 ``pto.block`` holds one block (``BSTART .. BSTOP``) in its single-block region; each command
 is one ``pto.b.*`` op whose properties are the command's RAW integer fields, so the IR can
@@ -174,7 +174,7 @@ ROW_STRIDE_ATTR = "pto.row_stride"
 """Attribute of a linked TLOAD/TSTORE block (i64, present only when not 1): the op's
 ``row_stride`` (tensor rows between tile rows; the B.IOR row stride is that many tensor rows)."""
 UNASSIGNED_ATTR = "pto.unassigned"
-"""Unit attribute of a block formed by ``pto-form-bundles`` whose register fields (B.IOT
+"""Unit attribute of a block formed by ``pto-form-blocks`` whose register fields (B.IOT
 sources and destination hands) are placeholders until ``pto-assign-registers`` runs."""
 
 # ---------------------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ sources and destination hands) are placeholders until ``pto-assign-registers`` r
 # ---------------------------------------------------------------------------------------------
 
 
-class BundleCommandOp(IRDLOperation):
+class BlockCommandOp(IRDLOperation):
     """Base of the ``pto.b.*`` ops: properties = the raw fields of one isa command."""
 
     COMMAND: ClassVar[type[Command]]
@@ -192,7 +192,7 @@ class BundleCommandOp(IRDLOperation):
         return tuple(f.name for f in fields(cls.COMMAND))
 
     @classmethod
-    def from_command(cls, cmd: Command) -> BundleCommandOp:
+    def from_command(cls, cmd: Command) -> BlockCommandOp:
         op_cls = OP_OF_COMMAND[type(cmd)]
         props: dict[str, Attribute] = {}
         for name in op_cls.field_names():
@@ -300,7 +300,7 @@ class BundleCommandOp(IRDLOperation):
         }
 
     @classmethod
-    def parse(cls, parser: Parser) -> BundleCommandOp:
+    def parse(cls, parser: Parser) -> BlockCommandOp:
         props: dict[str, Attribute] = {}
         names = cls.field_names()
 
@@ -337,7 +337,7 @@ class BundleCommandOp(IRDLOperation):
             raise VerifyException(f"'{self.name}' op must be inside a pto.block")
 
 
-def _command_op(op_name: str, command: type[Command]) -> type[BundleCommandOp]:
+def _command_op(op_name: str, command: type[Command]) -> type[BlockCommandOp]:
     body: dict[str, object] = {
         "name": op_name,
         "COMMAND": command,
@@ -347,7 +347,7 @@ def _command_op(op_name: str, command: type[Command]) -> type[BundleCommandOp]:
     }
     for f in fields(command):
         body[f.name] = opt_prop_def(StringAttr if f.name == "family" else IntAttr)
-    cls = type(command.__name__ + "Op", (BundleCommandOp,), body)
+    cls = type(command.__name__ + "Op", (BlockCommandOp,), body)
     return irdl_op_definition(cls)
 
 
@@ -365,7 +365,7 @@ _OP_NAMES: tuple[tuple[str, type[Command]], ...] = (
     ("pto.b.lstop", isa.LBStop),
     ("pto.b.catr", isa.BCatr),
 )
-OP_OF_COMMAND: dict[type[Command], type[BundleCommandOp]] = {
+OP_OF_COMMAND: dict[type[Command], type[BlockCommandOp]] = {
     cmd: _command_op(name, cmd) for name, cmd in _OP_NAMES
 }
 """isa command class -> ``pto.b.*`` op class."""
@@ -409,7 +409,7 @@ class BlockOp(IRDLOperation):
         ins: list[SSAValue] | None = None,
         out_types: list[Attribute] | None = None,
     ):
-        block = Block([BundleCommandOp.from_command(c) for c in commands])
+        block = Block([BlockCommandOp.from_command(c) for c in commands])
         super().__init__(
             operands=[list(ins or [])],
             result_types=[list(out_types or [])],
@@ -425,7 +425,7 @@ class BlockOp(IRDLOperation):
         """The isa commands of the block, in order (VerifyException on a foreign op)."""
         out: list[Command] = []
         for op in self.body.block.ops:
-            if not isinstance(op, BundleCommandOp):
+            if not isinstance(op, BlockCommandOp):
                 raise VerifyException(f"'pto.block' op may hold only pto.b.* ops, got '{op.name}'")
             out.append(op.to_command())
         return out
@@ -1135,7 +1135,7 @@ def _check_gm_address(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreO
       ``zero``: base 0, so the tensor is GM from address 0: constant offsets 0, ``pe_stride``
       [0, 0];
     * RegSrc1 ``a1``: the GMADDR stride, ``row_stride`` tensor rows (0 B for ``row_stride`` 0);
-      ``zero``: the encoded-zero stride, so ``row_stride`` 0 (rows alias; pto-form-bundles
+      ``zero``: the encoded-zero stride, so ``row_stride`` 0 (rows alias; pto-form-blocks
       emits this form for ``row_stride`` 0);
     * no B.IOR: base 0 and the dense stride ``TileDenseRowStrideBytes(Col)``: as for base 0,
       and ``row_stride`` 1 over a tensor whose rows are exactly Col elements (packed 4-bit GM:
@@ -1191,8 +1191,8 @@ def block_target_attr(block: Operation) -> Attribute:
     return TargetAttr(target_profile(block))
 
 
-BUNDLE_OPS = [BlockOp, *OP_OF_COMMAND.values()]
-"""The bundle ops registered in the ``pto`` dialect."""
+BLOCK_OPS = [BlockOp, *OP_OF_COMMAND.values()]
+"""The block ops (``pto.block``, ``pto.b.*``) registered in the ``pto`` dialect."""
 
 
 def module_of_commands(cmds: list[Command]):
