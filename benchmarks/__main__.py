@@ -29,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_lowering.run(quick=args.quick)
     bench_tile_local.run(quick=args.quick)
     bench_convert.run(quick=args.quick)
+    bench_convert.run_compiled(quick=args.quick)
     bench_elementwise.run(quick=args.quick)
     bench_compare.run(quick=args.quick)
     bench_status.run(quick=args.quick)

@@ -6,6 +6,12 @@
    the compiled engine <= 2x).
 2. ``elementwise`` TREM on 16M si32 elements lowered to tiles (``pto-lower{level=tile}`` and
    blocks) versus one ``kernels.trem`` call on the whole tensors (target <= 1.3x).
+3. The machine model (issue 24): one decoded TREM block on
+   :class:`~interpreter.machine.shared_blocks.Core` and one ``pto.trem`` tile instruction on
+   :class:`~interpreter.machine.tile_registers.TileRegisters` (8x16 si32, one PE and four),
+   run through the direct dispatch (:mod:`interpreter.machine.dispatch`) and through the IR
+   path it replaced (``tests/interpreter/ir_oracle.py``: a function of one op run with
+   ``interpreter.run``); the figure is CPU time per instruction / the direct kernel calls.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import time
 import numpy as np
 
 from benchmarks.bench_kernels import best_of
+from pto_dialect.attributes import MaskAttr
 
 OPS = 200
 
@@ -119,6 +126,56 @@ func.func @rem(%a: tensor<{N}xi32>, %b: tensor<{N}xi32>) -> tensor<{N}xi32> {{
 """The floor-modulo idiom (as in examples/floormod_i32.mlir), lowered to TREM (D6)."""
 
 
+def bench_machine(quick: bool) -> None:
+    from interpreter import kernels
+    from interpreter.machine.shared_blocks import Core
+    from interpreter.machine.tile_registers import TileRegisters
+    from pto_dialect.block_ops import BlockOp
+    from tests.conformance.support import bundled
+    from tests.interpreter.ir_oracle import ir_path
+
+    rng = np.random.default_rng(2)
+    a = rng.integers(-1000, 1000, (8, 16), dtype=np.int32)
+    b = rng.integers(1, 50, (8, 16), dtype=np.int32)
+    direct = cpu_best_of(lambda: kernels.trem_tile(a, b, (8, 16), "null", "S32"), 5, 1000)
+    print("\n== machine model per instruction (8x16 si32 TREM, CPU time; issue 24) ==")
+    number, repeat = (20, 3) if quick else (100, 5)
+    for mask in ("1000", "1111"):
+        pes = mask.count("1")
+        ty = f"!pto.tile<8x16xsi32, pe={mask}>"
+        text = (f"func.func @f(%a: {ty}, %b: {ty}) -> {ty} {{\n  %r = pto.trem %a, %b "
+                f"{{mask = #pto.mask<{mask}>}} : {ty}\n  func.return %r : {ty} }}")  # fmt: skip
+        (blk,) = [op for op in bundled(text).walk() if isinstance(op, BlockOp)]
+        cmds, s = blk.commands(), blk.summary()
+        core = Core()
+        for reg, v, x in zip(s.sources, blk.ins, (a, b), strict=True):
+            core.local.configure(reg, v.type, x)
+
+        def block(core=core, cmds=cmds):
+            core.local.release(core.execute(cmds).destination)
+
+        regs = TileRegisters()
+        for i, x in enumerate((a, b, a)):
+            regs.configure(i, ty, x)
+
+        def instruction(regs=regs, mask=mask):
+            regs.execute("pto.trem", 2, 0, 1, properties={"mask": MaskAttr(mask)})
+
+        figures = []
+        for what, fn in (("block", block), ("tile instruction", instruction)):
+            fn()
+            new = cpu_best_of(fn, repeat, number)
+            with ir_path():
+                fn()
+                old = cpu_best_of(fn, repeat, max(number // 4, 5))
+            k = pes * direct
+            figures.append(f"{what} {new * 1e6:6.1f} us ({new / k:5.1f}x; IR path "
+                           f"{old * 1e6:7.1f} us, {old / k:6.1f}x)")
+        print(f"mask {mask}: {'; '.join(figures)}; {pes} direct kernel call(s) "
+              f"{pes * direct * 1e6:5.1f} us")
+
+
 def run(quick: bool = False) -> None:
     bench_overhead(quick)
+    bench_machine(quick)
     bench_trem_program(1 << 20 if quick else 1 << 24, repeat=2 if quick else 3)

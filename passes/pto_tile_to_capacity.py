@@ -201,14 +201,14 @@ def lower_binary(
         def body(e: Emitter, row: SSAValue, cur: SSAValue, tile=tile, stride=stride):
             c0 = e.index(0)
             if mapped and not tile_op.TILE_ROLES:  # the fill (TEXPANDS): nothing to load
-                tr = e(tile_op.build({"scalar": op.scalars[0]}, tile, PadValue.NULL,
+                tr = e(tile_op.from_roles({"scalar": op.scalars[0]}, tile, PadValue.NULL,
                                      tile.pe_mask)).results[0]  # fmt: skip
                 return e(TStoreOp(tr, cur, [row, c0], pe_stride=stride)).results[0]
             ta = e(TLoadOp(a, [row, c0], tile, pe_stride=stride)).results[0]
             if mapped:  # unary / tile-scalar: one source, the scalar is defined outside
                 roles = dict(zip((*tile_op.TILE_ROLES, *tile_op.SCALAR_ROLES),
                                  [ta, *op.scalars]))  # fmt: skip
-                tr = e(tile_op.build(roles, tile, PadValue.NULL, tile.pe_mask)).results[0]
+                tr = e(tile_op.from_roles(roles, tile, PadValue.NULL, tile.pe_mask)).results[0]
                 return e(TStoreOp(tr, cur, [row, c0], pe_stride=stride)).results[0]
             tb = e(TLoadOp(b, [row, c0], tile, pe_stride=stride)).results[0]
             tr = e(tile_op(ta, tb, tile, mask=tile.pe_mask)).results[0]

@@ -130,9 +130,22 @@ def element_type(dtype: TileDataType) -> Attribute:
     return ELEMENT_TYPES[dtype]
 
 
+_SEEN_DTYPE: dict[int, tuple[Attribute, TileDataType | None]] = {}
+"""``tile_dtype_of`` by the attribute's identity (hashing an attribute walks its parameters;
+the engine asks about the same few type objects thousands of times). Holds the attribute so
+its id is not reused; bounded."""
+
+
 def tile_dtype_of(attr: Attribute) -> TileDataType | None:
     """The TileDataType an IR element type denotes, or None (e.g. signless ``i32``)."""
-    return _TILE_DTYPE_OF.get(attr)
+    hit = _SEEN_DTYPE.get(id(attr))
+    if hit is not None and hit[0] is attr:
+        return hit[1]
+    dt = _TILE_DTYPE_OF.get(attr)
+    if len(_SEEN_DTYPE) >= 4096:
+        _SEEN_DTYPE.clear()
+    _SEEN_DTYPE[id(attr)] = (attr, dt)
+    return dt
 
 
 # --------------------------------------------------------------------------------------

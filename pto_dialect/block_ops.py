@@ -416,6 +416,19 @@ class BlockOp(IRDLOperation):
             regions=[Region(block)],
         )
 
+    def __getstate__(self) -> dict:
+        """Pickled (the module cache) with its decoding memo but not the memo's content key
+        (thousands of small tuples): an unpickled block's memo is trusted only while
+        :func:`unchanged` is active; otherwise the key is computed again and, not matching,
+        the block is decoded again (:func:`decoded`). After :func:`keep_linked_only` the
+        summary is left out too."""
+        state = {k: v for k, v in self.__dict__.items() if k not in DERIVED_KEYS}
+        memo = state.get(_DECODED)
+        if memo is not None:
+            state[_DECODED] = [None, None if state.pop(_LINKED_ONLY, False) else memo[1],
+                               memo[2]]  # fmt: skip
+        return state
+
     # -- views ----------------------------------------------------------------------
     @property
     def linked(self) -> bool:
@@ -735,8 +748,18 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     gm = op_class_of(s, GlobalMemoryOp)
     if gm is not None:
         return gm_op_of(block, s, gm)  # pto_dialect.gm_indexed (MGATHER*, MSCATTER*, GMOV, TPREFETCH)
-    all_in = [v.type for v in linked_ins(block, s)]
-    out_types = [r.type for r in block.outs]
+    return computed_op_of(s, [v.type for v in linked_ins(block, s)], [r.type for r in block.outs])
+
+
+def computed_op_of(s: isa.BlockSummary, all_in: Sequence[Attribute],
+                   out_types: Sequence[Attribute]) -> PTOOp:  # fmt: skip
+    """The detached tile-level op of a TEPL / CUBE block ``s`` whose operands have the types
+    ``all_in`` (its tile sources in B.IOT order, then its scalar parameters in B.IOR dense
+    order; no B.DIM register values) and whose results have the types ``out_types``.
+
+    A linked block takes these from its SSA operands (:func:`tile_op_of`); a decoded block
+    run on registers from its register descriptors (``interpreter.machine.core_local``)."""
+    all_in, out_types = list(all_in), list(out_types)
     tile = TileType | PredicateTileType
     n_tiles = next((i for i, t in enumerate(all_in) if not isinstance(t, tile)), len(all_in))
     in_types, scalar_types = all_in[:n_tiles], all_in[n_tiles:]
@@ -778,9 +801,9 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
             if r not in by_role:
                 by_role[r] = Block(arg_types=[i64]).args[0]
         if issubclass(ew, TileCompareOp):  # B.DATR CMode (reserved codes rejected by check_block)
-            return ew.build(by_role, out_types[0], list(PadValue)[d.pad], mask,
+            return ew.from_roles(by_role, out_types[0], list(PadValue)[d.pad], mask,
                             cmode=CompareMode.of_code(d.cmode))  # fmt: skip
-        return ew.build(by_role, out_types[0], list(PadValue)[d.pad], mask)
+        return ew.from_roles(by_role, out_types[0], list(PadValue)[d.pad], mask)
     local = op_class_of(s, TeplTileOp)
     gen = op_class_of(s, GeneratorTileOp)
     if gen is not None:
@@ -823,6 +846,22 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         mask=mask,
     )
     return cop
+
+
+DERIVED_KEYS: set[str] = set()
+"""``op.__dict__`` keys under which other modules remember facts derived from a block's
+decoding (e.g. the interpreter's operand order): left out when the block is pickled."""
+
+_LINKED_ONLY = "_pto_linked_only"
+"""``op.__dict__`` flag of :func:`keep_linked_only`."""
+
+
+def keep_linked_only(block: BlockOp) -> None:
+    """When ``block`` is pickled, keep only the linked op of its decoding memo, not its
+    summary: the interpreter's batched loops use the linked op alone, so a program loaded
+    from the module cache need not unpickle a summary it does not read (asked for, the
+    summary is decoded again and the memo's linked op stays the same object)."""
+    block.__dict__[_LINKED_ONLY] = True
 
 
 _DECODED = "_pto_decoded"
@@ -896,8 +935,42 @@ def check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
 
 def _check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
     op = tile_op_of(block, s)
-    if target_profile(block) is not TargetProfile.A5:
-        op.attributes["pto.target"] = block_target_attr(block)
+    _verify_tile_op(op, block_target_attr(block) if target_profile(block) is not TargetProfile.A5
+                    else None)  # fmt: skip
+    if isinstance(op, TLoadOp | TStoreOp):
+        _check_move(block, s, op)
+        return op
+    if isinstance(op, LocalMoveOp):
+        _check_local_move(s, op)
+        return op
+    if isinstance(op, GlobalMemoryOp):
+        if errs := gm_block_errors(s, op):
+            raise _fail(FaultKind.TILE_LEGALITY, "; ".join(errs))
+        return op
+    _check_scalar_binding(s)
+    _check_computed(s, op, [v.type for v in block.ins], [r.type for r in block.outs])
+    return op
+
+
+def check_computed(s: isa.BlockSummary, in_types: Sequence[Attribute],
+                   out_types: Sequence[Attribute]) -> PTOOp:  # fmt: skip
+    """:func:`check_linked` of a TEPL / CUBE block bound to tiles of the types ``in_types``
+    (tile sources, then scalar parameters; no B.DIM values) and ``out_types``, on the a5
+    profile: the same detached op (:func:`computed_op_of`), verifier and block/type checks in
+    the same order, the same :class:`PTOFault`. The scalar binding (B.IOR RegSrc k = ``a<k>``,
+    a linked block's naming convention) is not checked: a block run on registers reads its
+    scalars from the GPRs its B.IOR names."""
+    op = computed_op_of(s, in_types, out_types)
+    _verify_tile_op(op, None)
+    _check_computed(s, op, in_types, out_types)
+    return op
+
+
+def _verify_tile_op(op: PTOOp, target: Attribute | None) -> None:
+    """The tile op's verifier (its legality rules) under ``target`` (None: a5): a diagnostic
+    becomes the :class:`PTOFault` of the fault kind it names (default TileLegality)."""
+    if target is not None:
+        op.attributes["pto.target"] = target
     try:
         op.verify_()
     except VerifyException as e:
@@ -907,20 +980,14 @@ def _check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
             if f"[{k}]" in msg:
                 kind = k
         raise _fail(kind, msg.split("] ", 1)[-1]) from None
+
+
+def _check_computed(s: isa.BlockSummary, op: PTOOp, in_types: Sequence[Attribute],
+                    out_types: Sequence[Attribute]) -> None:  # fmt: skip
+    """The block/type agreement of a TEPL / CUBE block whose tile op ``op`` verified."""
     tl = FaultKind.TILE_LEGALITY
-    if isinstance(op, TLoadOp | TStoreOp):
-        _check_move(block, s, op)
-        return op
-    if isinstance(op, LocalMoveOp):
-        _check_local_move(s, op)
-        return op
-    if isinstance(op, GlobalMemoryOp):
-        if errs := gm_block_errors(s, op):
-            raise _fail(tl, "; ".join(errs))
-        return op
-    _check_scalar_binding(s)
-    ins: list[TileType] = [v.type for v in block.ins]  # type: ignore[misc]
-    outs: list[TileType] = [r.type for r in block.outs]  # type: ignore[misc]
+    ins: list[TileType] = list(in_types)  # type: ignore[arg-type]
+    outs: list[TileType] = list(out_types)  # type: ignore[arg-type]
     # The encoded DataType is AType: the `a` operand for CUBE (C comes first in ACC forms),
     # the first source for the binary family (PTO-SPEC 3.1).
     first = (
@@ -963,7 +1030,6 @@ def _check_linked(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
                 f"destination {i} SizeCode {code} ({size_of_code(code)} B) differs from the "
                 f"result tile's capacity {t.capacity} B",
             )
-    return op
 
 
 def _check_local(s: isa.BlockSummary, op: TeplTileOp) -> None:

@@ -32,16 +32,15 @@ from typing import ClassVar
 
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import irdl_attr_definition, irdl_op_definition, operand_def, prop_def, result_def
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 
 from pto_dialect.attributes import PadValue, SimpleEnumAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.faults import FaultKind
 from pto_dialect.isa.commands import TEPL_BY_NAME
-from pto_dialect.ops import print_props, split_props, type_name, verify_same_tiles
+from pto_dialect.ops import type_name, verify_same_tiles
 from pto_dialect.predicate import PredicateTileType
+from pto_dialect.syntax import OperandListSyntax
 
 TL = FaultKind.TILE_LEGALITY
 _EW = "asl/tile/elementwise-tile-tile/logical"
@@ -90,37 +89,17 @@ def _same_geometry(op, what: str, pred: PredicateTileType, tile: TileType, tile_
                        f"{op.mask.data}; all bindings share one mask", "PTO-SPEC 2, D13")  # fmt: skip
 
 
-class _CompareSelectBase(TeplElementwiseOp):
-    """Shared syntax: ``%r = pto.<op> <operands> [{props}] : (<operand types>) -> <result>``."""
+class _CompareSelectBase(OperandListSyntax, TeplElementwiseOp):
+    """Shared syntax: ``%r = pto.<op> <operands> [{props}] : (<operand types>) -> <result>``
+    (:class:`~pto_dialect.syntax.OperandListSyntax`)."""
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_props(printer, self, self.PROPERTY_DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_function_type([v.type for v in self.operands], [self.results[0].type])
+    assembly_format = None
+    custom_directives = ()
 
     @classmethod
-    def parse(cls, parser: Parser):
-        n = len(cls.TILE_ROLES) + len(cls.SCALAR_ROLES)
-        names = [parser.parse_unresolved_operand()]
-        for _ in range(n - 1):
-            parser.parse_punctuation(",")
-            names.append(parser.parse_unresolved_operand())
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        ft = parser.parse_function_type()
-        if len(ft.inputs.data) != n or len(ft.outputs.data) != 1:
-            parser.raise_error(f"{cls.name} takes {n} operand types and one result type", pos)
-        operands = [parser.resolve_operand(nm, t) for nm, t in zip(names, ft.inputs.data)]
-        props, others = split_props(cls, attrs)
+    def from_syntax(cls, values, result_types):
         op = cls.__new__(cls)
-        TeplElementwiseOp.__init__(op, operands, ft.outputs.data[0])
-        op.properties.update(props)
-        for k, v in cls.PROPERTY_DEFAULTS.items():
-            op.properties.setdefault(k, v)
-        op.attributes.update(others)
+        TeplElementwiseOp.__init__(op, values, result_types[0])
         return op
 
 
@@ -151,8 +130,8 @@ class TileCompareOp(_CompareSelectBase):
         self.properties["cmode"] = CompareModeAttr(cmode)
 
     @classmethod
-    def build(cls, by_role, result_type, pad, mask, cmode: CompareMode = CompareMode.EQ):
-        op = super().build(by_role, result_type, pad, mask)
+    def from_roles(cls, by_role, result_type, pad, mask, cmode: CompareMode = CompareMode.EQ):
+        op = super().from_roles(by_role, result_type, pad, mask)
         op.properties["cmode"] = CompareModeAttr(cmode)
         return op
 

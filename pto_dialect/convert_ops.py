@@ -29,8 +29,6 @@ from xdsl.irdl import (
     result_def,
     var_operand_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 
 from pto_dialect.attributes import (
     MaskAttr,
@@ -43,7 +41,8 @@ from pto_dialect.attributes import (
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.geometry import Layout, Location, Storage
-from pto_dialect.ops import TeplTileBase, print_props, split_props, type_name
+from pto_dialect.ops import TeplTileBase, type_name
+from pto_dialect.syntax import OperandListSyntax
 
 TL = FaultKind.TILE_LEGALITY
 T = TileDataType
@@ -75,7 +74,7 @@ QUANT_INT_TYPES = frozenset({T.S8, T.U8})
 _FMT = "asl/tile/irregular-and-complex/format-conversion"
 
 
-class ConvertTileOp(TeplTileBase):
+class ConvertTileOp(OperandListSyntax, TeplTileBase):
     """Family base of the format conversions: ``d = convert(src[, scalars])`` on the valid
     rectangle, the destination of its own element type (module docstring)."""
 
@@ -126,33 +125,10 @@ class ConvertTileOp(TeplTileBase):
         """The BSTART DataType: the source's element type."""
         return self.source.type.dtype  # type: ignore[union-attr]
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list([self.source, *self.scalars], printer.print_operand)
-        print_props(printer, self, self.PROPERTY_DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_function_type([self.source.type, *(s.type for s in self.scalars)],
-                                    [self.result.type])  # fmt: skip
-
     @classmethod
-    def parse(cls, parser: Parser) -> ConvertTileOp:
-        pos = parser.pos
-        names = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        if len(ft.inputs.data) != len(names) or len(ft.outputs.data) != 1:
-            parser.raise_error(
-                f"{cls.name} takes {len(names)} operand type(s) and one result type", pos, parser.pos
-            )
-        vals = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data)]
-        props, others = split_props(cls, attrs)
+    def from_syntax(cls, values, result_types):
         op = cls.__new__(cls)
-        ConvertTileOp.__init__(op, vals[0], ft.outputs.data[0], vals[1:])
-        op.properties.update(props)
-        op.attributes.update(others)
+        ConvertTileOp.__init__(op, values[0], result_types[0], values[1:])
         return op
 
     def refs(self, extra: str = "") -> str:

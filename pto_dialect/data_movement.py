@@ -144,6 +144,8 @@ class TileMoveOp(PTOOp):
     """Common parts of the data-movement ops: 2-D offsets and a per-PE stride."""
 
     TENSOR_ROLE: ClassVar[str]
+    SYNTAX_VALUES: ClassVar[tuple[str, ...]]
+    """The operands written before the offsets, in order."""
 
     @property
     def gm_and_tile_types(self) -> tuple[Attribute, Attribute]:
@@ -166,11 +168,11 @@ class TileMoveOp(PTOOp):
         return isinstance(gm, TensorType) and is_packed_gm(gm.element_type, tile)
 
     def _verify_move(self, tensor_t: Attribute, tile_t: Attribute, offsets: Sequence[SSAValue]):
-        if not isinstance(tensor_t, TensorType) or tensor_t.get_num_dims() != 2:
+        # The operand definitions already hold a TensorType, a TileType and index offsets.
+        assert isinstance(tensor_t, TensorType) and isinstance(tile_t, TileType)
+        if tensor_t.get_num_dims() != 2:
             raise self.fault(TL, f"{self.TENSOR_ROLE} must be a 2-D ranked tensor, got {type_name(tensor_t)}", "docs/dialect.md")
-        if not isinstance(tile_t, TileType):
-            raise self.fault(TL, "tile must be a !pto.tile", "PTO-SPEC 2")
-        if len(offsets) != 2 or any(not isinstance(o.type, IndexType) for o in offsets):
+        if len(offsets) != 2:
             raise self.fault(TL, "takes exactly two index offsets", "docs/dialect.md")
         packed = is_packed_gm(tensor_t.element_type, tile_t)
         if not packed and not element_types_compatible(tensor_t.element_type, tile_t.element_type):
@@ -220,48 +222,77 @@ class TileMoveOp(PTOOp):
                     "docs/dialect.md",
                 )
 
-    @staticmethod
-    def _print_offsets(printer: Printer, offsets: Sequence[SSAValue]):
+    # -- syntax: ``%v[, %w][%i, %j] [{pe_stride = [a, b], row_stride = n, pad = p}] : T -> R``
+    # (``SYNTAX_VALUES`` are the operands before the offsets; ``T`` is the first one's type,
+    # ``R`` the result's, which is also the type of the later ones: tstore's dest)
+    def print(self, printer: Printer) -> None:
+        values = [getattr(self, r) for r in self.SYNTAX_VALUES]
+        printer.print_string(" ")
+        printer.print_list(values, printer.print_operand)
         printer.print_string("[")
-        printer.print_list(offsets, printer.print_operand)
+        printer.print_list(self.offsets, printer.print_operand)  # type: ignore[attr-defined]
         printer.print_string("]")
-
-    def _print_props(self, printer: Printer, with_pad: bool):
-        stride = self.pe_stride.get_values()
+        stride = self.pe_stride.get_values()  # type: ignore[attr-defined]
         items = []
         if any(stride):
             items.append(f"pe_stride = [{stride[0]}, {stride[1]}]")
         if self.row_step != 1:
             items.append(f"row_stride = {self.row_step}")
-        if with_pad and self.pad.data is not PadValue.NULL:
-            items.append(f"pad = {self.pad.data.value}")
+        pad = self.properties.get("pad")
+        if isinstance(pad, PadValueAttr) and pad.data is not PadValue.NULL:
+            items.append(f"pad = {pad.data.value}")
         if items:
             printer.print_string(" {" + ", ".join(items) + "}")
+        printer.print_string(" : ")
+        printer.print_attribute(values[0].type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.results[0].type)
 
-    @staticmethod
-    def _parse_props(parser: Parser) -> tuple[list[int], PadValue, int]:
-        stride, pad, rows = [0, 0], PadValue.NULL, 1
-        if parser.parse_optional_punctuation("{") is None:
-            return stride, pad, rows
+    @classmethod
+    def parse(cls, parser: Parser) -> TileMoveOp:
+        names = [parser.parse_unresolved_operand()]
+        for _ in cls.SYNTAX_VALUES[1:]:
+            parser.parse_punctuation(",")
+            names.append(parser.parse_unresolved_operand())
+        offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        has_pad = "pad" in cls.get_irdl_definition().properties
+        props: dict[str, Attribute] = {"pe_stride": DenseArrayBase.from_list(i64, [0, 0])}
+        if has_pad:
+            props["pad"] = PadValueAttr(PadValue.NULL)
 
         def one():
+            pos = parser.pos
             kw = parser.parse_identifier()
             parser.parse_punctuation("=")
-            nonlocal stride, pad, rows
             if kw == "pe_stride":
                 stride = parser.parse_comma_separated_list(
                     parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
                 )
+                props["pe_stride"] = DenseArrayBase.from_list(i64, stride)
+            elif kw == "pad" and has_pad:
+                props["pad"] = PadValueAttr(parser.parse_str_enum(PadValue))
             elif kw == "pad":
-                pad = parser.parse_str_enum(PadValue)
+                parser.raise_error(f"{cls.name} has no pad property", pos, parser.pos)
             elif kw == "row_stride":
-                rows = parser.parse_integer(allow_boolean=False)
+                props.update(cls._row_prop(parser.parse_integer(allow_boolean=False)))
             else:
-                parser.raise_error(f"unknown property '{kw}' (pe_stride, row_stride, pad)")
+                parser.raise_error(f"unknown property '{kw}' (pe_stride, row_stride, pad)", pos)
 
-        parser.parse_comma_separated_list(parser.Delimiter.NONE, one)
-        parser.parse_punctuation("}")
-        return stride, pad, rows
+        if parser.parse_optional_punctuation("{") is not None:
+            parser.parse_comma_separated_list(parser.Delimiter.NONE, one)
+            parser.parse_punctuation("}")
+        parser.parse_punctuation(":")
+        first = parser.parse_type()
+        parser.parse_punctuation("->")
+        result = parser.parse_type()
+        types = [first] + [result] * (len(names) - 1)
+        values = [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+        index = IndexType()
+        return cls.build(
+            operands=[*values, [parser.resolve_operand(o, index) for o in offs]],
+            result_types=[result],
+            properties=props,
+        )
 
     @staticmethod
     def _row_prop(row_stride: int) -> dict[str, Attribute]:
@@ -283,6 +314,7 @@ class TLoadOp(TileMoveOp):
 
     name = "pto.tload"
     TENSOR_ROLE: ClassVar[str] = "source"
+    SYNTAX_VALUES: ClassVar[tuple[str, ...]] = ("source",)
 
     source = operand_def(TensorType)
     offsets = var_operand_def(IndexType)
@@ -316,37 +348,6 @@ class TLoadOp(TileMoveOp):
     def verify_(self) -> None:
         self._verify_move(self.source.type, self.result.type, self.offsets)
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        self._print_offsets(printer, self.offsets)
-        self._print_props(printer, with_pad=True)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TLoadOp:
-        src = parser.parse_unresolved_operand()
-        offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        stride, pad, rows = cls._parse_props(parser)
-        parser.parse_punctuation(":")
-        st = parser.parse_type()
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
-        if not isinstance(rt, TileType):
-            parser.raise_error("pto.tload produces a !pto.tile")
-        index = IndexType()
-        return cls(
-            parser.resolve_operand(src, st),
-            [parser.resolve_operand(o, index) for o in offs],
-            rt,
-            pe_stride=stride,
-            pad=pad,
-            row_stride=rows,
-        )
-
 
 @irdl_op_definition
 class TStoreOp(TileMoveOp):
@@ -360,6 +361,7 @@ class TStoreOp(TileMoveOp):
 
     name = "pto.tstore"
     TENSOR_ROLE: ClassVar[str] = "destination"
+    SYNTAX_VALUES: ClassVar[tuple[str, ...]] = ("tile", "dest")
 
     tile = operand_def(TileType)
     dest = operand_def(TensorType)
@@ -390,40 +392,6 @@ class TStoreOp(TileMoveOp):
         if self.result.type != self.dest.type:
             raise self.fault(TL, "result type must be the destination tensor's type", "docs/dialect.md")
         self._verify_move(self.dest.type, self.tile.type, self.offsets)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.tile)
-        printer.print_string(", ")
-        printer.print_operand(self.dest)
-        self._print_offsets(printer, self.offsets)
-        self._print_props(printer, with_pad=False)
-        printer.print_string(" : ")
-        printer.print_attribute(self.tile.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.dest.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TStoreOp:
-        tile = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        dst = parser.parse_unresolved_operand()
-        offs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        stride, pad, rows = cls._parse_props(parser)
-        if pad is not PadValue.NULL:
-            parser.raise_error("pto.tstore has no pad property")
-        parser.parse_punctuation(":")
-        tt = parser.parse_type()
-        parser.parse_punctuation("->")
-        dt = parser.parse_type()
-        index = IndexType()
-        return cls(
-            parser.resolve_operand(tile, tt),
-            parser.resolve_operand(dst, dt),
-            [parser.resolve_operand(o, index) for o in offs],
-            pe_stride=stride,
-            row_stride=rows,
-        )
 
 
 DATA_MOVEMENT_OPS = [TLoadOp, TStoreOp]

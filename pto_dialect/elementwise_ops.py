@@ -21,20 +21,12 @@ from typing import ClassVar
 from xdsl.dialects.builtin import AnyFloat, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import irdl_op_definition, operand_def, result_def
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 
 from pto_dialect.attributes import MaskAttr, PadValue, PadValueAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, VEC_FLOAT_TYPES, VEC_INT_TYPES, TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.isa.commands import TEPL_BY_NAME
-from pto_dialect.ops import (
-    TeplTileBase,
-    print_props,
-    split_props,
-    type_name,
-    verify_same_tiles,
-)
+from pto_dialect.ops import TeplTileBase, type_name, verify_same_tiles
 from pto_dialect.status_rules import (
     EXP_STATUS,
     LOG_STATUS,
@@ -45,6 +37,7 @@ from pto_dialect.status_rules import (
     SQRT_STATUS,
     UnaryStatus,
 )
+from pto_dialect.syntax import DefaultsFirst, ResultTypeFirst
 
 TL = FaultKind.TILE_LEGALITY
 
@@ -61,6 +54,11 @@ class _TeplElementwise(TeplTileBase):
     TILE_ROLES: ClassVar[tuple[str, ...]] = ("source",)
     SCALAR_ROLES: ClassVar[tuple[str, ...]] = ()
 
+    custom_directives = (DefaultsFirst, ResultTypeFirst)
+    assembly_format = (
+        "custom<DefaultsFirst>() operands attr-dict "
+        "`:` custom<ResultTypeFirst>(type(operands), type(results))"
+    )
 
     def __init__(
         self,
@@ -77,7 +75,9 @@ class _TeplElementwise(TeplTileBase):
         )
 
     @classmethod
-    def build(cls, by_role: dict[str, SSAValue], result_type: Attribute, pad: PadValue, mask: str):
+    def from_roles(
+        cls, by_role: dict[str, SSAValue], result_type: Attribute, pad: PadValue, mask: str
+    ):
         """The op from its operands by role (the decoded-block rebuild)."""
         op = cls.__new__(cls)
         roles = (*cls.TILE_ROLES, *cls.SCALAR_ROLES)
@@ -89,39 +89,6 @@ class _TeplElementwise(TeplTileBase):
 
     def scalar_operands(self) -> list[SSAValue]:
         return list(self.operands[len(self.TILE_ROLES) :])
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_props(printer, self, self.PROPERTY_DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.results[0].type)
-        for s in self.scalar_operands():
-            printer.print_string(", ")
-            printer.print_attribute(s.type)
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        n = len(cls.TILE_ROLES) + len(cls.SCALAR_ROLES)
-        names = [parser.parse_unresolved_operand()]
-        for _ in range(n - 1):
-            parser.parse_punctuation(",")
-            names.append(parser.parse_unresolved_operand())
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        tile_t = parser.parse_type()
-        scalar_ts = []
-        for _ in cls.SCALAR_ROLES:
-            parser.parse_punctuation(",")
-            scalar_ts.append(parser.parse_type())
-        types = [tile_t] * len(cls.TILE_ROLES) + scalar_ts
-        props, others = split_props(cls, attrs)
-        op = cls.__new__(cls)
-        operands = [parser.resolve_operand(nm, t) for nm, t in zip(names, types)]
-        _TeplElementwise.__init__(op, operands, tile_t)
-        op.properties.update(props)
-        op.attributes.update(others)
-        return op
 
     def verify_(self) -> None:
         if self.mask.is_zero:  # a strict no-op with no checks (PTO-SPEC 2, D12)

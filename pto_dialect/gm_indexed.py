@@ -49,8 +49,6 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from pto_dialect.attributes import MaskAttr, PadValue, PadValueAttr, TileType
@@ -59,7 +57,8 @@ from pto_dialect.geometry import Storage
 from pto_dialect.isa.commands import PE_MODE_MASKS, BlockFamily
 from pto_dialect.ops import PTOOp, type_name
 from pto_dialect.predicate import PredicateTileType
-from pto_dialect.tile_local_base import print_operands_and_type, shape_text
+from pto_dialect.syntax import OperandListSyntax
+from pto_dialect.tile_local_base import shape_text
 
 TL = FaultKind.TILE_LEGALITY
 DOCS = "docs/gm-indexed.md"
@@ -83,7 +82,7 @@ def carrier_or_packed_supported(dt) -> bool:
 CARRIER_RULE = "TileCarrierOrPackedBaselineDataTypeSupported: at most 32-bit carriers or 4-bit"
 
 
-class GlobalMemoryOp(PTOOp):
+class GlobalMemoryOp(OperandListSyntax, PTOOp):
     """Base of the global-memory TLSU operations (module docstring). Subclasses declare their
     operands (in the order printed) and results, and the table constants:
 
@@ -103,26 +102,9 @@ class GlobalMemoryOp(PTOOp):
     PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
         "pad": PadValueAttr(PadValue.NULL), "mask": MaskAttr("1111")}  # fmt: skip
 
-    def print(self, printer: Printer) -> None:
-        print_operands_and_type(printer, self, list(self.operands), list(self.results))
-
     @classmethod
-    def parse(cls, parser: Parser) -> GlobalMemoryOp:
-        pos = parser.pos
-        names = parser.parse_optional_undelimited_comma_separated_list(
-            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand) or []
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        ins, outs = ft.inputs.data, ft.outputs.data
-        if len(ins) != len(names):
-            parser.raise_error(f"{cls.name}: {len(names)} operands but {len(ins)} operand types",
-                               pos, parser.pos)  # fmt: skip
-        props = {k: attrs.pop(k) for k in list(attrs) if k in cls.get_irdl_definition().properties}
-        op = cls.build(operands=[parser.resolve_operand(n, t) for n, t in zip(names, ins)],
-                       result_types=list(outs), properties=props)  # fmt: skip
-        op.attributes.update(attrs)
-        return op
+    def from_syntax(cls, values, result_types) -> GlobalMemoryOp:
+        return cls.build(operands=values, result_types=result_types)
 
     # -- helpers for the rules ----------------------------------------------------------------
     @property

@@ -23,6 +23,7 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     AttrSizedResultSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -69,6 +70,7 @@ from pto_dialect.postprocess import (
     QuantOp,
     pre_quant_output_type,
 )
+from pto_dialect.syntax import DefaultsFirst, SharedType, print_props, split_props
 
 IL = FaultKind.ILLEGAL_INSTRUCTION
 BC = FaultKind.BUNDLE_CONTROL
@@ -124,45 +126,20 @@ class PTOOp(IRDLOperation):
 class TeplTileBase(PTOOp):
     """Properties every TEPL (vector / SFU) tile op has: the B.DATR PadValue of its padding
     (D9, default Null) and its PE mask (D13, default all four); both are elided from the
-    custom syntax at their defaults."""
+    custom syntax at their defaults (``ParsePropInAttrDict``: the declarative formats of the
+    families print and parse the properties in the attribute dictionary)."""
 
     pad = prop_def(PadValueAttr, PadValueAttr(PadValue.NULL))
     mask = prop_def(MaskAttr, MaskAttr("1111"))
 
     traits = traits_def(Pure())
+    irdl_options = (ParsePropInAttrDict(),)
 
     BLOCK_FAMILY: ClassVar[BlockFamily | None] = BlockFamily.TEPL
     PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
         "pad": PadValueAttr(PadValue.NULL),
         "mask": MaskAttr("1111"),
     }
-
-
-# ======================================================================================
-# Custom syntax shared by the families
-# ======================================================================================
-
-
-def print_props(printer: Printer, op: Operation, defaults: dict[str, Attribute]) -> None:
-    # Properties in declaration order (not construction order), so printing is canonical.
-    order = list(type(op).get_irdl_definition().properties)  # type: ignore[attr-defined]
-    shown = {
-        k: op.properties[k]
-        for k in sorted(op.properties, key=lambda k: order.index(k) if k in order else len(order))
-        if k not in ("operandSegmentSizes", "resultSegmentSizes")
-        and defaults.get(k) != op.properties[k]
-    }
-    shown.update(op.attributes)
-    if shown:
-        printer.print_string(" ")
-        printer.print_attr_dict(shown)
-
-
-def split_props(op_cls: type[IRDLOperation], attrs: dict[str, Attribute]):
-    prop_names = set(op_cls.get_irdl_definition().properties)
-    props = {k: v for k, v in attrs.items() if k in prop_names}
-    others = {k: v for k, v in attrs.items() if k not in prop_names}
-    return props, others
 
 
 # ======================================================================================
@@ -418,8 +395,7 @@ class _Tiles:
     def t(self, v: SSAValue | None, role: str) -> TileType | None:
         if v is None:
             return None
-        if not isinstance(v.type, TileType):
-            raise self.op.fault(TL, f"{role} must be a !pto.tile, got {type_name(v.type)}", "PTO-SPEC 2")
+        assert isinstance(v.type, TileType), "the operand definitions hold tiles"
         return v.type
 
 
@@ -801,19 +777,16 @@ def cube_postprocess_presence(c: CubeCheck) -> None:
 
 
 def _cube_tiles(c: CubeCheck) -> list[tuple[str, TileType]]:
-    """Every tile operand and result of the op by role; a non-tile operand or result that
-    must be a tile is TileLegality (PTO-SPEC 2)."""
-    op, fail = c.op, c.fail
+    """Every tile operand and result of the op by role (the operand and result definitions
+    make every role but the integer scalars a tile)."""
+    op = c.op
     all_tiles: list[tuple[str, TileType]] = []
     for role, v in c.roles.items():
-        if isinstance(v.type, TileType):
+        if isinstance(v.type, TileType):  # the others are the integer scalars (their definitions)
             all_tiles.append((role, v.type))
-        elif role not in ("quant_scalar", "lrelu_scalar"):
-            raise fail(TL, f"{role} must be a !pto.tile, got {type_name(v.type)}", "PTO-SPEC 2")
     for role, r in (("d", op.d), ("row_max", op.row_max), ("group_max", op.group_max)):
         if r is not None:
-            if not isinstance(r.type, TileType):
-                raise fail(TL, f"result {role} must be a !pto.tile", "PTO-SPEC 2")
+            assert isinstance(r.type, TileType), "the result definitions hold tiles"
             all_tiles.append((role, r.type))
     return all_tiles
 
@@ -904,10 +877,7 @@ def cube_primaries(c: CubeCheck) -> None:
                 f"{' or '.join(x.value for x in layouts)}",
                 "PTO-SPEC 4, D10",
             )
-        if t.location_kind is not Location.MAT:
-            raise fail(
-                TL, f"{role}: CUBE primaries live in mat, got {t.location_kind.value}", "PTO-SPEC 2, D10"
-            )
+        # a CUBE layout is in mat by the tile type's own rule (cube_location_errors)
         sc = c.tile(f"{role}_scale")
         if sc is not None:
             _expect_row_major(c.op, f"{role}_scale", sc, scale_shapes[role], TileDataType.E8M0,
@@ -938,8 +908,7 @@ def cube_bias_and_accumulator(c: CubeCheck) -> None:
             f"c: layout {t.layout_kind.value} must be a's layout {c.a.layout_kind.value}",
             "PTO-SPEC 3.1, D10",
         )
-    if t.location_kind is not Location.MAT:
-        raise fail(TL, f"c: CUBE primaries live in mat, got {t.location_kind.value}", "PTO-SPEC 2, D10")
+    # in a's CUBE layout, c is in mat by the tile type's own rule (cube_location_errors)
     if t.valid_shape != (m, n):
         raise fail(
             TL, f"c: valid shape {t.valid_shape[0]}x{t.valid_shape[1]} must be {m}x{n}", "PTO-SPEC 3.1"
@@ -960,8 +929,7 @@ def cube_destinations(c: CubeCheck) -> None:
             f"d: layout {d.layout_kind.value} must be a's layout {a.layout_kind.value}",
             "PTO-SPEC 4, D10",
         )
-    if d.location_kind is not Location.MAT:
-        raise fail(TL, f"d: destination lives in mat, got {d.location_kind.value}", "PTO-SPEC 4, D10")
+    # in a's CUBE layout, d is in mat by the tile type's own rule (cube_location_errors)
     if d.valid_shape != (m, n):
         raise fail(TL, f"d: valid shape {d.valid_shape[0]}x{d.valid_shape[1]} must be {m}x{n}", "PTO-SPEC 4")
     if d.dtype is not out_dt:
@@ -1053,6 +1021,11 @@ class BinaryTileOp(TeplTileBase):
     rhs = operand_def(TileType)
     result = result_def(TileType)
 
+    custom_directives = (DefaultsFirst, SharedType)
+    assembly_format = (
+        "custom<DefaultsFirst>() $lhs `,` $rhs attr-dict "
+        "`:` custom<SharedType>(type(operands), type(results))"
+    )
 
     def __init__(
         self,
@@ -1068,42 +1041,6 @@ class BinaryTileOp(TeplTileBase):
             result_types=[result_type or lhs.type],
             properties={"pad": PadValueAttr(pad), "mask": MaskAttr(mask)},
         )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        print_props(printer, self, self.PROPERTY_DEFAULTS)
-        printer.print_string(" : ")
-        if self.lhs.type == self.rhs.type == self.result.type:
-            printer.print_attribute(self.result.type)
-        else:
-            printer.print_function_type([self.lhs.type, self.rhs.type], [self.result.type])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> BinaryTileOp:
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        if parser._current_token.text == "(":
-            ft = parser.parse_function_type()
-            if len(ft.inputs.data) != 2 or len(ft.outputs.data) != 1:
-                parser.raise_error(f"{cls.name} takes (lhs, rhs) -> result types", pos, parser.pos)
-            tl, tr, tres = ft.inputs.data[0], ft.inputs.data[1], ft.outputs.data[0]
-        else:
-            tl = tr = tres = parser.parse_type()
-        props, others = split_props(cls, attrs)
-        op = cls.__new__(cls)
-        BinaryTileOp.__init__(
-            op, parser.resolve_operand(lhs, tl), parser.resolve_operand(rhs, tr), tres
-        )
-        op.properties.update(props)
-        op.attributes.update(others)
-        return op
 
     def verify_(self) -> None:
         # Mask 0 is a strict no-op with no checks (PTO-SPEC 2, D12).
@@ -1125,9 +1062,7 @@ def verify_same_tiles(
     tile is a Local row-major ``!pto.tile`` held by the op's PEs, the element type of
     ``type_role`` (default: the first role) is in ``types``, and all tiles match the first
     exactly (element type, physical and valid shape, capacity)."""
-    for role, t in tiles.items():
-        if not isinstance(t, TileType):
-            raise op.fault(TL, f"{role} must be a !pto.tile, got {type_name(t)}", "PTO-SPEC 2")
+    assert all(isinstance(t, TileType) for t in tiles.values()), "the definitions hold tiles"
     names = list(tiles)
     lname = names[0]
     lt: TileType = tiles[lname]  # type: ignore[assignment]

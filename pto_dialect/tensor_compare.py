@@ -29,14 +29,13 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from pto_dialect.compare_ops import CompareMode, TSelOp
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
+from pto_dialect.syntax import SignKeyword, Words
 from pto_dialect.tensor_ops import floor_mod_dtype, static_shape
 
 TL = FaultKind.TILE_LEGALITY
@@ -58,6 +57,12 @@ class CmpSelOp(PTOOp):
     signedness = opt_prop_def(StringAttr)
 
     traits = traits_def(Pure())
+
+    custom_directives = (Words, SignKeyword)
+    assembly_format = (
+        "custom<Words>($mode) custom<SignKeyword>($signedness) $lhs `,` $rhs `,` $on_true `,` "
+        "$on_false attr-dict `:` functional-type(operands, results)"
+    )
 
     def __init__(self, mode: str, lhs: SSAValue, rhs: SSAValue, on_true: SSAValue,
                  on_false: SSAValue, signedness: str | None = None,
@@ -89,41 +94,13 @@ class CmpSelOp(PTOOp):
         assert dt is not None, "verified"
         return dt
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.mode.data} ")
-        if self.signedness is not None:
-            printer.print_string(f"{self.signedness.data} ")
-        printer.print_list(self.operands, printer.print_operand)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type([v.type for v in self.operands], [self.result.type])
-
     @classmethod
-    def parse(cls, parser: Parser) -> CmpSelOp:
-        pos = parser.pos
-        mode = parser.parse_identifier()
-        if mode not in CompareMode._value2member_map_:
-            parser.raise_error(f"unknown comparison '{mode}' (expected one of "
-                               f"{', '.join(m.value for m in CompareMode)})", pos, parser.pos)  # fmt: skip
-        sign = None
-        for kw in ("signed", "unsigned"):
-            if parser.parse_optional_keyword(kw) is not None:
-                sign = kw
-                break
-        names = parser.parse_comma_separated_list(parser.Delimiter.NONE,
-                                                  parser.parse_unresolved_operand)  # fmt: skip
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        ft = parser.parse_function_type()
-        if len(names) != 4 or len(ft.inputs.data) != 4 or len(ft.outputs.data) != 1:
-            parser.raise_error("pto.cmpsel takes four operands (a, b, t, f) and one result", pos)
-        vals = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data)]
-        op = cls(mode, *vals, signedness=sign, result_type=ft.outputs.data[0])
-        op.attributes.update(attrs)
-        return op
+    def word_error(cls, mode: str) -> str | None:
+        """The parse error of an unknown comparison (:class:`~pto_dialect.syntax.Words`)."""
+        if mode in CompareMode._value2member_map_:
+            return None
+        return (f"unknown comparison '{mode}' (expected one of "
+                f"{', '.join(m.value for m in CompareMode)})")  # fmt: skip
 
     def verify_(self) -> None:
         if self.mode.data not in CompareMode._value2member_map_:

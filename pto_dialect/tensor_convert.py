@@ -24,6 +24,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import IntegerType, Signedness, StringAttr, TensorType, UnitAttr
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
+    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -31,15 +32,14 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from pto_dialect.attributes import RoundingMode, RoundingModeAttr
 from pto_dialect.convert_ops import E8M0_SOURCES, TCvtOp
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
-from pto_dialect.ops import PTOOp, print_props, split_props, type_name
+from pto_dialect.ops import PTOOp, type_name
+from pto_dialect.syntax import DefaultsFirst
 from pto_dialect.tensor_ops import floor_mod_dtype, static_shape
 
 TL = FaultKind.TILE_LEGALITY
@@ -66,7 +66,15 @@ class ConvertOp(PTOOp):
 
     traits = traits_def(Pure())
 
-    DEFAULTS: ClassVar[dict[str, Attribute]] = {"rmode": RoundingModeAttr(RoundingMode.DEFAULT)}
+    PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
+        "rmode": RoundingModeAttr(RoundingMode.DEFAULT)
+    }
+
+    irdl_options = (ParsePropInAttrDict(),)
+    custom_directives = (DefaultsFirst,)
+    assembly_format = (
+        "custom<DefaultsFirst>() $source attr-dict `:` type($source) `->` type($result)"
+    )
 
     def __init__(self, source: SSAValue, result_type: Attribute, *,
                  rmode: RoundingMode = RoundingMode.DEFAULT, sat: bool = False,
@@ -95,29 +103,6 @@ class ConvertOp(PTOOp):
         dt = tensor_dtype(self.result.type.element_type, self._sign("dst_sign"))  # type: ignore[union-attr]
         assert dt is not None, "verified"
         return dt
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        print_props(printer, self, self.DEFAULTS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ConvertOp:
-        src = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        st = parser.parse_type()
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
-        props, others = split_props(cls, attrs)
-        op = cls(parser.resolve_operand(src, st), rt)
-        op.properties.update(props)
-        op.attributes.update(others)
-        return op
 
     def verify_(self) -> None:
         refs = f"PTO-SPEC 5, {TCvtOp.SPEC}"

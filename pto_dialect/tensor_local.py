@@ -37,13 +37,12 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
+from pto_dialect.syntax import SignKeyword, Words
 from pto_dialect.tensor_ops import floor_mod_dtype
 from pto_dialect.tile_local import (
     EXPAND_OPS,
@@ -106,6 +105,12 @@ class _TensorLocalOp(PTOOp):
 
     WORDS: ClassVar[int] = 1
 
+    custom_directives = (Words, SignKeyword)
+    assembly_format = (
+        "custom<Words>($kind) custom<SignKeyword>($signedness) $ins attr-dict "
+        "`:` functional-type($ins, $result)"
+    )
+
     def __init__(self, kind: str, ins, result_type: Attribute, signedness: str | None = None):
         props: dict[str, Attribute] = {"kind": StringAttr(kind)}
         if signedness:
@@ -116,39 +121,10 @@ class _TensorLocalOp(PTOOp):
     def signedness_kind(self) -> str | None:
         return self.signedness.data if self.signedness is not None else None
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" " + self.kind.data.replace(".", " ") + " ")
-        if self.signedness is not None:
-            printer.print_string(f"{self.signedness.data} ")
-        printer.print_list(self.ins, printer.print_operand)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type([v.type for v in self.ins], [self.result.type])
-
     @classmethod
-    def parse(cls, parser: Parser):
-        pos = parser.pos
-        words = [parser.parse_identifier() for _ in range(cls.WORDS)]
-        kind = ".".join(words)
-        if not cls.known(kind):
-            parser.raise_error(f"unknown {cls.name} kind '{' '.join(words)}'", pos, parser.pos)
-        sign = None
-        for kw in ("signed", "unsigned"):
-            if parser.parse_optional_keyword(kw) is not None:
-                sign = kw
-                break
-        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        if len(ft.inputs.data) != len(names) or len(ft.outputs.data) != 1:
-            parser.raise_error(f"{cls.name} takes {len(names)} operand type(s) and one result", pos)
-        vals = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data)]
-        op = cls(kind, vals, ft.outputs.data[0], sign)
-        op.attributes.update(attrs)
-        return op
+    def word_error(cls, kind: str) -> str | None:
+        """The parse error of an unknown kind (:class:`~pto_dialect.syntax.Words`)."""
+        return None if cls.known(kind) else f"unknown {cls.name} kind '{kind.replace('.', ' ')}'"
 
     @classmethod
     def known(cls, kind: str) -> bool:  # pragma: no cover - overridden
@@ -300,6 +276,8 @@ class TransposeOp(PTOOp):
 
     traits = traits_def(Pure())
 
+    assembly_format = "$source attr-dict `:` functional-type($source, $result)"
+
     def __init__(self, source: SSAValue, result_type: Attribute):
         super().__init__(operands=[source], result_types=[result_type])
 
@@ -310,28 +288,6 @@ class TransposeOp(PTOOp):
         dt = floor_mod_dtype(elt, sign, TRANS_TYPES - _NO_TENSOR)
         assert dt is not None, "verified"
         return dt
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type([self.source.type], [self.result.type])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TransposeOp:
-        pos = parser.pos
-        name = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        if len(ft.inputs.data) != 1 or len(ft.outputs.data) != 1:
-            parser.raise_error("pto.transpose takes one operand type and one result type", pos)
-        op = cls(parser.resolve_operand(name, ft.inputs.data[0]), ft.outputs.data[0])
-        op.attributes.update(attrs)
-        return op
 
     def verify_(self) -> None:
         spec = "asl/tile/layout-and-rearrangement/layout/TTRANS.asl"
@@ -379,6 +335,8 @@ class GatherOp(PTOOp):
 
     traits = traits_def(Pure())
 
+    assembly_format = "$table `,` $index attr-dict `:` functional-type(operands, results)"
+
     SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/layout/TGATHER.asl"
 
     def __init__(self, table: SSAValue, index: SSAValue, result_type: Attribute):
@@ -400,29 +358,6 @@ class GatherOp(PTOOp):
         dt = self._dt(self.index.type.element_type, INDEX_TYPES)  # type: ignore[union-attr]
         assert dt is not None, "verified"
         return dt
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list([self.table, self.index], printer.print_operand)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type([self.table.type, self.index.type], [self.result.type])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> GatherOp:
-        pos = parser.pos
-        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        if len(names) != 2 or len(ft.inputs.data) != 2 or len(ft.outputs.data) != 1:
-            parser.raise_error("pto.gather takes a table and an index and one result type", pos)
-        t, i = (parser.resolve_operand(n, ty) for n, ty in zip(names, ft.inputs.data))
-        op = cls(t, i, ft.outputs.data[0])
-        op.attributes.update(attrs)
-        return op
 
     def verify_(self) -> None:
         t, it, rt = self.table.type, self.index.type, self.result.type
@@ -472,6 +407,11 @@ class SortOp(PTOOp):
 
     traits = traits_def(Pure())
 
+    custom_directives = (Words,)
+    assembly_format = (
+        "custom<Words>($direction) $source attr-dict `:` functional-type($source, $result)"
+    )
+
     SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/sorting/TSORT.asl"
     MAX_WIDTH: ClassVar[int] = 64
 
@@ -489,31 +429,12 @@ class SortOp(PTOOp):
         assert dt is not None, "verified"
         return dt
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.direction.data} ")
-        printer.print_operand(self.source)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type([self.source.type], [self.result.type])
-
     @classmethod
-    def parse(cls, parser: Parser) -> SortOp:
-        pos = parser.pos
-        direction = parser.parse_identifier()
-        if direction not in SORT_DIRECTIONS:
-            parser.raise_error(f"pto.sort direction must be ascending or descending, got "
-                               f"'{direction}'", pos, parser.pos)  # fmt: skip
-        name = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        if len(ft.inputs.data) != 1 or len(ft.outputs.data) != 1:
-            parser.raise_error("pto.sort takes one operand type and one result type", pos)
-        op = cls(direction, parser.resolve_operand(name, ft.inputs.data[0]), ft.outputs.data[0])
-        op.attributes.update(attrs)
-        return op
+    def word_error(cls, direction: str) -> str | None:
+        """The parse error of an unknown direction (:class:`~pto_dialect.syntax.Words`)."""
+        if direction in SORT_DIRECTIONS:
+            return None
+        return f"pto.sort direction must be ascending or descending, got '{direction}'"
 
     def verify_(self) -> None:
         t, rt = self.source.type, self.result.type

@@ -22,6 +22,8 @@ the result's type (as ``linalg.fill``'s ``outs``).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import AnyFloat, StringAttr, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -33,14 +35,13 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.elementwise_ops import FILL_OPS, TILE_SCALAR_OPS, UNARY_OPS, TeplElementwiseOp
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
+from pto_dialect.syntax import ResultTypeFirst, SignKeyword, Words
 from pto_dialect.tensor_ops import floor_mod_dtype, static_shape
 
 TL = FaultKind.TILE_LEGALITY
@@ -64,6 +65,14 @@ class MapOp(PTOOp):
     result = result_def(TensorType)
     kind = prop_def(StringAttr)
     signedness = opt_prop_def(StringAttr)
+
+    TILE_ROLES: ClassVar[tuple[str, ...]] = ("source",)
+    """The operand whose type is the result's (the syntax prints it once)."""
+    custom_directives = (Words, SignKeyword, ResultTypeFirst)
+    assembly_format = (
+        "custom<Words>($kind) custom<SignKeyword>($signedness) operands attr-dict "
+        "`:` custom<ResultTypeFirst>(type(operands), type(results))"
+    )
 
     traits = traits_def(Pure())
 
@@ -89,45 +98,12 @@ class MapOp(PTOOp):
         assert dt is not None, "verified"
         return dt
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.kind.data} ")
-        if self.signedness is not None:
-            printer.print_string(f"{self.signedness.data} ")
-        printer.print_list([self.source, *self.scalars], printer.print_operand)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
-        printer.print_string(" : ")
-        printer.print_list([self.result.type, *(s.type for s in self.scalars)],
-                           printer.print_attribute)  # fmt: skip
-
     @classmethod
-    def parse(cls, parser: Parser) -> MapOp:
-        pos = parser.pos
-        kind = parser.parse_identifier()
-        if kind not in MAP_KINDS:
-            parser.raise_error(
-                f"unknown pto.map kind '{kind}' (expected one of {', '.join(MAP_KINDS)})",
-                pos,
-                parser.pos,
-            )
-        sign = None
-        for kw in ("signed", "unsigned"):
-            if parser.parse_optional_keyword(kw) is not None:
-                sign = kw
-                break
-        names = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        if len(types) != len(names):
-            parser.raise_error(f"pto.map {kind}: {len(names)} operands but {len(types)} types")
-        vals = [parser.resolve_operand(n, t) for n, t in zip(names, types)]
-        op = cls(kind, vals[0], vals[1:], sign)
-        op.attributes.update(attrs)
-        return op
+    def word_error(cls, kind: str) -> str | None:
+        """The parse error of an unknown kind (:class:`~pto_dialect.syntax.Words`)."""
+        if kind in MAP_KINDS:
+            return None
+        return f"unknown pto.map kind '{kind}' (expected one of {', '.join(MAP_KINDS)})"
 
     def verify_(self) -> None:
         refs = "PTO-SPEC 5, docs/ops.md"

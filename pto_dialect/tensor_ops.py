@@ -53,6 +53,7 @@ from pto_dialect.datatypes import (
 )
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import BINARY_OPS, PTOOp, type_name
+from pto_dialect.syntax import ResultTypeFirst, SignKeyword, Words
 
 TL = FaultKind.TILE_LEGALITY
 
@@ -460,6 +461,14 @@ class FloorModOp(PTOOp):
 
     traits = traits_def(Pure())
 
+    TILE_ROLES: ClassVar[tuple[str, ...]] = ("lhs", "rhs")
+    """The operands whose type is the result's (the syntax prints it once)."""
+    custom_directives = (SignKeyword, ResultTypeFirst)
+    assembly_format = (
+        "custom<SignKeyword>($signedness) $lhs `,` $rhs attr-dict "
+        "`:` custom<ResultTypeFirst>(type(operands), type(results))"
+    )
+
     def __init__(self, lhs: SSAValue, rhs: SSAValue, signedness: str | None = None):
         super().__init__(
             operands=[lhs, rhs],
@@ -477,36 +486,6 @@ class FloorModOp(PTOOp):
         dt = floor_mod_dtype(self.lhs.type.element_type, self.signedness_kind)  # type: ignore[union-attr]
         assert dt is not None, "verified"
         return dt
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        if self.signedness is not None:
-            printer.print_string(f"{self.signedness.data} ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> FloorModOp:
-        sign = None
-        for kw in ("signed", "unsigned"):
-            if parser.parse_optional_keyword(kw) is not None:
-                sign = kw
-                break
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = cls(parser.resolve_operand(lhs, t), parser.resolve_operand(rhs, t), sign)
-        op.attributes.update(attrs)
-        return op
 
     def verify_(self) -> None:
         _verify_elementwise(self, TREM_TYPES, "PTO-SPEC 5, D6")
@@ -600,6 +579,14 @@ class ElementwiseOp(PTOOp):
 
     traits = traits_def(Pure())
 
+    TILE_ROLES: ClassVar[tuple[str, ...]] = ("lhs", "rhs")
+    """The operands whose type is the result's (the syntax prints it once)."""
+    custom_directives = (Words, SignKeyword, ResultTypeFirst)
+    assembly_format = (
+        "custom<Words>($kind) custom<SignKeyword>($signedness) $lhs `,` $rhs attr-dict "
+        "`:` custom<ResultTypeFirst>(type(operands), type(results))"
+    )
+
     def __init__(self, kind: str, lhs: SSAValue, rhs: SSAValue, signedness: str | None = None):
         props: dict[str, Attribute] = {"kind": StringAttr(kind)}
         if signedness:
@@ -625,43 +612,13 @@ class ElementwiseOp(PTOOp):
         assert dt is not None, "verified"
         return dt
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.kind.data} ")
-        if self.signedness is not None:
-            printer.print_string(f"{self.signedness.data} ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
-
     @classmethod
-    def parse(cls, parser: Parser) -> ElementwiseOp:
-        pos = parser.pos
-        kind = parser.parse_identifier()
-        if kind not in ELEMENTWISE_KINDS:
-            parser.raise_error(
-                f"unknown elementwise kind '{kind}' (expected one of {', '.join(ELEMENTWISE_KINDS)})",
-                pos,
-                parser.pos,
-            )
-        sign = None
-        for kw in ("signed", "unsigned"):
-            if parser.parse_optional_keyword(kw) is not None:
-                sign = kw
-                break
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = cls(kind, parser.resolve_operand(lhs, t), parser.resolve_operand(rhs, t), sign)
-        op.attributes.update(attrs)
-        return op
+    def word_error(cls, kind: str) -> str | None:
+        """The parse error of an unknown kind (:class:`~pto_dialect.syntax.Words`)."""
+        if kind in ELEMENTWISE_KINDS:
+            return None
+        return (f"unknown elementwise kind '{kind}' (expected one of "
+                f"{', '.join(ELEMENTWISE_KINDS)})")  # fmt: skip
 
     def verify_(self) -> None:
         refs = "PTO-SPEC 5"

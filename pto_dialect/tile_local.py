@@ -31,21 +31,20 @@ from typing import ClassVar
 from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
+    ParsePropInAttrDict,
     irdl_op_definition,
     prop_def,
     result_def,
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.geometry import Layout, Storage, partial_coverage_error
 from pto_dialect.isa.commands import TEPL_BY_NAME, BlockFamily
-from pto_dialect.ops import PTOOp, split_props, type_name
+from pto_dialect.ops import PTOOp, type_name
 from pto_dialect.tile_local_base import (
     ROW_MAJOR_REF,
     TL,
@@ -53,7 +52,6 @@ from pto_dialect.tile_local_base import (
     TeplTileOp,
     define_op_class,
     define_row,
-    print_operands_and_type,
     shape_text,
 )
 from pto_dialect.tile_rearrange import REARRANGE_FAMILIES, REARRANGE_OPS
@@ -517,6 +515,9 @@ class GeneratorTileOp(PTOOp):
 
     PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {"mask": MaskAttr("1111")}
 
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$params attr-dict `:` functional-type($params, $result)"
+
     def __init__(self, params: Sequence[SSAValue], result_type: Attribute, *, mask: str = "1111"):
         super().__init__(
             operands=[list(params)], result_types=[result_type],
@@ -530,33 +531,6 @@ class GeneratorTileOp(PTOOp):
     def lb_geometry(self) -> TileType:
         return self.result.type  # type: ignore[return-value]
 
-    def print(self, printer: Printer) -> None:
-        print_operands_and_type(printer, self, self.params, self.results)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> GeneratorTileOp:
-        names = []
-        if parser.parse_optional_punctuation(":") is None:
-            if parser._current_token.text != "{":
-                names = parser.parse_comma_separated_list(
-                    parser.Delimiter.NONE, parser.parse_unresolved_operand
-                )
-            attrs = parser.parse_optional_attr_dict()
-            parser.parse_punctuation(":")
-        else:
-            attrs = {}
-        pos = parser.pos
-        ft = parser.parse_function_type()
-        if len(ft.inputs.data) != len(names) or len(ft.outputs.data) != 1:
-            parser.raise_error(f"{cls.name} takes {len(names)} operand type(s) and one result", pos)
-        vals = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data)]
-        props, others = split_props(cls, attrs)
-        op = cls.__new__(cls)
-        GeneratorTileOp.__init__(op, vals, ft.outputs.data[0])
-        op.properties.update(props)
-        op.attributes.update(others)
-        return op
-
     def verify_(self) -> None:
         refs = self.SPEC
         if len(self.params) not in (0, 2):
@@ -569,8 +543,7 @@ class GeneratorTileOp(PTOOp):
         if self.mask.is_zero:
             return
         d = self.result.type
-        if not isinstance(d, TileType):
-            raise self.fault(TL, f"result must be a !pto.tile, got {type_name(d)}", "PTO-SPEC 2")
+        assert isinstance(d, TileType), "the result definition holds a tile"
         if d.dtype not in self.TYPES:
             allowed = ", ".join(sorted(t.name for t in self.TYPES))
             raise self.fault(TL, f"result: element type {type_name(d.element_type)} is not "

@@ -28,14 +28,13 @@ from xdsl.irdl import (
     result_def,
     var_operand_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 
 from pto_dialect.attributes import MaskAttr, PadValue, PadValueAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.geometry import Layout, Storage
-from pto_dialect.ops import PTOOp, TeplTileBase, print_props, split_props, type_name
+from pto_dialect.ops import TeplTileBase, type_name
+from pto_dialect.syntax import OperandListSyntax
 
 TL = FaultKind.TILE_LEGALITY
 T = TileDataType
@@ -47,17 +46,7 @@ def shape_text(s: tuple[int, int]) -> str:
     return f"{s[0]}x{s[1]}"
 
 
-def print_operands_and_type(printer: Printer, op: PTOOp, values, results) -> None:
-    """`` [%a, %b] [{props}] : (types) -> result(s)`` (the tile-local custom syntax)."""
-    if values:
-        printer.print_string(" ")
-        printer.print_list(values, printer.print_operand)
-    print_props(printer, op, op.PROPERTY_DEFAULTS)  # type: ignore[attr-defined]
-    printer.print_string(" : ")
-    printer.print_function_type([v.type for v in values], [r.type for r in results])
-
-
-class TeplTileOp(TeplTileBase):
+class TeplTileOp(OperandListSyntax, TeplTileBase):
     """Common base of the tile-local TEPL families: variadic tile sources (their count is the
     row's ``SOURCES``), one destination (TSORT: two, ``RESULTS``), B.DATR PadValue and the PE
     mask."""
@@ -172,30 +161,10 @@ class TeplTileOp(TeplTileBase):
         TeplTileOp.__init__(op, operands, result_type, pad=pad, mask=mask)
         return op
 
-    # -- syntax ---------------------------------------------------------------------
-    def print(self, printer: Printer) -> None:
-        print_operands_and_type(printer, self, self.operands, self.results)
-
+    # -- syntax (OperandListSyntax) ----------------------------------------------------
     @classmethod
-    def parse(cls, parser: Parser) -> TeplTileOp:
-        pos = parser.pos
-        names = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        if len(ft.inputs.data) != len(names) or len(ft.outputs.data) != len(cls.RESULTS):
-            parser.raise_error(
-                f"{cls.name} takes {len(names)} operand type(s) and {len(cls.RESULTS)} result "
-                "type(s)", pos, parser.pos
-            )
-        vals = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data)]
-        props, others = split_props(cls, attrs)
-        op = cls.build(vals, list(ft.outputs.data))
-        op.properties.update(props)
-        op.attributes.update(others)
-        return op
+    def from_syntax(cls, values, result_types) -> TeplTileOp:
+        return cls.build(values, result_types)
 
     # -- static legality (D16) --------------------------------------------------------
     def refs(self, extra: str = "") -> str:
@@ -213,9 +182,7 @@ class TeplTileOp(TeplTileBase):
             return
         tiles = {**dict(zip(self.SOURCES, (v.type for v in self.srcs))),
                  **dict(zip(self.RESULTS, (r.type for r in self.results)))}  # fmt: skip
-        for role, t in tiles.items():
-            if not isinstance(t, TileType):
-                raise self.fault(TL, f"{role} must be a !pto.tile, got {type_name(t)}", "PTO-SPEC 2")
+        assert all(isinstance(t, TileType) for t in tiles.values()), "the definitions hold tiles"
         if not self.HAS_PAD and self.pad.data is not PadValue.NULL:
             raise self.fault(
                 TL, f"pad: {self.MNEMONIC} takes no PadValue (B.DATR PadValue must be zero)",

@@ -22,9 +22,14 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import irdl_op_definition, operand_def, prop_def, result_def, traits_def
-from xdsl.parser import Parser
-from xdsl.printer import Printer
+from xdsl.irdl import (
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
 from xdsl.traits import Pure
 
 from pto_dialect.attributes import MaskAttr, TileType
@@ -32,7 +37,7 @@ from pto_dialect.faults import FaultKind
 from pto_dialect.geometry import Storage
 from pto_dialect.isa.commands import BlockFamily
 from pto_dialect.ops import PTOOp, type_name
-from pto_dialect.tile_local_base import print_operands_and_type, shape_text
+from pto_dialect.tile_local_base import shape_text
 
 TL = FaultKind.TILE_LEGALITY
 
@@ -64,36 +69,16 @@ class LocalMoveOp(PTOOp):
 
     PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {"mask": MaskAttr("1111")}
 
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$src attr-dict `:` functional-type($src, $result)"
+
     def __init__(self, src: SSAValue, result_type: Attribute, *, mask: str = "1111"):
         super().__init__(operands=[src], result_types=[result_type],
                          properties={"mask": MaskAttr(mask)})  # fmt: skip
 
-    def print(self, printer: Printer) -> None:
-        print_operands_and_type(printer, self, self.operands, self.results)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LocalMoveOp:
-        pos = parser.pos
-        name = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ft = parser.parse_function_type()
-        if len(ft.inputs.data) != 1 or len(ft.outputs.data) != 1:
-            parser.raise_error(f"{cls.name} takes one operand type and one result type", pos,
-                               parser.pos)  # fmt: skip
-        op = cls(parser.resolve_operand(name, ft.inputs.data[0]), ft.outputs.data[0])
-        mask = attrs.pop("mask", None)
-        if mask is not None:
-            op.properties["mask"] = mask
-        op.attributes.update(attrs)
-        return op
-
     def verify_(self) -> None:
         s, d = self.src.type, self.result.type
-        for role, t in (("src", s), ("result", d)):
-            if not isinstance(t, TileType):
-                raise self.fault(TL, f"{role} must be a !pto.tile, got {type_name(t)}", "PTO-SPEC 2")
-        assert isinstance(s, TileType) and isinstance(d, TileType)
+        assert isinstance(s, TileType) and isinstance(d, TileType), "the definitions hold tiles"
         if self.mask.is_zero:  # strict no-op with no further checks (PTO-SPEC 2, D12)
             return
         for role, t in (("src", s), ("result", d)):

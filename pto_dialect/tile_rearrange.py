@@ -94,16 +94,12 @@ class IndexedTileOp(TeplTileOp):
                              f"row-index type (allowed: {allowed})", self.refs())  # fmt: skip
         spread = s if self.SCATTER else d  # the tile the index tile is congruent with
         role = "src" if self.SCATTER else "result"
-        if 0 in spread.valid_shape:
-            raise self.fault(TL, f"{role}: valid shape {shape_text(spread.valid_shape)} must be "
-                             "nonzero", self.refs())  # fmt: skip
+        # (valid shapes are positive by the tile type's own rule, PTO-SPEC 2)
         self.expect("index", "valid shape", shape_text(idx.valid_shape), shape_text(spread.valid_shape),
                     f"the {role}'s")  # fmt: skip
         if self.SCATTER:
             self.expect("result", "valid columns", d.valid_shape[1], s.valid_shape[1],
                         "the source's")  # fmt: skip
-            if d.valid_shape[0] == 0:
-                raise self.fault(TL, "result: valid rows must be nonzero", self.refs())
         elif s.valid_shape[1] < d.valid_shape[1]:
             raise self.fault(TL, f"src: valid columns {s.valid_shape[1]} are fewer than the "
                              f"result's {d.valid_shape[1]}", self.refs())  # fmt: skip
@@ -426,9 +422,7 @@ class TMrgSortOp(ParamTileOp):
         left, right, d = self.same_element_type()
         for role, t in (("left", left), ("right", right), ("result", d)):
             self.expect(role, "valid rows", t.valid_shape[0], 1, "one sorted stream")
-        for role, t in (("left", left), ("right", right)):
-            if t.valid_shape[1] == 0:
-                raise self.fault(TL, f"{role}: valid columns must be nonzero", self.refs())
+        # (nonzero valid columns: the tile type's own rule, PTO-SPEC 2)
         n = left.valid_shape[1] + right.valid_shape[1]
         self.expect("result", "valid columns", d.valid_shape[1], n, "left's plus right's")
         self.expect("result", "physical Col", d.shape[1], smallest_physical_columns(n),

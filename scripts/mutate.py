@@ -28,12 +28,18 @@ line, and the reason when ``scripts/mutation_equivalent.txt`` names it an equiva
 mutant). The survival rate is printed per group. Runs under ``nice``; each mutant's tests
 have ``--timeout`` seconds; a mutant whose tests time out is listed as undecided and left out
 of the rate (on a busy machine a slow subset times out without any mutant making it hang).
+A subset runs its lit files first, then its pytest files; hypothesis runs under the
+``mutate`` profile of tests/conftest.py (derandomized, no shrinking: reproducible verdicts, and
+a failing property fails at once); lit passes PYTHONPATH to the tools, so they import the
+mutated copy (tests/lit_support/lit_setup.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
+import json
 import os
 import random
 import shutil
@@ -48,40 +54,41 @@ ROOT = Path(__file__).resolve().parents[1]
 VENV_BIN = ROOT / ".venv" / "bin"
 SURVIVORS = ROOT / "scripts" / "mutation_survivors.txt"
 EQUIVALENT = ROOT / "scripts" / "mutation_equivalent.txt"
+CACHE = ROOT / ".mutate-cache"
 
 LIT = "tests/filecheck/dialects/pto/"
 # module -> the fast tests that should kill its mutants (pytest files, lit files).
 KERNELS: dict[str, list[str]] = {
-    "interpreter/kernels/accumulate.py": ["tests/interpreter/test_kernel_cube.py", "tests/interpreter/test_kernel_numerics.py", "tests/interpreter/test_kernel_rescaled.py", "tests/interpreter/test_kernel_profiles.py", "tests/interpreter/test_kernel_tgemv.py"],
-    "interpreter/kernels/compare.py": ["tests/evidence/test_compare_evidence.py", "tests/interpreter/test_kernel_legality.py"],
-    "interpreter/kernels/convert.py": ["tests/evidence/test_convert_evidence.py", "tests/interpreter/test_kernel_legality.py"],
-    "interpreter/kernels/cube.py": ["tests/interpreter/test_kernel_cube.py", "tests/evidence/test_cube_evidence.py"],
-    "interpreter/kernels/elementwise.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_legality.py"],
+    "interpreter/kernels/accumulate.py": ["tests/interpreter/test_kernel_cube.py", "tests/interpreter/test_kernel_numerics.py", "tests/interpreter/test_kernel_rescaled.py", "tests/interpreter/test_kernel_profiles.py", "tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_cube_pinning_evidence.py"],
+    "interpreter/kernels/compare.py": ["tests/evidence/test_compare_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_compare.py", "tests/interpreter/test_kernel_api_faults.py"],
+    "interpreter/kernels/convert.py": ["tests/evidence/test_convert_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_speedpaths.py", "tests/interpreter/test_kernel_fastpaths.py", "tests/conformance/test_avs_convert.py", "tests/interpreter/test_numeric_status.py", "tests/interpreter/test_postprocess_status.py"],
+    "interpreter/kernels/cube.py": ["tests/interpreter/test_kernel_cube.py", "tests/evidence/test_cube_evidence.py", "tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_kernel_profiles.py", "tests/interpreter/test_postprocess_status.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_tile_model_cube.py", "tests/conformance/test_avs_block_exec.py"],
+    "interpreter/kernels/elementwise.py": ["tests/interpreter/test_kernel_binary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_trem.py", "tests/conformance/test_avs_tile.py", "tests/conformance/test_avs_elementwise.py", "tests/interpreter/test_kernel_api_faults.py", "tests/evidence/test_binary_evidence.py", "tests/interpreter/test_kernel_numerics.py"],
     "interpreter/kernels/move.py": ["tests/evidence/test_sort_move_evidence.py"],
-    "interpreter/kernels/mx.py": ["tests/interpreter/test_kernel_mx.py", "tests/interpreter/test_mx_quantize.py", "tests/interpreter/test_kernel_rescaled.py"],
-    "interpreter/kernels/nanfix.py": ["tests/evidence/test_reduction_nan_evidence.py"],
-    "interpreter/kernels/padding.py": ["tests/interpreter/test_kernel_trem.py", "tests/interpreter/test_kernel_binary.py"],
-    "interpreter/kernels/postprocess.py": ["tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_postprocess_status.py", "tests/interpreter/test_kernel_values.py", "tests/interpreter/test_kernel_cube.py"],
-    "interpreter/kernels/postprocess_status.py": ["tests/interpreter/test_postprocess_status.py"],
-    "interpreter/kernels/rearrange.py": ["tests/evidence/test_rearrange_evidence.py", "tests/evidence/test_img2col_evidence.py"],
-    "interpreter/kernels/status.py": ["tests/interpreter/test_numeric_status.py", "tests/interpreter/test_local_status.py", "tests/interpreter/test_postprocess_status.py"],
-    "interpreter/kernels/tepl.py": ["tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_trem.py"],
-    "interpreter/kernels/ternary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/interpreter/test_kernel_legality.py"],
+    "interpreter/kernels/mx.py": ["tests/interpreter/test_kernel_mx.py", "tests/interpreter/test_mx_quantize.py", "tests/interpreter/test_kernel_rescaled.py", "tests/interpreter/test_kernel_profiles.py", "tests/interpreter/test_kernel_tgemv.py", "tests/conformance/test_avs_datatypes.py", "tests/interpreter/test_kernel_numerics.py", "tests/interpreter/test_kernel_cube.py"],
+    "interpreter/kernels/nanfix.py": ["tests/evidence/test_reduction_nan_evidence.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/evidence/test_binary_evidence.py"],
+    "interpreter/kernels/padding.py": ["tests/interpreter/test_kernel_trem.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_api_faults.py"],
+    "interpreter/kernels/postprocess.py": ["tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_postprocess_status.py", "tests/interpreter/test_kernel_values.py", "tests/interpreter/test_kernel_cube.py", "tests/interpreter/test_kernel_numerics.py", "tests/conformance/test_avs_tile_model_cube.py", "tests/conformance/test_avs_datatypes.py", "tests/interpreter/test_core_blocks.py"],
+    "interpreter/kernels/postprocess_status.py": ["tests/interpreter/test_postprocess_status.py", "tests/conformance/test_avs_block_todo.py", "tests/conformance/test_avs_status.py"],
+    "interpreter/kernels/rearrange.py": ["tests/interpreter/test_kernel_local_edges.py", "tests/evidence/test_rearrange_evidence.py", "tests/evidence/test_img2col_evidence.py", "tests/evidence/test_sort_move_evidence.py", "tests/conformance/test_avs_sort_move.py", "tests/conformance/test_avs_rearrange.py", "tests/conformance/test_avs_img2col.py"],
+    "interpreter/kernels/status.py": ["tests/interpreter/test_numeric_status.py", "tests/interpreter/test_local_status.py", "tests/interpreter/test_postprocess_status.py", "tests/conformance/test_avs_status.py", "tests/conformance/test_avs_convert.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/evidence/test_reduction_nan_evidence.py", "tests/interpreter/test_kernel_speedpaths.py", "tests/conformance/test_avs_compare.py", "tests/conformance/test_avs_elementwise.py", "tests/evidence/test_convert_evidence.py"],
+    "interpreter/kernels/tepl.py": ["tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_trem.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/interpreter/test_kernel_api_faults.py"],
+    "interpreter/kernels/ternary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_tfma_edges_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_api_faults.py"],
     "interpreter/kernels/tgemv.py": ["tests/interpreter/test_kernel_tgemv.py"],
-    "interpreter/kernels/tile_local.py": ["tests/evidence/test_tile_local_evidence.py", "tests/interpreter/test_local_status.py"],
-    "interpreter/kernels/tile_scalar.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py"],
-    "interpreter/kernels/unary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py"],
+    "interpreter/kernels/tile_local.py": ["tests/interpreter/test_kernel_local_edges.py", "tests/evidence/test_tile_local_evidence.py", "tests/interpreter/test_local_status.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_tile_local.py", "tests/evidence/test_reduction_nan_evidence.py", "tests/interpreter/test_kernel_api_faults.py", "tests/interpreter/test_reduce_jit.py"],
+    "interpreter/kernels/tile_scalar.py": ["tests/interpreter/test_kernel_binary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py", "tests/evidence/test_compare_evidence.py", "tests/evidence/test_binary_evidence.py"],
+    "interpreter/kernels/unary.py": ["tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py"],
 }  # fmt: skip
 VERIFIERS: dict[str, list[str]] = {
-    "pto_dialect/ops.py": [LIT + "invalid_tgemv.mlir", LIT + "invalid_trem.mlir", LIT + "invalid_family.mlir", LIT + "invalid_matmul_epilogue.mlir", LIT + "ops.mlir", LIT + "ops_family.mlir", LIT + "ops_matmul_epilogue.mlir", "tests/dialect/test_pto_roundtrip_properties.py"],
-    "pto_dialect/compare_ops.py": [LIT + "invalid_compare.mlir", LIT + "ops_compare.mlir"],
-    "pto_dialect/convert_ops.py": [LIT + "invalid_convert.mlir", LIT + "ops_convert.mlir"],
+    "pto_dialect/ops.py": ["tests/dialect/test_pto_cube_builder.py", LIT + "invalid_tgemv.mlir", LIT + "invalid_trem.mlir", LIT + "invalid_family.mlir", LIT + "invalid_matmul_epilogue.mlir", LIT + "ops.mlir", LIT + "ops_family.mlir", LIT + "ops_matmul_epilogue.mlir", "tests/dialect/test_pto_roundtrip_properties.py", "tests/evidence/test_completeness.py"],
+    "pto_dialect/compare_ops.py": [LIT + "invalid_compare.mlir", LIT + "ops_compare.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_compare.py"],
+    "pto_dialect/convert_ops.py": [LIT + "invalid_convert.mlir", LIT + "ops_convert.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_convert.py"],
     "pto_dialect/data_movement.py": [LIT + "invalid_data_movement.mlir", LIT + "ops_data_movement.mlir"],
-    "pto_dialect/elementwise_ops.py": [LIT + "invalid_elementwise.mlir", LIT + "ops_elementwise.mlir"],
-    "pto_dialect/tile_local.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir"],
-    "pto_dialect/tile_local_base.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir"],
-    "pto_dialect/tile_rearrange.py": [LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", LIT + "invalid_tile_img2col.mlir", LIT + "ops_tile_img2col.mlir"],
-    "pto_dialect/tile_move.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir"],
+    "pto_dialect/elementwise_ops.py": [LIT + "invalid_elementwise.mlir", LIT + "ops_elementwise.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_elementwise.py"],
+    "pto_dialect/tile_local.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py"],
+    "pto_dialect/tile_local_base.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py", "tests/conformance/test_avs_rearrange.py"],
+    "pto_dialect/tile_rearrange.py": [LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", LIT + "invalid_tile_img2col.mlir", LIT + "ops_tile_img2col.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py", "tests/conformance/test_avs_rearrange.py", "tests/conformance/test_avs_img2col.py"],
+    "pto_dialect/tile_move.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py"],
     "pto_dialect/tensor_local.py": [LIT + "invalid_tensor_local.mlir", LIT + "ops_tensor_local.mlir"],
     "pto_dialect/tensor_convert.py": [LIT + "invalid_convert.mlir", LIT + "ops_tensor_convert.mlir"],
 }  # fmt: skip
@@ -210,34 +217,172 @@ def mutated_source(m: Mutant, text: str) -> str:
     return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
 
 
-def _copy_repo(dest: Path) -> None:
+def _copy_repo(dest: Path, rev: str | None = None) -> None:
+    if rev is not None:  # the tree of a commit (a measurement at a fixed revision)
+        names = ["pto_dialect", "passes", "interpreter", "tests", "examples", "scripts", "pyproject.toml"]
+        tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev, *names], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=tar.stdout, check=True)
+        return
     for name in ("pto_dialect", "passes", "interpreter", "tests", "examples", "scripts"):
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "Output", ".hypothesis"))
     for name in ("pyproject.toml",):
         shutil.copy(ROOT / name, dest / name)
 
 
+def _env(copy: Path) -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=f"{copy}{os.pathsep}{copy / 'scripts'}",
+                PATH=f"{VENV_BIN}:{os.environ.get('PATH', '')}", PYTHONDONTWRITEBYTECODE="1",
+                HYPOTHESIS_PROFILE="mutate")  # fmt: skip (tests/conftest.py)
+
+
 def run_tests(copy: Path, tests: list[str], timeout: float) -> tuple[str, float]:
-    """'pass' / 'fail' / 'timeout' of the mapped tests in ``copy``, and the seconds taken."""
-    env = dict(os.environ, PYTHONPATH=str(copy), PATH=f"{VENV_BIN}:{os.environ.get('PATH', '')}",
-               PYTHONDONTWRITEBYTECODE="1")  # fmt: skip
-    lit = [t for t in tests if not t.endswith(".py")]
-    py = [t for t in tests if t.endswith(".py")]
+    """'pass' / 'fail' / 'timeout' of the mapped tests in ``copy``, and the seconds taken.
+
+    Python entries may be test files or node ids (``file::test[param]``, run in the given order).
+    """
+    lit = [t for t in tests if not t.split("::")[0].endswith(".py")]
+    py = [t for t in tests if t.split("::")[0].endswith(".py")]
     start = time.monotonic()
-    commands = []
-    if py:
-        commands.append([str(VENV_BIN / "python"), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *py])
+    commands = []  # lit first: the verifiers' negative tests are the quick killers
     if lit:
         commands.append([str(VENV_BIN / "lit"), "-q", *lit])
+    if py:
+        commands.append([str(VENV_BIN / "python"), "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *py])
     for cmd in commands:
         left = timeout - (time.monotonic() - start)
+        if cmd[1:3] == ["-m", "pytest"] and FORK:
+            verdict = _pytest_forked(copy, cmd[3:], max(left, 1))
+            if verdict != "pass":
+                return verdict, time.monotonic() - start
+            continue
         try:
-            r = subprocess.run(["nice", *cmd], cwd=copy, env=env, capture_output=True, timeout=max(left, 1))
+            r = subprocess.run(["nice", *cmd], cwd=copy, env=_env(copy), capture_output=True, timeout=max(left, 1))
         except subprocess.TimeoutExpired:
             return "timeout", time.monotonic() - start
         if r.returncode != 0:
             return "fail", time.monotonic() - start
     return "pass", time.monotonic() - start
+
+
+FORK = hasattr(os, "fork")  # --no-fork: a new interpreter per mutant
+_PRELOADED = False
+
+
+def _pytest_forked(copy: Path, args: list[str], timeout: float) -> str:
+    """pytest in a forked child of this process, which has imported the third-party packages
+    once (numpy, ml_dtypes, hypothesis, xdsl, pytest: about 3 s of each run); the child imports
+    the project itself from ``copy`` (with the mutated module). 'pass' / 'fail' / 'timeout'."""
+    global _PRELOADED
+    if not _PRELOADED:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no BLAS threads across fork
+        for name in ("numpy", "ml_dtypes", "hypothesis", "xdsl.ir", "xdsl.dialects.builtin", "pytest"):
+            __import__(name)
+        _PRELOADED = True
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 3
+        try:
+            os.nice(10)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            os.chdir(copy)
+            os.environ.update(_env(copy))
+            sys.dont_write_bytecode = True  # a same-size mutant must never reuse a stale .pyc
+            sys.path[:0] = [str(copy), str(copy / "scripts")]
+            import pytest
+
+            code = int(pytest.main(args))
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return "pass" if os.waitstatus_to_exitcode(status) == 0 else "fail"
+        if time.monotonic() > deadline:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            return "timeout"
+        time.sleep(0.05)
+
+
+@dataclass
+class Trace:
+    """Which mapped test executes which line of one module (scripts/mutate_trace.py)."""
+
+    global_lines: set[int]
+    tests: dict[str, tuple[float, set[int]]]  # node id -> (seconds, lines)
+
+
+def trace_modules(copy: Path, modules: dict[str, list[str]]) -> dict[str, Trace | None]:
+    """Run the union of the modules' pytest files once under the line tracer
+    (scripts/mutate_trace.py, all modules at once); each module's Trace keeps the tests of
+    its own map (None: it maps no pytest file).
+
+    Cached in ``.mutate-cache/`` under a hash of the modules, the test files and the tracer.
+    """
+    py = sorted({t for tests in modules.values() for t in tests if t.endswith(".py")})
+    paths = sorted(p for p, tests in modules.items() if any(t.endswith(".py") for t in tests))
+    out: dict[str, Trace | None] = dict.fromkeys(modules)
+    if not paths:
+        return out
+    h = hashlib.sha256()
+    for f in [*paths, *py, "tests/conftest.py", "scripts/mutate_trace.py"]:
+        h.update(f.encode() + b"\0" + (copy / f).read_bytes())
+    cache = CACHE / f"{h.hexdigest()[:20]}.json"
+    if not cache.exists():
+        CACHE.mkdir(exist_ok=True)
+        print(f"tracing {len(paths)} modules over {len(py)} test files ...", flush=True)
+        env = dict(_env(copy), MUTATE_TRACE_FILE=os.pathsep.join(paths), MUTATE_TRACE_OUT=str(cache))
+        cmd = [str(VENV_BIN / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "mutate_trace", *py]
+        r = subprocess.run(["nice", *cmd], cwd=copy, env=env, capture_output=True)
+        if r.returncode != 0:
+            cache.unlink(missing_ok=True)
+            raise SystemExit(f"the mapped tests fail unmutated:\n{r.stdout.decode()[-3000:]}")
+    data = json.loads(cache.read_text())
+    for p in paths:
+        mine = {t for t in modules[p] if t.endswith(".py")}
+        tests = {k: (v[0], set(v[1])) for k, v in data[p]["tests"].items() if k.split("::")[0] in mine}
+        out[p] = Trace(set(data[p]["global"]), tests)
+    return out
+
+
+def _spans(path: str, base: Path) -> dict[int, tuple[int, int, bool]]:
+    """Site index -> the lines of its smallest enclosing statement (a compound statement: its
+    header) and whether that statement runs only inside a function (not at import)."""
+    tree = ast.parse((base / path).read_text())
+    out: dict[int, tuple[int, int, bool]] = {}
+
+    def visit(node: ast.AST, stmt: ast.stmt | None, in_func: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            s, f = stmt, in_func
+            if isinstance(child, ast.stmt):
+                s, f = child, in_func or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+            elif isinstance(child, ast.Lambda):
+                f = True
+            visit(child, s, f)
+            if s is not None:
+                body = getattr(s, "body", None)
+                end = body[0].lineno - 1 if isinstance(body, list) and body and isinstance(body[0], ast.stmt) else s.end_lineno
+                out[id(child)] = (s.lineno, max(s.lineno, end or s.lineno), f)
+
+    visit(tree, None, False)
+    return {i: out[id(n)] for i, n in enumerate(ast.walk(tree)) if id(n) in out}
+
+
+def select_tests(m: Mutant, span: tuple[int, int, bool], trace: Trace) -> list[str] | None:
+    """The traced tests that execute the mutated statement, fastest first (all of them when it
+    runs at import); None when no test executes it (the mutant cannot change any outcome)."""
+    lo, hi, in_func = span
+    lines = set(range(lo, hi + 1))
+    if not in_func or lines & trace.global_lines:
+        chosen = list(trace.tests)
+    else:
+        chosen = [t for t, (_, hit) in trace.tests.items() if lines & hit]
+    if not chosen:
+        return None
+    return sorted(chosen, key=lambda t: trace.tests[t][0])
 
 
 def _equivalent() -> dict[str, str]:
@@ -263,7 +408,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--output", type=Path, default=SURVIVORS)
     ap.add_argument("--rerun", type=Path, help="run exactly the mutants listed in this "
                     "survivors file (after adding tests: are they killed now?)")
+    ap.add_argument("--rev", help="mutate the tree of this git revision (default: the worktree)")
+    ap.add_argument("--no-fork", action="store_true", help="a new interpreter per mutant "
+                    "(default: fork this one after importing numpy, xdsl, hypothesis, pytest)")
+    ap.add_argument("--no-select", action="store_true", help="run every mapped test for every "
+                    "mutant (default: only the traced tests that execute the mutated line)")
     args = ap.parse_args(argv)
+    global FORK
+    FORK = FORK and not args.no_fork
 
     groups = {g: GROUPS[g] for g in (args.only or GROUPS)}
     modules = {p: (g, tests) for g, table in groups.items() for p, tests in table.items()}
@@ -279,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     with tempfile.TemporaryDirectory(prefix="pto-mutate-") as tmp:
         copy = Path(tmp)
-        _copy_repo(copy)
+        _copy_repo(copy, args.rev)
         if args.check_map:
             bad = 0
             for p, (_, tests) in modules.items():
@@ -297,17 +449,36 @@ def main(argv: list[str] | None = None) -> int:
         equivalent = _equivalent()
         results: list[tuple[Mutant, str, float]] = []
         lines_of: dict[Mutant, str] = {}
+        traces: dict[str, Trace | None] = {}
+        uncovered: set[Mutant] = set()
+        spans: dict[str, dict[int, tuple[int, int, bool]]] = {}
         for n, m in enumerate(chosen, 1):
             target = copy / m.path
             original = target.read_text()
             lines_of[m] = original.splitlines()[m.line - 1].strip()
-            try:
-                target.write_text(mutated_source(m, original))
-                verdict, secs = run_tests(copy, modules[m.path][1], args.timeout)
-            finally:
-                target.write_text(original)
-            results.append((m, verdict, secs))
-            word = {"pass": "SURVIVED", "fail": "killed  ", "timeout": "TIMEOUT "}[verdict]
+            tests = modules[m.path][1]
+            if not args.no_select:
+                if not traces:  # every module of the sample in one traced run
+                    traces = trace_modules(copy, {p: modules[p][1] for p in {c.path for c in chosen}})
+                if m.path not in spans:
+                    spans[m.path] = _spans(m.path, copy)
+                trace = traces[m.path]
+                if trace is not None:
+                    lit = [t for t in tests if not t.endswith(".py")]
+                    py = select_tests(m, spans[m.path][m.index], trace)
+                    tests = lit + (py or [])
+            if not tests:  # no mapped test executes the mutated line
+                verdict, secs = "uncovered", 0.0
+            else:
+                try:
+                    target.write_text(mutated_source(m, original))
+                    verdict, secs = run_tests(copy, tests, args.timeout)
+                finally:
+                    target.write_text(original)
+            if verdict == "uncovered":
+                uncovered.add(m)
+            results.append((m, "pass" if verdict == "uncovered" else verdict, secs))
+            word = {"pass": "SURVIVED", "fail": "killed  ", "timeout": "TIMEOUT ", "uncovered": "SURVIVED (no test runs it)"}[verdict]
             print(f"[{n}/{len(chosen)}] {word} {secs:6.1f}s {m.ident()}", flush=True)
     if args.rerun is not None:
         alive = [m for m, v, _ in results if v != "fail"]
@@ -316,7 +487,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {m.ident()}")
         return 0
     lines = [f"# scripts/mutate.py --sample {args.sample} --seed {args.seed}"
-             f"{''.join(' --only ' + g for g in args.only or [])}: the surviving mutants "
+             f"{''.join(' --only ' + g for g in args.only or [])}"
+             f"{''.join(' --module ' + p for p in args.module or [])}"
+             f"{' --rev ' + args.rev if args.rev else ''}: the surviving mutants "
              "(path:line kind what [-- why it is equivalent])"]  # fmt: skip
     for g in groups:
         mine = [(m, v) for m, v, _ in results if modules[m.path][0] == g]
@@ -332,8 +505,16 @@ def main(argv: list[str] | None = None) -> int:
                    f"{decided} surviving")  # fmt: skip
         print(summary)
         lines.append(f"# {summary}")
+        for p in dict.fromkeys(m.path for m, _ in mine):
+            n_p = [(m, v) for m, v in mine if m.path == p]
+            alive_p = [m for m, v in n_p if v == "pass" and m.ident() not in equivalent]
+            eq_p = sum(v == "pass" and m.ident() in equivalent for m, v in n_p)
+            per = (f"  {p}: {len(n_p)} mutants, {len(n_p) - len(alive_p) - eq_p - sum(v == 'timeout' for _, v in n_p)} "
+                   f"killed, {eq_p} equivalent, {len(alive_p)} alive")  # fmt: skip
+            print(per)
+            lines.append(f"#{per}")
         for m in alive:
-            why = equivalent.get(m.ident())
+            why = equivalent.get(m.ident()) or ("no mapped test executes the line" if m in uncovered else None)
             lines.append(f"{m.ident()}  | {lines_of[m]}" + (f" -- {why}" if why else ""))
         for m in slow:
             lines.append(f"{m.ident()}  | {lines_of[m]} -- timed out: undecided")

@@ -23,7 +23,7 @@ import os
 import time
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 os.environ.setdefault("PTO_ENGINE", "both")
 os.environ.setdefault("PTO_KERNELS", "numpy")
@@ -36,6 +36,12 @@ settings.register_profile(
     "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile("dev", deadline=None)
+# scripts/mutate.py: reproducible, and a failing example fails at once (no shrinking: -x stops
+# at the first failure, and shrinking it could take minutes of the mutant's timeout)
+settings.register_profile(
+    "mutate", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)  # fmt: skip
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev")
 )

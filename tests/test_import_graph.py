@@ -40,6 +40,8 @@ LAZY_ALLOWED: dict[tuple[str, str], str] = {
     "loaded on the first compiled kernel call, never at start-up",
     ("interpreter.kernels.tile_local", "interpreter.kernels.reduce_jit"): "optional dependency "
     "numba: loaded on the first compiled reduction, never at start-up",
+    ("interpreter.kernels.jit", "interpreter.kernels.numeric_jit"): "optional dependency "
+    "numba: loaded on the first compiled TCVT / TQUANT / TSQRT, never at start-up",
 }
 MAX_LAZY_STATEMENTS = 10
 """At most this many import statements inside functions (issue 24)."""

@@ -83,6 +83,7 @@ _CHUNK = 128  # K rows per step (4 scale blocks): the float32 buffer stays in th
 _RESCALED_MIN_OUTPUTS = 1024  # M * N from which the rescaled ordered path is faster,
 _RESCALED_MIN_COLUMNS = 256  # when N reaches this too (its calls are per block and N wide)
 _THREAD_MIN = 1 << 21  # M*K*N above which the N columns are split across two threads
+_PRECOMPUTE_MAX = 1 << 23  # blocks*M*N up to which MX scales and safety are tabled per block
 _POOL: ThreadPoolExecutor | None = None
 
 
@@ -230,7 +231,7 @@ class MxTerms:
         self.block_exact = (ta - lsa) + (tb - lsb) + 5 <= 53
         # precomputed per block when small enough (the GEMV case): scales and safety
         self._pre = None
-        if nb * m * n <= 1 << 23:
+        if nb * m * n <= _PRECOMPUTE_MAX:
             self._precompute(k, n)
         self.pair = bt not in (T.FP16, T.BF16) and np.little_endian
 
@@ -269,8 +270,8 @@ class MxTerms:
         exponents), g0 the exponent of a grid every term and C value lies on, U a bound of
         |C| + sum |t| and 2^-(E + cexp) the scaled domain of a block: every exact
         intermediate sum x is 0 or has 2^-126 <= |x|, |x 2^-(E+cexp)| <= 2^127 when
-        g0 >= -126, g0 - hi - cexp >= -126, U <= 2^127 and U 2^-(lo+cexp) <= 2^127; and
-        hi - lo <= 126 keeps every rescaling factor an FP32 power of two."""
+        g0 >= -126, g0 - hi - cexp >= -126, U <= 2^127 and U 2^-(lo+cexp) <= 2^127; the last
+        implies hi - lo <= 125 (U >= 2^(hi+ta+tb), ta, tb >= 1): normal rescaling factors."""
         if self.na.any() or self.nbs.any():
             return None
         (lsa, ta), (lsb, tb) = self.ranges
@@ -293,8 +294,8 @@ class MxTerms:
             _, e = np.frexp(np.where(nz, cf, 1.0))  # |C| < 2^e: C is a multiple of 2^(e-24)
             g0 = np.minimum(g0, np.where(nz, np.maximum(e - 24, -149), g0))
             bound = bound + np.where(fin, np.abs(cf), 0.0)
-        ok = ((g0 >= -126) & (g0 - hi - cexp >= -126) & (hi - lo <= 126)
-              & (bound <= 2.0**127) & (np.ldexp(bound, -(lo + cexp)) <= 2.0**127))
+        ok = ((g0 >= -126) & (g0 - hi - cexp >= -126) & (bound <= 2.0**127)
+              & (np.ldexp(bound, -(lo + cexp)) <= 2.0**127))
         if not ok.all():
             return None
         a = self.a32.astype(F64)
@@ -381,13 +382,13 @@ class MxTerms:
         return nan | ((e >= self.e_lo) & (e <= self.e_hi))
 
     def safe(self, k0, k1, c0, c1):
-        """(M, c1-c0) bool: every term of rows k0:k1 is exactly an FP32 value (or inf/NaN);
-        True when that holds for every term of the product."""
+        """(c1-c0,) bool: every term of rows k0:k1 in that column (every row of A) is
+        exactly an FP32 value (or inf/NaN); True when that holds for every term of the product."""
         if self._pre is not None:
             if self.all_safe:
                 return True
-            return self._pre[1][k0 // MX_BLOCK : -(-k1 // MX_BLOCK), :, c0:c1].all(axis=0)
-        return self._safe(*self._exp(k0, k1, c0, c1)).all(axis=0)
+            return self._pre[1][k0 // MX_BLOCK : -(-k1 // MX_BLOCK), :, c0:c1].all(axis=(0, 1))
+        return self._safe(*self._exp(k0, k1, c0, c1)).all(axis=(0, 1))
 
     def _s32(self, k0, k1, c0, c1):
         """(nblk, M, n) FP32 block scales of rows k0:k1, columns c0:c1."""
@@ -513,7 +514,7 @@ def _ordered_cols(src, c, c0: int, c1: int) -> np.ndarray:
             rows = k1 - k0
             safe = src.safe(k0, k1, c0, c1)
             b = buf[: rows + 1]
-            colsafe = None if safe is False else safe if safe is True else safe.all(axis=0)
+            colsafe = None if safe is False else safe  # True, or per column
             if colsafe is True or (colsafe is not None and colsafe.all()):
                 b[0] = acc
                 src.fill32(b[1:], k0, k1, c0, c1)

@@ -163,8 +163,6 @@ def _select(predicate, on_true, other_of, valid, pad, t, op):
         return chosen.view(tv.dtype), all_defined(tv.shape)
     out = np.zeros(tv.shape, tv.dtype)
     out[:vr, :vc] = chosen.view(tv.dtype)
-    if (vr, vc) == tv.shape:
-        return out, np.ones(tv.shape, bool)
     return pad_tile(out, (vr, vc), pad, t)
 
 

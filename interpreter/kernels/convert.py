@@ -53,7 +53,7 @@ from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import valid_shape_error
 
-from . import mx, status
+from . import jit, mx, status
 from .elementwise import check_encodings
 from .nanfix import SPAN, const_block, spans
 from .padding import all_defined, pad_tile, parse_pad
@@ -512,6 +512,8 @@ def convert_values(x: np.ndarray, src: TileDataType, dst: TileDataType, rmode=0,
         if (src, dst) == (T.FP32, T.FP16) and x.size:
             return _directed_f32_to_f16(x, mode)
         return _directed_from_rne(x, storage(dst), mode)
+    if jit.compiled() and src.is_float and (dst in _JIT_INT or dst in _JIT_FLOAT):
+        return _compiled_convert(x, src, dst, mode, sat)
     if dst.is_integer and src in (T.FP32, T.FP64):  # float32 / float64 values are exact as
         return float_to_int(x, dst, mode, sat)  # they are (no float64 copy; nothing to check)
     v = source_values(x, src)
@@ -528,6 +530,41 @@ def convert_values(x: np.ndarray, src: TileDataType, dst: TileDataType, rmode=0,
     if dst is T.HIF8:
         return encode_hif8(v, mode, sat)
     return encode_float(round_float(v, dst, mode, sat), dst)
+
+
+_JIT_FLOAT = frozenset(FORMATS) - {T.FP64}
+_JIT_INT = frozenset({T.S32, T.U32, T.S16, T.U16, T.S8, T.U8, T.S4X2, T.U4X2})
+"""Destinations of float sources that :mod:`.numeric_jit` converts when compiled."""
+
+
+def _compiled_convert(x: np.ndarray, src: TileDataType, dst: TileDataType, mode: int,
+                      sat: bool) -> np.ndarray:
+    """:func:`convert_values` of a float source by :mod:`.numeric_jit` (the same bits): one
+    compiled pass rounding the exact values, then the destination's carrier."""
+    numeric_jit = jit.numeric()
+    if src in (T.FP32, T.FP64):  # exact as they are, nothing to check
+        vals = np.ascontiguousarray(x).reshape(-1)
+    else:
+        vals = np.ascontiguousarray(source_values(x, src)).reshape(-1)
+    if dst in _JIT_INT:
+        lo, hi = _bounds(dst)
+        out = np.empty(x.shape, storage(dst))
+        flat = out.reshape(-1).view(np.dtype(f"u{out.itemsize}"))
+        numeric_jit.float_to_int(vals, flat, lo, hi, mode, sat)
+        return out
+    fmt = FORMATS[dst]
+    r = np.empty(x.shape, np.float32)
+    nan = numeric_jit.round_float32(vals, r.reshape(-1), fmt.mbits, fmt.emin, fmt.max,
+                                    fmt.has_inf, fmt.has_nan, mode, sat)
+    if storage(dst) == np.float32:  # FP32, TF32, HF32: the values are the carrier
+        return r
+    if dst in (T.E1M2X2, T.HIF4X2):
+        return encode_float(r, dst)
+    if dst is T.BF16 and np.little_endian:  # a BF16 value is the top half of its FP32 word
+        return np.ascontiguousarray(r.view(np.uint16)[..., 1::2]).view(storage(dst))
+    with np.errstate(all="ignore"):
+        out = r.astype(storage(dst))  # exact: values of the format
+    return _canonical_nan(out) if nan else out
 
 
 def _valid_region(src, valid, op: str) -> tuple[np.ndarray, tuple[int, int], tuple[int, int]]:
@@ -638,6 +675,8 @@ def quantize_values(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode:
     temporaries stay in cache), each block by :func:`_quantize_rne` or, when that declines
     (a NaN, an infinity or ``|x * scale| >= 2^31`` in the block), by the exact path."""
     lo, hi = _bounds(t)
+    if jit.compiled() and x.size:
+        return _compiled_quantize(x, scale, zp, t, mode, sat)
     if mode == RNE and x.size:
         if not x.flags.c_contiguous:
             fast = _quantize_rne(x, scale, zp, t, lo, hi, sat)
@@ -650,6 +689,16 @@ def quantize_values(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode:
                 dst[s:e] = _quantize_exact(src[s:e], scale, zp, t, mode, sat)
         return out
     return _quantize_exact(x, scale, zp, t, mode, sat)
+
+
+def _compiled_quantize(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode: int,
+                       sat: bool) -> np.ndarray:
+    """:func:`_quantize_exact` by :func:`.numeric_jit.quantize` (the same bits)."""
+    lo, hi = _bounds(t)
+    out = np.empty(x.shape, storage(t))
+    jit.numeric().quantize(np.ascontiguousarray(x).reshape(-1), out.reshape(-1).view(np.uint8),
+                         scale, zp, lo, hi, mode, sat)
+    return out
 
 
 def _quantize_exact(x: np.ndarray, scale: float, zp: int, t: TileDataType, mode: int,

@@ -17,7 +17,9 @@ interact, so any loop order that keeps k ascending within each chain gives the s
   panels of ``NR`` columns, and a micro kernel keeps an ``MR x NR`` block of accumulators in
   vector registers while k runs over the whole of K in order. It is written as LLVM IR
   (:func:`_micro`) because numba's loop vectoriser only vectorises innermost loops, and the
-  k loop must stay innermost and sequential. One row (GEMV): B is decoded four rows by
+  k loop must stay innermost and sequential. One row (GEMV): 8-bit codes become FP16
+  patterns converted exactly to FP32 (:func:`_half_rows`: no decode scratch, 8 rows per pass
+  over accumulators held in vector registers); other codes are decoded four rows by
   ``_GEMV_W`` columns at a time and each accumulator takes the four terms as one chain of
   FMAs.
 * Otherwise (MX scales so extreme that a scaled element leaves FP32's range), the step
@@ -33,6 +35,8 @@ float32 value table),
 ``MODE_BF16`` (a BF16 code is the top half of its FP32 pattern), ``MODE_F32`` (FP32 / TF32 /
 HF32 patterns). Decoded values are exact: every CUBE element format is a subset of FP32.
 Kernels allocate nothing (their Python drivers do): numba compiles array expressions slowly.
+The ``exact`` MX GEMV (:func:`exact_gemv`) sums its exact block sums exactly as two float64
+running sums per column and rounds once (:func:`_round_exact`).
 """
 
 from __future__ import annotations
@@ -210,6 +214,84 @@ def _bits16(typingctx, codes_addr, out_addr, pre, left, maskmag, gap, smin):
     return sig, codegen
 
 
+def _splat(builder, x, vty):
+    zeros = ir.Constant(ir.VectorType(ir.IntType(32), vty.count), [0] * vty.count)
+    undef = ir.Constant(vty, ir.Undefined)
+    return builder.shuffle_vector(
+        builder.insert_element(undef, x, ir.Constant(ir.IntType(32), 0)), undef, zeros)
+
+
+def _half_splats(builder, params):
+    """The four :func:`half_params` (sh, ash, mask, nanh) as 16-bit vectors."""
+    v16 = ir.VectorType(ir.IntType(16), VW)
+    return [_splat(builder, builder.trunc(x, ir.IntType(16)), v16) for x in params]
+
+
+def _half_codes(builder, ptr, hp):
+    """``VW`` codes at the i8 pointer ``ptr`` -> their FP16 values (``<VW x half>``) as
+    :func:`_half_rows` describes; ``hp`` from :func:`_half_splats`."""
+    shv, ashv, maskv, nanv = hp
+    v8, v16 = ir.VectorType(ir.IntType(8), VW), ir.VectorType(ir.IntType(16), VW)
+    codes = builder.load(builder.bitcast(ptr, v8.as_pointer()), align=1)
+    h = builder.and_(builder.ashr(builder.shl(builder.zext(codes, v16), shv), ashv), maskv)
+    nan = builder.icmp_unsigned("==", builder.and_(h, ir.Constant(v16, [0x7FFF] * VW)), nanv)
+    h = builder.select(nan, ir.Constant(v16, [0x7E00] * VW), h)
+    return builder.bitcast(h, ir.VectorType(ir.HalfType(), VW))
+
+
+def _half_rows(nr: int):
+    """An intrinsic ``rows(acc, codes, ldb, a, s, nvec, sh, ash, mask, nanh)`` over raw
+    addresses: for the ``16 * nvec`` columns j and the ``nr`` rows r of B in order,
+    ``acc[j] = fma(a[r], FP16(code[r, j]) * s[j], acc[j])`` with each 16-column block of
+    accumulators held in a vector register over the ``nr`` rows (one load and store per
+    ``nr`` terms). An 8-bit sign / exponent / mantissa code (:func:`half_params`) becomes the
+    FP16 pattern with the same sign, exponent field and mantissa: widened to 16 bits and
+    shifted left by ``sh`` (its sign to bit 15, the code's unused high bits dropped), shifted
+    right arithmetically by ``ash`` (its exponent field ends at FP16's exponent LSB, bit 10)
+    and masked by ``mask`` (the sign copies cleared). Its FP16 value is the code's value
+    times 2^(bias - 15) for every finite code, subnormal codes on FP16 subnormals; the
+    conversion to FP32 (``vcvtph2ps``) is exact, and ``s`` carries the factor
+    2^(15 - bias) with the block scale. A magnitude pattern equal to ``nanh`` (E4M3's NaN
+    code) becomes FP16's quiet NaN; E5M2's inf / NaN codes are FP16's own."""
+
+    @intrinsic
+    def rows(typingctx, acc_a, codes_a, ldb, a_a, s_a, nvec, sh, ash, mask, nanh):
+        sig = types.void(*([types.intp] * 10))
+
+        def codegen(context, builder, signature, args):
+            acc_a, codes_a, ldb, a_a, s_a, nvec, sh, ash, mask, nanh = args
+            f32, i64 = ir.FloatType(), ir.IntType(64)
+            vf = ir.VectorType(f32, VW)
+            fma = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(vf, [vf] * 3), f"llvm.fma.v{VW}f32")
+            accp, sp, ap = (builder.inttoptr(x, f32.as_pointer()) for x in (acc_a, s_a, a_a))
+            cp = builder.inttoptr(codes_a, ir.IntType(8).as_pointer())
+            hp = _half_splats(builder, (sh, ash, mask, nanh))
+            avs = [_splat(builder, builder.load(builder.gep(ap, [ir.Constant(i64, r)])), vf)
+                   for r in range(nr)]
+            offs = [builder.mul(ldb, ir.Constant(i64, r)) for r in range(nr)]
+            with cgutils.for_range(builder, nvec) as loop:
+                col = builder.mul(loop.index, ir.Constant(i64, VW))
+                accq = builder.bitcast(builder.gep(accp, [col]), vf.as_pointer())
+                accv = builder.load(accq, align=4)
+                sv = builder.load(builder.bitcast(builder.gep(sp, [col]), vf.as_pointer()),
+                                  align=4)
+                for r in range(nr):
+                    cq = builder.gep(cp, [builder.add(offs[r], col)])
+                    v = builder.fpext(_half_codes(builder, cq, hp), vf)
+                    accv = builder.call(fma, [avs[r], builder.fmul(v, sv), accv])
+                builder.store(accv, accq, align=4)
+            return context.get_dummy_value()
+
+        return sig, codegen
+
+    return rows
+
+
+HALF_ROWS = 8  # rows of B per pass over the accumulators
+_HALF_N, _HALF_1 = _half_rows(HALF_ROWS), _half_rows(1)
+
+
 # -- decoding ------------------------------------------------------------------------------
 @njit(**_OPTS)
 def decode_row(mode, codes, k, j0, lut, out):
@@ -374,6 +456,103 @@ def gemv_fma(af: np.ndarray, dec, sbs: np.ndarray | None, c: np.ndarray, c0: int
     return acc
 
 
+def half_params(t) -> tuple[int, int, int, int, int] | None:
+    """(sh, ash, mask, nanh, gap) of :func:`_half_rows` for the element type ``t`` (an
+    8-bit sign / exponent / mantissa code, or a narrower one in a byte, whose fields fit
+    FP16's: at most 5 exponent and 10 mantissa bits), its FP16 value times 2^gap being the
+    code's; None for other types."""
+    lay = mx.bit_layout(t)
+    if lay is None or lay.carrier.itemsize != 1:
+        return None
+    bits = 8 - lay.pre
+    mbits = 23 - lay.left - lay.pre
+    ebits = bits - 1 - mbits
+    bias = 127 - lay.bias_gap
+    if ebits > 5 or mbits > 10:
+        return None
+    sh, ash = 8 + lay.pre, 5 - ebits
+    mask = 0x8000 | (0x7FFF >> ash)
+    nanh = 0xFFFF  # no 16-bit magnitude equals it
+    if lay.special_min is not None:
+        top = (1 << (bits - 1)) - 1
+        if ebits == 5:  # IEEE specials: the all-ones exponent is FP16's own
+            pass
+        elif lay.special_min == top:  # one NaN magnitude (E4M3), no infinity
+            nanh = half_bits(top, sh, ash, mask) & 0x7FFF
+        else:
+            return None
+    return sh, ash, mask, nanh, 15 - bias
+
+
+def half_bits(code: int, sh: int, ash: int, mask: int) -> int:
+    """The FP16 pattern :func:`_half_rows` makes of one code (for tests and ``nanh``)."""
+    y = (code << sh) & 0xFFFF
+    y -= (y & 0x8000) << 1  # as a signed 16-bit value
+    return (y >> ash) & mask
+
+
+@njit(**_OPTS)
+def _folded_scales(codes, gap, out):
+    """out = E8M0 values of codes times 2^gap (float32, exact); False when a finite one
+    would exceed FP32's range."""
+    ok = True
+    f = np.float32(2.0) ** gap
+    for i in range(codes.shape[0]):
+        c = np.int32(codes[i])
+        out[i] = _E8M0_VALUES[c] * f
+        ok &= (c == 255) | (c + gap <= 254)
+    return ok
+
+
+def half_scales(sb: np.ndarray | None, n: int, gap: int) -> np.ndarray | None:
+    """The ``s`` rows of :func:`_half_rows`: B's E8M0 block scales (nb, N) times 2^gap as
+    float32 (one row of 2^gap when B has none), or None when one leaves FP32's range."""
+    if sb is None:
+        return np.full((1, n), np.float32(2.0**gap))
+    out = np.empty(sb.shape, np.float32)
+    ok = _folded_scales(np.ascontiguousarray(sb).reshape(-1), gap, out.reshape(-1))
+    return out if ok else None
+
+
+@njit(**_OPTS)
+def _gemv_half(af, codes, c0, nvec, sv, sstep, acc, sh, ash, mask, nanh):
+    """acc (16 * nvec,) float32, in place: the ordered FMA chains of af (K,) times B's
+    columns c0:c0 + 16 * nvec (codes (K, N) bytes, C-contiguous), with B's values times
+    their block scale from :func:`_half_rows` and the folded scales sv (rows of N, block b
+    at row ``b * sstep``)."""
+    kk = af.shape[0]
+    ldb = codes.shape[1]
+    cb, aa, accp = codes.ctypes.data + c0, af.ctypes.data, acc.ctypes.data
+    s0 = sv.ctypes.data + 4 * c0
+    for b0 in range(0, kk, MX_BLOCK):
+        b1 = min(kk, b0 + MX_BLOCK)
+        sp = s0 + 4 * (b0 // MX_BLOCK) * sstep * sv.shape[1]
+        k = b0
+        while k + HALF_ROWS <= b1:
+            _HALF_N(accp, cb + k * ldb, ldb, aa + 4 * k, sp, nvec, sh, ash, mask, nanh)
+            k += HALF_ROWS
+        while k < b1:
+            _HALF_1(accp, cb + k * ldb, ldb, aa + 4 * k, sp, nvec, sh, ash, mask, nanh)
+            k += 1
+
+
+def gemv_half(af: np.ndarray, dec, sbs: np.ndarray | None, half, c: np.ndarray, c0: int = 0
+              ) -> np.ndarray:
+    """:func:`gemv_fma` for 8-bit codes through :func:`_half_rows` (``half`` = (``sv`` from
+    :func:`half_scales`, the :func:`half_params`)); the tail of fewer than 16 columns
+    by :func:`gemv_fma`."""
+    _, codes, _ = dec
+    sv, (sh, ash, mask, nanh, _) = half
+    acc = np.array(c, np.float32)
+    n16 = acc.shape[0] // VW * VW
+    af = np.ascontiguousarray(af, np.float32)
+    if n16:
+        _gemv_half(af, codes, c0, n16 // VW, sv, int(sv.shape[0] > 1), acc, sh, ash, mask, nanh)
+    if n16 < acc.shape[0]:
+        acc[n16:] = gemv_fma(af, dec, sbs, acc[n16:], c0 + n16)
+    return acc
+
+
 # -- the wide step ---------------------------------------------------------------------------
 @njit(**_OPTS)
 def _wide_step(acc, t):
@@ -448,32 +627,74 @@ def decoder(t, codes: np.ndarray, packed: bool = False):
     # exponent + mantissa bits (7 - pre) and the shift of their field (23 - mantissa bits)
     smin = 256 if lay.special_min is None else lay.special_min
     params = [lay.pre, lay.left, 7 - lay.pre, lay.left + lay.pre, lay.bias_gap, smin]
+    half = half_params(t)
+    params += [0] * 6 if half is None else [1, *half]  # lut[262:268]: half_params_by_lut
     return (MODE_BITS, codes8, np.append(lut, np.array(params, np.float32)))
+
+
+def half_params_by_lut(lut: np.ndarray) -> tuple[int, int, int, int, int] | None:
+    """The :func:`half_params` that :func:`decoder` stored after a MODE_BITS table."""
+    if lut[262] == 0:
+        return None
+    sh, ash, mask, nanh, gap = (int(x) for x in lut[263:268])
+    return sh, ash, mask, nanh, gap
 
 
 _THREAD_MIN = 1 << 21  # M * K * N from which the columns are split across two threads
 _POOL: ThreadPoolExecutor | None = None
 
 
-def _columns(af, dec, sbs, acc, j0, j1):
+def _columns(af, dec, sbs, acc, j0, j1, half=None):
     if af.shape[0] == 1:
+        if half is not None:
+            return gemv_half(af[0], dec, sbs, half, acc[0, j0:j1], j0).reshape(1, -1)
         return gemv_fma(af[0], dec, sbs, acc[0, j0:j1], j0).reshape(1, -1)
     return matmul_fma(af, pack_b(dec, sbs, j0, j1), acc[:, j0:j1])
 
 
-def _fma_product(af, dec, sbs, acc):
-    """The FP32 FMA chains: the fused row kernel for one row of A, else decoded panels; in two
-    threads (the kernels release the GIL), one per half of the columns, for large products.
-    Columns are independent chains, so the split never changes a bit."""
+def _half(af, dec, sb, n):
+    """The arguments of :func:`gemv_half` for one row of A and 8-bit codes, else None."""
+    if af.shape[0] != 1 or dec[0] != MODE_BITS:
+        return None
+    params = half_params_by_lut(dec[2])
+    if params is None:
+        return None
+    sv = half_scales(sb, n, params[4])
+    return None if sv is None else (sv, params)
+
+
+def _pool() -> ThreadPoolExecutor:
     global _POOL
-    (m, k), n = af.shape, acc.shape[1]
-    if m * k * n < _THREAD_MIN or n < 2 * NR or (os.cpu_count() or 1) < 2:
-        return _columns(af, dec, sbs, acc, 0, n)
     if _POOL is None:
         _POOL = ThreadPoolExecutor(2, thread_name_prefix="pto-cube-jit")
-    h = (n // 2 + NR - 1) // NR * NR  # a whole number of panels (even)
-    parts = [_POOL.submit(_columns, af, dec, sbs, acc, j0, j1) for j0, j1 in ((0, h), (h, n))]
-    return np.concatenate([p.result() for p in parts], axis=1)
+    return _POOL
+
+
+def _in_two(fn, work: int, n: int) -> None:
+    """fn(0, n), or fn(0, h) and fn(h, n) on two threads (the kernels release the GIL) for
+    ``work`` (M * K * N) from :data:`_THREAD_MIN`; h a multiple of NR (even)."""
+    if work < _THREAD_MIN or n < 2 * NR or (os.cpu_count() or 1) < 2:
+        fn(0, n)
+        return
+    h = (n // 2 + NR - 1) // NR * NR
+    for f in [_pool().submit(fn, c0, c1) for c0, c1 in ((0, h), (h, n))]:
+        f.result()
+
+
+def _fma_product(af, dec, sbs, acc, sb=None):
+    """The FP32 FMA chains: the fused row kernel for one row of A (:func:`gemv_half` for
+    8-bit codes; ``sb``: B's E8M0 scale codes), else decoded panels; in two threads (the
+    kernels release the GIL), one per half of the columns, for large products. Columns are
+    independent chains, so the split never changes a bit."""
+    (m, k), n = af.shape, acc.shape[1]
+    half = _half(af, dec, sb, n)
+    out = np.empty(acc.shape, np.float32)
+
+    def cols(j0, j1):  # (the split is at a panel boundary)
+        out[:, j0:j1] = _columns(af, dec, sbs, acc, j0, j1, half)
+
+    _in_two(cols, m * k * n, n)
+    return out
 
 
 def dense_ordered(at, ca: np.ndarray, bt, cb: np.ndarray, acc: np.ndarray) -> np.ndarray:
@@ -518,7 +739,7 @@ def mx_ordered(src, acc: np.ndarray) -> np.ndarray:
     if fits_a and fits_b:
         with np.errstate(invalid="ignore"):
             af = (a * va).astype(np.float32)  # exact: checked
-        return _fma_product(af, dec, sbs, acc)
+        return _fma_product(af, dec, sbs, acc, src.sb)
     with np.errstate(invalid="ignore", over="ignore"):
         af64 = np.ascontiguousarray(a * va.astype(np.float64))
     return ordered_wide(af64, dec, None if sbs is None else sbs.astype(np.float64), acc)
@@ -546,6 +767,242 @@ def _block_sum_rows(a64, mode, codes, lut, va, vb, row, s, out):
             ob, sr, vr = out[b, m], s[m], vb[b]
             for j in range(n):
                 ob[j] = sr[j] * f * vr[j]
+
+
+@intrinsic
+def _half_block(typingctx, out_a, codes_a, ldb, a_a, nrows, sb_a, ebias, nvec, sh, ash, mask,
+                nanh):
+    """One 32-row scale block of a row of A times B's columns, 16 at a time:
+    ``out[j] = (sum over the nrows rows r of a[r] * FP16(code[r, j])) * 2^(sb[j] + ebias -
+    1023)`` in float64 (a: float64 values; sb: E8M0 codes as bytes), the codes made FP16 as
+    in :func:`_half_rows`. Every step is exact for the block-exact format pairs (the sum of
+    32 products fits 53 bits; the factor is a power of two far inside float64's range)."""
+    sig = types.void(*([types.intp] * 12))
+
+    def codegen(context, builder, signature, args):
+        out_a, codes_a, ldb, a_a, nrows, sb_a, ebias, nvec, sh, ash, mask, nanh = args
+        f64, i8, i64 = ir.DoubleType(), ir.IntType(8), ir.IntType(64)
+        v8, v64, vd = ir.VectorType(i8, VW), ir.VectorType(i64, VW), ir.VectorType(f64, VW)
+        fma = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(vd, [vd] * 3), f"llvm.fma.v{VW}f64")
+        outp, ap = (builder.inttoptr(x, f64.as_pointer()) for x in (out_a, a_a))
+        cp, sbp = (builder.inttoptr(x, i8.as_pointer()) for x in (codes_a, sb_a))
+        hp = _half_splats(builder, (sh, ash, mask, nanh))
+        biasv = _splat(builder, ebias, v64)
+        acc = cgutils.alloca_once(builder, vd)
+        with cgutils.for_range(builder, nvec) as loop:
+            col = builder.mul(loop.index, ir.Constant(i64, VW))
+            builder.store(ir.Constant(vd, [0.0] * VW), acc)
+            with cgutils.for_range(builder, nrows) as rows:
+                r = rows.index
+                cq = builder.gep(cp, [builder.add(builder.mul(ldb, r), col)])
+                v = builder.fpext(_half_codes(builder, cq, hp), vd)
+                av = _splat(builder, builder.load(builder.gep(ap, [r])), vd)
+                builder.store(builder.call(fma, [av, v, builder.load(acc)]), acc)
+            e = builder.zext(builder.load(builder.bitcast(builder.gep(sbp, [col]),
+                                                          v8.as_pointer()), align=1), v64)
+            f = builder.bitcast(builder.shl(builder.add(e, biasv), ir.Constant(v64, [52] * VW)),
+                                vd)
+            builder.store(builder.fmul(builder.load(acc), f),
+                          builder.bitcast(builder.gep(outp, [col]), vd.as_pointer()), align=8)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(**_OPTS)
+def _exact_gemv_cols(a64, sa, codes, sb, lut, c0, c1, gap, sigma, x, hi, lo):
+    """hi, lo (c1 - c0,) float64, exact: ``hi + lo`` is the exact sum over k of the terms
+    ``(a64[k] 2^(sa - 127)) (B[k, j] 2^(sb - 127))`` of columns c0:c1. Per block b the
+    exact block sum x_b (:func:`_half_block`, scalar for the last < 16 columns) is split
+    against the column's power of two ``sigma`` (above twice the sum of |x_b|):
+    ``q = (sigma + x_b) - sigma`` lies on the grid 2^-53 sigma and x_b - q below it, so
+    both running sums are exact (checked by the caller, :func:`exact_gemv`)."""
+    kk, ldb = a64.shape[0], codes.shape[1]
+    n = c1 - c0
+    n16 = n // VW * VW
+    sh, ash, mask, nanh = (np.int64(lut[263]), np.int64(lut[264]), np.int64(lut[265]),
+                           np.int64(lut[266]))
+    hi[:] = 0.0
+    lo[:] = 0.0
+    for b in range(sb.shape[0]):
+        k0 = b * MX_BLOCK
+        k1 = min(kk, k0 + MX_BLOCK)
+        ebias = np.int64(sa[b]) - 254 + gap + 1023
+        if n16:
+            _half_block(x.ctypes.data, codes.ctypes.data + k0 * ldb + c0, ldb,
+                        a64.ctypes.data + 8 * k0, k1 - k0, sb.ctypes.data + b * ldb + c0,
+                        ebias, n16 // VW, sh, ash, mask, nanh)
+        for j in range(n16, n):
+            t = 0.0
+            for k in range(k0, k1):
+                t += a64[k] * np.float64(lut[codes[k, c0 + j]])
+            x[j] = t * _i64_as_f64((np.int64(sb[b, c0 + j]) + ebias - gap) << 52)
+        for j in range(n):
+            sg = sigma[c0 + j]
+            q = (sg + x[j]) - sg
+            hi[j] += q
+            lo[j] += x[j] - q
+
+
+@njit(**_OPTS)
+def _grow(p, n, x):
+    """Shewchuk's grow-expansion: p[0:n] nonoverlapping terms in increasing magnitude whose
+    sum is exact, plus x -> the new count (the sum is exactly the old sum plus x)."""
+    i = 0
+    for jj in range(n):
+        y = p[jj]
+        if abs(x) < abs(y):
+            x, y = y, x
+        s = x + y
+        e = y - (s - x)
+        if e != 0.0:
+            p[i] = e
+            i += 1
+        x = s
+    p[i] = x
+    return i + 1
+
+
+@njit(**_OPTS)
+def _round_exact(parts, p):
+    """RNE float32 of the exact sum of the finite float64 ``parts`` (+0 for an exact zero),
+    using ``p`` (len(parts) + 1 float64) for the nonoverlapping expansion of the sum:
+    round to nearest float64 and the sign of the remainder give the sum rounded to odd at
+    53 bits, whose cast to float32 is the single RNE rounding (53 >= 24 + 2)."""
+    n = 0
+    for x in parts:
+        n = _grow(p, n, x)
+    top = n
+    while top > 0 and p[top - 1] == 0.0:
+        top -= 1
+    if top == 0:
+        return np.float32(0.0)
+    # the sum rounded to nearest float64, as Python's math.fsum
+    m = n - 1
+    s = p[m]
+    e = 0.0
+    while m > 0:
+        m -= 1
+        x, y = s, p[m]
+        s = x + y
+        e = y - (s - x)
+        if e != 0.0:
+            break
+    if m > 0 and ((e < 0.0 and p[m - 1] < 0.0) or (e > 0.0 and p[m - 1] > 0.0)):
+        y = e * 2.0
+        x = s + y
+        if y == x - s:
+            s = x
+    # the sign of the remainder (sum - s): the top term of the expansion of sum - s
+    i = _grow(p, n, -s) - 1
+    r = 0.0
+    for jj in range(i, -1, -1):
+        if p[jj] != 0.0:
+            r = p[jj]
+            break
+    bits = _f64_as_i64(s)
+    if r != 0.0 and (bits & 1) == 0:  # round to odd: one step toward the remainder
+        if s == 0.0:  # (only for a sum below half the smallest subnormal: rounds to 0)
+            return np.float32(5e-324 if r > 0.0 else -5e-324)
+        bits += 1 if (r > 0.0) == (s > 0.0) else -1
+    return np.float32(_i64_as_f64(bits))
+
+
+@njit(**_OPTS)
+def _finish_exact(hi, lo, extra, out):
+    """out[j] = RNE float32 of hi[j] + lo[j] + the finite extras[:, j]; a column with
+    non-finite extras gets their float64 sum (the reference's rule)."""
+    ne = extra.shape[0]
+    parts = np.empty(2 + ne)
+    p = np.empty(3 + ne)
+    for j in range(out.shape[0]):
+        parts[0], parts[1] = hi[j], lo[j]
+        special = 0.0
+        for i in range(ne):
+            v = extra[i, j]
+            if v - v == 0.0:
+                parts[2 + i] = v
+            else:
+                parts[2 + i] = 0.0
+                special += v
+        out[j] = np.float32(special) if special != 0.0 or special != special else \
+            _round_exact(parts, p)
+
+
+@njit(**_OPTS)
+def _exponent_window(sa, sb, sigma, lsab, top, limit, lo_e, hi_e):
+    """sigma[j] = 2^(top + max_b E[b, j] + 1) with E = sa[b] + sb[b, j] - 254 (``top``:
+    log2 of a bound of the sum of |block sum| at E = 0); False when a column's window of
+    E is too wide for two exact running sums (``lsab``: log2 of the grid at E = 0, ``limit``
+    the bits the two sums cover) or a scale is NaN (code 255). lo_e, hi_e: int64 scratch."""
+    nb, n = sb.shape
+    lo_e[:] = 1 << 20
+    hi_e[:] = -(1 << 20)
+    nan = False
+    for b in range(nb):
+        a = np.int64(sa[b]) - 254
+        nan |= sa[b] == 255
+        row = sb[b]
+        for j in range(n):
+            c = np.int64(row[j])
+            nan |= c == 255
+            lo_e[j] = min(lo_e[j], c + a)
+            hi_e[j] = max(hi_e[j], c + a)
+    ok = not nan
+    for j in range(n):
+        ok &= top + hi_e[j] + 1 - (lsab + lo_e[j]) <= limit
+        sigma[j] = _i64_as_f64((top + hi_e[j] + 1 + 1023) << 52)
+    return ok
+
+
+def exact_gemv(src, c: np.ndarray | None, bias: np.ndarray | None) -> np.ndarray | None:
+    """The ``exact`` profile of an MX GEMV (a :class:`.jit.MxCodes` with M = 1) whose
+    32-term block sums are exact in float64 and whose B codes decode through FP16
+    (:func:`half_params`): (1, N) float32, or None when this path does not apply (then the
+    reference runs). Per column, the exact scaled block sums are summed exactly as two
+    float64 running sums (:func:`_exact_gemv_cols`; the exponent window of the column's
+    scales must leave them exact, :func:`_exponent_window`), and those, C and Bias are
+    rounded once (:func:`_round_exact`)."""
+    m, k, n = src.shape
+    if m != 1 or src.b_packed or k == 0:
+        return None
+    (lsa, ta), (lsb, tb) = src.ranges()
+    if (ta - lsa) + (tb - lsb) + 5 > 53:
+        return None
+    dec = decoder(src.bt, src.cb)
+    if dec[0] != MODE_BITS or half_params_by_lut(dec[2]) is None:
+        return None
+    nb = -(-k // MX_BLOCK)
+    sa = np.full(nb, 127, np.uint8) if src.sa is None else np.ascontiguousarray(src.sa[0], np.uint8)
+    sb = np.full((nb, n), 127, np.uint8) if src.sb is None else np.ascontiguousarray(src.sb, np.uint8)
+    lnb = max(0, (nb - 1).bit_length())
+    top = lnb + ta + tb + 5  # sum of |x_b| < 2^(top + E_max)
+    sigma = np.empty(n)
+    # hi needs nothing more; lo = sum of (x_b - q) is exact when nb 2^(top + E_max + 1 - 53)
+    # stays below 2^(lsa + lsb + E_min + 53)
+    if not _exponent_window(sa, sb, sigma, lsa + lsb, top, 106 - lnb - 1, np.empty(n, np.int64),
+                            np.empty(n, np.int64)):
+        return None
+    a64 = np.ascontiguousarray(mx.value_lut(src.at)[src.ca[0]])
+    if not np.isfinite(a64).all():
+        return None
+    gap = half_params_by_lut(dec[2])[4]
+    lut = dec[2]
+    hi, lo = np.empty(n), np.empty(n)
+
+    def cols(c0, c1):
+        _exact_gemv_cols(a64, sa, dec[1], sb, lut, c0, c1, gap, sigma, np.empty(c1 - c0),
+                         hi[c0:c1], lo[c0:c1])
+
+    _in_two(cols, k * n, n)
+    if not (np.isfinite(hi).all() and np.isfinite(lo).all()):
+        return None  # inf / NaN codes: the reference's rules
+    extras = [np.asarray(v, np.float64).reshape(1, n) for v in (c, bias) if v is not None]
+    extra = np.concatenate(extras) if extras else np.zeros((0, n))
+    out = np.empty(n, np.float32)
+    _finish_exact(hi, lo, extra, out)
+    return out.reshape(1, n)
 
 
 class BlockSumTerms(acc_mod.MxTerms):

@@ -10,11 +10,13 @@ source, or ``NUMBA_CACHE_DIR``), so only the first call on a machine pays for co
 docs/compiled-kernels.md has the figures.
 
 Covered (compiled): the ``ordered`` FP32 accumulation of every CUBE input pair with an FP32
-accumulator, MX (scaled, packed X2) and non-MX, and the scaled block sums that the ``exact``
-profile reads for block-exact MX pairs. Everything else runs the numpy reference: the other
-``exact`` cases, ``raw-carrier``, and integer accumulators (whose exact float64 BLAS form is
-already at the speed of a float matmul). Other kernel families select their compiled form with
-:func:`compiled` the same way.
+accumulator, MX (scaled, packed X2) and non-MX; the whole ``exact`` MX GEMV for block-exact
+pairs with 8-bit B codes (:func:`.cube_jit.exact_gemv`), and the scaled block sums that the
+``exact`` profile reads for the other block-exact MX products. Everything else runs the
+numpy reference: the other ``exact`` cases, ``raw-carrier``, and integer accumulators (whose
+exact float64 BLAS form is already at the speed of a float matmul). Other kernel families
+select their compiled form with :func:`compiled` the same way (:mod:`.reduce_jit`;
+:mod:`.numeric_jit` through :func:`numeric`).
 """
 
 from __future__ import annotations
@@ -86,6 +88,14 @@ def selected(name: str) -> Iterator[None]:
             del os.environ[ENV]
         else:
             os.environ[ENV] = old
+
+
+def numeric():
+    """:mod:`.numeric_jit`, the compiled TCVT / TQUANT / TSQRT kernels (numba: imported on
+    the first compiled call only)."""
+    from . import numeric_jit
+
+    return numeric_jit
 
 
 def float_values(t: TileDataType, codes: np.ndarray) -> np.ndarray:
@@ -172,7 +182,12 @@ def accumulate(profile: str, src, c: np.ndarray | None, bias: np.ndarray | None)
         with np.errstate(invalid="ignore", over="ignore"):
             return acc + bias.astype(np.float32)
     if profile == NumericProfile.EXACT and compiled() and isinstance(src, MxCodes):
-        src = _cube_jit().BlockSumTerms(*src)
+        cube_jit = _cube_jit()
+        with np.errstate(invalid="ignore", over="ignore"):
+            fast = cube_jit.exact_gemv(src, c, bias)
+        if fast is not None:
+            return fast
+        src = cube_jit.BlockSumTerms(*src)
     else:
         src = src.terms()
     run = acc_mod.exact if profile == NumericProfile.EXACT else acc_mod.ordered

@@ -26,7 +26,7 @@ from pto_dialect.faults import FaultKind, PTOFault
 
 T = TileDataType
 PAD_VALUES = ("zero", "max", "min", "null")
-PAD_CODES = {"zero": 0, "max": 1, "min": 2, "null": 3}
+"""The PadValue names in the order of their 2-bit codes (00 Zero, 01 Max, 10 Min, 11 Null)."""
 
 _FLOAT_MAX_BITS = {
     T.FP64: 0x7FEFFFFFFFFFFFFF,
@@ -46,7 +46,7 @@ _INTEGERS = frozenset({T.U8, T.U16, T.U32, T.U64, T.S8, T.S16, T.S32, T.S64})
 
 def parse_pad(pad: str | int) -> str:
     """A PadValue name from a name or its 2-bit code (00 Zero, 01 Max, 10 Min, 11 Null)."""
-    if isinstance(pad, str) and pad.lower() in PAD_CODES:
+    if isinstance(pad, str) and pad.lower() in PAD_VALUES:
         return pad.lower()
     if isinstance(pad, (int, np.integer)) and 0 <= int(pad) <= 3:
         return PAD_VALUES[int(pad)]
@@ -68,8 +68,8 @@ def pad_bits(t: TileDataType, pad: str) -> int:
     if t in _INTEGERS:
         return (ones >> 1) if pad == "max" else 1 << (carrier - 1)
     # TilePadValueForDataType "otherwise": Max = Ones{64}, Min = 0x8000000000000000, both
-    # truncated to the carrier
-    return ones if pad == "max" else (1 << 63) & ones
+    # truncated to the carrier; these types' carriers have 4 or 8 bits, so Min is 0
+    return ones if pad == "max" else 0
 
 
 def pad_scalar(t: TileDataType, pad: str, dtype: np.dtype) -> np.ndarray:

@@ -395,9 +395,8 @@ def validate(
     """Check B.FPATR's PreQuantMode/ReluMode and their parameters against the accumulator
     type ``acc`` (FP32, S32 or U32; ``BundleFPATRAccumulatorTypeLegal`` in
     ``asl/block/attributes/B.FPATR.asl``) and the RMode/Sat cross-rules (D11, PTO-SPEC 3.2,
-    3.3); fault if illegal. Trans/CScaleEn rules belong to the caller."""
-    if not isinstance(fpatr, Fpatr):
-        raise PTOFault(FaultKind.TILE_LEGALITY, "fpatr must be a pto_dialect Fpatr", op)
+    3.3); fault if illegal. The Fpatr type and the Trans/CScaleEn rules belong to the
+    caller (``cube._check_fpatr``)."""
     bad = fpatr.reserved_values()
     if bad:
         raise PTOFault(FaultKind.ILLEGAL_INSTRUCTION, "B.FPATR: " + "; ".join(bad), op)

@@ -37,7 +37,7 @@ import numpy as np
 
 from pto_dialect.datatypes import TileDataType
 
-from . import status
+from . import jit, status
 from .elementwise import NARROW_FP32, check_encodings, op_types, round_to_narrow_fp32
 from .nanfix import (
     canonical,
@@ -169,8 +169,11 @@ def _sqrt_native(a: np.ndarray) -> np.ndarray:
     cache) ``min(word, canonical)`` is the result with every NaN canonical and every other
     word unchanged; a block with a -0 source takes the masked rewrite (:func:`canonical_nan`),
     a block without a NaN result (one ``np.min``) nothing."""
-    i, u = np.dtype(f"i{a.dtype.itemsize}"), np.dtype(f"u{a.dtype.itemsize}")
     r = np.empty(a.shape, a.dtype)
+    if jit.compiled():  # one compiled pass (numeric_jit): the same bits
+        jit.numeric().sqrt_canonical(a.reshape(-1), r.reshape(-1), a.dtype.type(np.nan))
+        return r
+    i, u = np.dtype(f"i{a.dtype.itemsize}"), np.dtype(f"u{a.dtype.itemsize}")
     src, flat = a.reshape(-1), r.reshape(-1)
     ints, words, q = src.view(i), flat.view(u), const_block(u, canonical_word(a.dtype))
     neg_zero = np.iinfo(i).min

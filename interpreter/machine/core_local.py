@@ -25,10 +25,16 @@ runs as the ASL completes it (``asl/block/model/dispatch/destination-shape.asl``
    register-base B.DIM values) are read from the dispatching agent's GPRs through the B.IOR /
    B.DIM selectors in the linked path's B.IOR dense order (:func:`pto_dialect.block_ops.
    scalar_roles`);
-5. the block is then the LINKED block of those types (its B.IOR renamed to the ``a<k>``
-   convention the values now stand for) and runs exactly as a linked block does: the same
-   reconstruction of the tile-level op and the same checks (:func:`pto_dialect.block_ops.
-   check_linked`), the same plan and kernels (:mod:`interpreter.ssa.block_functions`);
+5. the block then runs as its linked block would, without becoming one
+   (:mod:`interpreter.machine.dispatch`): the decode selects the tile-level op, which is built
+   detached on the register descriptors and checked as a linked block's is (the same
+   reconstruction, verifier and block/type checks, :func:`pto_dialect.block_ops.check_computed`;
+   the scalars are those the B.IOR names, so the linked ``a<k>`` naming is not required); a
+   register-base B.DIM's LB is checked against the tiles (:func:`pto_dialect.block_ops.
+   check_dim_values`); the op's row of :data:`interpreter.ssa.tile_plans.TILE_PLANS` runs its
+   kernels on the register values (:func:`interpreter.ssa.block_functions.linked_plan`: the
+   block's operand order). No ``pto.block``, function or module is built and nothing is
+   decoded or verified again;
 6. only then are the destinations allocated and written. Any fault leaves every register
    unchanged.
 
@@ -44,21 +50,20 @@ the block.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 from xdsl.dialects.builtin import i64
-from xdsl.ir import Attribute, Block
+from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
 
 from interpreter.machine.block_control import BlockResult
 from interpreter.machine.descriptors import derived_rows
+from interpreter.machine.dispatch import DECODE_CACHE, checked_op, run_decoded_block
 from interpreter.machine.global_memory import element_bits
-from interpreter.machine.tile_registers import register_storage, run_in_function
+from interpreter.machine.tile_registers import register_storage
 from pto_dialect.attributes import TileType
 from pto_dialect.block_ops import (
-    SLOT_GPRS,
-    BlockOp,
-    check_linked,
     dim_registers,
     op_class_of,
     scalar_roles,
@@ -71,7 +76,7 @@ from pto_dialect.datatypes import TileDataType
 from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Layout, Location, size_of_code
-from pto_dialect.isa import BDim, BIor, BlockFamily, BlockSummary, Command
+from pto_dialect.isa import BDim, BlockFamily, BlockSummary, Command
 from pto_dialect.isa.block import lb_value
 from pto_dialect.isa.commands import PE_MODE_MASKS
 from pto_dialect.isa.errors import NotModelledError
@@ -146,23 +151,11 @@ def destination_types(s: BlockSummary, fam: str, srcs: list[Attribute],
     out: list[Attribute] = []
     for ordinal, (_hand, code) in enumerate(s.destinations):
         cap = size_of_code(code)
-        t: Attribute | None
-        if fam == "cube" and ordinal == 0:
-            t = _cube_destination(s, srcs, lbs, cap, mask)
-        elif fam == "cube":
-            t = _cube_auxiliary(s, ordinal, lbs, cap, mask)
-        elif fam == "compare":
-            src = srcs[0]
-            assert isinstance(src, TileType)
-            t = PredicateTileType(src.shape, valid=src.valid_shape, size=cap, pe=mask)
-        else:
-            layout = _destination_layout(s, fam)
-            vr, vc, col, dt = _tile_shape(s, fam, srcs, lbs)
-            dt = dt if ordinal == 0 else TileDataType.U32  # a second destination: U32 indices
-            rows = _rows(cap, col, dt, layout) if 1 <= col <= 32768 and vc >= 1 else 0
-            t = TileType((rows, col), dt, valid=(vr, vc), layout=layout, location=Location.ANY,
-                         size=cap, pe=mask) if rows else None  # fmt: skip
-        errs = ["no whole number of rows"] if t is None else t.legality_errors()  # type: ignore[attr-defined]
+        try:
+            t = _derived(s, fam, ordinal, cap, srcs, lbs, mask)
+            errs = ["no whole number of rows"] if t is None else t.legality_errors()  # type: ignore[attr-defined]
+        except VerifyException as e:  # the descriptor's own check: e.g. it exceeds the SizeCode
+            errs = [str(e).split("invalid !pto.tile: ", 1)[-1]]
         if errs:
             raise PTOFault(_TA, f"at block completion: destination {ordinal} SizeCode {code} "
                            f"({cap} B) does not hold its derived descriptor: {'; '.join(errs)} "
@@ -170,6 +163,33 @@ def destination_types(s: BlockSummary, fam: str, srcs: list[Attribute],
                            "dispatch/destination-shape.asl)", op=name)  # fmt: skip
         out.append(t)  # type: ignore[arg-type]
     return out
+
+
+def _derived(s: BlockSummary, fam: str, ordinal: int, cap: int, srcs: list[Attribute],
+             lbs: list[int | None], mask: str) -> Attribute | None:  # fmt: skip
+    """The descriptor of destination ``ordinal`` (``cap`` bytes); None when ``cap`` holds no
+    whole number of rows; VerifyException when the descriptor is not legal."""
+    if fam == "cube" and ordinal == 0:
+        return _cube_destination(s, srcs, lbs, cap, mask)
+    if fam == "cube":
+        return _cube_auxiliary(s, ordinal, lbs, cap, mask)
+    if fam == "compare":
+        src = srcs[0]
+        assert isinstance(src, TileType)
+        return PredicateTileType(src.shape, valid=src.valid_shape, size=cap, pe=mask)
+    layout = _destination_layout(s, fam)
+    vr, vc, col, dt = _tile_shape(s, fam, srcs, lbs)
+    dt = dt if ordinal == 0 else TileDataType.U32  # a second destination: U32 indices
+    rows = _rows(cap, col, dt, layout) if 1 <= col <= 32768 and vc >= 1 else 0
+    return TileType((rows, col), dt, valid=(vr, vc), layout=layout, location=Location.ANY,
+                    size=cap, pe=mask) if rows else None  # fmt: skip
+
+
+@lru_cache(maxsize=DECODE_CACHE)
+def _destination_types(s: BlockSummary, fam: str, srcs: tuple[Attribute, ...],
+                       lbs: tuple[int | None, ...]) -> list[Attribute]:  # fmt: skip
+    """:func:`destination_types` remembered per (decode, sources, LBs); faults raise again."""
+    return destination_types(s, fam, list(srcs), list(lbs))
 
 
 def _destination_layout(s: BlockSummary, fam: str) -> Layout:
@@ -258,16 +278,6 @@ def _cube_auxiliary(s: BlockSummary, ordinal: int, lbs: list[int | None], cap: i
                     pe=mask) if rows else None  # fmt: skip
 
 
-def linked_commands(cmds: list[Command], n_scalars: int) -> list[Command]:
-    """The block's commands with B.IOR RegSrc k renamed to ``a<k>`` for its ``n_scalars``
-    scalar parameters (the values read from the named GPRs are passed as the linked block's
-    scalar operands, :data:`pto_dialect.block_ops.SLOT_GPRS`)."""
-    if not n_scalars:
-        return list(cmds)
-    names = dict(zip(("src0", "src1", "src2")[:n_scalars], SLOT_GPRS))
-    return [replace(c, **names) if isinstance(c, BIor) else c for c in cmds]
-
-
 class LocalBlocks:
     """The Local TEPL / CUBE blocks of :class:`~interpreter.machine.shared_blocks.Core` (mixin)."""
 
@@ -289,7 +299,7 @@ class LocalBlocks:
             next(c for c in s.commands if isinstance(c, BDim) and c.lb == k),
             core.read_gpr(agent, s.lb_regs[k])) for k in range(3)]  # fmt: skip
         srcs = [core.local.type_of(i) for i in s.sources]
-        outs = destination_types(s, fam, srcs, lbs)
+        outs = _destination_types(s, fam, tuple(srcs), tuple(lbs))
         mask = PE_MODE_MASKS[s.pe_mode]  # type: ignore[index]
         dsts = core._resolve_destinations([h for h, _ in s.destinations],
                                           [t.capacity for t in outs], mask, name)  # fmt: skip
@@ -303,11 +313,10 @@ class LocalBlocks:
         scalars = [core.read_gpr(agent, ior.sources[k]) for k in range(len(roles))] if ior else []
         dims = [core.read_gpr(agent, r) for r in dim_registers(s)]
         words = [int(np.uint64(v).view(np.int64)) for v in (*scalars, *dims)]
-        body = Block(arg_types=[*srcs, *[i64] * len(words)])
-        block = BlockOp(linked_commands(cmds, len(roles)), list(body.args), outs)
-        check_linked(block, block.summary())  # the linked path's reconstruction and checks
-        results = run_in_function(body, block, [*(core.local.read(i) for i in s.sources),
-                                                *words], profile)  # fmt: skip
+        # the linked path's reconstruction and checks, on the register descriptors
+        tile_op = checked_op(s, (*srcs, *[i64] * len(scalars)), tuple(outs))
+        results = run_decoded_block(s, tile_op, [core.local.read(i) for i in s.sources], srcs,
+                                    words, profile)  # fmt: skip
         for d, t, v in zip(dsts, outs, results, strict=True):  # publish after completion
             core.local.configure(d, t, register_storage(t, v))
         return BlockResult(name, dsts[0] if dsts else None, others=tuple(dsts[1:]))

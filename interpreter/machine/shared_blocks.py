@@ -59,6 +59,7 @@ import numpy as np
 from interpreter.machine.block_control import BlockResult
 from interpreter.machine.core_local import LocalBlocks
 from interpreter.machine.descriptors import size_code_bytes
+from interpreter.machine.dispatch import decode
 from interpreter.machine.global_memory import GlobalMemory, MemoryEvent, dense_row_stride
 from interpreter.machine.indexed_tlsu import INDEXED_FUNCTIONS, IndexedTLSU
 from interpreter.machine.local_tlsu import LocalTLSU
@@ -89,7 +90,7 @@ from pto_dialect.geometry import (
     core_allocation_bytes,
     default_size,
 )
-from pto_dialect.isa import BDim, BlockFamily, BlockSummary, Command, check_block
+from pto_dialect.isa import BDim, BlockFamily, BlockSummary, Command
 from pto_dialect.isa.block import LOAD_LAYOUTS, STORE_LAYOUTS, TMOV_LAYOUTS
 from pto_dialect.isa.commands import PE_MODE_MASKS
 from pto_dialect.isa.errors import NotModelledError
@@ -150,7 +151,7 @@ class Core(LocalTLSU, IndexedTLSU, LocalBlocks):
     def execute(self, cmds: Sequence[Command], profile: str = "ordered") -> BlockResult:
         """Check and run one block ``BSTART ... BSTOP``; faults before any effect. ``profile``
         is the CUBE numeric profile (D4; ``raw-carrier`` is the ASL reference profile)."""
-        s = check_block(cmds)
+        s = decode(cmds)  # check_block, remembered (a decode cache)
         if s.noop:
             return BlockResult(s.op_name, noop=True)
         fn = s.start.function

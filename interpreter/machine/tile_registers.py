@@ -25,9 +25,11 @@ Semantics of :meth:`TileRegisters.execute` (read before write, faults before eff
    whose contract forbids a destination/source alias (:data:`DISTINCT`) fault TileLegality
    when it is named anyway;
 2. every source register is read (a snapshot of its whole value) before anything is written;
-   the operation then runs on the snapshots through :func:`interpreter.run` (the verifier and
-   the same kernels as every other level; a register named twice as a source is one SSA value,
-   so source-alias rules such as CUBE ``A == B`` are the verifier's);
+   the operation is built detached on the snapshots' descriptors, verified (the legality rules
+   of every other level) and run on the same kernels through its row of the tile-plan table
+   (:mod:`interpreter.machine.dispatch`, without re-entering IR: no function, module or
+   :func:`interpreter.run`); a register named twice as a source is one operand value, so
+   source-alias rules such as CUBE ``A == B`` are the verifier's;
 3. only when it completed are the destinations written (each keeps its configured
    descriptor: the instruction's result type is the destination's). A fault leaves every
    register unchanged.
@@ -51,19 +53,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.dialects import builtin, func
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.dialects import builtin
+from xdsl.ir import Attribute, Block, BlockArgument, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from interpreter.kernels.padding import parse_pad
 from interpreter.kernels.storage import pe_indices, storage_dtype
+from interpreter.machine.dispatch import DECODE_CACHE, run_tile_op
 from interpreter.machine.words import typed_values
-from interpreter.ssa.runner import build_context, run
+from interpreter.ssa.runner import build_context
 from interpreter.ssa.runtime import TileValue, array_from_tile, tile_from_array
 from pto_dialect.attributes import TileType
 from pto_dialect.families import TILE_OP_FAMILIES
@@ -409,49 +413,62 @@ def run_tile_instruction(
     properties: dict[str, Attribute] | None = None,
     profile: str = "ordered",
 ) -> list[np.ndarray]:
-    """Build tile instruction ``op`` on operand keys (each tile key names one SSA argument of
+    """Build tile instruction ``op`` on operand keys (each tile key names one argument of
     ``types[key]`` holding ``values[key]``, ``(P, VR, VC)``), verify it (a diagnostic with a fault
-    kind -> that :class:`PTOFault`) and run it with :func:`interpreter.run`; returns the results
-    (``None`` result type: an absent optional result)."""
-    cls = OPS[op]
+    kind -> that :class:`PTOFault`) and run it on its kernels through its row of the tile-plan
+    table (:func:`interpreter.machine.dispatch.run_tile_op`: no function, module or
+    :func:`interpreter.run`); returns the results (``None`` result type: an absent optional
+    result). The verified op is a pure function of the op, the operands' pattern, the
+    descriptors and the properties and is remembered (a successful one only: an illegal
+    instruction is built, and faults, every time)."""
     keys = sorted(types)
+    where = {k: i for i, k in enumerate(keys)}
     scalars: list[Scalar] = []
-    body = Block(arg_types=[types[i] for i in keys])
-    arg_of = dict(zip(keys, body.args))
 
-    def value(x: int | Scalar) -> SSAValue:
+    def code(x: int | Scalar) -> int | Attribute:
         if isinstance(x, Scalar):
             scalars.append(x)
-            return body.insert_arg(x.type, len(body.args))
-        return arg_of[x]
+            return x.type
+        return where[x]
 
-    built: list[SSAValue | list[SSAValue]] = []
-    for o in operands:
-        if o is None:
-            built.append([])
-        elif isinstance(o, Sequence):
-            built.append([value(x) for x in o])
-        else:
-            built.append(value(o))
+    pattern = tuple(None if o is None else tuple(code(x) for x in o) if isinstance(o, Sequence)
+                    else code(o) for o in operands)  # fmt: skip
+    spec = (op, pattern, tuple(types[k] for k in keys), tuple(result_types),
+            tuple(sorted((properties or {}).items())))  # fmt: skip
+    try:
+        instr, numbers = _verified(*spec)
+    except TypeError:  # an unhashable property: build it without the memo
+        instr, numbers = _verified.__wrapped__(*spec)
+    args = [*(values[k] for k in keys), *(s.value for s in scalars)]
+    return run_tile_op(instr, [args[k] for k in numbers], profile, numbers)
+
+
+@lru_cache(maxsize=DECODE_CACHE)
+def _verified(op: str, pattern: tuple, key_types: tuple[Attribute, ...],
+              result_types: tuple[Attribute | None, ...],
+              properties: tuple[tuple[str, Attribute], ...]) -> tuple[IRDLOperation, list[int]]:  # fmt: skip
+    """The detached, verified op of :func:`run_tile_instruction` and, per operand, the number
+    of the argument it reads (the key's position; scalars after the keys, in operand order).
+    ``pattern``: per operand definition None, a key position or a scalar's type, or a tuple
+    of those (variadic)."""
+    body = Block(arg_types=list(key_types))
+    n_keys = len(key_types)
+
+    def value(c: int | Attribute) -> SSAValue:
+        if isinstance(c, int):
+            return body.args[c]
+        return body.insert_arg(c, len(body.args))
+
+    built = [[] if p is None else [value(c) for c in p] if isinstance(p, tuple) else value(p)
+             for p in pattern]  # fmt: skip
     # the generic IRDL builder (some ops define a convenience ``build`` of their own)
     instr = IRDLOperation.build.__func__(  # type: ignore[attr-defined]
-        cls, operands=built, result_types=[[] if t is None else t for t in result_types],
-        properties=properties or {},
+        OPS[op], operands=built, result_types=[[] if t is None else t for t in result_types],
+        properties=dict(properties),
     )
     try:
         instr.verify()
     except VerifyException as e:
         raise _fault_of(e, op) from None
-    return run_in_function(body, instr, [*(values[i] for i in keys),
-                                         *(s.value for s in scalars)], profile)  # fmt: skip
-
-
-def run_in_function(body: Block, instr: IRDLOperation, args: Sequence[Any],
-                    profile: str = "ordered") -> list[np.ndarray]:  # fmt: skip
-    """Run the verified op ``instr`` (its operands: the arguments of ``body``) as the one op of
-    a function of ``body``'s arguments, with :func:`interpreter.run` on ``args``; its results."""
-    results = [r for r in instr.results]
-    body.add_ops([instr, func.ReturnOp(*results)])
-    fn = func.FuncOp("f", ([a.type for a in body.args], [r.type for r in results]), Region(body))
-
-    return run(builtin.ModuleOp([fn]), "f", *args, profile=profile)
+    assert all(isinstance(v, BlockArgument) for v in instr.operands) and n_keys <= len(body.args)
+    return instr, [v.index for v in instr.operands]  # type: ignore[attr-defined]

@@ -33,8 +33,10 @@ with ``trap`` is refused with a clear error: its post-commit trap has nowhere to
 Register exhaustion is a static property of the program here: ``pto-assign-registers`` reports it
 as ``[TileAllocation]`` (docs/blocks.md). An unlinked block (read from assembly or hex) has
 no tile values to run on here and is refused with a clear error; it runs on registers on
-:class:`interpreter.machine.shared_blocks.Core` (:mod:`interpreter.machine.core_local`), which then runs it as
-the linked block of its register types through this module.
+:class:`interpreter.machine.shared_blocks.Core` (:mod:`interpreter.machine.core_local`), which
+runs it without building a block: its checked tile op goes through :func:`linked_plan` (the
+block's operand order over the op's row of :data:`interpreter.ssa.tile_plans.TILE_PLANS`),
+as a linked block's does (:mod:`interpreter.machine.dispatch`).
 """
 
 from __future__ import annotations
@@ -44,19 +46,8 @@ from typing import Any
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.utils.exceptions import InterpretationError
 
-from interpreter.ssa.gm_functions import gm_plan
-from interpreter.ssa.pto_functions import (
-    binary_plan,
-    convert_plan,
-    cube_plan,
-    elementwise_plan,
-    generator_plan,
-    local_plan,
-    move_plan,
-    tload_plan,
-    tstore_plan,
-)
 from interpreter.ssa.runtime import TileValue
+from interpreter.ssa.tile_plans import plan_of
 from pto_dialect.attributes import TileType
 from pto_dialect.block_ops import (
     BlockOp,
@@ -66,14 +57,10 @@ from pto_dialect.block_ops import (
     scalar_roles,
     source_roles,
 )
-from pto_dialect.convert_ops import ConvertTileOp
-from pto_dialect.data_movement import TLoadOp, TStoreOp
+from pto_dialect.data_movement import TStoreOp
 from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.faults import PTOFault
-from pto_dialect.gm_indexed import GlobalMemoryOp
-from pto_dialect.ops import BinaryTileOp, CubeMatrixOp
-from pto_dialect.tile_local import GeneratorTileOp, TeplTileOp
-from pto_dialect.tile_move import LocalMoveOp
+from pto_dialect.ops import CubeMatrixOp
 
 
 def block_plan(op: BlockOp, profile: str, in_place: bool = False):
@@ -138,45 +125,38 @@ def _block_plan(op: BlockOp, profile: str, in_place: bool):
             )
 
         return unlinked
-    if isinstance(tile_op, TLoadOp):
-        return tload_plan(tile_op)
-    if isinstance(tile_op, TStoreOp):
-        return tstore_plan(tile_op, in_place)
-    if isinstance(tile_op, LocalMoveOp):
-        return move_plan(tile_op)
-    if isinstance(tile_op, GlobalMemoryOp):
-        return gm_plan(tile_op)
-    if isinstance(tile_op, BinaryTileOp):
-        return binary_plan(tile_op)
-    if isinstance(tile_op, TeplTileOp):
-        return local_plan(tile_op)
-    if isinstance(tile_op, GeneratorTileOp):
-        return generator_plan(tile_op)
-    if isinstance(tile_op, ConvertTileOp):
-        return convert_plan(tile_op)
+    return linked_plan(s, tile_op, [v.type for v in op.ins if isinstance(v.type, TileType)],
+                       profile, in_place)  # fmt: skip
+
+
+def linked_plan(s, tile_op, in_types: list[TileType], profile: str, in_place: bool = False):
+    """The plan of a block ``s`` whose equivalent tile-level op is ``tile_op`` (checked), taking
+    the block's operands in block order: its tile sources (of types ``in_types``) in B.IOT
+    order, then its scalar parameters in B.IOR dense order (what a0, a1 hold under the pseudo
+    convention, docs/blocks.md); a TLOAD / TSTORE / GM block its linked operands. The kernels
+    come from the op's row of :data:`interpreter.ssa.tile_plans.TILE_PLANS`; a block adapts
+    only the operand order: an omitted B.IOR or RegSrc0 = zero supplies scalar zero to a
+    tile-scalar op (the catalog defaults), and a CUBE block's sources are put in the op's role
+    order. The machine model runs decoded blocks through this function too
+    (:mod:`interpreter.machine.core_local`)."""
+    plan = plan_of(tile_op, profile, in_place)
     if isinstance(tile_op, TeplElementwiseOp):
-        # tile sources, then the scalar B.IOR RegSrc0 reads (a0); an omitted B.IOR or
-        # RegSrc0 = zero supplies scalar zero (catalog defaults of the tile-scalar ops)
         n, k = len(tile_op.TILE_ROLES), len(tile_op.SCALAR_ROLES)
-        elementwise = elementwise_plan(tile_op)
 
         def run_elementwise(*args):
             linked = args[n:]
-            return elementwise(*args[:n], *linked, *(0,) * (k - len(linked)))
+            return plan(*args[:n], *linked, *(0,) * (k - len(linked)))
 
         return run_elementwise
-    assert isinstance(tile_op, CubeMatrixOp)
-    # Operands: tile sources in stream order, then the scalar post-processing parameters
-    # in B.IOR dense order (what a0, a1 hold under the pseudo convention, docs/blocks.md).
-    in_types: list[TileType] = [v.type for v in op.ins if isinstance(v.type, TileType)]
+    if not isinstance(tile_op, CubeMatrixOp):
+        return plan
     roles = [*source_roles(s, in_types), *scalar_roles(s)]
     order = [roles.index(r) for r in tile_op.operand_by_role()]
-    cube = cube_plan(tile_op, profile)
 
-    def plan(*args):
-        return cube(*(args[i] for i in order))
+    def run_cube(*args):
+        return plan(*(args[i] for i in order))
 
-    return plan
+    return run_cube
 
 
 def block_stores(op: BlockOp) -> bool:

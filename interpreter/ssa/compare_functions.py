@@ -14,16 +14,13 @@ import numpy as np
 from interpreter import kernels
 from interpreter.kernels.status import staged
 from interpreter.kernels.storage import pe_indices
-from interpreter.ssa.runtime import TileValue, source_check
+from interpreter.ssa.runtime import TileValue, mask_zero_noop, source_check
 from pto_dialect.compare_ops import CompareSelectOp, TileCompareOp
 
 
 def compare_select_plan(op: CompareSelectOp):
     rtype = op.results[0].type
-    if op.mask.is_zero:  # strict no-op before GPR, predicate or source reads (D12)
-        def noop(*_args):
-            return (TileValue(rtype),)  # type: ignore[arg-type]
-
+    if (noop := mask_zero_noop(op)) is not None:  # before GPR, predicate or source reads
         return noop
     n = len(op.TILE_ROLES)
     checks = [source_check(op.name, role, v.type)  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.interpreter import InterpreterFunctions, register_impls
 
 from interpreter.kernels.indexed import (
     byte_addresses,
@@ -27,7 +27,13 @@ from interpreter.kernels.indexed import (
 )
 from interpreter.kernels.padding import pad_bits, parse_pad
 from interpreter.machine.global_memory import GlobalMemory
-from interpreter.ssa.runtime import TileValue, pe_indices, storage_dtype
+from interpreter.ssa.runtime import (
+    TileValue,
+    pe_indices,
+    register_plans,
+    source_check,
+    storage_dtype,
+)
 from pto_dialect.attributes import TileType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.gm_indexed import (
@@ -49,12 +55,9 @@ def _gm(array: Any) -> tuple[np.ndarray, GlobalMemory]:
 
 
 def _valid(t: TileValue, pes: list[int], role: str, op: str) -> np.ndarray:
-    """The valid rectangles ``(P, VR, VC)`` of PEs ``pes``, each defined."""
-    vr, vc = t.type.valid_shape
-    for p in pes:
-        if p not in t.payloads or not t.defined[p][:vr, :vc].all():
-            raise PTOFault(_TL, f"{op}: {role} has undefined elements on PE{p} "
-                           "(TileSourceContentsDefined)", op=op)  # fmt: skip
+    """The valid rectangles ``(P, VR, VC)`` of PEs ``pes``, each defined
+    (``TileSourceContentsDefined``, the preflight of every tile op: :func:`source_check`)."""
+    source_check(op, role, t.type, pes=pes)(t)
     return np.stack([t.valid(p) for p in pes])
 
 
@@ -156,19 +159,8 @@ def gm_plan(op: GlobalMemoryOp):
     return run_scatter
 
 
-def _gm_impls(cls):
-    """One ``@impl`` per op of :data:`pto_dialect.gm_indexed.GM_OPS` (the family table)."""
-
-    def run_gm(self, interpreter: Interpreter, op: GlobalMemoryOp, args: tuple[Any, ...]):
-        return gm_plan(op)(*args)
-
-    for op_cls in GM_OPS:
-        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(run_gm))
-    return cls
-
-
 @register_impls
-@_gm_impls
+@register_plans([(GM_OPS, lambda self, op: gm_plan(op))])
 class GlobalMemoryFunctions(InterpreterFunctions):
     """Interpreter functions of the global-memory TLSU ops."""
 

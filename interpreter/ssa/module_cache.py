@@ -27,6 +27,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import io
+import marshal
 import os
 import pickle
 import re
@@ -35,18 +37,25 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from types import CodeType
 
 from xdsl.dialects import builtin
+from xdsl.ir import Attribute, SSAValues
 
-from pto_dialect.upstream.source_diagnostics import op_spans, set_op_spans
+from pto_dialect.upstream.source_diagnostics import set_op_spans, set_span_table, span_table
 
-__all__ = ["ENV_DIR", "ENV_SWITCH", "MAX_ENTRIES", "cache_dir", "clear", "enabled", "key",
-           "load", "stamp", "store"]
+__all__ = ["ENV_DIR", "ENV_SWITCH", "MAX_ENTRIES", "PLANS_ATTR", "cache_dir", "clear",
+           "compiled_code", "enabled", "key", "load", "shared", "stamp", "store", "update"]
 
 ENV_DIR = "PTO_CACHE_DIR"
+PLANS_ATTR = "_pto_compiled_plans"
+"""``module.__dict__`` key of the compiled engine's live plans (closures: never stored; the
+plans' recipes are, :data:`interpreter.ssa.compiled.plan.RECIPES_ATTR`)."""
+_ENTRY_ATTR = "_pto_cache_entry"
+"""``module.__dict__`` key: the entry a cached module was loaded from or stored to."""
 ENV_SWITCH = "PTO_MODULE_CACHE"
 MAX_ENTRIES = 256
-FORMAT = 1
+FORMAT = 2
 _PACKAGES = ("pto_dialect", "passes", "interpreter")
 _STAMP: str | None = None
 
@@ -176,6 +185,9 @@ def load(text: str, name: str) -> builtin.ModuleOp | None:
             gc.enable()
     _tenure()
     set_op_spans(entry.get("spans", ()))
+    if entry.get("span_table") is not None:
+        set_span_table(module, entry["span_table"], text)
+    module.__dict__[_ENTRY_ATTR] = path
     return module
 
 
@@ -194,9 +206,73 @@ def store(text: str, name: str, module: builtin.ModuleOp) -> bool:
     path = _entry_or_none(text, name) if enabled() else None
     if path is None:
         return False
-    data = _dumps({"format": FORMAT, "module": module, "spans": op_spans(module)})
+    module.__dict__[_ENTRY_ATTR] = path
+    return _store_at(path, module)
+
+
+def update(module: builtin.ModuleOp) -> bool:
+    """Store ``module`` again in the entry it was loaded from or stored to (its compiled
+    plans' recipes were added); False for a module that is not in the cache."""
+    path = module.__dict__.get(_ENTRY_ATTR)
+    if not isinstance(path, Path) or not enabled():
+        return False
+    return _store_at(path, module)
+
+
+def _store_at(path: Path, module: builtin.ModuleOp) -> bool:
+    transient = {k: module.__dict__.pop(k) for k in (PLANS_ATTR, _ENTRY_ATTR)
+                 if k in module.__dict__}  # fmt: skip
+    try:
+        others, table = span_table(module)
+        data = _dumps({"format": FORMAT, "module": module, "spans": others, "span_table": table})
+    finally:
+        module.__dict__.update(transient)
     if data is None:
         return False
+    return _write(path, data)
+
+
+def compiled_code(source: str, filename: str) -> CodeType:
+    """``compile(source, filename, "exec")``, kept (marshalled, as CPython keeps ``.pyc``
+    files) beside the modules under SHA-256 of the source: compiling the text of a
+    compiled-engine plan (:mod:`interpreter.ssa.compiled.plan`) costs milliseconds, more than
+    the rest of its planning. A corrupt entry is a miss and is removed."""
+    name = hashlib.sha256(source.encode()).hexdigest()
+    path = _code_entry(name) if enabled() else None
+    if path is not None:
+        with contextlib.suppress(OSError):
+            data = path.read_bytes()
+            try:
+                code = marshal.loads(data)
+                if not isinstance(code, CodeType):
+                    raise ValueError("not a code object")
+                return _renamed(code, filename)
+            except Exception:  # noqa: BLE001 - a corrupt entry is a miss
+                with contextlib.suppress(OSError):
+                    path.unlink()
+    code = compile(source, filename, "exec")
+    if path is not None:
+        _write(path, marshal.dumps(code))
+    return code
+
+
+def _code_entry(name: str) -> Path | None:
+    try:
+        return cache_dir() / stamp() / f"{name}.code"
+    except (RuntimeError, KeyError, OSError):  # no home directory: no cache
+        return None
+
+
+def _renamed(code: CodeType, filename: str) -> CodeType:
+    """``code`` and the code objects nested in it with ``co_filename`` = ``filename`` (a
+    plan's tracebacks name their plan by it)."""
+    consts = tuple(_renamed(c, filename) if isinstance(c, CodeType) else c
+                   for c in code.co_consts)  # fmt: skip
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
+def _write(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` atomically in the private cache folder; False on failure."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
@@ -218,6 +294,40 @@ _DUMP_STACK = 256 << 20
 _DUMP_DEPTH = 200_000
 
 
+def shared(value: Attribute | SSAValues) -> Attribute | SSAValues:
+    """Unpickling: the value itself (pickled once, referred to at every other place)."""
+    return value
+
+
+class _SharingPickler(pickle.Pickler):
+    """Pickles every attribute once per value: IR attributes are immutable values, and a
+    module holds thousands of equal ones (integers, types, strings), each otherwise
+    unpickled as an object of its own (a third of the loading time of a block program).
+    Values are compared by their own pickled bytes, so only exactly equal ones are shared
+    (``-0.0`` is not ``0.0``, ``True`` is not ``1``). The empty operand and result tuples
+    of ops (immutable too) are shared the same way."""
+
+    def __init__(self, file: io.BytesIO):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.canonical: dict[tuple[type, bytes], Attribute] = {}
+        self.no_values: SSAValues | None = None
+
+    def reducer_override(self, obj: object):
+        if type(obj) is SSAValues and not obj:  # an op without operands or results
+            if self.no_values is None:
+                self.no_values = obj
+                return NotImplemented
+            return NotImplemented if obj is self.no_values else (shared, (self.no_values,))
+        if not isinstance(obj, Attribute):
+            return NotImplemented
+        try:
+            first = self.canonical.setdefault(
+                (type(obj), pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)), obj)
+        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+            return NotImplemented
+        return NotImplemented if first is obj else (shared, (first,))
+
+
 def _dumps(entry: dict) -> bytes | None:
     """``pickle.dumps(entry)``, or None when it cannot be pickled. pickle recurses along the
     IR's linked lists (an op's next op, a value's uses), a few levels per op, so it runs on a
@@ -229,7 +339,9 @@ def _dumps(entry: dict) -> bytes | None:
         old = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old, _DUMP_DEPTH))
         try:
-            out[0] = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+            buf = io.BytesIO()
+            _SharingPickler(buf).dump(entry)
+            out[0] = buf.getvalue()
         except (RecursionError, MemoryError, pickle.PicklingError, TypeError, AttributeError):
             out[0] = None  # deeper still, or an object pickle cannot take: not stored
         finally:
@@ -253,12 +365,13 @@ def _prune(folder: Path) -> None:
     for other in folder.parent.iterdir():
         if other != folder and other.is_dir():
             shutil.rmtree(other, ignore_errors=True)
-    entries = list(folder.glob("*.pickle"))
-    if len(entries) > MAX_ENTRIES:
-        entries.sort(key=lambda p: p.stat().st_mtime_ns)
-        for old in entries[: len(entries) - MAX_ENTRIES]:
-            with contextlib.suppress(OSError):
-                old.unlink()
+    for kind in ("*.pickle", "*.code"):
+        entries = list(folder.glob(kind))
+        if len(entries) > MAX_ENTRIES:
+            entries.sort(key=lambda p: p.stat().st_mtime_ns)
+            for old in entries[: len(entries) - MAX_ENTRIES]:
+                with contextlib.suppress(OSError):
+                    old.unlink()
 
 
 def clear() -> int:

@@ -17,7 +17,13 @@ from interpreter.kernels.profiles import NumericProfile, numeric_profile
 from interpreter.kernels.status import staged
 from interpreter.kernels.storage import all_defined, pe_indices, storage_dtype
 from interpreter.ssa.compare_functions import compare_select_plan
-from interpreter.ssa.runtime import TileValue, require_source, source_check
+from interpreter.ssa.runtime import (
+    TileValue,
+    mask_zero_noop,
+    register_plans,
+    require_source,
+    source_check,
+)
 from pto_dialect.attributes import TargetProfile, TileType
 from pto_dialect.compare_ops import COMPARE_SELECT_OPS, CompareSelectOp
 from pto_dialect.convert_ops import CONVERT_OPS, ConvertTileOp, TCvtOp
@@ -28,11 +34,6 @@ from pto_dialect.mx_quant import pack_x2, unpack_x2
 from pto_dialect.ops import BINARY_OPS, CUBE_OPS, BinaryTileOp, CubeMatrixOp, target_profile
 from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS, GeneratorTileOp, TeplTileOp
 from pto_dialect.tile_move import MOVE_OPS, LocalMoveOp
-
-
-def _unallocated(t: TileType) -> TileValue:
-    return TileValue(t)
-
 
 COLUMN_ROLES = frozenset({"b", "b_scale", "bias", "c", "quant", "prelu"})
 """CUBE operands indexed by output column (N); the others are indexed by row (M) or K only."""
@@ -99,10 +100,7 @@ def binary_plan(op: BinaryTileOp):
     ``plan(lhs, rhs) -> (result,)`` (PTO-SPEC 2, D9, D12, D13)."""
     rtype = op.result.type
     assert isinstance(rtype, TileType)
-    if op.mask.is_zero:  # strict no-op (PTO-SPEC 2, D12)
-        def noop(*_args):
-            return (_unallocated(rtype),)
-
+    if (noop := mask_zero_noop(op)) is not None:  # strict no-op (PTO-SPEC 2, D12)
         return noop
     lrole, rrole = op.ROLES
     check_lhs = source_check(op.name, lrole, op.lhs.type)  # type: ignore[arg-type]
@@ -138,10 +136,7 @@ def elementwise_plan(op: TeplElementwiseOp):
         return compare_select_plan(op)
     rtype = op.results[0].type
     assert isinstance(rtype, TileType)
-    if op.mask.is_zero:  # strict no-op before GPR or descriptor reads (PTO-SPEC 2, D12)
-        def noop(*_args):
-            return (_unallocated(rtype),)
-
+    if (noop := mask_zero_noop(op)) is not None:  # strict no-op before GPR or descriptor reads
         return noop
     n = len(op.TILE_ROLES)
     sources = list(zip(op.TILE_ROLES, (v.type for v in op.tile_operands())))
@@ -173,10 +168,7 @@ def local_plan(op: TeplTileOp):
     rtype = op.result.type
     rtypes: list[TileType] = [r.type for r in op.results]  # type: ignore[misc]
     assert isinstance(rtype, TileType)
-    if op.mask.is_zero:  # strict no-op (PTO-SPEC 2, D12)
-        def noop(*_args):
-            return tuple(_unallocated(t) for t in rtypes)
-
+    if (noop := mask_zero_noop(op)) is not None:  # strict no-op (PTO-SPEC 2, D12)
         return noop
     sources = [(role, v.type) for role, v in zip(op.SOURCES, op.srcs)]
     n = len(sources)
@@ -228,10 +220,7 @@ def move_plan(op: LocalMoveOp):
     are (undefined elements included: TMOV reads no value, ``TileOperandsLegal_TMOV``)."""
     rtype, stype = op.result.type, op.src.type
     assert isinstance(rtype, TileType) and isinstance(stype, TileType)
-    if op.mask.is_zero:  # strict no-op before source reads (PTO-SPEC 2, D12)
-        def noop(*_args):
-            return (_unallocated(rtype),)
-
+    if (noop := mask_zero_noop(op)) is not None:  # strict no-op before source reads (PTO-SPEC 2, D12)
         return noop
     check = source_check(op.name, "src", stype, (0, 0))  # allocated, descriptor; no values
     kernel = kernels.KERNELS[op.MNEMONIC]
@@ -256,10 +245,7 @@ def convert_plan(op: ConvertTileOp):
     rtype = op.result.type
     stype = op.source.type
     assert isinstance(rtype, TileType) and isinstance(stype, TileType)
-    if op.mask.is_zero:  # strict no-op before GPR or descriptor reads (PTO-SPEC 2, D12)
-        def noop(*_args):
-            return (_unallocated(rtype),)
-
+    if (noop := mask_zero_noop(op)) is not None:  # strict no-op before GPR or descriptor reads
         return noop
     check = source_check(op.name, "src", stype)
     pes = pe_indices(op.mask.data)
@@ -298,10 +284,7 @@ def generator_plan(op: GeneratorTileOp):
     B.IOR); a bad flag faults before any effect (D16); Null padding."""
     rtype = op.result.type
     assert isinstance(rtype, TileType)
-    if op.mask.is_zero:  # strict no-op before GPR reads (PTO-SPEC 2, D12)
-        def noop(*_args):
-            return (_unallocated(rtype),)
-
+    if (noop := mask_zero_noop(op)) is not None:  # strict no-op before GPR reads (PTO-SPEC 2, D12)
         return noop
     row = kernels.GENERATOR_ROWS[op.MNEMONIC]
     pes = pe_indices(op.mask.data)
@@ -328,10 +311,7 @@ def cube_plan(op: CubeMatrixOp, profile: str):
             )
 
         return illegal
-    if op.mask.is_zero:
-        def noop(*_args):
-            return tuple(_unallocated(t) for t in result_types)  # type: ignore[arg-type]
-
+    if (noop := mask_zero_noop(op)) is not None:  # strict no-op (PTO-SPEC 2, D12)
         return noop
     roles = [(role, v.type if isinstance(v.type, TileType) else None)
              for role, v in op.operand_by_role().items()]
@@ -512,77 +492,21 @@ def tstore_plan(op: TStoreOp, in_place: bool = False):
     return plan
 
 
-def _family_impls(cls):
-    """One interpreter implementation per family member, driven by the dialect's op lists."""
-
-    def cube(self, interpreter: Interpreter, op: CubeMatrixOp, args: tuple[Any, ...]):
-        return self._run_cube(op, args)
-
-    def binary(self, interpreter: Interpreter, op: BinaryTileOp, args: tuple[Any, ...]):
-        return self._run_binary(op, args)
-
-    for op_cls in CUBE_OPS:
-        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(cube))
-    def local(self, interpreter: Interpreter, op: TeplTileOp, args: tuple[Any, ...]):
-        return self._run_local(op, args)
-
-    for op_cls in BINARY_OPS:
-        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(binary))
-
-    def elementwise(self, interpreter: Interpreter, op: TeplElementwiseOp, args: tuple[Any, ...]):
-        return self._run_elementwise(op, args)
-
-    for op_cls in [*ELEMENTWISE_FAMILY_OPS, *COMPARE_SELECT_OPS]:
-        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(elementwise))
-    for op_cls in LOCAL_OPS:
-        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(local))
-
-    def generator(self, interpreter: Interpreter, op: GeneratorTileOp, args: tuple[Any, ...]):
-        return self._run_generator(op, args)
-
-    for op_cls in GENERATOR_OPS:
-        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(generator))
-
-    def convert(self, interpreter: Interpreter, op: ConvertTileOp, args: tuple[Any, ...]):
-        return convert_plan(op)(*args)
-
-    for op_cls in CONVERT_OPS:
-        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(convert))
-
-    def move(self, interpreter: Interpreter, op: LocalMoveOp, args: tuple[Any, ...]):
-        return move_plan(op)(*args)
-
-    for op_cls in MOVE_OPS:
-        setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(move))
-    return cls
-
-
 @register_impls
-@_family_impls
+@register_plans([
+    (CUBE_OPS, lambda self, op: cube_plan(op, self.profile)),
+    (BINARY_OPS, lambda self, op: binary_plan(op)),
+    ([*ELEMENTWISE_FAMILY_OPS, *COMPARE_SELECT_OPS], lambda self, op: elementwise_plan(op)),
+    (LOCAL_OPS, lambda self, op: local_plan(op)),
+    (GENERATOR_OPS, lambda self, op: generator_plan(op)),
+    (CONVERT_OPS, lambda self, op: convert_plan(op)),
+    (MOVE_OPS, lambda self, op: move_plan(op)),
+])
 class PTOFunctions(InterpreterFunctions):
     """Interpreter functions for the pto dialect; ``profile`` selects the GEMV numerics (D4)."""
 
     def __init__(self, profile: str = "ordered"):
         self.profile = numeric_profile(profile)
-
-    # -- binary elementwise family ---------------------------------------------------
-    def _run_binary(self, op: BinaryTileOp, args: tuple[Any, ...]) -> tuple[TileValue]:
-        return binary_plan(op)(*args)
-
-    # -- unary and tile-scalar families -------------------------------------------------
-    def _run_elementwise(self, op: TeplElementwiseOp, args: tuple[Any, ...]) -> tuple[TileValue]:
-        return elementwise_plan(op)(*args)
-
-    # -- tile-local families (reductions, expansions, TTRANS, TPART*, generators) ----------
-    def _run_local(self, op: TeplTileOp, args: tuple[Any, ...]) -> tuple[TileValue]:
-        return local_plan(op)(*args)
-
-    def _run_generator(self, op: GeneratorTileOp, args: tuple[Any, ...]) -> tuple[TileValue]:
-        return generator_plan(op)(*args)
-
-    # -- CUBE family -----------------------------------------------------------------
-    def _run_cube(self, op: CubeMatrixOp, args: tuple[Any, ...]) -> tuple[TileValue, ...]:
-        return cube_plan(op, self.profile)(*args)
 
     # -- data movement ---------------------------------------------------------------
     @impl(TLoadOp)

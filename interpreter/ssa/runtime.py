@@ -11,9 +11,13 @@ HiF4X2, S4X2 and U4X2.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from xdsl.interpreter import Interpreter, impl
+from xdsl.ir import Operation
 
 from interpreter.kernels import pad_tile
 from interpreter.kernels.storage import SHARED_DEFINED, all_defined, pe_indices, storage_dtype
@@ -94,11 +98,18 @@ def require_source(op_name: str, role: str, value: object, expected: TileType) -
     return source_check(op_name, role, expected)(value)
 
 
-def source_check(op_name: str, role: str, expected: TileType, read: tuple[int, int] | None = None):
+def source_check(
+    op_name: str,
+    role: str,
+    expected: TileType,
+    read: tuple[int, int] | None = None,
+    pes: Sequence[int] | None = None,
+):
     """:func:`require_source` for one operand, with the descriptor's facts resolved once:
     ``check(value) -> value`` (the compiled engine builds one per operand). ``read``: only
     these (rows, cols) at the origin must be defined (THISTOGRAM's filter,
-    ``TileHistogramPrefixDefined``); default the whole valid rectangle."""
+    ``TileHistogramPrefixDefined``); default the whole valid rectangle. ``pes``: only these
+    PEs are read (each must hold the tile); default every PE holding it."""
     vr, vc = expected.valid_shape if read is None else read
     shared = SHARED_DEFINED
 
@@ -112,14 +123,52 @@ def source_check(op_name: str, role: str, expected: TileType, read: tuple[int, i
             raise fault("tile is not allocated (produced by a mask-0 no-op)")
         if value.type is not expected and value.type != expected:
             raise fault("descriptor differs from the IR type")
-        for dfn in value.defined.values():
+        defined = value.defined
+        if pes is not None:
+            for p in pes:
+                if p not in defined:  # a PE not holding the tile has nothing defined
+                    raise fault(f"PE{p} reads undefined elements in its valid rectangle (D9)")
+            defined = {p: defined[p] for p in pes}
+        for dfn in defined.values():
             if id(dfn) not in shared and not dfn[:vr, :vc].all():
-                for p, d in sorted(value.defined.items()):  # the lowest PE is reported
+                for p, d in sorted(defined.items()):  # the lowest PE is reported
                     if not d[:vr, :vc].all():
                         raise fault(f"PE{p} reads undefined elements in its valid rectangle (D9)")
         return value
 
     return check
+
+
+def mask_zero_noop(op: Operation) -> Callable[..., tuple] | None:
+    """The plan of ``op`` when its PE mask is 0000: a strict no-op that reads nothing (no
+    source, GPR or descriptor) and leaves every tile result unallocated (PTO-SPEC 2, D12);
+    None for any other mask."""
+    if not op.mask.is_zero:  # type: ignore[attr-defined]
+        return None
+    types = [r.type for r in op.results]
+
+    def noop(*_args):
+        return tuple(TileValue(t) for t in types)  # type: ignore[arg-type]
+
+    return noop
+
+
+def register_plans(rows: Sequence[tuple[Sequence[type[Operation]], Callable[[Any, Any], Any]]]):
+    """Class decorator of an ``InterpreterFunctions`` class: for each ``(ops, plan_of)`` row, one
+    ``@impl`` per op, ``run_<name>``, running ``plan_of(self, op)(*args)`` (the family's plan,
+    built from the op's static facts)."""
+
+    def decorate(cls):
+        for ops, plan_of in rows:
+            def run(self, interpreter: Interpreter, op: Operation, args: tuple[Any, ...],
+                    plan_of=plan_of):  # fmt: skip
+                return plan_of(self, op)(*args)
+
+            for op_cls in ops:
+                setattr(cls, f"run_{op_cls.name[4:]}", impl(op_cls)(run))
+        return cls
+
+    return decorate
 
 
 def tile_from_array(ttype: TileType, array: np.ndarray) -> TileValue:

@@ -25,6 +25,8 @@ This module keeps the positions xDSL's parser sees and puts the diagnostics ther
 from __future__ import annotations
 
 import difflib
+import weakref
+from array import array
 from collections.abc import Iterable
 from io import StringIO
 from types import TracebackType
@@ -35,7 +37,7 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
-from xdsl.utils.lexer import Span
+from xdsl.utils.lexer import Input, Span
 
 __all__ = [
     "SourceParser",
@@ -48,6 +50,8 @@ __all__ = [
     "op_span",
     "op_spans",
     "set_op_spans",
+    "set_span_table",
+    "span_table",
 ]
 
 _OP_SPANS: WeakKeyDictionary[Operation, Span] = WeakKeyDictionary()
@@ -55,7 +59,64 @@ _OP_SPANS: WeakKeyDictionary[Operation, Span] = WeakKeyDictionary()
 
 def op_span(op: Operation) -> Span | None:
     """The span of ``op``'s first token through its name, if a :class:`SourceParser` read it."""
-    return _OP_SPANS.get(op)
+    span = _OP_SPANS.get(op)
+    if span is None and _PENDING:
+        _resolve_pending()
+        span = _OP_SPANS.get(op)
+    return span
+
+
+_PENDING: list[tuple[weakref.ref[Operation], str, str, bytes]] = []
+"""Span tables of modules loaded from a cache (:func:`set_span_table`), resolved when a span
+is first asked for: (the module, its input's name and content, the table)."""
+
+
+def span_table(module: Operation) -> tuple[list[tuple[Operation, Span]], tuple[str, int, bytes] | None]:
+    """The spans of ``module`` and the ops in it, compactly for a stored module: those read
+    from the module's own input as ``(input name, input length, table)``, the table being
+    int64 triples (index of the op in ``module.walk()``, start, end) as bytes, and any others
+    as ``(op, span)`` pairs. :func:`set_span_table` restores them."""
+    main = None
+    triples = array("q")
+    others: list[tuple[Operation, Span]] = []
+    for i, op in enumerate(module.walk()):
+        span = _OP_SPANS.get(op)
+        if span is None:
+            continue
+        if main is None:
+            main = span.input
+        if span.input is main:
+            triples.extend((i, span.start, span.end))
+        else:
+            others.append((op, span))
+    return others, None if main is None else (main.name, main.len, triples.tobytes())
+
+
+def set_span_table(module: Operation, table: tuple[str, int, bytes], content: str) -> None:
+    """Give the ops of ``module`` the spans of :func:`span_table`, in ``content`` (the text
+    it was parsed from: ignored when its length differs), when a span is first asked for
+    (a module loaded from a cache usually reports none)."""
+    name, length, data = table
+    if len(content) != length:
+        return
+    _PENDING[:] = [p for p in _PENDING if p[0]() is not None]
+    _PENDING.append((weakref.ref(module), name, content, data))
+
+
+def _resolve_pending() -> None:
+    while _PENDING:
+        ref, name, content, data = _PENDING.pop()
+        module = ref()
+        if module is None:
+            continue
+        source = Input(content, name)
+        triples = array("q")
+        triples.frombytes(data)
+        wanted = {triples[k]: k for k in range(0, len(triples), 3)}
+        for i, op in enumerate(module.walk()):
+            k = wanted.get(i)
+            if k is not None:
+                _OP_SPANS[op] = Span(triples[k + 1], triples[k + 2], source)
 
 
 def op_spans(module: Operation) -> list[tuple[Operation, Span]]:

@@ -21,8 +21,6 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 
@@ -50,6 +48,11 @@ class SortOp(IRDLOperation):
     res = var_result_def(TensorType)
     region = region_def("single_block")
 
+    assembly_format = (
+        "`dimension` `(` $dimension `)` `outs` `(` $outputs `:` type($outputs) `)` $region "
+        "`->` type($res) attr-dict"
+    )
+
     def __init__(self, dimension: int, outputs: list[SSAValue], region: Region):
         super().__init__(operands=[outputs], result_types=[[v.type for v in outputs]],
                          properties={"dimension": IntegerAttr(dimension, i64)}, regions=[region])  # fmt: skip
@@ -67,33 +70,6 @@ class SortOp(IRDLOperation):
             raise VerifyException("'tm_tensor.sort' op results must have the operands' types")
         if len(self.region.block.args) != 2 * len(self.outputs):
             raise VerifyException("'tm_tensor.sort' op comparator takes two arguments per operand")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SortOp:
-        parser.parse_keyword("dimension")
-        with parser.in_parens():
-            dim = parser.parse_integer()
-        parser.parse_keyword("outs")
-        with parser.in_parens():
-            vals = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_operand)
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        if [v.type for v in vals] != types:
-            parser.raise_error("tm_tensor.sort: operand types do not match their uses")
-        region = parser.parse_region()
-        if parser.parse_optional_punctuation("->") is not None:
-            parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        return cls(dim, list(vals), region)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" dimension({self.dimension.value.data}) outs(")
-        printer.print_list(self.outputs, printer.print_ssa_value)
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in self.outputs], printer.print_attribute)
-        printer.print_string(") ")
-        printer.print_region(self.region)
-        printer.print_string(" -> ")
-        printer.print_list([r.type for r in self.res], printer.print_attribute)
 
 
 TmTensor = Dialect("tm_tensor", [SortOp, TmYieldOp], [])

@@ -170,7 +170,7 @@ def _values(t: str, rng: np.random.Generator) -> np.ndarray:
     return rng.integers(1, 20, (vr, vc)).astype(np.uint32)
 
 
-def _setup(op: str, seed: int):
+def setup_family(op: str, seed: int):
     """Registers 0.. hold the sources (distinct IDs), 40 a spare destination; returns the
     registers and the operands with their register numbers."""
     defs, dst_t = FAMILIES[op]
@@ -205,7 +205,7 @@ def test_every_legal_alias_reads_the_old_payload(op):
     """For each source whose descriptor is the destination's: the instruction writing that
     source's tile gives exactly what it gives writing a fresh tile, and every other tile is
     unchanged (all sources are read before the write)."""
-    r, operands, dst_t = _setup(op, 11)
+    r, operands, dst_t = setup_family(op, 11)
     srcs = _sources(operands)
     before = {i: r.read(i) for i in srcs}
     r.execute(op, 40, *operands)
@@ -213,7 +213,7 @@ def test_every_legal_alias_reads_the_old_payload(op):
     aliased = [i for i in srcs if r.type_of(i) == ty(dst_t)]
     assert aliased, op
     for j in aliased:
-        r2, _, _ = _setup(op, 11)
+        r2, _, _ = setup_family(op, 11)
         r2.execute(op, j, *operands)
         assert np.array_equal(r2.read(j).view(np.uint8), want.view(np.uint8)), (op, j)
         for i in srcs:

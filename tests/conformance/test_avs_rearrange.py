@@ -164,7 +164,7 @@ def test_tscatter_duplicate_faults():
 
 @avs("PTO-AVS-TILE-TFILLPAD-SCALAR-001")
 def test_tfillpad_low_width_scalar_fills_physical_tile():
-    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.pto_functions import local_plan
     from interpreter.ssa.runtime import tile_from_array
     from pto_dialect.tile_rearrange import TFillPadOp
 
@@ -176,7 +176,7 @@ def test_tfillpad_low_width_scalar_fills_physical_tile():
         assert d[0, 0, 0] == 1 and d[0, 0, 2] == 0xAA and d[0, 1, 1] == 0xAA
     op = next(o for o in parse_module_text(text, ctx=build_context()).walk()
               if isinstance(o, TFillPadOp))  # fmt: skip
-    (r,) = PTOFunctions()._run_local(op, (tile_from_array(op.srcs[0].type, src), 0x1AA))
+    (r,) = local_plan(op)(tile_from_array(op.srcs[0].type, src), 0x1AA)
     assert r.defined[0][31, 3] and r.payloads[0][31, 3] == 0xAA  # physical element defined
 
 
@@ -265,7 +265,7 @@ def _histogram(src: np.ndarray, filt: np.ndarray, byte_id: int, *, decoded: bool
 
 @avs("PTO-AVS-TILE-THISTOGRAM-PREFIX-001")
 def test_thistogram_unfiltered_u16_high_bytes_and_null_padding():
-    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.pto_functions import local_plan
     from interpreter.ssa.runtime import tile_from_array
     from pto_dialect.tile_rearrange import THistogramOp
 
@@ -278,8 +278,8 @@ def test_thistogram_unfiltered_u16_high_bytes_and_null_padding():
                     "!pto.tile<2x256xui32, valid=1x256>").replace(" : (", " {byte_id = 1 : i64} : (", 1)  # fmt: skip
     op = next(o for o in parse_module_text(text, ctx=build_context()).walk()
               if isinstance(o, THistogramOp))  # fmt: skip
-    (r,) = PTOFunctions()._run_local(op, (tile_from_array(op.srcs[0].type, src),
-                                          tile_from_array(op.srcs[1].type, np.zeros((1, 1), np.uint8))))  # fmt: skip
+    (r,) = local_plan(op)(tile_from_array(op.srcs[0].type, src),
+                          tile_from_array(op.srcs[1].type, np.zeros((1, 1), np.uint8)))  # fmt: skip
     assert not r.defined[0][1, 0] and r.defined[0][0].all()
 
 

@@ -572,3 +572,112 @@ def test_payloads_are_two_dimensional():
     """A 3-D payload is a TileLegality fault, not a numpy error (issue 27 mutation survivor)."""
     with pytest.raises(PTOFault, match=r"\[TileLegality\] tile payloads are 2-D, got \(1, 2, 4\)"):
         cv.tcvt_tile(np.zeros((1, 2, 4), np.float32), None, "null", TileDataType.FP32, TileDataType.FP16)
+
+
+def _int_want(f: float, dst: TileDataType, mode: str, sat: bool) -> int:
+    """D20 float -> integer on one Python float: NaN 0, +-inf max / min, else round under
+    the mode, then clamp (Sat) or wrap modulo 2^bits."""
+    lo, hi = _bounds(dst)
+    bits = 4 if dst in (T.S4X2, T.U4X2) else dst.bits
+    if math.isnan(f):
+        return 0
+    if math.isinf(f):
+        return hi if f > 0 else lo
+    r = round_int(Fraction(f), mode)
+    if sat:
+        return min(max(r, lo), hi)
+    w = r % 2**bits
+    return w - 2**bits if dst.is_signed and w > hi else w
+
+
+@pytest.mark.parametrize("src", [T.FP32, T.FP64], ids=lambda t: t.name)
+def test_float_to_int_at_the_destination_bounds(src):
+    """Values at and around each destination's bounds (lo - 1, lo - 1/2, lo, hi, hi + 1/2,
+    hi + 1, as the source format holds them) in every mode, Sat and not, one type at a
+    time and mixed with a NaN (the exact path): the truncating fast path's open interval
+    (lo - 1, hi + 1), the in-range check and the Sat clamp are decided exactly there."""
+    dt = np.float32 if src is T.FP32 else np.float64
+    for dst in INT_TYPES:
+        lo, hi = _bounds(dst)
+        vals = sorted({float(dt(b + d)) for b in (lo, hi) for d in (-1.5, -1, -0.5, 0, 0.5, 1, 1.5)})
+        for mode in MODES:
+            for sat in (False, True):
+                for x in [np.array([v], dt) for v in vals] + [np.array(vals + [math.nan], dt)]:
+                    got = _as_int(cv.convert_values(x, src, dst, mode, sat), dst)
+                    want = [_int_want(float(v), dst, mode, sat) for v in x]
+                    assert got == want, (src, dst, mode, sat, x)
+
+
+def _quant_want(f: float, scale: float, zp: int, t: TileDataType, mode: str, sat: bool) -> int:
+    lo, hi = _bounds(t)
+    if math.isnan(f):
+        return 0
+    if math.isinf(f):
+        return hi if f > 0 else lo
+    r = round_int(Fraction(f) * Fraction(float(np.float32(scale))) + zp, mode)
+    if sat:
+        return min(max(r, lo), hi)
+    w = r % 256
+    return w - 256 if t is T.S8 and w > 127 else w
+
+
+@pytest.mark.parametrize("mode", ["rne", "rtp"])
+def test_tquant_of_a_strided_valid_region_and_no_zero_point(mode):
+    """A valid region narrower than the tile is a strided view (RNE's whole-array path, not
+    the contiguous span loop); no zero point operand is zero point 0; a word above 2^63 is
+    a two's complement zero point (2^64 - 3 is -3)."""
+    x = np.array([[0.5, 1.5, -2.5, 127.4, 300.0, -0.5, 2.5, 7.0],
+                  [-1.5, 3.5, 1e30, math.nan, -300.0, 0.25, 64.5, 9.0]], np.float32)
+    for zp_word, zp in ((None, 0), (2**64 - 3, -3)):
+        for sat in (False, True):
+            got, dfn = kernels.KERNELS["TQUANT"](x, _word(0.5), zp_word, (2, 6), T.S8,
+                                                 rmode=mode, sat=sat)  # fmt: skip
+            want = [[_quant_want(float(v), 0.5, zp, T.S8, mode, sat) for v in row[:6]]
+                    for row in x]
+            assert [[int(g) for g in row[:6]] for row in got] == want, (zp, sat)
+            assert dfn[:, :6].all() and not dfn[:, 6:].any()
+
+
+def test_conversion_inputs_fault_with_their_rule():
+    """Bad payloads and type pairs fault (TileLegality) naming the rule, before any result."""
+    cases = [
+        (lambda: cv.convert_values(np.array([0x40], np.uint8), T.E3M2, T.FP32),
+         "E3M2 element with nonzero high carrier bits"),
+        (lambda: cv.convert_values(np.array([1], np.int8), T.S8, T.E8M0),
+         "E8M0 destination takes FP16, BF16 or FP32 sources, not S8"),
+        (lambda: cv.tcvt_tile(np.zeros((2, 2)), None, src_type=T.FP32, dst_type=T.FP16),
+         "FP32 payload must have dtype float32, got float64"),
+        (lambda: cv.tquant_tile(np.zeros((2, 2), np.float32), dst_type=T.S16),
+         "TQUANT destinations are S8 or U8, not S16"),
+        (lambda: cv.tquant_tile(np.zeros((2, 2)), dst_type=T.S8),
+         "FP32 payload must be float32, got float64"),
+        (lambda: cv.tdequant_tile(np.zeros((2, 2), np.int16), src_type=T.S16),
+         "TDEQUANT sources are S8 or U8, not S16"),
+        (lambda: cv.tdequant_tile(np.zeros((2, 2), np.uint8), src_type=T.S8),
+         "S8 payload must be int8, got uint8"),
+    ]
+    for call, match in cases:
+        with pytest.raises(PTOFault, match=match) as e:
+            call()
+        assert e.value.kind == "TileLegality", match
+
+
+def test_a_one_dimensional_payload_is_one_row():
+    got, dfn = cv.tcvt_tile(np.array([1.5, -2.5, 3.0], np.float32), None, src_type=T.FP32,
+                            dst_type=T.S16, rmode="rna")
+    assert got.shape == (1, 3) and got.tolist() == [[2, -3, 3]] and dfn.all()
+
+
+@pytest.mark.parametrize("mode", ["rtz", "rtm", "rtp"])
+@pytest.mark.parametrize(("src", "dst"), [(T.FP64, T.FP32), (T.FP64, T.FP16), (T.FP32, T.FP16)],
+                         ids=lambda t: t.name)
+def test_directed_narrowing_against_fractions(src, dst, mode):
+    """The directed roundings derived from the RNE cast (FP64 -> FP32 / FP16, and the
+    carrier-word FP32 -> FP16 path) in every direction, Sat off, against D20 on exact
+    values: both neighbours, signed zeros, overflow to the largest finite value or infinity."""
+    x = _source(src)
+    ex = _source_exact(x, src)
+    got = got_value(cv.convert_values(x, src, dst, mode, False), dst)
+    want = [normalize(ref_float(e, dst, mode, False)) for e in ex]
+    bad = [(e, g, w) for e, g, w in zip(ex, got, want) if g != w]
+    assert not bad, bad[:3]

@@ -166,7 +166,7 @@ def test_tile_level_positions_padding_and_faults():
     """posM / posK as i64 operands (their low sixteen bits), Null padding outside the
     destination's valid rectangle, each PE its own payload; a referenced element outside the
     source's valid rectangle (Null padding, undefined) faults before any effect."""
-    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.pto_functions import local_plan
     from interpreter.ssa.runner import build_context, parse_module_text
     from interpreter.ssa.runtime import tile_from_array
     from pto_dialect.tile_rearrange import TImg2ColOp
@@ -180,7 +180,7 @@ def test_tile_level_positions_padding_and_faults():
     # (0, 1), (1, 0), (1, 1): input (iy, ix) = (0, 2), (1, 1), (1, 2) and (1, 1), (2, 0), (2, 1)
     assert d[0].tolist() == [[2, 4, 5], [4, 6, 7]] and d[3].tolist() == [[302, 304, 305], [304, 306, 307]]
     op = next(o for o in parse_module_text(text, ctx=build_context()).walk() if isinstance(o, TImg2ColOp))
-    (r,) = PTOFunctions()._run_local(op, (tile_from_array(op.srcs[0].type, src[0]), 1, 1))
+    (r,) = local_plan(op)(tile_from_array(op.srcs[0].type, src[0]), 1, 1)
     assert not r.defined[0][:, 3:].any() and not r.defined[0][2:].any() and r.defined[0][:2, :3].all()
     short = "!pto.tile<16x8xsi16, valid=1x8, mat>"  # element 8 (row 1) is Null padding
     short_text = _text(T.S16, fmap, short, dst_t, params=True)

@@ -179,7 +179,7 @@ def test_gather_tile_and_block():
 def test_scatter_tile_and_block_zero_fill_is_defined():
     """TSCATTER: the whole physical destination is typed zero and defined before the writes
     (no Null padding)."""
-    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.pto_functions import local_plan
     from interpreter.ssa.runtime import tile_from_array
 
     src = np.array([[1.5, -2.0], [3.0, 4.0]], np.float32)
@@ -190,15 +190,15 @@ def test_scatter_tile_and_block_zero_fill_is_defined():
     assert got.tolist() == _ref_scatter(src.tolist(), idx.tolist(), 4)
     op = next(o for o in parse_module_text(text, ctx=build_context()).walk()
               if isinstance(o, tuple(REARRANGE_OPS)))  # fmt: skip
-    (res,) = PTOFunctions()._run_local(op, (tile_from_array(op.srcs[0].type, src),
-                                            tile_from_array(op.srcs[1].type, idx)))  # fmt: skip
+    (res,) = local_plan(op)(tile_from_array(op.srcs[0].type, src),
+                            tile_from_array(op.srcs[1].type, idx))  # fmt: skip
     assert res.defined[0].all() and (res.payloads[0][:, 2:] == 0).all()
 
 
 def test_tfillpad_tile_and_block_with_and_without_word():
     """The padding word through B.IOR RegSrc0; without it the block has no B.IOR and fills
     zeros; every physical element is defined."""
-    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.pto_functions import local_plan
     from interpreter.ssa.runtime import tile_from_array
 
     ins, res = [_tile(T.S16, 4, (1, 2), 128), "i64"], _tile(T.S16, 4, (2, 3), 128)
@@ -210,7 +210,7 @@ def test_tfillpad_tile_and_block_with_and_without_word():
     assert "pto.b.ior" not in str(bundled(text0))
     op = next(o for o in parse_module_text(text0, ctx=build_context()).walk()
               if isinstance(o, TFillPadOp))  # fmt: skip
-    (r,) = PTOFunctions()._run_local(op, (tile_from_array(op.srcs[0].type, a),))
+    (r,) = local_plan(op)(tile_from_array(op.srcs[0].type, a))
     assert r.defined[0].all() and r.payloads[0].shape == (16, 4)
 
 
@@ -302,7 +302,7 @@ def test_window_offsets_fault(k, params, msg):
 def test_window_tile_level_padding_and_definedness():
     """TEXTRACT pads with Null; TINSERT keeps the old destination's payload AND definedness
     outside the valid rectangle (its Null padding stays undefined); omitted offsets are 0."""
-    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.pto_functions import local_plan
     from interpreter.ssa.runtime import TileValue, tile_from_array
 
     text = _program("pto.textract", [_tile(T.U8, 4, (3, 4), 128), "i64", "i64"],
@@ -319,7 +319,7 @@ def test_window_tile_level_padding_and_definedness():
     dfn[:2, :3] = True
     dfn[5, 3] = True  # one defined padding element survives
     old = TileValue(op.srcs[0].type, {p: phys for p in range(4)}, {p: dfn for p in range(4)})
-    (r,) = PTOFunctions()._run_local(op, (old, tile_from_array(op.srcs[1].type, np.array([[9]], np.uint8))))
+    (r,) = local_plan(op)(old, tile_from_array(op.srcs[1].type, np.array([[9]], np.uint8)))
     assert r.payloads[0][0, 0] == 9 and r.payloads[0][1, 2] == 7 and r.payloads[0][20, 3] == 7
     assert r.defined[0][5, 3] and not r.defined[0][6, 3] and r.defined[0][:2, :3].all()
 
@@ -453,7 +453,7 @@ def test_thistogram_tile_block_and_filter_definedness():
     """Tile level and decoded block agree; only the filter elements read must be defined
     (U16 ByteId1 reads none); the block carries a mandatory B.DATR (U32, ByteId) and no
     B.DIM, and a block without it is TileLegality."""
-    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.pto_functions import local_plan
     from interpreter.ssa.runtime import TileValue, tile_from_array
 
     ins = ["!pto.tile<16x4xui16, valid=2x4>", "!pto.tile<64x2xui8, valid=2x1>"]
@@ -470,11 +470,11 @@ def test_thistogram_tile_block_and_filter_definedness():
               if isinstance(o, THistogramOp))  # fmt: skip
     undefined = TileValue(op.srcs[1].type, {p: np.zeros((64, 2), np.uint8) for p in range(4)},
                           {p: np.zeros((64, 2), bool) for p in range(4)})  # fmt: skip
-    (r,) = PTOFunctions()._run_local(op, (tile_from_array(op.srcs[0].type, src), undefined))
+    (r,) = local_plan(op)(tile_from_array(op.srcs[0].type, src), undefined)
     assert r.defined[0].all()  # ByteId1: the filter is not read
     op0 = THistogramOp.build(list(op.operands), op.result.type)  # ByteId0 reads filter[r, 0]
     with pytest.raises(PTOFault, match="filter: PE0 reads undefined"):
-        PTOFunctions()._run_local(op0, (tile_from_array(op.srcs[0].type, src), undefined))
+        local_plan(op0)(tile_from_array(op.srcs[0].type, src), undefined)
     start = isa.BStart.op("THISTOGRAM", T.U16.value)
     iot = isa.BIot(src0=0, src1=1, last=1, size_code=4, pe_mode=7, dst_hand=0)
     with pytest.raises(PTOFault, match="needs B.DATR"):

@@ -429,12 +429,12 @@ def _tile_op(text: str) -> TeplTileOp:
 def test_padding_and_definedness_of_results(pad, bits, defined):
     """D9: the destination's elements outside its valid rectangle hold the PadValue (Max:
     the largest finite FP32) and are defined; Null padding is undefined."""
-    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.pto_functions import local_plan
     from interpreter.ssa.runtime import tile_from_array
 
     op = _tile_op(_program(BY_NAME["TROWMAX"], T.FP32, pad=pad))
     src = tile_from_array(op.srcs[0].type, _values(T.FP32, (3, 5)))
-    (res,) = PTOFunctions()._run_local(op, (src,))
+    (res,) = local_plan(op)(src)
     for p in range(4):
         assert res.payloads[p].shape == (32, 1)
         assert (res.payloads[p][3:].view(np.uint32) == bits).all()
@@ -510,7 +510,7 @@ def test_block_zero_mask_is_a_noop():
 def test_undefined_source_faults_before_effect():
     """A source with an undefined element in its valid rectangle is TileLegality (D9,
     ``TileSourceContentsDefined``) before any result."""
-    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.pto_functions import local_plan
     from interpreter.ssa.runtime import TileValue
     from pto_dialect.attributes import TileType
 
@@ -525,7 +525,7 @@ def test_undefined_source_faults_before_effect():
         .replace("valid=3x1>", "valid=4x1>")
     )
     with pytest.raises(PTOFault) as e:
-        PTOFunctions()._run_local(tile_op, (v,))
+        local_plan(tile_op)(v)
     assert e.value.kind == "TileLegality" and "undefined" in e.value.message
 
 
@@ -680,13 +680,13 @@ def test_ttri_against_reference():
 def test_generator_padding_is_null():
     """TCI / TTRI pad with Null: the destination's elements outside the valid rectangle are
     undefined (the AVS tests' ``defined_elements[padding] == '0'``)."""
-    from interpreter.ssa.pto_functions import PTOFunctions
+    from interpreter.ssa.pto_functions import generator_plan
     from pto_dialect.tile_local import GeneratorTileOp
 
     m = parse_module_text(_gen_program("ttri", "!pto.tile<8x16xf16, valid=2x3>", params=False),
                           ctx=build_context())  # fmt: skip
     op = next(o for o in m.walk() if isinstance(o, GeneratorTileOp))
-    (res,) = PTOFunctions()._run_generator(op, ())
+    (res,) = generator_plan(op)()
     assert res.defined[0][:2, :3].all() and not res.defined[0][2:].any()
     assert not res.defined[0][:, 3:].any()
 

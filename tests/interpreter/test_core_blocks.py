@@ -527,7 +527,7 @@ def test_two_destinations_take_distinct_registers_of_the_hand():
 # ---- table-driven: every op of the binary and elementwise tables ---------------------------------
 
 
-def _table_case(cls) -> tuple[str, tuple[int, ...]]:
+def table_case(cls) -> tuple[str, tuple[int, ...]]:
     """A one-op program of ``cls`` on a 3 x 10 FP32 tile (S32 when FP32 is not its type)."""
     from pto_dialect.datatypes import TileDataType
 
@@ -543,16 +543,16 @@ def _table_case(cls) -> tuple[str, tuple[int, ...]]:
     return text, (word,) * n_scalar
 
 
-def _table_ops():
+def table_ops():
     from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS
     from pto_dialect.ops import BINARY_OPS
 
     return sorted({c.name: c for c in (*BINARY_OPS, *ELEMENTWISE_FAMILY_OPS)}.items())
 
 
-@pytest.mark.parametrize("name,cls", _table_ops(), ids=[n for n, _ in _table_ops()])
+@pytest.mark.parametrize("name,cls", table_ops(), ids=[n for n, _ in table_ops()])
 def test_every_binary_and_elementwise_op(name, cls):
-    text, scalars = _table_case(cls)
+    text, scalars = table_case(cls)
     _differential(text, seed=13, scalars=scalars, check_defined=False)
 
 

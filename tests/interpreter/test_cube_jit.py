@@ -259,3 +259,131 @@ def test_selected_sets_and_restores_the_engine(monkeypatch):
     assert jit.ENV not in os.environ
     with pytest.raises(ValueError, match="expected one of"), jit.selected("fast"):
         pass
+
+
+@pytest.mark.parametrize("t", [T.E4M3, T.E5M2, T.E3M2, T.E2M3, T.E2M1X2, T.E1M2X2])
+def test_half_decoder_matches_value_table(t):
+    """The FP16 route of the GEMV kernels (``half_params``): every code's FP16 pattern times
+    2^gap is the code's exact value (subnormal codes on FP16 subnormals); E4M3's NaN code
+    is the pattern the kernel replaces by a NaN, E5M2's inf / NaN codes are FP16's own."""
+    from interpreter.kernels import cube_jit, mx
+
+    sh, ash, mask, nanh, gap = cube_jit.half_params(t)
+    width = {T.E3M2: 6, T.E2M3: 6}.get(t, 4 if t.packed_x2 else 8)
+    codes = np.arange(1 << width)
+    h = np.array([cube_jit.half_bits(int(c), sh, ash, mask) for c in codes], np.uint16)
+    h = np.where((h & 0x7FFF) == nanh, np.uint16(0x7E00), h)
+    with np.errstate(invalid="ignore"):
+        got = h.view(np.float16).astype(np.float64) * 2.0**gap
+    want = mx.value_lut(t)[codes]
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    fin = ~np.isnan(want)
+    assert np.array_equal(got[fin], want[fin])
+    assert np.array_equal(np.signbit(got[fin]), np.signbit(want[fin]))
+
+
+@pytest.mark.parametrize(("k", "n"), [(75, 37), (40, 16), (9, 50)])
+@pytest.mark.parametrize("t", [T.E4M3, T.E5M2, T.E2M1X2])
+def test_gemv_specials_and_tails(t, k, n):
+    """The FP16-route GEMV (ordered and exact) with inf / NaN codes, a NaN scale, rows past
+    the last full pass of 8 and columns past the last 16: the reference's bits."""
+    rng = np.random.default_rng(k * n)
+    a, b = raw(t, rng, (1, k), finite=False), raw(t, rng, (k, n), finite=False)
+    nb = -(-k // 32)
+    sa = rng.integers(110, 140, (1, nb)).astype(np.uint8)
+    sb = rng.integers(110, 140, (nb, n)).astype(np.uint8)
+    kw = {"a_type": t, "b_type": t, "a_scale": sa, "b_scale": sb}
+    for profile in ("ordered", "exact"):
+        same("TGEMV_MX", a, b, profile=profile, **kw)
+        fin_a, fin_b = raw(t, rng, (1, k)), raw(t, rng, (k, n))
+        same("TGEMV_MX_BIAS", fin_a, fin_b, bias=_acc_values(rng, (1, n), True),
+             profile=profile, **kw)
+        sb2 = sb.copy()
+        sb2[0, 1] = 255
+        same("TGEMV_MX", fin_a, fin_b, profile=profile, **{**kw, "b_scale": sb2})
+
+
+def _tie_case(tail):
+    """C = 1 plus the terms 2^-24 (block 0) and tail (block 1): A = B = 1 at k = 0 and
+    k = 32, E4M3 codes, the scales giving the two products."""
+    a = np.zeros((1, 64), np.uint8)
+    b = np.zeros((64, 16), np.uint8)
+    a[0, [0, 32]] = 0x38  # 1.0
+    b[[0, 32], :] = 0x38
+    sign, e = tail
+    if sign < 0:
+        b[32, :] = 0xB8
+    sa = np.full((1, 2), 127, np.uint8)
+    sb = np.array([[127 - 24] * 16, [127 + e] * 16], np.uint8)
+    return a, b, sa, sb
+
+
+@pytest.mark.parametrize(("tail", "want"), [((1, -60), 1 + 2.0**-23), ((-1, -60), 1.0),
+                                            ((1, -80), 1 + 2.0**-23)])
+def test_exact_gemv_rounding_ties(tail, want):
+    """The exact GEMV path rounds C + 2^-24 + tail once: just above the tie between 1 and
+    1 + 2^-23 rounds up, just below down. A float64 sum first (1 + 2^-24, the tail lost)
+    then a cast to FP32 would give 1.0 in every case: a kernel rounding twice fails."""
+    from interpreter.kernels import cube_jit, jit
+
+    a, b, sa, sb = _tie_case(tail)
+    c = np.ones((1, 16), F32)
+    src = jit.MxCodes(a, T.E4M3, sa, b, T.E4M3, False, sb, 16)
+    assert cube_jit.exact_gemv(src, c, None) is not None  # the compiled path applies
+    got = same("TGEMV_MX_ACC", a, b, c=c, a_type=T.E4M3, b_type=T.E4M3, a_scale=sa,
+               b_scale=sb, profile="exact")
+    assert np.all(got == F32(want))
+
+
+def test_exact_gemv_wide_exponent_window_falls_back():
+    """Scales whose exponents span more than two exact running sums cover: the compiled
+    exact GEMV declines (the reference runs), and the bits stay the reference's."""
+    from interpreter.kernels import cube_jit, jit
+
+    a, b, sa, sb = _tie_case((1, -127))
+    sb[1] = 250
+    src = jit.MxCodes(a, T.E4M3, sa, b, T.E4M3, False, sb, 16)
+    assert cube_jit.exact_gemv(src, None, None) is None
+    same("TGEMV_MX", a, b, a_type=T.E4M3, b_type=T.E4M3, a_scale=sa, b_scale=sb,
+         profile="exact")
+
+
+def _f32_of_fraction(fr):
+    """RNE float32 of an exact rational (an independent reference: the nearer of the float32
+    neighbours of its float64 approximation, ties to the even code; +0 for zero)."""
+    from fractions import Fraction
+
+    if fr == 0:
+        return F32(0.0)
+    c = F32(float(fr))
+    cands = [c, np.nextafter(c, F32(np.inf)), np.nextafter(c, F32(-np.inf))]
+    dist = [abs(Fraction(float(x)) - fr) for x in cands]
+    best = min(dist)
+    near = [x for x, d in zip(cands, dist, strict=True) if d == best]
+    return min(near, key=lambda x: int(np.array(x).view(np.uint32)) & 1)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(exps=st.lists(st.integers(-170, 100), min_size=1, max_size=5),
+       mants=st.lists(st.integers(-(1 << 53) + 1, (1 << 53) - 1), min_size=5, max_size=5),
+       tie=st.integers(0, 3), seed=st.integers(0, 2**32 - 1))
+def test_round_exact_against_fractions(exps, mants, tie, seed):
+    """The single rounding of the compiled exact GEMV (``_round_exact``: a sum of float64
+    components to float32, RNE) against Fractions, on random components, exact float32
+    ties, ties plus or minus a far smaller component, and cancelling pairs."""
+    from fractions import Fraction
+
+    from interpreter.kernels import cube_jit
+
+    rng = np.random.default_rng(seed)
+    parts = [float(np.ldexp(float(m), e - 52)) for m, e in zip(mants, exps, strict=False)]
+    if tie:
+        y = F32(np.ldexp(1.0 + rng.integers(0, 1 << 23) / 2.0**23, int(rng.integers(-140, 100))))
+        mid = (float(y) + float(np.nextafter(y, F32(np.inf)))) / 2  # exact in float64
+        parts = [mid, -parts[0] * 2.0**-80 if tie == 2 else 0.0, parts[0] * 2.0**-80 * (tie == 3)]
+    if len(parts) > 2 and seed % 3 == 0:
+        parts.append(-parts[0])  # cancellation
+    arr = np.array(parts)
+    got = F32(cube_jit._round_exact(arr, np.empty(arr.size + 1)))  # (numba boxes a float)
+    want = _f32_of_fraction(sum((Fraction(p) for p in parts), Fraction(0)))
+    assert np.array(got).view(np.uint32) == np.array(want).view(np.uint32), (parts, got, want)

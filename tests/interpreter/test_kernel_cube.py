@@ -397,3 +397,105 @@ def test_reserved_function_codes_fault():
     for code in (3, 8, 19, 31, "ACCCVT"):
         with pytest.raises(PTOFault, match="IllegalInstruction"):
             cube_matrix(code, np.ones((1, 1), np.float16), np.ones((1, 1), np.float16))
+
+
+# -- every operand rule of cube_matrix faults with its message, before any result (D12) ----
+_F32 = np.ones((2, 3), np.float32)
+_F32B = np.ones((3, 4), np.float32)
+_E4 = np.ones((1, 32), ml_dtypes.float8_e4m3fn)
+_E4B = np.ones((32, 2), ml_dtypes.float8_e4m3fn)
+_S1 = np.full((1, 1), 127, np.uint8)
+_S2 = np.full((1, 2), 127, np.uint8)
+
+
+@pytest.mark.parametrize(
+    "fn, a, b, kw, match",
+    [
+        ("TMATMUL", _F32, _F32B, {"profile": "fast"}, "unknown numeric profile 'fast'"),
+        ("TMATMUL_XX", _F32, _F32B, {}, "unknown CUBE function 'TMATMUL_XX'"),
+        (8, _F32, _F32B, {}, "CUBE function 8 is reserved (deleted ACCCVT)"),
+        (3, _F32, _F32B, {}, "CUBE function 3 is reserved (PTO-SPEC 3.1)"),
+        ("TMATMUL", np.ones((1, 2, 3), np.float32), _F32B, {}, "A must be 2-D"),
+        ("TMATMUL", None, _F32B, {}, "A is missing"),
+        ("TMATMUL", np.ones((2, 3), np.float64), _F32B, {}, "give its PTO type name"),
+        ("TMATMUL", np.ones((2, 3), np.int32), _F32B, {"a_type": "S32"},
+         "A type S32 is not a CUBE input type"),
+        ("TMATMUL", np.ones((2, 3), np.int16), _F32B, {"a_type": "S8"},
+         "a S8 operand cannot have dtype int16"),
+        ("TMATMUL", np.full((1, 2), 8, np.int8), np.ones((2, 2), np.int8),
+         {"a_type": "S4X2", "b_type": "S4X2"}, "S4X2 values must lie in [-8, 7]"),
+        ("TMATMUL", np.full((1, 2), -9, np.int8), np.ones((2, 2), np.int8),
+         {"a_type": "S4X2", "b_type": "S4X2"}, "S4X2 values must lie in [-8, 7]"),
+        ("TMATMUL", np.full((1, 2), 0x40, np.uint8), np.ones((2, 2), np.uint8),
+         {"a_type": "E3M2", "b_type": "E3M2"}, "top two carrier bits zero"),
+        ("TMATMUL", _F32, np.ones((3, 4), np.int8), {}, "must be of the same class"),
+        ("TMATMUL", np.ones((0, 3), np.float32), _F32B, {}, "M, K >= 1"),
+        ("TMATMUL", _F32, np.ones((2, 4), np.float32), {}, "B must be K x N = 3 x N"),
+        ("TMATMUL", _F32, np.ones((3, 0), np.float32), {}, "B must be K x N = 3 x N"),
+        ("TGEMV", _F32, _F32B, {}, "TGEMV needs a 1 x K vector A, got M = 2"),
+        ("TMATMUL", _F32, _F32B, {"a_scale": _S1}, "takes no E8M0 scales"),
+        ("TMATMUL", _F32, _F32B, {"b_scale": _S1}, "takes no E8M0 scales"),
+        ("TMATMUL_ACC", _F32, _F32B, {}, "needs the accumulator input C (2x4 FP32)"),
+        ("TMATMUL", _F32, _F32B, {"c": np.zeros((2, 4), np.float32)}, "takes no accumulator"),
+        ("TMATMUL", _F32, _F32B, {"c_type": "FP32"}, "takes no accumulator"),
+        ("TMATMUL_BIAS", _F32, _F32B, {}, "needs a 1x4 FP32 Bias"),
+        ("TMATMUL", _F32, _F32B, {"bias": np.zeros((1, 4), np.float32)}, "takes no Bias"),
+        ("TMATMUL_ACC", _F32, _F32B, {"c": np.zeros((2, 4), np.float32), "c_type": "S32"},
+         "C must have the accumulator type FP32"),
+        ("TMATMUL_ACC", _F32, _F32B, {"c": np.zeros((2, 4))}, "C must be FP32 (float32)"),
+        ("TMATMUL_ACC", _F32, _F32B, {"c": np.zeros((2, 3), np.float32)},
+         "C must be 2x4, got shape (2, 3)"),
+        ("TMATMUL_BIAS", _F32, _F32B, {"bias": np.zeros((2, 4), np.float32)},
+         "Bias must be 1x4"),
+        ("TMATMUL", _F32, _F32B, {"fpatr": (0,) * 10}, "fpatr must be a pto_dialect Fpatr"),
+        ("TMATMUL", _F32, _F32B, {"fpatr": Fpatr(trans_b=1)}, "TransA/TransB must be 0"),
+        ("TMATMUL_ACC", _F32, _F32B, {"c": np.zeros((2, 4), np.float32),
+                                       "fpatr": Fpatr(cscale_en=1)}, "CScaleEn is not implemented"),
+        ("TMATMUL", _F32, _F32B, {"fpatr": Fpatr(cscale_en=1)}, "CScaleEn is legal only"),
+        ("TMATMUL", _F32, _F32B, {"fpatr": Fpatr(row_max_en=1, row_max_init=1),
+                                  "row_max_in": np.zeros((3, 1), np.float32)},
+         "row_max_in must be an 2x1 float32 tile"),
+        ("TMATMUL", _F32, _F32B, {"fpatr": Fpatr(row_max_en=1, row_max_init=1),
+                                  "row_max_in": np.zeros((2, 1), np.float64)},
+         "row_max_in must be an 2x1 float32 tile"),
+        ("TMATMUL", _F32, _F32B, {"fpatr": Fpatr(relu_mode=1), "profile": "raw-carrier"},
+         "raw-carrier profile supports PreQuantMode 0 with ReluMode 0 only"),
+        ("TMATMUL_MX", np.ones((1, 3), np.int8), _E4B, {"a_type": "S8"},
+         "A type S8 is not an MX input type"),
+        ("TMATMUL_MX", _E4, _E4B, {"a_scale": np.ones((1, 1), ml_dtypes.float8_e4m3fn),
+                                  "b_scale": _S2}, "A scale must be E8M0, not E4M3"),
+        ("TMATMUL_MX", _E4, _E4B, {"a_scale": np.full((2, 1), 127, np.uint8), "b_scale": _S2},
+         "A scale must have shape 1x1 (D1), got (2, 1)"),
+    ],
+)
+def test_cube_matrix_operand_faults(fn, a, b, kw, match):
+    copies = [np.array(x, copy=True) for x in (a, b) if x is not None]
+    with pytest.raises(PTOFault) as e:
+        cube_matrix(fn, a, b, **kw)
+    assert match in str(e.value)
+    assert e.value.kind in ("TileLegality", "IllegalInstruction")
+    for x, y in zip([x for x in (a, b) if x is not None], copies):
+        assert np.array_equal(x.view(np.uint8), y.view(np.uint8))
+
+
+def test_a_one_dimensional_operand_is_one_row():
+    """A 1-D A is the 1 x K row of a GEMV (``_as_2d``): the same result as its 2-D form."""
+    a, b = np.array([1.0, 2.0, 3.0], np.float32), np.arange(6, dtype=np.float32).reshape(3, 2)
+    got = cube_matrix("TGEMV", a, b)
+    assert got.tolist() == [[16.0, 22.0]]
+
+
+def test_raw_carrier_sums_beyond_float64_exactness():
+    """Raw-carrier words are summed as 64-bit integers (D4): (2^27 + 1)(2^26 + 1) =
+    2^53 + 2^27 + 2^26 + 1 is odd above 2^53, where float64 cannot hold it (the float64
+    matmul is used only while every partial sum stays below 2^53); the 64-bit wrap of
+    0x7FFFFFFF^2 * 3 + 5 likewise, against Python integers."""
+    a = np.array([[0x08000001]], np.uint32).view(np.float32)
+    b = np.array([[0x04000001]], np.uint32).view(np.float32)
+    assert int(cube_matrix("TMATMUL", a, b, profile="raw-carrier")[0, 0]) == (2**27 + 1) * (2**26 + 1)
+    a = np.full((1, 3), 0x7FFFFFFF, np.uint32).view(np.float32)
+    b = np.full((3, 1), 0x7FFFFFFF, np.uint32).view(np.float32)
+    bias = np.array([[5]], np.uint32).view(np.float32)
+    got = int(cube_matrix("TMATMUL_BIAS", a, b, bias=bias, profile="raw-carrier")[0, 0])
+    want = (3 * 0x7FFFFFFF**2 + 5) % 2**64
+    assert got == (want - 2**64 if want >= 2**63 else want)

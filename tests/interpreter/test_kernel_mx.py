@@ -126,3 +126,29 @@ def test_decode_faults():
         decode(np.zeros(3, np.uint8), "S8")
     with pytest.raises(PTOFault, match="TileLegality"):
         decode(np.zeros(3, ml_dtypes.float8_e5m2), "E4M3")
+
+
+def test_operand_typing_faults_and_raw_code_widths():
+    """Type names, dtype / name agreement and raw code carriers (TileLegality faults); FP16
+    raw codes may come as uint8 (widened, same values) or uint16."""
+    from interpreter.kernels import mx
+
+    cases = [
+        (lambda: mx.as_type("E9M9", "OP"), "E9M9"),
+        (lambda: mx.infer_type(np.ones(2, np.float16), "BF16", "A", "OP"),
+         "A has dtype float16 (a FP16 array) but type BF16 was given"),
+        (lambda: mx.to_codes(np.ones(2, np.int32), T.FP16, what="B"),
+         "B: FP16 raw codes must be uint16 (or uint8), not int32"),
+        (lambda: mx.to_codes(np.ones(2, np.int8), T.E4M3, what="B"),
+         "B: E4M3 raw codes must be uint8, not int8"),
+        (lambda: decode(np.ones(2, np.uint8), "S8"), "type S8 is not an MX/E8M0 format"),
+    ]
+    for call, match in cases:
+        with pytest.raises(PTOFault, match=match.replace("(", r"\(").replace(")", r"\)")) as e:
+            call()
+        assert e.value.kind == "TileLegality"
+    assert mx.as_type(None) is None and mx.as_type("e4m3") is T.E4M3
+    one = np.array([0x00, 0x01], np.uint8)  # raw FP16 codes 0x0000 and 0x0001 as uint8
+    codes = mx.to_codes(one, T.FP16)
+    assert codes.dtype == np.uint16 and codes.tolist() == [0x00, 0x01]
+    assert decode(one, "FP16").tolist() == [0.0, 2.0**-24]

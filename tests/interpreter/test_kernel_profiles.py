@@ -275,3 +275,38 @@ def test_two_threads_give_the_same_bits(monkeypatch, profile):
         monkeypatch.setattr(accumulate, "_cores_free", lambda free=free: free)
         got[free] = cube_matrix(21, ac, bc, **kw)
     np.testing.assert_array_equal(got[False].view(np.uint32), got[True].view(np.uint32))
+
+
+@pytest.mark.parametrize("profile", ["ordered", "exact"])
+@pytest.mark.parametrize("pair", [(T.E4M3, T.E5M2), (T.E2M1X2, T.E4M3)])
+def test_scales_per_chunk_when_not_tabled(monkeypatch, profile, pair):
+    """Products above ``_PRECOMPUTE_MAX`` blocks * M * N compute their scales and safety
+    per chunk instead of by a per-block table: the same Fraction reference holds (extreme
+    scales, NaN scales and inf / NaN elements), here with the table turned off."""
+    from interpreter.kernels import accumulate
+
+    monkeypatch.setattr(accumulate, "_PRECOMPUTE_MAX", -1)
+    check(profile, *pair, 2, 70, 3, seed=7, extreme=True, specials=True)
+    check(profile, *pair, 1, 40, 4, seed=8, extreme=True, acc=True)
+
+
+@pytest.mark.parametrize("n", [2, 6, 10])
+def test_packed_b_two_codes_per_lookup(n):
+    """Packed X2 B with N not a multiple of 4 (no four-code lookup): one byte, two codes
+    (low nibble first), per table lookup for the columns whose terms are FP32 values; column
+    1's tiny scale makes its terms subnormal (the exact per-term path). Equal to the
+    Fraction reference of the unpacked codes."""
+    rng = np.random.default_rng(n)
+    k = 40
+    at, bt = T.E4M3, T.E2M1X2
+    ac, bc = raw(at, rng, (1, k)), raw(bt, rng, (k, n)) & 0x0F
+    sa = rng.integers(120, 134, (1, 2)).astype(np.uint8)
+    sb = rng.integers(120, 134, (2, n)).astype(np.uint8)
+    sb[:, 1] = 1
+    bias = (rng.standard_normal((1, n)) * 4).astype(F32)
+    packed = (bc[:, 0::2] | (bc[:, 1::2] << 4)).astype(np.uint8)
+    got = cube_matrix(21, ac, packed, bias=bias, a_scale=sa, b_scale=sb, a_type=at, b_type=bt,
+                      packed=True)
+    want = [ordered_reference(terms(ac, at, bc, bt, sa, sb, 0, j), None, _value(bias[0, j]))
+            for j in range(n)]
+    np.testing.assert_array_equal(got, np.array([want], F32))

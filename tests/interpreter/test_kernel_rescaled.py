@@ -325,3 +325,15 @@ def test_table_decoded_full_blocks_and_tail_of_one_chunk(plans):
                         bias=(rng.standard_normal((1, n)) * 4).astype(F32))
     assert plans and plans[0] is not None
     assert np.isnan(got[0, [3, 7]]).all() and np.isfinite(np.delete(got[0], [3, 7])).all()
+
+
+def test_plan_bound_counts_a_large_c(plans):
+    """U bounds |C| + sum |t|: C = 1e38 (below 2^127) with small terms in the domain
+    2^-(E) for E = -10 would be 1e38 * 2^10 there, beyond FP32. The plan must be refused
+    (a bound that subtracted |C| would accept it and give inf) and the results equal the
+    reference (C plus tiny terms: C)."""
+    ac, bc, sa, sb = _uniform(T.E4M3, T.E4M3, -10, k=32, n=4)
+    c = np.full((1, 4), 1e38, F32)
+    got = run_and_check(T.E4M3, T.E4M3, ac, bc, sa, sb, c=c)
+    assert plans == [None]
+    assert np.isfinite(got).all()

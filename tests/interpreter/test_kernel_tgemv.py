@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from test_kernel_mx import LAYOUT, fraction_decode
 
 from interpreter.kernels import lrelu_param_word, quant_param_word, tgemv_mx_bias
+from interpreter.kernels.postprocess import fp19_bits
 from pto_dialect.datatypes import TileDataType as T
 from pto_dialect.faults import PTOFault
 from pto_dialect.postprocess import Fpatr
@@ -361,6 +362,18 @@ def _inputs():
                               quant_scalar=quant_param_word(1.0)), "fixes its rounding"),
         (lambda kw: kw.update(profile="fast"), "profile"),
         (lambda kw: kw.update(fpatr=Fpatr(row_max_init=1)), "row_max_init requires"),
+        (lambda kw: kw.update(fpatr=(0,) * 10), "must be a pto_dialect Fpatr"),
+        (lambda kw: kw.update(fpatr=Fpatr(pre_quant_mode=6)), "pre_quant_mode 6 is reserved"),
+        (lambda kw: kw.update(fpatr=Fpatr(pre_quant_mode=27), quant_scalar=-1),
+         "not a 64-bit word"),
+        (lambda kw: kw.update(fpatr=Fpatr(pre_quant_mode=27), quant_scalar=1 << 64),
+         "not a 64-bit word"),
+        (lambda kw: kw.update(fpatr=Fpatr(pre_quant_mode=38), quant=np.ones((1, 3), np.float32)),
+         "must hold U64 words"),
+        (lambda kw: kw.update(fpatr=Fpatr(pre_quant_mode=38), quant=np.full((1, 3), -1, np.int64)),
+         "holds negative words"),
+        (lambda kw: kw.update(rmode="rnx"), "unknown rounding mode 'rnx'"),
+        (lambda kw: kw.update(rmode=8), "RMode 8 is not 0..7"),
     ],
 )
 def test_faults_leave_inputs_unchanged(mutate, match):
@@ -391,3 +404,18 @@ def test_term_below_the_fp32_grid_is_not_rounded_early():
     for profile in ("ordered", "exact"):
         d = tgemv_mx_bias(a, b, None, scale, scale, profile=profile)
         assert float(d[0, 0]) == 2.0**-148, profile
+
+
+def test_parameter_word_builders_refuse_what_they_cannot_encode():
+    """FP19 is the top 19 bits of an FP32 (1.5 = 0x3FC00000 -> 0x1FE00); a value with lower
+    bits set, an offset outside its signed field or an offset without a field is refused."""
+    assert fp19_bits(1.5) == 0x3FC00000 >> 13
+    with pytest.raises(ValueError, match="not representable in FP19"):
+        fp19_bits(1.0 + 2.0**-11)
+    assert quant_param_word(1.0, -8, 4) >> 37 == 0b1000
+    assert quant_param_word(1.0, 7, 4) >> 37 == 0b0111
+    for offset in (8, -9):
+        with pytest.raises(ValueError, match="does not fit 4 signed bits"):
+            quant_param_word(1.0, offset, 4)
+    with pytest.raises(ValueError, match="an offset needs offset_bits"):
+        quant_param_word(1.0, 1)

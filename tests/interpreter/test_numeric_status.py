@@ -484,3 +484,105 @@ def test_tcvt_integer_source_flags(values, dst, want):
     with recording() as status:
         cv.tcvt_tile(np.array([values], np.int32), None, "null", T.S32, dst)
     assert status.bits == want
+
+
+@pytest.mark.parametrize(
+    ("x", "want"),
+    [
+        (32768.0, 0),  # HiF8's largest finite value: exact
+        (32769.0, OF | NX),  # |x| > 32768 before rounding (ReferenceFP8Encoding)
+        (-32772.0, OF | NX),
+        (1.0, 0),
+        (1.1, NX),
+        (2.0**-22, 0),  # the smallest HiF8 denormal (m = 1): exact
+        (2.0**-23, UF | NX),  # halfway to 0: inexact and tiny
+        (2.0**-24, UF | NX),  # below 2^-15 and inexact: tiny before rounding
+    ],
+)
+def test_tcvt_fp32_into_hif8_flags(x, want):
+    """TCVT FP32 -> HiF8 (RMode RHB) flags per element (``TileProfileConvert`` with the
+    FP8 encoder's rules), hand-derived from the HiF8 value set (max 32768, denormals
+    2^(m-23))."""
+    with recording() as status:
+        cv.tcvt_tile(np.array([[x]], np.float32), None, src_type=T.FP32, dst_type=T.HIF8,
+                     rmode="rhb")
+    assert status.bits == want, flag_names(status.bits)
+
+
+def test_large_tiles_find_a_single_witness_anywhere():
+    """Tiles of at least FAST_MIN elements are scanned a 512-element sample first, then in
+    chunks, stopping at the first witness: one inexact (NX) or tiny inexact (UF|NX) product
+    at the first, the 512th, a middle or the last position is found; none, no flags. Hand
+    values: (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46 is not an FP32 value; so is its 2^-140
+    multiple, below 2^-126."""
+    from interpreter.kernels.status import FAST_MIN, binary_flags
+
+    n = 2 * FAST_MIN
+    e = np.float32(1 + 2.0**-23)
+    for pos in (0, 1, 511, 512, 700, n - 1):
+        for scale, want in ((1.0, NX), (2.0**-70, UF | NX)):
+            a = np.ones(n, np.float32)
+            b = np.full(n, 2.0, np.float32)
+            a[pos], b[pos] = e * np.float32(scale), e * np.float32(scale)
+            assert binary_flags("MUL", a, b, a * b, T.FP32) == want, (pos, scale)
+        a, b = np.ones(n, np.float32), np.ones(n, np.float32)
+        b[pos] = 2.0**-30  # 1 + 2^-30 rounds to 1
+        assert binary_flags("ADD", a, b, a + b, T.FP32) == NX, pos
+    a = np.ones(n, np.float32)
+    assert binary_flags("MUL", a, a, a * a, T.FP32) == 0
+
+
+_TILES = {
+    "integers": lambda rng: rng.integers(-1000, 1000, 2048),
+    "wide": lambda rng: rng.standard_normal(2048) * 2.0 ** rng.integers(-140, 120, 2048),
+    "subnormal": lambda rng: rng.integers(-(1 << 23), 1 << 23, 2048) * 2.0**-149,
+    "positive": lambda rng: np.abs(rng.standard_normal(2048)) + 0.5,
+    "powers": lambda rng: 2.0 ** rng.integers(-20, 20, 2048),
+}
+
+
+def _tiles():
+    """2048-element FP32 tiles (the fast paths' minimum): exact-friendly and inexact ones,
+    each also with one 0.1 (inexact almost everywhere), a zero, an infinity or a NaN at a
+    random position (the fast paths must decline those they cannot decide)."""
+    for seed in range(2):
+        for name, make in _TILES.items():
+            rng = np.random.default_rng(seed)
+            a = np.asarray(make(rng), np.float32)
+            yield name, a.reshape(8, 256)
+            for odd in (0.1, 0.0, -np.inf, np.nan):
+                b = a.copy()
+                b[rng.integers(0, b.size)] = np.float32(odd)
+                yield f"{name}+{odd}", b.reshape(8, 256)
+
+
+def test_fast_flag_paths_equal_the_full_paths(monkeypatch):
+    """Tiles of at least FAST_MIN elements take the fast flag paths (tile-scalar
+    arithmetic, the algebraic unary ops, TCVT): each gives the flags of the full path,
+    which the Fraction references above check element by element."""
+    from interpreter.kernels import status
+
+    def both(fn, *args, **kw):
+        with recording() as fast:
+            fn(*args, **kw)
+        with monkeypatch.context() as m:
+            m.setattr(status, "FAST_MIN", 1 << 40)
+            with recording() as full:
+                fn(*args, **kw)
+        return fast.bits, full.bits
+
+    for name, a in _tiles():
+        for op in ("TADDS", "TSUBS", "TMULS", "TDIVS"):
+            for s in (3.0, 0.1, 2.0**-100, 2.0**100, 1.0):
+                got, want = both(K[op], a, int(np.float32(s).view(np.uint32)), None)
+                assert got == want, (name, op, s, flag_names(got), flag_names(want))
+        for op in ("TSQRT", "TRSQRT", "TRECIP", "TLOG", "TEXP"):
+            with np.errstate(over="ignore"):  # beyond FP16: its infinity
+                narrow = (a.astype(np.float16), a.astype(ml_dtypes.bfloat16))
+            for x in (a, *narrow):
+                got, want = both(K[op], x, None)
+                assert got == want, (name, op, x.dtype, flag_names(got), flag_names(want))
+        for src, dst, x in ((T.FP32, T.FP16, a), (T.FP32, T.BF16, a), (T.FP32, T.E4M3, a),
+                            (T.FP64, T.FP32, a.astype(np.float64) / 3)):
+            got, want = both(cv.tcvt_tile, x, None, src_type=src, dst_type=dst)
+            assert got == want, (name, dst, flag_names(got), flag_names(want))

@@ -107,37 +107,39 @@ def binary_flags(v: Fraction, t: T, mode: str) -> int:
     return 0 if r == scaled else NX
 
 
+def fp8_values_of_code(t: T, code: int) -> Fraction | None:
+    """The finite value of an E4M3 / HiF8 code (ASL ``ReferenceFP8FiniteValue``), None for
+    the NaN / inf codes."""
+    body, sign = code & 0x7F, -1 if code & 0x80 else 1
+    if t is T.E4M3:
+        if body == 0x7F:
+            return None
+        e, f = body >> 3, body & 7
+        mag = Fraction(f, 2**9) if e == 0 else (1 + Fraction(f, 8)) * Fraction(2) ** (e - 7)
+        return sign * mag
+    if code in (0x80, 0x6F, 0xEF):
+        return None
+    if body <= 7:
+        mag = Fraction(0) if body == 0 else Fraction(2) ** (body - 23)
+    elif body <= 15:
+        mag = 1 + Fraction(body - 8, 8)
+    elif body <= 31:
+        mag = (1 + Fraction(code & 7, 8)) * Fraction(2) ** (1 if not code & 8 else -1)
+    elif body <= 63:
+        a = 2 + (code >> 3 & 1)
+        mag = (1 + Fraction(code & 7, 8)) * Fraction(2) ** (a if (code >> 3 & 3) < 2 else -a)
+    elif body <= 95:
+        a = 4 + (code >> 2 & 3)
+        mag = (1 + Fraction(code & 3, 4)) * Fraction(2) ** (a if (code >> 2 & 7) < 4 else -a)
+    else:
+        a = 8 + (code >> 1 & 7)
+        mag = (1 + Fraction(code & 1, 2)) * Fraction(2) ** (a if (code >> 1 & 15) < 8 else -a)
+    return sign * mag
+
+
 def fp8_values(t: T) -> set[Fraction]:
-    """The finite values of E4M3 / HiF8 (ASL ``ReferenceFP8FiniteValue``, NaN / inf codes
-    excluded)."""
-    out = set()
-    for code in range(256):
-        body, sign = code & 0x7F, -1 if code & 0x80 else 1
-        if t is T.E4M3:
-            if body == 0x7F:
-                continue
-            e, f = body >> 3, body & 7
-            mag = Fraction(f, 2**9) if e == 0 else (1 + Fraction(f, 8)) * Fraction(2) ** (e - 7)
-        else:
-            if code in (0x80, 0x6F, 0xEF):
-                continue
-            if body <= 7:
-                mag = Fraction(0) if body == 0 else Fraction(2) ** (body - 23)
-            elif body <= 15:
-                mag = 1 + Fraction(body - 8, 8)
-            elif body <= 31:
-                mag = (1 + Fraction(code & 7, 8)) * Fraction(2) ** (1 if not code & 8 else -1)
-            elif body <= 63:
-                a = 2 + (code >> 3 & 1)
-                mag = (1 + Fraction(code & 7, 8)) * Fraction(2) ** (a if (code >> 3 & 3) < 2 else -a)
-            elif body <= 95:
-                a = 4 + (code >> 2 & 3)
-                mag = (1 + Fraction(code & 3, 4)) * Fraction(2) ** (a if (code >> 2 & 7) < 4 else -a)
-            else:
-                a = 8 + (code >> 1 & 7)
-                mag = (1 + Fraction(code & 1, 2)) * Fraction(2) ** (a if (code >> 1 & 15) < 8 else -a)
-        out.add(sign * mag)
-    return out
+    """The finite values of E4M3 / HiF8 (NaN / inf codes excluded)."""
+    return {v for c in range(256) if (v := fp8_values_of_code(t, c)) is not None}
 
 
 FP8 = {T.E4M3: (fp8_values(T.E4M3), 448, Fraction(1, 64)),
@@ -202,7 +204,8 @@ def reference(word: int, mode: int, relu: int, scale: Fraction, offset: int,
 
 
 # -- the kernel on one row ----------------------------------------------------------------
-def kernel_flags(words, mode, relu, scale, offset, slope, rmode, sat, shift=0) -> int:
+def kernel_inputs(words, mode, relu, scale, offset, slope, rmode, sat, shift=0):
+    """The accumulator row of ``words`` and its validated parameters (``validate``)."""
     m = PRE_QUANT_MODES[mode]
     n = len(words)
     if m.op.value == "shift":
@@ -220,6 +223,11 @@ def kernel_flags(words, mode, relu, scale, offset, slope, rmode, sat, shift=0) -
         acc = np.array(words, np.int64).astype(np.int32)
     else:
         acc = np.array(words, np.uint32).view(np.float32)
+    return acc, p
+
+
+def kernel_flags(words, mode, relu, scale, offset, slope, rmode, sat, shift=0) -> int:
+    acc, p = kernel_inputs(words, mode, relu, scale, offset, slope, rmode, sat, shift)
     return postprocess_flags(acc, p, apply(acc, p))
 
 
@@ -483,3 +491,221 @@ def test_fp32_quant_rounds_once():
     p = validate(Fpatr(pre_quant_mode=27), 1, 0, False, None, None,
                  quant_param_word(1 + 2.0**-10), None, None)  # fmt: skip
     assert float(apply(acc, p)[0, 0]) == 1 + 2.0**-23
+
+
+def test_validate_parameter_rules_of_the_integer_modes():
+    """B.FPATR parameter rules of the S32 modes (PTO-SPEC 3.3): a vector parameter of the
+    wrong length, shift words with bits outside [35:32], a shift mode with RMode or Sat, a
+    parameter B.FPATR does not select; an unknown RMode of the HiF8 encoder is an error."""
+    from interpreter.kernels import postprocess as pp
+    from pto_dialect.datatypes import TileDataType as T
+
+    def call(fpatr, rmode=0, sat=False, quant=None, quant_scalar=None):
+        return pp.validate(fpatr, 3, rmode, sat, quant, None, quant_scalar, None, None,
+                           acc=T.S32, op="TMATMUL")
+
+    cases = [
+        (lambda: call(Fpatr(pre_quant_mode=12), quant=np.zeros((1, 5), np.uint64)),
+         "quant must be a 1x3 U64 tile, got shape (1, 5)"),
+        (lambda: call(Fpatr(pre_quant_mode=13), quant_scalar=1 << 36),
+         "only the shift code bits [35:32] may be set"),
+        (lambda: call(Fpatr(pre_quant_mode=13), rmode=1, quant_scalar=0),
+         "PreQuantMode 13 requires RMode = 0 and Sat = 0"),
+        (lambda: call(Fpatr(pre_quant_mode=13), sat=True, quant_scalar=0),
+         "PreQuantMode 13 requires RMode = 0 and Sat = 0"),
+        (lambda: call(Fpatr(), quant=np.zeros((1, 3), np.uint64)),
+         "quant is given but B.FPATR does not select it"),
+    ]
+    for fn, match in cases:
+        with pytest.raises(PTOFault) as e:
+            fn()
+        assert match in str(e.value) and e.value.kind == "TileLegality", match
+    assert call(Fpatr(pre_quant_mode=13), quant_scalar=3 << 32).shift == 4  # code + 1
+    with pytest.raises(ValueError):
+        pp.encode_hif8(np.array([1.0]), mode=8)
+
+
+S32_EDGES = [0, 1, -1, 7, 8, -8, -9, 15, 16, -16, -17, 127, 128, -128, -129, 255, 256, -256,
+             -257, 32767, 32768, -32768, -32769, 65535, 65536, -65536, -65537, 2**31 - 1,
+             -(2**31)]  # fmt: skip
+"""The S4 / S5 / S8 / S9 / S16 / S17 / S32 bounds and one beyond each."""
+SCALES = [ONE, Fraction(1, 2), Fraction(3, 4), Fraction(2) ** -10, Fraction(3)]
+
+
+def sweep_cases():
+    """Every PreQuantMode x ReluMode on its boundary words, one word per case; RMode, Sat, the
+    scale, the offset (its field's minimum, 0, maximum), the slope and the shift rotate
+    deterministically over the cases."""
+    i = 0
+    for mode in sorted(PRE_QUANT_MODES):
+        m = PRE_QUANT_MODES[mode]
+        width = m.offset_bits
+        offsets = [0] if not width else [-(2 ** (width - 1)), 0, 2 ** (width - 1) - 1]
+        for relu in range(4) if mode not in (12, 13) else [0]:
+            for word in S32_EDGES if m.acc is T.S32 else INTERESTING:
+                i += 1
+                fixed = mode in FIXED or mode in (12, 13)
+                yield (word, mode, relu,
+                       SCALES[i % len(SCALES)] if m.param is not ParamKind.NONE else ONE,
+                       offsets[i % len(offsets)], [Fraction(0), Fraction(1, 4), Fraction(3)][i % 3],
+                       0 if fixed else i % 8, False if mode in (12, 13) else bool(i // 8 % 2),
+                       1 + i % 16 if mode in (12, 13) else 0)  # fmt: skip
+
+
+def test_postprocess_flags_sweep_word_by_word():
+    """Every case of :func:`sweep_cases`, one word per call (an OR over several words would
+    hide a wrong flag under another word's): the kernel's flags equal the rational
+    reference."""
+    for word, *rest in sweep_cases():
+        got = kernel_flags([word], *rest)
+        assert got == reference(word, *rest), (hex(word), rest)
+
+
+# -- the post-processed VALUES against the ASL encoders, written out in Fractions ----------
+def _fp8_code_values(t: T) -> dict[int, Fraction]:
+    """code -> value of the finite E4M3 / HiF8 codes (``ReferenceFP8FiniteValue``), in code
+    order (the candidate search's order)."""
+    out = {}
+    for code in range(256):
+        one = fp8_values_of_code(t, code)
+        if one is not None:
+            out[code] = one
+    return out
+
+
+FP8_CODES = {t: _fp8_code_values(t) for t in (T.E4M3, T.HIF8)}
+MAX_FINITE = {T.FP32: (2 - Fraction(1, 2**23)) * 2**127, T.FP16: Fraction(65504),
+              T.BF16: (2 - Fraction(1, 2**7)) * 2**127}  # fmt: skip
+
+
+def _encode_fp8(v: Fraction, t: T, mode: str, sat: bool) -> int:
+    """``ReferenceFP8Encoding`` (the modes of E4M3 / HiF8 outputs are RNE / RHB)."""
+    if v == 0:
+        return 0
+    if abs(v) > FP8[t][1]:
+        if sat:
+            return (0xFE if v < 0 else 0x7E) if t is T.E4M3 else (0xEE if v < 0 else 0x6E)
+        return 0x7F if t is T.E4M3 else (0xEF if v < 0 else 0x6F)
+    best = None
+    for code, c in FP8_CODES[t].items():
+        if best is None:
+            best = (code, c)
+            continue
+        dc, db = abs(c - v), abs(best[1] - v)
+        if dc < db or dc == db and (code % 2 == 0 and best[0] % 2 if mode == RNE else c > best[1]):
+            best = (code, c)
+    return best[0]
+
+
+def _encode_binary(v: Fraction, t: T, mode: str, sat: bool) -> float:
+    """``ReferenceFP32FiniteEncoding`` / ``ReferenceBinary16Encoding`` as a float value."""
+    if v == 0:
+        return 0.0
+    mbits, emin, emax = BINARY[t]
+    neg = v < 0
+    e = math.floor(math.log2(abs(v)))
+    while Fraction(2) ** e > abs(v):
+        e -= 1
+    while Fraction(2) ** (e + 1) <= abs(v):
+        e += 1
+    big = -float(MAX_FINITE[t]) if neg else float(MAX_FINITE[t])
+    over = big if sat else math.copysign(math.inf, big)
+    if e > emax:
+        return over
+    q = Fraction(2) ** (max(e, emin) - mbits)
+    r = to_integer(v / q, mode) * q
+    if abs(r) > MAX_FINITE[t]:
+        return over
+    return -0.0 if r == 0 and neg else float(r)
+
+
+def reference_value(word: int, mode: int, relu: int, scale: Fraction, offset: int,
+                    slope: Fraction, rmode: int, sat: bool, shift: int = 0):  # fmt: skip
+    """``MatrixPostQuantBaseWithFlags``'s D element: an int (integer outputs), a HiF8 / E4M3
+    code, or a float (FP32 / FP16 / BF16; NaN as math.nan)."""
+    m = PRE_QUANT_MODES[mode]
+    out = m.out or T.FP32
+    rm = FIXED.get(mode, RMODE[rmode])
+    if mode in (12, 13):
+        return min(max(word >> shift, -(2**15)), 2**15 - 1)
+    if m.acc is T.S32:
+        cls, value, neg = "finite", Fraction(word), word < 0
+    else:
+        cls, value, neg = fp32(word)
+    mult = scale if not neg or relu == 0 else (Fraction(0) if relu == 1 else slope)
+    lo, hi = INT_RANGE.get(out, (0, 0))
+    if cls in ("snan", "qnan") or (cls == "inf" and not (neg and mult == 0)):
+        if out in INT_RANGE:
+            return (0 if sat else lo) if cls != "inf" else (hi if sat and not neg else lo)
+        if out in FP8:
+            if cls != "inf":
+                return 0x00 if sat else (0x7F if out is T.E4M3 else 0x80)
+            v = Fraction(-(10**9) if neg else 10**9)  # beyond the maximum: the overflow codes
+            return _encode_fp8(v, out, rm, sat)
+        if cls != "inf":
+            return 0.0 if sat else math.nan
+        return (-1 if neg else 1) * (float(MAX_FINITE[out]) if sat else math.inf)
+    act = (Fraction(0) if cls == "inf" else value) * mult
+    if cls == "zero" and neg and mult != 0 and offset == 0 and out not in INT_RANGE:
+        return 0x80 if out is T.E4M3 else 0x00 if out is T.HIF8 else -0.0
+    width = m.offset_bits
+    if out in INT_RANGE:
+        if width:
+            r = min(max(to_integer(act, rm), -(2 ** (width - 1))), 2 ** (width - 1) - 1) + offset
+        else:
+            r = to_integer(act + offset, rm)
+        if sat:
+            return min(max(r, lo), hi)
+        span = hi - lo + 1
+        return (r - lo) % span + lo
+    if out in FP8:
+        return _encode_fp8(act + offset, out, rm, sat)
+    return _encode_binary(act + offset, out, rm, sat)
+
+
+def _kernel_value(words, mode, relu, scale, offset, slope, rmode, sat, shift=0):
+    m = PRE_QUANT_MODES[mode]
+    acc, p = kernel_inputs(words, mode, relu, scale, offset, slope, rmode, sat, shift)
+    d = apply(acc, p)
+    out = m.out or T.FP32
+    if out in INT_RANGE or out is T.HIF8 or mode in (12, 13):
+        return [int(x) for x in np.asarray(d).astype(np.int64)]
+    if out is T.E4M3:
+        return [int(x) for x in np.asarray(d).view(np.uint8)]
+    return [float(x) for x in d]
+
+
+def _same(got, want) -> bool:
+    if isinstance(want, float):
+        if math.isnan(want):
+            return math.isnan(got)
+        return got == want and math.copysign(1, got) == math.copysign(1, want)
+    return got == want
+
+
+def test_postprocess_values_sweep_word_by_word():
+    """The D element of every case of :func:`sweep_cases` (but the identity, mode 0 with
+    ReluMode 0) equals the ASL encoders written out in Fractions: the S5 / S9 / S17
+    intermediate and the offset, Sat clamping or wrapping, the FP32 / FP16 / BF16 / E4M3 /
+    HiF8 roundings, -0 and the special values."""
+    for word, mode, relu, *rest in sweep_cases():
+        if mode == 0 and relu == 0:
+            continue
+        (got,) = _kernel_value([word], mode, relu, *rest)
+        want = reference_value(word, mode, relu, *rest)
+        assert _same(got, want), (hex(word), mode, relu, rest, got, want)
+
+
+@pytest.mark.parametrize(("word", "shift", "value", "flags"), [
+    (-65536, 1, -32768, 0), (-65537, 1, -32768, OF | NX), (65534, 1, 32767, 0),
+    (65536, 1, 32767, OF | NX), (2**31 - 1, 16, 32767, 0), (-(2**31), 16, -32768, 0),
+    (2**31 - 1, 15, 32767, OF | NX), (-(2**31), 15, -32768, OF | NX), (-3, 1, -2, 0),
+])  # fmt: skip
+def test_shift_modes_at_the_s16_bounds(word, shift, value, flags):
+    """``MatrixShiftS32ToS16`` (modes 12 / 13): ASR by the shift (floor: -3 >> 1 = -2), then
+    S16 saturation with OF|NX exactly when the shifted value leaves [-32768, 32767]; the
+    bits shifted out are not inexactness. Hand-derived values."""
+    for mode in (12, 13):
+        args = ([word], mode, 0, ONE, 0, Fraction(0), 0, False, shift)
+        assert _kernel_value(*args) == [value]
+        assert kernel_flags(*args) == flags

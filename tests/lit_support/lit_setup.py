@@ -74,6 +74,12 @@ def setup_lit(config) -> None:
     # RUN line pays for importing numba or compiling; tests/interpreter/test_cube_jit.py checks
     # the compiled kernels against them.
     config.environment["PTO_KERNELS"] = os.environ.get("PTO_KERNELS", "numpy")
+    # The tools import the code the caller chose: scripts/mutate.py runs lit in a mutated copy
+    # of the repository with PYTHONPATH on it. lit does not pass PYTHONPATH on, so without this
+    # a RUN line that runs a tool directly (no fork server: one that failed to import the
+    # mutant) imported the installed worktree and passed (issue 27).
+    if os.environ.get("PYTHONPATH"):
+        config.environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
     env = dict(os.environ)
     env.update(config.environment)
     if os.environ.get("PTO_LIT_FORKSERVER", "1") == "0":

@@ -13,10 +13,11 @@ from __future__ import annotations
 from xdsl.dialects import builtin, func
 from xdsl.interpreter import Interpreter
 
+from interpreter.ssa import module_cache
 from pto_dialect.block_ops import unchanged
 
 from .builders import PLAN_BUILDERS, BuildContext
-from .plan import CompiledFunction, Compiler, Unsupported
+from .plan import RECIPES_ATTR, CompiledFunction, Compiler, Unsupported
 
 __all__ = [
     "PLAN_BUILDERS",
@@ -25,9 +26,10 @@ __all__ = [
     "Unsupported",
     "clear_plans",
     "compiled_function",
+    "keep_plans",
 ]
 
-_ATTR = "_pto_compiled_plans"
+_ATTR = module_cache.PLANS_ATTR
 """The plans live on the module object itself (a cycle the garbage collector frees with the
 module; a global table would keep every module that ever ran alive)."""
 
@@ -43,6 +45,7 @@ def _compilers(module: builtin.ModuleOp) -> dict[str, Compiler]:
 def clear_plans(module: builtin.ModuleOp) -> None:
     """Forget the cached plans of ``module`` (after mutating a module that already ran)."""
     module.__dict__.pop(_ATTR, None)
+    module.__dict__.pop(RECIPES_ATTR, None)
 
 
 def cached(module: builtin.ModuleOp) -> bool:
@@ -67,6 +70,17 @@ def compiled_function(
         compiler = per_profile[key] = Compiler(module, profile, interp, observed=observed)
     with unchanged():  # decode each block once (pto_dialect.block_ops.decoded)
         return compiler.function(callee)
+
+
+def keep_plans(module: builtin.ModuleOp) -> None:
+    """After a run: when plans were emitted for ``module`` (its function, and the callees
+    it planned on their first call), store the module again with their recipes, if it came
+    from the module cache (:func:`interpreter.ssa.module_cache.update`)."""
+    new = False
+    for compiler in _compilers(module).values():
+        new, compiler.new_recipes = new or compiler.new_recipes, False
+    if new:
+        module_cache.update(module)
 
 
 def interpreter_of(

@@ -34,20 +34,22 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from interpreter import kernels
 from interpreter.kernels.profiles import NumericProfile, numeric_profile
 from interpreter.kernels.status import staged
 from interpreter.kernels.storage import pe_indices, storage_dtype
-from interpreter.ssa.pto_functions import COLUMN_ROLES, Owned, owned_copy, tload_plan
-from interpreter.ssa.runtime import require_source
+from interpreter.ssa.pto_functions import COLUMN_ROLES, Owned, owned_copy
+from interpreter.ssa.runtime import TileValue, require_source
 from pto_dialect.attributes import RoundingMode, TargetProfile, TileType
 from pto_dialect.block_ops import (
+    DERIVED_KEYS,
     BlockOp,
     check_linked,
     decoded,
     dim_registers,
+    keep_linked_only,
     scalar_roles,
     source_roles,
 )
@@ -62,6 +64,33 @@ class _Abandon(Exception):
 
 
 @dataclass
+class _Cube:
+    """The static facts of a batched CUBE op, resolved once when the loop is planned (the
+    run asks them several times per op)."""
+
+    roles: list[tuple[str, Attribute]]  # (role, operand type) in the op's operand order
+    c_index: int | None  # the position of C among them
+    c_one_use: bool  # C is read by this op only
+    result_one_use: bool
+    plain: bool  # no post-processing (:func:`_plain`)
+    dtypes: list  # of every operand and result (chain links must agree)
+    pes: list[int]
+
+    @staticmethod
+    def of(op: CubeMatrixOp, args: list[SSAValue], result: SSAValue) -> _Cube:
+        by_role = op.operand_by_role()
+        roles = [(r, v.type) for r, v in by_role.items()]
+        names = [r for r, _ in roles]
+        c_index = names.index("c") if "c" in names else None
+        return _Cube(
+            roles, c_index, c_index is not None and args[c_index].has_one_use(),
+            result.has_one_use(), _plain(op),
+            [getattr(v.type, "dtype", None) for v in (*op.operands, *op.results)],
+            pe_indices(op.mask.data),
+        )
+
+
+@dataclass
 class _Step:
     kind: str  # "load" | "store" | "binary" | "cube"
     op: Operation  # the tile-level op
@@ -69,10 +98,15 @@ class _Step:
     result: SSAValue | None
     mover: int = -1  # index into the offsets tuple (loads and stores)
     store: int = -1  # index of the iter_arg (stores)
+    geometry: tuple[int, int, int, int, int] | None = None  # loads, stores: see _geometry
+    cube: _Cube | None = None
+    tile: tuple | None = None  # loads: (tile type, PEs, storage dtype, padding)
 
 
 _TILE_OPERANDS = "_pto_tile_operands"
-"""``block.__dict__`` key: ``(summary, operands, result)`` of :func:`tile_op_operands`."""
+"""``block.__dict__`` key: ``(summary, operands, result)`` of :func:`tile_op_operands` (not
+pickled with the block)."""
+DERIVED_KEYS.add(_TILE_OPERANDS)
 
 
 def tile_op_operands(op: Operation) -> tuple[Operation, list[SSAValue]] | None:
@@ -131,12 +165,17 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
             return None  # packed 4-bit GM bytes or a row stride: the per-op path
         result = op.results[0] if op.results else None
         if isinstance(tile_op, TLoadOp):
-            steps.append(_Step("load", tile_op, args, result, mover_ops.index(op)))
+            tt = tile_op.result.type
+            assert isinstance(tt, TileType)
+            steps.append(_Step("load", tile_op, args, result, mover_ops.index(op),
+                               geometry=_geometry(tile_op),
+                               tile=(tt, pe_indices(tt.pe_mask), storage_dtype(tt.dtype),
+                                     tile_op.pad.data.value)))
         elif isinstance(tile_op, TStoreOp):
             if op not in store_ops:
                 return None
             steps.append(_Step("store", tile_op, args, result, mover_ops.index(op),
-                               store_ops.index(op)))
+                               store_ops.index(op), geometry=_geometry(tile_op)))
         elif isinstance(tile_op, BinaryTileOp):
             rt = tile_op.result.type
             masks = {tile_op.mask.data, rt.pe_mask, tile_op.lhs.type.pe_mask,  # type: ignore[union-attr]
@@ -153,9 +192,14 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
                            for v in (*tile_op.operands, *tile_op.results))
                     or (tile_op.is_mx() and target_profile(tile_op) is TargetProfile.A2A3)):
                 return None
-            steps.append(_Step("cube", tile_op, args, result))
+            assert result is not None
+            steps.append(_Step("cube", tile_op, args, result,
+                               cube=_Cube.of(tile_op, args, result)))
         else:  # a decoded block of another family (TCVT, reductions, ...): the per-op path
             return None
+    for op in body_ops:  # the batched form reads their linked ops only
+        if isinstance(op, BlockOp):
+            keep_linked_only(op)
     return BatchPlan(steps, profile, len(mover_ops))
 
 
@@ -173,6 +217,7 @@ class _Link:
     """One CUBE op of an accumulation chain, its operands but C already read."""
 
     op: CubeMatrixOp
+    info: _Cube
     tiles: dict[str, Any]
     scalars: dict[str, int]
     pieces: int
@@ -189,24 +234,36 @@ class _Chain:
     last: SSAValue
 
 
-def _union(op: TLoadOp | TStoreOp, offsets: list[tuple[Any, Any]], shape) -> tuple[int, tuple[slice, slice], int]:
-    """(axis, the contiguous slice, pieces) covered by a load/store over all iterations."""
+def _geometry(op: TLoadOp | TStoreOp) -> tuple[int, int, int, int, int]:
+    """(valid rows, valid cols, PE stride rows, PE stride cols, PEs) of a load or store."""
     tt = op.result.type if isinstance(op, TLoadOp) else op.tile.type
     assert isinstance(tt, TileType)
     vr, vc = tt.valid_shape
     s0, s1 = op.pe_stride.get_values()
-    npe = len(pe_indices(tt.pe_mask))
-    # the origin of piece (iteration i, PE q), in that order, as int64 arrays
-    at = np.array(offsets, np.int64).reshape(-1, 2)
-    q = np.arange(npe, dtype=np.int64)
-    rows = (at[:, :1] + q * s0).reshape(-1)
-    cols = (at[:, 1:] + q * s1).reshape(-1)
-    r0, c0 = int(rows[0]), int(cols[0])
-    n = rows.size
-    step = np.arange(n, dtype=np.int64)
-    if (rows == r0).all() and (cols == c0 + step * vc).all():
+    return vr, vc, s0, s1, len(pe_indices(tt.pe_mask))
+
+
+def _union(geometry: tuple[int, int, int, int, int], offsets: np.ndarray,
+           shape) -> tuple[int, tuple[slice, slice], int]:
+    """(axis, the contiguous slice, pieces) covered by a load/store of ``geometry``
+    (:func:`_geometry`) over all iterations."""
+    vr, vc, s0, s1, npe = geometry
+    if npe == 0:
+        raise _Abandon
+    # Piece (iteration i, PE q), in that order, is piece k = i * npe + q; its origin is the
+    # iteration's offsets + q * PE stride. Contiguous along the columns: every origin on row
+    # r0, piece k at column c0 + k * vc, i.e. the PE stride is (0, vc) and iteration i starts
+    # at c0 + i * npe * vc (along the rows likewise).
+    at = offsets.reshape(-1, 2)
+    r, c = at[:, 0], at[:, 1]
+    r0, c0 = int(r[0]), int(c[0])
+    n = len(r) * npe
+    first = np.arange(0, n, npe, dtype=np.int64)  # the piece of each iteration's first PE
+    if ((npe == 1 or (s0 == 0 and s1 == vc)) and (r == r0).all()
+            and (c == c0 + first * vc).all()):
         axis, sl = 1, (slice(r0, r0 + vr), slice(c0, c0 + n * vc))
-    elif (cols == c0).all() and (rows == r0 + step * vr).all():
+    elif ((npe == 1 or (s1 == 0 and s0 == vr)) and (c == c0).all()
+            and (r == r0 + first * vr).all()):
         axis, sl = 0, (slice(r0, r0 + n * vr), slice(c0, c0 + vc))
     else:
         raise _Abandon
@@ -216,7 +273,8 @@ def _union(op: TLoadOp | TStoreOp, offsets: list[tuple[Any, Any]], shape) -> tup
 
 
 def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) -> tuple[Any, ...]:
-    """Execute the batched body; ``env`` maps loop-invariant SSA values (by id) to values.
+    """Execute the batched body; ``env`` maps loop-invariant SSA values (by id) to values,
+    ``offs`` gives every iteration's offsets (a ``(row, col)`` pair per mover).
     Raises :class:`_Abandon` (or any fault) before any effect when not applicable."""
     vals: dict[int, Any] = {}
 
@@ -231,17 +289,22 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
             return env[key]
         raise _Abandon  # a value of the body that is not batched (e.g. the iv)
 
+    try:  # every iteration's (row, col) offsets of every mover, at once
+        table = np.array(offs, np.int64).reshape(len(offs), plan.movers, 2)
+    except (ValueError, TypeError, OverflowError):
+        raise _Abandon from None
+    invariant = (table == table[0]).all(axis=(0, 2)).tolist()  # per mover
     writes = []
     for st in plan.steps:
         op = st.op
         if st.kind == "load":
             assert isinstance(op, TLoadOp)
             src = np.asarray(get(st.args[0]))
-            at = [o[st.mover] for o in offs]
-            if all(o == at[0] for o in at[1:]):  # loop-invariant: one tile, as every iteration
-                vals[id(st.result)] = tload_plan(op)(src, *at[0])[0]
+            at = table[:, st.mover]
+            if invariant[st.mover]:  # loop-invariant: one tile, as every iteration
+                vals[id(st.result)] = _invariant_load(st, src, int(at[0, 0]), int(at[0, 1]))
                 continue
-            axis, sl, n = _union(op, at, src.shape)
+            axis, sl, n = _union(st.geometry, at, src.shape)
             tt = op.result.type
             dtype = storage_dtype(tt.dtype)  # type: ignore[union-attr]
             vals[id(st.result)] = _Batched(axis, _load_slice(src, sl, dtype), n,
@@ -252,7 +315,7 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
             if not isinstance(tile, _Batched):
                 raise _Abandon
             dst = inits[st.store]
-            axis, sl, n = _union(op, [o[st.mover] for o in offs], np.shape(dst))
+            axis, sl, n = _union(st.geometry, table[:, st.mover], np.shape(dst))
             if axis != tile.axis or n != tile.pieces:
                 raise _Abandon
             writes.append((st.store, sl, tile))
@@ -271,27 +334,29 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
                                              op.pad.data.value, rt.dtype)  # type: ignore[union-attr]
             vals[id(st.result)] = _Batched(lhs.axis, payload, lhs.pieces, fresh=True)
         else:
-            assert isinstance(op, CubeMatrixOp) and st.result is not None
-            roles = list(op.operand_by_role())
-            c_arg = st.args[roles.index("c")] if "c" in roles else None
+            info = st.cube
+            assert isinstance(op, CubeMatrixOp) and st.result is not None and info is not None
+            c_arg = st.args[info.c_index] if info.c_index is not None else None
             pending = vals.get(id(c_arg)) if c_arg is not None else None
-            if (isinstance(pending, _Chain) and pending.last is c_arg and c_arg.has_one_use()
-                    and _plain(pending.links[-1].op)):
+            if (isinstance(pending, _Chain) and pending.last is c_arg and info.c_one_use
+                    and pending.links[-1].info.plain):
                 # C is the chain's value and only this op reads it: one more link
-                pending.links.append(_Link(op, *_cube_operands(op, st.args, get, skip="c")))
+                pending.links.append(
+                    _Link(op, info, *_cube_operands(op, info, st.args, get, skip="c")))
                 pending.last = st.result
                 del vals[id(c_arg)]  # read by nothing else: the chain lives under one key
                 vals[id(st.result)] = pending
             elif (c_arg is not None and _sequential(plan.profile)
-                  and st.result.has_one_use()):  # may start a chain (ordered sums only)
+                  and info.result_one_use):  # may start a chain (ordered sums only)
                 c = get(c_arg)
                 if not isinstance(c, _Batched):
                     raise _Abandon
                 vals[id(st.result)] = _Chain(
-                    c, [_Link(op, *_cube_operands(op, st.args, get, skip="c"))], st.result)
+                    c, [_Link(op, info, *_cube_operands(op, info, st.args, get, skip="c"))],
+                    st.result)
             else:
-                tiles, scalars, pieces = _cube_operands(op, st.args, get)
-                vals[id(st.result)] = _cube_call(op, tiles, scalars, pieces, plan.profile)
+                tiles, scalars, pieces = _cube_operands(op, info, st.args, get)
+                vals[id(st.result)] = _cube_call(op, tiles, scalars, pieces, plan.profile, info)
     for key, value in list(vals.items()):  # a chain nothing read still runs (its faults)
         if isinstance(value, _Chain):
             vals[key] = _run_chain(value, plan.profile)
@@ -309,6 +374,24 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
         out[sl] = arr
         buffers.append(out)
     return tuple(buffers)
+
+
+def _invariant_load(st: _Step, src: np.ndarray, i0: int, j0: int) -> TileValue:
+    """The tile a load at the same offsets in every iteration loads (as
+    :func:`interpreter.ssa.pto_functions.tload_plan`, whose bounds fault becomes an abandoned
+    batch: the per-iteration run reports it)."""
+    vr, vc, s0, s1, _ = st.geometry  # type: ignore[misc]
+    tt, pes, dtype, pad = st.tile  # type: ignore[misc]
+    if src.ndim != 2:
+        raise _Abandon
+    rows, cols = src.shape
+    valid = {}
+    for q, p in enumerate(pes):
+        r, c = i0 + q * s0, j0 + q * s1
+        if r < 0 or c < 0 or r + vr > rows or c + vc > cols:
+            raise _Abandon
+        valid[p] = _load_slice(src, (slice(r, r + vr), slice(c, c + vc)), dtype)
+    return TileValue.from_valid(tt, valid, pad)
 
 
 def _load_slice(src: np.ndarray, sl: tuple[slice, slice], dtype: np.dtype) -> np.ndarray:
@@ -329,19 +412,19 @@ def _plain(op: CubeMatrixOp) -> bool:
             and op.rmode.data is RoundingMode.DEFAULT)
 
 
-def _cube_operands(op: CubeMatrixOp, args: list[SSAValue], get, skip: str | None = None):
+def _cube_operands(op: CubeMatrixOp, info: _Cube, args: list[SSAValue], get,
+                   skip: str | None = None):
     """(tiles by role, scalars by role, pieces) of a CUBE op's batched execution; the role
     ``skip`` is not read."""
     tiles: dict[str, Any] = {}
     scalars: dict[str, int] = {}
     pieces = None
-    roles = op.operand_by_role()
-    pes = pe_indices(op.mask.data)
-    for (role, v), arg in zip(roles.items(), args):
+    pes = info.pes
+    for (role, t), arg in zip(info.roles, args):
         if role == skip:
             continue
         value = get(arg)
-        if not isinstance(v.type, TileType):
+        if not isinstance(t, TileType):
             if isinstance(value, _Batched):
                 raise _Abandon
             scalars[role] = int(value)
@@ -355,7 +438,7 @@ def _cube_operands(op: CubeMatrixOp, args: list[SSAValue], get, skip: str | None
         else:
             if role in COLUMN_ROLES:
                 raise _Abandon  # a loop-invariant column operand: not batched
-            tile = require_source(op.name, role, value, v.type)  # type: ignore[arg-type]
+            tile = require_source(op.name, role, value, t)
             first = tile.valid(pes[0])
             for p in pes[1:]:
                 other = tile.valid(p)
@@ -368,9 +451,9 @@ def _cube_operands(op: CubeMatrixOp, args: list[SSAValue], get, skip: str | None
 
 
 def _cube_call(op: CubeMatrixOp, tiles: dict[str, Any], scalars: dict[str, int], pieces: int,
-               profile: str) -> _Batched:
+               profile: str, info: _Cube) -> _Batched:
     arrays = {r: t.array if isinstance(t, _Batched) else t for r, t in tiles.items()}
-    types = {r: v.type for r, v in op.operand_by_role().items()}
+    types: dict[str, Any] = dict(info.roles)
     c_t = types.get("c")
     rt = op.results[0].type
     assert isinstance(rt, TileType)
@@ -415,12 +498,9 @@ def _run_chain(chain: _Chain, profile: str) -> _Batched:
     then every term of every link in K order is one FMA chain); else op by op."""
     links = chain.links
     first = links[0]
-    def dtypes(op: CubeMatrixOp) -> list:
-        return [getattr(v.type, "dtype", None) for v in (*op.operands, *op.results)]
-
     same = all(lk.op.FUNCTION == first.op.FUNCTION and lk.pieces == first.pieces
                and set(lk.tiles) == set(first.tiles) and not lk.scalars
-               and dtypes(lk.op) == dtypes(first.op) for lk in links)
+               and lk.info.dtypes == first.info.dtypes for lk in links)
     merged = None
     if len(links) > 1 and same and set(first.tiles) <= {"a", "a_scale", "b", "b_scale"}:
         ks = [lk.tiles["b"].array.shape[0] for lk in links]  # K of each link (B's rows)
@@ -437,8 +517,8 @@ def _run_chain(chain: _Chain, profile: str) -> _Batched:
                     tiles["b_scale"] = bs
                 merged = tiles
     if merged is not None:
-        return _cube_call(links[-1].op, merged, {}, first.pieces, profile)
+        return _cube_call(links[-1].op, merged, {}, first.pieces, profile, links[-1].info)
     c = chain.c
     for lk in links:
-        c = _cube_call(lk.op, {**lk.tiles, "c": c}, lk.scalars, lk.pieces, profile)
+        c = _cube_call(lk.op, {**lk.tiles, "c": c}, lk.scalars, lk.pieces, profile, lk.info)
     return c

@@ -8,11 +8,11 @@ through the SAME implementation tables the xDSL engine uses (the ``@impl`` funct
 with no xDSL dispatch: so a family that registers its ``@impl`` rows (h9a/h9b style) runs on
 the compiled engine without new code.
 
-How a family adds a fast row (optional; only when its per-op cost matters): write
-``<family>_plan(op, ...) -> step`` next to its interpreter functions, make the ``@impl``
-function call it (one implementation for both engines), and add one line here::
-
-    PLAN_BUILDERS.update({cls: lambda op, cx: <family>_plan(op) for cls in <FAMILY>_OPS})
+The tile-level ops all have their row: the tile-plan table
+(:data:`interpreter.ssa.tile_plans.TILE_PLANS`, one row per op, derived from the family lists)
+is this table's too, and the machine model's. A new tile family adds one line to
+:data:`interpreter.ssa.tile_plans.FAMILY_PLANS` (its ``<family>_plan(op, ...) -> step``, which
+its ``@impl`` function calls as well: one implementation for both engines).
 
 ``cx`` is the :class:`BuildContext`: the numeric ``profile`` and ``in_place(op)`` (True when a
 store's destination value dies at this op, so an engine-owned buffer may be updated in place).
@@ -27,21 +27,9 @@ from typing import Any
 from xdsl.ir import Operation
 
 from interpreter.ssa.block_functions import block_plan, block_stores
-from interpreter.ssa.compare_functions import compare_select_plan
-from interpreter.ssa.pto_functions import (
-    binary_plan,
-    convert_plan,
-    cube_plan,
-    tload_plan,
-    tstore_plan,
-)
+from interpreter.ssa.tile_plans import TILE_PLANS, Step
 from pto_dialect.block_ops import BlockOp
-from pto_dialect.compare_ops import COMPARE_SELECT_OPS
-from pto_dialect.convert_ops import CONVERT_OPS
-from pto_dialect.data_movement import TLoadOp, TStoreOp
-from pto_dialect.ops import BINARY_OPS, CUBE_OPS
-
-Step = Callable[..., tuple[Any, ...]]
+from pto_dialect.data_movement import TStoreOp
 
 
 @dataclass
@@ -53,15 +41,13 @@ class BuildContext:
 
 
 PLAN_BUILDERS: dict[type[Operation], Callable[[Any, BuildContext], Step]] = {
-    TLoadOp: lambda op, cx: tload_plan(op),
-    TStoreOp: lambda op, cx: tstore_plan(op, cx.in_place(op)),
     BlockOp: lambda op, cx: block_plan(op, cx.profile, cx.in_place(op)),
-    **{cls: (lambda op, cx: binary_plan(op)) for cls in BINARY_OPS},
-    **{cls: (lambda op, cx: cube_plan(op, cx.profile)) for cls in CUBE_OPS},
-    **{cls: (lambda op, cx: compare_select_plan(op)) for cls in COMPARE_SELECT_OPS},
-    **{cls: (lambda op, cx: convert_plan(op)) for cls in CONVERT_OPS},
+    **{cls: (lambda op, cx, build=build: build(op, cx.profile, cx.in_place(op)))
+       for cls, build in TILE_PLANS.items()},
 }
-"""Op class -> plan builder (the fast rows)."""
+"""Op class -> plan builder (the fast rows): ``pto.block`` and every row of the tile-plan table
+(:data:`interpreter.ssa.tile_plans.TILE_PLANS`, one per tile-level op, which the machine model
+runs its instructions through as well)."""
 
 
 def store_destination(op: Operation) -> int | None:

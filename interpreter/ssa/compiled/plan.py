@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,17 +35,18 @@ from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import InterpretationError
 
 from interpreter.observe import observed_step
+from interpreter.ssa.module_cache import compiled_code
 from interpreter.ssa.pto_functions import Owned
 from interpreter.ssa.upstream.arith import finish
 from interpreter.ssa.upstream.dtypes import dtype_for
-from pto_dialect.block_ops import BlockOp
+from pto_dialect.block_ops import BlockOp, unchanged
 from pto_dialect.data_movement import TLoadOp
 
 from .batch import batch_plan, tile_op_operands
 from .builders import PLAN_BUILDERS, BuildContext, store_destination
 from .loops import LoopInfo, StoreGeometry, run_loop
 
-__all__ = ["CompiledFunction", "Compiler", "Unsupported", "demote"]
+__all__ = ["RECIPES_ATTR", "CompiledFunction", "Compiler", "PlanRecipe", "Unsupported", "demote"]
 
 _SERIAL = itertools.count()
 
@@ -92,6 +94,7 @@ class Compiler:
         self.observed = observed
         self.impls = interpreter._impls._impl_dict  # pyright: ignore[reportPrivateUsage]
         self.plans: dict[int, CompiledFunction] = {}
+        self.new_recipes = False  # a plan was emitted (not built from a kept recipe)
         self.cx = BuildContext(profile, self._in_place)
         self._exclusive: dict[int, bool] = {}
 
@@ -131,21 +134,58 @@ class Compiler:
             return hit
         if len(fn.body.blocks) != 1:
             raise Unsupported(f"@{fn.sym_name.data} has {len(fn.body.blocks)} blocks")
-        emitter = _Emitter(self)
+        key = (fn.sym_name.data, self.profile)
+        table = None if self.observed else self.module.__dict__.get(RECIPES_ATTR)
+        recipe = table.get(key) if isinstance(table, dict) else None
+        if not isinstance(recipe, PlanRecipe):
+            recipe = self._emit(fn)
+            if not self.observed:  # kept with the module (module_cache stores it)
+                self.module.__dict__.setdefault(RECIPES_ATTR, {})[key] = recipe
+                self.new_recipes = True
+        ns: dict[str, Any] = {"DEMOTE": demote, "run_loop": run_loop}
+        for name, part in recipe.consts.items():
+            ns[name] = self._rebuild(ns, name, part)
         filename = f"<pto-plan {next(_SERIAL)} @{fn.sym_name.data}>"
+        code = compiled_code(recipe.source, filename)  # kept on disk with the module cache
+        exec(code, ns)
+        plan = CompiledFunction(fn.sym_name.data, ns["plan"], filename, recipe.line_ops)
+        plan.source = recipe.source  # type: ignore[attr-defined]
+        _PLAN_FILES[filename] = plan
+        self.plans[id(fn)] = plan
+        return plan
+
+    def _emit(self, fn: func.FuncOp) -> PlanRecipe:
+        emitter = _Emitter(self)
         block = fn.body.block
         params = [emitter.name(a) for a in block.args]
         emitter.line(f"def plan({', '.join(params)}):", None, 0)
         emitter.block(block, 1, terminator=self._return)
-        ns = emitter.ns
-        source = "\n".join(emitter.lines) + "\n"
-        code = compile(source, filename, "exec")
-        exec(code, ns)
-        plan = CompiledFunction(fn.sym_name.data, ns["plan"], filename, emitter.line_ops)
-        plan.source = source  # type: ignore[attr-defined]
-        _PLAN_FILES[filename] = plan
-        self.plans[id(fn)] = plan
-        return plan
+        return PlanRecipe("\n".join(emitter.lines) + "\n", emitter.consts, emitter.line_ops)
+
+    def _rebuild(self, ns: dict[str, Any], name: str, part: tuple) -> Any:
+        """The namespace entry ``name`` of a plan from its recipe part (see PlanRecipe)."""
+        kind = part[0]
+        if kind == "value":
+            return part[1]
+        if kind == "step":  # a fast row, built on its first call
+            op, in_place = part[1], part[2]
+            cx = BuildContext(self.profile, lambda _op: in_place)
+            return _LazyStep(ns, name, PLAN_BUILDERS[type(op)], op, cx, self.observed)
+        if kind == "generic":
+            step = _generic_step(self, part[1])[0]
+            return observed_step(step, part[1]) if self.observed else step
+        if kind == "call":
+            step = _CallStep(self, part[1])
+            return observed_step(step, part[1]) if self.observed else step
+        if kind == "iv":
+            dtype = part[1]
+            return np.int64 if dtype == np.dtype(np.int64) else (lambda i, d=dtype: finish(np.int64(i), d))
+        if kind == "loop":
+            _kind, stores, batch, outer = part
+            return LoopInfo(stores, batch, [id(v) for v in outer])
+        if kind == "run_loop":
+            return observed_step(run_loop, part[1])
+        raise ValueError(f"unknown plan recipe part {kind!r}")  # pragma: no cover
 
     @staticmethod
     def _return(em: _Emitter, op: Operation, indent: int) -> None:
@@ -155,6 +195,28 @@ class Compiler:
         em.line(f"return ({vals})", op, indent)
 
 
+@dataclass
+class PlanRecipe:
+    """A function's plan as data, from which :meth:`Compiler.function` builds it: the plan's
+    source text, the recipe of every name it uses besides ``DEMOTE`` and ``run_loop``, and
+    the op of each source line (errors are attributed by line). Recipe parts:
+    ``("step", op, in_place)`` a fast row (:data:`PLAN_BUILDERS`), ``("generic", op)`` the
+    op's xDSL ``@impl``, ``("call", op)`` a ``func.call``, ``("iv", dtype)`` an induction
+    variable's conversion, ``("loop", stores, batch, outer values)`` a :class:`LoopInfo`,
+    ``("run_loop", op)`` an observed loop, ``("value", v)`` a constant. It holds IR objects
+    and plain data only, so it is pickled with its module
+    (:mod:`interpreter.ssa.module_cache`): a program loaded from the cache runs without
+    planning again."""
+
+    source: str
+    consts: dict[str, tuple]
+    line_ops: dict[int, Operation]
+
+
+RECIPES_ATTR = "_pto_plan_recipes"
+"""``module.__dict__`` key: ``{(symbol, profile): PlanRecipe}`` of the unobserved plans."""
+
+
 class _Emitter:
     """Source text of one function's plan."""
 
@@ -162,7 +224,7 @@ class _Emitter:
         self.c = compiler
         self.lines: list[str] = []
         self.line_ops: dict[int, Operation] = {}
-        self.ns: dict[str, Any] = {"DEMOTE": demote, "run_loop": run_loop}
+        self.consts: dict[str, tuple] = {}
         self.names: dict[int, str] = {}
         self.iv_names: dict[int, str] = {}
         self.ids = itertools.count()
@@ -173,9 +235,10 @@ class _Emitter:
             n = self.names[id(v)] = f"v{next(self.ids)}"
         return n
 
-    def const(self, obj: Any, prefix: str = "K") -> str:
+    def const(self, part: tuple, prefix: str = "K") -> str:
+        """A new name for the plan entry of recipe ``part`` (:class:`PlanRecipe`)."""
         n = f"{prefix}{next(self.ids)}"
-        self.ns[n] = obj
+        self.consts[n] = part
         return n
 
     def line(self, text: str, op: Operation | None, indent: int) -> None:
@@ -198,59 +261,25 @@ class _Emitter:
             return self.for_op(op, indent)
         if isinstance(op, scf.IfOp):
             return self.if_op(op, indent)
-        if isinstance(op, func.CallOp):
-            step = _CallStep(self.c, op)  # resolved lazily: recursion works
-            if self.c.observed:
-                step = observed_step(step, op)
-            self.line(f"{outs} = {self.const(step, 'CALL')}({ins})", op, indent)
+        if isinstance(op, func.CallOp):  # resolved lazily: recursion works
+            self.line(f"{outs} = {self.const(('call', op), 'CALL')}({ins})", op, indent)
             return
-        builder = PLAN_BUILDERS.get(type(op))
-        if builder is not None:
-            step = builder(op, self.c.cx)
-        else:
-            step, captured = self.generic(op)
-            ins = ", ".join([*(self.name(v) for v in op.operands), *(self.name(v) for v in captured)])
-        if self.c.observed:
-            step = observed_step(step, op)
-        self.line(f"{outs} = {self.const(step)}({ins})", op, indent)
-
-    def generic(self, op: Operation) -> tuple[Callable[..., tuple[Any, ...]], list[SSAValue]]:
-        """The op's xDSL ``@impl`` called directly; for an op with regions the values its
-        regions use from outside are passed after the operands and put in scope."""
-        entry = self.c.impls.get(type(op))
-        if entry is None:
-            def missing(*_args):
-                raise InterpretationError(f"Could not find interpretation function for op {op.name}")
-
-            return missing, []
-        ft, impl = entry
-        interp = self.c.interp
-        if not op.regions:
-            def step(*args):
-                return impl(ft, interp, op, args).values
-
-            return step, []
-        captured = _captured_values(op)
-        n = len(op.operands)
-
-        def step_regions(*args):
-            interp.push_scope("compiled")
-            try:
-                interp.set_values(zip(captured, args[n:]))
-                return impl(ft, interp, op, args[:n]).values
-            finally:
-                interp.pop_scope()
-
-        return step_regions, captured
+        if type(op) in PLAN_BUILDERS:
+            # Built on first call (:class:`_LazyStep`): a loop that runs batched never calls
+            # the steps of its body, and building them all cost most of the planning time.
+            in_place = store_destination(op) is not None and self.c.cx.in_place(op)
+            self.line(f"{outs} = {self.const(('step', op, in_place))}({ins})", op, indent)
+            return
+        captured = _captured_values(op) if op.regions else []
+        ins = ", ".join([*(self.name(v) for v in op.operands), *(self.name(v) for v in captured)])
+        self.line(f"{outs} = {self.const(('generic', op))}({ins})", op, indent)
 
     # -- structured control flow ---------------------------------------------------------
     def for_op(self, op: scf.ForOp, indent: int) -> None:
         body = op.body.block
         k = next(self.ids)
         iv, *bargs = body.args
-        dtype = dtype_for(op.lb.type)
-        iv_conv = np.int64 if dtype == np.dtype(np.int64) else (lambda i, d=dtype: finish(np.int64(i), d))
-        ivn = self.iv_names[k] = self.const(iv_conv, "IV")
+        ivn = self.iv_names[k] = self.const(("iv", dtype_for(op.lb.type)), "IV")
         carried = [f"c{k}_{j}" for j in range(len(bargs))]
         params = ", ".join([f"i{k}", *carried])
         self.line(f"def body{k}({params}):", None, indent)
@@ -263,7 +292,7 @@ class _Emitter:
             em.line(f"return ({vals})", t, ind)
 
         self.block(body, indent + 1, yield_)
-        info = self.loop_info(op, k, indent)
+        info, outer = self.loop_info(op, k, indent)
         inits = []
         for b, init in zip(bargs, op.iter_args):
             name = self.name(init)
@@ -272,35 +301,37 @@ class _Emitter:
             inits.append(name)
         outs = "".join(f"{self.name(r)}, " for r in op.results) or "_"
         lb, ub, st = (self.name(v) for v in (op.lb, op.ub, op.step))
-        loop = self.const(observed_step(run_loop, op), "RUN_LOOP") if self.c.observed else "run_loop"
+        loop = self.const(("run_loop", op), "RUN_LOOP") if self.c.observed else "run_loop"
+        part = ("value", None) if info is None else ("loop", info.stores, info.batch, outer)
         self.line(
             f"{outs} = {loop}({lb}, {ub}, {st}, ({''.join(i + ', ' for i in inits)}), body{k}, "
-            f"{self.const(info, 'LOOP')}, {f'offs{k}' if info is not None else 'None'}, "
+            f"{self.const(part, 'LOOP')}, {f'offs{k}' if info is not None else 'None'}, "
             f"{f'env{k}' if info is not None and info.batch is not None else 'None'})",
             op, indent,
         )
 
-    def loop_info(self, op: scf.ForOp, k: int, indent: int) -> LoopInfo | None:
+    def loop_info(self, op: scf.ForOp, k: int, indent: int) -> tuple[LoopInfo | None, list]:
         """Independence facts of a loop whose iterations may run on two threads, plus the
-        nested function computing each iteration's store offsets; None when not eligible."""
+        nested function computing each iteration's store offsets (None when not eligible),
+        and the loop-invariant values its batched form reads."""
         body = op.body.block
         iv, *bargs = body.args
         y = body.last_op
         if not bargs or not isinstance(y, scf.YieldOp):
-            return None
+            return None, []
         stores: list[Operation] = []
         for j, b in enumerate(bargs):
             uses = list(b.uses)
             if len(uses) != 1 or not self.c.exclusive(b):
-                return None
+                return None, []
             st = uses[0].operation
             if store_destination(st) != uses[0].index or st.parent_block() is not body:
-                return None
+                return None, []
             if y.operands[j] is not st.results[0] or not st.results[0].has_one_use():
-                return None
+                return None, []
             stores.append(st)
         if not _effect_free(body):
-            return None
+            return None, []
         # The offsets: a backward slice of scalar ops of the body, evaluated per iteration.
         needed: list[Operation] = []
         seen: set[int] = set()
@@ -324,10 +355,10 @@ class _Emitter:
 
         geometry = [StoreGeometry.of(st) for st in stores]
         if any(g is None for g in geometry):
-            return None
+            return None, []
         for st in stores:
             if not all(visit(v) for v in st.operands[2:]):
-                return None
+                return None, []
         # Batched form: every load of the body too, with offsets from the same slice.
         loads = [o for o in body.ops if o not in stores and _is_load(o)]
         movers = [*stores, *loads]
@@ -353,7 +384,7 @@ class _Emitter:
                         outer.append(v)
             self.line(f"def env{k}():", None, indent)
             self.line(f"return ({''.join(self.name(v) + ', ' for v in outer)})", None, indent + 1)
-        return LoopInfo(geometry, batch, [id(v) for v in outer])  # type: ignore[arg-type]
+        return LoopInfo(geometry, batch, [id(v) for v in outer]), outer  # type: ignore[arg-type]
 
     def if_op(self, op: scf.IfOp, indent: int) -> None:
         outs = [self.name(r) for r in op.results]
@@ -373,6 +404,36 @@ class _Emitter:
                 self.block(region.block, indent + 1, yield_)
             else:
                 self.line("pass", None, indent + 1)
+
+
+def _generic_step(c: Compiler, op: Operation) -> tuple[Callable[..., tuple[Any, ...]], list[SSAValue]]:
+    """The op's xDSL ``@impl`` called directly; for an op with regions the values its
+    regions use from outside are passed after the operands and put in scope."""
+    entry = c.impls.get(type(op))
+    if entry is None:
+        def missing(*_args):
+            raise InterpretationError(f"Could not find interpretation function for op {op.name}")
+
+        return missing, []
+    ft, impl = entry
+    interp = c.interp
+    if not op.regions:
+        def step(*args):
+            return impl(ft, interp, op, args).values
+
+        return step, []
+    captured = _captured_values(op)
+    n = len(op.operands)
+
+    def step_regions(*args):
+        interp.push_scope("compiled")
+        try:
+            interp.set_values(zip(captured, args[n:]))
+            return impl(ft, interp, op, args[:n]).values
+        finally:
+            interp.pop_scope()
+
+    return step_regions, captured
 
 
 def _inside(op: Operation, block: Block) -> bool:
@@ -431,6 +492,28 @@ def _captured_values(op: Operation) -> list[SSAValue]:
                 seen.add(id(v))
                 out.append(v)
     return out
+
+
+class _LazyStep:
+    """A fast-row step built on its first call, which then replaces this stub in the plan's
+    namespace (the plan looks steps up there by name on every call). Building is a pure
+    function of the op (the store-in-place fact is decided when the plan is emitted), so two
+    threads building the same step at once is harmless."""
+
+    __slots__ = ("ns", "name", "builder", "op", "cx", "observed")
+
+    def __init__(self, ns: dict[str, Any], name: str, builder, op: Operation,
+                 cx: BuildContext, observed: bool):
+        self.ns, self.name, self.builder, self.op = ns, name, builder, op
+        self.cx, self.observed = cx, observed
+
+    def __call__(self, *args: Any) -> tuple[Any, ...]:
+        with unchanged():  # the module does not change after its first run
+            step = self.builder(self.op, self.cx)
+        if self.observed:
+            step = observed_step(step, self.op)
+        self.ns[self.name] = step
+        return step(*args)
 
 
 class _CallStep:

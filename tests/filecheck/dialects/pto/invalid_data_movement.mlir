@@ -58,3 +58,44 @@
 %i = "test.op"() : () -> index
 %r = pto.tstore %t, %gm[%i, %i] {row_stride = 2} : !pto.tile<8x4xf32, valid=3x4, pe=1000> -> tensor<4x4xf32>
 // CHECK: {{^}}'pto.tstore' op [TileLegality] dimension 0: 1 PE slice(s) of 5 with stride 0 exceed the destination's extent 4 (docs/dialect.md){{$}}
+
+// -----
+
+// Two index offsets, one per dimension of the 2-D tensor: three is refused
+%gm = "test.op"() : () -> tensor<2x4xf32>
+%i = "test.op"() : () -> index
+%t = "pto.tload"(%gm, %i, %i, %i) <{pe_stride = array<i64: 0, 0>, pad = #pto.pad<null>}> : (tensor<2x4xf32>, index, index, index) -> !pto.tile<32x4xf32, valid=2x2>
+// CHECK: {{^}}'pto.tload' op [TileLegality] takes exactly two index offsets (docs/dialect.md){{$}}
+
+// -----
+
+// The GM side of a move is a 2-D tensor: a 3-D source is refused
+%gm = "test.op"() : () -> tensor<1x2x4xf32>
+%i = "test.op"() : () -> index
+%t = "pto.tload"(%gm, %i, %i) <{pe_stride = array<i64: 0, 0>, pad = #pto.pad<null>}> : (tensor<1x2x4xf32>, index, index) -> !pto.tile<32x4xf32, valid=2x2>
+// CHECK: {{^}}'pto.tload' op [TileLegality] source must be a 2-D ranked tensor, got tensor<1x2x4xf32> (docs/dialect.md){{$}}
+
+// -----
+
+// ... and so is a 3-D destination of pto.tstore
+%gm = "test.op"() : () -> tensor<1x2x4xf32>
+%i = "test.op"() : () -> index
+%t = "test.op"() : () -> !pto.tile<32x4xf32, valid=2x2>
+%r = "pto.tstore"(%t, %gm, %i, %i) <{pe_stride = array<i64: 0, 0>}> : (!pto.tile<32x4xf32, valid=2x2>, tensor<1x2x4xf32>, index, index) -> tensor<1x2x4xf32>
+// CHECK: {{^}}'pto.tstore' op [TileLegality] destination must be a 2-D ranked tensor, got tensor<1x2x4xf32> (docs/dialect.md){{$}}
+
+// -----
+
+// pe_stride: two non-negative integers (a negative one is refused; 0 is legal, ops_data_movement.mlir)
+%gm = "test.op"() : () -> tensor<2x4xf32>
+%i = "test.op"() : () -> index
+%t = "pto.tload"(%gm, %i, %i) <{pe_stride = array<i64: 0, -1>, pad = #pto.pad<null>}> : (tensor<2x4xf32>, index, index) -> !pto.tile<32x4xf32, valid=2x2>
+// CHECK: {{^}}'pto.tload' op [TileLegality] pe_stride holds two non-negative integers (docs/dialect.md){{$}}
+
+// -----
+
+// ... and exactly two
+%gm = "test.op"() : () -> tensor<2x4xf32>
+%i = "test.op"() : () -> index
+%t = "pto.tload"(%gm, %i, %i) <{pe_stride = array<i64: 0, 0, 0>, pad = #pto.pad<null>}> : (tensor<2x4xf32>, index, index) -> !pto.tile<32x4xf32, valid=2x2>
+// CHECK: {{^}}'pto.tload' op [TileLegality] pe_stride holds two non-negative integers (docs/dialect.md){{$}}

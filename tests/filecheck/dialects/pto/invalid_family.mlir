@@ -540,3 +540,21 @@ builtin.module attributes {pto.target = #pto.target<a2a3>} {
   %d = pto.tmatmul %a, %b : (!pto.tile<16x64xsi8, cube_m16, mat>, !pto.tile<64x16xf16, cube_n8, mat>) -> !pto.tile<16x16xsi32, cube_m16, mat>
 }
 // CHECK: {{^}}'pto.tmatmul' op [TileLegality] b: BType f16 is float but AType si8 is signed; both sides must be one class (PTO-SPEC 1){{$}}
+
+// -----
+
+// A shift PreQuantMode (12, VSHIFTS322S16) takes no saturation (PTO-SPEC 3.2)
+%a = "test.op"() : () -> !pto.tile<16x64xsi8, cube_m16, mat>
+%b = "test.op"() : () -> !pto.tile<64x16xsi8, cube_n8, mat>
+%q = "test.op"() : () -> !pto.tile<1x16xui64>
+%d = pto.tmatmul %a, %b, quant %q {sat, fpatr = #pto.fpatr<pre_quant_mode = 12>} : (!pto.tile<16x64xsi8, cube_m16, mat>, !pto.tile<64x16xsi8, cube_n8, mat>, !pto.tile<1x16xui64>) -> !pto.tile<16x16xsi16, cube_m16, mat>
+// CHECK: {{^}}'pto.tmatmul' op [TileLegality] rmode/sat: shift modes need rmode default and no sat (PTO-SPEC 3.2){{$}}
+
+// -----
+
+// ... and no rounding mode: a shift does not round (PTO-SPEC 3.2)
+%a = "test.op"() : () -> !pto.tile<16x64xsi8, cube_m16, mat>
+%b = "test.op"() : () -> !pto.tile<64x16xsi8, cube_n8, mat>
+%q = "test.op"() : () -> !pto.tile<1x16xui64>
+%d = pto.tmatmul %a, %b, quant %q {rmode = #pto.rmode<rtz>, fpatr = #pto.fpatr<pre_quant_mode = 12>} : (!pto.tile<16x64xsi8, cube_m16, mat>, !pto.tile<64x16xsi8, cube_n8, mat>, !pto.tile<1x16xui64>) -> !pto.tile<16x16xsi16, cube_m16, mat>
+// CHECK: {{^}}'pto.tmatmul' op [TileLegality] rmode/sat: shift modes need rmode default and no sat (PTO-SPEC 3.2){{$}}

@@ -46,7 +46,7 @@
 %x = "test.op"() : () -> !pto.tile<4x8xf32>
 %r = pto.trem %x, %x : (!pto.tile<4x8xf32>) -> !pto.tile<4x8xf32>
 // CHECK: {{^.*}}invalid_syntax.mlir:{{[0-9]+}}:24{{$}}
-// CHECK: {{^ *}}pto.trem takes (lhs, rhs) -> result types{{$}}
+// CHECK: {{^ *}}pto.trem: Expected 2 operand types, but got 1{{$}}
 
 // -----
 

@@ -196,3 +196,99 @@
 %i = "test.op"() : () -> tensor<4x6xsi32>
 %s = pto.reduce rowmax unsigned %i : (tensor<4x6xsi32>) -> tensor<4x1xsi32>
 // CHECK: {{^}}'pto.reduce' op [TileLegality] input: si32 contradicts 'unsigned' (PTO-SPEC 5){{$}}
+
+// -----
+
+// Generic form: a pto.reduce kind the custom syntax cannot spell is refused by the verifier
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = "pto.reduce"(%x) <{kind = "rowmean"}> : (tensor<4x6xf32>) -> tensor<4x1xf32>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] unknown kind 'rowmean' (rowsum, rowmax, rowmin, rowprod, rowargmax, rowargmin, colsum, colmax, colmin, colprod, colargmax, colargmin) (PTO-SPEC 5){{$}}
+
+// -----
+
+// Generic form: pto.reduce takes exactly one tensor
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = "pto.reduce"(%x, %x) <{kind = "rowsum"}> : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x1xf32>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] operands: pto.reduce takes one tensor, got 2 (asl/tile/reduce-and-expand/row-reduction/TROWSUM.asl){{$}}
+
+// -----
+
+// Generic form: an unknown pto.expand kind
+%x = "test.op"() : () -> tensor<4x6xf32>
+%y = "pto.expand"(%x, %x) <{kind = "row.mod"}> : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x6xf32>
+// CHECK: {{^}}'pto.expand' op [TileLegality] unknown kind 'row mod' (PTO-SPEC 5){{$}}
+
+// -----
+
+// Generic form: a sort direction other than ascending / descending
+%x = "test.op"() : () -> tensor<4x6xf32>
+%so = "pto.sort"(%x) <{direction = "sideways"}> : (tensor<4x6xf32>) -> tensor<4x6xf32>
+// CHECK: {{^}}'pto.sort' op [TileLegality] direction 'sideways' must be ascending or descending (asl/tile/irregular-and-complex/sorting/TSORT.asl){{$}}
+
+// -----
+
+// Generic form: signedness is 'signed' or 'unsigned'
+%i = "test.op"() : () -> tensor<4x6xi16>
+%m = "pto.reduce"(%i) <{kind = "rowmin", signedness = "both"}> : (tensor<4x6xi16>) -> tensor<4x1xi16>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] signedness 'both' must be signed or unsigned (PTO-SPEC 5){{$}}
+
+// -----
+
+// Generic form: a float tensor takes no signedness
+%x = "test.op"() : () -> tensor<4x6xf32>
+%m = "pto.reduce"(%x) <{kind = "rowmin", signedness = "signed"}> : (tensor<4x6xf32>) -> tensor<4x1xf32>
+// CHECK: {{^}}'pto.reduce' op [TileLegality] float elements take no signedness, got signed (PTO-SPEC 5){{$}}
+
+// -----
+
+// pto.expand: the input has the result's shape
+%x = "test.op"() : () -> tensor<4x5xf32>
+%b = "test.op"() : () -> tensor<4x1xf32>
+%y = "pto.expand"(%x, %b) <{kind = "row.add"}> : (tensor<4x5xf32>, tensor<4x1xf32>) -> tensor<4x6xf32>
+// CHECK: {{^}}'pto.expand' op [TileLegality] input: shape must be the result's (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDADD.asl){{$}}
+
+// -----
+
+// pto.expand (not EXPDIF): the result has the input's element type
+%x = "test.op"() : () -> tensor<4x6xf32>
+%b = "test.op"() : () -> tensor<4x1xf32>
+%y = "pto.expand"(%x, %b) <{kind = "row.add"}> : (tensor<4x6xf32>, tensor<4x1xf32>) -> tensor<4x6xf16>
+// CHECK: {{^}}'pto.expand' op [TileLegality] result: element type must be the input's (asl/tile/reduce-and-expand/row-expansion/TROWEXPANDADD.asl){{$}}
+
+// -----
+
+// Syntax: the function type lists one type per operand
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = pto.reduce rowsum %x : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x1xf32>
+// CHECK: {{^ *}}pto.reduce takes 1 operand type(s) and one result{{$}}
+
+// -----
+
+// Syntax: ... and one result type
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = pto.reduce rowsum %x : (tensor<4x6xf32>) -> (tensor<4x1xf32>, tensor<4x1xf32>)
+// CHECK: {{^ *}}pto.reduce takes 1 operand type(s) and one result{{$}}
+
+// -----
+
+// Syntax: pto.gather names a table and an index
+%tab = "test.op"() : () -> tensor<6x8xf32>
+%idx = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %tab : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+// CHECK: {{^ *}}pto.gather takes a table and an index and one result type{{$}}
+
+// -----
+
+// Syntax: ... with one type each
+%tab = "test.op"() : () -> tensor<6x8xf32>
+%idx = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %tab, %idx : (tensor<6x8xf32>) -> tensor<4x8xf32>
+// CHECK: {{^ *}}pto.gather takes a table and an index and one result type{{$}}
+
+// -----
+
+// Syntax: ... and one result type
+%tab = "test.op"() : () -> tensor<6x8xf32>
+%idx = "test.op"() : () -> tensor<4x8xi64>
+%g = pto.gather %tab, %idx : (tensor<6x8xf32>, tensor<4x8xi64>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK: {{^ *}}pto.gather takes a table and an index and one result type{{$}}

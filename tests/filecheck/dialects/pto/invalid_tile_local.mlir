@@ -382,3 +382,15 @@
 %b = "test.op"() : () -> i32
 %d = pto.tci %a, %b : (i32, i32) -> !pto.tile<8x8xsi32, valid=1x8>
 // CHECK: {{^}}'pto.tci' op [TileLegality] start must be i64 (a GPR read by B.IOR), got i32 (asl/tile/irregular-and-complex/initialization/TCI.asl){{$}}
+
+// -----
+
+// TCI / TTRI: the destination is a Local tile
+%d = pto.tci : () -> !pto.tile<8x8xui16, valid=1x8, shared>
+// CHECK: {{^}}'pto.tci' op [TileLegality] result: operands are Local tiles, got shared (asl/tile/irregular-and-complex/initialization/TCI.asl){{$}}
+
+// -----
+
+// TCI / TTRI: the destination is held by exactly the op's PEs (D13)
+%d = pto.ttri {mask = #pto.mask<1100>} : () -> !pto.tile<8x8xf32, valid=4x4>
+// CHECK: {{^}}'pto.ttri' op [TileLegality] result: held by PEs 1111 but the op's mask is 1100; all bindings share one mask (PTO-SPEC 2, D13){{$}}

@@ -14,6 +14,12 @@
 %tsort, %tsorti = pto.tsort %s, %w {sort_width = 3 : i64} : (!pto.tile<8x4xf32, valid=2x4>, i64) -> (!pto.tile<8x4xf32, valid=2x4>, !pto.tile<8x4xui32, valid=2x4>)
 // CHECK-NEXT: %tsort, %tsorti = pto.tsort %s, %w {sort_width = 3 : i64} : (!pto.tile<8x4xf32, valid=2x4>, i64) -> (!pto.tile<8x4xf32, valid=2x4>, !pto.tile<8x4xui32, valid=2x4>)
 // GENERIC: %tsort, %tsorti = "pto.tsort"(%s, %w) <{pad = #pto.pad<null>, mask = #pto.mask<1111>, operandSegmentSizes = array<i32: 1, 1>, sort_width = 3 : i64}> : (!pto.tile<8x4xf32, valid=2x4>, i64) -> (!pto.tile<8x4xf32, valid=2x4>, !pto.tile<8x4xui32, valid=2x4>)
+// sort_width 1: an end of 1..64
+%tsort1, %tsort1i = pto.tsort %s, %w {sort_width = 1 : i64} : (!pto.tile<8x4xf32, valid=2x4>, i64) -> (!pto.tile<8x4xf32, valid=2x4>, !pto.tile<8x4xui32, valid=2x4>)
+// CHECK-NEXT: %tsort1, %tsort1i = pto.tsort %s, %w {sort_width = 1 : i64} : (!pto.tile<8x4xf32, valid=2x4>, i64) -> (!pto.tile<8x4xf32, valid=2x4>, !pto.tile<8x4xui32, valid=2x4>)
+// ... and the other end
+%tsort64, %tsort64i = pto.tsort %s, %w {sort_width = 64 : i64} : (!pto.tile<8x4xf32, valid=2x4>, i64) -> (!pto.tile<8x4xf32, valid=2x4>, !pto.tile<8x4xui32, valid=2x4>)
+// CHECK-NEXT: %tsort64, %tsort64i = pto.tsort %s, %w {sort_width = 64 : i64} : (!pto.tile<8x4xf32, valid=2x4>, i64) -> (!pto.tile<8x4xf32, valid=2x4>, !pto.tile<8x4xui32, valid=2x4>)
 %h = "test.op"() : () -> !pto.tile<16x4xf16, valid=1x3>
 // CHECK-NEXT: %h = "test.op"() : () -> !pto.tile<16x4xf16, valid=1x3>
 %tsortd, %tsortdi = pto.tsort %h {sort_width = 32 : i64, mask = #pto.mask<1111>} : (!pto.tile<16x4xf16, valid=1x3>) -> (!pto.tile<16x4xf16, valid=1x3>, !pto.tile<16x4xui32, valid=1x3>)

@@ -56,4 +56,13 @@
 %so = pto.sort descending %x : (tensor<4x6xf32>) -> tensor<4x6xf32>
 // CHECK-NEXT: %so = pto.sort descending %x : (tensor<4x6xf32>) -> tensor<4x6xf32>
 // GENERIC: %so = "pto.sort"(%x) <{direction = "descending"}> : (tensor<4x6xf32>) -> tensor<4x6xf32>
+// Rows of 1 and of 64 elements (TSORT's group width is 1..64)
+%x64 = "test.op"() : () -> tensor<2x64xf32>
+// CHECK-NEXT: %x64 = "test.op"() : () -> tensor<2x64xf32>
+%s64 = pto.sort descending %x64 : (tensor<2x64xf32>) -> tensor<2x64xf32>
+// CHECK-NEXT: %s64 = pto.sort descending %x64 : (tensor<2x64xf32>) -> tensor<2x64xf32>
+%x1 = "test.op"() : () -> tensor<2x1xf32>
+// CHECK-NEXT: %x1 = "test.op"() : () -> tensor<2x1xf32>
+%s1 = pto.sort ascending %x1 : (tensor<2x1xf32>) -> tensor<2x1xf32>
+// CHECK-NEXT: %s1 = pto.sort ascending %x1 : (tensor<2x1xf32>) -> tensor<2x1xf32>
 // CHECK-NEXT: }

@@ -1,0 +1,191 @@
+"""Fast loading (issue 26): compiled plans kept with the cached module.
+
+A program loaded from the module cache (:mod:`interpreter.ssa.module_cache`) brings the
+recipes of its compiled plans (:class:`interpreter.ssa.compiled.plan.PlanRecipe`) and their
+compiled code, so it runs without planning again. The cache must stay invisible except for
+speed: every outcome -- result bits, PTO faults (kind, op, message), run errors -- of a run
+from a cached plan equals that of a fresh run, at tile level and for blocks, with several
+functions and calls between them.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from xdsl.passes import PassPipeline
+from xdsl.printer import Printer
+
+from interpreter import run
+from interpreter.ssa import compiled, module_cache, runner
+from interpreter.ssa.compiled import plan as plan_module
+from interpreter.ssa.runner import RunError, build_context, load_module, load_program
+from passes import get_all_passes
+from pto_dialect.block_ops import BlockOp
+from pto_dialect.faults import PTOFault
+
+bundle_decoded = "_pto_decoded"  # pto_dialect.block_ops's decoding memo: [key, summary, linked op]
+
+TY = "tensor<64x16xi32>"
+TILE = "!pto.tile<8x16xsi32>"
+
+SEVERAL = f"""
+func.func @rem(%a: {TY}, %b: {TY}, %init: {TY}) -> {TY} {{
+  %c0 = arith.constant 0 : index
+  %step = arith.constant 32 : index
+  %ub = arith.constant 64 : index
+  %r = scf.for %i = %c0 to %ub step %step iter_args(%acc = %init) -> ({TY}) {{
+    %x = pto.tload %a[%i, %c0] {{pe_stride = [8, 0]}} : {TY} -> {TILE}
+    %y = pto.tload %b[%i, %c0] {{pe_stride = [8, 0]}} : {TY} -> {TILE}
+    %z = pto.trem %x, %y : {TILE}
+    %s = pto.tstore %z, %acc[%i, %c0] {{pe_stride = [8, 0]}} : {TILE} -> {TY}
+    scf.yield %s : {TY}
+  }}
+  func.return %r : {TY}
+}}
+func.func @twice(%a: {TY}) -> {TY} {{
+  %c0 = arith.constant 0 : index
+  %x = pto.tload %a[%c0, %c0] : {TY} -> {TILE}
+  %y = pto.tadd %x, %x : {TILE}
+  %s = pto.tstore %y, %a[%c0, %c0] : {TILE} -> {TY}
+  func.return %s : {TY}
+}}
+func.func @main(%a: {TY}, %b: {TY}, %init: {TY}) -> ({TY}, {TY}) {{
+  %r = func.call @rem(%a, %b, %init) : ({TY}, {TY}, {TY}) -> {TY}
+  %t = func.call @twice(%r) : ({TY}) -> {TY}
+  func.return %t, %r : {TY}, {TY}
+}}
+"""
+
+
+def _text(level: str) -> str:
+    """SEVERAL at tile level, or lowered to blocks and printed."""
+    if level == "tile":
+        return SEVERAL
+    ctx = build_context()
+    module = load_module(SEVERAL, ctx)
+    PassPipeline.parse_spec(get_all_passes(), "pto-lower").apply(ctx, module)
+    buf = io.StringIO()
+    Printer(stream=buf).print_op(module)
+    text = buf.getvalue() + "\n"
+    assert "pto.block" in text
+    return text
+
+
+def _inputs(zero_at: int | None = None):
+    rng = np.random.default_rng(5)
+    a = rng.integers(-1000, 1000, (64, 16), dtype=np.int32)
+    b = rng.integers(1, 50, (64, 16), dtype=np.int32)
+    if zero_at is not None:
+        b[zero_at, 3] = 0
+    return a, b, rng.integers(-5, 5, (64, 16), dtype=np.int32)
+
+
+def _outcome(text: str, sym: str, args):
+    try:
+        return ("ok", *(r.tobytes() for r in run(text, sym, *args, engine="compiled")))
+    except PTOFault as e:
+        return ("PTOFault", e.kind, e.op, e.message)
+    except RunError as e:
+        return ("RunError", str(e))
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv(module_cache.ENV_DIR, str(tmp_path / "cache"))
+    monkeypatch.setenv(module_cache.ENV_SWITCH, "1")
+    return module_cache.cache_dir()
+
+
+def _no_planning(monkeypatch):
+    def refuse(*_a, **_k):
+        raise AssertionError("parsed or planned although the plan was cached")
+
+    monkeypatch.setattr(runner, "parse_module_text", refuse)
+    monkeypatch.setattr(plan_module.Compiler, "_emit", refuse)
+
+
+@pytest.mark.parametrize("level", ["tile", "block"])
+@pytest.mark.parametrize("zero_at", [None, 40], ids=["ok", "fault"])
+def test_cached_plan_runs_as_a_fresh_run(cache, monkeypatch, level, zero_at):
+    """Several functions calling each other, at tile level and lowered to blocks; with an
+    integer zero divisor in the second iteration the run faults (TileLegality at pto.trem,
+    or its block) the same way from the cache."""
+    text = _text(level)
+    args = _inputs(zero_at)
+    monkeypatch.setenv(module_cache.ENV_SWITCH, "0")
+    fresh = _outcome(text, "main", args)
+    monkeypatch.setenv(module_cache.ENV_SWITCH, "1")
+    miss = _outcome(text, "main", args)  # parses, plans, stores both
+    planned = 3 if zero_at is None else 2  # the fault comes before @twice is called
+    assert sorted(p.suffix for p in cache.glob("*/*")) == [".code"] * planned + [".pickle"]
+    if level == "block":  # the batched loop's blocks come without summaries (decoded if asked)
+        module = load_program(text)
+        memos = [op.__dict__[bundle_decoded][1] for op in module.walk() if isinstance(op, BlockOp)]
+        assert None in memos
+    with monkeypatch.context() as m:
+        _no_planning(m)
+        hit = _outcome(text, "main", args)
+    assert fresh == miss == hit
+    assert fresh[0] == ("ok" if zero_at is None else "PTOFault")
+    if zero_at is not None:
+        assert "zero divisor" in fresh[3]
+
+
+def test_run_errors_are_the_same_from_a_cached_plan(cache, monkeypatch):
+    text = """
+func.func @main(%a: i32, %b: i32) -> i32 {
+  %q = arith.divsi %a, %b : i32
+  func.return %q : i32
+}
+"""
+    args = (np.int32(1), np.int32(0))
+    monkeypatch.setenv(module_cache.ENV_SWITCH, "0")
+    fresh = _outcome(text, "main", args)
+    monkeypatch.setenv(module_cache.ENV_SWITCH, "1")
+    _outcome(text, "main", args)
+    with monkeypatch.context() as m:
+        _no_planning(m)
+        assert _outcome(text, "main", args) == fresh
+    assert fresh[0] == "RunError" and "'arith.divsi'" in fresh[1]
+
+
+def test_a_new_function_or_profile_is_planned_and_kept(cache, monkeypatch):
+    args = _inputs()
+    (r,) = run(SEVERAL, "rem", *args)  # only @rem planned
+    (t,) = run(SEVERAL, "twice", r)  # from the cache; @twice planned, the entry updated
+    (e,) = run(SEVERAL, "rem", *args, profile="exact")
+    module = load_program(SEVERAL)
+    kept = module.__dict__[plan_module.RECIPES_ATTR]
+    assert set(kept) == {("rem", "ordered"), ("twice", "ordered"), ("rem", "exact")}
+    with monkeypatch.context() as m:
+        _no_planning(m)
+        assert run(SEVERAL, "twice", r)[0].tobytes() == t.tobytes()
+        assert run(SEVERAL, "rem", *args, profile="exact")[0].tobytes() == e.tobytes()
+
+
+def test_observed_plans_are_not_kept_and_clear_plans_forgets(cache):
+    from interpreter.observe import Observer
+
+    args = _inputs()
+    run(SEVERAL, "rem", *args, observer=Observer())
+    module = load_program(SEVERAL)
+    assert plan_module.RECIPES_ATTR not in module.__dict__
+    run(module, "rem", *args)
+    assert plan_module.RECIPES_ATTR in module.__dict__
+    compiled.clear_plans(module)
+    assert plan_module.RECIPES_ATTR not in module.__dict__
+
+
+def test_corrupt_code_entry_is_a_miss_and_the_switch_stores_nothing(cache, monkeypatch):
+    args = _inputs()
+    (expected,) = run(SEVERAL, "rem", *args)
+    (code,) = cache.glob("*/*.code")
+    code.write_bytes(b"\x00not marshal")
+    assert run(SEVERAL, "rem", *args)[0].tobytes() == expected.tobytes()
+    assert code.exists() and code.read_bytes() != b"\x00not marshal"  # compiled and stored
+    monkeypatch.setenv(module_cache.ENV_SWITCH, "0")
+    module_cache.clear()
+    assert run(SEVERAL, "rem", *args)[0].tobytes() == expected.tobytes()
+    assert not cache.exists()
