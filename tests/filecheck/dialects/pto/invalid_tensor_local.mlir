@@ -260,14 +260,14 @@
 // Syntax: the function type lists one type per operand
 %x = "test.op"() : () -> tensor<4x6xf32>
 %s = pto.reduce rowsum %x : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x1xf32>
-// CHECK: {{^ *}}pto.reduce takes 1 operand type(s) and one result{{$}}
+// CHECK: {{^ *}}expected 2 operand types but had 1{{$}}
 
 // -----
 
 // Syntax: ... and one result type
 %x = "test.op"() : () -> tensor<4x6xf32>
 %s = pto.reduce rowsum %x : (tensor<4x6xf32>) -> (tensor<4x1xf32>, tensor<4x1xf32>)
-// CHECK: {{^ *}}pto.reduce takes 1 operand type(s) and one result{{$}}
+// CHECK: {{^ *}}Expected ')'{{$}}
 
 // -----
 
@@ -275,7 +275,7 @@
 %tab = "test.op"() : () -> tensor<6x8xf32>
 %idx = "test.op"() : () -> tensor<4x8xi64>
 %g = pto.gather %tab : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
-// CHECK: {{^ *}}pto.gather takes a table and an index and one result type{{$}}
+// CHECK: {{^ *}}Expected ','{{$}}
 
 // -----
 
@@ -283,7 +283,7 @@
 %tab = "test.op"() : () -> tensor<6x8xf32>
 %idx = "test.op"() : () -> tensor<4x8xi64>
 %g = pto.gather %tab, %idx : (tensor<6x8xf32>) -> tensor<4x8xf32>
-// CHECK: {{^ *}}pto.gather takes a table and an index and one result type{{$}}
+// CHECK: {{^ *}}Expected 2 operand types, but got 1{{$}}
 
 // -----
 
@@ -291,4 +291,4 @@
 %tab = "test.op"() : () -> tensor<6x8xf32>
 %idx = "test.op"() : () -> tensor<4x8xi64>
 %g = pto.gather %tab, %idx : (tensor<6x8xf32>, tensor<4x8xi64>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
-// CHECK: {{^ *}}pto.gather takes a table and an index and one result type{{$}}
+// CHECK: {{^ *}}Expected 1 result type, but got 2{{$}}
