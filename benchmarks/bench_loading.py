@@ -17,13 +17,17 @@ The program is the MXFP8 GEMV of ``examples/mxfp8_gemv.mlir`` at K = 16384, N = 
 * ``kernel``: ``kernels.tgemv_mx_bias`` once on the whole problem (the anchor).
 
 Wall times are the best of alternating rounds; the process CPU time (all threads, best of the
-same calls) is printed too, as its ratio does not depend on the other load of the machine.
+same calls) is printed too, as its ratio depends less on the other load of the machine. Each
+call starts after a garbage collection (not timed), as a fresh ``pto-run`` process would:
+the modules earlier calls loaded are garbage, and collecting them inside a timed call charged
+it for its predecessors.
 The results of every path are checked to be bit-identical. No assertions on times.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import os
 import sys
@@ -56,6 +60,7 @@ def _lowered_texts(k: int, n: int) -> dict[str, str]:
 
 
 def _timed(fn) -> tuple[float, float]:
+    gc.collect()  # not timed: no garbage of earlier calls (a pto-run process has none)
     c0, w0 = time.process_time(), time.perf_counter()
     fn()
     return time.perf_counter() - w0, time.process_time() - c0

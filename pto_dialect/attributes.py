@@ -163,6 +163,18 @@ def parse_mask_digits(parser: AttrParser) -> str:
     return text
 
 
+def parse_size_field(parser: AttrParser) -> int:
+    """The value of a ``size=`` field: a byte count with an optional unit (``128B``, ``4KB``,
+    ``64KB``), the tile's and the predicate tile's TSize."""
+    pos = parser.pos
+    n = parser.parse_integer(allow_boolean=False, allow_negative=False)
+    unit = parser.parse_optional_identifier()
+    size = parse_size(f"{n}{unit or ''}")
+    if size is None:
+        parser.raise_error("size is written like 128B, 4KB or 64KB", pos, parser.pos)
+    return size
+
+
 def mask_encoding_errors(mask: str) -> list[str]:
     """A PE mask is 4 binary digits (PE0 leftmost) that the 3-bit PEMode can express:
     0000, 1000, 0100, 0010, 0001, 1100, 1110, 1111 (PTO-SPEC 2 PE_MASK, D13)."""
@@ -382,12 +394,7 @@ class TileType(ParametrizedAttribute, TypeAttribute):
             elif kw == "size":
                 once("size")
                 parser.parse_punctuation("=")
-                tok_start = parser.pos
-                n = parser.parse_integer(allow_boolean=False, allow_negative=False)
-                unit = parser.parse_optional_identifier()
-                size = parse_size(f"{n}{unit or ''}")
-                if size is None:
-                    parser.raise_error("size is written like 128B, 4KB or 64KB", tok_start, parser.pos)
+                size = parse_size_field(parser)
             elif kw == "pe":
                 once("pe")
                 parser.parse_punctuation("=")

@@ -31,7 +31,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from pto_dialect.attributes import parse_mask_digits, pe_mask_errors
+from pto_dialect.attributes import parse_mask_digits, parse_size_field, pe_mask_errors
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.geometry import (
     LOCAL_MAX_CODE,
@@ -40,7 +40,6 @@ from pto_dialect.geometry import (
     Storage,
     code_of_size,
     format_size,
-    parse_size,
     size_of_code,
 )
 
@@ -168,12 +167,7 @@ class PredicateTileType(ParametrizedAttribute, TypeAttribute):
                     parser.raise_error("valid shape is two static dimensions: VRxVC")
                 valid = tuple(v)
             elif kw == "size":
-                pos = parser.pos
-                n = parser.parse_integer(allow_boolean=False, allow_negative=False)
-                unit = parser.parse_optional_identifier()
-                size = parse_size(f"{n}{unit or ''}")
-                if size is None:
-                    parser.raise_error("size is written like 128B, 4KB or 64KB", pos, parser.pos)
+                size = parse_size_field(parser)
             else:
                 pe = parse_mask_digits(parser)
         end = parser._current_token.span.end

@@ -7,20 +7,21 @@ Directives (used as ``custom<Name>(...)`` in an op's ``assembly_format``):
 * :class:`DefaultsFirst` -- prints nothing; parses nothing; seeds the parsed properties with
   the op's ``PROPERTY_DEFAULTS`` in their order, so that a parsed op holds its properties in
   the order its constructor gives them (the generic form prints them in that order).
-* :class:`Words` -- a ``StringAttr`` property spelled as bare words (``pto.reduce row sum``:
-  ``kind = "row.sum"``; the op's ``WORDS`` says how many). The op's ``word_error(word)``
-  classmethod, when it has one, rejects an unknown word at parse time.
+* :class:`Words` -- a ``StringAttr`` property spelled as bare words (``pto.expand row add``:
+  ``kind = "row.add"``; the op's ``WORDS`` says how many), one of the op's ``WORD_CHOICES``
+  (anything else is a parse error listing them).
 * :class:`SignKeyword` -- the optional ``signed`` / ``unsigned`` keyword of an op whose
   signless integers need one.
+* :class:`FunctionType` -- ``(operand types) -> result type``, xDSL's ``functional-type``
+  with a parse error naming the counts when the types do not match the operands written.
 * :class:`SharedType` -- ``: T`` when every operand and the result have type ``T``, else the
   function type ``: (Ta, Tb) -> Tr``.
 * :class:`ResultTypeFirst` -- ``: T[, scalar types]``: the op's tile operands (its
   ``TILE_ROLES``, first) have the result type ``T``; the types of the others (its scalars)
   follow it.
 
-Everything else in those formats is xDSL's own: operands, ``attr-dict`` (with
-``ParsePropInAttrDict`` the properties ride in it and are elided at their defaults),
-``functional-type``.
+Everything else in those formats is xDSL's own: operands, punctuation and ``attr-dict`` (with
+``ParsePropInAttrDict`` the properties ride in it and are elided at their defaults).
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ class DefaultsFirst(CustomDirective):
 
 @irdl_custom_directive
 class Words(CustomDirective):
-    """A ``StringAttr`` property as ``WORDS`` bare words (``.`` joins them in the value)."""
+    """A ``StringAttr`` property as ``WORDS`` bare words (``.`` joins them in the value), one
+    of the op's ``WORD_CHOICES``."""
 
     attr: AttributeVariable
 
@@ -71,10 +73,11 @@ class Words(CustomDirective):
         pos = parser.pos
         words = [parser.parse_identifier() for _ in range(getattr(state.op_type, "WORDS", 1))]
         word = ".".join(words)
-        check = getattr(state.op_type, "word_error", None)
-        error = check(word) if check is not None else None
-        if error:
-            parser.raise_error(error, pos, parser.pos)
+        choices: Sequence[str] = state.op_type.WORD_CHOICES  # type: ignore[attr-defined]
+        if word not in choices:
+            expected = ", ".join(c.replace(".", " ") for c in choices)
+            parser.raise_error(f"unknown {state.op_type.name} {self.attr.name} "
+                               f"'{' '.join(words)}' (expected one of {expected})", pos, parser.pos)  # fmt: skip
         self.attr.set(state, StringAttr(word))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
@@ -107,33 +110,51 @@ class SignKeyword(CustomDirective):
 
 
 @irdl_custom_directive
-class SharedType(CustomDirective):
-    """``T`` when the operands and the result all have type ``T``, else a function type."""
+class FunctionType(CustomDirective):
+    """``(operand types) -> result type(s)``; one type per operand written and per result."""
 
     operand_types: TypeDirective
     result_types: TypeDirective
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
         pos = parser.pos
-        if parser.parse_optional_punctuation("(") is None:
-            t = parser.parse_type()
-            ins, outs = [t] * _operand_count(state), [t]
-        else:
-            ins = parser.parse_optional_undelimited_comma_separated_list(
-                parser.parse_optional_type, parser.parse_type
-            ) or []
-            parser.parse_punctuation(")")
-            parser.parse_punctuation("->")
-            outs = [parser.parse_type()]
+        ft = parser.parse_function_type()
+        ins, outs = list(ft.inputs.data), list(ft.outputs.data)
+        n, m = _operand_count(state), len(state.result_types)
+        if len(ins) != n or len(outs) != m:
+            results = "one result" if m == 1 else f"{m} results"
+            parser.raise_error(
+                f"{state.op_type.name} takes {n} operand type(s) and {results}", pos, parser.pos
+            )
+        _set_types(parser, state, pos, (self.operand_types, ins), (self.result_types, outs))
+
+    def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
+        state.print_whitespace(printer)
+        printer.print_function_type(self.operand_types.get(op), self.result_types.get(op))
+
+
+@irdl_custom_directive
+class SharedType(FunctionType):
+    """``T`` when the operands and the result all have type ``T``, else a function type."""
+
+    operand_types: TypeDirective
+    result_types: TypeDirective
+
+    def parse(self, parser: Parser, state: ParsingState) -> None:
+        if parser._current_token.text == "(":
+            return super().parse(parser, state)
+        pos = parser.pos
+        t = parser.parse_type()
+        ins, outs = [t] * _operand_count(state), [t]
         _set_types(parser, state, pos, (self.operand_types, ins), (self.result_types, outs))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         ins, outs = self.operand_types.get(op), self.result_types.get(op)
-        state.print_whitespace(printer)
         if len(outs) == 1 and all(t == outs[0] for t in ins):
+            state.print_whitespace(printer)
             printer.print_attribute(outs[0])
         else:
-            printer.print_function_type(ins, outs)
+            super().print(printer, state, op)
 
 
 @irdl_custom_directive

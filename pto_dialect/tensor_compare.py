@@ -19,6 +19,8 @@ is copied bit for bit, so its signedness does not matter).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import AnyFloat, StringAttr, TensorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -35,7 +37,7 @@ from pto_dialect.compare_ops import CompareMode, TSelOp
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
-from pto_dialect.syntax import SignKeyword, Words
+from pto_dialect.syntax import FunctionType, SignKeyword, Words
 from pto_dialect.tensor_ops import floor_mod_dtype, static_shape
 
 TL = FaultKind.TILE_LEGALITY
@@ -58,10 +60,11 @@ class CmpSelOp(PTOOp):
 
     traits = traits_def(Pure())
 
-    custom_directives = (Words, SignKeyword)
+    WORD_CHOICES: ClassVar[tuple[str, ...]] = tuple(m.value for m in CompareMode)
+    custom_directives = (Words, SignKeyword, FunctionType)
     assembly_format = (
         "custom<Words>($mode) custom<SignKeyword>($signedness) $lhs `,` $rhs `,` $on_true `,` "
-        "$on_false attr-dict `:` functional-type(operands, results)"
+        "$on_false attr-dict `:` custom<FunctionType>(type(operands), type(results))"
     )
 
     def __init__(self, mode: str, lhs: SSAValue, rhs: SSAValue, on_true: SSAValue,
@@ -93,14 +96,6 @@ class CmpSelOp(PTOOp):
         dt = floor_mod_dtype(self.on_true.type.element_type, "signed", TSelOp.TYPES)  # type: ignore[union-attr]
         assert dt is not None, "verified"
         return dt
-
-    @classmethod
-    def word_error(cls, mode: str) -> str | None:
-        """The parse error of an unknown comparison (:class:`~pto_dialect.syntax.Words`)."""
-        if mode in CompareMode._value2member_map_:
-            return None
-        return (f"unknown comparison '{mode}' (expected one of "
-                f"{', '.join(m.value for m in CompareMode)})")  # fmt: skip
 
     def verify_(self) -> None:
         if self.mode.data not in CompareMode._value2member_map_:

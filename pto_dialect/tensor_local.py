@@ -42,7 +42,7 @@ from xdsl.traits import Pure
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind
 from pto_dialect.ops import PTOOp, type_name
-from pto_dialect.syntax import SignKeyword, Words
+from pto_dialect.syntax import FunctionType, SignKeyword, Words
 from pto_dialect.tensor_ops import floor_mod_dtype
 from pto_dialect.tile_local import (
     EXPAND_OPS,
@@ -104,11 +104,12 @@ class _TensorLocalOp(PTOOp):
     traits = traits_def(Pure())
 
     WORDS: ClassVar[int] = 1
+    WORD_CHOICES: ClassVar[tuple[str, ...]] = ()
 
-    custom_directives = (Words, SignKeyword)
+    custom_directives = (Words, SignKeyword, FunctionType)
     assembly_format = (
         "custom<Words>($kind) custom<SignKeyword>($signedness) $ins attr-dict "
-        "`:` functional-type($ins, $result)"
+        "`:` custom<FunctionType>(type(operands), type(results))"
     )
 
     def __init__(self, kind: str, ins, result_type: Attribute, signedness: str | None = None):
@@ -122,13 +123,8 @@ class _TensorLocalOp(PTOOp):
         return self.signedness.data if self.signedness is not None else None
 
     @classmethod
-    def word_error(cls, kind: str) -> str | None:
-        """The parse error of an unknown kind (:class:`~pto_dialect.syntax.Words`)."""
-        return None if cls.known(kind) else f"unknown {cls.name} kind '{kind.replace('.', ' ')}'"
-
-    @classmethod
-    def known(cls, kind: str) -> bool:  # pragma: no cover - overridden
-        raise NotImplementedError
+    def known(cls, kind: str) -> bool:
+        return kind in cls.WORD_CHOICES
 
 
 @irdl_op_definition
@@ -142,10 +138,7 @@ class ReduceOp(_TensorLocalOp):
     """
 
     name = "pto.reduce"
-
-    @classmethod
-    def known(cls, kind: str) -> bool:
-        return kind in REDUCE_KINDS
+    WORD_CHOICES: ClassVar[tuple[str, ...]] = tuple(REDUCE_KINDS)
 
     @property
     def tile_op(self) -> type[ReduceTileOp]:
@@ -200,11 +193,7 @@ class ExpandOp(_TensorLocalOp):
 
     name = "pto.expand"
     WORDS: ClassVar[int] = 2
-
-    @classmethod
-    def known(cls, kind: str) -> bool:
-        axis, _, op = kind.partition(".")
-        return (axis, op) in EXPAND_KINDS
+    WORD_CHOICES: ClassVar[tuple[str, ...]] = tuple(f"{a}.{o}" for a, o in EXPAND_KINDS)
 
     @property
     def tile_op(self) -> type[ExpandTileOp]:
@@ -276,7 +265,8 @@ class TransposeOp(PTOOp):
 
     traits = traits_def(Pure())
 
-    assembly_format = "$source attr-dict `:` functional-type($source, $result)"
+    custom_directives = (FunctionType,)
+    assembly_format = "$source attr-dict `:` custom<FunctionType>(type(operands), type(results))"
 
     def __init__(self, source: SSAValue, result_type: Attribute):
         super().__init__(operands=[source], result_types=[result_type])
@@ -335,7 +325,10 @@ class GatherOp(PTOOp):
 
     traits = traits_def(Pure())
 
-    assembly_format = "$table `,` $index attr-dict `:` functional-type(operands, results)"
+    custom_directives = (FunctionType,)
+    assembly_format = (
+        "$table `,` $index attr-dict `:` custom<FunctionType>(type(operands), type(results))"
+    )
 
     SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/layout/TGATHER.asl"
 
@@ -407,9 +400,12 @@ class SortOp(PTOOp):
 
     traits = traits_def(Pure())
 
-    custom_directives = (Words,)
+    WORD_CHOICES: ClassVar[tuple[str, ...]] = SORT_DIRECTIONS
+
+    custom_directives = (Words, FunctionType)
     assembly_format = (
-        "custom<Words>($direction) $source attr-dict `:` functional-type($source, $result)"
+        "custom<Words>($direction) $source attr-dict `:` "
+        "custom<FunctionType>(type(operands), type(results))"
     )
 
     SPEC: ClassVar[str] = "asl/tile/irregular-and-complex/sorting/TSORT.asl"
@@ -428,13 +424,6 @@ class SortOp(PTOOp):
         dt = floor_mod_dtype(self.source.type.element_type, None, SORT_TYPES)  # type: ignore[union-attr]
         assert dt is not None, "verified"
         return dt
-
-    @classmethod
-    def word_error(cls, direction: str) -> str | None:
-        """The parse error of an unknown direction (:class:`~pto_dialect.syntax.Words`)."""
-        if direction in SORT_DIRECTIONS:
-            return None
-        return f"pto.sort direction must be ascending or descending, got '{direction}'"
 
     def verify_(self) -> None:
         t, rt = self.source.type, self.result.type

@@ -66,6 +66,7 @@ class MapOp(PTOOp):
     kind = prop_def(StringAttr)
     signedness = opt_prop_def(StringAttr)
 
+    WORD_CHOICES: ClassVar[tuple[str, ...]] = tuple(MAP_KINDS)
     TILE_ROLES: ClassVar[tuple[str, ...]] = ("source",)
     """The operand whose type is the result's (the syntax prints it once)."""
     custom_directives = (Words, SignKeyword, ResultTypeFirst)
@@ -97,13 +98,6 @@ class MapOp(PTOOp):
         )
         assert dt is not None, "verified"
         return dt
-
-    @classmethod
-    def word_error(cls, kind: str) -> str | None:
-        """The parse error of an unknown kind (:class:`~pto_dialect.syntax.Words`)."""
-        if kind in MAP_KINDS:
-            return None
-        return f"unknown pto.map kind '{kind}' (expected one of {', '.join(MAP_KINDS)})"
 
     def verify_(self) -> None:
         refs = "PTO-SPEC 5, docs/ops.md"

@@ -579,6 +579,7 @@ class ElementwiseOp(PTOOp):
 
     traits = traits_def(Pure())
 
+    WORD_CHOICES: ClassVar[tuple[str, ...]] = tuple(ELEMENTWISE_KINDS)
     TILE_ROLES: ClassVar[tuple[str, ...]] = ("lhs", "rhs")
     """The operands whose type is the result's (the syntax prints it once)."""
     custom_directives = (Words, SignKeyword, ResultTypeFirst)
@@ -611,14 +612,6 @@ class ElementwiseOp(PTOOp):
         )
         assert dt is not None, "verified"
         return dt
-
-    @classmethod
-    def word_error(cls, kind: str) -> str | None:
-        """The parse error of an unknown kind (:class:`~pto_dialect.syntax.Words`)."""
-        if kind in ELEMENTWISE_KINDS:
-            return None
-        return (f"unknown elementwise kind '{kind}' (expected one of "
-                f"{', '.join(ELEMENTWISE_KINDS)})")  # fmt: skip
 
     def verify_(self) -> None:
         refs = "PTO-SPEC 5"

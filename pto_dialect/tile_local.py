@@ -45,6 +45,7 @@ from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.geometry import Layout, Storage, partial_coverage_error
 from pto_dialect.isa.commands import TEPL_BY_NAME, BlockFamily
 from pto_dialect.ops import PTOOp, type_name
+from pto_dialect.syntax import FunctionType
 from pto_dialect.tile_local_base import (
     ROW_MAJOR_REF,
     TL,
@@ -516,7 +517,8 @@ class GeneratorTileOp(PTOOp):
     PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {"mask": MaskAttr("1111")}
 
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$params attr-dict `:` functional-type($params, $result)"
+    custom_directives = (FunctionType,)
+    assembly_format = "$params attr-dict `:` custom<FunctionType>(type(operands), type(results))"
 
     def __init__(self, params: Sequence[SSAValue], result_type: Attribute, *, mask: str = "1111"):
         super().__init__(

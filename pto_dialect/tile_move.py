@@ -37,6 +37,7 @@ from pto_dialect.faults import FaultKind
 from pto_dialect.geometry import Storage
 from pto_dialect.isa.commands import BlockFamily
 from pto_dialect.ops import PTOOp, type_name
+from pto_dialect.syntax import FunctionType
 from pto_dialect.tile_local_base import shape_text
 
 TL = FaultKind.TILE_LEGALITY
@@ -70,7 +71,8 @@ class LocalMoveOp(PTOOp):
     PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {"mask": MaskAttr("1111")}
 
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$src attr-dict `:` functional-type($src, $result)"
+    custom_directives = (FunctionType,)
+    assembly_format = "$src attr-dict `:` custom<FunctionType>(type(operands), type(results))"
 
     def __init__(self, src: SSAValue, result_type: Attribute, *, mask: str = "1111"):
         super().__init__(operands=[src], result_types=[result_type],

@@ -96,7 +96,6 @@ from pto_dialect.geometry import valid_shape_error
 
 from .nanfix import has_nan, replace_where
 from .padding import all_defined, pad_tile, parse_pad
-from .postprocess import FloatFormat
 
 T = TileDataType
 
@@ -118,12 +117,9 @@ _FROM_NUMPY: dict[np.dtype, TileDataType] = {
 }
 
 _COMPUTE_IN_F32 = frozenset({T.FP16, T.BF16, T.E4M3, T.E5M2})
-NARROW_FP32: dict[TileDataType, FloatFormat] = {
-    # (fraction bits, FP32 exponent range; max finite (2 - 2^-f) * 2^127)
-    T.TF32: FloatFormat(np.dtype(np.float32), 10, -126, (2 - 2.0**-10) * 2.0**127, True),
-    T.HF32: FloatFormat(np.dtype(np.float32), 11, -126, (2 - 2.0**-11) * 2.0**127, True),
-}
-"""TF32 / HF32 as FP32 subsets (tf32.asl / hf32.asl)."""
+NARROW_FP32: dict[TileDataType, int] = {T.TF32: 10, T.HF32: 11}
+"""TF32 / HF32 as FP32 subsets (tf32.asl / hf32.asl): their fraction bits; FP32's exponent
+range, so the largest finite value is (2 - 2^-f) * 2^127."""
 LOW_ZERO_MASK = {T.TF32: np.uint32(0x1FFF), T.HF32: np.uint32(0x0FFF)}
 """``required_low_zero_bits`` of TF32 (13) and HF32 (12) as carrier masks."""
 
@@ -135,7 +131,7 @@ def round_to_narrow_fp32(v: np.ndarray, t: TileDataType | None, mbits: int | Non
     range (subnormal step 2^-136 / 2^-137), ties to even; a result beyond the largest
     finite value (|v| >= max + half an ulp) is +-inf; zeros keep their sign; NaN becomes
     the canonical 0x7FC00000 (``TF32CanonicalNaN`` / ``HF32CanonicalNaN``)."""
-    f = NARROW_FP32[t].mbits if mbits is None else mbits  # mbits=7: BF16 (same exponents)
+    f = NARROW_FP32[t] if mbits is None else mbits  # mbits=7: BF16 (same exponents)
     v = np.asarray(v, np.float64)
     s = np.uint64(52 - f)  # float64 fraction bits dropped
     bits = v.view(np.uint64)

@@ -45,7 +45,8 @@ from xdsl.ir import Attribute, SSAValues
 from pto_dialect.upstream.source_diagnostics import set_op_spans, set_span_table, span_table
 
 __all__ = ["ENV_DIR", "ENV_SWITCH", "MAX_ENTRIES", "PLANS_ATTR", "cache_dir", "clear",
-           "compiled_code", "enabled", "key", "load", "shared", "stamp", "store", "update"]
+           "compiled_code", "enabled", "forget", "key", "load", "shared", "stamp", "store",
+           "update"]
 
 ENV_DIR = "PTO_CACHE_DIR"
 PLANS_ATTR = "_pto_compiled_plans"
@@ -208,6 +209,12 @@ def store(text: str, name: str, module: builtin.ModuleOp) -> bool:
         return False
     module.__dict__[_ENTRY_ATTR] = path
     return _store_at(path, module)
+
+
+def forget(module: builtin.ModuleOp) -> None:
+    """``module`` (loaded from or stored to the cache) may have changed: never store it under
+    its text's entry again (:func:`update`)."""
+    module.__dict__.pop(_ENTRY_ATTR, None)
 
 
 def update(module: builtin.ModuleOp) -> bool:

@@ -20,6 +20,7 @@ from interpreter.ssa.compare_functions import compare_select_plan
 from interpreter.ssa.runtime import (
     TileValue,
     mask_zero_noop,
+    per_pe_plan,
     register_plans,
     require_source,
     source_check,
@@ -138,27 +139,12 @@ def elementwise_plan(op: TeplElementwiseOp):
     assert isinstance(rtype, TileType)
     if (noop := mask_zero_noop(op)) is not None:  # strict no-op before GPR or descriptor reads
         return noop
-    n = len(op.TILE_ROLES)
-    sources = list(zip(op.TILE_ROLES, (v.type for v in op.tile_operands())))
-    kernel = kernels.KERNELS[op.MNEMONIC]
-    pes = pe_indices(op.mask.data)
-    extra = {} if n else {"shape": rtype.shape}  # TEXPANDS: no source
-    name, valid, pad, dt = op.name, rtype.valid_shape, op.pad.data.value, rtype.dtype
-
-    def plan(*args):
-        tiles = [require_source(name, role, a, t)  # type: ignore[arg-type]
-                 for (role, t), a in zip(sources, args[:n])]
-        scalars = [int(a) if isinstance(a, (int, np.integer)) else a for a in args[n:]]
-        payloads: dict[int, np.ndarray] = {}
-        defined: dict[int, np.ndarray] = {}
-        with staged():  # numeric status publishes with the result, after every PE (D12)
-            for p in pes:
-                payload, dfn = kernel(*(t.payloads[p] for t in tiles), *scalars, valid, pad,
-                                      dt, **extra)
-                TileValue.freeze(p, payload, dfn, payloads, defined)
-        return (TileValue(rtype, payloads, defined),)
-
-    return plan
+    checks = [source_check(op.name, role, v.type)  # type: ignore[arg-type]
+              for role, v in zip(op.TILE_ROLES, op.tile_operands())]  # fmt: skip
+    extra = {} if checks else {"shape": rtype.shape}  # TEXPANDS: no source
+    tail = (rtype.valid_shape, op.pad.data.value, rtype.dtype)
+    return per_pe_plan(rtype, checks, kernels.KERNELS[op.MNEMONIC], pe_indices(op.mask.data),
+                       tail, extra)  # fmt: skip
 
 
 def local_plan(op: TeplTileOp):

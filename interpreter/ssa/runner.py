@@ -144,6 +144,7 @@ def load_module(
     """Parse (a path, or MLIR text) and verify; a ``ModuleOp`` is verified as is."""
     if isinstance(module_or_path, builtin.ModuleOp):
         module = module_or_path
+        module_cache.forget(module)  # verified again after a change: not its text's any more
     else:
         module = parse_module_text(*_source_text(module_or_path), ctx or build_context())
 

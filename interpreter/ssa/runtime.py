@@ -20,6 +20,7 @@ from xdsl.interpreter import Interpreter, impl
 from xdsl.ir import Operation
 
 from interpreter.kernels import pad_tile
+from interpreter.kernels.status import staged
 from interpreter.kernels.storage import SHARED_DEFINED, all_defined, pe_indices, storage_dtype
 from pto_dialect.attributes import TileType
 from pto_dialect.faults import FaultKind, PTOFault
@@ -151,6 +152,28 @@ def mask_zero_noop(op: Operation) -> Callable[..., tuple] | None:
         return tuple(TileValue(t) for t in types)  # type: ignore[arg-type]
 
     return noop
+
+
+def per_pe_plan(rtype: Any, checks: Sequence[Callable], kernel: Callable, pes: Sequence[int],
+                tail: tuple, extra: dict[str, Any]):
+    """``plan(*tiles, *scalars) -> (result,)`` of an elementwise TEPL op: each tile source
+    through its :func:`source_check`, then ``kernel(*payloads, *scalars, *tail, **extra)``
+    once per PE of ``pes``; every PE is computed before anything is published, numeric
+    status included (D12)."""
+    n, freeze = len(checks), TileValue.freeze
+
+    def plan(*args):
+        tiles = [c(a) for c, a in zip(checks, args[:n])]
+        scalars = [int(a) if isinstance(a, (int, np.integer)) else a for a in args[n:]]
+        payloads: dict[int, np.ndarray] = {}
+        defined: dict[int, np.ndarray] = {}
+        with staged():  # numeric status publishes with the result, after every PE (D12)
+            for p in pes:
+                payload, dfn = kernel(*(t.payloads[p] for t in tiles), *scalars, *tail, **extra)
+                freeze(p, payload, dfn, payloads, defined)
+        return (TileValue(rtype, payloads, defined),)
+
+    return plan
 
 
 def register_plans(rows: Sequence[tuple[Sequence[type[Operation]], Callable[[Any, Any], Any]]]):

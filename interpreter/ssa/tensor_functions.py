@@ -29,6 +29,19 @@ PRE_QUANT_FOR_OUTPUT = {TileDataType.FP32: 0, TileDataType.FP16: 1, TileDataType
 """PreQuantMode producing each ``pto.gemv`` result type (PTO-SPEC 3.3, D11)."""
 
 
+def _row(x: Any, dt: TileDataType) -> np.ndarray:
+    """A tensor as one ``1 x E`` row for a tile kernel; signless integer tensors hold signed
+    numpy ints, so an integer ``dt`` gets the raw (unsigned) carriers of the type."""
+    x = np.asarray(x).reshape(1, -1)
+    return x.view(np.dtype(f"uint{x.dtype.itemsize * 8}")) if dt.is_integer else x
+
+
+def _by_role(op: GemvOp | MatmulOp, args: tuple[Any, ...]) -> dict[str, Any]:
+    """The contraction's operand values by role (``a``, ``b``, then the optional ones given)."""
+    present = [r for r in op.OPTIONAL_ROLES if getattr(op, r) is not None]
+    return dict(zip(["a", "b", *present], args))
+
+
 @register_impls
 class TensorPTOFunctions(InterpreterFunctions):
     """Interpreter functions of ``pto.gemv`` / ``pto.floor_mod``; ``profile`` as in D4."""
@@ -38,22 +51,15 @@ class TensorPTOFunctions(InterpreterFunctions):
 
     @impl(FloorModOp)
     def run_floor_mod(self, interpreter: Interpreter, op: FloorModOp, args: tuple[Any, ...]):
-        a, b = (np.asarray(x) for x in args)
-        shape = a.shape
-        # The kernel works on 2-D payloads: a contiguous tensor is one 1 x E row.
-        a2, b2 = a.reshape(1, -1), b.reshape(1, -1)
-        dt = op.dtype
-        if dt.is_integer:
-            # Signless tensors hold signed numpy ints; TREM sees the bits as dt (D8).
-            carrier = np.dtype(f"uint{a.dtype.itemsize * 8}")
-            r = kernels.trem(a2.view(carrier), b2.view(carrier), dtype=dt)
-            return (np.asarray(r).view(a.dtype).reshape(shape),)
-        r = kernels.trem(a2, b2, dtype=dt)
-        return (np.asarray(r).reshape(shape),)
+        a = np.asarray(args[0])
+        # The kernel works on 2-D payloads: a contiguous tensor is one 1 x E row; TREM sees
+        # the bits of a signless integer as dt (D8).
+        r = np.asarray(kernels.trem(_row(a, op.dtype), _row(args[1], op.dtype), dtype=op.dtype))
+        return ((r.view(a.dtype) if op.dtype.is_integer else r).reshape(a.shape),)
 
     @impl(GemvOp)
     def run_gemv(self, interpreter: Interpreter, op: GemvOp, args: tuple[Any, ...]):
-        vals = dict(zip(["a", "b", *(r for r in GemvOp.OPTIONAL_ROLES if getattr(op, r) is not None)], args))
+        vals = _by_role(op, args)
         a = np.asarray(vals["a"]).reshape(1, op.k)
         scale = vals.get("a_scale")
         a_scale = None if scale is None else np.asarray(scale).reshape(1, -1)
@@ -79,25 +85,15 @@ class TensorPTOFunctions(InterpreterFunctions):
 
     @impl(ElementwiseOp)
     def run_elementwise(self, interpreter: Interpreter, op: ElementwiseOp, args: tuple[Any, ...]):
-        a, b = (np.asarray(x) for x in args)
-        shape = a.shape
-        a2, b2 = a.reshape(1, -1), b.reshape(1, -1)
-        dt = op.dtype
-        if dt.is_integer:
-            # Signless tensors hold signed numpy ints: pass raw carriers of the tile type.
-            carrier = np.dtype(f"uint{a.dtype.itemsize * 8}")
-            a2, b2 = a2.view(carrier), b2.view(carrier)
+        a, dt = np.asarray(args[0]), op.dtype
         row = kernels.BINARY_ROWS[op.mnemonic]
-        r, _ = kernels.binary_tile(row, a2, b2, None, "null", dt)
-        return (np.asarray(r).view(a.dtype).reshape(shape),)
+        r, _ = kernels.binary_tile(row, _row(a, dt), _row(args[1], dt), None, "null", dt)
+        return (np.asarray(r).view(a.dtype).reshape(a.shape),)
 
     @impl(MapOp)
     def run_map(self, interpreter: Interpreter, op: MapOp, args: tuple[Any, ...]):
-        a = np.asarray(args[0])
-        a2 = a.reshape(1, -1)
-        dt = op.dtype
-        if dt.is_integer:  # signless tensors hold signed numpy ints: raw carriers
-            a2 = a2.view(np.dtype(f"uint{a.dtype.itemsize * 8}"))
+        a, dt = np.asarray(args[0]), op.dtype
+        a2 = _row(a, dt)
         if not op.tile_op.TILE_ROLES:  # the fill (TEXPANDS): the tensor gives the shape only
             r, _ = kernels.KERNELS[op.tile_op.MNEMONIC](*args[1:], None, "null", dt, shape=a2.shape)
             return (np.asarray(r).view(a.dtype).reshape(a.shape),)
@@ -108,27 +104,19 @@ class TensorPTOFunctions(InterpreterFunctions):
     def run_cmpsel(self, interpreter: Interpreter, op: CmpSelOp, args: tuple[Any, ...]):
         """TCMP(S) then TSEL(S) on the whole tensor viewed as one row (raw carriers)."""
         a, b, t, f = args
-        a = np.asarray(a)
         t = np.asarray(t)
-
-        def row(x, dt):  # signless tensors hold signed numpy ints: raw carriers of the type
-            x = np.asarray(x).reshape(1, -1)
-            return x.view(np.dtype(f"uint{x.dtype.itemsize * 8}")) if dt.is_integer else x
-
         ct, dt = op.compare_dtype, op.data_dtype
-        rhs = b if op.scalar_rhs else row(b, ct)
+        rhs = b if op.scalar_rhs else _row(b, ct)
         p, _ = kernels.KERNELS["TCMPS" if op.scalar_rhs else "TCMP"](
-            row(a, ct), rhs, None, "null", ct, cmode=op.mode.data)
-        other = f if op.scalar_false else row(f, dt)
+            _row(a, ct), rhs, None, "null", ct, cmode=op.mode.data)
+        other = f if op.scalar_false else _row(f, dt)
         r, _ = kernels.KERNELS["TSELS" if op.scalar_false else "TSEL"](
-            p, row(t, dt), other, None, "null", dt)
+            p, _row(t, dt), other, None, "null", dt)
         return (np.asarray(r).view(t.dtype).reshape(t.shape),)
 
     @impl(MatmulOp)
     def run_matmul(self, interpreter: Interpreter, op: MatmulOp, args: tuple[Any, ...]):
-        vals = dict(
-            zip(["a", "b", *(r for r in MatmulOp.OPTIONAL_ROLES if getattr(op, r) is not None)], args)
-        )
+        vals = _by_role(op, args)
         acc = vals.get("acc")
         bias = vals.get("bias")
         # TMATMUL_MX_ACC (6) / TMATMUL_MX_BIAS (5) / TMATMUL_MX (4) on the whole problem: the

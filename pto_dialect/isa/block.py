@@ -65,7 +65,7 @@ locations, definedness, the integer-zero divisor, register/capacity allocation
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pto_dialect.datatypes import (
@@ -472,16 +472,35 @@ def closed_lb_schema(name: str, mode: int) -> bool:
     )
 
 
-def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> BlockSummary:
-    start = st.start
-    op = start.tepl
-    assert op is not None
-    at = op.name
-    if st.zero_seen and not st.iots and not st.ios:
-        return _summary(st, noop=True)
-    if st.ios:
-        raise _fault(_TL, f"{op.name} consumes no Shared operand: B.IOS is illegal", at, i)
-    s = _summary(st, noop=False)
+@dataclass
+class _TeplCheck:
+    """What the TEPL completion rules read: the block state, its summary, the operation, the
+    command index, the TREM type set (D6) and whether the operation's LB schema is closed."""
+
+    st: _State
+    s: BlockSummary
+    i: int
+    trem_types: frozenset[TileDataType]
+
+    @property
+    def op(self):
+        assert self.st.start.tepl is not None
+        return self.st.start.tepl
+
+    @property
+    def at(self) -> str:
+        return self.op.name
+
+    @property
+    def closed(self) -> bool:
+        return closed_lb_schema(self.op.name, self.op.mode)
+
+
+def _tepl_bindings(c: _TeplCheck) -> None:
+    """Operand counts, B.IOT termination, B.IOR fields the operation does not read
+    (BundleControl)."""
+    st, s, op, at, i = c.st, c.s, c.op, c.at, c.i
+    closed = c.closed
     if len(s.sources) != op.sources or len(s.destinations) != op.destinations:
         raise _fault(
             _BC,
@@ -492,7 +511,6 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         )
     if st.iots and not s.terminated:
         raise _fault(_BC, "the B.IOT sequence is not terminated with 'last'", at, i)
-    closed = closed_lb_schema(op.name, op.mode)
     if closed and op.name not in IOR_PARAMS and st.ior is not None and (
         any(st.ior.sources) or st.ior.dst
     ):
@@ -506,6 +524,11 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         rest = " and ".join([*(f"RegSrc{k}" for k in range(n_ior, 3)), "RegDst"])
         raise _fault(_BC, f"{op.name} reads B.IOR {used} only: {rest} must be zero (surplus "
                      "B.IOR field)", at, i)  # fmt: skip
+
+
+def _tepl_datr_fields(c: _TeplCheck) -> None:
+    """B.DATR fields not applicable to the operation (TileOperationDATRFieldsLegal)."""
+    st, op, at, i = c.st, c.op, c.at, c.i
     if st.datr is not None:
         d = st.datr
         allowed = op.datr_fields
@@ -523,6 +546,13 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
         if bad:
             raise _fault(_TL, f"B.DATR fields {', '.join(bad)} are not applicable to {op.name}",
                          at, i)  # fmt: skip
+
+
+def _tepl_member_rules(c: _TeplCheck) -> None:
+    """The per-operation schemas: no B.DIM, TSORT's LB0, the sort and histogram types,
+    TQUANT / TDEQUANT, TCVT to E8M0."""
+    st, s, op, at, i = c.st, c.s, c.op, c.at, c.i
+    start = st.start
     if op.name in NO_LB_OPS and any(s.lb_written):
         raise _fault(_TL, f"{op.name} takes no B.DIM (its destination shape derives from the "
                      "sources)", at, i)  # fmt: skip
@@ -547,12 +577,25 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
     if op.name == "TCVT" and s.b_type == TileDataType.E8M0 and start.dtype not in E8M0_TCVT_SOURCES:
         raise _fault(_TL, f"TCVT to E8M0 takes FP16, BF16 or FP32 sources, not "
                      f"{_dt_name(start.dtype)} (HardwareTCVTTypePairSupported)", at, i)  # fmt: skip
+
+
+def _tepl_lb_values(c: _TeplCheck) -> None:
+    """LB0 = ValidCol nonzero; an explicit LB1 / LB2 nonzero."""
+    s, op, at, i = c.s, c.op, c.at, c.i
+    closed = c.closed
     if (closed or op.mode == 1 or op.name in GENERATORS + QUANT_OPS) and not s.dims[0]:
         raise _fault(_TL, f"{op.name} needs LB0 = ValidCol (nonzero)", at, i)
     if (closed or op.name in GENERATORS + QUANT_OPS) and op.mode != 0:
         for k in (1, 2):
             if s.lb_written[k] and s.lb[k] == 0:
                 raise _fault(_TL, f"{op.name}: an explicit LB{k} must be nonzero", at, i)
+
+
+def _tepl_closed_schema(c: _TeplCheck) -> None:
+    """The closed binary / unary / TFMA schemas: B.IOT shape, type set, destination
+    capacity."""
+    st, s, op, at, i = c.st, c.s, c.op, c.at, c.i
+    start, trem_types = st.start, c.trem_types
     schema = CLOSED_SCHEMAS.get(op.name)
     if schema is not None:
         # ASL SelectedBundleClosed{Binary,Unary,TFMA}SchemaLegal (block/model/dispatch/
@@ -581,8 +624,40 @@ def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> B
                 raise PTOFault(FaultKind.TILE_ALLOCATION, f"at block completion (command {i}): "
                                f"{rows} x {col} {_dt_name(start.dtype)} needs {need} B, the "
                                f"destination SizeCode gives {have} B", op=at)  # fmt: skip
+
+
+def _tepl_compare_select(c: _TeplCheck) -> None:
+    """The comparison schemas (TCMP, TCMPS, TSEL, TSELS)."""
+    st, s, op, at, i = c.st, c.s, c.op, c.at, c.i
     if op.name in COMPARE_SELECT_SCHEMAS:
         _check_compare_select(st, s, op.name, at, i)
+
+
+TEPL_RULES: tuple[Callable[[_TeplCheck], None], ...] = (
+    _tepl_bindings,
+    _tepl_datr_fields,
+    _tepl_member_rules,
+    _tepl_lb_values,
+    _tepl_closed_schema,
+    _tepl_compare_select,
+)
+"""The completion rules of a TEPL block, in the order their faults take precedence (the first
+that fails is reported)."""
+
+
+def _complete_tepl(st: _State, i: int, trem_types: frozenset[TileDataType]) -> BlockSummary:
+    start = st.start
+    op = start.tepl
+    assert op is not None
+    at = op.name
+    if st.zero_seen and not st.iots and not st.ios:
+        return _summary(st, noop=True)
+    if st.ios:
+        raise _fault(_TL, f"{op.name} consumes no Shared operand: B.IOS is illegal", at, i)
+    s = _summary(st, noop=False)
+    c = _TeplCheck(st, s, i, trem_types)
+    for rule in TEPL_RULES:
+        rule(c)
     return s
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from interpreter.kernels.elementwise import BINARY_ROWS, binary_tile, trem
+from interpreter.kernels.tile_scalar import tile_scalar
 
 
 @pytest.mark.parametrize(("t", "k"), [("TF32", 136), ("HF32", 137)])
@@ -44,3 +45,10 @@ def test_trem_quotient_outside_the_window_in_a_later_block() -> None:
     a[0, 35000] = 2.0**100
     r = trem(a, np.full_like(a, 3.0))
     assert (r == 1.0).all()
+
+
+def test_tmuls_by_zero_of_an_infinity_is_the_canonical_nan() -> None:
+    """inf * 0 is an invalid operation: FP32's canonical quiet NaN 0x7FC00000 (not x86's
+    0xFFC00000); 1 * 0 = +0."""
+    r, _ = tile_scalar("TMULS", np.array([[np.inf, 1.0]], np.float32), 0.0, None)
+    assert r.view(np.uint32).tolist() == [[0x7FC00000, 0]]

@@ -43,3 +43,24 @@ def test_e4m3_max_min_skip_a_nan() -> None:
     x = np.array([[np.nan, 1.0, 2.0]], ml_dtypes.float8_e4m3fn)
     assert local_tile("TROWMAX", [x], [T.E4M3], T.E4M3, (1, 1)).astype(float).tolist() == [[2.0]]
     assert local_tile("TROWMIN", [x], [T.E4M3], T.E4M3, (1, 1)).astype(float).tolist() == [[1.0]]
+
+
+def test_a_zero_in_an_integer_broadcast_is_legal_except_for_div() -> None:
+    """Only DIV needs a nonzero broadcast (TileBroadcastPayloadNonzero): ADD / MUL with a zero
+    in the broadcast column are ordinary results."""
+    src = np.array([[5, -3], [7, 2]], np.int32)
+    b = np.array([[0], [4]], np.int32)
+    add = local_tile("TROWEXPANDADD", [src, b], [T.S32, T.S32], T.S32, (2, 2))
+    mul = local_tile("TROWEXPANDMUL", [src, b], [T.S32, T.S32], T.S32, (2, 2))
+    assert add.tolist() == [[5, -3], [11, 6]] and mul.tolist() == [[0, 0], [28, 8]]
+
+
+def test_textract_offset_65535_and_a_one_row_tinsert() -> None:
+    """Offsets run 0..65535 (TileOperandsLegal_TEXTRACT): 65535 itself is legal; TINSERT of a
+    1 x 2 source at (1, 1) writes exactly those two elements."""
+    src = np.arange(65536, dtype=np.uint8).reshape(65536, 1)
+    assert local_tile("TEXTRACT", [src], [T.U8], T.U8, (1, 1), params=(65535, 0)).tolist() == [[255]]
+    old = np.zeros((4, 4), np.int32)
+    got = local_tile("TINSERT", [old, np.array([[7, 8]], np.int32)], [T.S32, T.S32], T.S32, (4, 4),
+                     params=(1, 1))  # fmt: skip
+    assert got.tolist() == [[0, 0, 0, 0], [0, 7, 8, 0], [0, 0, 0, 0], [0, 0, 0, 0]]

@@ -14,6 +14,7 @@ import io
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import UnitAttr
 from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 
@@ -189,3 +190,19 @@ def test_corrupt_code_entry_is_a_miss_and_the_switch_stores_nothing(cache, monke
     module_cache.clear()
     assert run(SEVERAL, "rem", *args)[0].tobytes() == expected.tobytes()
     assert not cache.exists()
+
+
+def test_a_module_changed_after_loading_is_not_stored_under_its_text(cache):
+    """After ``clear_plans`` (or verifying again, what a change requires) the module may
+    differ from its text: its new plans must not replace the text's entry."""
+    args = _inputs()
+    module = load_program(SEVERAL)
+    run(module, "rem", *args)  # plans kept with the entry
+    (entry,) = cache.glob("*/*.pickle")
+    before = entry.read_bytes()
+    for k, forget in enumerate((compiled.clear_plans, load_module)):
+        module.attributes[f"test.changed{k}"] = UnitAttr()  # a change
+        forget(module)
+        compiled.clear_plans(module)
+        run(module, "rem", *args)
+        assert entry.read_bytes() == before

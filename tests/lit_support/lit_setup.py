@@ -80,6 +80,12 @@ def setup_lit(config) -> None:
     # mutant) imported the installed worktree and passed (issue 27).
     if os.environ.get("PYTHONPATH"):
         config.environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    # The module and plan cache (issue 26) of the tools the RUN lines start lives in a folder of
+    # this lit process, removed at exit: a suite never reads or prunes the user's cache (nor
+    # another checkout's or a mutant's), and the RUN lines that repeat a program still hit it.
+    cache = tempfile.mkdtemp(prefix="pto-lit-cache-")
+    atexit.register(shutil.rmtree, cache, ignore_errors=True)
+    config.environment["PTO_CACHE_DIR"] = cache
     env = dict(os.environ)
     env.update(config.environment)
     if os.environ.get("PTO_LIT_FORKSERVER", "1") == "0":

@@ -46,6 +46,7 @@ def clear_plans(module: builtin.ModuleOp) -> None:
     """Forget the cached plans of ``module`` (after mutating a module that already ran)."""
     module.__dict__.pop(_ATTR, None)
     module.__dict__.pop(RECIPES_ATTR, None)
+    module_cache.forget(module)  # changed: its text's cache entry is not its own any more
 
 
 def cached(module: builtin.ModuleOp) -> bool:

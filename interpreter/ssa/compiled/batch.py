@@ -41,7 +41,7 @@ from interpreter.kernels.profiles import NumericProfile, numeric_profile
 from interpreter.kernels.status import staged
 from interpreter.kernels.storage import pe_indices, storage_dtype
 from interpreter.ssa.pto_functions import COLUMN_ROLES, Owned, owned_copy
-from interpreter.ssa.runtime import TileValue, require_source
+from interpreter.ssa.runtime import require_source
 from pto_dialect.attributes import RoundingMode, TargetProfile, TileType
 from pto_dialect.block_ops import (
     DERIVED_KEYS,
@@ -376,12 +376,23 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
     return tuple(buffers)
 
 
-def _invariant_load(st: _Step, src: np.ndarray, i0: int, j0: int) -> TileValue:
-    """The tile a load at the same offsets in every iteration loads (as
+@dataclass
+class _Loaded:
+    """The tile a loop-invariant load gives, as the valid rectangle of each PE (what a CUBE
+    op reads of its row operands): a fresh load is allocated, of the load's tile type (the
+    one its readers expect, an SSA value has one type) and defined over its valid rectangle,
+    so a reader needs none of :func:`interpreter.ssa.runtime.require_source`'s checks, and
+    the padding :meth:`TileValue.from_valid` would add is never read."""
+
+    valid: dict[int, np.ndarray]
+
+
+def _invariant_load(st: _Step, src: np.ndarray, i0: int, j0: int) -> _Loaded:
+    """The tile a load at the same offsets in every iteration loads (the slices of
     :func:`interpreter.ssa.pto_functions.tload_plan`, whose bounds fault becomes an abandoned
     batch: the per-iteration run reports it)."""
     vr, vc, s0, s1, _ = st.geometry  # type: ignore[misc]
-    tt, pes, dtype, pad = st.tile  # type: ignore[misc]
+    _tt, pes, dtype, _pad = st.tile  # type: ignore[misc]
     if src.ndim != 2:
         raise _Abandon
     rows, cols = src.shape
@@ -391,7 +402,7 @@ def _invariant_load(st: _Step, src: np.ndarray, i0: int, j0: int) -> TileValue:
         if r < 0 or c < 0 or r + vr > rows or c + vc > cols:
             raise _Abandon
         valid[p] = _load_slice(src, (slice(r, r + vr), slice(c, c + vc)), dtype)
-    return TileValue.from_valid(tt, valid, pad)
+    return _Loaded(valid)
 
 
 def _load_slice(src: np.ndarray, sl: tuple[slice, slice], dtype: np.dtype) -> np.ndarray:
@@ -438,10 +449,14 @@ def _cube_operands(op: CubeMatrixOp, info: _Cube, args: list[SSAValue], get,
         else:
             if role in COLUMN_ROLES:
                 raise _Abandon  # a loop-invariant column operand: not batched
-            tile = require_source(op.name, role, value, t)
-            first = tile.valid(pes[0])
+            if isinstance(value, _Loaded):
+                rects = value.valid
+            else:
+                tile = require_source(op.name, role, value, t)
+                rects = {p: tile.valid(p) for p in pes}
+            first = rects[pes[0]]
             for p in pes[1:]:
-                other = tile.valid(p)
+                other = rects[p]
                 if other is not first and (other.shape != first.shape or other.tobytes() != first.tobytes()):
                     raise _Abandon
             tiles[role] = first

@@ -46,7 +46,7 @@
 %x = "test.op"() : () -> !pto.tile<4x8xf32>
 %r = pto.trem %x, %x : (!pto.tile<4x8xf32>) -> !pto.tile<4x8xf32>
 // CHECK: {{^.*}}invalid_syntax.mlir:{{[0-9]+}}:24{{$}}
-// CHECK: {{^ *}}pto.trem: Expected 2 operand types, but got 1{{$}}
+// CHECK: {{^ *}}pto.trem takes 2 operand type(s) and one result{{$}}
 
 // -----
 
@@ -54,3 +54,29 @@
 %r = pto.trem %x : !pto.tile<4x8xf32>
 // CHECK: {{^.*}}invalid_syntax.mlir:{{[0-9]+}}:18{{$}}
 // CHECK: {{^ *}}Expected ','{{$}}
+
+// -----
+
+// The kind words of the tensor-level ops are a fixed table (syntax.Words, WORD_CHOICES)
+%x = "test.op"() : () -> tensor<4x8xf32>
+%r = pto.map sqroot %x : tensor<4x8xf32>
+// CHECK: {{^ *}}unknown pto.map kind 'sqroot' (expected one of {{.*}}){{$}}
+
+// -----
+
+%x = "test.op"() : () -> tensor<4x8xf32>
+%r = pto.elementwise plus %x, %x : tensor<4x8xf32>
+// CHECK: {{^ *}}unknown pto.elementwise kind 'plus' (expected one of add, {{.*}}){{$}}
+
+// -----
+
+%x = "test.op"() : () -> tensor<4x8xf32>
+%r = pto.cmpsel less %x, %x, %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: {{^ *}}unknown pto.cmpsel mode 'less' (expected one of eq, {{.*}}){{$}}
+
+// -----
+
+// A function type must list one type per operand written (syntax.FunctionType)
+%x = "test.op"() : () -> tensor<4x8xf32>
+%r = pto.transpose %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK: {{^ *}}pto.transpose takes 1 operand type(s) and one result{{$}}

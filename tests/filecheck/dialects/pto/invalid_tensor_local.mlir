@@ -4,7 +4,7 @@
 // Unknown kind
 %x = "test.op"() : () -> tensor<4x6xf32>
 %s = pto.reduce rowmean %x : (tensor<4x6xf32>) -> tensor<4x1xf32>
-// CHECK: {{^ *}}unknown pto.reduce kind 'rowmean'{{$}}
+// CHECK: {{^ *}}unknown pto.reduce kind 'rowmean' (expected one of rowsum, rowmax, {{.*}}, colargmin){{$}}
 
 // -----
 
@@ -188,7 +188,7 @@
 // Sort direction is ascending or descending
 %x = "test.op"() : () -> tensor<4x8xf32>
 %s = pto.sort upward %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
-// CHECK: pto.sort direction must be ascending or descending, got 'upward'
+// CHECK: {{^ *}}unknown pto.sort direction 'upward' (expected one of ascending, descending){{$}}
 
 // -----
 
@@ -260,14 +260,14 @@
 // Syntax: the function type lists one type per operand
 %x = "test.op"() : () -> tensor<4x6xf32>
 %s = pto.reduce rowsum %x : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x1xf32>
-// CHECK: {{^ *}}expected 2 operand types but had 1{{$}}
+// CHECK: {{^ *}}pto.reduce takes 1 operand type(s) and one result{{$}}
 
 // -----
 
 // Syntax: ... and one result type
 %x = "test.op"() : () -> tensor<4x6xf32>
 %s = pto.reduce rowsum %x : (tensor<4x6xf32>) -> (tensor<4x1xf32>, tensor<4x1xf32>)
-// CHECK: {{^ *}}Expected ')'{{$}}
+// CHECK: {{^ *}}pto.reduce takes 1 operand type(s) and one result{{$}}
 
 // -----
 
@@ -283,7 +283,7 @@
 %tab = "test.op"() : () -> tensor<6x8xf32>
 %idx = "test.op"() : () -> tensor<4x8xi64>
 %g = pto.gather %tab, %idx : (tensor<6x8xf32>) -> tensor<4x8xf32>
-// CHECK: {{^ *}}Expected 2 operand types, but got 1{{$}}
+// CHECK: {{^ *}}pto.gather takes 2 operand type(s) and one result{{$}}
 
 // -----
 
@@ -291,4 +291,4 @@
 %tab = "test.op"() : () -> tensor<6x8xf32>
 %idx = "test.op"() : () -> tensor<4x8xi64>
 %g = pto.gather %tab, %idx : (tensor<6x8xf32>, tensor<4x8xi64>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
-// CHECK: {{^ *}}Expected 1 result type, but got 2{{$}}
+// CHECK: {{^ *}}pto.gather takes 2 operand type(s) and one result{{$}}
