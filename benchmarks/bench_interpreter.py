@@ -130,7 +130,7 @@ def bench_machine(quick: bool) -> None:
     from interpreter import kernels
     from interpreter.machine.shared_blocks import Core
     from interpreter.machine.tile_registers import TileRegisters
-    from pto_dialect.bundle import BlockOp
+    from pto_dialect.block_ops import BlockOp
     from tests.conformance.support import bundled
     from tests.interpreter.ir_oracle import ir_path
 

@@ -8,7 +8,7 @@
 //   interpreter.run("examples/embedding_gather.mlir", "embedding", table, ids)
 //
 // RUN: pto-opt %s | pto-opt | filecheck %s
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers -t pto-asm | filecheck %s --check-prefix=ASM
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers -t pto-asm | filecheck %s --check-prefix=ASM
 // CHECK: %emb = pto.mgather %table, %c0, %disp : (tensor<16x4xf32>, index, !pto.tile<8x4xsi32, valid=4x4, pe=1000>) -> !pto.tile<8x4xf32, valid=4x4, pe=1000>
 // ASM: BSTART.MGATHER FP32
 // ASM-NEXT: C.B.DIMI 4, ->lb0

@@ -1,99 +1,65 @@
 """Passes and targets over PTO IR (every pass name contains ``pto``).
 
-``get_all_passes`` and ``get_all_targets`` are the registries the ``pto-opt`` tool and the
-xDSL plugin read; each entry imports its module lazily.
+``get_all_passes``, ``get_all_targets`` and ``get_all_frontends`` are the registries the
+``pto-opt`` tool and the xDSL plugin read: name -> factory returning the class. The names are
+listed here so that a tool can register them without importing a pass module; the classes
+come from two static tables (:data:`passes.registry.PASSES`, :data:`passes.pto_targets.TARGETS`
+and ``FRONTENDS``), each imported on the first factory call (the tool boundary).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+
+PASS_NAMES = (
+    "convert-linalg-to-pto",
+    "pto-tile-to-capacity",
+    "pto-lower",
+    "pto-form-blocks",
+    "pto-assign-registers",
+    "pto-lowering-report",
+    "pto-quantize-mx",
+    "pto-fuse-elementwise",
+)
+"""The pass names, in ``--help`` order; equal to the keys of :data:`passes.registry.PASSES`
+(tests/test_import_graph.py checks)."""
+TARGET_NAMES = ("pto-asm", "pto-bin")
+FRONTEND_KEYS = ("pto-asm", "pto-bin", "s", "hex")
 
 
-def _convert_linalg_to_pto():
-    from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
+def _pass_class(name: str) -> type:
+    # the tool boundary: every pass module loads on the first pass a pipeline names
+    from passes.registry import PASSES
 
-    return ConvertLinalgToPtoPass
-
-
-def _pto_tile_to_capacity():
-    from passes.pto_tile_to_capacity import PtoTileToCapacityPass
-
-    return PtoTileToCapacityPass
+    return PASSES[name]
 
 
-def _pto_lowering_report():
-    from passes.lowering.report import PTOLoweringReportPass
+def _target_tables() -> tuple[dict[str, type], dict[str, type]]:
+    # the tool boundary: the assembly / hex targets and frontends load when first named
+    from passes.pto_targets import FRONTENDS, TARGETS
 
-    return PTOLoweringReportPass
-
-
-def _pto_lower():
-    from passes.pto_lower import PTOLowerPass
-
-    return PTOLowerPass
+    return TARGETS, FRONTENDS
 
 
-def _pto_fuse_elementwise():
-    from passes.lowering.fusion import PTOFuseElementwisePass
-
-    return PTOFuseElementwisePass
+def _target_class(name: str) -> type:
+    return _target_tables()[0][name]
 
 
-def _pto_quantize_mx():
-    from passes.pto_quantize_mx import PtoQuantizeMxPass
-
-    return PtoQuantizeMxPass
+def _frontend_class(key: str) -> type:
+    return _target_tables()[1][key]
 
 
 def get_all_passes() -> dict[str, Callable[[], type]]:
     """Pass name -> factory returning the pass class."""
-    return {
-        "convert-linalg-to-pto": _convert_linalg_to_pto,
-        "pto-tile-to-capacity": _pto_tile_to_capacity,
-        "pto-lower": _pto_lower,
-        "pto-form-bundles": _pto_form_bundles,
-        "pto-assign-registers": _pto_assign_registers,
-        "pto-lowering-report": _pto_lowering_report,
-        "pto-quantize-mx": _pto_quantize_mx,
-        "pto-fuse-elementwise": _pto_fuse_elementwise,
-    }
-
-
-def _pto_target(name: str):
-    def factory():
-        from passes.pto_targets import PTOAsmTarget, PTOBinTarget
-
-        return {"pto-asm": PTOAsmTarget, "pto-bin": PTOBinTarget}[name]
-
-    return factory
-
-
-def _pto_frontend(key: str):
-    def factory():
-        from passes.pto_targets import FRONTENDS
-
-        return FRONTENDS[key]
-
-    return factory
-
-
-def _pto_form_bundles():
-    from passes.pto_form_bundles import PTOFormBundlesPass
-
-    return PTOFormBundlesPass
-
-
-def _pto_assign_registers():
-    from passes.pto_assign_registers import PTOAssignRegistersPass
-
-    return PTOAssignRegistersPass
+    return {name: partial(_pass_class, name) for name in PASS_NAMES}
 
 
 def get_all_targets() -> dict[str, Callable[[], type]]:
     """Target name -> factory returning the xDSL ``Target`` class."""
-    return {"pto-asm": _pto_target("pto-asm"), "pto-bin": _pto_target("pto-bin")}
+    return {name: partial(_target_class, name) for name in TARGET_NAMES}
 
 
 def get_all_frontends() -> dict[str, Callable[[], type]]:
     """Frontend key (``-f`` name or input file extension) -> factory of the ``Frontend``."""
-    return {k: _pto_frontend(k) for k in ("pto-asm", "pto-bin", "s", "hex")}
+    return {key: partial(_frontend_class, key) for key in FRONTEND_KEYS}

@@ -973,8 +973,7 @@ def _lowering_patterns() -> list[type[RewritePattern]]:
     """The patterns of :mod:`passes.lowering` modules: convolution / pooling / padding
     normalisations (into matmul chains and elementwise generics), batched matmul, matmul epilogues and
     ReLU, then reductions, row/column broadcasts and transposes (after the epilogue folds:
-    a bias that folds into a CUBE op is not a broadcast add); imported lazily: those
-    modules build on this one's helpers."""
+    a bias that folds into a CUBE op is not a broadcast add)."""
 
     return [*CONVOLUTION_PATTERNS, *INTEGER_CONTRACTION_PATTERNS, BatchMatmulToLoop, *EPILOGUE_PATTERNS,
             *REDUCTION_PATTERNS, *EXPAND_PATTERNS,

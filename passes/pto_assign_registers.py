@@ -1,11 +1,11 @@
 """``pto-assign-registers``: SSA tiles -> the 64 Local tile registers (PTO-SPEC 2; D12, D16).
 
-Runs after ``pto-form-bundles`` (which leaves register fields as placeholders and marks each
+Runs after ``pto-form-blocks`` (which leaves register fields as placeholders and marks each
 block ``pto.unassigned``). Register model (docs/blocks.md):
 
 * 64 Local registers, hands T U M N of 16 (index = hand*16 + k-1, named ``t#k``..``n#k``).
 * Hand of a tile: CUBE_M16/M32 -> ``m``, CUBE_N8 -> ``n``, E8M0 (MX scales) -> ``u``,
-  everything else -> ``t`` (:func:`passes.pto_form_bundles.hand_of`).
+  everything else -> ``t`` (:func:`passes.pto_form_blocks.hand_of`).
 * Program order is the pre-order walk of each function (ops nested in ``scf.for`` bodies
   included, each body once). Function arguments are allocated at entry; an op's tile results
   when it executes, while its sources are still held (sources persist, D is a fresh
@@ -47,10 +47,10 @@ from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import PassFailedException
 
-from passes.pto_form_bundles import hand_of
+from passes.pto_form_blocks import hand_of
 from pto_dialect import isa
 from pto_dialect.attributes import TileType
-from pto_dialect.bundle import UNASSIGNED_ATTR, BlockOp, BundleCommandOp
+from pto_dialect.block_ops import UNASSIGNED_ATTR, BlockCommandOp, BlockOp
 from pto_dialect.faults import PTOFault
 from pto_dialect.geometry import TILE_CAPACITY_BYTES, core_allocation_bytes
 from pto_dialect.isa.commands import HANDS, tile_index
@@ -252,7 +252,7 @@ def write_registers(block: BlockOp, of: dict[SSAValue, int]) -> None:
     si = iter(srcs)
     di = iter(dsts)
     for cmd_op in list(block.body.block.ops):
-        assert isinstance(cmd_op, BundleCommandOp)
+        assert isinstance(cmd_op, BlockCommandOp)
         cmd = cmd_op.to_command()
         if not isinstance(cmd, isa.BIot) or cmd.pe_mode == 0:
             continue
@@ -268,7 +268,7 @@ def write_registers(block: BlockOp, of: dict[SSAValue, int]) -> None:
             if r is None:
                 raise PassFailedException("pto.block binds more destinations than it has results")
             changes["dst_hand"] = _register_of(of, r, "destination") >> 4
-        new = BundleCommandOp.from_command(cmd.replace(**changes))
+        new = BlockCommandOp.from_command(cmd.replace(**changes))
         block.body.block.insert_op_before(new, cmd_op)
         block.body.block.erase_op(cmd_op)
     block.attributes.pop(UNASSIGNED_ATTR, None)

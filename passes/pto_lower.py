@@ -6,7 +6,7 @@
    ``pto.trem`` / ``pto.tstore`` programs within the Local capacity (D10, D13, D14);
 3. ``dce`` — drop what recognition left dead (the zero ``linalg.fill`` of a folded init,
    the ``tensor.empty`` outputs of folded epilogues);
-4. ``pto-form-bundles`` — every tile op (data movement included) becomes its ``pto.block``;
+4. ``pto-form-blocks`` — every tile op (data movement included) becomes its ``pto.block``;
 5. ``pto-assign-registers`` — liveness-based Local register assignment (docs/blocks.md).
 
 The tiler sizes each tile within ``tile-bytes``; the tiles live at once must also fit the core
@@ -49,7 +49,7 @@ from passes.lowering.approximate import report_lines as approximation_lines
 from passes.lowering.report import LoweringTrace, print_lines
 from passes.lowering.tile_plans import LIVE_TILES, LOCAL_MAX_BYTES, NUM_PES, family_tile_bytes
 from passes.pto_assign_registers import assign_function, write_function_registers
-from passes.pto_form_bundles import PTOFormBundlesPass
+from passes.pto_form_blocks import PTOFormBlocksPass
 from passes.pto_tile_to_capacity import PtoTileToCapacityPass
 from pto_dialect.geometry import TILE_CAPACITY_BYTES
 
@@ -143,7 +143,7 @@ class PTOLowerPass(ModulePass):
         ).apply(ctx, work))
         step("dce", lambda: (remove_dead_tensor_inits(work), DeadCodeElimination().apply(ctx, work)))
         tiled = work.clone() if self.level == "tile" else work
-        step("pto-form-bundles", lambda: PTOFormBundlesPass().apply(ctx, work))
+        step("pto-form-blocks", lambda: PTOFormBlocksPass().apply(ctx, work))
         assigned = []
 
         def assign() -> None:

@@ -6,7 +6,7 @@
   block with scalar post-processing parameters by its ``# pseudo MV`` line (what its B.IOR
   GPRs hold, docs/blocks.md). A tile-level op left in the module, or a block whose
   registers are still unassigned (``pto.unassigned``), is an error: run ``pto-lower`` (or
-  ``pto-form-bundles`` then ``pto-assign-registers``) first. Computation that is not PTO
+  ``pto-form-blocks`` then ``pto-assign-registers``) first. Computation that is not PTO
   (a ``linalg`` op, ``math`` or ``arith`` on tensors ...) is refused first, with one line
   per op: its location and why it was not lowered (D19, :mod:`passes.lowering.leftovers`);
   a program never lowered is refused the same way.
@@ -14,7 +14,7 @@
   ``0x%08X`` (or ``0x%04X`` for a 16-bit command).
 * Frontends: ``.s`` (e.g. ``kernel.pto.s``; also ``-f pto-asm``) and ``.hex`` (also
   ``-f pto-bin``) read the text back into a module of unlinked ``pto.block`` ops
-  (:func:`pto_dialect.bundle.module_of_commands`). ``asm -> IR -> asm`` and
+  (:func:`pto_dialect.block_ops.module_of_commands`). ``asm -> IR -> asm`` and
   ``hex -> IR -> hex`` are identities on canonical text.
 """
 
@@ -33,11 +33,11 @@ from xdsl.utils.target import Target
 from passes.lowering.leftovers import check_fully_lowered
 from pto_dialect import isa
 from pto_dialect.attributes import TileType
-from pto_dialect.bundle import (
+from pto_dialect.block_ops import (
     SLOT_GPRS,
     UNASSIGNED_ATTR,
+    BlockCommandOp,
     BlockOp,
-    BundleCommandOp,
     dim_registers,
     linked_ins,
     module_of_commands,
@@ -61,9 +61,9 @@ def _blocks(module: ModuleOp) -> list[BlockOp]:
                     "pto-assign-registers (or pto-lower) before -t pto-asm/-t pto-bin"
                 )
             out.append(op)
-        elif op.name.startswith("pto.") and not isinstance(op, BundleCommandOp):
+        elif op.name.startswith("pto.") and not isinstance(op, BlockCommandOp):
             raise ValueError(
-                f"'{op.name}' has no block form yet: run pto-form-bundles and "
+                f"'{op.name}' has no block form yet: run pto-form-blocks and "
                 "pto-assign-registers (or pto-lower) before -t pto-asm/-t pto-bin"
             )
     return out
@@ -232,6 +232,8 @@ class _HexByExtension(PTOBinFrontend):
     name: ClassVar[str] = "hex"
 
 
+TARGETS: dict[str, type[Target]] = {t.name: t for t in (PTOAsmTarget, PTOBinTarget)}
+"""Target name (``-t``) -> class."""
 FRONTENDS: dict[str, type[Frontend]] = {
     "pto-asm": PTOAsmFrontend,
     "pto-bin": PTOBinFrontend,

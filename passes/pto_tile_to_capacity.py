@@ -96,6 +96,7 @@ from passes.tile_local_to_capacity import (
 from pto_dialect.attributes import PadValue, TargetProfile, TileType, element_type
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import MX_BLOCK, MX_INPUT_TYPES, TileDataType
+from pto_dialect.families import OP_OF_MNEMONIC
 from pto_dialect.geometry import (
     Layout,
     Storage,
@@ -104,7 +105,6 @@ from pto_dialect.geometry import (
     max_code,
 )
 from pto_dialect.ops import (
-    BINARY_OPS,
     BinaryTileOp,
     CubeMatrixOp,
     TGemvAccOp,
@@ -158,10 +158,6 @@ an FP32 / S32 / U32 result, F322F16 / F322BF16 for FP16 / BF16."""
 
 
 # -- TREM --------------------------------------------------------------------------------
-
-
-BINARY_TILE_OPS: dict[str, type[BinaryTileOp]] = {c.MNEMONIC: c for c in BINARY_OPS}
-"""TEPL binary instruction of each mnemonic (TREM, TADD ... TMIN)."""
 
 
 def lower_floor_mod(op: FloorModOp, tile_bytes: int, npe: int) -> None:
@@ -573,7 +569,7 @@ class PtoTileToCapacityPass(ModulePass):
             elif isinstance(o, MapOp):
                 lower_map(o, self.budget("map"), self.pes)
             elif isinstance(o, ElementwiseOp):
-                lower_binary(o, BINARY_TILE_OPS[o.mnemonic], o.dtype, binary_bytes, self.pes)
+                lower_binary(o, OP_OF_MNEMONIC[o.mnemonic], o.dtype, binary_bytes, self.pes)
             elif isinstance(o, CmpSelOp):
                 lower_cmpsel(o, self.budget("cmpsel"), self.pes)
             elif isinstance(o, ReduceOp | ExpandOp):

@@ -37,6 +37,7 @@ from pto_dialect.attributes import PadValue, SimpleEnumAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.faults import FaultKind
+from pto_dialect.isa.commands import TEPL_BY_NAME
 from pto_dialect.ops import type_name, verify_same_tiles
 from pto_dialect.predicate import PredicateTileType
 from pto_dialect.syntax import OperandListSyntax
@@ -188,20 +189,19 @@ class TileSelectOp(_CompareSelectBase):
             self._verify_scalar(role, v.type, true_t)
 
 
-def _op(base, name: str, mnemonic: str, mode: int, tiles: tuple, scalars: tuple, doc: str,
+def _op(base, name: str, mnemonic: str, tiles: tuple, scalars: tuple, doc: str,
         path: str, example: str):  # fmt: skip
+    row = TEPL_BY_NAME[mnemonic]
     fields: dict = {
-        "__doc__": f"``{name}`` — {doc} (TEPL {mode}/{13 if base is TileCompareOp else 26}, "
+        "__doc__": f"``{name}`` — {doc} (TEPL {row.mode}/{row.function}, "
         f"``{path}``). Example: ``{example}``.",
         "name": name,
-        "MODE": mode,
-        "FUNCTION": 13 if base is TileCompareOp else 26,
         "MNEMONIC": mnemonic,
         "SPEC": path,
         "TILE_ROLES": tiles,
         "SCALAR_ROLES": scalars,
-        "__annotations__": {k: ClassVar for k in ("MODE", "FUNCTION", "MNEMONIC", "SPEC",
-                                                  "TILE_ROLES", "SCALAR_ROLES")},
+        "__annotations__": {k: ClassVar for k in ("MNEMONIC", "SPEC", "TILE_ROLES",
+                                                  "SCALAR_ROLES")},
     }  # fmt: skip
     # The predicate operand and the TCMP* result are unconstrained here: verify_ names the
     # storage-kind rule in the project's diagnostic format.
@@ -214,23 +214,19 @@ def _op(base, name: str, mnemonic: str, mode: int, tiles: tuple, scalars: tuple,
 
 
 _T = "!pto.tile<8x16xf32>"
-TCmpOp = _op(TileCompareOp, "pto.tcmp", "TCMP", 0, ("lhs", "rhs"), (),
+TCmpOp = _op(TileCompareOp, "pto.tcmp", "TCMP", ("lhs", "rhs"), (),
              "p = lhs <cmode> rhs, one predicate bit per element", f"{_EW}/TCMP.asl",
              f"%p = pto.tcmp %a, %b {{cmode = #pto.cmode<lt>}} : ({_T}, {_T}) -> !pto.pred<8x16>")
-TCmpsOp = _op(TileCompareOp, "pto.tcmps", "TCMPS", 1, ("source",), ("scalar",),
+TCmpsOp = _op(TileCompareOp, "pto.tcmps", "TCMPS", ("source",), ("scalar",),
               "p = source <cmode> scalar, one predicate bit per element", f"{_TS}/TCMPS.asl",
               f"%p = pto.tcmps %a, %s : ({_T}, i64) -> !pto.pred<8x16>")
-TSelOp = _op(TileSelectOp, "pto.tsel", "TSEL", 0, ("predicate", "on_true", "on_false"), (),
+TSelOp = _op(TileSelectOp, "pto.tsel", "TSEL", ("predicate", "on_true", "on_false"), (),
              "d = predicate ? on_true : on_false (exact encodings)", f"{_EW}/TSEL.asl",
              f"%d = pto.tsel %p, %t, %f : (!pto.pred<8x16>, {_T}, {_T}) -> {_T}")
-TSelsOp = _op(TileSelectOp, "pto.tsels", "TSELS", 1, ("predicate", "on_true"), ("scalar",),
+TSelsOp = _op(TileSelectOp, "pto.tsels", "TSELS", ("predicate", "on_true"), ("scalar",),
               "d = predicate ? on_true : scalar (exact encodings)", f"{_TS}/TSELS.asl",
               f"%d = pto.tsels %p, %t, %s : (!pto.pred<8x16>, {_T}, i64) -> {_T}")  # fmt: skip
 
 COMPARE_SELECT_OPS: list[type[_CompareSelectBase]] = [TCmpOp, TCmpsOp, TSelOp, TSelsOp]
 """The compare-and-select family (TEPL 0/13, 1/13, 0/26, 1/26)."""
-COMPARE_SELECT_OP_OF_SELECTOR: dict[tuple[int, int], type[_CompareSelectBase]] = {
-    (c.MODE, c.FUNCTION): c for c in COMPARE_SELECT_OPS
-}
-"""TEPL (Mode, Function) -> op class (decoded dispatch)."""
 CompareSelectOp = _CompareSelectBase

@@ -78,8 +78,6 @@ class ConvertTileOp(OperandListSyntax, TeplTileBase):
     """Family base of the format conversions: ``d = convert(src[, scalars])`` on the valid
     rectangle, the destination of its own element type (module docstring)."""
 
-    MODE: ClassVar[int]
-    FUNCTION: ClassVar[int]
     MNEMONIC: ClassVar[str]
     SPEC: ClassVar[str]
     TYPES: ClassVar[frozenset[TileDataType]]
@@ -214,8 +212,6 @@ class TCvtOp(ConvertTileOp):
     """
 
     name = "pto.tcvt"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 27
     MNEMONIC: ClassVar[str] = "TCVT"
     SPEC: ClassVar[str] = "asl/tile/elementwise-tile-tile/format-conversion/TCVT.asl"
     TYPES: ClassVar[frozenset[TileDataType]] = frozenset(TileDataType)
@@ -272,8 +268,6 @@ class TQuantOp(ConvertTileOp):
     """
 
     name = "pto.tquant"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 10
     MNEMONIC: ClassVar[str] = "TQUANT"
     SPEC: ClassVar[str] = f"{_FMT}/TQUANT.asl"
     TYPES: ClassVar[frozenset[TileDataType]] = frozenset({T.FP32})
@@ -306,8 +300,6 @@ class TDequantOp(ConvertTileOp):
     """
 
     name = "pto.tdequant"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 11
     MNEMONIC: ClassVar[str] = "TDEQUANT"
     SPEC: ClassVar[str] = f"{_FMT}/TDEQUANT.asl"
     TYPES: ClassVar[frozenset[TileDataType]] = QUANT_INT_TYPES
@@ -327,7 +319,3 @@ class TDequantOp(ConvertTileOp):
 
 CONVERT_OPS: list[type[ConvertTileOp]] = [TCvtOp, TQuantOp, TDequantOp]
 """The format-conversion family."""
-CONVERT_OP_OF_SELECTOR: dict[tuple[int, int], type[ConvertTileOp]] = {
-    (c.MODE, c.FUNCTION): c for c in CONVERT_OPS
-}
-"""TEPL (Mode, Function) -> conversion op class (decoded dispatch)."""

@@ -3,7 +3,7 @@
 from xdsl.ir import Dialect
 
 from pto_dialect.attributes import PTO_TYPES_AND_ATTRS
-from pto_dialect.bundle import BUNDLE_OPS
+from pto_dialect.block_ops import BLOCK_OPS
 from pto_dialect.compare_ops import COMPARE_SELECT_OPS, CompareModeAttr
 from pto_dialect.convert_ops import CONVERT_OPS
 from pto_dialect.data_movement import DATA_MOVEMENT_OPS
@@ -24,7 +24,7 @@ PTO = Dialect(
     "pto",
     [
         *PTO_OPS, *ELEMENTWISE_FAMILY_OPS, *COMPARE_SELECT_OPS, *LOCAL_OPS, *GENERATOR_OPS, *DATA_MOVEMENT_OPS,
-        *TENSOR_OPS, MapOp, CmpSelOp, *TENSOR_LOCAL_OPS, *BUNDLE_OPS, *CONVERT_OPS, *TENSOR_CONVERT_OPS,
+        *TENSOR_OPS, MapOp, CmpSelOp, *TENSOR_LOCAL_OPS, *BLOCK_OPS, *CONVERT_OPS, *TENSOR_CONVERT_OPS,
         *MOVE_OPS, *GM_OPS,
     ],
     [*PTO_TYPES_AND_ATTRS, PredicateTileType, CompareModeAttr, FeatureMapAttr],

@@ -8,8 +8,8 @@
 * :class:`UnaryTileOp` — ``d = f(source)`` (``ExecuteTileUnary``,
   ``asl/tile/model/execution/unary.asl``).
 
-A member is a few lines: name, ``MNEMONIC``, ``MODE``/``FUNCTION`` (the catalog selector),
-``TYPES`` (the executable ASL set). The kernel rows live in ``interpreter.kernels``
+A member is a few lines: name, ``MNEMONIC`` (its selector is its row of the ISA catalog,
+``pto_dialect.isa.commands.TEPL_OPS``), ``TYPES`` (the executable ASL set). The kernel rows live in ``interpreter.kernels``
 (``TILE_SCALAR_ROWS``, ``UNARY_ROWS``). Diagnostics: ``'<op>' op [<FaultKind>] <operand>:
 <rule> (<refs>)``.
 """
@@ -25,7 +25,18 @@ from xdsl.irdl import irdl_op_definition, operand_def, result_def
 from pto_dialect.attributes import MaskAttr, PadValue, PadValueAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, VEC_FLOAT_TYPES, VEC_INT_TYPES, TileDataType
 from pto_dialect.faults import FaultKind
+from pto_dialect.isa.commands import TEPL_BY_NAME
 from pto_dialect.ops import TeplTileBase, type_name, verify_same_tiles
+from pto_dialect.status_rules import (
+    EXP_STATUS,
+    LOG_STATUS,
+    NO_STATUS,
+    RECIP_STATUS,
+    RSQRT_STATUS,
+    SNAN_STATUS,
+    SQRT_STATUS,
+    UnaryStatus,
+)
 from pto_dialect.syntax import DefaultsFirst, ResultTypeFirst
 
 TL = FaultKind.TILE_LEGALITY
@@ -33,10 +44,8 @@ TL = FaultKind.TILE_LEGALITY
 
 class _TeplElementwise(TeplTileBase):
     """Common base: the ``pad``/``mask`` properties, the selector constants and the
-    constructor used by the parser, the bundle decoder and the passes."""
+    constructor used by the parser, the block decoder and the passes."""
 
-    MODE: ClassVar[int]
-    FUNCTION: ClassVar[int]
     MNEMONIC: ClassVar[str]
     TYPES: ClassVar[frozenset[TileDataType]]
     TYPES_REF: ClassVar[str]
@@ -135,20 +144,24 @@ class UnaryTileOp(_TeplElementwise):
     """Family base of the unary operations (TEPL mode 0, ``ExecuteTileUnary``).
 
     Semantics: ``d[i, j] = f(source[i, j])`` on the valid rectangle, padding outside (D9).
-    Syntax: ``%d = pto.texp %src [{pad = ..., mask = ...}] : !pto.tile<...>``.
+    Syntax: ``%d = pto.texp %src [{pad = ..., mask = ...}] : !pto.tile<...>``. A member's
+    ``STATUS`` row says which numeric status flags it raises and by which rule
+    (:class:`pto_dialect.status_rules.UnaryStatus`).
     """
 
+    STATUS: ClassVar[UnaryStatus]
+
     TILE_ROLES: ClassVar[tuple[str, ...]] = ("source",)
-    MODE: ClassVar[int] = 0
 
     source = operand_def(TileType)
     result = result_def(TileType)
 
 
-_CLASSVARS = {k: ClassVar for k in ("MODE", "FUNCTION", "MNEMONIC", "TYPES", "TYPES_REF", "SPEC")}
+_CLASSVARS = {k: ClassVar for k in ("MNEMONIC", "TYPES", "TYPES_REF", "SPEC")}
 
 
-def _scalar_op(name: str, mnemonic: str, function: int, types, doc: str, path: str):
+def _scalar_op(name: str, mnemonic: str, types, doc: str, path: str):
+    function = TEPL_BY_NAME[mnemonic].function
     cls = type(
         f"{mnemonic[0]}{mnemonic[1:].capitalize()}Op",
         (TileScalarOp,),
@@ -156,8 +169,6 @@ def _scalar_op(name: str, mnemonic: str, function: int, types, doc: str, path: s
             "__doc__": f"``{name}`` — {doc} (TEPL 1/{function}, ``{path}``). Example: "
             f"``%d = {name} %a, %s : !pto.tile<8x16xsi32>, i64``.",
             "name": name,
-            "MODE": 1,
-            "FUNCTION": function,
             "MNEMONIC": mnemonic,
             "TYPES": types,
             "SPEC": path,
@@ -167,7 +178,9 @@ def _scalar_op(name: str, mnemonic: str, function: int, types, doc: str, path: s
     return irdl_op_definition(cls)
 
 
-def _unary_op(name: str, mnemonic: str, function: int, types, ref: str, doc: str, path: str):
+def _unary_op(name: str, mnemonic: str, types, ref: str, status: UnaryStatus, doc: str,
+              path: str):
+    function = TEPL_BY_NAME[mnemonic].function
     cls = type(
         f"{mnemonic[0]}{mnemonic[1:].capitalize()}Op",
         (UnaryTileOp,),
@@ -175,12 +188,12 @@ def _unary_op(name: str, mnemonic: str, function: int, types, ref: str, doc: str
             "__doc__": f"``{name}`` — {doc} (TEPL 0/{function}, ``{path}``). Example: "
             f"``%d = {name} %a : !pto.tile<8x16xf32>``.",
             "name": name,
-            "FUNCTION": function,
             "MNEMONIC": mnemonic,
             "TYPES": types,
             "TYPES_REF": f"PTO-SPEC 5, {ref}",
+            "STATUS": status,
             "SPEC": path,
-            "__annotations__": _CLASSVARS,
+            "__annotations__": {**_CLASSVARS, "STATUS": ClassVar},
         },
     )
     return irdl_op_definition(cls)
@@ -190,18 +203,18 @@ _TS = "asl/tile/tile-scalar-and-immediate"
 _A = VEC_ARITH_TYPES
 _I = VEC_INT_TYPES
 TILE_SCALAR_OPS: list[type[TileScalarOp]] = [
-    _scalar_op("pto.tadds", "TADDS", 0, _A, "d = a + s (integers wrap; floats RNE)", f"{_TS}/arithmetic/TADDS.asl"),
-    _scalar_op("pto.tsubs", "TSUBS", 1, _A, "d = a - s (tile minus scalar)", f"{_TS}/arithmetic/TSUBS.asl"),
-    _scalar_op("pto.tmuls", "TMULS", 2, _A, "d = a * s", f"{_TS}/arithmetic/TMULS.asl"),
-    _scalar_op("pto.tdivs", "TDIVS", 3, _A, "d = a / s (integer zero scalar faults)", f"{_TS}/arithmetic/TDIVS.asl"),
-    _scalar_op("pto.trems", "TREMS", 4, _A, "d = a floor-mod s (D7, D8)", f"{_TS}/arithmetic/TREMS.asl"),
-    _scalar_op("pto.tands", "TANDS", 6, _I, "d = a & s", f"{_TS}/logical/TANDS.asl"),
-    _scalar_op("pto.tors", "TORS", 7, _I, "d = a | s", f"{_TS}/logical/TORS.asl"),
-    _scalar_op("pto.txors", "TXORS", 8, _I, "d = a ^ s", f"{_TS}/logical/TXORS.asl"),
-    _scalar_op("pto.tshls", "TSHLS", 9, _I, "d = a << (s & (W-1))", f"{_TS}/logical/TSHLS.asl"),
-    _scalar_op("pto.tshrs", "TSHRS", 10, _I, "d = a >> (s & (W-1)), arithmetic if signed", f"{_TS}/logical/TSHRS.asl"),
-    _scalar_op("pto.tmaxs", "TMAXS", 11, _A, "d = max(a, s) (TMAX NaN / signed-zero rules)", f"{_TS}/arithmetic/TMAXS.asl"),
-    _scalar_op("pto.tmins", "TMINS", 12, _A, "d = min(a, s) (TMIN NaN / signed-zero rules)", f"{_TS}/arithmetic/TMINS.asl"),
+    _scalar_op("pto.tadds", "TADDS", _A, "d = a + s (integers wrap; floats RNE)", f"{_TS}/arithmetic/TADDS.asl"),
+    _scalar_op("pto.tsubs", "TSUBS", _A, "d = a - s (tile minus scalar)", f"{_TS}/arithmetic/TSUBS.asl"),
+    _scalar_op("pto.tmuls", "TMULS", _A, "d = a * s", f"{_TS}/arithmetic/TMULS.asl"),
+    _scalar_op("pto.tdivs", "TDIVS", _A, "d = a / s (integer zero scalar faults)", f"{_TS}/arithmetic/TDIVS.asl"),
+    _scalar_op("pto.trems", "TREMS", _A, "d = a floor-mod s (D7, D8)", f"{_TS}/arithmetic/TREMS.asl"),
+    _scalar_op("pto.tands", "TANDS", _I, "d = a & s", f"{_TS}/logical/TANDS.asl"),
+    _scalar_op("pto.tors", "TORS", _I, "d = a | s", f"{_TS}/logical/TORS.asl"),
+    _scalar_op("pto.txors", "TXORS", _I, "d = a ^ s", f"{_TS}/logical/TXORS.asl"),
+    _scalar_op("pto.tshls", "TSHLS", _I, "d = a << (s & (W-1))", f"{_TS}/logical/TSHLS.asl"),
+    _scalar_op("pto.tshrs", "TSHRS", _I, "d = a >> (s & (W-1)), arithmetic if signed", f"{_TS}/logical/TSHRS.asl"),
+    _scalar_op("pto.tmaxs", "TMAXS", _A, "d = max(a, s) (TMAX NaN / signed-zero rules)", f"{_TS}/arithmetic/TMAXS.asl"),
+    _scalar_op("pto.tmins", "TMINS", _A, "d = min(a, s) (TMIN NaN / signed-zero rules)", f"{_TS}/arithmetic/TMINS.asl"),
 ]  # fmt: skip
 """The tile-scalar family (TEPL mode 1, functions 0-12)."""
 
@@ -209,15 +222,15 @@ _EW = "asl/tile/elementwise-tile-tile"
 _VA = "TileVecArithmeticDataTypeSupported"
 _FE = "TileFloatingElementwiseDataTypeSupported"
 UNARY_OPS: list[type[UnaryTileOp]] = [
-    _unary_op("pto.tabs", "TABS", 15, _A, _VA, "d = |a| (float: sign bit cleared; INT_MIN wraps)", f"{_EW}/logical/TABS.asl"),
-    _unary_op("pto.tnot", "TNOT", 16, _I, "TileVecScalarIntegerDataTypeSupported", "d = ~a", f"{_EW}/logical/TNOT.asl"),
-    _unary_op("pto.tneg", "TNEG", 17, _A, _VA, "d = -a (float: sign bit flipped; integers wrap)", f"{_EW}/logical/TNEG.asl"),
-    _unary_op("pto.texp", "TEXP", 18, VEC_FLOAT_TYPES, _FE, "d = e^a", f"{_EW}/transcendental/TEXP.asl"),
-    _unary_op("pto.tlog", "TLOG", 19, VEC_FLOAT_TYPES, _FE, "d = ln a", f"{_EW}/transcendental/TLOG.asl"),
-    _unary_op("pto.trecip", "TRECIP", 20, VEC_FLOAT_TYPES, _FE, "d = 1 / a", f"{_EW}/transcendental/TRECIP.asl"),
-    _unary_op("pto.tsqrt", "TSQRT", 21, VEC_FLOAT_TYPES, _FE, "d = sqrt(a)", f"{_EW}/transcendental/TSQRT.asl"),
-    _unary_op("pto.trsqrt", "TRSQRT", 22, VEC_FLOAT_TYPES, _FE, "d = 1 / sqrt(a)", f"{_EW}/transcendental/TRSQRT.asl"),
-    _unary_op("pto.trelu", "TRELU", 23, _A, _VA, "d = max(a, 0) (-0 -> +0, NaN -> canonical NaN)", f"{_EW}/logical/TRELU.asl"),
+    _unary_op("pto.tabs", "TABS", _A, _VA, NO_STATUS, "d = |a| (float: sign bit cleared; INT_MIN wraps)", f"{_EW}/logical/TABS.asl"),
+    _unary_op("pto.tnot", "TNOT", _I, "TileVecScalarIntegerDataTypeSupported", NO_STATUS, "d = ~a", f"{_EW}/logical/TNOT.asl"),
+    _unary_op("pto.tneg", "TNEG", _A, _VA, NO_STATUS, "d = -a (float: sign bit flipped; integers wrap)", f"{_EW}/logical/TNEG.asl"),
+    _unary_op("pto.texp", "TEXP", VEC_FLOAT_TYPES, _FE, EXP_STATUS, "d = e^a", f"{_EW}/transcendental/TEXP.asl"),
+    _unary_op("pto.tlog", "TLOG", VEC_FLOAT_TYPES, _FE, LOG_STATUS, "d = ln a", f"{_EW}/transcendental/TLOG.asl"),
+    _unary_op("pto.trecip", "TRECIP", VEC_FLOAT_TYPES, _FE, RECIP_STATUS, "d = 1 / a", f"{_EW}/transcendental/TRECIP.asl"),
+    _unary_op("pto.tsqrt", "TSQRT", VEC_FLOAT_TYPES, _FE, SQRT_STATUS, "d = sqrt(a)", f"{_EW}/transcendental/TSQRT.asl"),
+    _unary_op("pto.trsqrt", "TRSQRT", VEC_FLOAT_TYPES, _FE, RSQRT_STATUS, "d = 1 / sqrt(a)", f"{_EW}/transcendental/TRSQRT.asl"),
+    _unary_op("pto.trelu", "TRELU", _A, _VA, SNAN_STATUS, "d = max(a, 0) (-0 -> +0, NaN -> canonical NaN)", f"{_EW}/logical/TRELU.asl"),
 ]  # fmt: skip
 """The unary family (TEPL mode 0, functions 15-23)."""
 
@@ -239,8 +252,6 @@ class TFmaOp(_TeplElementwise):
     """
 
     name = "pto.tfma"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 28
     MNEMONIC: ClassVar[str] = "TFMA"
     TYPES: ClassVar[frozenset[TileDataType]] = VEC_ARITH_TYPES
     TYPES_REF: ClassVar[str] = "PTO-SPEC 5, TileFusedMultiplyAddDataTypeSupported"
@@ -269,8 +280,6 @@ class TExpandsOp(_TeplElementwise):
     """
 
     name = "pto.texpands"
-    MODE: ClassVar[int] = 1
-    FUNCTION: ClassVar[int] = 27
     MNEMONIC: ClassVar[str] = "TEXPANDS"
     TYPES: ClassVar[frozenset[TileDataType]] = VEC_ARITH_TYPES
     TYPES_REF: ClassVar[str] = "PTO-SPEC 5, TEXPANDS.asl"
@@ -290,9 +299,5 @@ FILL_OPS: list[type[_TeplElementwise]] = [TExpandsOp]
 ELEMENTWISE_FAMILY_OPS: list[type[_TeplElementwise]] = [
     *TILE_SCALAR_OPS, *UNARY_OPS, *TERNARY_OPS, *FILL_OPS
 ]  # fmt: skip
-ELEMENTWISE_OP_OF_SELECTOR: dict[tuple[int, int], type[_TeplElementwise]] = {
-    (c.MODE, c.FUNCTION): c for c in ELEMENTWISE_FAMILY_OPS
-}
-"""TEPL (Mode, Function) -> tile-level op class of these families (decoded dispatch)."""
 
 TeplElementwiseOp = _TeplElementwise

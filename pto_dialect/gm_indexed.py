@@ -9,7 +9,7 @@ table too large for a tile: a gather reads its rows at byte displacements ``row 
 returns the updated tensor (value semantics, like ``pto.tstore``). Every op is a small subclass of
 :class:`GlobalMemoryOp` and one row per concern table: the kernel
 (``interpreter.kernels.indexed``), the encoding (``isa.TLSU_FUNCTIONS``), the block former
-(``passes.pto_form_bundles.FORMERS``), the decoded dispatch (:data:`GM_OP_OF_FUNCTION`).
+(``passes.pto_form_blocks.FORMERS``), the decoded dispatch (``pto_dialect.families.op_of_selector``).
 
 Syntax (one form for all)::
 
@@ -54,7 +54,7 @@ from xdsl.traits import Pure
 from pto_dialect.attributes import MaskAttr, PadValue, PadValueAttr, TileType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Storage
-from pto_dialect.isa.commands import PE_MODE_MASKS
+from pto_dialect.isa.commands import PE_MODE_MASKS, BlockFamily
 from pto_dialect.ops import PTOOp, type_name
 from pto_dialect.predicate import PredicateTileType
 from pto_dialect.syntax import OperandListSyntax
@@ -93,7 +93,7 @@ class GlobalMemoryOp(OperandListSyntax, PTOOp):
       updated GM tensor (``gm_out``).
     """
 
-    FUNCTION: ClassVar[int]
+    BLOCK_FAMILY: ClassVar[BlockFamily | None] = BlockFamily.TLSU
     MNEMONIC: ClassVar[str]
     SPEC: ClassVar[str]
     ROLES: ClassVar[tuple[str, ...]] = ()
@@ -221,7 +221,6 @@ class MGatherOp(GatherOp):
     """
 
     name = "pto.mgather"
-    FUNCTION: ClassVar[int] = 4
     MNEMONIC: ClassVar[str] = "MGATHER"
     SPEC: ClassVar[str] = "asl/tile/memory-and-data-movement/irregular/MGATHER.asl"
     ROLES: ClassVar[tuple[str, ...]] = ("index",)
@@ -249,7 +248,6 @@ class MGatherMaskOp(GatherOp):
     """
 
     name = "pto.mgather_mask"
-    FUNCTION: ClassVar[int] = 6
     MNEMONIC: ClassVar[str] = "MGATHER_MASK"
     SPEC: ClassVar[str] = "asl/tile/memory-and-data-movement/irregular/MGATHER_MASK.asl"
     ROLES: ClassVar[tuple[str, ...]] = ("index", "mask")
@@ -285,7 +283,6 @@ class MGatherCasOp(GatherOp):
     """
 
     name = "pto.mgather_cas"
-    FUNCTION: ClassVar[int] = 8
     MNEMONIC: ClassVar[str] = "MGATHER_CAS"
     SPEC: ClassVar[str] = "asl/tile/memory-and-data-movement/irregular/MGATHER_CAS.asl"
     ROLES: ClassVar[tuple[str, ...]] = ("index", "expected", "replacement")
@@ -334,7 +331,6 @@ class MScatterOp(ScatterOp):
     """
 
     name = "pto.mscatter"
-    FUNCTION: ClassVar[int] = 5
     MNEMONIC: ClassVar[str] = "MSCATTER"
     SPEC: ClassVar[str] = "asl/tile/memory-and-data-movement/irregular/MSCATTER.asl"
     ROLES: ClassVar[tuple[str, ...]] = ("index",)
@@ -362,7 +358,6 @@ class MScatterMaskOp(ScatterOp):
     """
 
     name = "pto.mscatter_mask"
-    FUNCTION: ClassVar[int] = 7
     MNEMONIC: ClassVar[str] = "MSCATTER_MASK"
     SPEC: ClassVar[str] = "asl/tile/memory-and-data-movement/irregular/MSCATTER_MASK.asl"
     ROLES: ClassVar[tuple[str, ...]] = ("index", "mask")
@@ -398,7 +393,6 @@ class TPrefetchOp(GlobalMemoryOp):
     """
 
     name = "pto.tprefetch"
-    FUNCTION: ClassVar[int] = 3
     MNEMONIC: ClassVar[str] = "TPREFETCH"
     SPEC: ClassVar[str] = "asl/tile/memory-and-data-movement/regular/TPREFETCH.asl"
     gm = operand_def()
@@ -443,7 +437,6 @@ class GMovOp(GlobalMemoryOp):
     """
 
     name = "pto.gmov"
-    FUNCTION: ClassVar[int] = 13
     MNEMONIC: ClassVar[str] = "GMOV"
     SPEC: ClassVar[str] = "asl/tile/memory-and-data-movement/pe-movement/GMOV.asl"
     src = operand_def(TileType)
@@ -496,18 +489,16 @@ FOOTPRINT_ATTR = "pto.footprint"
 GM_OPS: list[type[GlobalMemoryOp]] = [TPrefetchOp, MGatherOp, MScatterOp, MGatherMaskOp,
                                       MScatterMaskOp, MGatherCasOp, GMovOp]  # fmt: skip
 """The global-memory TLSU operations (joins the op registry ``pto_dialect.families``)."""
-GM_OP_OF_FUNCTION: dict[int, type[GlobalMemoryOp]] = {c.FUNCTION: c for c in GM_OPS}
-"""TLSU Function -> op class (the decoded-dispatch row)."""
 
 
-# ---- linked blocks (pto_dialect.bundle: the decoded-dispatch row) ----------------------------
-def gm_op_of(block, s) -> GlobalMemoryOp:
-    """The detached op equivalent to a linked global-memory block (``block``: a
-    ``pto.block``; ``s``: its :class:`~pto_dialect.isa.BlockSummary`). Operands are fresh values
+# ---- linked blocks (pto_dialect.block_ops: the decoded-dispatch row) ----------------------------
+def gm_op_of(block, s, cls: type[GlobalMemoryOp]) -> GlobalMemoryOp:
+    """The detached ``cls`` op equivalent to a linked global-memory block (``block``: a
+    ``pto.block``; ``s``: its :class:`~pto_dialect.isa.BlockSummary`; ``cls``: the op class its
+    BSTART selects, ``pto_dialect.block_ops.op_class_of``). Operands are fresh values
     of the block's operand types: MGATHER* ``(gm, base, index[, mask | expected, replacement])``,
     MSCATTER* ``(data, gm, base, index[, mask])``, TPREFETCH ``(gm, base, row_stride)``, GMOV
     ``(src)``. Raises :class:`PTOFault` (TileLegality) when the block's operands do not fit."""
-    cls = GM_OP_OF_FUNCTION[s.start.function]
     ins, outs = [v.type for v in block.ins], [r.type for r in block.outs]
     defn = cls.get_irdl_definition()
     if len(ins) != len(defn.operands) or len(outs) != len(defn.results):

@@ -62,6 +62,7 @@ from pto_dialect.datatypes import (
 )
 from pto_dialect.faults import FaultKind
 from pto_dialect.geometry import Layout, Location, Storage
+from pto_dialect.isa.commands import BlockFamily, CatalogField
 from pto_dialect.postprocess import (
     FP32_ACC_PRE_QUANT_MODES,
     PRE_QUANT_MODES,
@@ -109,7 +110,14 @@ def type_name(t: Attribute) -> str:
 
 
 class PTOOp(IRDLOperation):
-    """Common base: diagnostics in the project's format."""
+    """Common base: diagnostics in the project's format, and the ISA selector of an op with a
+    block form: the op names its ``BLOCK_FAMILY`` and catalog ``MNEMONIC``; ``MODE`` and
+    ``FUNCTION`` are read from its row of the ISA catalog (:mod:`pto_dialect.isa.commands`)."""
+
+    BLOCK_FAMILY: ClassVar[BlockFamily | None] = None
+    MNEMONIC: ClassVar[str]
+    MODE: ClassVar[int] = CatalogField("mode")  # type: ignore[assignment]
+    FUNCTION: ClassVar[int] = CatalogField("function")  # type: ignore[assignment]
 
     def fault(self, kind: FaultKind, what: str, refs: str) -> VerifyException:
         return VerifyException(f"'{self.name}' op [{kind}] {what} ({refs})")
@@ -127,6 +135,7 @@ class TeplTileBase(PTOOp):
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
 
+    BLOCK_FAMILY: ClassVar[BlockFamily | None] = BlockFamily.TEPL
     PROPERTY_DEFAULTS: ClassVar[dict[str, Attribute]] = {
         "pad": PadValueAttr(PadValue.NULL),
         "mask": MaskAttr("1111"),
@@ -162,9 +171,9 @@ class CubeMatrixOp(PTOOp):
             : (operand types) -> result type(s)
     """
 
-    FUNCTION: ClassVar[int]
-    BSTART: ClassVar[str]
-    """BSTART mnemonic suffix, e.g. ``TGEMVMX.BIAS`` (PTO-SPEC 3.1)."""
+    BLOCK_FAMILY: ClassVar[BlockFamily | None] = BlockFamily.CUBE
+    BSTART: ClassVar[str] = CatalogField("mnemonic")  # type: ignore[assignment]
+    """BSTART mnemonic suffix, e.g. ``TGEMVMX.BIAS`` (PTO-SPEC 3.1), from the catalog row."""
 
     row_max_in = opt_operand_def(TileType)
     quant = opt_operand_def(TileType)
@@ -426,8 +435,7 @@ class TGemvMxBiasOp(CubeMatrixOp):
     """
 
     name = "pto.tgemv_mx_bias"
-    FUNCTION: ClassVar[int] = 21
-    BSTART: ClassVar[str] = "TGEMVMX.BIAS"
+    MNEMONIC: ClassVar[str] = "TGEMV_MX_BIAS"
 
     a = operand_def(TileType)
     a_scale = opt_operand_def(TileType)
@@ -463,8 +471,7 @@ class TMatmulOp(CubeMatrixOp):
     """
 
     name = "pto.tmatmul"
-    FUNCTION: ClassVar[int] = 0
-    BSTART: ClassVar[str] = "TMATMUL"
+    MNEMONIC: ClassVar[str] = "TMATMUL"
     a = operand_def(TileType)
     b = operand_def(TileType)
 
@@ -477,8 +484,7 @@ class TMatmulBiasOp(CubeMatrixOp):
     """
 
     name = "pto.tmatmul_bias"
-    FUNCTION: ClassVar[int] = 1
-    BSTART: ClassVar[str] = "TMATMUL.BIAS"
+    MNEMONIC: ClassVar[str] = "TMATMUL_BIAS"
     a = operand_def(TileType)
     b = operand_def(TileType)
     bias = operand_def(TileType)
@@ -492,8 +498,7 @@ class TMatmulAccOp(CubeMatrixOp):
     """
 
     name = "pto.tmatmul_acc"
-    FUNCTION: ClassVar[int] = 2
-    BSTART: ClassVar[str] = "TMATMUL.ACC"
+    MNEMONIC: ClassVar[str] = "TMATMUL_ACC"
     c = operand_def(TileType)
     a = operand_def(TileType)
     b = operand_def(TileType)
@@ -507,8 +512,7 @@ class TMatmulMxOp(CubeMatrixOp):
     """
 
     name = "pto.tmatmul_mx"
-    FUNCTION: ClassVar[int] = 4
-    BSTART: ClassVar[str] = "TMATMULMX"
+    MNEMONIC: ClassVar[str] = "TMATMUL_MX"
     a = operand_def(TileType)
     a_scale = opt_operand_def(TileType)
     b = operand_def(TileType)
@@ -523,8 +527,7 @@ class TMatmulMxBiasOp(CubeMatrixOp):
     """
 
     name = "pto.tmatmul_mx_bias"
-    FUNCTION: ClassVar[int] = 5
-    BSTART: ClassVar[str] = "TMATMULMX.BIAS"
+    MNEMONIC: ClassVar[str] = "TMATMUL_MX_BIAS"
     a = operand_def(TileType)
     a_scale = opt_operand_def(TileType)
     b = operand_def(TileType)
@@ -540,8 +543,7 @@ class TMatmulMxAccOp(CubeMatrixOp):
     """
 
     name = "pto.tmatmul_mx_acc"
-    FUNCTION: ClassVar[int] = 6
-    BSTART: ClassVar[str] = "TMATMULMX.ACC"
+    MNEMONIC: ClassVar[str] = "TMATMUL_MX_ACC"
     c = operand_def(TileType)
     a = operand_def(TileType)
     a_scale = opt_operand_def(TileType)
@@ -558,8 +560,7 @@ class TGemvOp(CubeMatrixOp):
     """
 
     name = "pto.tgemv"
-    FUNCTION: ClassVar[int] = 16
-    BSTART: ClassVar[str] = "TGEMV"
+    MNEMONIC: ClassVar[str] = "TGEMV"
     a = operand_def(TileType)
     b = operand_def(TileType)
 
@@ -572,8 +573,7 @@ class TGemvBiasOp(CubeMatrixOp):
     """
 
     name = "pto.tgemv_bias"
-    FUNCTION: ClassVar[int] = 17
-    BSTART: ClassVar[str] = "TGEMV.BIAS"
+    MNEMONIC: ClassVar[str] = "TGEMV_BIAS"
     a = operand_def(TileType)
     b = operand_def(TileType)
     bias = operand_def(TileType)
@@ -587,8 +587,7 @@ class TGemvAccOp(CubeMatrixOp):
     """
 
     name = "pto.tgemv_acc"
-    FUNCTION: ClassVar[int] = 18
-    BSTART: ClassVar[str] = "TGEMV.ACC"
+    MNEMONIC: ClassVar[str] = "TGEMV_ACC"
     c = operand_def(TileType)
     a = operand_def(TileType)
     b = operand_def(TileType)
@@ -602,8 +601,7 @@ class TGemvMxOp(CubeMatrixOp):
     """
 
     name = "pto.tgemv_mx"
-    FUNCTION: ClassVar[int] = 20
-    BSTART: ClassVar[str] = "TGEMVMX"
+    MNEMONIC: ClassVar[str] = "TGEMV_MX"
     a = operand_def(TileType)
     a_scale = opt_operand_def(TileType)
     b = operand_def(TileType)
@@ -619,8 +617,7 @@ class TGemvMxAccOp(CubeMatrixOp):
     """
 
     name = "pto.tgemv_mx_acc"
-    FUNCTION: ClassVar[int] = 22
-    BSTART: ClassVar[str] = "TGEMVMX.ACC"
+    MNEMONIC: ClassVar[str] = "TGEMV_MX_ACC"
     c = operand_def(TileType)
     a = operand_def(TileType)
     a_scale = opt_operand_def(TileType)
@@ -1009,14 +1006,12 @@ def _expect_row_major(
 class BinaryTileOp(TeplTileBase):
     """Family base of the binary elementwise tile-tile operations (PTO-SPEC 5).
 
-    Members set ``name``, the TEPL selector (``MODE``, ``FUNCTION``), the BSTART mnemonic,
-    the operand ``ROLES`` used in diagnostics and the legal ``TYPES``. Syntax::
+    Members set ``name``, the catalog ``MNEMONIC`` (the TEPL selector ``MODE``, ``FUNCTION`` is
+    read from its catalog row), the operand ``ROLES`` used in diagnostics and the legal ``TYPES``. Syntax::
 
         %d = pto.<op> %lhs, %rhs [{pad = #pto.pad<zero>, mask = #pto.mask<1111>}] : !pto.tile<...>
     """
 
-    MODE: ClassVar[int]
-    FUNCTION: ClassVar[int]
     MNEMONIC: ClassVar[str]
     ROLES: ClassVar[tuple[str, str]] = ("lhs", "rhs")
     TYPES: ClassVar[frozenset[TileDataType]]
@@ -1141,8 +1136,6 @@ class TRemOp(BinaryTileOp):
     """
 
     name = "pto.trem"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 4
     MNEMONIC: ClassVar[str] = "TREM"
     ROLES: ClassVar[tuple[str, str]] = ("dividend", "divisor")
     TYPES: ClassVar[frozenset[TileDataType]] = TREM_TYPES
@@ -1175,8 +1168,6 @@ class TAddOp(_VecBinaryOp):
     ``%r = pto.tadd %a, %b : !pto.tile<8x16xf32>``."""
 
     name = "pto.tadd"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 0
     MNEMONIC: ClassVar[str] = "TADD"
 
 
@@ -1186,8 +1177,6 @@ class TSubOp(_VecBinaryOp):
     ``%r = pto.tsub %a, %b : !pto.tile<8x16xsi32>``."""
 
     name = "pto.tsub"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 1
     MNEMONIC: ClassVar[str] = "TSUB"
 
 
@@ -1197,8 +1186,6 @@ class TMulOp(_VecBinaryOp):
     ``%r = pto.tmul %a, %b : !pto.tile<8x16xf16>``."""
 
     name = "pto.tmul"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 2
     MNEMONIC: ClassVar[str] = "TMUL"
 
 
@@ -1208,8 +1195,6 @@ class TDivOp(_VecBinaryOp):
     ``%r = pto.tdiv %a, %b : !pto.tile<8x16xf32>``."""
 
     name = "pto.tdiv"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 3
     MNEMONIC: ClassVar[str] = "TDIV"
     ROLES: ClassVar[tuple[str, str]] = ("dividend", "divisor")
 
@@ -1220,8 +1205,6 @@ class TMaxOp(_VecBinaryOp):
     ``%r = pto.tmax %a, %b : !pto.tile<8x16xbf16>``."""
 
     name = "pto.tmax"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 11
     MNEMONIC: ClassVar[str] = "TMAX"
 
 
@@ -1231,8 +1214,6 @@ class TMinOp(_VecBinaryOp):
     ``%r = pto.tmin %a, %b : !pto.tile<8x16xui16>``."""
 
     name = "pto.tmin"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 12
     MNEMONIC: ClassVar[str] = "TMIN"
 
 
@@ -1251,8 +1232,6 @@ class TAndOp(_VecBitwiseOp):
     ``%r = pto.tand %a, %b : !pto.tile<8x16xsi32>``."""
 
     name = "pto.tand"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 6
     MNEMONIC: ClassVar[str] = "TAND"
 
 
@@ -1262,8 +1241,6 @@ class TOrOp(_VecBitwiseOp):
     ``%r = pto.tor %a, %b : !pto.tile<8x16xui16>``."""
 
     name = "pto.tor"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 7
     MNEMONIC: ClassVar[str] = "TOR"
 
 
@@ -1273,8 +1250,6 @@ class TXorOp(_VecBitwiseOp):
     ``%r = pto.txor %a, %b : !pto.tile<16x8xsi8>``."""
 
     name = "pto.txor"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 8
     MNEMONIC: ClassVar[str] = "TXOR"
 
 
@@ -1285,8 +1260,6 @@ class TShlOp(_VecBitwiseOp):
     ``%r = pto.tshl %a, %b : !pto.tile<8x16xui32>``."""
 
     name = "pto.tshl"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 9
     MNEMONIC: ClassVar[str] = "TSHL"
     ROLES: ClassVar[tuple[str, str]] = ("lhs", "count")
 
@@ -1298,8 +1271,6 @@ class TShrOp(_VecBitwiseOp):
     ``%r = pto.tshr %a, %b : !pto.tile<8x16xsi16>``."""
 
     name = "pto.tshr"
-    MODE: ClassVar[int] = 0
-    FUNCTION: ClassVar[int] = 10
     MNEMONIC: ClassVar[str] = "TSHR"
     ROLES: ClassVar[tuple[str, str]] = ("lhs", "count")
 

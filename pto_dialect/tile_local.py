@@ -13,7 +13,7 @@ Three family bases on one common base (families are tables, not copies):
 * :class:`GeneratorTileOp` (its own base: no tile source, two i64 B.IOR parameters) — TCI,
   TTRI (TEPL 3/6, 3/7; ``asl/tile/model/execution/generation.asl``).
 
-A member is a row: its selector (``MODE``, ``FUNCTION``), ``MNEMONIC``, operand ``SOURCES``
+A member is a row: its ``MNEMONIC`` (its selector is its ISA catalog row), operand ``SOURCES``
 (roles in B.IOT stream order), its type set and the family parameters (``REDUCTION`` /
 ``OPERATION`` and ``AXIS``). Kernels are rows of ``interpreter.kernels.LOCAL_ROWS``; the
 block former, decoded dispatch and interpreter are driven by :data:`LOCAL_OPS`.
@@ -43,6 +43,7 @@ from xdsl.traits import Pure
 from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.geometry import Layout, Storage, partial_coverage_error
+from pto_dialect.isa.commands import TEPL_BY_NAME, BlockFamily
 from pto_dialect.ops import PTOOp, type_name
 from pto_dialect.syntax import FunctionType
 from pto_dialect.tile_local_base import (
@@ -130,7 +131,7 @@ class ReduceTileOp(TeplTileOp):
                         "1 x source valid columns")  # fmt: skip
 
 
-def _reduce(mnemonic: str, function: int, reduction: str, axis: str) -> type[ReduceTileOp]:
+def _reduce(mnemonic: str, reduction: str, axis: str) -> type[ReduceTileOp]:
     """One reduction row: a small subclass of :class:`ReduceTileOp`."""
     group = "row-reduction" if axis == "row" else "column-reduction"
     arg = reduction.startswith("arg")
@@ -140,7 +141,8 @@ def _reduce(mnemonic: str, function: int, reduction: str, axis: str) -> type[Red
     if axis == "col":
         rtype = "!pto.tile<2x16xui32, valid=1x5>" if arg else "!pto.tile<2x16xf32, valid=1x5>"
     doc = (
-        f"``pto.{mnemonic.lower()}`` — the {verb} of each valid {axis} (TEPL 2/{function}).\n\n"
+        f"``pto.{mnemonic.lower()}`` — the {verb} of each valid {axis} "
+        f"(TEPL 2/{TEPL_BY_NAME[mnemonic].function}).\n\n"
         f"A row of :class:`ReduceTileOp` (semantics and legality there). Example::\n\n"
         f"    %d = pto.{mnemonic.lower()} %s {{pad = #pto.pad<zero>}}\n"
         f"        : (!pto.tile<8x16xf32, valid=4x5>) -> {rtype}\n\n"
@@ -153,8 +155,6 @@ def _reduce(mnemonic: str, function: int, reduction: str, axis: str) -> type[Red
         "__doc__": doc,
         "__module__": __name__,
         "__qualname__": f"{mnemonic.title().replace('_', '')}Op",
-        "MODE": 2,
-        "FUNCTION": function,
         "MNEMONIC": mnemonic,
         "REDUCTION": reduction,
         "AXIS": axis,
@@ -166,20 +166,20 @@ def _reduce(mnemonic: str, function: int, reduction: str, axis: str) -> type[Red
 
 
 REDUCE_OPS: list[type[ReduceTileOp]] = [
-    _reduce(m, f, r, a)
-    for m, f, r, a in (
-        ("TROWSUM", 0, "sum", "row"),
-        ("TROWMAX", 1, "max", "row"),
-        ("TROWMIN", 2, "min", "row"),
-        ("TROWPROD", 3, "prod", "row"),
-        ("TROWARGMAX", 12, "argmax", "row"),
-        ("TROWARGMIN", 13, "argmin", "row"),
-        ("TCOLSUM", 16, "sum", "col"),
-        ("TCOLMAX", 17, "max", "col"),
-        ("TCOLMIN", 18, "min", "col"),
-        ("TCOLPROD", 19, "prod", "col"),
-        ("TCOLARGMAX", 28, "argmax", "col"),
-        ("TCOLARGMIN", 29, "argmin", "col"),
+    _reduce(m, r, a)
+    for m, r, a in (
+        ("TROWSUM", "sum", "row"),
+        ("TROWMAX", "max", "row"),
+        ("TROWMIN", "min", "row"),
+        ("TROWPROD", "prod", "row"),
+        ("TROWARGMAX", "argmax", "row"),
+        ("TROWARGMIN", "argmin", "row"),
+        ("TCOLSUM", "sum", "col"),
+        ("TCOLMAX", "max", "col"),
+        ("TCOLMIN", "min", "col"),
+        ("TCOLPROD", "prod", "col"),
+        ("TCOLARGMAX", "argmax", "col"),
+        ("TCOLARGMIN", "argmin", "col"),
     )
 ]
 """The twelve reductions (catalog selectors 0x040-0x043, 0x04C-0x04D, 0x050-0x053,
@@ -262,7 +262,7 @@ class ExpandTileOp(TeplTileOp):
                         "1 x result valid columns")  # fmt: skip
 
 
-def _expand(axis: str, function: int, operation: str) -> type[ExpandTileOp]:
+def _expand(axis: str, operation: str) -> type[ExpandTileOp]:
     base = "TROWEXPAND" if axis == "row" else "TCOLEXPAND"
     mnemonic = base + ("" if operation == "copy" else operation.upper())
     group = "row-expansion" if axis == "row" else "column-expansion"
@@ -274,7 +274,7 @@ def _expand(axis: str, function: int, operation: str) -> type[ExpandTileOp]:
         else f"d[r,c] = {operation}(src[r,c], b[{'r,0' if axis == 'row' else '0,c'}])"
     )  # fmt: skip
     doc = (
-        f"``pto.{mnemonic.lower()}`` — {sem} (TEPL 2/{function}).\n\n"
+        f"``pto.{mnemonic.lower()}`` — {sem} (TEPL 2/{TEPL_BY_NAME[mnemonic].function}).\n\n"
         f"A row of :class:`ExpandTileOp` (semantics and legality there). Example::\n\n"
         + (
             f"    %d = pto.{mnemonic.lower()} %b : ({bshape}) -> !pto.tile<8x16xf32, valid=4x5>\n\n"
@@ -292,8 +292,6 @@ def _expand(axis: str, function: int, operation: str) -> type[ExpandTileOp]:
         "__doc__": doc,
         "__module__": __name__,
         "__qualname__": f"{mnemonic.title()}Op",
-        "MODE": 2,
-        "FUNCTION": function,
         "MNEMONIC": mnemonic,
         "OPERATION": operation,
         "AXIS": axis,
@@ -307,9 +305,7 @@ def _expand(axis: str, function: int, operation: str) -> type[ExpandTileOp]:
 
 EXPAND_OPERATIONS = ("copy", "add", "sub", "mul", "div", "max", "min", "expdif")
 EXPAND_OPS: list[type[ExpandTileOp]] = [
-    _expand(axis, first + k, operation)
-    for axis, first in (("row", 4), ("col", 20))
-    for k, operation in enumerate(EXPAND_OPERATIONS)
+    _expand(axis, operation) for axis in ("row", "col") for operation in EXPAND_OPERATIONS
 ]
 """The sixteen expansions (catalog selectors 0x044-0x04B and 0x054-0x05B)."""
 
@@ -342,8 +338,6 @@ class TTransOp(TeplTileOp):
     """
 
     name = "pto.ttrans"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 14
     MNEMONIC: ClassVar[str] = "TTRANS"
     TYPES: ClassVar[frozenset[TileDataType]] = TRANS_TYPES
     TYPES_REF: ClassVar[str] = "TileCarrierOrMove24BaselineDataTypeSupported"
@@ -387,8 +381,6 @@ class TConcatOp(TeplTileOp):
     """
 
     name = "pto.tconcat"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 0
     MNEMONIC: ClassVar[str] = "TCONCAT"
     SOURCES: ClassVar[tuple[str, ...]] = ("left", "right")
     TYPES: ClassVar[frozenset[TileDataType]] = TRANS_TYPES
@@ -447,11 +439,12 @@ class PartialTileOp(TeplTileOp):
             raise self.fault(TL, why, self.refs("TilePartialCoverageLegal"))
 
 
-def _partial(function: int, operation: str) -> type[PartialTileOp]:
+def _partial(operation: str) -> type[PartialTileOp]:
     mnemonic = f"TPART{operation.upper()}"
     doc = (
         f"``pto.{mnemonic.lower()}`` — union {operation}: T{operation.upper()} where both "
-        f"sources cover a coordinate, a bit copy where one does (TEPL 3/{function}).\n\n"
+        f"sources cover a coordinate, a bit copy where one does "
+        f"(TEPL 3/{TEPL_BY_NAME[mnemonic].function}).\n\n"
         "A row of :class:`PartialTileOp` (semantics and legality there). Example::\n\n"
         f"    %d = pto.{mnemonic.lower()} %l, %r : (!pto.tile<8x16xsi16, valid=4x5>,\n"
         "        !pto.tile<8x16xsi16, valid=2x3>) -> !pto.tile<8x16xsi16, valid=4x5>\n\n"
@@ -459,12 +452,12 @@ def _partial(function: int, operation: str) -> type[PartialTileOp]:
         "B.IOT left, right, mask, last, ->dst<TSize>; BSTOP`` (LBs describe the destination).\n"
         f"Spec: ``asl/tile/irregular-and-complex/union/{mnemonic}.asl``."
     )
-    return define_row(PartialTileOp, __name__, mnemonic, 3, function, doc, OPERATION=operation,
+    return define_row(PartialTileOp, __name__, mnemonic, doc, OPERATION=operation,
                        SPEC=f"asl/tile/irregular-and-complex/union/{mnemonic}.asl")  # fmt: skip
 
 
 PARTIAL_OPS: list[type[PartialTileOp]] = [
-    _partial(17, "add"), _partial(18, "mul"), _partial(19, "max"), _partial(20, "min")
+    _partial("add"), _partial("mul"), _partial("max"), _partial("min")
 ]  # fmt: skip
 """TPARTADD, TPARTMUL, TPARTMAX, TPARTMIN (selectors 0x071-0x074)."""
 
@@ -484,8 +477,8 @@ LOCAL_FAMILIES: list[tuple[str, list[type[TeplTileOp]]]] = [
 ]
 """(family, op classes) of this module in documentation order, for the op-table registry
 (``pto_dialect.families.TILE_OP_FAMILIES``): every class has ``name``, ``MNEMONIC``,
-``MODE``/``FUNCTION``, ``TYPES``, ``SPEC`` and a docstring whose first line is its semantics;
-its decoded-dispatch row is ``pto_dialect.bundle.LOCAL_OP_OF_SELECTOR``."""
+``MODE``/``FUNCTION`` (from its catalog row), ``TYPES``, ``SPEC`` and a docstring whose first line is its semantics;
+its decoded dispatch is ``pto_dialect.families.op_of_selector``."""
 
 
 # ======================================================================================
@@ -507,8 +500,7 @@ class GeneratorTileOp(PTOOp):
         %d = pto.<op> [%p0, %p1] [{mask = #pto.mask<1111>}] : (i64, i64) -> !pto.tile<...>
     """
 
-    MODE: ClassVar[int]
-    FUNCTION: ClassVar[int]
+    BLOCK_FAMILY: ClassVar[BlockFamily | None] = BlockFamily.TEPL
     MNEMONIC: ClassVar[str]
     PARAMS: ClassVar[tuple[str, str]]
     TYPES: ClassVar[frozenset[TileDataType]]
@@ -588,8 +580,6 @@ class TCIOp(GeneratorTileOp):
     """
 
     name = "pto.tci"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 6
     MNEMONIC: ClassVar[str] = "TCI"
     PARAMS: ClassVar[tuple[str, str]] = ("start", "direction")
     TYPES: ClassVar[frozenset[TileDataType]] = frozenset({T.S32, T.S16, T.U32, T.U16})
@@ -614,8 +604,6 @@ class TTriOp(GeneratorTileOp):
     """
 
     name = "pto.ttri"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 7
     MNEMONIC: ClassVar[str] = "TTRI"
     PARAMS: ClassVar[tuple[str, str]] = ("diagonal", "orientation")
     TYPES: ClassVar[frozenset[TileDataType]] = frozenset({T.FP32, T.FP16, T.S32, T.S16, T.U32, T.U16})

@@ -51,8 +51,6 @@ class TeplTileOp(OperandListSyntax, TeplTileBase):
     row's ``SOURCES``), one destination (TSORT: two, ``RESULTS``), B.DATR PadValue and the PE
     mask."""
 
-    MODE: ClassVar[int]
-    FUNCTION: ClassVar[int]
     MNEMONIC: ClassVar[str]
     SOURCES: ClassVar[tuple[str, ...]] = ("src",)
     RESULTS: ClassVar[tuple[str, ...]] = ("result",)
@@ -267,16 +265,14 @@ class ParamTileOp(TeplTileOp):
         super().verify_()
 
 
-def define_row(base: type, module: str, mnemonic: str, mode: int, function: int, doc: str,
-                **consts) -> type:
-    """One family row: ``pto.<mnemonic>`` with its selector and family constants."""
+def define_row(base: type, module: str, mnemonic: str, doc: str, **consts) -> type:
+    """One family row: ``pto.<mnemonic>`` (its selector is its catalog row's) with its family
+    constants."""
     body = {
         "name": f"pto.{mnemonic.lower()}",
         "__doc__": doc,
         "__module__": module,
         "__qualname__": f"{mnemonic.title()}Op",
-        "MODE": mode,
-        "FUNCTION": function,
         "MNEMONIC": mnemonic,
         **consts,
     }

@@ -3,8 +3,8 @@
 TMOV is a TLSU operation (``BSTART.TMOV``), not a TEPL one, so it has its own small base,
 :class:`LocalMoveOp` (one source, one destination of the same descriptor, the PE mask) and
 one row, :class:`TMovOp`. Its block former, block checks and decoded dispatch are rows of
-the TLSU tables (``pto_dialect.isa.block``, ``passes.pto_form_bundles``,
-``pto_dialect.bundle``); its kernel is ``interpreter.kernels.KERNELS["TMOV"]``.
+the TLSU tables (``pto_dialect.isa.block``, ``passes.pto_form_blocks``,
+``pto_dialect.block_ops``); its kernel is ``interpreter.kernels.KERNELS["TMOV"]``.
 
 NOT modelled (no Shared register state in this project): the Shared TMOV forms of the same
 ``BSTART.TMOV`` carrier, Functions 9 ``TMOV.L2S.INSERT``, 10 ``TMOV.L2S.PUBLISH``, 11
@@ -35,6 +35,7 @@ from xdsl.traits import Pure
 from pto_dialect.attributes import MaskAttr, TileType
 from pto_dialect.faults import FaultKind
 from pto_dialect.geometry import Storage
+from pto_dialect.isa.commands import BlockFamily
 from pto_dialect.ops import PTOOp, type_name
 from pto_dialect.syntax import FunctionType
 from pto_dialect.tile_local_base import shape_text
@@ -57,7 +58,7 @@ class LocalMoveOp(PTOOp):
         %d = pto.<op> %src [{mask = #pto.mask<1100>}] : (T) -> T
     """
 
-    FUNCTION: ClassVar[int]
+    BLOCK_FAMILY: ClassVar[BlockFamily | None] = BlockFamily.TLSU
     MNEMONIC: ClassVar[str]
     SPEC: ClassVar[str]
 
@@ -127,12 +128,9 @@ class TMovOp(LocalMoveOp):
     """
 
     name = "pto.tmov"
-    FUNCTION: ClassVar[int] = 2
     MNEMONIC: ClassVar[str] = "TMOV"
     SPEC: ClassVar[str] = "asl/tile/layout-and-rearrangement/layout/TMOV.asl"
 
 
 MOVE_OPS: list[type[LocalMoveOp]] = [TMovOp]
 """The Local-to-Local TLSU moves (joins the op registry ``pto_dialect.families``)."""
-MOVE_OP_OF_FUNCTION: dict[int, type[LocalMoveOp]] = {c.FUNCTION: c for c in MOVE_OPS}
-"""TLSU Function -> Local move op class (the decoded-dispatch row)."""

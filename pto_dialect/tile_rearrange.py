@@ -42,6 +42,7 @@ from pto_dialect.datatypes import SORT_TYPES, VEC_ARITH_TYPES, TileDataType
 from pto_dialect.faults import PTOFault
 from pto_dialect.feature_map import FeatureMapAttr, descriptor_errors
 from pto_dialect.geometry import Location
+from pto_dialect.isa.commands import TEPL_BY_NAME
 from pto_dialect.ops import type_name
 from pto_dialect.tile_local_base import TL, ParamTileOp, T, TeplTileOp, define_row, shape_text
 
@@ -104,7 +105,7 @@ class IndexedTileOp(TeplTileOp):
                              f"result's {d.valid_shape[1]}", self.refs())  # fmt: skip
 
 
-def _indexed(mnemonic: str, function: int, scatter: bool) -> type[IndexedTileOp]:
+def _indexed(mnemonic: str, scatter: bool) -> type[IndexedTileOp]:
     sem = ("d[index[r,c], c] = src[r,c], the rest typed zero" if scatter
            else "d[r,c] = src[index[r,c], c]")  # fmt: skip
     src, idx, dst = (("!pto.tile<8x8xf16, valid=2x2>", "!pto.tile<8x8xui32, valid=2x2>",
@@ -112,18 +113,18 @@ def _indexed(mnemonic: str, function: int, scatter: bool) -> type[IndexedTileOp]
                      else ("!pto.tile<8x8xf16, valid=4x2>", "!pto.tile<8x8xui32, valid=2x2>",
                            "!pto.tile<8x8xf16, valid=2x2>"))  # fmt: skip
     doc = (
-        f"``pto.{mnemonic.lower()}`` — {sem} (TEPL 3/{function}).\n\n"
+        f"``pto.{mnemonic.lower()}`` — {sem} (TEPL 3/{TEPL_BY_NAME[mnemonic].function}).\n\n"
         "A row of :class:`IndexedTileOp` (semantics and legality there). Example::\n\n"
         f"    %d = pto.{mnemonic.lower()} %s, %i : ({src}, {idx}) -> {dst}\n\n"
         f"Spec: ``asl/tile/irregular-and-complex/layout/{mnemonic}.asl``."
     )
-    return define_row(IndexedTileOp, __name__, mnemonic, 3, function, doc, SCATTER=scatter,
+    return define_row(IndexedTileOp, __name__, mnemonic, doc, SCATTER=scatter,
                        FIXED_PAD="zero" if scatter else None,
                        SPEC=f"asl/tile/irregular-and-complex/layout/{mnemonic}.asl")  # fmt: skip
 
 
 INDEXED_OPS: list[type[IndexedTileOp]] = [
-    _indexed("TGATHER", 15, False), _indexed("TSCATTER", 16, True)
+    _indexed("TGATHER", False), _indexed("TSCATTER", True)
 ]  # fmt: skip
 """TGATHER, TSCATTER (selectors 0x06F, 0x070)."""
 
@@ -156,8 +157,6 @@ class TFillPadOp(ParamTileOp):
     """
 
     name = "pto.tfillpad"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 5
     MNEMONIC: ClassVar[str] = "TFILLPAD"
     PARAMS: ClassVar[tuple[str, ...]] = ("padding",)
     TYPES: ClassVar[frozenset[TileDataType]] = VEC_ARITH_TYPES
@@ -208,7 +207,7 @@ class WindowTileOp(ParamTileOp):
     0..65535, TEXTRACT: offset + d's valid extent <= src's valid extent; TINSERT: offset +
     src's valid extent <= d's valid extent (Fault_TileLegality). Bit copies.
 
-    Block form: NOT modelled (:data:`WINDOW_BLOCK_UNSOUND`): ``pto-form-bundles`` refuses
+    Block form: NOT modelled (:data:`WINDOW_BLOCK_UNSOUND`): ``pto-form-blocks`` refuses
     these ops with that reason and no decoded block maps to them.
     """
 
@@ -241,8 +240,6 @@ class TExtractOp(WindowTileOp):
     """
 
     name = "pto.textract"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 2
     MNEMONIC: ClassVar[str] = "TEXTRACT"
     SPEC: ClassVar[str] = "asl/tile/layout-and-rearrangement/layout/TEXTRACT.asl"
 
@@ -260,8 +257,6 @@ class TInsertOp(WindowTileOp):
     """
 
     name = "pto.tinsert"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 3
     MNEMONIC: ClassVar[str] = "TINSERT"
     SOURCES: ClassVar[tuple[str, ...]] = ("old", "src")
     KEEP_SOURCE: ClassVar[str | None] = "old"
@@ -326,14 +321,12 @@ class TImg2ColOp(ParamTileOp):
             filter_height = 2, filter_width = 2, padding = 99>}
             : (!pto.tile<1x4xf32, valid=1x4, mat>) -> !pto.tile<1x4xf32, valid=1x4, mat>
 
-    Block form: NOT modelled (:data:`IMG2COL_BLOCK_UNSOUND`): ``pto-form-bundles`` refuses the
+    Block form: NOT modelled (:data:`IMG2COL_BLOCK_UNSOUND`): ``pto-form-blocks`` refuses the
     op with that reason and no decoded block maps to it.
     Spec: ``asl/tile/layout-and-rearrangement/layout/TIMG2COL.asl``.
     """
 
     name = "pto.timg2col"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 4
     MNEMONIC: ClassVar[str] = "TIMG2COL"
     PARAMS: ClassVar[tuple[str, ...]] = ("pos_m", "pos_k")
     TYPES: ClassVar[frozenset[TileDataType]] = IMG2COL_TYPES
@@ -416,8 +409,6 @@ class TMrgSortOp(ParamTileOp):
     """
 
     name = "pto.tmrgsort"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 13
     MNEMONIC: ClassVar[str] = "TMRGSORT"
     SOURCES: ClassVar[tuple[str, ...]] = ("left", "right")
     PARAMS: ClassVar[tuple[str, ...]] = ("descending",)
@@ -478,8 +469,6 @@ class TSortOp(ParamTileOp):
     """
 
     name = "pto.tsort"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 12
     MNEMONIC: ClassVar[str] = "TSORT"
     PARAMS: ClassVar[tuple[str, ...]] = ("descending",)
     RESULTS: ClassVar[tuple[str, ...]] = ("result", "indices")
@@ -570,8 +559,6 @@ class THistogramOp(TeplTileOp):
     """
 
     name = "pto.thistogram"
-    MODE: ClassVar[int] = 3
-    FUNCTION: ClassVar[int] = 8
     MNEMONIC: ClassVar[str] = "THISTOGRAM"
     SOURCES: ClassVar[tuple[str, ...]] = ("src", "filter")
     TYPES: ClassVar[frozenset[TileDataType]] = frozenset({T.U16, T.U32})

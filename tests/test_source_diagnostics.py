@@ -112,7 +112,7 @@ def test_time_passes_sees_the_sub_passes_of_pto_lower(capsys):
         "pto-lower/convert-linalg-to-pto",
         "pto-lower/pto-tile-to-capacity",
         "pto-lower/dce",
-        "pto-lower/pto-form-bundles",
+        "pto-lower/pto-form-blocks",
         "pto-lower/pto-assign-registers",
         "pto-lower",
     ]
@@ -128,7 +128,7 @@ def test_print_ir_after_all_dumps_each_sub_pass(capsys):
             "pto-lower/convert-linalg-to-pto",
             "pto-lower/pto-tile-to-capacity",
             "pto-lower/dce",
-            "pto-lower/pto-form-bundles",
+            "pto-lower/pto-form-blocks",
             "pto-lower/pto-assign-registers",
             "pto-lower",
         )

@@ -89,7 +89,8 @@ from dataclasses import dataclass
 import ml_dtypes
 import numpy as np
 
-from pto_dialect.datatypes import TREM_TYPES, VEC_ARITH_TYPES, VEC_INT_TYPES, TileDataType
+from pto_dialect.datatypes import TileDataType
+from pto_dialect.families import OP_OF_MNEMONIC
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import valid_shape_error
 
@@ -312,9 +313,17 @@ def _shift(left: bool) -> Callable:
     return op
 
 
-def _row(name, int_op, float_op, faults=False, rhs="second operand", types=VEC_ARITH_TYPES,
-         encodings=False, nan_with=lambda s: True):
-    """A binary sibling of TREM typed by ASL ``TileVecArithmeticDataTypeSupported``."""
+def op_types(mnemonic: str) -> frozenset[TileDataType]:
+    """The element types of the op ``mnemonic``: its op class holds them (``TYPES``); kernel
+    rows read them, never repeat them."""
+    return OP_OF_MNEMONIC[mnemonic].TYPES
+
+
+def _row(name, int_op, float_op, faults=False, rhs="second operand", encodings=False,
+         nan_with=lambda s: True):
+    """A binary sibling of TREM, typed by its op class (``TileVecArithmeticDataTypeSupported``,
+    the integers for the bitwise ops)."""
+    types = op_types(name)
     return BinaryRow(name, int_op, float_op, types, types, faults, rhs, encodings,
                      nan_with=nan_with)
 
@@ -331,7 +340,7 @@ def _zero_inf_nan(s: float) -> bool:
     return s == 0 or math.isinf(s)
 
 
-TREM_ROW = BinaryRow("TREM", _int_floor_mod, _trem_float, TREM_TYPES, VEC_ARITH_TYPES, True,
+TREM_ROW = BinaryRow("TREM", _int_floor_mod, _trem_float, op_types("TREM"), op_types("TREMS"), True,
                      bounded_float_op=_bounded_trem_float)
 
 BINARY_ROWS: dict[str, BinaryRow] = {
@@ -344,11 +353,11 @@ BINARY_ROWS: dict[str, BinaryRow] = {
         _row("TMUL", np.multiply, np.multiply, nan_with=_zero_inf_nan),
         _row("TDIV", _int_trunc_div, np.divide, True, "divisor",  # float x/0 = IEEE inf/NaN
              nan_with=_zero_inf_nan),
-        _row("TAND", np.bitwise_and, np.bitwise_and, types=VEC_INT_TYPES),  # integers only:
-        _row("TOR", np.bitwise_or, np.bitwise_or, types=VEC_INT_TYPES),  # float_op is never
-        _row("TXOR", np.bitwise_xor, np.bitwise_xor, types=VEC_INT_TYPES),  # reached
-        _row("TSHL", _shift(True), _shift(True), types=VEC_INT_TYPES),
-        _row("TSHR", _shift(False), _shift(False), types=VEC_INT_TYPES),
+        _row("TAND", np.bitwise_and, np.bitwise_and),  # integers only: float_op is never
+        _row("TOR", np.bitwise_or, np.bitwise_or),  # reached
+        _row("TXOR", np.bitwise_xor, np.bitwise_xor),
+        _row("TSHL", _shift(True), _shift(True)),
+        _row("TSHR", _shift(False), _shift(False)),
         _row("TMAX", np.maximum, _float_minmax(np.maximum, False), encodings=True,
              nan_with=lambda s: False),
         _row("TMIN", np.minimum, _float_minmax(np.minimum, True), encodings=True,

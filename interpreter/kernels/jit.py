@@ -155,9 +155,14 @@ class MxCodes(NamedTuple):
         return acc_mod.MxTerms(*self)
 
 
-def _compiled_ordered(src, c):
+def _cube_jit():
     from . import cube_jit  # numba: loaded on the first compiled call only
 
+    return cube_jit
+
+
+def _compiled_ordered(src, c):
+    cube_jit = _cube_jit()
     m, _, n = src.shape
     acc = np.zeros((m, n), np.float32) if c is None else np.array(c, np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -177,8 +182,7 @@ def accumulate(profile: str, src, c: np.ndarray | None, bias: np.ndarray | None)
         with np.errstate(invalid="ignore", over="ignore"):
             return acc + bias.astype(np.float32)
     if profile == NumericProfile.EXACT and compiled() and isinstance(src, MxCodes):
-        from . import cube_jit  # numba: loaded on the first compiled call only
-
+        cube_jit = _cube_jit()
         with np.errstate(invalid="ignore", over="ignore"):
             fast = cube_jit.exact_gemv(src, c, bias)
         if fast is not None:

@@ -7,7 +7,8 @@ it produced into them; nothing but a reset clears them. The operations that reco
 ASL callers of ``RecordNumericStatusFlags`` / ``ScalarFPRecordFlags``) and what this
 interpreter records for them:
 
-* unary (``ExecuteTileUnary``, ``asl/tile/model/execution/unary.asl``): TABS / TNEG never;
+* unary (``ExecuteTileUnary``, ``asl/tile/model/execution/unary.asl``), by each op class's
+  ``STATUS`` row (:class:`pto_dialect.status_rules.UnaryStatus`): TABS / TNEG never;
   TRELU NV for a signalling NaN; TEXP TLOG TRECIP TSQRT TRSQRT the IEEE vector of the
   special values (``TileSFUUnarySpecialValue``: sNaN NV, log/recip/rsqrt of zero DZ, log /
   sqrt / rsqrt of a negative NV) and, for ordinary operands, OF / UF / NX of the rounded
@@ -61,6 +62,8 @@ from collections.abc import Iterator
 import numpy as np
 
 from pto_dialect.datatypes import TileDataType
+from pto_dialect.families import OP_OF_MNEMONIC
+from pto_dialect.status_rules import UnaryStatus
 
 T = TileDataType
 
@@ -397,51 +400,56 @@ def binary_flags(op: str, a: np.ndarray, b: np.ndarray, r: np.ndarray, t: TileDa
         return fold(nv, dz, of, nx & _tiny(z, t), nx)
 
 
-_EXACT_SPECIAL = {"TEXP", "TLOG"}  # transcendental: every ordinary result is irrational
+def unary_status(mnemonic: str) -> UnaryStatus:
+    """The status row of the unary op ``mnemonic``: its op class holds it (``STATUS``)."""
+    return OP_OF_MNEMONIC[mnemonic].STATUS
 
 
-def _unary_inexact(mnemonic: str, x, z) -> np.ndarray:
+def _unary_inexact(rule: UnaryStatus, x, z) -> np.ndarray:
     """Mask of z != op(x) exactly, for ordinary operands (finite, nonzero, in the domain)."""
-    if mnemonic in _EXACT_SPECIAL:
+    if rule.exact == "never":  # transcendental: every ordinary result is irrational
         return np.ones(x.shape, bool)
-    if mnemonic == "TRECIP":
+    if rule.exact == "reciprocal":
         return ~(_pow2(x) & (z == 1.0 / x))
-    if mnemonic == "TSQRT":
+    if rule.exact == "square-root":
         return ~product_is(z, z, x)
-    return ~(_pow2(z) & (z * z * x == 1.0))  # TRSQRT: exact only when r is a power of two
+    assert rule.exact == "reciprocal-square-root", rule
+    return ~(_pow2(z) & (z * z * x == 1.0))  # exact only when r is a power of two
 
 
-def _unary_fast(mnemonic: str, a, r, t: TileDataType) -> int | None:
+def _unary_fast(rule: UnaryStatus, a, r, t: TileDataType) -> int | None:
     if r.size < FAST_MIN:
         return None
-    if mnemonic in ("TLOG", "TSQRT", "TRSQRT"):  # positive finite operands: finite results
+    if rule.positive_domain:  # positive finite operands: finite results
         if not _positive_finite(a, t):
             return None
     elif not (_all_finite(t, a, r) and np.all(a)):
         return None
-    if mnemonic == "TLOG":
+    if rule.one_is_exact:
         ones = a == 1  # log(1) = +0 exactly; every other result is irrational
         if ones.any():
             return None if not ones.all() else 0
 
     def inexact(sel):
-        return _unary_inexact(mnemonic, _pick(a, sel), _pick(r, sel))
+        return _unary_inexact(rule, _pick(a, sel), _pick(r, sel))
 
     # the square root of a positive value of any PTO float format is at least the square
     # root of its smallest subnormal (FP64 2^-537, FP32 2^-74.5, TF32/HF32/BF16 >= 2^-68.5,
     # FP16 2^-12, E5M2 2^-8, E4M3 2^-4.5), above its smallest normal (2^-1022 ... 2^-6):
     # never tiny, so no UF
-    return _fast(inexact, r, t, tiny_exact=mnemonic == "TSQRT")
+    return _fast(inexact, r, t, tiny_exact=rule.never_tiny)
 
 
 def unary_flags(mnemonic: str, a: np.ndarray, r: np.ndarray, t: TileDataType) -> int:
-    """``ExecuteTileUnary``'s flags for ``r = op(a)`` (carriers of float type ``t``)."""
-    if not t.is_float or mnemonic in ("TABS", "TNEG", "TNOT"):
+    """``ExecuteTileUnary``'s flags for ``r = op(a)`` (carriers of float type ``t``), by the
+    op's status row (:func:`unary_status`)."""
+    rule = unary_status(mnemonic)
+    if not t.is_float or rule.rule == "none":
         return 0
-    if mnemonic == "TRELU":
+    if rule.rule == "snan":
         return 0 if _all_finite(t, a) else fold(signalling_nan(a, t))
     with np.errstate(all="ignore"):
-        fast = _unary_fast(mnemonic, a, r, t)
+        fast = _unary_fast(rule, a, r, t)
         if fast is not None:
             return fast
         snan = signalling_nan(a, t)
@@ -450,18 +458,18 @@ def unary_flags(mnemonic: str, a: np.ndarray, r: np.ndarray, t: TileDataType) ->
         zero = x == 0
         neg = x < 0  # -inf included, NaN not
         nv, dz = snan, None
-        if mnemonic in ("TLOG", "TSQRT", "TRSQRT"):
+        if rule.positive_domain:
             nv = snan | (neg & ~zero)
-        if mnemonic in ("TLOG", "TRECIP", "TRSQRT"):
+        if rule.pole_at_zero:
             dz = zero
         ordinary = fin & ~zero
-        if mnemonic in ("TLOG", "TSQRT", "TRSQRT"):
+        if rule.positive_domain:
             ordinary &= x > 0
-        if mnemonic == "TLOG":
+        if rule.one_is_exact:
             ordinary &= x != 1
         of = ordinary & ~np.isfinite(z)
         ok = ordinary & np.isfinite(z)
-        nx = of | (ok & _unary_inexact(mnemonic, x, z))
+        nx = of | (ok & _unary_inexact(rule, x, z))
         return fold(nv, dz, of, nx & _tiny(z, t), nx)
 
 

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
+from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import valid_shape_error
 
 from . import status
-from .elementwise import check_encodings
+from .elementwise import check_encodings, op_types
 from .padding import pad_tile, parse_pad
 from .tepl import map_valid
 from .tile_scalar import scalar_element
@@ -37,7 +37,10 @@ T = TileDataType
 @dataclass(frozen=True)
 class _Row:
     mnemonic: str
-    types: frozenset[TileDataType] = VEC_ARITH_TYPES
+
+    @property
+    def types(self) -> frozenset[TileDataType]:
+        return op_types(self.mnemonic)
 
     @property
     def wide_types(self) -> frozenset[TileDataType]:

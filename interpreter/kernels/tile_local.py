@@ -97,13 +97,17 @@ def _check_encodings(x: np.ndarray, t: TileDataType) -> None:
                            f"nonzero low bits ({t.asm}EncodingValid)")  # fmt: skip
 
 
+def _reduce_jit():
+    from . import reduce_jit  # numba: loaded on the first compiled reduction only
+
+    return reduce_jit
+
+
 def _sum_prod(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.ndarray:
     """Typed SUM / PROD fold along ``ax``, increasing index (module docstring)."""
     if jit.compiled() and t in _JIT_TYPES:
-        from . import reduce_jit  # numba: loaded on the first compiled call only
-
         with np.errstate(all="ignore"):
-            r = reduce_jit.fold(reduction, x, t, ax)
+            r = _reduce_jit().fold(reduction, x, t, ax)
         if r is not None:
             return r
     uf = _REDUCE_UFUNC[reduction]
@@ -202,9 +206,7 @@ def _argminmax(reduction: str, x: np.ndarray, t: TileDataType, ax: int) -> np.nd
     """ARGMAX / ARGMIN: the index moves where the running fold's value equals the element
     and differs from the previous fold value, as bit patterns (module docstring)."""
     if jit.compiled() and t in _JIT_TYPES:
-        from . import reduce_jit  # numba: loaded on the first compiled call only
-
-        return reduce_jit.arg_fold(reduction, x, t, ax)
+        return _reduce_jit().arg_fold(reduction, x, t, ax)
     is_max = reduction.endswith("max")
     if t.is_integer:  # bit equality is value equality: the first occurrence of the extreme
         return (np.argmax if is_max else np.argmin)(x, axis=ax).astype(np.uint32)

@@ -35,10 +35,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pto_dialect.datatypes import VEC_ARITH_TYPES, VEC_FLOAT_TYPES, VEC_INT_TYPES, TileDataType
+from pto_dialect.datatypes import TileDataType
 
 from . import jit, status
-from .elementwise import NARROW_FP32, check_encodings, round_to_narrow_fp32
+from .elementwise import NARROW_FP32, check_encodings, op_types, round_to_narrow_fp32
 from .nanfix import (
     canonical,
     canonical_word,
@@ -54,12 +54,15 @@ T = TileDataType
 
 @dataclass(frozen=True)
 class UnaryRow:
-    """One unary op: integer and float numpy kernels and its type set."""
+    """One unary op: integer and float numpy kernels; its type set is its op class's."""
 
     mnemonic: str
     int_op: Callable[[np.ndarray], np.ndarray] | None
     float_op: Callable[[np.ndarray, TileDataType], np.ndarray]
-    types: frozenset[TileDataType]
+
+    @property
+    def types(self) -> frozenset[TileDataType]:
+        return op_types(self.mnemonic)
 
     @property
     def wide_types(self) -> frozenset[TileDataType]:
@@ -210,15 +213,15 @@ def _int_abs(a: np.ndarray) -> np.ndarray:
 UNARY_ROWS: dict[str, UnaryRow] = {
     r.mnemonic: r
     for r in (
-        UnaryRow("TABS", _int_abs, _fabs, VEC_ARITH_TYPES),
-        UnaryRow("TNEG", np.negative, _fneg, VEC_ARITH_TYPES),
-        UnaryRow("TNOT", np.invert, _fneg, VEC_INT_TYPES),  # float_op never reached
-        UnaryRow("TRELU", _int_relu, _frelu, VEC_ARITH_TYPES),
-        UnaryRow("TEXP", None, _sfu(np.exp), VEC_FLOAT_TYPES),
-        UnaryRow("TLOG", None, _sfu(np.log), VEC_FLOAT_TYPES),
-        UnaryRow("TRECIP", None, _sfu(_recip, True), VEC_FLOAT_TYPES),
-        UnaryRow("TSQRT", None, _sfu(np.sqrt, True), VEC_FLOAT_TYPES),
-        UnaryRow("TRSQRT", None, _sfu(_rsqrt), VEC_FLOAT_TYPES),
+        UnaryRow("TABS", _int_abs, _fabs),
+        UnaryRow("TNEG", np.negative, _fneg),
+        UnaryRow("TNOT", np.invert, _fneg),  # integers only: float_op never reached
+        UnaryRow("TRELU", _int_relu, _frelu),
+        UnaryRow("TEXP", None, _sfu(np.exp)),
+        UnaryRow("TLOG", None, _sfu(np.log)),
+        UnaryRow("TRECIP", None, _sfu(_recip, True)),
+        UnaryRow("TSQRT", None, _sfu(np.sqrt, True)),
+        UnaryRow("TRSQRT", None, _sfu(_rsqrt)),
     )
 }
 """Unary elementwise ops (TEPL mode 0, functions 15-23)."""

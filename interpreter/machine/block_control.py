@@ -143,7 +143,7 @@ class BlockControl:
             return self.complete(self._wrap(self.tpc + isa.width_of(cmd) // 8))
         raise isa.NotModelledError(
             f"{cmd.mnemonic}: tile blocks are not run by the block-control model (their commit "
-            "executes a tile operation): they run as pto.block (interpreter.ssa.bundle_functions)"
+            "executes a tile operation): they run as pto.block (interpreter.ssa.block_functions)"
         )
 
     def enter_body(self) -> bool:

@@ -23,16 +23,16 @@ runs as the ASL completes it (``asl/block/model/dispatch/destination-shape.asl``
    ``asl/block/model/dispatch/tile-execution.asl``); the scalar operands (tile-scalar
    scalars, TQUANT/TDEQUANT, TCI/TTRI/TFILLPAD parameters, CUBE post-processing parameters,
    register-base B.DIM values) are read from the dispatching agent's GPRs through the B.IOR /
-   B.DIM selectors in the linked path's B.IOR dense order (:func:`pto_dialect.bundle.
+   B.DIM selectors in the linked path's B.IOR dense order (:func:`pto_dialect.block_ops.
    scalar_roles`);
 5. the block then runs as its linked block would, without becoming one
    (:mod:`interpreter.machine.dispatch`): the decode selects the tile-level op, which is built
    detached on the register descriptors and checked as a linked block's is (the same
-   reconstruction, verifier and block/type checks, :func:`pto_dialect.bundle.check_computed`;
+   reconstruction, verifier and block/type checks, :func:`pto_dialect.block_ops.check_computed`;
    the scalars are those the B.IOR names, so the linked ``a<k>`` naming is not required); a
-   register-base B.DIM's LB is checked against the tiles (:func:`pto_dialect.bundle.
+   register-base B.DIM's LB is checked against the tiles (:func:`pto_dialect.block_ops.
    check_dim_values`); the op's row of :data:`interpreter.ssa.tile_plans.TILE_PLANS` runs its
-   kernels on the register values (:func:`interpreter.ssa.bundle_functions.linked_plan`: the
+   kernels on the register values (:func:`interpreter.ssa.block_functions.linked_plan`: the
    block's operand order). No ``pto.block``, function or module is built and nothing is
    decoded or verified again;
 6. only then are the destinations allocated and written. Any fault leaves every register
@@ -63,28 +63,28 @@ from interpreter.machine.dispatch import DECODE_CACHE, checked_op, run_decoded_b
 from interpreter.machine.global_memory import element_bits
 from interpreter.machine.tile_registers import register_storage
 from pto_dialect.attributes import TileType
-from pto_dialect.bundle import (
-    BINARY_OP_OF_SELECTOR,
-    BLOCK_UNSOUND_OF_SELECTOR,
-    GENERATOR_OP_OF_SELECTOR,
-    LOCAL_OP_OF_SELECTOR,
+from pto_dialect.block_ops import (
     dim_registers,
+    op_class_of,
     scalar_roles,
     source_roles,
+    unsound_reason,
 )
-from pto_dialect.compare_ops import COMPARE_SELECT_OP_OF_SELECTOR, TileCompareOp
-from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR, LAYOUT_PAIR_OF_CODE, TCvtOp
+from pto_dialect.compare_ops import TileCompareOp, TileSelectOp
+from pto_dialect.convert_ops import LAYOUT_PAIR_OF_CODE, ConvertTileOp, TCvtOp
 from pto_dialect.datatypes import TileDataType
-from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR
+from pto_dialect.elementwise_ops import TeplElementwiseOp
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Layout, Location, size_of_code
 from pto_dialect.isa import BDim, BlockFamily, BlockSummary, Command
 from pto_dialect.isa.block import lb_value
 from pto_dialect.isa.commands import PE_MODE_MASKS
 from pto_dialect.isa.errors import NotModelledError
+from pto_dialect.ops import BinaryTileOp
 from pto_dialect.postprocess import pre_quant_output_type
 from pto_dialect.predicate import PredicateTileType
-from pto_dialect.tile_local import ExpandTileOp, ReduceTileOp, TTransOp
+from pto_dialect.tile_local import ExpandTileOp, GeneratorTileOp, ReduceTileOp, TTransOp
+from pto_dialect.tile_local_base import TeplTileOp
 from pto_dialect.tile_rearrange import (
     THistogramOp,
     TMrgSortOp,
@@ -108,22 +108,22 @@ with that (untransposed) shape."""
 
 def family_of(s: BlockSummary) -> str:
     """The :data:`FAMILIES` entry of a Local TEPL / CUBE block; NotModelledError otherwise."""
-    key = (s.start.mode, s.start.function)
     if s.family is BlockFamily.CUBE:
         return "cube"
     if s.family is BlockFamily.TEPL:
-        if key in BINARY_OP_OF_SELECTOR:
+        if op_class_of(s, BinaryTileOp) is not None:
             return "binary"
-        if key in ELEMENTWISE_OP_OF_SELECTOR:
+        if op_class_of(s, TileCompareOp) is not None:
+            return "compare"
+        if op_class_of(s, TileSelectOp) is not None:
+            return "select"
+        if op_class_of(s, TeplElementwiseOp) is not None:
             return "elementwise"
-        cs = COMPARE_SELECT_OP_OF_SELECTOR.get(key)
-        if cs is not None:
-            return "compare" if issubclass(cs, TileCompareOp) else "select"
-        if key in CONVERT_OP_OF_SELECTOR:
+        if op_class_of(s, ConvertTileOp) is not None:
             return "convert"
-        if key in GENERATOR_OP_OF_SELECTOR:
+        if op_class_of(s, GeneratorTileOp) is not None:
             return "generator"
-        local = LOCAL_OP_OF_SELECTOR.get(key)
+        local = op_class_of(s, TeplTileOp)
         if local is not None and issubclass(local, ReduceTileOp):
             return "reduce"
         if local is not None and issubclass(local, ExpandTileOp):
@@ -134,8 +134,8 @@ def family_of(s: BlockSummary) -> str:
             raise NotModelledError("TTRANS on Core: its LBs describe the source (the linked "
                                    "form), and the ASL resolves its destination with that "
                                    "untransposed shape (destination-shape.asl); not modelled")  # fmt: skip
-        if key in BLOCK_UNSOUND_OF_SELECTOR:
-            raise NotModelledError(f"{s.op_name}: {BLOCK_UNSOUND_OF_SELECTOR[key]}")
+        if unsound_reason(s):
+            raise NotModelledError(f"{s.op_name}: {unsound_reason(s)}")
     raise NotModelledError(f"{s.op_name or 'this block'}: Core runs the decoded Local blocks of "
                            f"the families {', '.join(FAMILIES)}; this one runs as a linked "
                            "pto.block (interpreter.run)")  # fmt: skip
@@ -199,8 +199,7 @@ def _destination_layout(s: BlockSummary, fam: str) -> Layout:
     code = s.datr.layout if s.datr_present else 0
     if code == 0:
         return Layout.ROW_MAJOR
-    conv = CONVERT_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
-    if fam == "convert" and conv is TCvtOp and code in LAYOUT_PAIR_OF_CODE:
+    if fam == "convert" and op_class_of(s, TCvtOp) is TCvtOp and code in LAYOUT_PAIR_OF_CODE:
         return LAYOUT_PAIR_OF_CODE[code][1]
     raise NotModelledError(f"{s.op_name} with B.DATR Layout {code}: only the row-major "
                            "destination (and TCVT's layout transformations) is modelled on Core")  # fmt: skip
@@ -220,7 +219,7 @@ def _tile_shape(s: BlockSummary, fam: str, srcs: list[Attribute],
     """(ValidRow, ValidCol, Col, type) of a non-CUBE data destination
     (``ResolveBundleTileDestinationsForOperation``)."""
     src = srcs[0] if srcs else None
-    local = LOCAL_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
+    local = op_class_of(s, TeplTileOp)
     if fam == "reduce":
         assert isinstance(src, TileType) and local is not None and issubclass(local, ReduceTileOp)
         vr, vc = src.valid_shape

@@ -5,14 +5,14 @@ A block the machine executes is decoded once (:func:`pto_dialect.isa.check_block
 
 1. the decode selects the instruction's tile-level op class by the dialect's own facts (each op
    class carries its ISA selector: ``MODE`` / ``FUNCTION``) and the op is built **detached**
-   from the register descriptors (:func:`pto_dialect.bundle.check_computed` for a TEPL / CUBE
+   from the register descriptors (:func:`pto_dialect.block_ops.check_computed` for a TEPL / CUBE
    block; :func:`~interpreter.machine.tile_registers.run_tile_instruction` for a tile
    instruction). Its verifier is where the legality rules live, so the checks and the
    :class:`PTOFault` they raise are exactly those of a linked block or a tile-level op; the op
    is never inserted into a function or module;
 2. its plan comes from the op's row of :data:`interpreter.ssa.tile_plans.TILE_PLANS` (one row
    per op, derived from the family lists; a block adapts only its operand order,
-   :func:`interpreter.ssa.bundle_functions.linked_plan`), i.e. the vectorised kernels of
+   :func:`interpreter.ssa.block_functions.linked_plan`), i.e. the vectorised kernels of
    :mod:`interpreter.kernels` with their preflight;
 3. the register values are converted as :func:`interpreter.run` converts arguments
    (:func:`interpreter.ssa.runner.convert_argument`) and the results back to valid rectangles
@@ -39,12 +39,12 @@ from xdsl.dialects.builtin import i64
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError
 
-from interpreter.ssa.bundle_functions import linked_plan
+from interpreter.ssa.block_functions import linked_plan
 from interpreter.ssa.runner import RunError, convert_argument
 from interpreter.ssa.runtime import TileValue, array_from_tile
 from interpreter.ssa.tile_plans import Step, plan_of
 from interpreter.ssa.upstream.dtypes import UnsupportedTypeError
-from pto_dialect.bundle import check_computed, check_dim_values, dim_registers
+from pto_dialect.block_ops import check_computed, check_dim_values, dim_registers
 from pto_dialect.isa import BlockSummary, Command, check_block
 from pto_dialect.ops import PTOOp
 
@@ -70,7 +70,7 @@ def _decode(cmds: tuple[Command, ...]) -> BlockSummary:
 @lru_cache(maxsize=DECODE_CACHE)
 def checked_op(s: BlockSummary, in_types: tuple[Attribute, ...],
                out_types: tuple[Attribute, ...]) -> PTOOp:  # fmt: skip
-    """:func:`pto_dialect.bundle.check_computed`, remembered per (decode, descriptors) like
+    """:func:`pto_dialect.block_ops.check_computed`, remembered per (decode, descriptors) like
     :func:`decode` (a fault is raised again every time). The op is shared: never change it."""
     return check_computed(s, in_types, out_types)
 
@@ -120,10 +120,10 @@ def run_decoded_block(s: BlockSummary, tile_op: PTOOp, tiles: Sequence[np.ndarra
                       tile_types: Sequence[Attribute], words: Sequence[int],
                       profile: str = "ordered") -> list[np.ndarray]:  # fmt: skip
     """A decoded TEPL / CUBE block ``s`` whose checked tile op is ``tile_op``
-    (:func:`pto_dialect.bundle.check_computed`) run on its source registers' values ``tiles``
+    (:func:`pto_dialect.block_ops.check_computed`) run on its source registers' values ``tiles``
     (of ``tile_types``, B.IOT order) and the GPR words ``words``: its scalar parameters (B.IOR
     dense order), then the values of its register-base B.DIM GPRs, whose LBs are checked
-    first (TileLegality before any effect, :func:`pto_dialect.bundle.check_dim_values`)."""
+    first (TileLegality before any effect, :func:`pto_dialect.block_ops.check_dim_values`)."""
     n = len(dim_registers(s))
     scalars = list(words[: len(words) - n])
     if n:

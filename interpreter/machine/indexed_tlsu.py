@@ -45,7 +45,7 @@ from interpreter.kernels.padding import pad_bits, parse_pad
 from interpreter.machine.shared_registers import derived_rows, logical_capacity, shape_legal
 from interpreter.ssa.runtime import pe_indices, storage_dtype
 from pto_dialect.attributes import TileType
-from pto_dialect.bundle import MOVE_LAYOUT_CODES
+from pto_dialect.block_ops import MOVE_LAYOUT_CODES
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Layout, Location

@@ -41,7 +41,7 @@ from interpreter.machine.descriptors import derived_rows, logical_capacity, shap
 from interpreter.machine.global_memory import dense_row_stride, gm_addresses, gm_load, gm_store
 from interpreter.machine.words import raw_words, typed_values
 from pto_dialect.attributes import TileType
-from pto_dialect.bundle import MOVE_LAYOUT_CODES
+from pto_dialect.block_ops import MOVE_LAYOUT_CODES
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Location

@@ -11,7 +11,7 @@ can name the same tile as a source:
   ``asl/block/model/dispatch/destination-shape.asl``, ``ResolveBundleTMATMULCubeDestinationGroup``
   in ``cube-destination.asl``) while every source stays allocated (a Local tile is released only
   by the rollback of a faulting block, ``asl/block/model/faults/rollback.asl``). Our blocks
-  (``interpreter/ssa/bundle_functions.py``) and ``pto-assign-registers`` do the same;
+  (``interpreter/ssa/block_functions.py``) and ``pto-assign-registers`` do the same;
 * the **SSA tile level** cannot name a register at all (every result is a fresh value).
 
 No instruction reaches the contracts except through a block, so this level is what the AVS

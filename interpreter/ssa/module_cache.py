@@ -4,7 +4,7 @@ Parsing MLIR with xDSL costs far more than running a lowered program's kernels (
 16384 x 4096 MXFP8 GEMV at block level: about a second of parsing and verification for
 0.2 s of kernels). :func:`interpreter.run` and ``pto-run`` therefore keep every program
 they parsed and verified, with its source positions and its decoded blocks
-(:func:`pto_dialect.bundle.decoded`), as a pickle under the user cache directory; the next
+(:func:`pto_dialect.block_ops.decoded`), as a pickle under the user cache directory; the next
 run of the same text loads it in milliseconds, without parsing or verifying again.
 
 * Key: SHA-256 of the text and its name (the name is in source positions and messages).

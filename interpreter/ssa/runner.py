@@ -40,7 +40,7 @@ from xdsl.utils.exceptions import DiagnosticException, InterpretationError, Pars
 from interpreter.kernels.status import NumericStatus, active, record, recording
 from interpreter.observe import Observer, current, observing, reported, suspended
 from interpreter.ssa import compiled, module_cache
-from interpreter.ssa.bundle_functions import PTOBundleFunctions
+from interpreter.ssa.block_functions import PTOBlockFunctions
 from interpreter.ssa.gm_functions import GlobalMemoryFunctions
 from interpreter.ssa.pto_functions import PTOFunctions
 from interpreter.ssa.runtime import TileValue, array_from_tile, tile_from_array
@@ -210,7 +210,7 @@ def extra_functions(profile: str) -> list[InterpreterFunctions]:
             TensorPTOFunctions,
             TensorLocalFunctions,
             TensorConvertFunctions,
-            PTOBundleFunctions,
+            PTOBlockFunctions,
             GlobalMemoryFunctions,
         )
     ]

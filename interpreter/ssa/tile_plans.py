@@ -7,7 +7,7 @@ and calls the vectorised kernels of :mod:`interpreter.kernels`, with their compl
 before any result exists (D12). The rows are derived from the dialect's family lists: one
 family, one builder (:data:`FAMILY_PLANS`), one row per op (:data:`TILE_PLANS`).
 
-Users: a linked ``pto.block`` (:func:`interpreter.ssa.bundle_functions.linked_plan`) and the
+Users: a linked ``pto.block`` (:func:`interpreter.ssa.block_functions.linked_plan`) and the
 machine model, which runs decoded blocks and tile instructions on registers through this table
 without building a function or entering :func:`interpreter.run`
 (:mod:`interpreter.machine.dispatch`). ``tests/interpreter/test_machine_dispatch.py`` fails when

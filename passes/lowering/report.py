@@ -30,7 +30,7 @@ from passes.lowering.classify import classify
 from passes.lowering.emitter import trip_count
 from passes.lowering.leftovers import find_leftovers
 from pto_dialect import isa
-from pto_dialect.bundle import BlockOp, BundleCommandOp
+from pto_dialect.block_ops import BlockCommandOp, BlockOp
 
 __all__ = ["LoweringTrace", "PTOLoweringReportPass", "instruction_counts", "format_counts"]
 
@@ -150,7 +150,7 @@ def instruction_counts(module: builtin.ModuleOp) -> Counter[str]:
             start = cmds[0] if cmds else None
             counts[start.op_name if isinstance(start, isa.BStart) else "pto.block"] += mult
             return
-        if op.name.startswith("pto.") and not isinstance(op, BundleCommandOp):
+        if op.name.startswith("pto.") and not isinstance(op, BlockCommandOp):
             counts[op.name] += mult
         inner = mult
         if isinstance(op, scf.ForOp):

@@ -12,6 +12,7 @@ encoder/decoder, assembly printer/parser and the block structure checker (PTO-SP
 from pto_dialect.isa.asm import parse_command, parse_program, print_command, print_program
 from pto_dialect.isa.block import BlockSummary, check_block, check_program, lb_value
 from pto_dialect.isa.commands import (
+    CATALOG_BY_NAME,
     COMMAND_TYPES,
     CUBE_FUNCTIONS,
     SCALAR_START_TYPES,
@@ -95,6 +96,7 @@ __all__ = [
     "BlockSummary",
     "CBDimi",
     "CBStop",
+    "CATALOG_BY_NAME",
     "COMMAND_TYPES",
     "CUBE_FUNCTIONS",
     "SCALAR_START_TYPES",

@@ -1,6 +1,6 @@
 """PTO block commands: the command model and the per-concern selector tables.
 
-Pure Python (no xDSL): shared by the dialect, the bundle IR, the block encoder and the
+Pure Python (no xDSL): shared by the dialect, the block IR, the block encoder and the
 interpreter. Every command is a frozen dataclass holding *raw* field values, so a command can
 carry reserved or malformed values (decoded from a word or built by a tool); the encoder
 refuses only values that do not fit their bit field, and :func:`check_reserved` reports the
@@ -68,6 +68,13 @@ class CubeFunction:
     mnemonic: str
     """Canonical BSTART mnemonic suffix, e.g. ``TGEMVMX.BIAS``."""
 
+    mode = 0
+    """CUBE BSTARTs have no Mode field."""
+
+    @property
+    def function(self) -> int:
+        return self.code
+
     @property
     def is_bias(self) -> bool:
         return self.code in (1, 5, 17, 21)
@@ -113,6 +120,13 @@ class TlsuFunction:
     name: str
     mnemonic: str
     """Canonical BSTART mnemonic suffix, e.g. ``TLOAD`` or ``MGATHER.MASK``."""
+
+    mode = 0
+    """TLSU BSTARTs have no Mode field."""
+
+    @property
+    def function(self) -> int:
+        return self.code
 
 
 TLSU_FUNCTIONS: dict[int, TlsuFunction] = {
@@ -260,6 +274,34 @@ TEPL_OPS: dict[tuple[int, int], TeplOp] = {(r[1], r[2]): TeplOp(*r) for r in _TE
 TEPL_BY_NAME: dict[str, TeplOp] = {op.name: op for op in TEPL_OPS.values()}
 assert len(TEPL_OPS) == 87 == len(TEPL_BY_NAME)
 del _TEPL_ROWS
+
+CatalogRow = CubeFunction | TeplOp | TlsuFunction
+CATALOG_BY_NAME: dict[BlockFamily, dict[str, CatalogRow]] = {
+    BlockFamily.CUBE: {f.name: f for f in CUBE_FUNCTIONS.values()},
+    BlockFamily.TEPL: dict(TEPL_BY_NAME),
+    BlockFamily.TLSU: {f.name: f for f in TLSU_FUNCTIONS.values()},
+}
+"""Catalog operation name -> its selector row, per BSTART family."""
+
+
+class CatalogField:
+    """A class attribute of an op class read from the op's catalog row: the op names its
+    ``BLOCK_FAMILY`` and catalog ``MNEMONIC`` (``TEXP``, ``TGEMV_MX_BIAS``, ``MGATHER``) and
+    its selector (``MODE``, ``FUNCTION``) comes from the one table above, never repeated.
+    Reading it on a class without a catalog row raises ``AttributeError``."""
+
+    def __init__(self, field: str):
+        self.field = field
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.attr = name
+
+    def __get__(self, obj: object, owner: type):
+        family = getattr(owner, "BLOCK_FAMILY", None)
+        row = CATALOG_BY_NAME[family].get(getattr(owner, "MNEMONIC", "")) if family else None
+        if row is None:
+            raise AttributeError(f"{owner.__name__} has no catalog row: no {self.attr}")
+        return getattr(row, self.field)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Names of block-command field values, for the readable bundle IR (PTO-SPEC 1, 3, 7).
+"""Names of block-command field values, for the readable block IR (PTO-SPEC 1, 3, 7).
 
 Built from the isa tables (the catalog's CUBE/TEPL/TLSU selectors, LAYOUTS, CMODES, RMODES,
 PAD_VALUES, GPR_NAMES, HANDS, PE_MODE_MASKS, the TileDataType table), so an operation added

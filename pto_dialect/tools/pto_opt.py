@@ -48,8 +48,8 @@ TOOL = "pto-opt"
 _PASS_SUMMARIES = {
     "convert-linalg-to-pto": "linalg GEMV / matmul / MX / floor-mod / elementwise -> pto ops",
     "pto-tile-to-capacity": "tensor-level pto ops -> tile-level tload / compute / tstore",
-    "pto-form-bundles": "tile ops -> pto.block bundles of ISA commands",
-    "pto-assign-registers": "give each bundle's tiles their Local registers",
+    "pto-form-blocks": "tile ops -> pto.block ops of ISA commands",
+    "pto-assign-registers": "give each block's tiles their Local registers",
     "pto-lower": "the four passes above in order; pto-lower{level=tile} stops at tiles",
     "pto-quantize-mx": "constant contraction weights -> MX codes and E8M0 scales "
     "({format=mxfp8})",

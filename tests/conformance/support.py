@@ -9,7 +9,7 @@ from xdsl.utils.exceptions import VerifyException
 from interpreter import run
 from interpreter.ssa.runner import build_context, parse_module_text
 from passes import get_all_passes
-from pto_dialect.bundle import BlockOp
+from pto_dialect.block_ops import BlockOp
 
 
 def verify_error(text: str) -> str | None:
@@ -23,13 +23,13 @@ def verify_error(text: str) -> str | None:
 
 
 def bundled(text: str, **assign_options):
-    """``text`` after ``pto-form-bundles`` and ``pto-assign-registers`` (every tile op is a
+    """``text`` after ``pto-form-blocks`` and ``pto-assign-registers`` (every tile op is a
     decoded block; ``assign_options`` e.g. ``tile_capacity=768``), verified."""
     ctx = build_context()
     m = parse_module_text(text, ctx=ctx)
     m.verify()
     passes = get_all_passes()
-    passes["pto-form-bundles"]()().apply(ctx, m)
+    passes["pto-form-blocks"]()().apply(ctx, m)
     passes["pto-assign-registers"]()(**assign_options).apply(ctx, m)
     m.verify()
     assert any(isinstance(o, BlockOp) for o in m.walk()), "no block was formed"

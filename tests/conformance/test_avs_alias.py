@@ -23,7 +23,7 @@ from interpreter import run
 from interpreter.machine.tile_registers import DISTINCT, Scalar, TileRegisters
 from interpreter.ssa.runner import build_context
 from pto_dialect import isa
-from pto_dialect.bundle import BlockOp
+from pto_dialect.block_ops import BlockOp
 from pto_dialect.faults import PTOFault
 
 CTX = build_context()

@@ -80,7 +80,7 @@ def test_datr_cube_conversions():
     assert {24, 25, 26} <= STORE_LAYOUTS and not {21, 22, 23} & STORE_LAYOUTS
     assert [LAYOUTS[c] for c in range(21, 27)] == [
         "ND2M32", "ND2M16", "ND2N8", "M322ND", "M162ND", "N82ND"]
-    from pto_dialect.bundle import MOVE_LAYOUT_CODES
+    from pto_dialect.block_ops import MOVE_LAYOUT_CODES
     from pto_dialect.geometry import Layout
 
     assert MOVE_LAYOUT_CODES[Layout.CUBE_M32] == (21, 24)

@@ -346,7 +346,7 @@ def test_fpatr_operand_routing():
     """LReLU alone reads RegSrc0; scalar quant + LReLU read RegSrc0 then RegSrc1 (dense);
     a Local stream keeps its sources and its three destinations (D, RowMax, GroupMax) in
     order."""
-    from pto_dialect.bundle import scalar_roles
+    from pto_dialect.block_ops import scalar_roles
 
     lrelu = check_block([BStart.op("TMATMUL", 4), BFpatr(relu_mode=2),
                          BIot(1, 2, 1, 1, 7, 0), BStop()])  # fmt: skip
@@ -498,7 +498,7 @@ def _zero_mode_capacity(text: str) -> int:
     from xdsl.dialects import func
 
     from passes.pto_assign_registers import assign_function
-    from pto_dialect.bundle import BlockOp, BundleCommandOp
+    from pto_dialect.block_ops import BlockCommandOp, BlockOp
     from pto_dialect.isa import BIot as Iot
 
     m = bundled(text)
@@ -506,7 +506,7 @@ def _zero_mode_capacity(text: str) -> int:
     for c in list(blk.body.block.ops):
         cmd = c.to_command()
         if isinstance(cmd, Iot):
-            blk.body.block.insert_op_before(BundleCommandOp.from_command(cmd.replace(pe_mode=0)), c)
+            blk.body.block.insert_op_before(BlockCommandOp.from_command(cmd.replace(pe_mode=0)), c)
             blk.body.block.erase_op(c)
     assert blk.summary().noop
     (fn,) = [o for o in m.walk() if isinstance(o, func.FuncOp)]
@@ -586,9 +586,9 @@ def _store(tile: str, tensor: str) -> str:
 
 def _decoded_tile(text: str, *args):
     """The TileValue (payload and definedness of every PE) the module's one decoded block
-    produces (``interpreter.ssa.bundle_functions.block_plan``)."""
-    from interpreter.ssa.bundle_functions import block_plan
-    from pto_dialect.bundle import BlockOp
+    produces (``interpreter.ssa.block_functions.block_plan``)."""
+    from interpreter.ssa.block_functions import block_plan
+    from pto_dialect.block_ops import BlockOp
 
     (blk,) = [o for o in bundled(text).walk() if isinstance(o, BlockOp)]
     (value,) = block_plan(blk, "ordered")(*args)
@@ -812,9 +812,9 @@ def test_ior_schema_defaults():
     incomplete (BundleControl) with a surplus RegSrc1/RegSrc2; TQUANT may read one GPR
     for both of its scalars. A U64 TLOAD with LB2 = 7 and no B.IOR gets base 0 and the dense
     56-byte stride; B.IOR [zero, zero] a zero stride; [a0, a1] with GPR 2 = 11, GPR 3 = 13
-    gets 11 and 13 (``bundle.gm_operands``, the ``BundleTileInstructionOperands`` address
+    gets 11 and 13 (``block_ops.gm_operands``, the ``BundleTileInstructionOperands`` address
     and scalar0; how linked blocks meet them: test_tload_row_stride)."""
-    from pto_dialect.bundle import gm_operands
+    from pto_dialect.block_ops import gm_operands
     from pto_dialect.isa import BIor
 
     tload = [BStart.op("TLOAD", T.U64.value), BDim(0, 0, 7), BDim(1, 0, 1), BDim(2, 0, 7)]
@@ -905,8 +905,8 @@ def test_ior_tile_consumers():
     for diagonal in (65536, -65536):
         assert fault(run, bundled(ttri), "f", diagonal, 1) == "TileLegality"
     assert fault(run, bundled(text), "f", 5, 2) == "TileLegality"
-    from interpreter.ssa.bundle_functions import block_plan
-    from pto_dialect.bundle import BlockOp
+    from interpreter.ssa.block_functions import block_plan
+    from pto_dialect.block_ops import BlockOp
 
     masked = linked.replace('pe_mode = "1111"', 'pe_mode = "0000"')
     (blk,) = [o for o in _parse(masked).walk() if isinstance(o, BlockOp)]

@@ -50,11 +50,11 @@ def _rejects(cmds, kind=TL):
 
 
 def _run_bundled(text: str, *args):
-    """Run ``@f`` of ``text`` after pto-form-bundles + pto-assign-registers (decoded
+    """Run ``@f`` of ``text`` after pto-form-blocks + pto-assign-registers (decoded
     execution), on both engines (identical results required)."""
     ctx = build_context()
     m = parse_module_text(text, ctx=ctx)
-    for name in ("pto-form-bundles", "pto-assign-registers"):
+    for name in ("pto-form-blocks", "pto-assign-registers"):
         get_all_passes()[name]()().apply(ctx, m)
     m.verify()
     return run(m, "f", *args, engine="both")

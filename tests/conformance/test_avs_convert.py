@@ -181,7 +181,7 @@ def _formed(text: str):
     ctx = build_context()
     m = parse_module_text(text, ctx=ctx)
     m.verify()
-    for name in ("pto-form-bundles", "pto-assign-registers"):
+    for name in ("pto-form-blocks", "pto-assign-registers"):
         get_all_passes()[name]()().apply(ctx, m)
     m.verify()
     return m

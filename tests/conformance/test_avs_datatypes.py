@@ -425,7 +425,7 @@ def test_memory_order_of_a_block():
     reads the stored row 2 and the untouched row 3 (pto_dialect/memory_model.py)."""
     from conformance.support import bundled
     from interpreter import run
-    from pto_dialect.bundle import BlockOp, BundleCommandOp
+    from pto_dialect.block_ops import BlockCommandOp, BlockOp
     from pto_dialect.isa import BCatr
     from pto_dialect.memory_model import MemoryOrder, block_memory_order
 
@@ -444,7 +444,7 @@ def test_memory_order_of_a_block():
         blocks = [o for o in m.walk() if isinstance(o, BlockOp)]
         assert len(blocks) == 3
         for b in blocks:
-            b.body.block.insert_op_after(BundleCommandOp.from_command(BCatr(aq=aq, rl=rl)),
+            b.body.block.insert_op_after(BlockCommandOp.from_command(BCatr(aq=aq, rl=rl)),
                                          b.body.block.first_op)  # fmt: skip
         m.verify()
         assert {block_memory_order(b.summary().catr) for b in blocks} == {

@@ -17,12 +17,12 @@ from interpreter.kernels.status import DZ, NV, recording
 from pto_dialect import isa
 from pto_dialect.datatypes import VEC_ARITH_TYPES, TileDataType
 from pto_dialect.elementwise_ops import (
-    ELEMENTWISE_OP_OF_SELECTOR,
     FILL_OPS,
     TERNARY_OPS,
     TILE_SCALAR_OPS,
     UNARY_OPS,
 )
+from pto_dialect.families import op_of_selector
 from pto_dialect.faults import PTOFault
 from pto_dialect.ops import TShlOp, TShrOp
 
@@ -286,4 +286,4 @@ def test_avs_tile_scalar_bundle_schema():
     with pytest.raises(PTOFault) as e:
         isa.check_block(_block("TADDS", T.U64, ior=isa.BIor(12, 13)))
     assert e.value.kind == "BundleControl"
-    assert ELEMENTWISE_OP_OF_SELECTOR[(1, 0)].MNEMONIC == "TADDS"
+    assert op_of_selector(isa.BlockFamily.TEPL, 0, 1).MNEMONIC == "TADDS"

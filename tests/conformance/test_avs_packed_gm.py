@@ -80,7 +80,7 @@ def test_tload_packed_u4():
     assert "pto.b.ior" not in omitted
     assert run(omitted, "f", dense)[0][0].tolist() == [[1], [2]]
     from passes.pto_targets import gmaddr_comment
-    from pto_dialect.bundle import BlockOp
+    from pto_dialect.block_ops import BlockOp
 
     (blk,) = [o for o in bundled(_load(2, 4, tile)).walk() if isinstance(o, BlockOp)]
     assert "row stride 4 B" in gmaddr_comment(blk)

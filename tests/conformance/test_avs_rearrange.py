@@ -30,7 +30,7 @@ def _decoded(text: str):
     """The program with its tile op formed into a linked, register-assigned block."""
     ctx = build_context()
     m = parse_module_text(text, ctx=ctx)
-    for name in ("pto-form-bundles", "pto-assign-registers"):
+    for name in ("pto-form-blocks", "pto-assign-registers"):
         get_all_passes()[name]()().apply(ctx, m)
     m.verify()
     assert "pto.block" in str(m)
@@ -107,7 +107,7 @@ _G_TYPES = {T.U8: "ui8", T.TF32: "tf32", T.U64: "ui64"}
 
 def _stage2(op: str, value: TileDataType, index: TileDataType, first: int, second: int, data):
     """The AVS stage-2 bundle: LB0 = 1, LB1 = 2, LB2 = 1 (a 2x1 destination of Col 1), one
-    B.IOT value, index, mask 1111, last (the pto-form-bundles canonical block of the op)."""
+    B.IOT value, index, mask 1111, last (the pto-form-blocks canonical block of the op)."""
     rows = 1024 // value.info.carrier_bits
     vt = f"!pto.tile<{rows}x1x{_G_TYPES[value]}, valid=2x1>"
     it = f"!pto.tile<{1024 // index.info.carrier_bits}x1x{index.ir}, valid=2x1>"

@@ -1,7 +1,7 @@
 """AVS pass conditions (D17) of the tile-local families: row/column reductions and
 expansions, TPART*, TTRANS, TCONCAT, TCI/TTRI (``tests/asl/tile/reduce-and-expand/**``,
 ``union/**``, ``layout/**``, ``initialization/**``), through ``interpreter.kernels`` and
-``interpreter.run`` at tile level and as decoded blocks (``pto-form-bundles``)."""
+``interpreter.run`` at tile level and as decoded blocks (``pto-form-blocks``)."""
 
 from __future__ import annotations
 
@@ -227,7 +227,7 @@ def test_expdif_stage3_decoded():
     PadValue; mixed results are FP32 SUB/EXP of the exactly widened operands (differing from
     source-precision subtraction); an illegal pair (FP32 -> FP64: B.DATR DataType 0 is FP64)
     is TileLegality before any result."""
-    from pto_dialect.bundle import BlockOp
+    from pto_dialect.block_ops import BlockOp
 
     for axis in ("TROW", "TCOL"):
         for src, dst in EXPDIF_PAIRS:

@@ -1,6 +1,6 @@
 """Tile-model AVS pass conditions of execution and dispatch (tests/asl/tile/model/execution,
 tests/asl/tile/model/dispatch; D17) through our public API: multi-op programs run with
-``interpreter.run`` at tile level and as decoded blocks (``pto-form-bundles``), the ``pto``
+``interpreter.run`` at tile level and as decoded blocks (``pto-form-blocks``), the ``pto``
 verifier and the ISA decoder.
 
 The migrated ASL suites (``Test...`` functions) configure numbered tiles and run a sequence of

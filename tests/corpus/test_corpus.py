@@ -24,7 +24,7 @@ from corpus import CASES, assert_matches
 from interpreter.ssa.runner import build_context, parse_module_text, run
 from passes.lowering.leftovers import NotFullyLoweredError, find_leftovers
 from passes.pto_assign_registers import PTOAssignRegistersPass
-from passes.pto_form_bundles import PTOFormBundlesPass
+from passes.pto_form_blocks import PTOFormBlocksPass
 from passes.pto_lower import PTOLowerPass
 from passes.pto_targets import print_asm
 
@@ -74,12 +74,12 @@ def _lower(case, level: str):
 
 def _blocks_of(tile):
     """The block-level program of a tile-level one: what ``pto-lower`` (level=block) runs
-    after the tile level (``pto-form-bundles``, ``pto-assign-registers``) on the tile-level
+    after the tile level (``pto-form-blocks``, ``pto-assign-registers``) on the tile-level
     program it keeps. Lowering each case once instead of twice halves this file's cost;
     ``test_block_level_is_the_tile_level_bundled`` pins the equivalence."""
     blocks = tile.clone()
     ctx = build_context()
-    PTOFormBundlesPass().apply(ctx, blocks)
+    PTOFormBlocksPass().apply(ctx, blocks)
     PTOAssignRegistersPass().apply(ctx, blocks)
     return blocks
 

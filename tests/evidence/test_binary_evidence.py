@@ -2,7 +2,7 @@
 TXOR TMAX TMIN; PTO-SPEC 5, D6-D9, D12).
 
 Every op runs through the tile interpreter (``interpreter.run``) and, where the decoded path
-supports it, through ``pto-form-bundles`` + decoded execution, against an INDEPENDENT Python
+supports it, through ``pto-form-blocks`` + decoded execution, against an INDEPENDENT Python
 reference: ``fractions.Fraction`` exact arithmetic rounded once to the format (RNE, written
 here from the format's precision and minimum exponent) for floats, Python ints with explicit
 two's-complement wrapping, truncating division and ``%`` floor modulo for integers. Integer
@@ -23,7 +23,7 @@ from interpreter import run
 from interpreter.ssa.runner import build_context, parse_module_text
 from passes import get_all_passes
 from pto_dialect import isa
-from pto_dialect.bundle import BlockOp
+from pto_dialect.block_ops import BlockOp
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
 from pto_dialect.ops import BINARY_OPS, BinaryTileOp, TAddOp, TMaxOp
@@ -140,7 +140,7 @@ def _bundled(text: str):
     m = parse_module_text(text, ctx=ctx)
     m.verify()
     passes = get_all_passes()
-    for name in ("pto-form-bundles", "pto-assign-registers"):
+    for name in ("pto-form-blocks", "pto-assign-registers"):
         if name in passes:
             passes[name]()().apply(ctx, m)
     m.verify()
@@ -205,7 +205,7 @@ def test_tile_level_against_reference(op, dt):
 
 @pytest.mark.parametrize("op, dt", list(_cases()))
 def test_decoded_block_against_reference(op, dt):
-    """The same through pto-form-bundles and decoded execution; the BSTART word carries the
+    """The same through pto-form-blocks and decoded execution; the BSTART word carries the
     op's TEPL selector (PTO-SPEC 3.1)."""
     m = _bundled(_program(op, dt))
     a, b = _values(dt, op)

@@ -4,7 +4,7 @@ into a ``fractions.Fraction`` (or +-inf / NaN) or a Python int, compared with Py
 operators; selection checked as Python lists of bit patterns. Every type of each op's set,
 all six relations, NaN (quiet and signalling), signed zeros, infinities, subnormals, integer
 extremes; padding; faults before effects; execution through the tile interpreter and through
-``pto-form-bundles`` + decoded execution on both engines. The AVS pass conditions are in
+``pto-form-blocks`` + decoded execution on both engines. The AVS pass conditions are in
 ``tests/conformance/test_avs_compare.py``.
 """
 

@@ -526,7 +526,7 @@ def test_tensor_convert_lowers_bit_exactly():
         m = parse_module_text(TENSOR_PROGRAM, ctx=ctx)
         passes = get_all_passes()
         passes["pto-tile-to-capacity"]()(tile_bytes=tile_bytes).apply(ctx, m)
-        for name in ("pto-form-bundles", "pto-assign-registers"):
+        for name in ("pto-form-blocks", "pto-assign-registers"):
             passes[name]()().apply(ctx, m)
         m.verify()
         assert "pto.convert" not in str(m) and str(m).count("pto.b.start TCVT") >= 4

@@ -2,7 +2,7 @@
 D1-D3, D10-D16).
 
 * Decoded selector matrix (``tile-bound-totality-001``): every live function through
-  ``pto-form-bundles`` (+ ``pto-assign-registers``) and decoded execution, raw-carrier vectors
+  ``pto-form-blocks`` (+ ``pto-assign-registers``) and decoded execution, raw-carrier vectors
   A=2, B=3, C=5, Bias=7 (MX: E4M3 with raw scale 1) -> plain 6, ACC 11, BIAS 13; the same
   values under the ``exact`` profile; function 8 and every reserved code -> IllegalInstruction.
 * The 25 TileDataType codes per function (verifier: TileLegality outside the function's set,
@@ -35,7 +35,7 @@ from interpreter.ssa.runtime import TileValue, tile_from_array
 from interpreter.ssa.upstream import upstream_functions
 from passes import get_all_passes
 from pto_dialect import isa
-from pto_dialect.bundle import BlockOp
+from pto_dialect.block_ops import BlockOp
 from pto_dialect.datatypes import (
     DTYPE_NONE,
     MATMUL_INPUT_TYPES,
@@ -108,10 +108,10 @@ def _module(text: str, verify: bool = True) -> ModuleOp:
 
 
 def _bundled(m: ModuleOp) -> ModuleOp:
-    """The public pipeline: pto-form-bundles, then pto-assign-registers when registered."""
+    """The public pipeline: pto-form-blocks, then pto-assign-registers when registered."""
     passes = get_all_passes()
     ctx = build_context()
-    for name in ("pto-form-bundles", "pto-assign-registers"):
+    for name in ("pto-form-blocks", "pto-assign-registers"):
         if name in passes:
             passes[name]()().apply(ctx, m)
     m.verify()

@@ -5,7 +5,7 @@ to the format (``test_binary_evidence.round_to_format``), Python ints with expli
 ``asl/tile/model/execution/unary.asl``.
 
 Every type of every op's set runs through the kernel; every op runs once through the tile
-interpreter and once through ``pto-form-bundles`` + decoded execution (the scalar through
+interpreter and once through ``pto-form-blocks`` + decoded execution (the scalar through
 B.IOR RegSrc0 = a0). The spec's AVS pass conditions for these ops are in
 ``tests/conformance/test_avs_elementwise.py``.
 """
@@ -273,7 +273,7 @@ def test_tensor_map_lowers_and_agrees():
     assert np.array_equal(want[1], (np.exp(b.astype(np.float64)).astype(np.float16) * 0.5))
     ctx = build_context()
     m = parse_module_text(text, ctx=ctx)
-    for name in ("pto-tile-to-capacity", "pto-form-bundles", "pto-assign-registers"):
+    for name in ("pto-tile-to-capacity", "pto-form-blocks", "pto-assign-registers"):
         get_all_passes()[name]()().apply(ctx, m)
         got = run(m, "f", *args)
         assert all(np.array_equal(x, y) for x, y in zip(got, want)), name

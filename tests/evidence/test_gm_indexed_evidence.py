@@ -6,7 +6,7 @@ copy of GM, with the address ``(base + displacement) mod 2^64`` computed on Pyth
 (the displacement sign- or zero-extended by hand from the index width), the probe of every
 lane before any effect (DataAlignment before DataPage, the first failing lane's address) and
 ``int.from_bytes`` / ``to_bytes`` for the little-endian elements. Each op runs at tile level
-(``interpreter.run``, both engines) and as its decoded block (``pto-form-bundles`` +
+(``interpreter.run``, both engines) and as its decoded block (``pto-form-blocks`` +
 ``pto-assign-registers``); hypothesis draws the element and index types, the shapes, the
 indices (in range, out of range, misaligned, duplicates), the masks and the data.
 """
@@ -90,7 +90,7 @@ def _module(text: str, bundled: bool):
     m.verify()
     if bundled:
         passes = get_all_passes()
-        for name in ("pto-form-bundles", "pto-assign-registers"):
+        for name in ("pto-form-blocks", "pto-assign-registers"):
             passes[name]()().apply(ctx, m)
         m.verify()
     return m

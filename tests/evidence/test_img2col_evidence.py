@@ -191,18 +191,19 @@ def test_tile_level_positions_padding_and_faults():
 
 
 def test_block_form_is_refused_with_the_reason():
-    """No block former and no decoded dispatch (docs/rearrange.md): pto-form-bundles refuses
+    """No block former and no decoded dispatch (docs/rearrange.md): pto-form-blocks refuses
     the op naming the descriptor state, and a linked TIMG2COL block has no tile-level op."""
     from xdsl.utils.exceptions import PassFailedException
 
     from pto_dialect import isa
-    from pto_dialect.bundle import LOCAL_OP_OF_SELECTOR, source_roles
+    from pto_dialect.block_ops import block_unsound, source_roles
+    from pto_dialect.families import op_of_selector
 
     fmap = "#pto.fmap<nc1hwc0, height = 2, width = 2, filter_height = 2, filter_width = 2>"
     t = "!pto.tile<32x4xf32, valid=1x4, mat>"
     with pytest.raises(PassFailedException, match="feature-map-descriptors.asl"):
         bundled(_text(T.FP32, fmap, t, t))
-    assert LOCAL_OP_OF_SELECTOR.get((3, 4)) is None
+    assert block_unsound(op_of_selector(isa.BlockFamily.TEPL, 4, 3))
     s = isa.check_block(isa.parse_program("BSTART.SFU TIMG2COL, FP32\nB.DIM zero, 4, ->lb0\n"
                                           "B.IOT t#1, mask=1111, last, ->t<128B>\nBSTOP"))  # fmt: skip
     with pytest.raises(PTOFault, match="TIMG2COL have no tile-level op here: a block cannot"):

@@ -6,7 +6,7 @@ References are INDEPENDENT of the kernels: per-element Python loops over lists o
 patterns (the ASL's loop nests written out), Python integer masking for the raw padding word,
 and the AVS pass conditions (tests/conformance/test_avs_rearrange.py). Every op runs at tile
 level and (but TEXTRACT / TINSERT, whose block form the spec leaves contradictory) as a decoded
-block (``pto-form-bundles`` + ``pto-assign-registers``), every type of its set through the
+block (``pto-form-blocks`` + ``pto-assign-registers``), every type of its set through the
 kernel row.
 """
 
@@ -326,15 +326,15 @@ def test_window_tile_level_padding_and_definedness():
 
 def test_window_block_form_is_refused_with_the_reason():
     """No block former and no decoded dispatch for TEXTRACT / TINSERT (docs/rearrange.md):
-    pto-form-bundles refuses them naming the contradictory spec units."""
+    pto-form-blocks refuses them naming the contradictory spec units."""
     from xdsl.utils.exceptions import PassFailedException
 
     text = _program("pto.textract", [_tile(T.U8, 4, (3, 4), 128)], _tile(T.U8, 4, (2, 2), 128))
     with pytest.raises(PassFailedException, match="tile-schema.asl"):
         bundled(text)
-    from pto_dialect.bundle import LOCAL_OP_OF_SELECTOR
+    from pto_dialect.block_ops import block_unsound
 
-    assert all(LOCAL_OP_OF_SELECTOR.get((c.MODE, c.FUNCTION)) is None for c in WINDOW_OPS)
+    assert all(block_unsound(c) for c in WINDOW_OPS)
 
 
 # ---------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ References are INDEPENDENT of the kernels: TSORT is checked against Python's ``s
 the value with -0 read as +0; ``sorted`` is stable), per group of plain Python lists, and the
 values are compared as raw bit patterns (so signed zeros and NaN payloads tell the elements
 apart); TMOV against the source's own payload and definedness arrays. Both run at tile level
-and as decoded blocks (``pto-form-bundles`` + ``pto-assign-registers``), faults come before any
+and as decoded blocks (``pto-form-blocks`` + ``pto-assign-registers``), faults come before any
 result (D12), and the block rules of their catalog compositions are checked.
 """
 
@@ -27,7 +27,7 @@ from interpreter.ssa.pto_functions import local_plan, move_plan
 from interpreter.ssa.runner import build_context, parse_module_text
 from interpreter.ssa.runtime import TileValue, tile_from_array
 from pto_dialect import isa
-from pto_dialect.bundle import BlockOp
+from pto_dialect.block_ops import BlockOp
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
 from pto_dialect.tile_move import MOVE_OPS
@@ -98,7 +98,7 @@ def bundled_tsort(text: str):
     m = parse_module_text(text, ctx=ctx)
     from passes import get_all_passes
 
-    for name in ("pto-form-bundles", "pto-assign-registers"):
+    for name in ("pto-form-blocks", "pto-assign-registers"):
         get_all_passes()[name]()().apply(ctx, m)
     m.verify()
     assert not any(isinstance(o, TSortOp) for o in m.walk()) and any(

@@ -6,7 +6,7 @@ References are INDEPENDENT of the kernels: Python scalars, ``fractions.Fraction`
 arithmetic rounded once per step to the format (RNE, ``round_to_format`` of the binary
 evidence), explicit two's-complement wrapping and ``decimal`` exp at 40 digits (the spec's AVS
 pass conditions are asserted in ``tests/conformance/test_avs_tile_local.py``). Every op also
-runs at tile level through the interpreter and as a decoded block (``pto-form-bundles`` +
+runs at tile level through the interpreter and as a decoded block (``pto-form-blocks`` +
 ``pto-assign-registers``).
 """
 
@@ -173,7 +173,7 @@ def _program(cls: type[TeplTileOp], src: TileDataType, pad: str = "zero") -> str
 
 
 def _bundled(text: str):
-    m = bundled(text)  # pto-form-bundles + pto-assign-registers, verified
+    m = bundled(text)  # pto-form-blocks + pto-assign-registers, verified
     assert not any(isinstance(o, TeplTileOp) for o in m.walk()), "the op was not formed"
     return m
 

@@ -284,7 +284,7 @@ def test_second_bstart_in_a_block_names_the_rule():
 def test_loop_bounds_beyond_16_bits_are_refused():
     from xdsl.utils.exceptions import PassFailedException
 
-    from passes.pto_form_bundles import LB_MAX, _lb
+    from passes.pto_form_blocks import LB_MAX, _lb
 
     assert _lb(0, 255).mnemonic == "C.B.DIMI" and _lb(1, LB_MAX).mnemonic == "B.DIM"
     with pytest.raises(PassFailedException, match="16-bit loop bound"):

@@ -2,7 +2,7 @@
 
 Before issue 24 a decoded block on :class:`~interpreter.machine.shared_blocks.Core` was re-linked
 into a ``pto.block`` of its register types (its B.IOR renamed to the ``a<k>`` convention),
-checked with :func:`pto_dialect.bundle.check_linked` and run as the one op of a function with
+checked with :func:`pto_dialect.block_ops.check_linked` and run as the one op of a function with
 :func:`interpreter.run` (which verified and decoded it again); a tile instruction on
 :class:`~interpreter.machine.tile_registers.TileRegisters` was run as the one op of a function
 likewise. :func:`ir_path` puts that path back in place of the direct dispatch
@@ -24,7 +24,7 @@ from xdsl.ir import Block, Region
 
 from interpreter.machine import core_local, tile_registers
 from interpreter.ssa.runner import run
-from pto_dialect.bundle import SLOT_GPRS, BlockOp, check_linked, scalar_roles
+from pto_dialect.block_ops import SLOT_GPRS, BlockOp, check_linked, scalar_roles
 from pto_dialect.isa import BIor
 
 

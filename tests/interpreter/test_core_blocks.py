@@ -1,7 +1,7 @@
 """Decoded (unlinked) Local TEPL / CUBE blocks on :class:`interpreter.machine.shared_blocks.Core`
 (interpreter/machine/core_local.py; docs/blocks.md "Decoded blocks on Core").
 
-Differential: a tile-level program is formed into linked blocks (pto-form-bundles,
+Differential: a tile-level program is formed into linked blocks (pto-form-blocks,
 pto-assign-registers) and run with :func:`interpreter.run`; the same blocks' commands then run
 unlinked on a Core whose registers hold the same input tiles (and whose GPRs hold the scalars),
 and the destination register must hold the linked result bit for bit."""
@@ -23,9 +23,9 @@ from interpreter.kernels.storage import storage_dtype
 from interpreter.machine.shared_blocks import Core
 from interpreter.ssa.runner import run
 from passes.pto_assign_registers import PTOAssignRegistersPass
-from passes.pto_form_bundles import PTOFormBundlesPass
+from passes.pto_form_blocks import PTOFormBlocksPass
 from pto_dialect.attributes import TileType
-from pto_dialect.bundle import SLOT_GPRS, BlockOp
+from pto_dialect.block_ops import SLOT_GPRS, BlockOp
 from pto_dialect.dialect import PTO
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.isa import BIor
@@ -42,7 +42,7 @@ def _ctx() -> Context:
 
 def _bundled(text: str) -> ModuleOp:
     m = Parser(_ctx(), text).parse_module()
-    PTOFormBundlesPass().apply(_ctx(), m)
+    PTOFormBlocksPass().apply(_ctx(), m)
     PTOAssignRegistersPass().apply(_ctx(), m)
     m.verify()
     return m
@@ -75,12 +75,12 @@ def _linked_definedness(m: ModuleOp, args, inputs, profile: str) -> list[bool]:
     from xdsl.interpreter import Interpreter
     from xdsl.interpreters.func import FuncFunctions
 
-    from interpreter.ssa.bundle_functions import PTOBundleFunctions
+    from interpreter.ssa.block_functions import PTOBlockFunctions
     from interpreter.ssa.pto_functions import PTOFunctions
     from interpreter.ssa.runtime import tile_from_array
 
     interp = Interpreter(m)
-    for fns in (FuncFunctions(), PTOFunctions(profile), PTOBundleFunctions(profile)):
+    for fns in (FuncFunctions(), PTOFunctions(profile), PTOBlockFunctions(profile)):
         interp.register_implementations(fns)
     values = [tile_from_array(a.type, x) if isinstance(a.type, TileType | PredicateTileType)
               else x for a, x in zip(args, inputs, strict=True)]  # fmt: skip
@@ -352,9 +352,11 @@ def test_uncovered_local_block_is_not_modelled():
             if isinstance(c, BStart) else c for c in blk.commands()]  # fmt: skip
     with pytest.raises(NotModelledError, match="TTRANS on Core"):
         _loaded(blk).execute(cmds)
-    from pto_dialect.bundle import BLOCK_UNSOUND_OF_SELECTOR
+    from pto_dialect.block_ops import block_unsound
+    from pto_dialect.families import TILE_OPS
 
-    (mode, fn), why = next(iter(BLOCK_UNSOUND_OF_SELECTOR.items()))
+    unsound = next(c for c in TILE_OPS if block_unsound(c))
+    mode, fn, why = unsound.MODE, unsound.FUNCTION, block_unsound(unsound)
     cmds = [replace(c, mode=mode, function=fn) if isinstance(c, BStart) else c
             for c in blk.commands()]  # fmt: skip
     core = _loaded(blk)
@@ -441,7 +443,7 @@ def _example_blocks(name: str) -> list[BlockOp]:
 
     from interpreter.ssa.runner import build_context, load_module
     from passes.pto_lower import PTOLowerPass
-    from pto_dialect.bundle import dim_registers
+    from pto_dialect.block_ops import dim_registers
     from pto_dialect.isa import BlockFamily
 
     ctx = build_context()
@@ -542,11 +544,10 @@ def table_case(cls) -> tuple[str, tuple[int, ...]]:
 
 
 def table_ops():
-    from pto_dialect.bundle import BINARY_OP_OF_SELECTOR
-    from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR
+    from pto_dialect.elementwise_ops import ELEMENTWISE_FAMILY_OPS
+    from pto_dialect.ops import BINARY_OPS
 
-    return sorted({c.name: c for c in (*BINARY_OP_OF_SELECTOR.values(),
-                                       *ELEMENTWISE_OP_OF_SELECTOR.values())}.items())  # fmt: skip
+    return sorted({c.name: c for c in (*BINARY_OPS, *ELEMENTWISE_FAMILY_OPS)}.items())
 
 
 @pytest.mark.parametrize("name,cls", table_ops(), ids=[n for n, _ in table_ops()])
@@ -556,11 +557,9 @@ def test_every_binary_and_elementwise_op(name, cls):
 
 
 def _reduce_expand_ops():
-    from pto_dialect.bundle import LOCAL_OP_OF_SELECTOR
-    from pto_dialect.tile_local import ExpandTileOp, ReduceTileOp
+    from pto_dialect.tile_local import EXPAND_OPS, REDUCE_OPS
 
-    return sorted((c.name, c) for c in LOCAL_OP_OF_SELECTOR.values()
-                  if issubclass(c, ReduceTileOp | ExpandTileOp))  # fmt: skip
+    return sorted((c.name, c) for c in (*REDUCE_OPS, *EXPAND_OPS))
 
 
 @pytest.mark.parametrize("name,cls", _reduce_expand_ops(), ids=[n for n, _ in _reduce_expand_ops()])

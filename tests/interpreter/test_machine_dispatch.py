@@ -28,7 +28,7 @@ from interpreter.machine.shared_blocks import Core
 from interpreter.machine.tile_registers import TileRegisters
 from interpreter.ssa import tile_plans
 from pto_dialect.attributes import TileType
-from pto_dialect.bundle import SLOT_GPRS, BlockOp
+from pto_dialect.block_ops import SLOT_GPRS, BlockOp
 from pto_dialect.families import TILE_OP_FAMILIES
 from pto_dialect.faults import PTOFault
 from pto_dialect.isa import BDim, BIor, BIot, CBDimi

@@ -23,8 +23,8 @@ from interpreter.ssa import module_cache, runner
 from interpreter.ssa.runner import RunError, build_context, load_module, load_program
 from interpreter.tools import pto_run
 from passes.pto_lower import PTOLowerPass
-from pto_dialect import bundle, isa
-from pto_dialect.bundle import BlockOp
+from pto_dialect import block_ops, isa
+from pto_dialect.block_ops import BlockOp
 from pto_dialect.upstream.source_diagnostics import op_location
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -179,12 +179,12 @@ def test_decoding_memo_follows_changes(lowered):
     module = load_module(text)
     block = next(op for op in module.walk() if isinstance(op, BlockOp) and op.linked)
     s = block.summary()
-    assert block.summary() is s and bundle.check_linked(block, s) is bundle.check_linked(block, s)
+    assert block.summary() is s and block_ops.check_linked(block, s) is block_ops.check_linked(block, s)
     cmds = block.commands()
     for op in list(block.body.block.ops):
         op.detach()
         op.erase()
     for c in cmds:
-        block.body.block.add_op(bundle.BundleCommandOp.from_command(c))
+        block.body.block.add_op(block_ops.BlockCommandOp.from_command(c))
     again = block.summary()
     assert again is not s and again == s

@@ -23,10 +23,10 @@ from interpreter.ssa import compiled, module_cache, runner
 from interpreter.ssa.compiled import plan as plan_module
 from interpreter.ssa.runner import RunError, build_context, load_module, load_program
 from passes import get_all_passes
-from pto_dialect.bundle import BlockOp
+from pto_dialect.block_ops import BlockOp
 from pto_dialect.faults import PTOFault
 
-bundle_decoded = "_pto_decoded"  # pto_dialect.bundle's decoding memo: [key, summary, linked op]
+bundle_decoded = "_pto_decoded"  # pto_dialect.block_ops's decoding memo: [key, summary, linked op]
 
 TY = "tensor<64x16xi32>"
 TILE = "!pto.tile<8x16xsi32>"

@@ -55,7 +55,7 @@ def test_cmpsel_levels_agree_with_python(ea, ed, mode, n):
               for x, y, ti, fi in zip(fa, fb, t.tolist(), f.tolist())]  # fmt: skip
     want_q = [ti if (math.isnan(x) or x != 2) else 2 for x, ti in zip(fa, t.tolist())]
     for passes in ((), ("pto-tile-to-capacity",),
-                   ("pto-tile-to-capacity", "pto-form-bundles", "pto-assign-registers")):  # fmt: skip
+                   ("pto-tile-to-capacity", "pto-form-blocks", "pto-assign-registers")):  # fmt: skip
         r, q = run(_lowered(text, passes), "f", a, b, t, f, WORD_OF_TWO[ea], WORD_OF_TWO[ed],
                    engine="both")  # fmt: skip
         assert r.tolist() == want_r, passes

@@ -244,14 +244,14 @@ def test_trem_tiles_fit_the_capacity_with_their_operands(pes, tsize):
 
     from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
     from passes.pto_assign_registers import assign_function
-    from passes.pto_form_bundles import PTOFormBundlesPass
+    from passes.pto_form_blocks import PTOFormBlocksPass
 
     assert binary_tile_bytes(65536, pes) == tsize
     m = apply(ConvertLinalgToPtoPass(), parse(floor_mod_program((1000, 777), "i32", "signed")))
     m = apply(PtoTileToCapacityPass(pes=pes), m)
     assert max(t.capacity for _, t in _tiles(m)) == tsize
     assert executed_op_counts(m)["pto.trem"] == trem_lower_bound(777000, T.S32, tsize, pes)
-    m = apply(PTOFormBundlesPass(), m)
+    m = apply(PTOFormBlocksPass(), m)
     peak = max(assign_function(fn, None).peak for fn in m.walk() if isinstance(fn, func.FuncOp))
     assert peak == 3 * pes * tsize
 
@@ -353,7 +353,7 @@ def test_each_family_op_fits_the_capacity_by_itself(family):
     from xdsl.dialects import func
 
     from passes.pto_assign_registers import assign_function
-    from passes.pto_form_bundles import PTOFormBundlesPass
+    from passes.pto_form_blocks import PTOFormBlocksPass
 
     body, args = _FAMILY_PROGRAMS[family]
     result = body.rsplit("-> ", 1)[-1] if "->" in body else body.rsplit(": ", 1)[-1]
@@ -363,6 +363,6 @@ def test_each_family_op_fits_the_capacity_by_itself(family):
     m = apply(PtoTileToCapacityPass(), parse(text))
     sizes = [t.capacity for _, t in _tiles(m) if isinstance(t, TileType)]
     assert sizes and max(sizes) == family_tile_bytes(family, 65536, 4)
-    m = apply(PTOFormBundlesPass(), m)
+    m = apply(PTOFormBlocksPass(), m)
     peak = max(assign_function(fn, None).peak for fn in m.walk() if isinstance(fn, func.FuncOp))
     assert 0 < peak <= TILE_CAPACITY_BYTES

@@ -14,7 +14,7 @@ from xdsl.dialects import builtin, func
 from xdsl.interpreter import Interpreter
 
 from interpreter.ssa import module_cache
-from pto_dialect.bundle import unchanged
+from pto_dialect.block_ops import unchanged
 
 from .builders import PLAN_BUILDERS, BuildContext
 from .plan import RECIPES_ATTR, CompiledFunction, Compiler, Unsupported
@@ -69,7 +69,7 @@ def compiled_function(
     if compiler is None:
         interp: Interpreter = make_interpreter()
         compiler = per_profile[key] = Compiler(module, profile, interp, observed=observed)
-    with unchanged():  # decode each block once (pto_dialect.bundle.decoded)
+    with unchanged():  # decode each block once (pto_dialect.block_ops.decoded)
         return compiler.function(callee)
 
 

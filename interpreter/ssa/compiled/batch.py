@@ -43,7 +43,7 @@ from interpreter.kernels.storage import pe_indices, storage_dtype
 from interpreter.ssa.pto_functions import COLUMN_ROLES, Owned, owned_copy
 from interpreter.ssa.runtime import require_source
 from pto_dialect.attributes import RoundingMode, TargetProfile, TileType
-from pto_dialect.bundle import (
+from pto_dialect.block_ops import (
     DERIVED_KEYS,
     BlockOp,
     check_linked,

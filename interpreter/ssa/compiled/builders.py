@@ -26,9 +26,9 @@ from typing import Any
 
 from xdsl.ir import Operation
 
-from interpreter.ssa.bundle_functions import block_plan, block_stores
+from interpreter.ssa.block_functions import block_plan, block_stores
 from interpreter.ssa.tile_plans import TILE_PLANS, Step
-from pto_dialect.bundle import BlockOp
+from pto_dialect.block_ops import BlockOp
 from pto_dialect.data_movement import TStoreOp
 
 

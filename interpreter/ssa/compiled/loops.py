@@ -32,7 +32,7 @@ from xdsl.ir import Operation
 from interpreter.kernels.storage import pe_indices
 from interpreter.ssa.pto_functions import Owned, owned_copy
 from pto_dialect.attributes import TileType
-from pto_dialect.bundle import BlockOp, check_linked
+from pto_dialect.block_ops import BlockOp, check_linked
 from pto_dialect.data_movement import TStoreOp, gm_row_span, gm_valid_shape
 
 from .batch import BatchPlan, run_batched

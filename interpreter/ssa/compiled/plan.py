@@ -39,7 +39,7 @@ from interpreter.ssa.module_cache import compiled_code
 from interpreter.ssa.pto_functions import Owned
 from interpreter.ssa.upstream.arith import finish
 from interpreter.ssa.upstream.dtypes import dtype_for
-from pto_dialect.bundle import BlockOp, unchanged
+from pto_dialect.block_ops import BlockOp, unchanged
 from pto_dialect.data_movement import TLoadOp
 
 from .batch import batch_plan, tile_op_operands

@@ -1,11 +1,11 @@
 // The global-memory ops end to end through pto-run (docs/gm-indexed.md, D25): an embedding-
 // style gather of three FP32 rows' first element from a 32-byte GM at byte displacements
-// 8 0 4, a scatter back, at tile level and as linked blocks (pto-form-bundles +
+// 8 0 4, a scatter back, at tile level and as linked blocks (pto-form-blocks +
 // pto-assign-registers), both engines; a lane outside GM is a DataPage fault with its address.
 // RUN: pto-run %s --symbol gather --engine both | filecheck %s
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers | pto-run - --symbol gather --engine both | filecheck %s
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers | pto-run - --symbol gather --engine both | filecheck %s
 // RUN: pto-run %s --symbol scatter --engine both | filecheck %s --check-prefix=SCATTER
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers | pto-run - --symbol scatter | filecheck %s --check-prefix=SCATTER
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers | pto-run - --symbol scatter | filecheck %s --check-prefix=SCATTER
 // RUN: not pto-run %s --symbol outside 2>&1 | filecheck %s --check-prefix=FAULT
 
 func.func @gather() -> !pto.tile<8x4xf32, valid=1x3, pe=1000> {
@@ -46,7 +46,7 @@ func.func @outside() -> !pto.tile<8x4xf32, valid=1x3, pe=1000> {
 // An embedding table as GM: rows 2 and 0 of a 4x2 FP32 table (byte displacement row * 8 +
 // column * 4), the table's row-major bytes being the GM.
 // RUN: pto-run %s --symbol embedding --engine both | filecheck %s --check-prefix=EMB
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers | pto-run - --symbol embedding | filecheck %s --check-prefix=EMB
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers | pto-run - --symbol embedding | filecheck %s --check-prefix=EMB
 func.func @embedding() -> !pto.tile<8x4xf32, valid=2x2, pe=1000> {
   %c0 = arith.constant 0 : index
   %table = arith.constant dense<[[0.5, 1.5], [2.5, 3.5], [4.5, 5.5], [6.5, 7.5]]> : tensor<4x2xf32>

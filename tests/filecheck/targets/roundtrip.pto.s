@@ -1,4 +1,4 @@
-// Assembly and hex round trips through the bundle IR (PTO-SPEC 3, 7): asm -> IR -> asm and
+// Assembly and hex round trips through the block IR (PTO-SPEC 3, 7): asm -> IR -> asm and
 // hex -> IR -> hex are identities; the IR printed in between re-parses.
 // RUN: pto-opt %s -t pto-asm | filecheck %s --match-full-lines
 // RUN: pto-opt %s | pto-opt | filecheck %s --check-prefix=IR

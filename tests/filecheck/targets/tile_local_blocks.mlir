@@ -2,9 +2,9 @@
 // spec/catalog/tile-operations.json): BSTART.SFU <op>, DT; [B.DATR [DataType,] PadValue];
 // LB0=ValidCol, LB1=ValidRow, LB2=Col; one terminating B.IOT; BSTOP. The assembly and the
 // binary words read back to the same program.
-// RUN: pto-opt %s -p 'pto-form-bundles,pto-assign-registers' -t pto-asm | filecheck %s
-// RUN: pto-opt %s -p 'pto-form-bundles,pto-assign-registers' -t pto-asm > %t.pto.s && pto-opt %t.pto.s -t pto-asm | filecheck %s
-// RUN: pto-opt %s -p 'pto-form-bundles,pto-assign-registers' -t pto-bin > %t.hex && pto-opt %t.hex -t pto-asm | filecheck %s
+// RUN: pto-opt %s -p 'pto-form-blocks,pto-assign-registers' -t pto-asm | filecheck %s
+// RUN: pto-opt %s -p 'pto-form-blocks,pto-assign-registers' -t pto-asm > %t.pto.s && pto-opt %t.pto.s -t pto-asm | filecheck %s
+// RUN: pto-opt %s -p 'pto-form-blocks,pto-assign-registers' -t pto-bin > %t.hex && pto-opt %t.hex -t pto-asm | filecheck %s
 func.func @f(%s: !pto.tile<8x16xf32, valid=4x5>, %h: !pto.tile<8x16xbf16, valid=4x5>,
              %hb: !pto.tile<4x16xbf16, valid=1x5>) -> (!pto.tile<32x1xf32, valid=4x1>,
     !pto.tile<2x16xui32, valid=1x5>, !pto.tile<8x16xf32, valid=4x5>, !pto.tile<16x8xf32, valid=5x4>) {

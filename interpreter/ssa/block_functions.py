@@ -1,4 +1,4 @@
-"""Decoded execution of ``pto.block`` bundles (PTO-SPEC 3.5; D12, D15, D16).
+"""Decoded execution of ``pto.block`` ops (PTO-SPEC 3.5; D12, D15, D16).
 
 A block runs the way the architecture completes it:
 
@@ -7,7 +7,7 @@ A block runs the way the architecture completes it:
    BundleControl; the block's static value rules -> TileLegality), each before any effect;
    a zero PE mask is a strict no-op (the results are unallocated tiles);
 2. for the linked block the equivalent tile-level op is rebuilt and checked against the
-   linked tile types (:func:`pto_dialect.bundle.check_linked`: operand/descriptor legality ->
+   linked tile types (:func:`pto_dialect.block_ops.check_linked`: operand/descriptor legality ->
    TileLegality, a destination SizeCode the result does not fit -> TileAllocation);
 3. the SAME kernels as the tile level run (:class:`interpreter.ssa.pto_functions.PTOFunctions`,
    i.e. :mod:`interpreter.kernels`), with their data-dependent preflight (definedness, the
@@ -49,7 +49,7 @@ from xdsl.utils.exceptions import InterpretationError
 from interpreter.ssa.runtime import TileValue
 from interpreter.ssa.tile_plans import plan_of
 from pto_dialect.attributes import TileType
-from pto_dialect.bundle import (
+from pto_dialect.block_ops import (
     BlockOp,
     check_dim_values,
     check_linked,
@@ -121,7 +121,7 @@ def _block_plan(op: BlockOp, profile: str, in_place: bool):
         def unlinked(*_args):
             raise InterpretationError(
                 "an unlinked pto.block (read from assembly or hex) names registers only; run "
-                "the tile-level program or its pto-form-bundles form instead"
+                "the tile-level program or its pto-form-blocks form instead"
             )
 
         return unlinked
@@ -169,7 +169,7 @@ def block_stores(op: BlockOp) -> bool:
 
 
 @register_impls
-class PTOBundleFunctions(InterpreterFunctions):
+class PTOBlockFunctions(InterpreterFunctions):
     """Interpreter functions for ``pto.block``; ``profile`` selects the GEMV numerics (D4)."""
 
     def __init__(self, profile: str = "ordered"):

@@ -1,4 +1,4 @@
-"""Bundle IR: PTO blocks as IR, one op per block command (PTO-SPEC 3, 7; D11-D15).
+"""Block IR: PTO blocks as IR, one op per block command (PTO-SPEC 3, 7; D11-D15).
 
 ``pto.block`` holds one block (``BSTART .. BSTOP``) in its single-block region; each command
 is one ``pto.b.*`` op whose properties are the command's RAW integer fields, so the IR can
@@ -75,13 +75,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from pto_dialect import isa
 from pto_dialect.attributes import PadValue, RoundingMode, TargetAttr, TargetProfile, TileType
-from pto_dialect.compare_ops import (
-    COMPARE_SELECT_OP_OF_SELECTOR,
-    CompareMode,
-    TileCompareOp,
-    TileSelectOp,
-)
-from pto_dialect.convert_ops import CONVERT_OP_OF_SELECTOR, ConvertTileOp, TCvtOp
+from pto_dialect.compare_ops import CompareMode, TileCompareOp, TileSelectOp
+from pto_dialect.convert_ops import ConvertTileOp, TCvtOp
 from pto_dialect.data_movement import (
     TLoadOp,
     TStoreOp,
@@ -90,10 +85,11 @@ from pto_dialect.data_movement import (
     gm_pitch_bytes,
 )
 from pto_dialect.datatypes import DTYPE_NONE, TileDataType, mx_needs_scale
-from pto_dialect.elementwise_ops import ELEMENTWISE_OP_OF_SELECTOR, TeplElementwiseOp
+from pto_dialect.elementwise_ops import TeplElementwiseOp
+from pto_dialect.families import op_of_selector
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import Layout, code_of_size, size_of_code
-from pto_dialect.gm_indexed import GM_OP_OF_FUNCTION, GlobalMemoryOp, gm_block_errors, gm_op_of
+from pto_dialect.gm_indexed import GlobalMemoryOp, gm_block_errors, gm_op_of
 from pto_dialect.isa import field_names
 from pto_dialect.isa.commands import (
     GPR_NAMES,
@@ -104,40 +100,40 @@ from pto_dialect.isa.commands import (
     Command,
 )
 from pto_dialect.ops import (
-    BINARY_OPS,
-    CUBE_OPS,
     BinaryTileOp,
     CubeMatrixOp,
     PTOOp,
     target_profile,
 )
 from pto_dialect.predicate import PredicateTileType
-from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS, GeneratorTileOp, TeplTileOp
-from pto_dialect.tile_move import MOVE_OP_OF_FUNCTION, SHARED_TMOV_UNMODELLED, LocalMoveOp
+from pto_dialect.tile_local import GeneratorTileOp, TeplTileOp
+from pto_dialect.tile_move import SHARED_TMOV_UNMODELLED, LocalMoveOp
 
 _BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 """A name printed without quotes (an MLIR bare identifier)."""
 
-CUBE_OP_OF_FUNCTION: dict[int, type[CubeMatrixOp]] = {c.FUNCTION: c for c in CUBE_OPS}
-"""CUBE Function -> tile-level op class (the family table of ``pto_dialect.ops``)."""
-BINARY_OP_OF_SELECTOR: dict[tuple[int, int], type[BinaryTileOp]] = {
-    (c.MODE, c.FUNCTION): c for c in BINARY_OPS
-}
-"""TEPL (Mode, Function) -> tile-level binary op class."""
-LOCAL_OP_OF_SELECTOR: dict[tuple[int, int], type[TeplTileOp]] = {
-    (c.MODE, c.FUNCTION): c for c in LOCAL_OPS if not c.BLOCK_UNSOUND
-}
-"""TEPL (Mode, Function) -> tile-local op class (reductions, expansions, TTRANS, ...); not
-the ops whose block form the spec leaves contradictory or unusable (``BLOCK_UNSOUND``:
-TEXTRACT, TINSERT, TIMG2COL), whose decoded blocks are refused with that reason."""
-BLOCK_UNSOUND_OF_SELECTOR: dict[tuple[int, int], str] = {
-    (c.MODE, c.FUNCTION): c.BLOCK_UNSOUND for c in LOCAL_OPS if c.BLOCK_UNSOUND
-}
-"""TEPL (Mode, Function) -> why a decoded block of it is refused (TEXTRACT, TINSERT, TIMG2COL)."""
-GENERATOR_OP_OF_SELECTOR: dict[tuple[int, int], type[GeneratorTileOp]] = {
-    (c.MODE, c.FUNCTION): c for c in GENERATOR_OPS
-}
-"""TEPL (Mode, Function) -> generator op class (TCI, TTRI: no tile source, B.IOR params)."""
+def op_class_of(s: isa.BlockSummary, base: type = PTOOp) -> type | None:
+    """The tile-level op class a block's BSTART selects, if it is a ``base`` and its block form
+    is sound (the one decoded-dispatch lookup, :func:`pto_dialect.families.op_of_selector`);
+    None otherwise."""
+    mode = s.start.mode if s.family is BlockFamily.TEPL else 0
+    cls = op_of_selector(s.family, s.start.function, mode, base)
+    return None if cls is None or block_unsound(cls) else cls
+
+
+def block_unsound(cls: type | None) -> str:
+    """Why a decoded block of ``cls`` is refused ('' when it is not): the ops whose block form
+    the spec leaves contradictory or unusable (``BLOCK_UNSOUND``: TEXTRACT, TINSERT,
+    TIMG2COL)."""
+    return getattr(cls, "BLOCK_UNSOUND", "") if cls is not None else ""
+
+
+def unsound_reason(s: isa.BlockSummary) -> str:
+    """:func:`block_unsound` of the op a TEPL block's BSTART selects ('' for other blocks)."""
+    if s.family is not BlockFamily.TEPL:
+        return ""
+    return block_unsound(op_of_selector(s.family, s.start.function, s.start.mode))
+
 
 MOVE_LAYOUT_CODES: dict[Layout, tuple[int, int]] = {
     Layout.ROW_MAJOR: (0, 0),
@@ -178,7 +174,7 @@ ROW_STRIDE_ATTR = "pto.row_stride"
 """Attribute of a linked TLOAD/TSTORE block (i64, present only when not 1): the op's
 ``row_stride`` (tensor rows between tile rows; the B.IOR row stride is that many tensor rows)."""
 UNASSIGNED_ATTR = "pto.unassigned"
-"""Unit attribute of a block formed by ``pto-form-bundles`` whose register fields (B.IOT
+"""Unit attribute of a block formed by ``pto-form-blocks`` whose register fields (B.IOT
 sources and destination hands) are placeholders until ``pto-assign-registers`` runs."""
 
 # ---------------------------------------------------------------------------------------------
@@ -186,7 +182,7 @@ sources and destination hands) are placeholders until ``pto-assign-registers`` r
 # ---------------------------------------------------------------------------------------------
 
 
-class BundleCommandOp(IRDLOperation):
+class BlockCommandOp(IRDLOperation):
     """Base of the ``pto.b.*`` ops: properties = the raw fields of one isa command."""
 
     COMMAND: ClassVar[type[Command]]
@@ -196,7 +192,7 @@ class BundleCommandOp(IRDLOperation):
         return tuple(f.name for f in fields(cls.COMMAND))
 
     @classmethod
-    def from_command(cls, cmd: Command) -> BundleCommandOp:
+    def from_command(cls, cmd: Command) -> BlockCommandOp:
         op_cls = OP_OF_COMMAND[type(cmd)]
         props: dict[str, Attribute] = {}
         for name in op_cls.field_names():
@@ -304,7 +300,7 @@ class BundleCommandOp(IRDLOperation):
         }
 
     @classmethod
-    def parse(cls, parser: Parser) -> BundleCommandOp:
+    def parse(cls, parser: Parser) -> BlockCommandOp:
         props: dict[str, Attribute] = {}
         names = cls.field_names()
 
@@ -341,7 +337,7 @@ class BundleCommandOp(IRDLOperation):
             raise VerifyException(f"'{self.name}' op must be inside a pto.block")
 
 
-def _command_op(op_name: str, command: type[Command]) -> type[BundleCommandOp]:
+def _command_op(op_name: str, command: type[Command]) -> type[BlockCommandOp]:
     body: dict[str, object] = {
         "name": op_name,
         "COMMAND": command,
@@ -351,7 +347,7 @@ def _command_op(op_name: str, command: type[Command]) -> type[BundleCommandOp]:
     }
     for f in fields(command):
         body[f.name] = opt_prop_def(StringAttr if f.name == "family" else IntAttr)
-    cls = type(command.__name__ + "Op", (BundleCommandOp,), body)
+    cls = type(command.__name__ + "Op", (BlockCommandOp,), body)
     return irdl_op_definition(cls)
 
 
@@ -369,7 +365,7 @@ _OP_NAMES: tuple[tuple[str, type[Command]], ...] = (
     ("pto.b.lstop", isa.LBStop),
     ("pto.b.catr", isa.BCatr),
 )
-OP_OF_COMMAND: dict[type[Command], type[BundleCommandOp]] = {
+OP_OF_COMMAND: dict[type[Command], type[BlockCommandOp]] = {
     cmd: _command_op(name, cmd) for name, cmd in _OP_NAMES
 }
 """isa command class -> ``pto.b.*`` op class."""
@@ -413,7 +409,7 @@ class BlockOp(IRDLOperation):
         ins: list[SSAValue] | None = None,
         out_types: list[Attribute] | None = None,
     ):
-        block = Block([BundleCommandOp.from_command(c) for c in commands])
+        block = Block([BlockCommandOp.from_command(c) for c in commands])
         super().__init__(
             operands=[list(ins or [])],
             result_types=[list(out_types or [])],
@@ -442,7 +438,7 @@ class BlockOp(IRDLOperation):
         """The isa commands of the block, in order (VerifyException on a foreign op)."""
         out: list[Command] = []
         for op in self.body.block.ops:
-            if not isinstance(op, BundleCommandOp):
+            if not isinstance(op, BlockCommandOp):
                 raise VerifyException(f"'pto.block' op may hold only pto.b.* ops, got '{op.name}'")
             out.append(op.to_command())
         return out
@@ -529,7 +525,7 @@ def _fail(kind: FaultKind, msg: str) -> PTOFault:
 
 
 def _cube_class(s: isa.BlockSummary) -> type[CubeMatrixOp]:
-    cls = CUBE_OP_OF_FUNCTION.get(s.start.function)
+    cls = op_class_of(s, CubeMatrixOp)
     if cls is None:
         raise _fail(FaultKind.TILE_LEGALITY, f"{s.op_name} has no tile-level op here")
     return cls
@@ -542,18 +538,18 @@ def source_roles(s: isa.BlockSummary, in_types: list[TileType] | None = None) ->
     stream order), scales only for a side whose type needs one (D2), then the vector
     post-processing sources its B.FPATR enables; a binary TEPL block's are ``lhs, rhs``.
     """
-    if s.family is BlockFamily.TEPL and (s.start.mode, s.start.function) in BINARY_OP_OF_SELECTOR:
+    if op_class_of(s, BinaryTileOp) is not None:
         return ["lhs", "rhs"]
     ew = _elementwise_class(s)
     if ew is not None:
         return list(ew.TILE_ROLES)
-    local = LOCAL_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
-    if s.family is BlockFamily.TEPL and local is not None:
+    local = op_class_of(s, TeplTileOp)
+    if local is not None:
         return list(local.SOURCES)
-    conv = CONVERT_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
-    if s.family is BlockFamily.TEPL and conv is not None:
+    conv = op_class_of(s, ConvertTileOp)
+    if conv is not None:
         return list(conv.SOURCES)
-    if s.family is BlockFamily.TEPL and (s.start.mode, s.start.function) in GENERATOR_OP_OF_SELECTOR:
+    if op_class_of(s, GeneratorTileOp) is not None:
         return []
     if s.family is BlockFamily.CUBE:
         cls = _cube_class(s)
@@ -569,11 +565,11 @@ def source_roles(s: isa.BlockSummary, in_types: list[TileType] | None = None) ->
             if r not in post and (r not in scaled or (cls.is_mx() and scaled[r]))
         ]
         return roles + list(s.fpatr.vector_param_sources())
-    unsound = BLOCK_UNSOUND_OF_SELECTOR.get((s.start.mode, s.start.function), "")
+    unsound = unsound_reason(s)
     raise _fail(
         FaultKind.TILE_LEGALITY,
         f"linked blocks of {s.op_name or 'this operation'} have no tile-level op here"
-        + (f": {unsound}" if s.family is BlockFamily.TEPL and unsound else ""),
+        + (f": {unsound}" if unsound else ""),
     )
 
 
@@ -593,26 +589,22 @@ def scalar_roles(s: isa.BlockSummary) -> tuple[str, ...]:
         # A tile-scalar block links its scalar when B.IOR RegSrc0 names a GPR; an omitted
         # B.IOR or RegSrc0 = zero supplies scalar zero and links nothing (catalog defaults).
         return ew.SCALAR_ROLES
-    key = (s.start.mode, s.start.function)
-    gen = GENERATOR_OP_OF_SELECTOR.get(key) or LOCAL_OP_OF_SELECTOR.get(key)
-    if s.family is BlockFamily.TEPL and gen is not None and s.scalars is not None and any(
+    gen = op_class_of(s, GeneratorTileOp) or op_class_of(s, TeplTileOp)
+    if gen is not None and s.scalars is not None and any(
         s.scalars.sources
     ):
         # TCI / TTRI / TFILLPAD read their parameters through B.IOR; without a B.IOR, or with
         # an all-zero one (every selector the zero register, ASL B.IOR field_zero_meanings),
         # they link none and read zeros
         return gen.PARAMS
-    conv = CONVERT_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
-    if s.family is BlockFamily.TEPL and conv is not None and s.scalars is not None:
+    conv = op_class_of(s, ConvertTileOp)
+    if conv is not None and s.scalars is not None:
         return conv.SCALAR_ROLES  # TQUANT / TDEQUANT: multiplier, zero point
     return ()
 
 
 def _elementwise_class(s: isa.BlockSummary) -> type[TeplElementwiseOp] | None:
-    if s.family is not BlockFamily.TEPL:
-        return None
-    key = (s.start.mode, s.start.function)
-    return ELEMENTWISE_OP_OF_SELECTOR.get(key) or COMPARE_SELECT_OP_OF_SELECTOR.get(key)
+    return op_class_of(s, TeplElementwiseOp)
 
 
 def row_stride_of(block: BlockOp) -> int:
@@ -734,7 +726,7 @@ def move_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
 def local_move_op_of(block: BlockOp, s: isa.BlockSummary) -> LocalMoveOp:
     """The detached ``pto.tmov`` equivalent to a linked Local TMOV block ``(tile) -> tile``;
     a Shared TMOV form (Functions 9-12) has none (:data:`SHARED_TMOV_UNMODELLED`)."""
-    cls = MOVE_OP_OF_FUNCTION.get(s.start.function)
+    cls = op_class_of(s, LocalMoveOp)
     if cls is None:
         raise _fail(FaultKind.TILE_LEGALITY, f"{s.op_name}: {SHARED_TMOV_UNMODELLED}")
     ins, outs = [v.type for v in linked_ins(block, s)], [r.type for r in block.outs]
@@ -753,8 +745,9 @@ def tile_op_of(block: BlockOp, s: isa.BlockSummary) -> PTOOp:
         return move_op_of(block, s)
     if s.family is BlockFamily.TLSU and s.op_name and s.op_name.startswith("TMOV"):
         return local_move_op_of(block, s)
-    if s.family is BlockFamily.TLSU and s.start.function in GM_OP_OF_FUNCTION:
-        return gm_op_of(block, s)  # pto_dialect.gm_indexed (MGATHER*, MSCATTER*, GMOV, TPREFETCH)
+    gm = op_class_of(s, GlobalMemoryOp)
+    if gm is not None:
+        return gm_op_of(block, s, gm)  # pto_dialect.gm_indexed (MGATHER*, MSCATTER*, GMOV, TPREFETCH)
     return computed_op_of(s, [v.type for v in linked_ins(block, s)], [r.type for r in block.outs])
 
 
@@ -811,28 +804,29 @@ def computed_op_of(s: isa.BlockSummary, all_in: Sequence[Attribute],
             return ew.from_roles(by_role, out_types[0], list(PadValue)[d.pad], mask,
                             cmode=CompareMode.of_code(d.cmode))  # fmt: skip
         return ew.from_roles(by_role, out_types[0], list(PadValue)[d.pad], mask)
-    local = LOCAL_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
-    gen = GENERATOR_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
-    if s.family is BlockFamily.TEPL and gen is not None:
+    local = op_class_of(s, TeplTileOp)
+    gen = op_class_of(s, GeneratorTileOp)
+    if gen is not None:
         gop = gen.__new__(gen)
         GeneratorTileOp.__init__(gop, [by_role[r] for r in sc_roles], out_types[0], mask=mask)
         return gop
-    conv = CONVERT_OP_OF_SELECTOR.get((s.start.mode, s.start.function))
-    if s.family is BlockFamily.TEPL and conv is not None:
+    conv = op_class_of(s, ConvertTileOp)
+    if conv is not None:
         cop_ = conv.__new__(conv)
         ConvertTileOp.__init__(cop_, by_role["src"], out_types[0],
                                [by_role[r] for r in sc_roles], rmode=list(RoundingMode)[d.rmode],
                                sat=bool(d.sat), pad=list(PadValue)[d.pad] if conv is TCvtOp
                                else PadValue.NULL, mask=mask)  # fmt: skip
         return cop_
-    if s.family is BlockFamily.TEPL and local is not None:
+    if local is not None:
         pad = list(PadValue)[d.pad] if local.HAS_PAD else PadValue.NULL
         lop = local.build([by_role[r] for r in (*local.SOURCES, *sc_roles)], out_types,
                           pad=pad, mask=mask)  # fmt: skip
         lop.properties.update(local.from_block(s))  # THISTOGRAM's ByteId, TSORT's LB0
         return lop
     if s.family is BlockFamily.TEPL:
-        cls = BINARY_OP_OF_SELECTOR[(s.start.mode, s.start.function)]
+        cls = op_class_of(s, BinaryTileOp)
+        assert cls is not None, s.op_name
         op = cls.__new__(cls)
         BinaryTileOp.__init__(
             op, by_role["lhs"], by_role["rhs"], out_types[0], pad=list(PadValue)[d.pad],
@@ -1207,7 +1201,7 @@ def _check_gm_address(block: BlockOp, s: isa.BlockSummary, op: TLoadOp | TStoreO
       ``zero``: base 0, so the tensor is GM from address 0: constant offsets 0, ``pe_stride``
       [0, 0];
     * RegSrc1 ``a1``: the GMADDR stride, ``row_stride`` tensor rows (0 B for ``row_stride`` 0);
-      ``zero``: the encoded-zero stride, so ``row_stride`` 0 (rows alias; pto-form-bundles
+      ``zero``: the encoded-zero stride, so ``row_stride`` 0 (rows alias; pto-form-blocks
       emits this form for ``row_stride`` 0);
     * no B.IOR: base 0 and the dense stride ``TileDenseRowStrideBytes(Col)``: as for base 0,
       and ``row_stride`` 1 over a tensor whose rows are exactly Col elements (packed 4-bit GM:
@@ -1263,8 +1257,8 @@ def block_target_attr(block: Operation) -> Attribute:
     return TargetAttr(target_profile(block))
 
 
-BUNDLE_OPS = [BlockOp, *OP_OF_COMMAND.values()]
-"""The bundle ops registered in the ``pto`` dialect."""
+BLOCK_OPS = [BlockOp, *OP_OF_COMMAND.values()]
+"""The block ops (``pto.block``, ``pto.b.*``) registered in the ``pto`` dialect."""
 
 
 def module_of_commands(cmds: list[Command]):

@@ -28,14 +28,14 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from interpreter.kernels.postprocess import lrelu_param_word, quant_param_word
-from interpreter.ssa.bundle_functions import PTOBundleFunctions
+from interpreter.ssa.block_functions import PTOBlockFunctions
 from interpreter.ssa.pto_functions import PTOFunctions
 from interpreter.ssa.runtime import array_from_tile, tile_from_array
 from passes.pto_assign_registers import PTOAssignRegistersPass
-from passes.pto_form_bundles import PTOFormBundlesPass
+from passes.pto_form_blocks import PTOFormBlocksPass
 from passes.pto_targets import parse_asm, parse_hex, print_asm, print_hex
 from pto_dialect import isa
-from pto_dialect.bundle import SLOT_GPRS, BlockOp, BundleCommandOp
+from pto_dialect.block_ops import SLOT_GPRS, BlockCommandOp, BlockOp
 from pto_dialect.dialect import PTO
 from pto_dialect.faults import PTOFault
 
@@ -78,7 +78,7 @@ func.func @g(%a: {A_T}, %b: {B_T}, %bias: {BIAS_T}{args}) -> {d_t} {{
 def _module(case: str, bundled: bool) -> ModuleOp:
     m = Parser(_ctx(), _text(case)).parse_module()
     if bundled:
-        PTOFormBundlesPass().apply(_ctx(), m)
+        PTOFormBlocksPass().apply(_ctx(), m)
         PTOAssignRegistersPass().apply(_ctx(), m)
     m.verify()
     return m
@@ -97,7 +97,7 @@ def _call(m: ModuleOp, *args):
     interp = Interpreter(m)
     interp.register_implementations(FuncFunctions())
     interp.register_implementations(PTOFunctions("ordered"))
-    interp.register_implementations(PTOBundleFunctions("ordered"))
+    interp.register_implementations(PTOBlockFunctions("ordered"))
     return interp.call_op("g", args)
 
 
@@ -111,7 +111,7 @@ def _tiles(m: ModuleOp, a, b, bias):
     )
 
 
-# ---- pto-form-bundles ---------------------------------------------------------------------
+# ---- pto-form-blocks ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -268,7 +268,7 @@ def test_ior_registers_must_follow_the_convention():
     m = _module("quant_s8_lrelu", bundled=True)
     blk = _block(m)
     ior = next(op for op in blk.body.block.ops if op.name == "pto.b.ior")
-    swapped = BundleCommandOp.from_command(isa.BIor(SLOT_GPRS[1], SLOT_GPRS[0]))
+    swapped = BlockCommandOp.from_command(isa.BIor(SLOT_GPRS[1], SLOT_GPRS[0]))
     blk.body.block.insert_op_before(swapped, ior)
     blk.body.block.erase_op(ior)
     with pytest.raises(VerifyException, match=r"\[TileLegality\] B\.IOR \[a1, a0, zero\]"):

@@ -1,4 +1,4 @@
-"""Bundle IR, pto-form-bundles, pto-asm/pto-bin and decoded execution (PTO-SPEC 2-7;
+"""Block IR, pto-form-blocks, pto-asm/pto-bin and decoded execution (PTO-SPEC 2-7;
 D4, D8, D9, D11-D15). Expected values are hand-derived from the spec examples or Python's
 ``%`` on ints, never from the kernels under test."""
 
@@ -20,14 +20,14 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from interpreter.ssa.bundle_functions import PTOBundleFunctions
+from interpreter.ssa.block_functions import PTOBlockFunctions
 from interpreter.ssa.pto_functions import PTOFunctions
 from interpreter.ssa.runtime import array_from_tile, tile_from_array
 from passes.pto_assign_registers import PTOAssignRegistersPass
-from passes.pto_form_bundles import PTOFormBundlesPass
+from passes.pto_form_blocks import PTOFormBlocksPass
 from passes.pto_targets import parse_asm, parse_hex, print_asm, print_hex
 from pto_dialect import isa
-from pto_dialect.bundle import BlockOp
+from pto_dialect.block_ops import BlockOp
 from pto_dialect.dialect import PTO
 from pto_dialect.faults import PTOFault
 
@@ -47,7 +47,7 @@ def _module(text: str) -> ModuleOp:
 
 def _bundled(text: str) -> ModuleOp:
     m = _module(text)
-    PTOFormBundlesPass().apply(_ctx(), m)
+    PTOFormBlocksPass().apply(_ctx(), m)
     PTOAssignRegistersPass().apply(_ctx(), m)
     m.verify()
     return m
@@ -57,7 +57,7 @@ def _call(m: ModuleOp, name: str, *args, profile="ordered"):
     interp = Interpreter(m)
     interp.register_implementations(FuncFunctions())
     interp.register_implementations(PTOFunctions(profile))
-    interp.register_implementations(PTOBundleFunctions(profile))
+    interp.register_implementations(PTOBlockFunctions(profile))
     return interp.call_op(name, args)
 
 
@@ -91,7 +91,7 @@ def _blocks(m: ModuleOp) -> list[BlockOp]:
     return [op for op in m.walk() if isinstance(op, BlockOp)]
 
 
-# ---- pto-form-bundles: canonical forms ------------------------------------------------------
+# ---- pto-form-blocks: canonical forms ------------------------------------------------------
 
 
 def test_form_gemv_canonical_asm_spec_example():
@@ -163,7 +163,7 @@ def test_register_exhaustion_is_tile_allocation():
         f"  func.return {rets} : {', '.join([ty] * 17)}\n}}"
     )
     m = _module(text)
-    PTOFormBundlesPass().apply(_ctx(), m)
+    PTOFormBlocksPass().apply(_ctx(), m)
     with pytest.raises(
         PassFailedException, match=r"\[TileAllocation\] 'pto.block' needs a register in hand t"
     ):
@@ -338,9 +338,9 @@ def test_decoded_structure_faults_before_effect():
     m2 = _bundled(TREM)
     blk = _blocks(m2)[0]
     start = blk.body.block.first_op
-    from pto_dialect.bundle import BundleCommandOp
+    from pto_dialect.block_ops import BlockCommandOp
 
-    blk.body.block.insert_op_after(BundleCommandOp.from_command(isa.BFpatr()), start)
+    blk.body.block.insert_op_after(BlockCommandOp.from_command(isa.BFpatr()), start)
     with pytest.raises(PTOFault) as e:
         _call(m2, "rem", *_rem_args(m2, [1, 2], [3, 4]))
     assert e.value.kind == "BundleControl" and "non-CUBE" in e.value.message
@@ -371,7 +371,7 @@ def test_decoded_mask_zero_is_noop():
 
 
 def test_differential_tile_level_vs_bundle():
-    """The tile-level program and its pto-form-bundles form give identical results."""
+    """The tile-level program and its pto-form-blocks form give identical results."""
     rng = np.random.default_rng(7)
     for text, name, t in ((TREM, "rem", "int32"), (TREM_U32, "rem", "uint32")):
         tile_m, bundle_m = _module(text), _bundled(text)
@@ -424,7 +424,7 @@ func.func @g(%a: !pto.tile<1x64xbf16, cube_m32, mat>, %b: !pto.tile<64x32xf8E5M2
 
 
 def test_runner_dispatches_blocks():
-    """interpreter.ssa.runner registers PTOBundleFunctions: a bundled module runs end to end."""
+    """interpreter.ssa.runner registers PTOBlockFunctions: a bundled module runs end to end."""
     from interpreter.ssa.runner import run
 
     m = _bundled(TREM)
@@ -484,9 +484,9 @@ def test_differential_trem_property(t, vr, vc, pad, seed):
 def _with_catr(text: str, catr):
     m = _bundled(text)
     blk = _blocks(m)[0]
-    from pto_dialect.bundle import BundleCommandOp
+    from pto_dialect.block_ops import BlockCommandOp
 
-    blk.body.block.insert_op_after(BundleCommandOp.from_command(catr), blk.body.block.first_op)
+    blk.body.block.insert_op_after(BlockCommandOp.from_command(catr), blk.body.block.first_op)
     return m
 
 

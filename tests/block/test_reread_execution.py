@@ -20,7 +20,7 @@ from interpreter import run
 from interpreter.ssa.runner import build_context, load_module
 from passes.pto_lower import PTOLowerPass
 from pto_dialect import isa
-from pto_dialect.bundle import BlockOp, BundleCommandOp
+from pto_dialect.block_ops import BlockCommandOp, BlockOp
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "examples" / "Inputs"))
@@ -46,7 +46,7 @@ def _reread(module, via: str) -> int:
             op.detach()
             op.erase()
         for c in again:
-            body.add_op(BundleCommandOp.from_command(c))
+            body.add_op(BlockCommandOp.from_command(c))
         n += 1
     return n
 

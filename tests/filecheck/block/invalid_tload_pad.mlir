@@ -1,6 +1,6 @@
-// pto-form-bundles refuses a pto.tload that pads an ordinary (non-CUBE) tile: the ISA's ordinary
+// pto-form-blocks refuses a pto.tload that pads an ordinary (non-CUBE) tile: the ISA's ordinary
 // TLOAD leaves padding undefined and its B.DATR PadValue must be Zero (asl/block/model/dispatch/tile-schema.asl).
-// RUN: not pto-opt %s -p pto-form-bundles 2>&1 | filecheck %s
+// RUN: not pto-opt %s -p pto-form-blocks 2>&1 | filecheck %s
 
 func.func @k(%src: tensor<4x8xf32>) -> !pto.tile<4x8xf32, valid=2x3> {
   %c0 = arith.constant 0 : index

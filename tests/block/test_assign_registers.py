@@ -12,7 +12,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from interpreter.ssa.runner import build_context
 from passes.pto_assign_registers import PTOAssignRegistersPass
-from passes.pto_form_bundles import PTOFormBundlesPass
+from passes.pto_form_blocks import PTOFormBlocksPass
 from passes.pto_targets import parse_asm, parse_hex, print_asm, print_hex
 from pto_dialect import isa
 
@@ -23,7 +23,7 @@ def _ctx() -> Context:
 
 def _lower(text: str):
     m = Parser(_ctx(), text).parse_module()
-    PTOFormBundlesPass().apply(_ctx(), m)
+    PTOFormBlocksPass().apply(_ctx(), m)
     PTOAssignRegistersPass().apply(_ctx(), m)
     m.verify()
     return m
@@ -88,7 +88,7 @@ def test_exhaustion_names_op_hand_and_count():
         f"  %r = pto.trem %a0, %a1 : {T}\n  func.return {rets} : {', '.join([T] * 17)}\n}}"
     )
     m = Parser(_ctx(), text).parse_module()
-    PTOFormBundlesPass().apply(_ctx(), m)
+    PTOFormBlocksPass().apply(_ctx(), m)
     with pytest.raises(PassFailedException, match=r"\[TileAllocation\] 'pto.block' needs a "
                        r"register in hand t, but all 16 are live \(17 tiles"):  # fmt: skip
         PTOAssignRegistersPass().apply(_ctx(), m)
@@ -106,7 +106,7 @@ func.func @f(%t: {T}) -> {T} {{
   func.return %r : {T}
 }}"""
     m = Parser(_ctx(), text).parse_module()
-    PTOFormBundlesPass().apply(_ctx(), m)
+    PTOFormBlocksPass().apply(_ctx(), m)
     with pytest.raises(PassFailedException, match="tile"):
         PTOAssignRegistersPass().apply(_ctx(), m)
 

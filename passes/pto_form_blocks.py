@@ -1,7 +1,7 @@
-"""``pto-form-bundles``: tile-level ops -> their PTO blocks (PTO-SPEC 2, 3, 4, 5; D11-D14).
+"""``pto-form-blocks``: tile-level ops -> their PTO blocks (PTO-SPEC 2, 3, 4, 5; D11-D14).
 
 Every tile-level op with a block form, in every block of every region (``scf.for`` bodies
-included), becomes one linked ``pto.block`` (see :mod:`pto_dialect.bundle`) in the CANONICAL
+included), becomes one linked ``pto.block`` (see :mod:`pto_dialect.block_ops`) in the CANONICAL
 form, with the spec's defaults elided. The formers are a table keyed by op family
 (:data:`FORMERS`) and read the op classes' ``MNEMONIC`` / ``FUNCTION`` / ``BSTART`` constants
 and ``operand_by_role()``, so every family member flows through its row:
@@ -57,7 +57,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from pto_dialect import isa
 from pto_dialect.attributes import Layout, PadValue, RoundingMode, TileType
-from pto_dialect.bundle import (
+from pto_dialect.block_ops import (
     GM_BASE_GPR,
     GM_STRIDE_GPR,
     MOVE_LAYOUT_CODES,
@@ -109,7 +109,7 @@ LB_MAX = 0xFFFF
 def _lb(lb: int, value: int) -> isa.Command:
     if not 0 <= value <= LB_MAX:
         raise PassFailedException(
-            f"pto-form-bundles: LB{lb} = {value} does not fit the 16-bit loop bound "
+            f"pto-form-blocks: LB{lb} = {value} does not fit the 16-bit loop bound "
             f"(0..{LB_MAX}, PTO-SPEC 3.4); a tile dimension this large has no encoding"
         )
     return isa.CBDimi(lb, value) if 0 <= value < 256 else isa.BDim(lb, 0, value)
@@ -532,10 +532,10 @@ def form_op(op: Operation, former: Callable[[Any], _Form]) -> BlockOp:
 
 
 @dataclass(frozen=True)
-class PTOFormBundlesPass(ModulePass):
-    """Rewrite tile-level PTO ops into canonical ``pto.block`` bundles (module docstring)."""
+class PTOFormBlocksPass(ModulePass):
+    """Rewrite tile-level PTO ops into canonical ``pto.block`` ops (module docstring)."""
 
-    name = "pto-form-bundles"
+    name = "pto-form-blocks"
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         for inner in list(op.walk()):

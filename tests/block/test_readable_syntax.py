@@ -1,4 +1,4 @@
-"""Readable bundle IR: commands print with the assembly's mnemonics and names (PTO-SPEC 1, 3, 7).
+"""Readable block IR: commands print with the assembly's mnemonics and names (PTO-SPEC 1, 3, 7).
 
 ``pto.b.start TREM, S32``; B.DATR layouts, types, pads, compare and rounding modes by name;
 GPRs, tiles, hands, masks and sizes by their assembly spelling; reserved values as numbers.
@@ -21,7 +21,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
 from pto_dialect import isa
-from pto_dialect.bundle import BlockOp
+from pto_dialect.block_ops import BlockOp
 from pto_dialect.dialect import PTO
 from pto_dialect.isa import field_names
 from pto_dialect.isa.commands import CUBE_FUNCTIONS, TEPL_OPS, TLSU_FUNCTIONS, BlockFamily

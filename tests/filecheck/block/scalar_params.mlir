@@ -1,16 +1,16 @@
 // CUBE blocks with scalar post-processing parameters (PTO-SPEC 3.3: B.IOR in dense order,
 // quant first, then LReLU; LReLU-only uses RegSrc0). The scalars are linked after the tile
 // sources; B.IOR RegSrc k names a<k> (the pseudo register convention, docs/blocks.md).
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers | filecheck %s
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers | pto-opt | filecheck %s
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers -t pto-asm | filecheck %s --check-prefix=ASM --match-full-lines
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers -t pto-bin | filecheck %s --check-prefix=BIN --match-full-lines
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers | filecheck %s
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers | pto-opt | filecheck %s
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers -t pto-asm | filecheck %s --check-prefix=ASM --match-full-lines
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers -t pto-bin | filecheck %s --check-prefix=BIN --match-full-lines
 // Round trips: asm -> IR -> asm and hex -> IR -> hex / asm are identities (the pseudo MV
 // comment line is scalar set-up, not part of the block stream: re-read blocks are unlinked).
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers -t pto-asm > %t.s
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers -t pto-asm > %t.s
 // RUN: pto-opt %t.s -t pto-asm > %t.again.s
 // RUN: grep -v "^# pseudo" %t.s | diff - %t.again.s
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers -t pto-bin > %t.hex
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers -t pto-bin > %t.hex
 // RUN: pto-opt %t.hex -t pto-bin | diff - %t.hex
 // RUN: pto-opt %t.hex -t pto-asm | diff - %t.again.s
 // RUN: pto-opt -f pto-asm %t.s -t pto-bin | diff - %t.hex

@@ -1,9 +1,9 @@
-// pto-form-bundles: canonical blocks with the spec's defaults elided (PTO-SPEC 4, 5; D11),
+// pto-form-blocks: canonical blocks with the spec's defaults elided (PTO-SPEC 4, 5; D11),
 // register assignment (pto-assign-registers) by hand (docs/blocks.md), and the pto-asm / pto-bin targets.
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers | filecheck %s
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers | pto-opt | filecheck %s
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers -t pto-asm | filecheck %s --check-prefix=ASM --match-full-lines
-// RUN: pto-opt %s -p pto-form-bundles,pto-assign-registers -t pto-bin | filecheck %s --check-prefix=BIN --match-full-lines
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers | filecheck %s
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers | pto-opt | filecheck %s
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers -t pto-asm | filecheck %s --check-prefix=ASM --match-full-lines
+// RUN: pto-opt %s -p pto-form-blocks,pto-assign-registers -t pto-bin | filecheck %s --check-prefix=BIN --match-full-lines
 
 func.func @k(%a: !pto.tile<1x1xf16, cube_m16, mat>, %b: !pto.tile<1x1xf16, cube_n8, mat>, %bias: !pto.tile<1x32xf32, valid=1x1>, %x: !pto.tile<4x8xsi32, valid=2x3>, %y: !pto.tile<4x8xsi32, valid=2x3>) -> (!pto.tile<1x1xf32, cube_m16, mat>, !pto.tile<4x8xsi32, valid=2x3>) {
   %d = pto.tgemv_mx_bias %a, %b, %bias : (!pto.tile<1x1xf16, cube_m16, mat>, !pto.tile<1x1xf16, cube_n8, mat>, !pto.tile<1x32xf32, valid=1x1>) -> !pto.tile<1x1xf32, cube_m16, mat>

@@ -1,9 +1,9 @@
 // pto-assign-registers refuses a program whose live tiles would hold more core tile capacity
 // than the tile_capacity system register: a tile charges popcount(pe) x its per-PE size
 // (asl/tile/model/capacity/local.asl, asl/block/model/dispatch/destination-shape.asl).
-// RUN: not pto-opt %s -p pto-form-bundles,pto-assign-registers 2>&1 | filecheck %s
-// RUN: not pto-opt %s -p 'pto-form-bundles,pto-assign-registers{tile_capacity=300000}' 2>&1 | filecheck %s --check-prefix=RANGE
-// RUN: pto-opt %s -p 'pto-form-bundles,pto-assign-registers{capacity_check=false}' -t pto-asm | filecheck %s --check-prefix=OFF
+// RUN: not pto-opt %s -p pto-form-blocks,pto-assign-registers 2>&1 | filecheck %s
+// RUN: not pto-opt %s -p 'pto-form-blocks,pto-assign-registers{tile_capacity=300000}' 2>&1 | filecheck %s --check-prefix=RANGE
+// RUN: pto-opt %s -p 'pto-form-blocks,pto-assign-registers{capacity_check=false}' -t pto-asm | filecheck %s --check-prefix=OFF
 
 // 64 KiB on four PEs (the whole 256 KiB) and a 128 B tile live at once.
 func.func @k(%m: tensor<128x128xi32>, %s: tensor<32x1xi32>) -> (!pto.tile<128x128xui32>, !pto.tile<32x1xui32>) {
