@@ -1,0 +1,35 @@
+"""Tests that kill the seed-31 kernel mutants of ``scripts/mutate.py`` (issue 27), each
+against a hand-derived value."""
+
+import numpy as np
+
+from interpreter.kernels import convert as cv
+from interpreter.kernels import status as st
+from pto_dialect.datatypes import TileDataType as T
+
+FLT_MAX = float(np.finfo(np.float32).max)
+
+
+def test_dequantize_to_exactly_fp32_max_is_finite():
+    """(q - zp) * scale = 1 * FLT_MAX is FP32's largest finite value: no rounding, no
+    overflow, so the result is FLT_MAX itself, not +inf (and -FLT_MAX for q - zp = -1)."""
+    q = np.array([[1, -1, 0]], np.int8)
+    r = cv.dequantize_values(q, FLT_MAX, 0, cv.RNE)
+    assert r.dtype == np.float32
+    assert r.tolist() == [[FLT_MAX, -FLT_MAX, 0.0]]
+    assert st.dequantize_flags(q, FLT_MAX, 0, r) == 0
+
+
+def test_fp64_fma_by_one_with_a_huge_operand_is_exact():
+    """x * 1 + 0 = x exactly for x = 2^1000 (1 + 2^-52): no flag. Veltkamp's split of x
+    overflows (x * (2^27 + 1) > 2^1024), so the lane must take the rational path; a product
+    with the factor 1 is not exempt from it."""
+    x = np.array([2.0**1000 * (1 + 2.0**-52), -(2.0**1020)])
+    one = np.ones(2)
+    zero = np.zeros(2)
+    with np.errstate(all="ignore"):
+        r = x * one + zero
+    assert r.tolist() == x.tolist()
+    assert st.fma_flags(x, one, zero, r, T.FP64) == 0
+    # the same lanes with the huge operand second
+    assert st.fma_flags(one, x, zero, r, T.FP64) == 0
