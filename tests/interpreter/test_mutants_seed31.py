@@ -33,3 +33,26 @@ def test_fp64_fma_by_one_with_a_huge_operand_is_exact():
     assert st.fma_flags(x, one, zero, r, T.FP64) == 0
     # the same lanes with the huge operand second
     assert st.fma_flags(one, x, zero, r, T.FP64) == 0
+
+
+def test_dense_row_stride_of_packed_four_bit_rows_rounds_up():
+    """TileDenseRowStrideBytes: two 4-bit elements per byte, ceil(cols / 2) bytes a row
+    (3 -> 2, 4 -> 2, 1 -> 1); other types cols * carrier bytes."""
+    from pto_dialect.data_movement import dense_row_stride_bytes
+
+    for t in (T.S4X2, T.U4X2):
+        assert [dense_row_stride_bytes(c, t) for c in (1, 2, 3, 4, 7)] == [1, 1, 2, 2, 4]
+    assert dense_row_stride_bytes(3, T.FP16) == 6
+    assert dense_row_stride_bytes(16, T.FP32) == 64
+
+
+def test_generated_elementwise_op_classes_are_named_after_their_mnemonic():
+    """The table-made op classes carry the hand-written classes' names (TAbsOp for TABS,
+    TAddsOp for TADDS): what tracebacks, reprs and the API docs show."""
+    from pto_dialect.elementwise_ops import TILE_SCALAR_OPS, UNARY_OPS
+
+    names = {c.name: c.__name__ for c in (*TILE_SCALAR_OPS, *UNARY_OPS)}
+    assert names["pto.tabs"] == "TAbsOp" and names["pto.tnot"] == "TNotOp"
+    assert names["pto.tadds"] == "TAddsOp" and names["pto.tshrs"] == "TShrsOp"
+    assert all(n == "T" + c.MNEMONIC[1:].capitalize() + "Op" for c in (*TILE_SCALAR_OPS, *UNARY_OPS)
+               for n in [c.__name__])
