@@ -56,3 +56,19 @@ def test_generated_elementwise_op_classes_are_named_after_their_mnemonic():
     assert names["pto.tadds"] == "TAddsOp" and names["pto.tshrs"] == "TShrsOp"
     assert all(n == "T" + c.MNEMONIC[1:].capitalize() + "Op" for c in (*TILE_SCALAR_OPS, *UNARY_OPS)
                for n in [c.__name__])
+
+
+def test_fp64_fma_of_a_product_minus_its_rounding_is_exact():
+    """x = 1 + 2^-52, y = 1 + 2^-51: x * y = 1 + 3 * 2^-52 + 2^-103 rounds (RNE) to
+    p = 1 + 3 * 2^-52, so x * y - p = 2^-103 exactly: an exact FMA, no flag (IEEE raises NX
+    only for a rounded result). The same scaled by 2^900 * 2^58 (product exponent 960,
+    the bound of the rational lanes) gives 2^855, also exact; x * y + 0 = p is inexact."""
+    for sx, sy in ((1.0, 1.0), (2.0**900, 2.0**58)):
+        x = np.array([(1 + 2.0**-52) * sx])
+        y = np.array([(1 + 2.0**-51) * sy])
+        p = np.array([(1 + 3 * 2.0**-52) * sx * sy])
+        assert (x * y).tolist() == p.tolist()
+        exact = np.array([2.0**-103 * sx * sy])
+        assert st.fma_flags(x, y, -p, exact, T.FP64) == 0
+        assert st.fma_flags(y, x, -p, exact, T.FP64) == 0
+        assert st.fma_flags(x, y, 0 * p, p, T.FP64) == st.NX  # x * y + 0 rounds to p
