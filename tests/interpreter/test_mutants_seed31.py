@@ -72,3 +72,14 @@ def test_fp64_fma_of_a_product_minus_its_rounding_is_exact():
         assert st.fma_flags(x, y, -p, exact, T.FP64) == 0
         assert st.fma_flags(y, x, -p, exact, T.FP64) == 0
         assert st.fma_flags(x, y, 0 * p, p, T.FP64) == st.NX  # x * y + 0 rounds to p
+
+
+def test_max_min_of_finite_floats_raise_no_flag():
+    """TMAX / TMIN of finite values (zeros of both signs included) are exact and never
+    invalid: no flag; a signalling NaN operand raises NV (quiet NaNs do not)."""
+    a = np.array([[1.5, -0.0, 3.0e38, -7.25]], np.float32)
+    b = np.array([[2.0, 0.0, -3.0e38, -7.25]], np.float32)
+    assert st.binary_flags("MAX", a, b, np.maximum(a, b), T.FP32) == 0
+    assert st.binary_flags("MIN", a, b, np.minimum(a, b), T.FP32) == 0
+    snan = np.array([[0x7FA00000, 0x7FC00000, 0, 0]], np.uint32).view(np.float32)
+    assert st.binary_flags("MAX", snan, b, b, T.FP32) == st.NV
