@@ -473,12 +473,14 @@ def unary_flags(mnemonic: str, a: np.ndarray, r: np.ndarray, t: TileDataType) ->
         return fold(nv, dz, of, nx & _tiny(z, t), nx)
 
 
-def _fma_fp64_extreme(x, y, w, z, finite, exact, tiny):
+def _fma_fp64_extreme(x, y, w, z, finite, exact, tiny, unsure):
     """``(exact, tiny)`` with the rare FP64 lanes decided by rationals: those whose product
     or addend has an extreme exponent (TwoProd / TwoSum are not exact there), and results of
     magnitude 2^-1022 (tininess is after rounding to 53 bits with unbounded exponent,
     ``NumericTininessDetection_AfterRounding``: the exact value below 2^-1022 (1 - 2^-54) is
-    tiny even when the subnormal grid rounds it up to 2^-1022)."""
+    tiny even when the subnormal grid rounds it up to 2^-1022), and the ``unsure`` lanes: an
+    exact value ``s + u + v`` (TwoSum's head and two remainders) that the result ``z`` may
+    equal although ``z != s`` (``x * y - fl(x * y)``, an exact FMA, is one)."""
     _, ex = np.frexp(x)
     _, ey = np.frexp(y)
     _, ew = np.frexp(w)
@@ -486,7 +488,7 @@ def _fma_fp64_extreme(x, y, w, z, finite, exact, tiny):
         (np.abs(ex + ey) >= 960) | (np.abs(ex) >= 990) | (np.abs(ey) >= 990) | (np.abs(ew) >= 960)
     )
     edge = finite & (np.abs(z) == 2.0**-1022)
-    lanes = extreme | edge
+    lanes = extreme | edge | (finite & unsure)
     if not lanes.any():
         return exact, tiny
     from fractions import Fraction
@@ -521,7 +523,8 @@ def fma_flags(a: np.ndarray, b: np.ndarray, c: np.ndarray, r: np.ndarray, t: Til
         exact = ((z == s) & (u == 0) & (v == 0)) | (x == 0) | (y == 0)  # a zero product: exact
         tiny = _tiny(z, t)
         if t is TileDataType.FP64:  # Dekker's product may over/underflow: exact rationals
-            exact, tiny = _fma_fp64_extreme(x, y, w, z, fin & np.isfinite(z), exact, tiny)
+            unsure = (z != s) & ((u != 0) | (v != 0))  # z == s + u + v is possible
+            exact, tiny = _fma_fp64_extreme(x, y, w, z, fin & np.isfinite(z), exact, tiny, unsure)
         nx = of | (fin & np.isfinite(z) & ~exact)
         return fold(nv, None, of, nx & tiny, nx)
 

@@ -284,3 +284,11 @@
 %f = "test.op"() : () -> !pto.tile<128x1xui8, valid=2x1>
 %d = pto.thistogram %s, %f : (!pto.tile<8x4xui32, valid=1x4>, !pto.tile<128x1xui8, valid=2x1>) -> !pto.tile<1x256xui32>
 // CHECK: {{^}}'pto.thistogram' op [TileLegality] filter: valid shape 2x1 lacks the 3 x 1 elements read at column 0 (TileHistogramInputsLegal) (asl/tile/irregular-and-complex/initialization/THISTOGRAM.asl){{$}}
+
+// -----
+
+// THISTOGRAM: U32 ByteId1 reads filter rows 0..1 at column 0 (two prefix bytes)
+%s = "test.op"() : () -> !pto.tile<8x4xui32, valid=1x4>
+%f = "test.op"() : () -> !pto.tile<128x1xui8, valid=1x1>
+%d = pto.thistogram %s, %f {byte_id = 1 : i64} : (!pto.tile<8x4xui32, valid=1x4>, !pto.tile<128x1xui8, valid=1x1>) -> !pto.tile<1x256xui32>
+// CHECK: {{^}}'pto.thistogram' op [TileLegality] filter: valid shape 1x1 lacks the 2 x 1 elements read at column 0 (TileHistogramInputsLegal) (asl/tile/irregular-and-complex/initialization/THISTOGRAM.asl){{$}}
