@@ -658,10 +658,12 @@ def decoder(t, codes: np.ndarray, packed: bool = False):
     return (MODE_BITS, codes8, np.append(lut, np.array(params, np.float32)))
 
 
-def half_params_by_lut(lut: np.ndarray) -> tuple[int, int, int, int, int] | None:
-    """The :func:`half_params` that :func:`decoder` stored after a MODE_BITS table (or a
-    MODE_NIBBLE one)."""
-    if lut.shape[0] < 268 or lut[262] == 0:
+def half_params_by_lut(dec) -> tuple[int, int, int, int, int] | None:
+    """The :func:`half_params` that :func:`decoder` stored after the table of a MODE_BITS
+    or MODE_NIBBLE ``dec`` tuple; None for other modes (a MODE_LUT16 table of 16-bit B is
+    65,536 values, not parameters)."""
+    mode, _, lut = dec
+    if mode not in (MODE_BITS, MODE_NIBBLE) or lut.shape[0] < 268 or lut[262] == 0:
         return None
     sh, ash, mask, nanh, gap = (int(x) for x in lut[263:268])
     return sh, ash, mask, nanh, gap
@@ -683,7 +685,7 @@ def _half(af, dec, sb, n):
     """The arguments of :func:`gemv_half` for one row of A and 8-bit codes, else None."""
     if af.shape[0] != 1 or dec[0] not in (MODE_BITS, MODE_NIBBLE):
         return None
-    params = half_params_by_lut(dec[2])
+    params = half_params_by_lut(dec)
     if params is None:
         return None
     sv = half_scales(sb, n, params[4])
@@ -1015,7 +1017,7 @@ def exact_gemv(src, c: np.ndarray | None, bias: np.ndarray | None) -> np.ndarray
     if (ta - lsa) + (tb - lsb) + 5 > 53:
         return None
     dec = decoder(src.bt, src.cb, src.b_packed)
-    if half_params_by_lut(dec[2]) is None:
+    if half_params_by_lut(dec) is None:
         return None
     nb = -(-k // MX_BLOCK)
     sa = np.full(nb, 127, np.uint8) if src.sa is None else np.ascontiguousarray(src.sa[0], np.uint8)
@@ -1031,7 +1033,7 @@ def exact_gemv(src, c: np.ndarray | None, bias: np.ndarray | None) -> np.ndarray
     a64 = np.ascontiguousarray(mx.value_lut(src.at)[src.ca[0]])
     if not np.isfinite(a64).all():
         return None
-    gap = half_params_by_lut(dec[2])[4]
+    gap = half_params_by_lut(dec)[4]
     lut = dec[2]
     hi, lo = np.empty(n), np.empty(n)
 

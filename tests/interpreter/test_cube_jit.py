@@ -17,7 +17,7 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_kernel_tgemv import MX_TYPES, raw
 
@@ -132,6 +132,12 @@ def _pack(codes):
     profile=st.sampled_from(["ordered", "exact"]),
     seed=st.integers(0, 2**32 - 1),
 )
+# A 16-bit B (FP16) in the exact profile: its 65,536-value table was once read as the
+# FP16-route parameters of an 8-bit code, and the compiled exact GEMV returned wrong values.
+@example(at=T.E2M1X2, bt=T.FP16, form="TMATMUL_MX", m=1, k=1, n=2, extreme=False,
+         specials=False, packed=False, profile="exact", seed=0)
+@example(at=T.E4M3, bt=T.BF16, form="TGEMV_MX", m=1, k=40, n=6, extreme=False,
+         specials=False, packed=False, profile="exact", seed=1)
 def test_mx_compiled_equals_numpy(at, bt, form, m, k, n, extreme, specials, packed, profile,
                                   seed):
     """MX pairs in the ordered profile (FMA or float64 path) and the exact one (compiled
