@@ -683,9 +683,7 @@ def _columns(af, dec, sbs, acc, j0, j1, half=None):
 
 def _half(af, dec, sb, n):
     """The arguments of :func:`gemv_half` for one row of A and 8-bit codes, else None."""
-    if af.shape[0] != 1 or dec[0] not in (MODE_BITS, MODE_NIBBLE):
-        return None
-    params = half_params_by_lut(dec)
+    params = half_params_by_lut(dec) if af.shape[0] == 1 else None
     if params is None:
         return None
     sv = half_scales(sb, n, params[4])
@@ -1017,7 +1015,8 @@ def exact_gemv(src, c: np.ndarray | None, bias: np.ndarray | None) -> np.ndarray
     if (ta - lsa) + (tb - lsb) + 5 > 53:
         return None
     dec = decoder(src.bt, src.cb, src.b_packed)
-    if half_params_by_lut(dec) is None:
+    half = half_params_by_lut(dec)
+    if half is None:
         return None
     nb = -(-k // MX_BLOCK)
     sa = np.full(nb, 127, np.uint8) if src.sa is None else np.ascontiguousarray(src.sa[0], np.uint8)
@@ -1033,7 +1032,7 @@ def exact_gemv(src, c: np.ndarray | None, bias: np.ndarray | None) -> np.ndarray
     a64 = np.ascontiguousarray(mx.value_lut(src.at)[src.ca[0]])
     if not np.isfinite(a64).all():
         return None
-    gap = half_params_by_lut(dec)[4]
+    gap = half[4]
     lut = dec[2]
     hi, lo = np.empty(n), np.empty(n)
 
