@@ -80,17 +80,17 @@ KERNELS: dict[str, list[str]] = {
     "interpreter/kernels/unary.py": ["tests/interpreter/test_kernel_unary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_elementwise.py"],
 }  # fmt: skip
 VERIFIERS: dict[str, list[str]] = {
-    "pto_dialect/ops.py": ["tests/dialect/test_pto_cube_builder.py", LIT + "invalid_tgemv.mlir", LIT + "invalid_trem.mlir", LIT + "invalid_family.mlir", LIT + "invalid_matmul_epilogue.mlir", LIT + "ops.mlir", LIT + "ops_family.mlir", LIT + "ops_matmul_epilogue.mlir", "tests/dialect/test_pto_roundtrip_properties.py", "tests/evidence/test_completeness.py"],
-    "pto_dialect/compare_ops.py": [LIT + "invalid_compare.mlir", LIT + "ops_compare.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_compare.py"],
-    "pto_dialect/convert_ops.py": [LIT + "invalid_convert.mlir", LIT + "ops_convert.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_convert.py"],
-    "pto_dialect/data_movement.py": [LIT + "invalid_data_movement.mlir", LIT + "ops_data_movement.mlir", "tests/interpreter/test_mutants_seed31.py"],
-    "pto_dialect/elementwise_ops.py": [LIT + "invalid_elementwise.mlir", LIT + "ops_elementwise.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_elementwise.py", "tests/interpreter/test_mutants_seed31.py"],
-    "pto_dialect/tile_local.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py"],
-    "pto_dialect/tile_local_base.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py", "tests/conformance/test_avs_rearrange.py"],
-    "pto_dialect/tile_rearrange.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", LIT + "invalid_tile_img2col.mlir", LIT + "ops_tile_img2col.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py", "tests/conformance/test_avs_rearrange.py", "tests/conformance/test_avs_img2col.py"],
-    "pto_dialect/tile_move.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py"],
-    "pto_dialect/tensor_local.py": [LIT + "invalid_tensor_local.mlir", LIT + "ops_tensor_local.mlir"],
-    "pto_dialect/tensor_convert.py": [LIT + "invalid_convert.mlir", LIT + "ops_tensor_convert.mlir"],
+    "pto_dialect/ops.py": ["tests/dialect/test_pto_cube_builder.py", LIT + "invalid_tgemv.mlir", LIT + "invalid_trem.mlir", LIT + "invalid_family.mlir", LIT + "invalid_matmul_epilogue.mlir", LIT + "ops.mlir", LIT + "ops_family.mlir", LIT + "ops_matmul_epilogue.mlir", "tests/dialect/test_pto_roundtrip_properties.py", "tests/evidence/test_completeness.py", "tests/dialect/test_doc_examples.py"],
+    "pto_dialect/compare_ops.py": [LIT + "invalid_compare.mlir", LIT + "ops_compare.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_compare.py", "tests/dialect/test_doc_examples.py"],
+    "pto_dialect/convert_ops.py": [LIT + "invalid_convert.mlir", LIT + "ops_convert.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_convert.py", "tests/dialect/test_doc_examples.py"],
+    "pto_dialect/data_movement.py": [LIT + "invalid_data_movement.mlir", LIT + "ops_data_movement.mlir", "tests/interpreter/test_mutants_seed31.py", "tests/dialect/test_doc_examples.py", "tests/dialect/test_mutants_verifiers.py"],
+    "pto_dialect/elementwise_ops.py": [LIT + "invalid_elementwise.mlir", LIT + "ops_elementwise.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_elementwise.py", "tests/interpreter/test_mutants_seed31.py", "tests/dialect/test_doc_examples.py"],
+    "pto_dialect/tile_local.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py", "tests/dialect/test_doc_examples.py"],
+    "pto_dialect/tile_local_base.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py", "tests/conformance/test_avs_rearrange.py", "tests/dialect/test_doc_examples.py"],
+    "pto_dialect/tile_rearrange.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", LIT + "invalid_tile_img2col.mlir", LIT + "ops_tile_img2col.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py", "tests/conformance/test_avs_rearrange.py", "tests/conformance/test_avs_img2col.py", "tests/dialect/test_doc_examples.py"],
+    "pto_dialect/tile_move.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py", "tests/dialect/test_doc_examples.py"],
+    "pto_dialect/tensor_local.py": [LIT + "invalid_tensor_local.mlir", LIT + "ops_tensor_local.mlir", "tests/dialect/test_doc_examples.py"],
+    "pto_dialect/tensor_convert.py": [LIT + "invalid_convert.mlir", LIT + "ops_tensor_convert.mlir", "tests/dialect/test_doc_examples.py", "tests/dialect/test_mutants_verifiers.py"],
 }  # fmt: skip
 LOWERING: dict[str, list[str]] = {
     "passes/lowering/elementwise.py": ["tests/passes/test_elementwise_lowering.py"],
