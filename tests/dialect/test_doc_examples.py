@@ -23,6 +23,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from interpreter.ssa.runner import build_context
 from pto_dialect.dialect import PTO
+from pto_dialect.isa.commands import TEPL_BY_NAME
 
 _BLOCK = re.compile(r"Example::\n\n((?:[ \t]+.*\n?|\n)+)")
 _INLINE = re.compile(r"Example:\s*``(%[^`]*)``", re.S)
@@ -67,3 +68,32 @@ def test_docstring_example_verifies(name: str):
         block.add_op(op)
     for op in ops:
         op.verify()
+
+
+def _block_lines() -> dict[str, tuple[str, str]]:
+    out = {}
+    for op in PTO.operations:
+        m = re.search(r"Block: ``(BSTART[^`]*)``", inspect.cleandoc(op.__doc__ or ""))
+        if m and getattr(op, "MNEMONIC", None) in TEPL_BY_NAME:
+            out[op.name] = (op.MNEMONIC, m.group(1))
+    return out
+
+
+BLOCK_LINES = _block_lines()
+
+
+def test_the_block_lines_are_found():
+    assert len(BLOCK_LINES) >= 40
+    assert {"pto.trowexpandexpdif", "pto.trowsum", "pto.thistogram"} <= set(BLOCK_LINES)
+
+
+@pytest.mark.parametrize("name", sorted(BLOCK_LINES))
+def test_docstring_block_line_has_the_catalogs_datr_fields(name: str):
+    """A docstring's ``Block:`` line names B.DATR's DataType / PadValue exactly where the
+    catalog (``pto_dialect/isa/commands.py``, its ``datr_fields``) accepts them."""
+    mnemonic, line = BLOCK_LINES[name]
+    assert line.startswith("BSTART.") and mnemonic in line.split(";")[0]
+    datr = re.search(r"B\.DATR([^;\]]*)", line)
+    fields = TEPL_BY_NAME[mnemonic].datr_fields
+    written = datr.group(1) if datr else ""
+    assert ("DataType" in written, "PadValue" in written) == ("D" in fields, "P" in fields), line
