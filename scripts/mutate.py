@@ -89,7 +89,7 @@ VERIFIERS: dict[str, list[str]] = {
     "pto_dialect/tile_local_base.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py", "tests/conformance/test_avs_rearrange.py", "tests/dialect/test_doc_examples.py"],
     "pto_dialect/tile_rearrange.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", LIT + "invalid_tile_img2col.mlir", LIT + "ops_tile_img2col.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py", "tests/conformance/test_avs_rearrange.py", "tests/conformance/test_avs_img2col.py", "tests/dialect/test_doc_examples.py"],
     "pto_dialect/tile_move.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py", "tests/dialect/test_doc_examples.py"],
-    "pto_dialect/tensor_local.py": [LIT + "invalid_tensor_local.mlir", LIT + "ops_tensor_local.mlir", "tests/dialect/test_doc_examples.py"],
+    "pto_dialect/tensor_local.py": [LIT + "invalid_tensor_local.mlir", LIT + "ops_tensor_local.mlir", "tests/dialect/test_doc_examples.py", "tests/dialect/test_mutants_verifiers.py"],
     "pto_dialect/tensor_convert.py": [LIT + "invalid_convert.mlir", LIT + "ops_tensor_convert.mlir", "tests/dialect/test_doc_examples.py", "tests/dialect/test_mutants_verifiers.py"],
 }  # fmt: skip
 LOWERING: dict[str, list[str]] = {

@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 from xdsl.dialects.builtin import IndexType, TensorType, i8
 from xdsl.dialects.test import TestOp as DefOp
 from xdsl.parser import Parser
 
-from interpreter.ssa.runner import build_context
+from interpreter.ssa.runner import build_context, run
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import TileDataType
 
@@ -52,3 +53,20 @@ def test_convert_dtypes_read_the_signedness_words():
         op = _parse_one(defs + f'%a = pto.convert %y {{src_sign = "{sign}"}} : tensor<4x8xi8> -> tensor<4x8xf16>')
         assert op.dtype == (TileDataType.S8 if sign == "signed" else TileDataType.U8)
         assert op.result_dtype == TileDataType.FP16
+
+
+def test_pto_sort_direction_runs_both_ways():
+    """pto.sort ascending / descending on the interpreter (and through pto-tile-to-capacity)
+    against Python's stable ``sorted`` per row. Seed 4301: ``tensor_local.py:420 cmp Eq->NotEq``
+    (the ``descending`` property no mapped test read)."""
+    x = np.array([[3.0, -1.0, 2.5, 0.0, -7.0, 2.5, 1.0, 9.0]] * 2, dtype=np.float32)
+    x[1] = x[1][::-1]
+    for direction in ("ascending", "descending"):
+        text = (
+            "func.func @main(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {\n"
+            f"  %s = pto.sort {direction} %x : (tensor<2x8xf32>) -> tensor<2x8xf32>\n"
+            "  func.return %s : tensor<2x8xf32>\n}\n"
+        )
+        (got,) = run(text, "main", x)
+        want = [sorted(row.tolist(), reverse=direction == "descending") for row in x]
+        assert got.tolist() == want, direction
