@@ -20,7 +20,9 @@ build.
   and nothing else; ``arith.addf %a, %b : i32`` "Unexpected attribute i32"). The fixed
   ``FormatProgram.parse`` names the operand or result whose type does not fit and raises a
   parse error at the op's own line, from its operands to the end of what it read
-  (:func:`located_format_parse`).
+  (:func:`located_format_parse`). A pto op's attribute dictionary may not repeat a property
+  its syntax writes otherwise (``pto.reduce rowsum %x {kind = "rowmax"}`` was accepted, the
+  dictionary's ``kind`` kept as a second, ignored attribute).
 """
 
 from __future__ import annotations
@@ -110,13 +112,20 @@ def located_format_parse(parse):  # noqa: ANN001, ANN201 - wraps FormatProgram.p
     def parse_located(self, parser, op_type):  # noqa: ANN001, ANN202
         start = parser.pos
         try:
-            return parse(self, parser, op_type)
+            op = parse(self, parser, op_type)
         except VerifyException as e:
             if not hasattr(e, "pto_format_types"):  # not the format's type check
                 raise
             where = e.pto_format_types  # type: ignore[attr-defined]
             what = f"{where} type" if where else "types"
             parser.raise_error(f"{op_type.name} {what}: {e}", start, consumed_end(parser, start))
+        shadowed = sorted(set(op.attributes) & set(op_type.get_irdl_definition().properties))
+        if shadowed and op_type.name.startswith("pto."):
+            parser.raise_error(
+                f"{op_type.name}: '{shadowed[0]}' is a property written in the op's own syntax, "
+                "not in its attribute dictionary", start, consumed_end(parser, start),
+            )  # fmt: skip
+        return op
 
     parse_located._pto_located = True  # type: ignore[attr-defined]
     return parse_located
