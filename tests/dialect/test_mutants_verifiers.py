@@ -5,13 +5,16 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from xdsl.dialects.builtin import IndexType, TensorType, i8
 from xdsl.dialects.test import TestOp as DefOp
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import VerifyException
 
 from interpreter.ssa.runner import build_context, run
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import TileDataType
+from pto_dialect.tile_rearrange import HISTOGRAM_FILTER_ROWS
 
 
 def _parse_one(text: str):
@@ -70,3 +73,43 @@ def test_pto_sort_direction_runs_both_ways():
         (got,) = run(text, "main", x)
         want = [sorted(row.tolist(), reverse=direction == "descending") for row in x]
         assert got.tolist() == want, direction
+
+
+def test_multi_pe_slices_ending_at_the_extent_verify():
+    """Two PEs at column stride 16 from offset 32: the slices [32, 48) and [48, 64) end at
+    the extent 64 (the lit case at offset 33 is one beyond). Seed 4303:
+    ``data_movement.py:216 arith +->-#2`` (the PE stride term of the slice end)."""
+    tile = "!pto.tile<1x32xf32, valid=1x16, pe=1100>"
+    text = (
+        '%gm = "test.op"() : () -> tensor<2x64xf32>\n%c0 = arith.constant 0 : index\n'
+        "%c32 = arith.constant 32 : index\n"
+        f"%t = pto.tload %gm[%c0, %c32] {{pe_stride = [0, 16]}} : tensor<2x64xf32> -> {tile}\n"
+        f"%r = pto.tstore %t, %gm[%c0, %c32] {{pe_stride = [0, 16]}} : {tile} -> tensor<2x64xf32>\n"
+    )
+    Parser(build_context(), text).parse_module().verify()
+
+
+def _histogram(src: str, rows: int, byte_id: int, filter_rows: int) -> str:
+    f = f"!pto.tile<128x1xui8, valid={filter_rows}x1>"
+    return (
+        f'%s = "test.op"() : () -> {src}\n%f = "test.op"() : () -> {f}\n'
+        f"%d = pto.thistogram %s, %f {{byte_id = {byte_id} : i64}} : ({src}, {f}) -> "
+        f"!pto.tile<4x256xui32, valid={rows}x256>\n"
+    )
+
+
+@pytest.mark.parametrize("key", sorted(HISTOGRAM_FILTER_ROWS, key=lambda k: (k[0].value, k[1])))
+def test_histogram_filter_rows_both_sides(key):
+    """Every row of HISTOGRAM_FILTER_ROWS (TileHistogramInputsLegal: U16 ByteId 0 one filter row
+    per source row, ByteId 1 none; U32 ByteId b 3 - b rows): exactly the rows read verify, one
+    fewer is refused. Seed 4303: ``tile_rearrange.py:525 const 2->3`` (U32 ByteId 1)."""
+    dtype, byte_id = key
+    rows = 3  # source valid rows (the U16 ByteId 0 filter needs as many)
+    src = f"!pto.tile<8x8x{'ui16' if dtype is TileDataType.U16 else 'ui32'}, valid={rows}x4>"
+    need = HISTOGRAM_FILTER_ROWS[key]
+    need = rows if need is None else need
+    Parser(build_context(), _histogram(src, rows, byte_id, max(need, 1))).parse_module().verify()
+    if need > 1:
+        module = Parser(build_context(), _histogram(src, rows, byte_id, need - 1)).parse_module()
+        with pytest.raises(VerifyException, match=f"lacks the {need} x 1 elements read at column 0"):
+            module.verify()
