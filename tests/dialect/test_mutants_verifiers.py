@@ -98,7 +98,19 @@ def _histogram(src: str, rows: int, byte_id: int, filter_rows: int) -> str:
     )
 
 
-@pytest.mark.parametrize("key", sorted(HISTOGRAM_FILTER_ROWS, key=lambda k: (k[0].value, k[1])))
+# TileHistogramInputsLegal (asl/tile/model/legality/indexed-layout.asl), written out here:
+# (source type, ByteId) -> filter rows read at column 0 (None: one per source valid row)
+SPEC_FILTER_ROWS = {
+    (TileDataType.U16, 0): None, (TileDataType.U16, 1): 0, (TileDataType.U32, 0): 3,
+    (TileDataType.U32, 1): 2, (TileDataType.U32, 2): 1, (TileDataType.U32, 3): 0,
+}  # fmt: skip
+
+
+def test_histogram_filter_rows_table_is_the_specs():
+    assert HISTOGRAM_FILTER_ROWS == SPEC_FILTER_ROWS
+
+
+@pytest.mark.parametrize("key", list(SPEC_FILTER_ROWS), ids=lambda k: f"{k[0].name}-byte{k[1]}")
 def test_histogram_filter_rows_both_sides(key):
     """Every row of HISTOGRAM_FILTER_ROWS (TileHistogramInputsLegal: U16 ByteId 0 one filter row
     per source row, ByteId 1 none; U32 ByteId b 3 - b rows): exactly the rows read verify, one
@@ -106,7 +118,7 @@ def test_histogram_filter_rows_both_sides(key):
     dtype, byte_id = key
     rows = 3  # source valid rows (the U16 ByteId 0 filter needs as many)
     src = f"!pto.tile<8x8x{'ui16' if dtype is TileDataType.U16 else 'ui32'}, valid={rows}x4>"
-    need = HISTOGRAM_FILTER_ROWS[key]
+    need = SPEC_FILTER_ROWS[key]
     need = rows if need is None else need
     Parser(build_context(), _histogram(src, rows, byte_id, max(need, 1))).parse_module().verify()
     if need > 1:
