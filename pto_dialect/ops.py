@@ -943,7 +943,9 @@ def cube_destinations(c: CubeCheck) -> None:
     if op.row_max is not None:
         _expect_row_major(op, "row_max", op.row_max.type, (m, 1), acc, "PTO-SPEC 3.3")  # type: ignore[arg-type]
     if op.group_max is not None:
-        gn = _ceil(n, f.group_n) if f.group_n else 0
+        # present only with GroupMaxEn (cube_postprocess_presence), which needs GroupNCode != 0
+        # (cube_fpatr_fields, before): GroupN >= 8
+        gn = _ceil(n, f.group_n)
         _expect_row_major(op, "group_max", op.group_max.type, (m, gn), acc, "PTO-SPEC 3.3")  # type: ignore[arg-type]
 
 
