@@ -4,11 +4,18 @@
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+import pytest
 from xdsl.dialects.builtin import TensorType, f32
 from xdsl.dialects.test import TestOp as DefOp
 
+from interpreter.ssa.runner import build_context, parse_module_text, run
 from passes.lowering.data_movement import GATHER_TILE_BYTES
 from passes.lowering.elementwise import gather_reason
+from passes.pto_lower import PTOLowerPass
+from pto_dialect.faults import PTOFault
 
 
 def test_gather_reason_at_the_one_tile_bound():
@@ -21,3 +28,52 @@ def test_gather_reason_at_the_one_tile_bound():
         reason = gather_reason(DefOp(operands=[table]))
         assert ("TGATHER within one tile" in reason) == fits, reason
         assert f"{n * 4} B" in reason
+
+
+# cmpf predicates (MLIR arith.cmpf): (holds when ordered, x ? 0 relation) -- written out here,
+# independent of passes/lowering/conversion.py's _CMPF_CHECKS
+_PRED = {
+    "oeq": lambda v: v == 0, "ogt": lambda v: v > 0, "oge": lambda v: v >= 0,
+    "olt": lambda v: v < 0, "ole": lambda v: v <= 0, "one": lambda v: v != 0 and v == v,
+    "ueq": lambda v: v != v or v == 0, "ugt": lambda v: v != v or v > 0,
+    "uge": lambda v: v != v or v >= 0, "ult": lambda v: v != v or v < 0,
+    "ule": lambda v: v != v or v <= 0, "une": lambda v: v != v or v != 0,
+}  # fmt: skip
+
+
+def _assert_program(pred: str) -> str:
+    t = "tensor<4x16xf32>"
+    idm = "affine_map<(d0, d1) -> (d0, d1)>"
+    return f"""func.func @main(%a0: {t}) -> {t} {{
+  %z = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : {t}
+  %r = linalg.generic {{indexing_maps = [{idm}, {idm}], iterator_types = ["parallel", "parallel"]}} ins(%a0 : {t}) outs(%e : {t}) {{
+  ^bb0(%x0: f32, %o: f32):
+    %p = arith.cmpf {pred}, %x0, %z : f32
+    cf.assert %p, "guard"
+    %y = arith.negf %x0 : f32
+    linalg.yield %y : f32
+  }} -> {t}
+  return %r : {t}
+}}
+"""
+
+
+@pytest.mark.parametrize("pred", sorted(_PRED))
+def test_cf_assert_of_every_cmpf_predicate_both_sides(pred: str):
+    """Every cmpf predicate a cf.assert guard lowers (D21: a TDIV zero-divisor fault exactly
+    where the assertion fails): for -1, -0, +0, 1 and NaN against 0, the lowered program
+    faults iff the predicate is false, and else computes the body. Seed 4304:
+    ``conversion.py:190 const 0->1#3`` (ult's guard never failed) and its table neighbours."""
+    m = parse_module_text(_assert_program(pred))
+    PTOLowerPass(level="tile").apply(build_context(), m)
+    m.verify()
+    for v in (-1.0, -0.0, 0.0, 1.0, math.nan):
+        x = np.full((4, 16), 7.0, np.float32)
+        x[1, 3] = v
+        if _PRED[pred](v) and _PRED[pred](7.0):
+            (got,) = run(m, "main", x)
+            assert np.array_equal(np.asarray(got), -x, equal_nan=True), (pred, v)
+        else:
+            with pytest.raises(PTOFault):
+                run(m, "main", x)
