@@ -11,7 +11,7 @@ from xdsl.dialects.test import TestOp as DefOp
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
-from interpreter.ssa.runner import build_context, run
+from interpreter.ssa.runner import RunError, build_context, run
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.tile_rearrange import HISTOGRAM_FILTER_ROWS
@@ -125,3 +125,31 @@ def test_histogram_filter_rows_both_sides(key):
         module = Parser(build_context(), _histogram(src, rows, byte_id, need - 1)).parse_module()
         with pytest.raises(VerifyException, match=f"lacks the {need} x 1 elements read at column 0"):
             module.verify()
+
+
+_TSORT_BLOCK = """func.func @f(%s: !pto.tile<8x4xf32, valid=1x4>, %w: i64, %n: i64) -> (!pto.tile<8x4xf32, valid=1x4>, !pto.tile<8x4xui32, valid=1x4>) {
+  %d, %i = pto.block (%s, %w, %n) {
+    pto.b.start TSORT, FP32
+    LB0
+    pto.b.iot <src0 = "t#1", last = 0, size_code = "128B", pe_mode = "1111", dst_hand = t>
+    pto.b.iot <last = 1, size_code = "128B", pe_mode = "1111", dst_hand = t>
+    pto.b.ior <src0 = a0, src1 = zero, src2 = zero, dst = zero>
+    pto.b.stop
+  } : (!pto.tile<8x4xf32, valid=1x4>, i64, i64) -> (!pto.tile<8x4xf32, valid=1x4>, !pto.tile<8x4xui32, valid=1x4>)
+  func.return %d, %i : !pto.tile<8x4xf32, valid=1x4>, !pto.tile<8x4xui32, valid=1x4>
+}
+"""
+
+
+def test_linked_tsort_block_takes_its_sort_width_as_an_immediate():
+    """A TSORT block's LB0 (the sort width) from a GPR is known only at run time: refused
+    with a TileLegality reason; as an immediate the block runs. Seed 4305:
+    ``tile_rearrange.py:502 raise deleted`` (TSort.from_block)."""
+    src = np.array([[2, 1, 2, 0]], np.float32)
+    good = (_TSORT_BLOCK.replace("LB0", "pto.b.dimi <lb = 0, imm = 4>").replace(", %n: i64", "")
+            .replace(", %n)", ")").replace("i64, i64) ->", "i64) ->"))  # fmt: skip
+    values, indices = run(good, "f", src, 0)
+    assert values[0].tolist() == [[0, 1, 2, 2]] and indices[0].tolist() == [[3, 1, 0, 2]]
+    bad = _TSORT_BLOCK.replace("LB0", "pto.b.dim <lb = 0, reg = a1, imm = 0>")
+    with pytest.raises(RunError, match="TSORT's sort width \\(LB0\\) read from a GPR is known only at run time"):
+        run(bad, "f", src, 0, 4)
