@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import TensorType, f32
 from xdsl.dialects.test import TestOp as DefOp
 
 from interpreter.ssa.runner import build_context, parse_module_text, run
+from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
 from passes.lowering.data_movement import GATHER_TILE_BYTES
 from passes.lowering.elementwise import gather_reason
 from passes.pto_lower import PTOLowerPass
@@ -77,3 +78,36 @@ def test_cf_assert_of_every_cmpf_predicate_both_sides(pred: str):
         else:
             with pytest.raises(PTOFault):
                 run(m, "main", x)
+
+
+@pytest.mark.parametrize(("body", "kind"), [("arith.addf", "add"), ("arith.subf", "sub"),
+                                            ("arith.mulf", "mul"), ("arith.divf", "div")])  # fmt: skip
+def test_row_broadcast_binary_is_the_fused_expand(body: str, kind: str):
+    """``x*x <op> b[r]`` (a body of two ops, the elementwise table's path) with b broadcast
+    along the row (map (d0, 0)) is one fused TROWEXPAND<op> (``pto.expand row <op>``), not a
+    materialised copy and a TEPL binary, and computes numpy's float32 result. Seed 4304: ``elementwise.py:202 cmp NotIn->In``
+    (EXPAND_OPS, the kinds that take the fused form)."""
+    t, bt = "tensor<4x16xf32>", "tensor<4x1xf32>"
+    text = f"""func.func @main(%x: {t}, %b: {bt}) -> {t} {{
+  %e = tensor.empty() : {t}
+  %r = linalg.generic {{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}} ins(%x, %b : {t}, {bt}) outs(%e : {t}) {{
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.mulf %a, %a : f32
+    %y = {body} %s, %c : f32
+    linalg.yield %y : f32
+  }} -> {t}
+  return %r : {t}
+}}
+"""
+    m = parse_module_text(text)
+    ConvertLinalgToPtoPass().apply(build_context(), m)
+    ir = str(m)
+    assert f"pto.expand row {kind}" in ir, ir
+    assert ir.count(f"pto.elementwise {kind} ") == (kind == "mul"), ir  # x*x alone
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((4, 16)).astype(np.float32)
+    b = (rng.standard_normal((4, 1)) + 3).astype(np.float32)
+    (got,) = run(m, "main", x, b)
+    xx = x * x
+    want = {"add": xx + b, "sub": xx - b, "mul": xx * b, "div": xx / b}[kind]
+    assert np.array_equal(np.asarray(got), want)
