@@ -12,7 +12,10 @@ units of ``2^-104`` beside, a midpoint:
 so ``a * b = 1 + s 2^-52 + ij 2^-104`` with ``uh = 1 + s 2^-52`` and ``ul = ij 2^-104``; and
 ``c = C 2^(k-52)`` with ``2^52 <= C < 2^53``: ``c + uh`` is then a midpoint of ``c``'s grid
 (``2^(k-52)``) and the exact value lies ``ij 2^-104`` above it (``ij = 0``: on it, the tie goes
-to even). Signs and power-of-two scalings of the three operands keep the structure.
+to even). Signs and power-of-two scalings of the three operands keep the structure; some
+lanes put the product below 2^-960 (each exponent moderate) and the sum above it, where
+the product's low part ``ul`` would be subnormal (seed 4103: a bound on ``ea - eb`` instead
+of ``ea + eb`` let such lanes into the emulation).
 
 The second property takes the lanes the kernel hands to exact rationals (an operand exponent
 beyond +-990, a product or addend beyond 2^+-960) with exactly representable results (1, 0,
@@ -61,7 +64,10 @@ def _check(lanes: list[tuple[float, float, float]]) -> None:
 
 
 def _near_midpoint(rng: np.random.Generator) -> tuple[float, float, float]:
-    k = int(rng.integers(2, 53))
+    # a product below 2^-960, the sum above (each exponent moderate): ul is subnormal
+    under = rng.random() < 0.3
+    e_sum = -int(rng.integers(958, 1001))
+    k = int(rng.integers(max(2, -956 - e_sum), 53)) if under else int(rng.integers(2, 53))
     m = int(rng.integers(0, 8)) if rng.random() < 0.7 else int(rng.integers(0, 2 ** (52 - k)))
     s = (2 * m + 1) << (k - 1)
     if s >= 1 << 52:
@@ -74,6 +80,12 @@ def _near_midpoint(rng: np.random.Generator) -> tuple[float, float, float]:
         i, j = j, i
     a, b = 1 + i * 2.0**-52, 1 + j * 2.0**-52
     c = float(int(rng.integers(1 << 52, 1 << 53))) * 2.0 ** (k - 52)
+    if not under and rng.random() < 0.25:  # an exact tie with ul != 0: c = t 2^-53 - ul
+        i, j = (int(x) for x in rng.integers(1, 1 << 20, 2))
+        a, b = 1 + i * 2.0**-52, 1 + j * 2.0**-52
+        exact_c = Fraction(int(rng.choice([-5, -3, -1, 1, 3, 5])), 2**53) - Fraction(i * j, 2**104)
+        if Fraction(float(exact_c)) == exact_c:
+            c = float(exact_c)
     if rng.random() < 0.5:  # negate the whole sum
         a, c = -a, -c
     if rng.random() < 0.5:  # the product's sign twice: unchanged
@@ -82,6 +94,9 @@ def _near_midpoint(rng: np.random.Generator) -> tuple[float, float, float]:
     eb = int(rng.integers(-900, 901)) if rng.random() < 0.5 else 0
     if abs(ea + eb) > 950:
         eb = -ea
+    if under:
+        ea = e_sum // 2
+        eb = e_sum - ea
     return math.ldexp(a, ea), math.ldexp(b, eb), math.ldexp(c, ea + eb)
 
 
@@ -170,6 +185,13 @@ def _narrow_lane(rng: np.random.Generator, p: int) -> tuple[float, float, float]
     c = math.ldexp(math.floor(cm * 2**p) / 2**p, ce)  # p significant bits
     if rng.random() < 0.1:
         c = 0.0  # an exact tie: to even
+    elif rng.random() < 0.3:  # M with p + 2 bits, c = +-1: M + c is an exact tie
+        o = int(rng.choice([5, 7, 9, 11, 13]))
+        lo, hi = -(-(1 << (p + 1)) // o), ((1 << (p + 2)) - 1) // o
+        b = int(rng.integers(lo, hi + 1)) | 1
+        while o * b >= 1 << (p + 2):
+            b -= 2
+        c = 1.0 if (o * b) % 4 == 1 else -1.0
     ea, eb = int(rng.integers(-30, 31)), int(rng.integers(-30, 31))
     a_, b_, c_ = math.ldexp(o, ea), math.ldexp(b, eb), math.ldexp(c, ea + eb)
     if rng.random() < 0.5:
