@@ -97,6 +97,17 @@ def _near_midpoint(rng: np.random.Generator) -> tuple[float, float, float]:
     if under:
         ea = e_sum // 2
         eb = e_sum - ea
+    if rng.random() < 0.2:
+        # a b = 1 - i^2 2^-104 (uh = 1, ul = -i^2 2^-104) against c in [2^53, 2^54): the exact
+        # sum lies just below the midpoint c + 1; scaled so that ul is below the subnormals
+        i = int(rng.integers(1, 1 << 10))
+        a, b = 1 + i * 2.0**-52, 1 - 2 * i * 2.0**-53
+        c = math.copysign(2.0 * int(rng.integers(1 << 52, 1 << 53)), c)
+        if (a < 0) != (c < 0):
+            a = -a
+        e_sum = -int(rng.integers(940, 1013))
+        ea = e_sum // 2
+        eb = e_sum - ea
     return math.ldexp(a, ea), math.ldexp(b, eb), math.ldexp(c, ea + eb)
 
 
