@@ -1,0 +1,93 @@
+"""Edge classes of TCVT / TQUANT / TDEQUANT against an independent reference (issue 27,
+mutation testing of ``interpreter/kernels/convert.py``).
+
+The reference is Python: ``fractions.Fraction`` values rounded with Python integers under
+the B.DATR rounding modes (``asl/arch/data-types/rounding.asl``), Python-int clamping and
+wrapping. Each property sweeps a whole class, not one point:
+
+* TQUANT ``round(x * multiplier + zero_point)`` at exact ties (``x * multiplier`` = k + 1/2)
+  and a quarter either side, for every zero point of the destination (odd and even: the
+  RNE fast path splits an odd zero point), every mode, Sat on and off, on a C-contiguous
+  tile (the blocked fast path) and on a strided valid region.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interpreter.kernels.convert import tquant_tile
+from pto_dialect.datatypes import TileDataType as T
+from tests.budget import examples
+
+MODES = ("rne", "rtz", "rtm", "rtp", "rna", "rto", "rhb")
+BOUNDS = {T.S8: (-128, 127), T.U8: (0, 255)}
+
+
+def round_int(x: Fraction, mode: str) -> int:
+    """``FloatingToInteger`` on an exact rational (RHB: halves toward +inf)."""
+    lo = math.floor(x)
+    f = x - lo
+    if f == 0:
+        return lo
+    if mode == "rtm":
+        return lo
+    if mode == "rtp":
+        return lo + 1
+    if mode == "rtz":
+        return lo + 1 if x < 0 else lo
+    if mode == "rto":
+        return lo if lo % 2 else lo + 1
+    if f != Fraction(1, 2):
+        return lo + (f > Fraction(1, 2))
+    return {"rne": lo + lo % 2, "rna": lo if x < 0 else lo + 1, "rhb": lo + 1}[mode]
+
+
+def quant_ref(x: float, scale: float, zp: int, t: T, mode: str, sat: bool) -> int:
+    lo, hi = BOUNDS[t]
+    if math.isnan(x):
+        return 0
+    if math.isinf(x):
+        return hi if x > 0 else lo
+    q = round_int(Fraction(x) * Fraction(scale) + zp, mode)
+    if sat:
+        return min(max(q, lo), hi)
+    return (q - lo) % 256 + lo  # the low 8 bits, read in the type
+
+
+def _word(f: float) -> int:
+    return int(np.array(f, np.float32).view(np.uint32))
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(t=st.sampled_from([T.S8, T.U8]), data=st.data(), mode=st.sampled_from(MODES),
+       sat=st.booleans(), j=st.integers(-6, 12), strided=st.booleans())
+def test_tquant_ties_for_every_zero_point(t, data, mode, sat, j, strided):
+    lo, hi = BOUNDS[t]
+    zp = data.draw(st.integers(lo, hi), "zp")
+    scale = 2.0**-j  # x * scale = k + 1/2 (+- 1/4) exactly
+    # q = x * scale + zp near 0, near both bounds of the type, and beyond them
+    q = np.unique(np.r_[np.arange(-12, 12), np.arange(lo - 4, lo + 4), np.arange(hi - 4, hi + 4)])
+    k = (q - zp).astype(np.float64)
+    p = np.concatenate([k + 0.5, k + 0.25, k + 0.75, k, [0.5, -0.5, 1.5, -1.5]])
+    x = (p / scale).astype(np.float32)
+    assert np.array_equal(x.astype(np.float64) * scale, p)  # the ties are exact
+    cols = 16
+    n = -(-x.size // cols) * cols
+    a = np.zeros(n, np.float32)
+    a[: x.size] = x
+    a = a.reshape(-1, cols)
+    if strided:  # a valid region narrower than the tile: a non-contiguous view
+        a = np.concatenate([a, np.full((a.shape[0], 3), 7.5, np.float32)], axis=1)
+        valid = (a.shape[0], cols)
+    else:
+        valid = None
+    got, _ = tquant_tile(a, _word(scale), zp, valid, t, rmode=mode, sat=sat)
+    vr, vc = valid or a.shape
+    for (r, c), v in np.ndenumerate(a[:vr, :vc]):
+        want = quant_ref(float(v), scale, zp, t, mode, sat)
+        assert int(got[r, c]) == want, (float(v), scale, zp, mode, sat)
