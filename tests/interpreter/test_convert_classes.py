@@ -20,6 +20,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from interpreter.kernels import KERNELS
 from interpreter.kernels.convert import tquant_tile
 from pto_dialect.datatypes import TileDataType as T
 from tests.budget import examples
@@ -91,3 +92,49 @@ def test_tquant_ties_for_every_zero_point(t, data, mode, sat, j, strided):
     for (r, c), v in np.ndenumerate(a[:vr, :vc]):
         want = quant_ref(float(v), scale, zp, t, mode, sat)
         assert int(got[r, c]) == want, (float(v), scale, zp, mode, sat)
+
+
+# ---- float -> integer TCVT: every destination, every magnitude --------------------------------
+INT_BOUNDS = {
+    T.S64: (-(2**63), 2**63 - 1), T.U64: (0, 2**64 - 1), T.S32: (-(2**31), 2**31 - 1),
+    T.U32: (0, 2**32 - 1), T.S16: (-(2**15), 2**15 - 1), T.U16: (0, 2**16 - 1),
+    T.S8: (-128, 127), T.U8: (0, 255),
+}  # fmt: skip
+
+
+def int_ref(x: float, t: T, mode: str, sat: bool) -> int:
+    """The reference quantizer with scale 1 (D20): NaN 0, +-inf max / min, else the rounded
+    integer clamped (Sat) or wrapped to the width (its low bits, read in the type)."""
+    lo, hi = INT_BOUNDS[t]
+    if math.isnan(x):
+        return 0
+    if math.isinf(x):
+        return hi if x > 0 else lo
+    q = round_int(Fraction(x), mode)
+    if sat:
+        return min(max(q, lo), hi)
+    return (q - lo) % (hi - lo + 1) + lo
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(src=st.sampled_from([T.FP32, T.FP64]), dst=st.sampled_from(list(INT_BOUNDS)),
+       mode=st.sampled_from(MODES), sat=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_float_to_integer_wraps_and_clamps_at_every_magnitude(src, dst, mode, sat, seed):
+    """Values from 2^-2 to beyond 2^64 (the whole FP32 range; FP64 up to 2^200), both signs,
+    halves and integers near 2^53, 2^63 and 2^64, infinities and NaN, against Python ints."""
+    rng = np.random.default_rng(seed)
+    dt = np.float32 if src is T.FP32 else np.float64
+    e = rng.integers(-2, 128 if src is T.FP32 else 200, 48)
+    v = rng.random(48) * np.exp2(e) * rng.choice([-1.0, 1.0], 48)
+    prec = 24 if src is T.FP32 else 53  # a few source ulps around the powers of two that
+    edges = [2.0**k + d * 2.0 ** (k - prec)  # bound the destinations and the float64 steps
+             for k in (7, 8, 15, 16, 31, 32, 52, 53, 62, 63, 64, 65, 80) for d in range(-3, 4)]
+    if src is T.FP64:  # integers just below 2^64 (and 2^64 plus them): the top of the wrap
+        edges += list(2.0**64 - rng.integers(1, 2**40, 6) * 2.0**11)
+        edges += list(2.0**70 + rng.integers(1, 2**40, 6) * 2.0**17)
+    v = np.concatenate([v, edges, [-x for x in edges], [0.5, -0.5, 2.5, -1.5, 0.0, -0.0, np.inf,
+                                                          -np.inf, np.nan]])  # fmt: skip
+    x = v.astype(dt)
+    got = KERNELS["TCVT"](x.reshape(1, -1), None, "null", src, dst, rmode=mode, sat=sat)[0]
+    for g, xi in zip(got.reshape(-1), x):
+        assert int(g) == int_ref(float(xi), dst, mode, sat), (float(xi), src, dst, mode, sat)

@@ -90,7 +90,7 @@ def test_elementwise_kernels_pad_outside_the_valid_rectangle(t, op):
     av, bv, cv = (x[:vr, :vc].astype(np.int64) for x in (a, b, c))
     if op in ("TABS", "TNEG"):
         out, dfn = KERNELS[op](a, valid, pad)
-        want = np.abs(av) if op == "TABS" else -av
+        want = np.abs(av) if op == "TABS" else -a[:vr, :vc]  # TNEG of +0 is -0
     elif op in ("TADDS", "TMULS"):
         out, dfn = KERNELS[op](a, 3, valid, pad)  # the raw word 3 of an integer; 3.0 of a float
         if dt.kind == "f":
@@ -143,3 +143,24 @@ def test_conversions_pad_outside_the_valid_rectangle(t):
     q = rng.integers(-128, 128, (rows, cols)).astype(np.int8)
     out, dfn = KERNELS["TDEQUANT"](q, None, None, valid, "S8")
     check(out, dfn, q[:vr, :vc].astype(np.float32), valid, "null")
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(n=st.integers(1, 12), seed=st.integers(0, 2**32 - 1),
+       op=st.sampled_from(["TABS", "TNEG", "TADDS", "TADD", "TMAX", "TFMA", "TCVT"]))
+def test_a_one_dimensional_payload_is_one_row(n, seed, op):
+    """A 1-D payload is a tile of one row (the kernel API's convention for the TEPL element
+    families; TCMP / TSEL refuse it with a fault): the result has shape (1, n), computed
+    element by element, whatever n (even lengths included)."""
+    rng = np.random.default_rng(seed)
+    a, b, c = (rng.integers(-50, 50, n).astype(np.float32) for _ in range(3))
+    w = {"TABS": lambda: np.abs(a), "TNEG": lambda: -a, "TADDS": lambda: a + 3,
+         "TADD": lambda: a + b, "TMAX": lambda: np.maximum(a, b), "TFMA": lambda: a * b + c,
+         "TCVT": lambda: a.astype(np.int16)}[op]()  # fmt: skip
+    call = {"TABS": lambda: KERNELS[op](a, None), "TNEG": lambda: KERNELS[op](a, None),
+            "TADDS": lambda: KERNELS[op](a, 3.0, None), "TADD": lambda: KERNELS[op](a, b, None, "null"),
+            "TMAX": lambda: KERNELS[op](a, b, None, "null"), "TFMA": lambda: KERNELS[op](a, b, c, None),
+            "TCVT": lambda: KERNELS[op](a, None, "null", T.FP32, T.S16)}[op]  # fmt: skip
+    out, dfn = call()
+    assert out.shape == (1, n) and dfn.shape == (1, n) and dfn.all()
+    assert np.array_equal(out.reshape(-1), w.astype(out.dtype))
