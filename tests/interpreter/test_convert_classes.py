@@ -138,3 +138,36 @@ def test_float_to_integer_wraps_and_clamps_at_every_magnitude(src, dst, mode, sa
     got = KERNELS["TCVT"](x.reshape(1, -1), None, "null", src, dst, rmode=mode, sat=sat)[0]
     for g, xi in zip(got.reshape(-1), x):
         assert int(g) == int_ref(float(xi), dst, mode, sat), (float(xi), src, dst, mode, sat)
+
+
+# ---- integer -> float TCVT at the destination's ties ------------------------------------------
+@settings(max_examples=examples(40), deadline=None)
+@given(src=st.sampled_from([T.S64, T.U64, T.S32, T.U32]),
+       dst=st.sampled_from([T.FP64, T.FP32, T.FP16, T.BF16, T.E4M3, T.E5M2]),
+       mode=st.sampled_from(MODES), sat=st.booleans(), seed=st.integers(0, 2**32 - 1))
+def test_integer_to_float_ties_in_every_mode(src, dst, mode, sat, seed):
+    """Integers exactly halfway between two neighbours of the destination, one either side,
+    and the powers of two around them, for significands just past the destination's
+    precision and beyond 2^53 (where the kernel's exact float64 pair carries the error),
+    against D20 on Python ints (``test_status_classes.ref_convert``)."""
+    from test_status_classes import FMT, ref_convert
+
+    rng = np.random.default_rng(seed)
+    lo, hi = INT_BOUNDS[src]
+    mbits = FMT[dst][0]
+    top = hi.bit_length()
+    ks = rng.integers(mbits + 1, top, 12) if top > mbits + 1 else []  # else every value exact
+    vals = [lo + int(rng.random() * (hi - lo)) for _ in range(8)]
+    for k in map(int, ks):  # values around 2^k, whose grid step in dst is 2^(k - mbits)
+        step = 1 << (k - mbits)
+        base = int(rng.integers(1 << mbits, 1 << (mbits + 1))) * step  # a value of dst
+        for v in (base + step // 2, base + step // 2 - 1, base + step // 2 + 1, base + step,
+                  base + 1, base - 1, 1 << k):
+            vals += [v, -v]
+    vals = [v for v in vals if lo <= v <= hi] + [lo, hi, 0]
+    x = np.array(vals, dtype=src.numpy_dtype())
+    got, _ = KERNELS["TCVT"](x.reshape(1, -1), None, "null", src, dst, rmode=mode, sat=sat)
+    for v, g in zip(vals, got.reshape(-1).astype(np.float64)):
+        want, _ = ref_convert(v, False, dst, mode, sat)
+        g = "nan" if math.isnan(g) else (g if math.isinf(g) else Fraction(float(g)))
+        assert g == want, (v, src, dst, mode, sat, g, want)

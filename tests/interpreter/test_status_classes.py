@@ -70,6 +70,7 @@ def test_fp64_tfma_cancellation_flags(abc):
 # (fraction bits, smallest normal exponent, largest finite, has inf, has NaN): PTO-SPEC 1 and
 # asl/arch/data-types/formats/*.asl, written out again
 FMT = {
+    T.FP64: (52, -1022, (2 - Fraction(1, 2**52)) * 2**1023, True, True),
     T.FP32: (23, -126, (2 - Fraction(1, 2**23)) * 2**127, True, True),
     T.TF32: (10, -126, (2 - Fraction(1, 2**10)) * 2**127, True, True),
     T.HF32: (11, -126, (2 - Fraction(1, 2**11)) * 2**127, True, True),
@@ -162,7 +163,7 @@ def edge_values(dst: T, src: T, rng) -> list[float]:
 
 
 @settings(max_examples=examples(30), deadline=None)
-@given(dst=st.sampled_from(list(FMT)), src=st.sampled_from(list(SOURCES)),
+@given(dst=st.sampled_from([t for t in FMT if t is not T.FP64]), src=st.sampled_from(list(SOURCES)),
        mode=st.sampled_from(MODES), sat=st.booleans(), seed=st.integers(0, 2**32 - 1))
 def test_tcvt_float_flags_at_the_destination_edges(dst, src, mode, sat, seed):
     if dst is src or (src is T.FP16 and dst in (T.FP32, T.TF32, T.HF32, T.BF16)):
