@@ -379,7 +379,12 @@ def run(
         raise RunError(f"unknown engine '{engine}' (choose from {', '.join(ENGINES)})")
 
     if not isinstance(module_or_path, builtin.ModuleOp):
-        module, checked = load_program(*_source_text(module_or_path)), True
+        text, name = _source_text(module_or_path)
+        if engine == "compiled" and observer is None and current() is None:
+            done = _run_kept(text, name, symbol, arrays, profile, flags)
+            if done is not None:
+                return done
+        module, checked = load_program(text, name), True
     else:
         module = module_or_path
         # verified and size-checked by load_program or when its first plan was compiled
@@ -411,6 +416,52 @@ def run(
         else:
             with recording(flags):
                 results = runner(module, callee, args, profile)
+    inputs_ = [a for a in args if isinstance(a, np.ndarray)]
+    return tuple(_unaliased(_convert_result(r), inputs_) for r in results)
+
+
+def _run_kept(text: str, name: str, symbol: str, arrays: tuple[Any, ...], profile: str,
+              flags: NumericStatus | None) -> tuple[np.ndarray, ...] | None:
+    """:func:`run` of a program whose plan for ``symbol`` and ``profile`` the module cache
+    kept (:func:`interpreter.ssa.module_cache.load_plans`), without loading its module: the
+    arguments are checked against the kept argument types and the plan is built from its
+    recipe; the module (verified when it was first loaded) is loaded only when a step needs
+    its ops (:class:`interpreter.ssa.compiled.Deferred`). None when nothing is kept: the
+    caller loads the module."""
+    kept = module_cache.load_plans(text, name)
+    if kept is None:
+        return None
+    recipe, inputs = kept["plans"].get((symbol, profile)), kept["inputs"].get(symbol)
+    if not isinstance(recipe, compiled.PlanRecipe) or not isinstance(inputs, tuple):
+        return None
+    if len(arrays) != len(inputs):
+        return None  # the module's path reports it
+    args = tuple(_convert_argument(v, t, i) for i, (v, t) in enumerate(zip(arrays, inputs)))
+
+    def load() -> compiled.Compiler:
+        module = load_program(text, name)
+        return compiled.compiler(module, profile,
+                                 lambda: _interpreter(module, profile, _OpTracker()))
+
+    ops = compiled.Deferred(load)
+    plan = compiled.build_plan(recipe, profile, ops, symbol)
+    try:
+        with recording(flags) if flags is not None else contextlib.nullcontext():
+            results = plan(*args)
+    except PTOFault as e:
+        _drop_notes(e)
+        raise
+    except (InterpretationError, DiagnosticException, UnsupportedTypeError) as e:
+        c = ops.loaded()
+        stack = c.interp.listeners[0].stack if c is not None else []  # type: ignore[attr-defined]
+        op = stack[-1] if stack else plan.op_at(e.__traceback__)
+        where = f"'{op.name}': " if op is not None else ""
+        _drop_notes(e)
+        raise RunError(f"{where}{_one_line(e)}", str(e)) from e
+    finally:
+        c = ops.loaded()
+        if c is not None:
+            compiled.keep_plans(c.module)  # a callee planned meanwhile is kept too
     inputs_ = [a for a in args if isinstance(a, np.ndarray)]
     return tuple(_unaliased(_convert_result(r), inputs_) for r in results)
 

@@ -120,7 +120,7 @@ def test_cached_plan_runs_as_a_fresh_run(cache, monkeypatch, level, zero_at):
     monkeypatch.setenv(module_cache.ENV_SWITCH, "1")
     miss = _outcome(text, "main", args)  # parses, plans, stores both
     planned = 3 if zero_at is None else 2  # the fault comes before @twice is called
-    assert sorted(p.suffix for p in cache.glob("*/*")) == [".code"] * planned + [".pickle"]
+    assert sorted(p.suffix for p in cache.glob("*/*")) == [".code"] * planned + [".pickle", ".plans"]
     if level == "block":  # the batched loop's blocks come without summaries (decoded if asked)
         module = load_program(text)
         memos = [op.__dict__[bundle_decoded][1] for op in module.walk() if isinstance(op, BlockOp)]
@@ -206,3 +206,79 @@ def test_a_module_changed_after_loading_is_not_stored_under_its_text(cache):
         compiled.clear_plans(module)
         run(module, "rem", *args)
         assert entry.read_bytes() == before
+
+
+# -- kept plans run without their module ------------------------------------------------------
+REM_ONLY = SEVERAL[: SEVERAL.index("func.func @twice")]  # @rem alone: one batched loop
+
+
+def _no_module(monkeypatch):
+    """A warm run that needs its module (an op, a call, an error) fails the test."""
+    def refuse(*_a, **_k):
+        raise AssertionError("loaded the module although the plan was kept")
+
+    _no_planning(monkeypatch)
+    monkeypatch.setattr(module_cache, "load", refuse)
+
+
+def _flagged(text: str, args, profile: str = "ordered"):
+    from interpreter.kernels.status import NumericStatus
+
+    flags = NumericStatus()
+    try:
+        out = ("ok", *(r.tobytes() for r in run(text, "rem", *args, profile=profile, flags=flags,
+                                              engine="compiled")))
+    except PTOFault as e:
+        out = ("PTOFault", e.kind, e.op, e.message)
+    return out, flags
+
+
+@pytest.mark.parametrize("level", ["tile", "block"])
+def test_a_kept_plan_runs_without_its_module_and_faults_as_a_fresh_run(cache, monkeypatch, level):
+    """A batched loop runs from the kept recipe alone (no module loaded, no parse); when its
+    batched form is abandoned for a fault (a zero divisor), the module is loaded then and the
+    fault, its op and message, and the numeric status flags equal a fresh run's."""
+    text = REM_ONLY
+    if level == "block":
+        text = _text("block")
+        text = text[: text.index("func.func @twice")] + "}\n"
+    for zero_at in (None, 40):
+        args = _inputs(zero_at)
+        monkeypatch.setenv(module_cache.ENV_SWITCH, "0")
+        fresh = _flagged(text, args)
+        monkeypatch.setenv(module_cache.ENV_SWITCH, "1")
+        module_cache.clear()
+        assert _flagged(text, args) == fresh  # parses, plans, keeps
+        assert module_cache.load_plans(text, "<string>") is not None
+        with monkeypatch.context() as m:
+            (_no_module if zero_at is None else _no_planning)(m)
+            assert _flagged(text, args) == fresh
+        assert fresh[0][0] == ("ok" if zero_at is None else "PTOFault")
+
+
+def test_kept_plan_argument_errors_and_switch(cache, monkeypatch):
+    """Arguments are checked against the kept types with the messages of a fresh run; a
+    corrupt plans file is a miss (removed, planned again); ``PTO_MODULE_CACHE=0`` reads no
+    kept plan."""
+    args = _inputs()
+    (expected,) = run(REM_ONLY, "rem", *args, engine="compiled")
+    bad = (args[0].astype(np.int64), args[1], args[2])
+    monkeypatch.setenv(module_cache.ENV_SWITCH, "0")
+    with pytest.raises(RunError) as fresh:
+        run(REM_ONLY, "rem", *bad, engine="compiled")
+    monkeypatch.setenv(module_cache.ENV_SWITCH, "1")
+    with monkeypatch.context() as m:
+        _no_module(m)
+        with pytest.raises(RunError) as kept:
+            run(REM_ONLY, "rem", *bad, engine="compiled")
+        assert str(kept.value) == str(fresh.value)
+    (plans,) = cache.glob("*/*.plans")
+    plans.write_bytes(b"\x80\x05not a pickle")
+    assert module_cache.load_plans(REM_ONLY, "<string>") is None and not plans.exists()
+    assert run(REM_ONLY, "rem", *args, engine="compiled")[0].tobytes() == expected.tobytes()
+    assert plans.exists()  # planned from the module's recipes and kept again
+    monkeypatch.setenv(module_cache.ENV_SWITCH, "0")
+    assert module_cache.load_plans(REM_ONLY, "<string>") is None
+    with monkeypatch.context() as m:
+        m.setattr(compiled, "build_plan", lambda *_a, **_k: pytest.fail("used a kept plan"))
+        assert run(REM_ONLY, "rem", *args, engine="compiled")[0].tobytes() == expected.tobytes()

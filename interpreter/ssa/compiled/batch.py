@@ -30,6 +30,7 @@ op (D12). The differential tests compare both engines bitwise.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,12 +91,36 @@ class _Cube:
         )
 
 
+@dataclass(frozen=True)
+class _Facts:
+    """What the batched run reads of a tile-level op, as plain data (a batch plan holds no IR:
+    it is kept in the plan cache apart from the module, :mod:`.plan`)."""
+
+    name: str  # the op name (messages)
+    mnemonic: str
+    function: int | None  # CUBE ops: the function code
+    result_type: Attribute | None  # the result's tile type (binary and CUBE ops)
+    pad: Any = None  # binary ops: the pad value
+    fpatr: Any = None  # CUBE ops: Fpatr fields, rounding mode value, saturation
+    rmode: Any = None
+    sat: bool = False
+
+    @staticmethod
+    def of(op: Operation) -> _Facts:
+        rt = op.results[0].type if isinstance(op, BinaryTileOp | CubeMatrixOp) else None
+        if isinstance(op, CubeMatrixOp):
+            return _Facts(op.name, op.MNEMONIC, op.FUNCTION, rt, fpatr=op.fpatr_fields,
+                          rmode=op.rmode.data.value, sat=op.sat is not None)
+        pad = op.pad.data.value if isinstance(op, BinaryTileOp) else None
+        return _Facts(op.name, getattr(op, "MNEMONIC", op.name), None, rt, pad=pad)
+
+
 @dataclass
 class _Step:
     kind: str  # "load" | "store" | "binary" | "cube"
-    op: Operation  # the tile-level op
-    args: list[SSAValue]  # operands in the tile op's order
-    result: SSAValue | None
+    op: _Facts  # of the tile-level op
+    args: list[int]  # the numbers of its operands (in the tile op's order)
+    result: int | None  # the number of its result
     mover: int = -1  # index into the offsets tuple (loads and stores)
     store: int = -1  # index of the iter_arg (stores)
     geometry: tuple[int, int, int, int, int] | None = None  # loads, stores: see _geometry
@@ -151,8 +176,9 @@ class BatchPlan:
 
 
 def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops: list[Operation],
-               scalar_ops: set[int], profile: str) -> BatchPlan | None:
-    """The batched form of a loop body, or None when some op has none."""
+               scalar_ops: set[int], profile: str, num: Callable[[SSAValue], int]) -> BatchPlan | None:
+    """The batched form of a loop body, or None when some op has none. ``num`` numbers the
+    SSA values (the plan's value names): the batch plan refers to values by number only."""
     steps: list[_Step] = []
     for op in body_ops:
         if id(op) in scalar_ops:
@@ -164,17 +190,19 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
         if isinstance(tile_op, TLoadOp | TStoreOp) and (tile_op.packed or tile_op.row_step != 1):
             return None  # packed 4-bit GM bytes or a row stride: the per-op path
         result = op.results[0] if op.results else None
+        nums = [num(v) for v in args]
+        res = num(result) if result is not None else None
         if isinstance(tile_op, TLoadOp):
             tt = tile_op.result.type
             assert isinstance(tt, TileType)
-            steps.append(_Step("load", tile_op, args, result, mover_ops.index(op),
+            steps.append(_Step("load", _Facts.of(tile_op), nums, res, mover_ops.index(op),
                                geometry=_geometry(tile_op),
                                tile=(tt, pe_indices(tt.pe_mask), storage_dtype(tt.dtype),
                                      tile_op.pad.data.value)))
         elif isinstance(tile_op, TStoreOp):
             if op not in store_ops:
                 return None
-            steps.append(_Step("store", tile_op, args, result, mover_ops.index(op),
+            steps.append(_Step("store", _Facts.of(tile_op), nums, res, mover_ops.index(op),
                                store_ops.index(op), geometry=_geometry(tile_op)))
         elif isinstance(tile_op, BinaryTileOp):
             rt = tile_op.result.type
@@ -182,7 +210,7 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
                      tile_op.rhs.type.pe_mask}  # type: ignore[union-attr]
             if tile_op.mask.is_zero or len(masks) != 1:
                 return None
-            steps.append(_Step("binary", tile_op, args, result))
+            steps.append(_Step("binary", _Facts.of(tile_op), nums, res))
         elif isinstance(tile_op, CubeMatrixOp):
             f = tile_op.fpatr_fields
             if (profile == NumericProfile.RAW_CARRIER  # raw int64 words: the per-op path stores them
@@ -193,7 +221,7 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
                     or (tile_op.is_mx() and target_profile(tile_op) is TargetProfile.A2A3)):
                 return None
             assert result is not None
-            steps.append(_Step("cube", tile_op, args, result,
+            steps.append(_Step("cube", _Facts.of(tile_op), nums, res,
                                cube=_Cube.of(tile_op, args, result)))
         else:  # a decoded block of another family (TCVT, reductions, ...): the per-op path
             return None
@@ -216,7 +244,7 @@ class _Batched:
 class _Link:
     """One CUBE op of an accumulation chain, its operands but C already read."""
 
-    op: CubeMatrixOp
+    op: _Facts
     info: _Cube
     tiles: dict[str, Any]
     scalars: dict[str, int]
@@ -231,7 +259,7 @@ class _Chain:
 
     c: _Batched
     links: list[_Link]
-    last: SSAValue
+    last: int  # the number of the value the chain stands for
 
 
 def _geometry(op: TLoadOp | TStoreOp) -> tuple[int, int, int, int, int]:
@@ -273,13 +301,12 @@ def _union(geometry: tuple[int, int, int, int, int], offsets: np.ndarray,
 
 
 def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) -> tuple[Any, ...]:
-    """Execute the batched body; ``env`` maps loop-invariant SSA values (by id) to values,
+    """Execute the batched body; ``env`` maps loop-invariant SSA values (by number) to values,
     ``offs`` gives every iteration's offsets (a ``(row, col)`` pair per mover).
     Raises :class:`_Abandon` (or any fault) before any effect when not applicable."""
     vals: dict[int, Any] = {}
 
-    def get(v: SSAValue) -> Any:
-        key = id(v)
+    def get(key: int) -> Any:
         if key in vals:
             value = vals[key]
             if isinstance(value, _Chain):  # read: run the pending accumulation chain
@@ -298,19 +325,16 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
     for st in plan.steps:
         op = st.op
         if st.kind == "load":
-            assert isinstance(op, TLoadOp)
             src = np.asarray(get(st.args[0]))
             at = table[:, st.mover]
             if invariant[st.mover]:  # loop-invariant: one tile, as every iteration
-                vals[id(st.result)] = _invariant_load(st, src, int(at[0, 0]), int(at[0, 1]))
+                vals[st.result] = _invariant_load(st, src, int(at[0, 0]), int(at[0, 1]))
                 continue
             axis, sl, n = _union(st.geometry, at, src.shape)
-            tt = op.result.type
-            dtype = storage_dtype(tt.dtype)  # type: ignore[union-attr]
-            vals[id(st.result)] = _Batched(axis, _load_slice(src, sl, dtype), n,
+            dtype = st.tile[2]  # type: ignore[index]
+            vals[st.result] = _Batched(axis, _load_slice(src, sl, dtype), n,
                                            origin=(src, sl))
         elif st.kind == "store":
-            assert isinstance(op, TStoreOp)
             tile = get(st.args[0])
             if not isinstance(tile, _Batched):
                 raise _Abandon
@@ -319,44 +343,43 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
             if axis != tile.axis or n != tile.pieces:
                 raise _Abandon
             writes.append((st.store, sl, tile))
-            vals[id(st.result)] = None
+            vals[st.result] = None
         elif st.kind == "binary":
-            assert isinstance(op, BinaryTileOp)
             lhs, rhs = get(st.args[0]), get(st.args[1])
             if not (isinstance(lhs, _Batched) and isinstance(rhs, _Batched)) or (
                 lhs.axis != rhs.axis or lhs.array.shape != rhs.array.shape
             ):
                 raise _Abandon
-            rt = op.result.type
-            row = kernels.BINARY_ROWS[op.MNEMONIC]
+            rt = op.result_type
+            row = kernels.BINARY_ROWS[op.mnemonic]
             # valid=None: the whole batched rectangle, so no padding and all defined (D9).
             payload, _ = kernels.binary_tile(row, lhs.array, rhs.array, None,
-                                             op.pad.data.value, rt.dtype)  # type: ignore[union-attr]
-            vals[id(st.result)] = _Batched(lhs.axis, payload, lhs.pieces, fresh=True)
+                                             op.pad, rt.dtype)  # type: ignore[union-attr]
+            vals[st.result] = _Batched(lhs.axis, payload, lhs.pieces, fresh=True)
         else:
             info = st.cube
-            assert isinstance(op, CubeMatrixOp) and st.result is not None and info is not None
+            assert st.result is not None and info is not None
             c_arg = st.args[info.c_index] if info.c_index is not None else None
-            pending = vals.get(id(c_arg)) if c_arg is not None else None
-            if (isinstance(pending, _Chain) and pending.last is c_arg and info.c_one_use
+            pending = vals.get(c_arg) if c_arg is not None else None
+            if (isinstance(pending, _Chain) and pending.last == c_arg and info.c_one_use
                     and pending.links[-1].info.plain):
                 # C is the chain's value and only this op reads it: one more link
                 pending.links.append(
                     _Link(op, info, *_cube_operands(op, info, st.args, get, skip="c")))
                 pending.last = st.result
-                del vals[id(c_arg)]  # read by nothing else: the chain lives under one key
-                vals[id(st.result)] = pending
+                del vals[c_arg]  # read by nothing else: the chain lives under one key
+                vals[st.result] = pending
             elif (c_arg is not None and _sequential(plan.profile)
                   and info.result_one_use):  # may start a chain (ordered sums only)
                 c = get(c_arg)
                 if not isinstance(c, _Batched):
                     raise _Abandon
-                vals[id(st.result)] = _Chain(
+                vals[st.result] = _Chain(
                     c, [_Link(op, info, *_cube_operands(op, info, st.args, get, skip="c"))],
                     st.result)
             else:
                 tiles, scalars, pieces = _cube_operands(op, info, st.args, get)
-                vals[id(st.result)] = _cube_call(op, tiles, scalars, pieces, plan.profile, info)
+                vals[st.result] = _cube_call(op, tiles, scalars, pieces, plan.profile, info)
     for key, value in list(vals.items()):  # a chain nothing read still runs (its faults)
         if isinstance(value, _Chain):
             vals[key] = _run_chain(value, plan.profile)
@@ -423,7 +446,7 @@ def _plain(op: CubeMatrixOp) -> bool:
             and op.rmode.data is RoundingMode.DEFAULT)
 
 
-def _cube_operands(op: CubeMatrixOp, info: _Cube, args: list[SSAValue], get,
+def _cube_operands(op: _Facts, info: _Cube, args: list[int], get,
                    skip: str | None = None):
     """(tiles by role, scalars by role, pieces) of a CUBE op's batched execution; the role
     ``skip`` is not read."""
@@ -465,20 +488,20 @@ def _cube_operands(op: CubeMatrixOp, info: _Cube, args: list[SSAValue], get,
     return tiles, scalars, pieces
 
 
-def _cube_call(op: CubeMatrixOp, tiles: dict[str, Any], scalars: dict[str, int], pieces: int,
+def _cube_call(op: _Facts, tiles: dict[str, Any], scalars: dict[str, int], pieces: int,
                profile: str, info: _Cube) -> _Batched:
     arrays = {r: t.array if isinstance(t, _Batched) else t for r, t in tiles.items()}
     types: dict[str, Any] = dict(info.roles)
     c_t = types.get("c")
-    rt = op.results[0].type
+    rt = op.result_type
     assert isinstance(rt, TileType)
     with staged():  # an abandoned batch records nothing: the per-PE path records instead
         res = kernels.cube_matrix(
-            op.FUNCTION, arrays["a"], arrays["b"], c=arrays.get("c"), bias=arrays.get("bias"),
+            op.function, arrays["a"], arrays["b"], c=arrays.get("c"), bias=arrays.get("bias"),
             a_scale=arrays.get("a_scale"), b_scale=arrays.get("b_scale"),
             a_type=types["a"].dtype, b_type=types["b"].dtype,  # type: ignore[union-attr]
             c_type=c_t.dtype if isinstance(c_t, TileType) else None,
-            fpatr=op.fpatr_fields, rmode=op.rmode.data.value, sat=op.sat is not None,
+            fpatr=op.fpatr, rmode=op.rmode, sat=op.sat,
             quant=arrays.get("quant"), prelu=arrays.get("prelu"),
             quant_scalar=scalars.get("quant_scalar"),
             lrelu_scalar=scalars.get("lrelu_scalar"), profile=profile,
@@ -513,7 +536,7 @@ def _run_chain(chain: _Chain, profile: str) -> _Batched:
     then every term of every link in K order is one FMA chain); else op by op."""
     links = chain.links
     first = links[0]
-    same = all(lk.op.FUNCTION == first.op.FUNCTION and lk.pieces == first.pieces
+    same = all(lk.op.function == first.op.function and lk.pieces == first.pieces
                and set(lk.tiles) == set(first.tiles) and not lk.scalars
                and lk.info.dtypes == first.info.dtypes for lk in links)
     merged = None
