@@ -30,6 +30,7 @@ op (D12). The differential tests compare both engines bitwise.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -173,6 +174,7 @@ class BatchPlan:
     steps: list[_Step]
     profile: str
     movers: int
+    geometry: tuple[tuple[int, int, int, int, int], ...]  # of every mover (:func:`_geometry`)
 
 
 def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops: list[Operation],
@@ -228,7 +230,11 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
     for op in body_ops:  # the batched form reads their linked ops only
         if isinstance(op, BlockOp):
             keep_linked_only(op)
-    return BatchPlan(steps, profile, len(mover_ops))
+    geometry = [(0, 0, 0, 0, 0)] * len(mover_ops)
+    for st in steps:
+        if st.geometry is not None:
+            geometry[st.mover] = st.geometry
+    return BatchPlan(steps, profile, len(mover_ops), tuple(geometry))
 
 
 @dataclass
@@ -271,30 +277,39 @@ def _geometry(op: TLoadOp | TStoreOp) -> tuple[int, int, int, int, int]:
     return vr, vc, s0, s1, len(pe_indices(tt.pe_mask))
 
 
-def _union(geometry: tuple[int, int, int, int, int], offsets: np.ndarray,
+def _covers(geometry: np.ndarray, table: np.ndarray) -> list[tuple[int, int, int, int] | None]:
+    """Per mover, ``(axis, row, col, pieces)`` of the one contiguous slice its loads or
+    stores cover over all iterations (from row, col along ``axis``), or None when they do not;
+    ``geometry`` holds each mover's :func:`_geometry`, ``table`` the (iterations, movers, 2)
+    offsets. Piece (iteration i, PE q), in that order, is piece k = i * npe + q; its origin
+    is the iteration's offsets + q * PE stride. Contiguous along the columns: every origin on
+    row r0, piece k at column c0 + k * vc, i.e. the PE stride is (0, vc) (or one PE) and
+    iteration i starts at c0 + i * npe * vc (along the rows likewise). All movers at once."""
+    vr, vc, s0, s1, npe = geometry.T
+    r, c = table[:, :, 0], table[:, :, 1]
+    r0, c0 = r[0], c[0]
+    step = np.arange(len(table), dtype=np.int64)[:, None] * npe
+    one = npe == 1
+    cols = (one | ((s0 == 0) & (s1 == vc))) & (r == r0).all(0) & (c == c0 + step * vc).all(0)
+    rows = (one | ((s1 == 0) & (s0 == vr))) & (c == c0).all(0) & (r == r0 + step * vr).all(0)
+    axis = np.where(npe == 0, -1, np.where(cols, 1, np.where(rows, 0, -1))).tolist()
+    pieces = (len(table) * npe).tolist()
+    return [None if a < 0 else (a, r, c, n)
+            for a, r, c, n in zip(axis, r0.tolist(), c0.tolist(), pieces)]
+
+
+def _union(cover: tuple[int, int, int, int] | None, geometry: tuple[int, int, int, int, int],
            shape) -> tuple[int, tuple[slice, slice], int]:
     """(axis, the contiguous slice, pieces) covered by a load/store of ``geometry``
-    (:func:`_geometry`) over all iterations."""
-    vr, vc, s0, s1, npe = geometry
-    if npe == 0:
+    (:func:`_geometry`) over all iterations (``cover``: :func:`_covers`)."""
+    if cover is None:
         raise _Abandon
-    # Piece (iteration i, PE q), in that order, is piece k = i * npe + q; its origin is the
-    # iteration's offsets + q * PE stride. Contiguous along the columns: every origin on row
-    # r0, piece k at column c0 + k * vc, i.e. the PE stride is (0, vc) and iteration i starts
-    # at c0 + i * npe * vc (along the rows likewise).
-    at = offsets.reshape(-1, 2)
-    r, c = at[:, 0], at[:, 1]
-    r0, c0 = int(r[0]), int(c[0])
-    n = len(r) * npe
-    first = np.arange(0, n, npe, dtype=np.int64)  # the piece of each iteration's first PE
-    if ((npe == 1 or (s0 == 0 and s1 == vc)) and (r == r0).all()
-            and (c == c0 + first * vc).all()):
-        axis, sl = 1, (slice(r0, r0 + vr), slice(c0, c0 + n * vc))
-    elif ((npe == 1 or (s1 == 0 and s0 == vr)) and (c == c0).all()
-            and (r == r0 + first * vr).all()):
-        axis, sl = 0, (slice(r0, r0 + n * vr), slice(c0, c0 + vc))
+    axis, r0, c0, n = cover
+    vr, vc = geometry[0], geometry[1]
+    if axis == 1:
+        sl = (slice(r0, r0 + vr), slice(c0, c0 + n * vc))
     else:
-        raise _Abandon
+        sl = (slice(r0, r0 + n * vr), slice(c0, c0 + vc))
     if len(shape) != 2 or r0 < 0 or c0 < 0 or sl[0].stop > shape[0] or sl[1].stop > shape[1]:
         raise _Abandon  # a fault: the per-iteration run reports it at its op
     return axis, sl, n
@@ -317,10 +332,13 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
         raise _Abandon  # a value of the body that is not batched (e.g. the iv)
 
     try:  # every iteration's (row, col) offsets of every mover, at once
-        table = np.array(offs, np.int64).reshape(len(offs), plan.movers, 2)
+        flat = itertools.chain.from_iterable(itertools.chain.from_iterable(offs))
+        table = np.fromiter(flat, np.int64, len(offs) * plan.movers * 2)
+        table = table.reshape(len(offs), plan.movers, 2)
     except (ValueError, TypeError, OverflowError):
         raise _Abandon from None
     invariant = (table == table[0]).all(axis=(0, 2)).tolist()  # per mover
+    covers = _covers(np.array(plan.geometry, np.int64).reshape(-1, 5), table)
     writes = []
     for st in plan.steps:
         op = st.op
@@ -330,7 +348,7 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
             if invariant[st.mover]:  # loop-invariant: one tile, as every iteration
                 vals[st.result] = _invariant_load(st, src, int(at[0, 0]), int(at[0, 1]))
                 continue
-            axis, sl, n = _union(st.geometry, at, src.shape)
+            axis, sl, n = _union(covers[st.mover], st.geometry, src.shape)
             dtype = st.tile[2]  # type: ignore[index]
             vals[st.result] = _Batched(axis, _load_slice(src, sl, dtype), n,
                                            origin=(src, sl))
@@ -339,7 +357,7 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
             if not isinstance(tile, _Batched):
                 raise _Abandon
             dst = inits[st.store]
-            axis, sl, n = _union(st.geometry, table[:, st.mover], np.shape(dst))
+            axis, sl, n = _union(covers[st.mover], st.geometry, np.shape(dst))
             if axis != tile.axis or n != tile.pieces:
                 raise _Abandon
             writes.append((st.store, sl, tile))
