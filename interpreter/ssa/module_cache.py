@@ -206,8 +206,8 @@ def load(text: str, name: str) -> builtin.ModuleOp | None:
 
 def load_plans(text: str, name: str) -> dict | None:
     """The kept plans of ``text`` (read from ``name``) without its module: ``{"plans":
-    {(symbol, profile): PlanRecipe}, "inputs": {symbol: argument types}}``, or None on a
-    miss. A plan runs from its recipe alone until a step needs the module's ops
+    {(symbol, profile): PlanRecipe}, "inputs": {symbol: argument types}, "outputs": {symbol:
+    result types}}``, or None on a miss. A plan runs from its recipe alone until a step needs the module's ops
     (:class:`interpreter.ssa.compiled.plan.Deferred`); the module comes from :func:`load`."""
     path = _entry_or_none(text, name) if enabled() else None
     return None if path is None else _read_plans(_plans_path(path))
@@ -222,7 +222,8 @@ def _read_plans(path: Path) -> dict | None:
         entry = pickle.loads(data)
         if (not isinstance(entry, dict) or entry.get("format") != FORMAT
                 or not isinstance(entry.get("plans"), dict)
-                or not isinstance(entry.get("inputs"), dict)):
+                or not isinstance(entry.get("inputs"), dict)
+                or not isinstance(entry.get("outputs"), dict)):
             raise ValueError("not a plans entry")
     except Exception:  # noqa: BLE001 - a corrupt or foreign entry is a miss
         with contextlib.suppress(OSError):
@@ -259,22 +260,24 @@ def forget(module: builtin.ModuleOp) -> None:
 def update(module: builtin.ModuleOp) -> bool:
     """Store the recipes of ``module``'s compiled plans (:data:`RECIPES_ATTR`, new ones were
     added) in the plans file of the entry it was loaded from or stored to, with the argument
-    types of their functions, and the module again (planning dropped the block summaries a
-    batched loop does not read, :func:`pto_dialect.block_ops.keep_linked_only`); False for a
-    module that is not in the cache."""
+    and result types of their functions, and the module again (planning dropped the block
+    summaries a batched loop does not read, :func:`pto_dialect.block_ops.keep_linked_only`);
+    False for a module that is not in the cache."""
     path = module.__dict__.get(_ENTRY_ATTR)
     recipes = module.__dict__.get(RECIPES_ATTR)
     if not isinstance(path, Path) or not isinstance(recipes, dict) or not enabled():
         return False
-    inputs = {}
+    inputs, outputs = {}, {}
     for symbol in {sym for sym, _profile in recipes}:
         callee = SymbolTable.lookup_symbol(module, symbol)
         if not isinstance(callee, func.FuncOp):  # pragma: no cover - a planned function
             return False
         inputs[symbol] = tuple(callee.function_type.inputs.data)
+        outputs[symbol] = tuple(callee.function_type.outputs.data)
     try:  # equal types (a tile type per load) pickled once: a tenth of the loading time
         buf = io.BytesIO()
-        _SharingPickler(buf).dump({"format": FORMAT, "plans": recipes, "inputs": inputs})
+        _SharingPickler(buf).dump({"format": FORMAT, "plans": recipes, "inputs": inputs,
+                                   "outputs": outputs})
         data = buf.getvalue()
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return False

@@ -30,7 +30,10 @@ capacity on stderr after the run; ``--trace FILE`` writes every executed op and 
 Chrome trace JSON. Both are written after a fault too, up to the faulting op.
 
 The program is parsed and verified once; a text run before comes from the disk cache of
-verified modules (:mod:`interpreter.ssa.module_cache`, ``PTO_MODULE_CACHE=0`` turns it off).
+verified modules (:mod:`interpreter.ssa.module_cache`, ``PTO_MODULE_CACHE=0`` turns it off),
+and a function run before with the same profile runs from its kept plan without loading the
+module (:func:`interpreter.ssa.runner.kept_function`; not with ``--stats``, ``--trace``, a
+progress line or another engine, which need the module).
 
 xDSL's ``xDSLRunMain`` passes arguments as attribute text and prints Python values, so
 it does not fit the npz interface; this is a small argparse tool on :func:`interpreter.run`.
@@ -49,7 +52,7 @@ import numpy as np
 from interpreter.kernels import PROFILES, NumericProfile
 from interpreter.kernels.status import NumericStatus
 from interpreter.observe import Observer, Observers, Progress, Stats, Trace, expected_ops
-from interpreter.ssa.runner import RunError, load_program, run
+from interpreter.ssa.runner import RunError, kept_function, load_program, run
 from pto_dialect.faults import PTOFault
 from pto_dialect.tools.boundary import first_line, guarded
 from pto_dialect.upstream.source_diagnostics import no_function_message
@@ -210,7 +213,7 @@ def _run(args: argparse.Namespace) -> int:
     _check_args(args)
     if args.file == "-":
         stream = getattr(sys.stdin, "buffer", sys.stdin)
-        module = load_program(_read_text(stream, "<stdin>"), "<stdin>")
+        text, name = _read_text(stream, "<stdin>"), "<stdin>"
     else:
         if os.path.isdir(args.file):
             raise RunError(f"'{args.file}' is a directory, not an MLIR file")
@@ -226,18 +229,33 @@ def _run(args: argparse.Namespace) -> int:
                 text = _read_text(f, args.file)
         except OSError as e:
             raise RunError(f"cannot read '{args.file}': {e.strerror or e}") from None
-        module = load_program(text, args.file)
-    callee = SymbolTable.lookup_symbol(module, args.symbol)
-    if callee is None:
-        raise RunError(no_function_message(module, args.symbol))
-    if not isinstance(callee, func.FuncOp):
-        raise RunError(f"@{args.symbol} is a '{callee.name}', not a func.func")
-    arrays = _load_inputs(args.inputs, len(callee.function_type.inputs.data))
+        name = args.file
     flags = NumericStatus() if args.print_flags else None
-    observers = _observers(args, module, callee)
+    kept = None
+    if (args.engine or os.environ.get("PTO_ENGINE") or "compiled") == "compiled" and not (
+        args.stats or args.trace is not None or _shows_progress(args)
+    ):  # a program run before: its kept plan, without loading the module
+        kept = kept_function(text, name, args.symbol, args.profile)
+    if kept is not None:
+        arrays = _load_inputs(args.inputs, len(kept.inputs))
+        observers: list[Observer] = []
+        result_types = kept.outputs
+        call = lambda: kept(*arrays, flags=flags)  # noqa: E731
+    else:
+        module = load_program(text, name)
+        callee = SymbolTable.lookup_symbol(module, args.symbol)
+        if callee is None:
+            raise RunError(no_function_message(module, args.symbol))
+        if not isinstance(callee, func.FuncOp):
+            raise RunError(f"@{args.symbol} is a '{callee.name}', not a func.func")
+        arrays = _load_inputs(args.inputs, len(callee.function_type.inputs.data))
+        observers = _observers(args, module, callee)
+        result_types = callee.function_type.outputs.data
+        call = lambda: run(module, args.symbol, *arrays, profile=args.profile,  # noqa: E731
+                           engine=args.engine, flags=flags,
+                           observer=Observers(observers) if observers else None)
     try:
-        results = run(module, args.symbol, *arrays, profile=args.profile, engine=args.engine,
-                      flags=flags, observer=Observers(observers) if observers else None)  # fmt: skip
+        results = call()
     except PTOFault:
         if flags is not None:  # the flags of the operations completed before the fault
             print(f"pto-run: flags before the fault: {format_flags(flags)}", file=sys.stderr)
@@ -247,7 +265,6 @@ def _run(args: argparse.Namespace) -> int:
     if args.output is not None:
         _write_npz(args.output, {f"result{i}": _bits(r) for i, r in enumerate(results)})
     else:
-        result_types = callee.function_type.outputs.data
         for i, (t, r) in enumerate(zip(result_types, results, strict=True)):
             print(format_result(i, str(t), r))
     if flags is not None:
@@ -255,11 +272,15 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shows_progress(args: argparse.Namespace) -> bool:
+    return not (args.quiet or args.no_progress) and _is_terminal(sys.stderr)
+
+
 def _observers(args: argparse.Namespace, module: Any, callee: Any) -> list[Observer]:
     """The observers the flags ask for: progress (a terminal, not --quiet / --no-progress),
     --stats, --trace."""
     observers: list[Observer] = []
-    if not (args.quiet or args.no_progress) and _is_terminal(sys.stderr):
+    if _shows_progress(args):
         total, exact = expected_ops(callee, module)
         observers.append(Progress(total, exact, sys.stderr, after=args.progress_after))
     if args.stats:

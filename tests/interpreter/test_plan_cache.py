@@ -282,3 +282,32 @@ def test_kept_plan_argument_errors_and_switch(cache, monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(compiled, "build_plan", lambda *_a, **_k: pytest.fail("used a kept plan"))
         assert run(REM_ONLY, "rem", *args, engine="compiled")[0].tobytes() == expected.tobytes()
+
+
+def test_pto_run_runs_a_kept_plan_without_the_module(cache, monkeypatch, tmp_path, capsys):
+    """``pto-run`` of a program run before: the kept plan (no module loaded), the same output
+    file and printed results; ``--stats`` needs the module and loads it."""
+    from interpreter.tools import pto_run
+
+    src = tmp_path / "rem.mlir"
+    src.write_text(REM_ONLY)
+    inputs = tmp_path / "in.npz"
+    np.savez(inputs, **{f"arg{i}": a for i, a in enumerate(_inputs())})
+    outs = [tmp_path / f"out{k}.npz" for k in range(2)]
+    monkeypatch.setenv("PTO_ENGINE", "compiled")
+
+    def cli(out, *extra):
+        argv = [str(src), "--symbol", "rem", "--inputs", str(inputs), "--quiet", *extra]
+        assert pto_run.main(argv + (["--output", str(out)] if out else [])) == 0
+        return capsys.readouterr().out
+
+    cli(outs[0])  # parses, plans, keeps
+    printed = cli(None)
+    with monkeypatch.context() as m:
+        _no_module(m)
+        cli(outs[1])
+        assert cli(None) == printed
+        assert pto_run.main([str(src), "--symbol", "rem", "--inputs", str(inputs), "--stats"]) == 1
+        assert "loaded the module although the plan was kept" in capsys.readouterr().err
+    with np.load(outs[0]) as a, np.load(outs[1]) as b:
+        assert a["result0"].tobytes() == b["result0"].tobytes()
