@@ -6,7 +6,9 @@
 
 ``FILE`` may be ``-`` (stdin). Arrays ``arg0, arg1, ...`` of ``in.npz`` are the arguments
 in order (bf16 / f8 / f6 / f4 / E8M0 arguments as unsigned bit patterns of the same
-width, see :func:`interpreter.run`). ``out.npz`` receives ``result0, result1, ...``;
+width, see :func:`interpreter.run`); ``--inputs`` may also be a folder of ``arg0.npy,
+arg1.npy, ...``, memory-mapped read-only: no copy and no checksum, so large inputs cost only
+what the kernels read (the files must not change during the run). ``out.npz`` receives ``result0, result1, ...``;
 results whose dtype only ml_dtypes has are written as unsigned bit patterns. Without
 ``--output`` the results are printed, e.g. ``result0: tensor<1x4xf32> = [[...]]``, floats
 with the shortest digits that identify the value in its own type, arrays above 1000
@@ -110,15 +112,18 @@ def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
         if count:
             raise RunError(f"the function takes {count} argument(s): pass --inputs in.npz")
         return []
-    _check_npz(path)
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {name: data[name] for name in data.files}
-    except MemoryError:
-        raise
-    except Exception as e:  # noqa: BLE001 - zipfile/zlib/numpy raise many kinds on bad data
+    if os.path.isdir(path):
+        arrays = _load_npy_folder(path)
+    else:
+        _check_npz(path)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {name: data[name] for name in data.files}
+        except MemoryError:
+            raise
+        except Exception as e:  # noqa: BLE001 - zipfile/zlib/numpy raise many kinds on bad data
 
-        raise RunError(f"cannot read inputs '{path}': not a valid .npz archive ({first_line(e)})") from None
+            raise RunError(f"cannot read inputs '{path}': not a valid .npz archive ({first_line(e)})") from None
     expected = [f"arg{i}" for i in range(count)]
     missing = [n for n in expected if n not in arrays]
     extra = sorted(set(arrays) - set(expected))
@@ -138,14 +143,35 @@ def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
     return result
 
 
+def _load_npy_folder(path: str) -> dict[str, np.ndarray]:
+    """The ``arg<i>.npy`` files of folder ``path``, memory-mapped read-only (no copy, no
+    checksum: a large input costs what the kernels read of it). Other files are ignored."""
+    arrays: dict[str, np.ndarray] = {}
+    try:
+        names = sorted(os.listdir(path))
+    except OSError as e:
+        raise RunError(f"cannot read inputs '{path}': {e.strerror or e}") from None
+    for file in names:
+        stem = file[:-4]
+        if not (file.endswith(".npy") and stem.startswith("arg") and stem[3:].isdigit()):
+            continue
+        full = os.path.join(path, file)
+        try:
+            arr = np.load(full, mmap_mode="r", allow_pickle=False)
+        except MemoryError:
+            raise
+        except Exception as e:  # noqa: BLE001 - numpy raises many kinds on bad data
+            raise RunError(f"cannot read input '{full}': not a valid .npy file ({first_line(e)})") from None
+        arrays[stem] = np.asarray(arr)  # a plain read-only view of the mapping
+    return arrays
+
+
 _NPZ_HINT = "pto-run reads .npz archives: np.savez(path, arg0=..., arg1=...)"
 
 
 def _check_npz(path: str) -> None:
     """``--inputs`` must be a readable ``.npz`` (zip) archive; name what it is otherwise."""
 
-    if os.path.isdir(path):
-        raise RunError(f"inputs '{path}' is a directory, not an .npz file")
     try:
         with open(path, "rb") as f:
             head = f.read(8)
@@ -201,7 +227,7 @@ def _check_args(args: argparse.Namespace) -> None:
                 f"--trace '{args.trace}' is not a file that can be written (a directory, or "
                 "its folder does not exist)"
             )
-    if args.inputs is not None:
+    if args.inputs is not None and not os.path.isdir(args.inputs):
         _check_npz(args.inputs)
 
 
@@ -358,7 +384,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--symbol", default="main", help="function to run, main or @main (default: main)"
     )
-    parser.add_argument("--inputs", metavar="IN.npz", help="arguments arg0, arg1, ...")
+    parser.add_argument("--inputs", metavar="IN.npz", help="arguments arg0, arg1, ... (an .npz "
+                        "archive, or a folder of arg0.npy, arg1.npy, ... read memory-mapped)")
     parser.add_argument("--output", metavar="OUT.npz", help="write result0, result1, ... here")
     parser.add_argument(
         "--profile",

@@ -311,3 +311,31 @@ def test_pto_run_runs_a_kept_plan_without_the_module(cache, monkeypatch, tmp_pat
         assert "loaded the module although the plan was kept" in capsys.readouterr().err
     with np.load(outs[0]) as a, np.load(outs[1]) as b:
         assert a["result0"].tobytes() == b["result0"].tobytes()
+
+
+def test_pto_run_reads_a_folder_of_npy_inputs(cache, tmp_path, capsys):
+    """``--inputs`` as a folder of ``arg<i>.npy`` (memory-mapped): the results of the .npz
+    run; a missing argument and a bad file are one-line errors."""
+    from interpreter.tools import pto_run
+
+    src = tmp_path / "rem.mlir"
+    src.write_text(REM_ONLY)
+    args = _inputs()
+    np.savez(tmp_path / "in.npz", **{f"arg{i}": a for i, a in enumerate(args)})
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for i, a in enumerate(args):
+        np.save(folder / f"arg{i}.npy", a)
+    (folder / "notes.txt").write_text("ignored")
+    for k, inputs in enumerate((tmp_path / "in.npz", folder)):
+        argv = [str(src), "--symbol", "rem", "--inputs", str(inputs), "--output",
+                str(tmp_path / f"out{k}.npz")]
+        assert pto_run.main(argv) == 0
+    with np.load(tmp_path / "out0.npz") as a, np.load(tmp_path / "out1.npz") as b:
+        assert a["result0"].tobytes() == b["result0"].tobytes()
+    (folder / "arg2.npy").unlink()
+    assert pto_run.main([str(src), "--symbol", "rem", "--inputs", str(folder)]) == 1
+    assert "missing arg2" in capsys.readouterr().err
+    (folder / "arg2.npy").write_bytes(b"not numpy")
+    assert pto_run.main([str(src), "--symbol", "rem", "--inputs", str(folder)]) == 1
+    assert "not a valid .npy file" in capsys.readouterr().err
