@@ -73,6 +73,14 @@ def _version() -> str:
         return "unknown"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the version looked up when asked (``importlib.metadata`` reads the
+    package metadata: milliseconds every run otherwise)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.exit(message=f"{parser.prog} {_version()}\n")
+
+
 def _format_float(x: Any) -> str:
     value = float(x)
     if value != 0 and np.isfinite(value) and not 1e-4 <= abs(value) < 1e16:
@@ -432,7 +440,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--progress-after", type=float, default=2.0, help=argparse.SUPPRESS
     )  # seconds before the progress line shows (tests use 0)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_VersionAction, nargs=0,
+                        help="show program's version number and exit")
     args = parser.parse_args(argv)
 
 
