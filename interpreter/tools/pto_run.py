@@ -78,7 +78,8 @@ class _VersionAction(argparse.Action):
     package metadata: milliseconds every run otherwise)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        parser.exit(message=f"{parser.prog} {_version()}\n")
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
 
 
 def _format_float(x: Any) -> str:
