@@ -339,3 +339,40 @@ def test_pto_run_reads_a_folder_of_npy_inputs(cache, tmp_path, capsys):
     (folder / "arg2.npy").write_bytes(b"not numpy")
     assert pto_run.main([str(src), "--symbol", "rem", "--inputs", str(folder)]) == 1
     assert "not a valid .npy file" in capsys.readouterr().err
+
+
+CONSTANTS = """
+func.func @consts(%x: tensor<2x3xf32>) -> (f32, f32, bf16, f16, i1, index, i8, tensor<6xf32>, tensor<3x2xi32>) {
+  %nz = arith.constant -0.0 : f32
+  %nan = arith.constant 0x7FC00001 : f32
+  %b = arith.constant 1.0e-30 : bf16
+  %h = arith.constant 0x7C01 : f16
+  %t = arith.constant true
+  %i = arith.constant 12345 : index
+  %m = arith.constant -128 : i8
+  %r = tensor.collapse_shape %x [[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+  %e = tensor.empty() : tensor<3x2xi32>
+  func.return %nz, %nan, %b, %h, %t, %i, %m, %r, %e : f32, f32, bf16, f16, i1, index, i8, tensor<6xf32>, tensor<3x2xi32>
+}
+"""
+
+
+def test_folded_constants_and_plain_reshapes_keep_their_bits(cache, monkeypatch):
+    """Scalar constants (signed zero, NaN payloads, narrow floats, i1, index), a static
+    reshape and ``tensor.empty`` are plain recipe parts: from the kept plan (no module) they
+    give the bits and dtypes of the xDSL engine, and the reshape is not the argument."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+
+    def outcome():
+        out = run(CONSTANTS, "consts", x, engine="compiled")
+        assert not any(np.may_share_memory(r, x) for r in out)
+        return [(r.dtype.str, r.shape, r.tobytes()) for r in out]
+
+    reference = [(r.dtype.str, r.shape, r.tobytes())
+                 for r in run(CONSTANTS, "consts", x, engine="xdsl")]  # fmt: skip
+    assert outcome() == reference  # parses, plans, keeps
+    with monkeypatch.context() as m:
+        _no_module(m)
+        assert outcome() == reference
+    (plans,) = cache.glob("*/*.plans")
+    assert b"generic" not in plans.read_bytes()  # every op of @consts is a plain part
