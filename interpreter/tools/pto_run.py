@@ -46,10 +46,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import zipfile
+import zlib
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.lib import format as npformat
 
 from interpreter.kernels import PROFILES, NumericProfile
 from interpreter.kernels.status import NumericStatus
@@ -126,8 +129,7 @@ def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
     else:
         _check_npz(path)
         try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {name: data[name] for name in data.files}
+            arrays = _read_npz(path)
         except MemoryError:
             raise
         except Exception as e:  # noqa: BLE001 - zipfile/zlib/numpy raise many kinds on bad data
@@ -150,6 +152,54 @@ def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
             arr = arr.view(f"u{arr.dtype.itemsize}")
         result.append(arr)
     return result
+
+
+def _read_npz(path: str) -> dict[str, np.ndarray]:
+    """The arrays of an ``.npz`` archive, as ``np.load(path, allow_pickle=False)`` gives them.
+    An uncompressed member (what ``np.savez`` writes) is read straight into its array, one
+    copy, its CRC-32 checked as ``zipfile`` does (``np.load`` copies it twice more through
+    ``zipfile``'s buffers); an archive with any other member is read by ``np.load``."""
+    with open(path, "rb") as f, zipfile.ZipFile(f) as z:
+        infos = z.infolist()
+        if not all(i.compress_type == zipfile.ZIP_STORED and not i.flag_bits & 0x1
+                   and i.filename.endswith(".npy") for i in infos):  # fmt: skip
+            return _np_load(path)
+        arrays = {}
+        for info in infos:
+            f.seek(info.header_offset)
+            head = f.read(30)
+            if len(head) != 30 or head[:4] != b"PK\x03\x04":
+                raise ValueError(f"{info.filename}: bad local file header")
+            start = info.header_offset + 30 + int.from_bytes(head[26:28], "little") \
+                + int.from_bytes(head[28:30], "little")
+            f.seek(start)
+            version = npformat.read_magic(f)
+            if version not in ((1, 0), (2, 0)):
+                return _np_load(path)
+            read_header = (npformat.read_array_header_1_0 if version == (1, 0)
+                           else npformat.read_array_header_2_0)
+            shape, fortran, dtype = read_header(f)
+            if dtype.hasobject or dtype.itemsize == 0:
+                return _np_load(path)  # (object arrays are refused there: no pickles)
+            header = f.tell() - start
+            count = int(np.prod(shape, dtype=np.int64))
+            nbytes = count * dtype.itemsize
+            if header + nbytes != info.file_size:
+                return _np_load(path)  # (a malformed member: np.load names the problem)
+            raw = np.empty(nbytes, np.uint8)
+            if f.readinto(memoryview(raw)) != nbytes:
+                raise ValueError(f"{info.filename}: truncated")
+            f.seek(start)
+            crc = zlib.crc32(raw, zlib.crc32(f.read(header)))
+            if crc != info.CRC:
+                raise ValueError(f"Bad CRC-32 for file {info.filename!r}")
+            arrays[info.filename[:-4]] = raw.view(dtype).reshape(shape, order="F" if fortran else "C")
+        return arrays
+
+
+def _np_load(path: str) -> dict[str, np.ndarray]:
+    with np.load(path, allow_pickle=False) as data:
+        return {name: data[name] for name in data.files}
 
 
 def _load_npy_folder(path: str) -> dict[str, np.ndarray]:

@@ -376,3 +376,34 @@ def test_folded_constants_and_plain_reshapes_keep_their_bits(cache, monkeypatch)
         assert outcome() == reference
     (plans,) = cache.glob("*/*.plans")
     assert b"generic" not in plans.read_bytes()  # every op of @consts is a plain part
+
+
+def test_pto_run_reads_stored_npz_members_as_np_load_does(tmp_path):
+    """pto-run's own reader of uncompressed ``.npz`` members gives np.load's arrays (values,
+    dtype, shape, memory order) and checks their CRC-32; a compressed archive is np.load's."""
+    from interpreter.tools import pto_run
+
+    rng = np.random.default_rng(1)
+    arrays = {
+        "arg0": rng.standard_normal((3, 5)).astype(np.float32),
+        "arg1": np.asfortranarray(rng.integers(0, 9, (4, 3), dtype=np.int16)),
+        "arg2": np.arange(6, dtype=">f8").reshape(2, 3),
+        "arg3": np.array(True),
+        "arg4": np.zeros((0, 4), np.uint8),
+        "arg5": rng.integers(0, 255, 7, dtype=np.uint8),
+    }
+    for save in (np.savez, np.savez_compressed):
+        path = tmp_path / f"{save.__name__}.npz"
+        save(path, **arrays)
+        got, want = pto_run._read_npz(str(path)), pto_run._np_load(str(path))
+        assert list(got) == list(want) == list(arrays)
+        for name, a in arrays.items():
+            for x in (got[name], want[name]):
+                assert (x.dtype, x.shape, x.tobytes("A")) == (a.dtype, a.shape, a.tobytes("A"))
+                assert x.flags.f_contiguous == a.flags.f_contiguous
+    path = tmp_path / "savez.npz"
+    data = bytearray(path.read_bytes())
+    data[data.index(arrays["arg5"].tobytes()) + 3] ^= 1  # one bit of arg5's data
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="CRC"):
+        pto_run._read_npz(str(path))
