@@ -14,6 +14,7 @@ from xdsl.utils.exceptions import VerifyException
 from interpreter.ssa.runner import RunError, build_context, run
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import TileDataType
+from pto_dialect.dialect import PTO
 from pto_dialect.tile_rearrange import HISTOGRAM_FILTER_ROWS
 
 
@@ -153,3 +154,29 @@ def test_linked_tsort_block_takes_its_sort_width_as_an_immediate():
     bad = _TSORT_BLOCK.replace("LB0", "pto.b.dim <lb = 0, reg = a1, imm = 0>")
     with pytest.raises(RunError, match="TSORT's sort width \\(LB0\\) read from a GPR is known only at run time"):
         run(bad, "f", src, 0, 4)
+
+
+def test_signless_tensor_moves_to_a_signed_tile_of_its_width():
+    """i32 <-> si32 / ui32 tiles verify (the lit case i16 -> si32 does not). Seed 4305:
+    ``data_movement.py:90 cmp Eq->NotEq`` (the width comparison)."""
+    for tile in ("!pto.tile<8x16xsi32, valid=4x16>", "!pto.tile<8x16xui32, valid=4x16>"):
+        text = (
+            '%gm = "test.op"() : () -> tensor<8x16xi32>\n%i = "test.op"() : () -> index\n'
+            f"%t = pto.tload %gm[%i, %i] : tensor<8x16xi32> -> {tile}\n"
+            f"%r = pto.tstore %t, %gm[%i, %i] : {tile} -> tensor<8x16xi32>\n"
+        )
+        Parser(build_context(), text).parse_module().verify()
+
+
+def test_elementwise_builders_default_to_the_tile_operands_type():
+    """Built without a result type, a TEPL elementwise op's result has its first (tile)
+    operand's type, also when a scalar operand follows. Seed 4305:
+    ``elementwise_ops.py:73 const 0->1`` (``operands[0].type``)."""
+    text = '%a = "test.op"() : () -> !pto.tile<8x16xsi32>\n%s = "test.op"() : () -> i64\n'
+    module = Parser(build_context(), text).parse_module()
+    a, s = (op.results[0] for op in module.ops)
+    by_name = {op.name: op for op in PTO.operations}
+    for name, operands in (("pto.tadds", [a, s]), ("pto.tshls", [a, s]), ("pto.tabs", [a])):
+        op = by_name[name](operands)
+        assert op.result.type == a.type, name
+        op.verify()
