@@ -111,3 +111,29 @@ def test_row_broadcast_binary_is_the_fused_expand(body: str, kind: str):
     xx = x * x
     want = {"add": xx + b, "sub": xx - b, "mul": xx * b, "div": xx / b}[kind]
     assert np.array_equal(np.asarray(got), want)
+
+
+def test_integer_scalar_argument_operand_is_sign_extended():
+    """``x + s`` with ``s`` an i32 function argument (not a constant) captured by the body:
+    the scalar becomes the i64 word of pto.map (arith.extsi), and the sum wraps like
+    numpy's int32. Seed 4304: ``elementwise.py:326 const 0->1`` (no test reached the
+    non-constant integer scalar)."""
+    t = "tensor<4x16xi32>"
+    idm = "affine_map<(d0, d1) -> (d0, d1)>"
+    text = f"""func.func @main(%x: {t}, %s: i32) -> {t} {{
+  %e = tensor.empty() : {t}
+  %r = linalg.generic {{indexing_maps = [{idm}, {idm}], iterator_types = ["parallel", "parallel"]}} ins(%x : {t}) outs(%e : {t}) {{
+  ^bb0(%a: i32, %o: i32):
+    %y = arith.addi %a, %s : i32
+    linalg.yield %y : i32
+  }} -> {t}
+  return %r : {t}
+}}
+"""
+    m = parse_module_text(text)
+    ConvertLinalgToPtoPass().apply(build_context(), m)
+    assert "linalg.generic" not in str(m) and "arith.extsi" in str(m), str(m)
+    x = np.arange(64, dtype=np.int32).reshape(4, 16) * 33_554_432  # up to 2^31 - 2^25
+    for s in (-7, 2**31 - 1):
+        (got,) = run(m, "main", x, s)
+        assert np.array_equal(np.asarray(got), x + np.int32(s)), s
