@@ -98,7 +98,7 @@ LOWERING: dict[str, list[str]] = {
     "passes/lowering/elementwise.py": [LOWLIT + "elementwise_rows.mlir", LOWLIT + "elementwise_kept.mlir", LOWLIT + "fusion.mlir", "tests/passes/test_elementwise_lowering.py", "tests/passes/test_mutants_lowering.py", "tests/passes/test_approximate_lowering.py", "tests/passes/test_dense_constants_lowering.py", *_LOWERING_COMMON],
     "passes/lowering/compare_select.py": [LOWLIT + "compare_select_rows.mlir", "tests/passes/test_compare_select_lowering.py", "tests/passes/test_cmpsel_lowering.py", *_LOWERING_COMMON],
     "passes/lowering/conversion.py": [LOWLIT + "conversion_rows.mlir", LOWLIT + "conversion_kept.mlir", "tests/passes/test_conversion_lowering.py", "tests/passes/test_mutants_lowering.py", *_LOWERING_COMMON],
-    "passes/lowering/reductions.py": [LOWLIT + "reductions_and_epilogues.mlir", LOWLIT + "column_gather.mlir", "tests/passes/test_reductions_lowering.py", *_LOWERING_COMMON],
+    "passes/lowering/reductions.py": [LOWLIT + "reductions_and_epilogues.mlir", LOWLIT + "column_gather.mlir", "tests/passes/test_reductions_lowering.py", "tests/passes/test_mutants_lowering.py", *_LOWERING_COMMON],
 }  # fmt: skip
 GROUPS = {"kernels": KERNELS, "verifiers": VERIFIERS, "lowering": LOWERING}
 

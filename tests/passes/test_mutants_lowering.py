@@ -137,3 +137,35 @@ def test_integer_scalar_argument_operand_is_sign_extended():
     for s in (-7, 2**31 - 1):
         (got,) = run(m, "main", x, s)
         assert np.array_equal(np.asarray(got), x + np.int32(s)), s
+
+
+def test_reduce_max_with_an_unused_index_result_lowers():
+    """torch-mlir's ReduceMax: a two-result generic (max, arg-max index) whose index is
+    unused drops that result and lowers to TROWMAX (DropDeadGenericResults), computing the
+    row maxima. Seed 4304: ``reductions.py:135 cmp Eq->NotEq`` (no test reached it)."""
+    text = """func.func @main(%x: tensor<4x16xf32>) -> tensor<4xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %z = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<4xf32>
+  %init = linalg.fill ins(%ninf : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %ei = tensor.empty() : tensor<4xi64>
+  %idx = linalg.fill ins(%z : i64) outs(%ei : tensor<4xi64>) -> tensor<4xi64>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x16xf32>) outs(%init, %idx : tensor<4xf32>, tensor<4xi64>) {
+  ^bb0(%in: f32, %out: f32, %out_0: i64):
+    %i = linalg.index 1 : index
+    %ic = arith.index_cast %i : index to i64
+    %c = arith.cmpf ogt, %in, %out : f32
+    %s = arith.select %c, %ic, %out_0 : i64
+    %m = arith.maximumf %in, %out : f32
+    linalg.yield %m, %s : f32, i64
+  } -> (tensor<4xf32>, tensor<4xi64>)
+  return %r#0 : tensor<4xf32>
+}
+"""
+    m = parse_module_text(text)
+    ConvertLinalgToPtoPass().apply(build_context(), m)
+    ir = str(m)
+    assert "linalg.generic" not in ir and "pto.reduce rowmax" in ir, ir
+    x = np.random.default_rng(3).standard_normal((4, 16)).astype(np.float32)
+    (got,) = run(m, "main", x)
+    assert np.array_equal(np.asarray(got), x.max(axis=1))
