@@ -169,3 +169,37 @@ def test_reduce_max_with_an_unused_index_result_lowers():
     x = np.random.default_rng(3).standard_normal((4, 16)).astype(np.float32)
     (got,) = run(m, "main", x)
     assert np.array_equal(np.asarray(got), x.max(axis=1))
+
+
+def test_floor_mod_idiom_with_a_row_broadcast_divisor():
+    """The signed floor-modulo idiom (remsi + sign fix) whose divisor is broadcast along the
+    row (map (d0, 0)) becomes pto.floor_mod of the materialised operands (TREM) and gives
+    Python's ``%`` (the sign of the divisor). Seed 4304: ``elementwise.py:584 const 0->1``
+    (no test reached the broadcast form)."""
+    t, bt, idm = "tensor<4x16xi32>", "tensor<4x1xi32>", "affine_map<(d0, d1) -> (d0, d1)>"
+    text = f"""func.func @main(%a: {t}, %b: {bt}) -> {t} {{
+  %z = arith.constant 0 : i32
+  %e = tensor.empty() : {t}
+  %o = linalg.generic {{indexing_maps = [{idm}, affine_map<(d0, d1) -> (d0, 0)>, {idm}], iterator_types = ["parallel", "parallel"]}} ins(%a, %b : {t}, {bt}) outs(%e : {t}) {{
+  ^bb0(%x: i32, %y: i32, %out: i32):
+    %r = arith.remsi %x, %y : i32
+    %nz = arith.cmpi ne, %r, %z : i32
+    %bn = arith.cmpi slt, %y, %z : i32
+    %rn = arith.cmpi slt, %r, %z : i32
+    %s = arith.xori %bn, %rn : i1
+    %fix = arith.andi %nz, %s : i1
+    %sum = arith.addi %r, %y : i32
+    %res = arith.select %fix, %sum, %r : i32
+    linalg.yield %res : i32
+  }} -> {t}
+  return %o : {t}
+}}
+"""
+    m = parse_module_text(text)
+    ConvertLinalgToPtoPass().apply(build_context(), m)
+    assert "linalg.generic" not in str(m) and "pto.floor_mod" in str(m), str(m)
+    a = np.arange(-32, 32, dtype=np.int32).reshape(4, 16) * 7
+    b = np.array([[5], [-5], [3], [-64]], np.int32)
+    (got,) = run(m, "main", a, b)
+    want = [[int(a[i, j]) % int(b[i, 0]) for j in range(16)] for i in range(4)]
+    assert np.asarray(got).tolist() == want
