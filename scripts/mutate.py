@@ -96,7 +96,7 @@ LOWLIT = "tests/filecheck/lowering/"
 _LOWERING_COMMON = ["tests/passes/test_lowering_differential.py", "tests/passes/test_family_lowering_differential.py", "tests/passes/test_normalise_lowering.py", "tests/passes/test_convert_linalg_to_pto.py", "tests/passes/test_fusion_index.py"]
 LOWERING: dict[str, list[str]] = {
     "passes/lowering/elementwise.py": [LOWLIT + "elementwise_rows.mlir", LOWLIT + "elementwise_kept.mlir", LOWLIT + "fusion.mlir", "tests/passes/test_elementwise_lowering.py", "tests/passes/test_mutants_lowering.py", "tests/passes/test_approximate_lowering.py", "tests/passes/test_dense_constants_lowering.py", *_LOWERING_COMMON],
-    "passes/lowering/compare_select.py": [LOWLIT + "compare_select_rows.mlir", "tests/passes/test_compare_select_lowering.py", "tests/passes/test_cmpsel_lowering.py", *_LOWERING_COMMON],
+    "passes/lowering/compare_select.py": [LOWLIT + "compare_select_rows.mlir", "tests/passes/test_compare_select_lowering.py", "tests/passes/test_cmpsel_lowering.py", "tests/passes/test_mutants_lowering.py", *_LOWERING_COMMON],
     "passes/lowering/conversion.py": [LOWLIT + "conversion_rows.mlir", LOWLIT + "conversion_kept.mlir", "tests/passes/test_conversion_lowering.py", "tests/passes/test_mutants_lowering.py", *_LOWERING_COMMON],
     "passes/lowering/reductions.py": [LOWLIT + "reductions_and_epilogues.mlir", LOWLIT + "column_gather.mlir", "tests/passes/test_reductions_lowering.py", "tests/passes/test_mutants_lowering.py", *_LOWERING_COMMON],
 }  # fmt: skip

@@ -203,3 +203,30 @@ def test_floor_mod_idiom_with_a_row_broadcast_divisor():
     (got,) = run(m, "main", a, b)
     want = [[int(a[i, j]) % int(b[i, 0]) for j in range(16)] for i in range(4)]
     assert np.asarray(got).tolist() == want
+
+
+def test_select_of_two_scalars_on_an_outside_condition_is_scalar_control():
+    """``x + (c ? s : u)`` with c, s, u function arguments: the select of two scalars on a
+    condition from outside the body is one scalar arith.select (no tile compare), and the
+    sums are numpy's for both conditions. Seed 4304: ``compare_select.py:223 cmp Eq->NotEq``."""
+    t, idm = "tensor<4x16xf32>", "affine_map<(d0, d1) -> (d0, d1)>"
+    text = f"""func.func @main(%x: {t}, %c: i1, %s: f32, %u: f32) -> {t} {{
+  %e = tensor.empty() : {t}
+  %r = linalg.generic {{indexing_maps = [{idm}, {idm}], iterator_types = ["parallel", "parallel"]}} ins(%x : {t}) outs(%e : {t}) {{
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.select %c, %s, %u : f32
+    %y = arith.addf %a, %v : f32
+    linalg.yield %y : f32
+  }} -> {t}
+  return %r : {t}
+}}
+"""
+    m = parse_module_text(text)
+    ConvertLinalgToPtoPass().apply(build_context(), m)
+    ir = str(m)
+    assert "linalg.generic" not in ir and "pto.cmpsel" not in ir, ir
+    assert "arith.select %c, %s, %u : f32" in ir, ir
+    x = np.random.default_rng(5).standard_normal((4, 16)).astype(np.float32)
+    for c in (0, 1):
+        (got,) = run(m, "main", x, c, np.float32(2.5), np.float32(-0.75))
+        assert np.array_equal(np.asarray(got), x + np.float32(2.5 if c else -0.75)), c
