@@ -180,3 +180,28 @@ def test_elementwise_builders_default_to_the_tile_operands_type():
         op = by_name[name](operands)
         assert op.result.type == a.type, name
         op.verify()
+
+
+def test_tconcat_rows_follow_the_left_sources_valid_rows():
+    """TCONCAT's right source and result have the left source's valid rows, whatever its
+    columns: a 2x1 left verifies with a 2x1 right (result 2x2), a 1x1 right does not. Seed
+    4307: ``tile_local.py:396 const 0->1#2`` (every example had a square left source)."""
+    def text(right: str, result: str) -> str:
+        left = "!pto.tile<64x2xui8, valid=2x1>"
+        return (f'%l = "test.op"() : () -> {left}\n%r = "test.op"() : () -> {right}\n'
+                f"%d = pto.tconcat %l, %r : ({left}, {right}) -> {result}\n")
+
+    Parser(build_context(), text("!pto.tile<64x2xui8, valid=2x1>", "!pto.tile<64x2xui8, valid=2x2>")).parse_module().verify()
+    bad = Parser(build_context(), text("!pto.tile<64x2xui8, valid=1x1>", "!pto.tile<64x2xui8, valid=2x2>")).parse_module()
+    with pytest.raises(VerifyException, match="right: valid rows 1"):
+        bad.verify()
+
+
+def test_gather_dtypes_read_the_element_types():
+    """pto.gather's table / index tile data types (the lowering and the interpreter read
+    them). Seed 4307: ``tensor_local.py:352 cmp IsNot->Is`` (the index's assert)."""
+    op = _parse_one(
+        '%tab = "test.op"() : () -> tensor<6x8xf32>\n%idx = "test.op"() : () -> tensor<4x8xi64>\n'
+        "%g = pto.gather %tab, %idx : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>\n"
+    )
+    assert (op.dtype, op.index_dtype) == (TileDataType.FP32, TileDataType.S64)
