@@ -50,7 +50,7 @@ import numpy as np
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
 from pto_dialect.geometry import partial_coverage_error, valid_shape_error
-from pto_dialect.tile_local import EXPAND_OPS, PARTIAL_OPS, REDUCE_OPS
+from pto_dialect.tile_local import EXPAND_OPS, GENERATOR_OPS, PARTIAL_OPS, REDUCE_OPS
 
 from . import jit, rearrange, status
 from .elementwise import BINARY_ROWS, LOW_ZERO_MASK, NARROW_FP32, binary_core
@@ -415,9 +415,28 @@ def _flag(v: int, what: str, mnemonic: str) -> bool:
     return bool(v)
 
 
+_GENERATOR_TYPES = {op.MNEMONIC: (op.TYPES, op.TYPES_REF) for op in GENERATOR_OPS}
+
+
+def _check_generator(mnemonic: str, dst_type: TileDataType, dst_valid: tuple[int, int]) -> None:
+    """The rules the dialect's verifier checks on the result type, for the kernel API: the
+    element type (``TileTCIDataTypeSupported`` / ``TileTTRIDataTypeSupported``), a nonempty
+    valid rectangle, and TCI's one valid row (``TileOperandsLegal_TCI``)."""
+    types, ref = _GENERATOR_TYPES[mnemonic]
+    if dst_type not in types:
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"result: {mnemonic} does not accept "
+                       f"{dst_type.asm} ({ref})", mnemonic)  # fmt: skip
+    if why := valid_shape_error(tuple(dst_valid), role="result"):
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"{why} (PTO-SPEC 2, D14)", mnemonic)
+    if mnemonic == "TCI" and dst_valid[0] != 1:
+        raise PTOFault(FaultKind.TILE_LEGALITY, f"result: valid rows {dst_valid[0]} must be 1 "
+                       "(TCI generates one row, TileOperandsLegal_TCI)", mnemonic)  # fmt: skip
+
+
 def tci(params: tuple[int, int], dst_type: TileDataType, dst_valid: tuple[int, int]) -> np.ndarray:
     """TCI: ``start +/- k`` for k < ValidCol, wrapping at the element width (the start's bits
     above the width are ignored); direction 0 ascending, 1 descending, else a fault."""
+    _check_generator("TCI", dst_type, dst_valid)
     start, direction = params
     desc = _flag(direction, "direction", "TCI")
     bits = dst_type.info.carrier_bits
@@ -429,6 +448,7 @@ def tci(params: tuple[int, int], dst_type: TileDataType, dst_valid: tuple[int, i
 def ttri(params: tuple[int, int], dst_type: TileDataType, dst_valid: tuple[int, int]) -> np.ndarray:
     """TTRI: typed one where ``c <= r + diagonal`` (orientation 0, lower) or ``c >= r +
     diagonal`` (1, upper), else +0; the diagonal is a signed integer in -65535..65535."""
+    _check_generator("TTRI", dst_type, dst_valid)
     diagonal, orientation = params
     upper = _flag(orientation, "orientation", "TTRI")
     if not -65535 <= diagonal <= 65535:

@@ -1,0 +1,137 @@
+"""Edge classes of the tile-local / rearrangement kernels (issue 27, mutation testing of
+``interpreter/kernels/rearrange.py`` and ``tile_local.py``).
+
+* Omitted B.IOR parameters are the all-zero words: TFILLPAD pads with the zero word,
+  TEXTRACT / TINSERT take offsets (0, 0), TMRGSORT merges ascending. Each row with
+  parameters gives, without them, what it gives with explicit zeros, and TMRGSORT's
+  default order is checked against Python's stable ``sorted`` of the concatenation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interpreter.kernels import KERNELS
+from pto_dialect.datatypes import TileDataType as T
+from tests.budget import examples
+
+
+@settings(max_examples=examples(25), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(1, 3), cols=st.integers(1, 6))
+def test_omitted_parameters_are_the_zero_words(seed, rows, cols):
+    rng = np.random.default_rng(seed)
+    t = T.FP32
+    src = rng.integers(-9, 9, (rows, cols)).astype(np.float32)
+    shape = (rows + 1, cols + 2)
+    for params in ((), None):
+        got = KERNELS["TFILLPAD"]([src], [t], t, (rows, cols), params=params or (),
+                                  dst_shape=shape)  # fmt: skip
+        want = np.zeros(shape, np.float32)
+        want[:rows, :cols] = src
+        assert np.array_equal(got, want) and np.array_equal(
+            got, KERNELS["TFILLPAD"]([src], [t], t, (rows, cols), params=(0,), dst_shape=shape))
+    big = rng.integers(-9, 9, (rows + 2, cols + 2)).astype(np.float32)
+    got = KERNELS["TEXTRACT"]([big], [t], t, (rows, cols))
+    assert np.array_equal(got, big[:rows, :cols])
+    got = KERNELS["TINSERT"]([big, src], [t, t], t, big.shape)
+    want = big.copy()
+    want[:rows, :cols] = src
+    assert np.array_equal(got, want)
+    left = np.sort(rng.integers(-9, 9, (1, cols))).astype(np.float32)
+    right = np.sort(rng.integers(-9, 9, (1, rows + 1))).astype(np.float32)
+    got = KERNELS["TMRGSORT"]([left, right], [t, t], t, (1, left.size + right.size))
+    assert got.reshape(-1).tolist() == sorted(left.reshape(-1).tolist() + right.reshape(-1).tolist())
+    assert np.array_equal(got, KERNELS["TMRGSORT"]([left, right], [t, t], t,
+                                                   (1, left.size + right.size), params=(0,)))
+
+
+# ---- generators: TCI / TTRI ------------------------------------------------------------------
+TCI_TYPES = {T.S32: (32, True), T.S16: (16, True), T.U32: (32, False), T.U16: (16, False)}
+TTRI_TYPES = {T.FP32, T.FP16, T.S32, T.S16, T.U32, T.U16}
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(t=st.sampled_from(list(TCI_TYPES)), start=st.integers(-(2**64), 2**64 + 5)
+       | st.integers(-70000, 70000), desc=st.integers(0, 1), n=st.integers(1, 40))
+def test_tci_wraps_at_the_element_width(t, start, desc, n):
+    """``start +- k`` modulo the element width, bits of ``start`` above it ignored
+    (``asl/tile/irregular-and-complex/initialization/TCI.asl``); Python ints as reference."""
+    width, signed = TCI_TYPES[t]
+    got = KERNELS["TCI"]((start, desc), t, (1, n))
+    want = []
+    for k in range(n):
+        w = (start + (-k if desc else k)) % (1 << width)
+        want.append(w - (1 << width) if signed and w >> (width - 1) else w)
+    assert got.shape == (1, n) and got.reshape(-1).tolist() == want
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(t=st.sampled_from(sorted(TTRI_TYPES, key=lambda t: t.value)), diag=st.integers(-6, 6),
+       upper=st.integers(0, 1), rows=st.integers(1, 5), cols=st.integers(1, 5))
+def test_ttri_against_python(t, diag, upper, rows, cols):
+    got = KERNELS["TTRI"]((diag, upper), t, (rows, cols))
+    want = [[int(c >= r + diag if upper else c <= r + diag) for c in range(cols)] for r in range(rows)]
+    assert got.tolist() == want and got.dtype == t.numpy_dtype()
+
+
+def test_generators_refuse_what_the_verifier_refuses():
+    """Every element type outside TileTCIDataTypeSupported / TileTTRIDataTypeSupported, an
+    empty valid rectangle, and a TCI with more than one valid row are TileLegality faults of
+    the kernel API (before: S64 / U64 raised OverflowError, two TCI rows a ValueError, and
+    other types were computed)."""
+    from pto_dialect.faults import FaultKind, PTOFault
+
+    for m, legal, valid in (("TCI", set(TCI_TYPES), (1, 3)), ("TTRI", TTRI_TYPES, (2, 3))):
+        for t in T:
+            if t in legal:
+                continue
+            try:
+                KERNELS[m]((5, 0), t, valid)
+            except PTOFault as e:
+                assert e.kind == FaultKind.TILE_LEGALITY and t.asm in str(e), (m, t)
+            else:
+                raise AssertionError(f"{m} {t.asm}: no fault")
+    for m, t, valid in (("TCI", T.S32, (2, 3)), ("TCI", T.U16, (1, 0)), ("TTRI", T.FP32, (0, 2))):
+        try:
+            KERNELS[m]((0, 0), t, valid)
+        except PTOFault as e:
+            assert e.kind == FaultKind.TILE_LEGALITY, (m, valid)
+        else:
+            raise AssertionError(f"{m} {valid}: no fault")
+
+
+# ---- THISTOGRAM: filters wider and taller than what is read -----------------------------------
+def _histogram_ref(src: list, filt: list, t: T, b: int) -> list:
+    """``THISTOGRAM`` (``asl/tile/model/execution/complex.asl``) on Python ints: the filter is
+    read at column 0 only (row r for U16 / ByteId 0; rows 0..2 for U32's bytes 3, 2, 1)."""
+    out = []
+    for r, line in enumerate(src):
+        counts = [0] * 256
+        for v in line:
+            byte = [(v >> (8 * k)) & 0xFF for k in range(4)]
+            if t is T.U16 and b == 0:
+                ok = byte[1] == filt[r][0]
+            elif t is T.U32:
+                ok = all(byte[k] == filt[3 - k][0] for k in range(b + 1, 4))
+            else:
+                ok = True
+            counts[byte[b]] += ok
+        out.append([sum(counts[: k + 1]) for k in range(256)])
+    return out
+
+
+@settings(max_examples=examples(25), deadline=None)
+@given(tb=st.sampled_from([(T.U16, 0), (T.U16, 1), (T.U32, 0), (T.U32, 1), (T.U32, 2), (T.U32, 3)]),
+       rows=st.integers(1, 4), cols=st.integers(1, 6), fcols=st.integers(1, 4),
+       seed=st.integers(0, 2**32 - 1))
+def test_thistogram_reads_column_zero_of_any_filter(tb, rows, cols, fcols, seed):
+    t, b = tb
+    rng = np.random.default_rng(seed)
+    nbytes = 2 if t is T.U16 else 4
+    raw = rng.integers(0, 3, (rows, cols, nbytes)).astype(np.uint8)  # bytes 0..2: many matches
+    vals = raw.view(np.uint16 if t is T.U16 else np.uint32).reshape(rows, cols)
+    filt = rng.integers(0, 3, (max(rows, 3) + 1, fcols)).astype(np.uint8)  # more than read
+    got = KERNELS["THISTOGRAM"]([vals, filt], [t, T.U8], T.U32, (rows, 256), params=(b,))
+    assert got.tolist() == _histogram_ref(vals.tolist(), filt.tolist(), t, b)
