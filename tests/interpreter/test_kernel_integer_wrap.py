@@ -1,9 +1,10 @@
 """Integer CUBE sums that wrap at S32 / U32, and the HiF8 / E4M3 value tables code by code
-(issue 27, seed 4105: the final mutk1 sample's two killable survivors).
+(issue 27, seed 4105: the final mutk1 sample).
 
 * The S32 / U32 accumulator of an integer CUBE function is the exact integer
-  ``C + sum_k A[m, k] B[k, j] (+ Bias[j])`` modulo 2^32 (``NormalizeTileInteger``); a modulus
-  one bit wider survived because no sum left S32's range. Here S8 / S16 / U8 / U16 operands at
+  ``C + sum_k A[m, k] B[k, j] (+ Bias[j])`` modulo 2^32 (``NormalizeTileInteger``); no test
+  summed beyond S32's range (the surviving modulus mutant, 2^33, turned out equivalent: the
+  int32 cast wraps anyway). Here S8 / S16 / U8 / U16 operands at
   their extremes with K up to 40 (sums far beyond 2^32, both signs), with C and Bias near the
   accumulator's bounds, against Python integers.
 * ``mx.value_lut`` holds one value per code: exactly 256 entries for the 8-bit formats, each
