@@ -218,3 +218,4 @@ def test_tdequant_every_code_at_the_ends_of_fp32(t, data, mode, m):
                 KERNELS["TDEQUANT"](np.array([[q]], codes.dtype), _word(scale), zp, None, t,
                                     rmode=mode)  # fmt: skip
             assert status.bits == dequant_ref(q, zp, scale, mode)[1], (q, zp, scale, mode)
+

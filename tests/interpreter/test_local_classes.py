@@ -135,3 +135,33 @@ def test_thistogram_reads_column_zero_of_any_filter(tb, rows, cols, fcols, seed)
     filt = rng.integers(0, 3, (max(rows, 3) + 1, fcols)).astype(np.uint8)  # more than read
     got = KERNELS["THISTOGRAM"]([vals, filt], [t, T.U8], T.U32, (rows, 256), params=(b,))
     assert got.tolist() == _histogram_ref(vals.tolist(), filt.tolist(), t, b)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(name=st.sampled_from(["TROWEXPANDDIV", "TCOLEXPANDDIV"]),
+       t=st.sampled_from([T.S32, T.S16, T.U32, T.U16]), rows=st.integers(1, 4),
+       cols=st.integers(1, 5), seed=st.integers(0, 2**32 - 1))
+def test_integer_expansion_division_by_a_zero_broadcast_faults_with_its_rule(name, t, rows, cols,
+                                                                             seed):
+    """A zero anywhere in the broadcast column (TROWEXPANDDIV) or row (TCOLEXPANDDIV) of an
+    integer expansion DIV is a TileLegality fault of the expansion naming
+    ``TileBroadcastPayloadNonzero`` (``asl/tile/model/execution/expansion.asl``); a nonzero
+    broadcast divides element by element (truncating, as TDIV)."""
+    from pto_dialect.faults import FaultKind, PTOFault
+
+    rng = np.random.default_rng(seed)
+    dt = t.numpy_dtype()
+    src = rng.integers(0, 100, (rows, cols)).astype(dt)
+    shape = (rows, 1) if name == "TROWEXPANDDIV" else (1, cols)
+    b = rng.integers(1, 9, shape).astype(dt)
+    got = KERNELS[name]([src, b], [t, t], t, (rows, cols))
+    assert got.tolist() == [[int(src[r, c]) // int(b.reshape(-1)[r if name == "TROWEXPANDDIV" else c])
+                             for c in range(cols)] for r in range(rows)]  # fmt: skip
+    b.reshape(-1)[rng.integers(0, b.size)] = 0
+    try:
+        KERNELS[name]([src, b], [t, t], t, (rows, cols))
+    except PTOFault as e:
+        assert e.kind == FaultKind.TILE_LEGALITY and "TileBroadcastPayloadNonzero" in str(e)
+        assert name in str(e)
+    else:
+        raise AssertionError(f"{name}: no fault for a zero broadcast divisor")

@@ -2,7 +2,8 @@
 mutation testing of ``interpreter/kernels/status.py``).
 
 * FP64 TFMA with cancellation: ``c`` within a few units of ``-fl(a * b)``, so the exact
-  ``a * b + c`` is (close to) the product's rounding remainder: the kernel's error-free
+  ``a * b + c`` is (close to) the product's rounding remainder, or ``c`` of the size of that
+  remainder (+-1, 2, 1/2, 3 times it): the kernel's error-free
   transformations (TwoProd, TwoSum) leave nonzero remainders although the delivered value
   may be exact. Reference: the rational FP64 FMA of ``test_tfma_edges_evidence.py``
   (``TileFixedFusedMultiplyAddValue`` on Fractions).
@@ -52,7 +53,11 @@ def cancelling(draw):
     p = a * b  # RNE, as the product's head
     k = draw(st.integers(-6, 6))
     scale = math.ldexp(1.0, ea + eb - 27 + draw(st.integers(-2, 2)))
-    c = -p + k * scale  # (rounded in float64: any such c is a valid addend)
+    if draw(st.booleans()) or not math.isfinite(p):
+        c = -p + k * scale  # (rounded in float64: any such c is a valid addend)
+    else:  # an addend of the size of the product's rounding error pe = a * b - p (exact)
+        pe = float(Fraction(a) * Fraction(b) - Fraction(p))
+        c = pe * draw(st.sampled_from([1, -1, 2, -2, 0.5, -0.5, 3]))
     return a, b, c
 
 
