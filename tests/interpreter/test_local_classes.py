@@ -165,3 +165,45 @@ def test_integer_expansion_division_by_a_zero_broadcast_faults_with_its_rule(nam
         assert name in str(e)
     else:
         raise AssertionError(f"{name}: no fault for a zero broadcast divisor")
+
+
+# ---- TSCATTER / TGATHER index faults name the offending element ------------------------------
+@settings(max_examples=examples(25), deadline=None)
+@given(rows=st.integers(1, 5), cols=st.integers(1, 5), dst_rows=st.integers(1, 6),
+       seed=st.integers(0, 2**32 - 1), t=st.sampled_from([T.U16, T.S16, T.U32, T.S32]))
+def test_scatter_index_faults_name_the_first_offending_element(rows, cols, dst_rows, seed, t):
+    """TSCATTER ``d[index[r, c], c] = src[r, c]``: two sources selecting one destination
+    element fault naming the lowest such destination element (row-major), a negative or
+    too-large index naming its first element (row-major) -- Python loops as reference."""
+    from pto_dialect.faults import PTOFault
+
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, 100, (rows, cols)).astype(np.int32)
+    index = rng.integers(0, dst_rows, (rows, cols)).astype(t.numpy_dtype())
+    hits: dict[tuple[int, int], int] = {}
+    for r in range(rows):
+        for c in range(cols):
+            key = (int(index[r, c]), c)
+            hits[key] = hits.get(key, 0) + 1
+    dups = sorted(k for k, n in hits.items() if n > 1)
+    try:
+        got = KERNELS["TSCATTER"]([src, index], [T.S32, t], T.S32, (dst_rows, cols))
+    except PTOFault as e:
+        assert dups and f"destination element {dups[0]}" in str(e), (str(e), dups)
+    else:
+        assert not dups
+        want = np.zeros((dst_rows, cols), np.int32)
+        for r in range(rows):
+            for c in range(cols):
+                want[index[r, c], c] = src[r, c]
+        assert np.array_equal(got, want)
+    bad = index.copy()
+    at = (int(rng.integers(0, rows)), int(rng.integers(0, cols)))
+    bad[at] = dst_rows + int(rng.integers(0, 3))
+    first = next((r, c) for r in range(rows) for c in range(cols) if bad[r, c] >= dst_rows)
+    try:
+        KERNELS["TSCATTER"]([src, bad], [T.S32, t], T.S32, (dst_rows, cols))
+    except PTOFault as e:
+        assert f"element at {first}" in str(e), (str(e), first)
+    else:
+        raise AssertionError("no fault for an index beyond the destination")
