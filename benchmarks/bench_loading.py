@@ -7,10 +7,12 @@ The program is the MXFP8 GEMV of ``examples/mxfp8_gemv.mlir`` at K = 16384, N = 
 
 * ``file``: :func:`interpreter.run` on the file's path, the module cache warm (what a
   ``pto-run`` after the first one costs, minus the interpreter's imports): read the text,
-  load the verified module with its plans' recipes from the cache, rebuild the plans, run
-  (target <= 1.5x one kernel call);
+  load the kept plan's recipe (not the module: :func:`interpreter.ssa.runner.kept_function`),
+  build the plan, run (target <= 1.5x one kernel call);
 * ``cli``: ``pto-run FILE --inputs in.npz --output out.npz`` in this process (adds reading
-  and writing the ``.npz`` arrays);
+  and writing the ``.npz`` arrays: 64 MiB of weights, copied and checksummed);
+* ``npy``: the same with ``--inputs`` a folder of ``arg<i>.npy`` files (memory-mapped: no
+  copy, no checksum);
 * ``first``: the same with an empty cache: parse, verify once, store, plan, run, store the
   plans;
 * ``module``: an already loaded and planned module run again (the kernels' own time);
@@ -106,12 +108,18 @@ def run(quick: bool = False) -> None:
         os.environ[module_cache.ENV_DIR] = str(Path(tmp) / "cache")
         try:
             inputs = Path(tmp) / "in.npz"
-            np.savez(inputs, **{f"arg{i}": a.view(f"u{a.dtype.itemsize}") if a.dtype.itemsize == 1
-                                else a for i, a in enumerate(args)})  # fmt: skip
+            bits = {f"arg{i}": a.view(f"u{a.dtype.itemsize}") if a.dtype.itemsize == 1 else a
+                    for i, a in enumerate(args)}  # fmt: skip
+            np.savez(inputs, **bits)
+            folder = Path(tmp) / "in"
+            folder.mkdir()
+            for name, a in bits.items():
+                np.save(folder / f"{name}.npy", a)
             kernel()
             expected = None
             print(f"  {'form':10s} {'MB':>5s} {'kernel':>7s} {'file':>7s} {'ratio':>6s} {'cpu':>6s} "
-                  f"{'cli':>7s} {'ratio':>6s} {'module':>7s} {'ratio':>6s} {'first':>7s} "
+                  f"{'cli':>7s} {'ratio':>6s} {'npy':>7s} {'ratio':>6s} {'module':>7s} "
+                  f"{'ratio':>6s} {'first':>7s} "
                   f"{'ratio':>6s}   (ms; target file <= 1.5x)")
             for form, text in texts.items():
                 path = Path(tmp) / f"gemv_{form.replace(' ', '_')}.mlir"
@@ -126,6 +134,8 @@ def run(quick: bool = False) -> None:
                 cli_argv = [str(path), "--symbol", "gemv", "--inputs", str(inputs), "--output",
                             str(out), "--quiet"]  # fmt: skip
 
+                npy_argv = [*cli_argv[:4], str(folder), *cli_argv[5:]]
+
                 def cli(argv=cli_argv):
                     with contextlib.redirect_stdout(io.StringIO()):
                         assert pto_run.main(argv) == 0
@@ -135,18 +145,23 @@ def run(quick: bool = False) -> None:
                     "file": lambda p=path: run_program(p, "gemv", *args),
                     "module": lambda m=module: run_program(m, "gemv", *args),
                     "cli": cli,
+                    "npy": lambda a=npy_argv: cli(a),
                 }, rounds)  # fmt: skip
                 (y_file,) = run_program(path, "gemv", *args)
                 with np.load(out) as d:
                     y_cli = d["result0"]
+                cli(npy_argv)
+                with np.load(out) as d:
+                    y_npy = d["result0"]
                 expected = y if expected is None else expected
-                for other in (y, y_file, y_cli):
+                for other in (y, y_file, y_cli, y_npy):
                     assert other.tobytes() == expected.tobytes(), f"{form}: results differ"
                 kw, kc = best["kernel"]
                 print(f"  {form:10s} {len(text) / 1e6:5.2f} {kw * 1e3:7.1f} "
                       f"{best['file'][0] * 1e3:7.1f} {best['file'][0] / kw:6.2f} "
                       f"{best['file'][1] / kc:6.2f} {best['cli'][0] * 1e3:7.1f} "
-                      f"{best['cli'][0] / kw:6.2f} {best['module'][0] * 1e3:7.1f} "
+                      f"{best['cli'][0] / kw:6.2f} {best['npy'][0] * 1e3:7.1f} "
+                      f"{best['npy'][0] / kw:6.2f} {best['module'][0] * 1e3:7.1f} "
                       f"{best['module'][0] / kw:6.2f} {first * 1e3:7.0f} {first / kw:6.2f}")
         finally:
             if saved is None:
@@ -154,8 +169,8 @@ def run(quick: bool = False) -> None:
             else:
                 os.environ[module_cache.ENV_DIR] = saved
     print("  file: interpreter.run(path) with the module cache warm; cpu: its process-CPU "
-          "ratio; cli: pto-run with .npz I/O; module: a loaded, planned module; first: empty "
-          "cache")
+          "ratio; cli: pto-run with .npz I/O; npy: with a folder of .npy inputs (memory-mapped); "
+          "module: a loaded, planned module; first: empty cache")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The ``pto`` dialect object."""
+"""The ``pto`` dialect object (and :func:`apply_xdsl_fixes`, which a tool applies with it)."""
 
 from xdsl.ir import Dialect
 
@@ -19,6 +19,9 @@ from pto_dialect.tensor_map import MapOp
 from pto_dialect.tensor_ops import TENSOR_OPS
 from pto_dialect.tile_local import GENERATOR_OPS, LOCAL_OPS
 from pto_dialect.tile_move import MOVE_OPS
+from pto_dialect.upstream.xdsl_fixes import apply_xdsl_fixes
+
+__all__ = ["PTO", "apply_xdsl_fixes"]
 
 PTO = Dialect(
     "pto",

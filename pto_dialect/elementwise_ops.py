@@ -186,7 +186,7 @@ def _unary_op(name: str, mnemonic: str, types, ref: str, status: UnaryStatus, do
         (UnaryTileOp,),
         {
             "__doc__": f"``{name}`` — {doc} (TEPL 0/{function}, ``{path}``). Example: "
-            f"``%d = {name} %a : !pto.tile<8x16xf32>``.",
+            f"``%d = {name} %a : !pto.tile<8x16x{'f32' if TileDataType.FP32 in types else 'si32'}>``.",
             "name": name,
             "MNEMONIC": mnemonic,
             "TYPES": types,

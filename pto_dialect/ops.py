@@ -62,7 +62,7 @@ from pto_dialect.datatypes import (
 )
 from pto_dialect.faults import FaultKind
 from pto_dialect.geometry import Layout, Location, Storage
-from pto_dialect.isa.commands import BlockFamily, CatalogField
+from pto_dialect.isa.commands import CUBE_FUNCTIONS, BlockFamily, CatalogField
 from pto_dialect.postprocess import (
     FP32_ACC_PRE_QUANT_MODES,
     PRE_QUANT_MODES,
@@ -146,11 +146,12 @@ class TeplTileBase(PTOOp):
 # CUBE matrix family
 # ======================================================================================
 
-CUBE_BIAS_FUNCTIONS = frozenset({1, 5, 17, 21})
-CUBE_ACC_FUNCTIONS = frozenset({2, 6, 18, 22})
-CUBE_MX_FUNCTIONS = frozenset({4, 5, 6, 20, 21, 22})
-CUBE_GEMV_FUNCTIONS = frozenset(range(16, 23))
-"""CUBE function classification (PTO-SPEC 3.1, ``matrix-functions.asl``)."""
+CUBE_BIAS_FUNCTIONS = frozenset(c for c, f in CUBE_FUNCTIONS.items() if f.is_bias)
+CUBE_ACC_FUNCTIONS = frozenset(c for c, f in CUBE_FUNCTIONS.items() if f.is_acc)
+CUBE_MX_FUNCTIONS = frozenset(c for c, f in CUBE_FUNCTIONS.items() if f.is_mx)
+CUBE_GEMV_FUNCTIONS = frozenset(c for c, f in CUBE_FUNCTIONS.items() if f.is_gemv)
+"""CUBE function classification (PTO-SPEC 3.1, ``matrix-functions.asl``): the live functions
+of the catalog table (:data:`pto_dialect.isa.commands.CUBE_FUNCTIONS`), not a second copy."""
 CSCALE_FUNCTIONS = frozenset({2, 6})
 """CScaleEn is legal only for TMATMUL.ACC and TMATMULMX.ACC (PTO-SPEC 3.3, D11)."""
 
@@ -942,7 +943,9 @@ def cube_destinations(c: CubeCheck) -> None:
     if op.row_max is not None:
         _expect_row_major(op, "row_max", op.row_max.type, (m, 1), acc, "PTO-SPEC 3.3")  # type: ignore[arg-type]
     if op.group_max is not None:
-        gn = _ceil(n, f.group_n) if f.group_n else 0
+        # present only with GroupMaxEn (cube_postprocess_presence), which needs GroupNCode != 0
+        # (cube_fpatr_fields, before): GroupN >= 8
+        gn = _ceil(n, f.group_n)
         _expect_row_major(op, "group_max", op.group_max.type, (m, gn), acc, "PTO-SPEC 3.3")  # type: ignore[arg-type]
 
 

@@ -43,6 +43,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from pto_dialect.upstream.xdsl_fixes import consumed_end
+
 SIGNEDNESS_WORDS = ("signed", "unsigned")
 
 
@@ -77,7 +79,7 @@ class Words(CustomDirective):
         if word not in choices:
             expected = ", ".join(c.replace(".", " ") for c in choices)
             parser.raise_error(f"unknown {state.op_type.name} {self.attr.name} "
-                               f"'{' '.join(words)}' (expected one of {expected})", pos, parser.pos)  # fmt: skip
+                               f"'{' '.join(words)}' (expected one of {expected})", pos, consumed_end(parser, pos))  # fmt: skip
         self.attr.set(state, StringAttr(word))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
@@ -124,7 +126,7 @@ class FunctionType(CustomDirective):
         if len(ins) != n or len(outs) != m:
             results = "one result" if m == 1 else f"{m} results"
             parser.raise_error(
-                f"{state.op_type.name} takes {n} operand type(s) and {results}", pos, parser.pos
+                f"{state.op_type.name} takes {n} operand type(s) and {results}", pos, consumed_end(parser, pos)
             )
         _set_types(parser, state, pos, (self.operand_types, ins), (self.result_types, outs))
 
@@ -173,7 +175,7 @@ class ResultTypeFirst(CustomDirective):
         if tiles != len(state.op_type.TILE_ROLES):  # type: ignore[attr-defined]
             parser.raise_error(
                 f"{state.op_type.name}: {n} operand(s) but {len(types)} type(s); expected the "
-                f"result type, then one type per scalar operand", pos, parser.pos
+                f"result type, then one type per scalar operand", pos, consumed_end(parser, pos)
             )
         _set_types(parser, state, pos, (self.operand_types, [types[0]] * tiles + types[1:]),
                    (self.result_types, types[:1]))  # fmt: skip
@@ -193,7 +195,7 @@ def _set_types(
         for directive, types in groups:
             directive.set(state, types)
     except VerifyException as e:
-        parser.raise_error(f"{state.op_type.name}: {e}", pos, parser.pos)
+        parser.raise_error(f"{state.op_type.name}: {e}", pos, consumed_end(parser, pos))
 
 
 def _operand_count(state: ParsingState) -> int:
@@ -287,7 +289,7 @@ def parse_operands_and_type(
     if len(ft.inputs.data) != len(names) or len(ft.outputs.data) != results:
         parser.raise_error(
             f"{op_cls.name} takes {len(names)} operand type(s) and {results} result type(s)",
-            pos, parser.pos,
+            pos, consumed_end(parser, pos),
         )  # fmt: skip
     values = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data)]
     props, others = split_props(op_cls, attrs)

@@ -137,7 +137,7 @@ def _reduce(mnemonic: str, reduction: str, axis: str) -> type[ReduceTileOp]:
     arg = reduction.startswith("arg")
     verb = {"sum": "sum", "prod": "product", "max": "maximum", "min": "minimum",
             "argmax": "index of the first maximum", "argmin": "index of the first minimum"}[reduction]  # fmt: skip
-    rtype = "!pto.tile<16x1xui32, valid=4x1>" if arg else "!pto.tile<32x1xf32, valid=4x1>"
+    rtype = "!pto.tile<32x1xui32, valid=4x1>" if arg else "!pto.tile<32x1xf32, valid=4x1>"
     if axis == "col":
         rtype = "!pto.tile<2x16xui32, valid=1x5>" if arg else "!pto.tile<2x16xf32, valid=1x5>"
     doc = (

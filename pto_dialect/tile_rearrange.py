@@ -319,7 +319,7 @@ class TImg2ColOp(ParamTileOp):
 
         %d = pto.timg2col %s {fmap = #pto.fmap<nc1hwc0, height = 2, width = 2,
             filter_height = 2, filter_width = 2, padding = 99>}
-            : (!pto.tile<1x4xf32, valid=1x4, mat>) -> !pto.tile<1x4xf32, valid=1x4, mat>
+            : (!pto.tile<32x4xf32, valid=1x4, mat>) -> !pto.tile<32x4xf32, valid=1x4, mat>
 
     Block form: NOT modelled (:data:`IMG2COL_BLOCK_UNSOUND`): ``pto-form-blocks`` refuses the
     op with that reason and no decoded block maps to it.

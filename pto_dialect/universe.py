@@ -14,9 +14,11 @@ from passes import get_all_frontends, get_all_passes, get_all_targets
 
 
 def _pto_dialect():
-    # the tool boundary: a dialect factory, called when a context first needs the pto dialect
-    from pto_dialect.dialect import PTO
+    # the tool boundary: a dialect factory, called when a context first needs the pto dialect;
+    # xdsl-opt gets the parser fixes our own tools apply (pto_dialect/upstream/xdsl_fixes.py)
+    from pto_dialect.dialect import PTO, apply_xdsl_fixes
 
+    apply_xdsl_fixes()
     return PTO
 
 

@@ -39,24 +39,29 @@ import threading
 from pathlib import Path
 from types import CodeType
 
-from xdsl.dialects import builtin
+from xdsl.dialects import builtin, func
 from xdsl.ir import Attribute, SSAValues
+from xdsl.traits import SymbolTable
 
 from pto_dialect.upstream.source_diagnostics import set_op_spans, set_span_table, span_table
 
-__all__ = ["ENV_DIR", "ENV_SWITCH", "MAX_ENTRIES", "PLANS_ATTR", "cache_dir", "clear",
-           "compiled_code", "enabled", "forget", "key", "load", "shared", "stamp", "store",
-           "update"]
+__all__ = ["ENV_DIR", "ENV_SWITCH", "MAX_ENTRIES", "PLANS_ATTR", "RECIPES_ATTR", "cache_dir",
+           "clear", "compiled_code", "enabled", "forget", "key", "load", "load_plans", "shared",
+           "stamp", "store", "update"]
 
 ENV_DIR = "PTO_CACHE_DIR"
 PLANS_ATTR = "_pto_compiled_plans"
 """``module.__dict__`` key of the compiled engine's live plans (closures: never stored; the
-plans' recipes are, :data:`interpreter.ssa.compiled.plan.RECIPES_ATTR`)."""
+plans' recipes are, :data:`RECIPES_ATTR`)."""
+RECIPES_ATTR = "_pto_plan_recipes"
+"""``module.__dict__`` key: ``{(symbol, profile): PlanRecipe}`` of the unobserved plans
+(:class:`interpreter.ssa.compiled.plan.PlanRecipe`, plain data): kept in the entry's plans
+file, not in the module's pickle."""
 _ENTRY_ATTR = "_pto_cache_entry"
 """``module.__dict__`` key: the entry a cached module was loaded from or stored to."""
 ENV_SWITCH = "PTO_MODULE_CACHE"
 MAX_ENTRIES = 256
-FORMAT = 2
+FORMAT = 3
 _PACKAGES = ("pto_dialect", "passes", "interpreter")
 _STAMP: str | None = None
 
@@ -152,6 +157,10 @@ def _entry(text: str, name: str) -> Path:
     return cache_dir() / stamp() / f"{key(text, name)}.pickle"
 
 
+def _plans_path(entry: Path) -> Path:
+    return entry.with_suffix(".plans")
+
+
 def _entry_or_none(text: str, name: str) -> Path | None:
     """The entry's path, or None when there is no user cache directory (no home: the cache
     is off)."""
@@ -189,7 +198,38 @@ def load(text: str, name: str) -> builtin.ModuleOp | None:
     if entry.get("span_table") is not None:
         set_span_table(module, entry["span_table"], text)
     module.__dict__[_ENTRY_ATTR] = path
+    plans = _read_plans(_plans_path(path))
+    if plans is not None:
+        module.__dict__[RECIPES_ATTR] = dict(plans["plans"])
     return module
+
+
+def load_plans(text: str, name: str) -> dict | None:
+    """The kept plans of ``text`` (read from ``name``) without its module: ``{"plans":
+    {(symbol, profile): PlanRecipe}, "inputs": {symbol: argument types}, "outputs": {symbol:
+    result types}}``, or None on a miss. A plan runs from its recipe alone until a step needs the module's ops
+    (:class:`interpreter.ssa.compiled.plan.Deferred`); the module comes from :func:`load`."""
+    path = _entry_or_none(text, name) if enabled() else None
+    return None if path is None else _read_plans(_plans_path(path))
+
+
+def _read_plans(path: Path) -> dict | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        entry = pickle.loads(data)
+        if (not isinstance(entry, dict) or entry.get("format") != FORMAT
+                or not isinstance(entry.get("plans"), dict)
+                or not isinstance(entry.get("inputs"), dict)
+                or not isinstance(entry.get("outputs"), dict)):
+            raise ValueError("not a plans entry")
+    except Exception:  # noqa: BLE001 - a corrupt or foreign entry is a miss
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return None
+    return entry
 
 
 def _tenure() -> None:
@@ -218,16 +258,35 @@ def forget(module: builtin.ModuleOp) -> None:
 
 
 def update(module: builtin.ModuleOp) -> bool:
-    """Store ``module`` again in the entry it was loaded from or stored to (its compiled
-    plans' recipes were added); False for a module that is not in the cache."""
+    """Store the recipes of ``module``'s compiled plans (:data:`RECIPES_ATTR`, new ones were
+    added) in the plans file of the entry it was loaded from or stored to, with the argument
+    and result types of their functions, and the module again (planning dropped the block
+    summaries a batched loop does not read, :func:`pto_dialect.block_ops.keep_linked_only`);
+    False for a module that is not in the cache."""
     path = module.__dict__.get(_ENTRY_ATTR)
-    if not isinstance(path, Path) or not enabled():
+    recipes = module.__dict__.get(RECIPES_ATTR)
+    if not isinstance(path, Path) or not isinstance(recipes, dict) or not enabled():
         return False
-    return _store_at(path, module)
+    inputs, outputs = {}, {}
+    for symbol in {sym for sym, _profile in recipes}:
+        callee = SymbolTable.lookup_symbol(module, symbol)
+        if not isinstance(callee, func.FuncOp):  # pragma: no cover - a planned function
+            return False
+        inputs[symbol] = tuple(callee.function_type.inputs.data)
+        outputs[symbol] = tuple(callee.function_type.outputs.data)
+    try:  # equal types (a tile type per load) pickled once: a tenth of the loading time
+        buf = io.BytesIO()
+        _SharingPickler(buf).dump({"format": FORMAT, "plans": recipes, "inputs": inputs,
+                                   "outputs": outputs})
+        data = buf.getvalue()
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return False
+    _store_at(path, module)  # again: planning dropped what a batched run never reads
+    return _write(_plans_path(path), data)
 
 
 def _store_at(path: Path, module: builtin.ModuleOp) -> bool:
-    transient = {k: module.__dict__.pop(k) for k in (PLANS_ATTR, _ENTRY_ATTR)
+    transient = {k: module.__dict__.pop(k) for k in (PLANS_ATTR, _ENTRY_ATTR, RECIPES_ATTR)
                  if k in module.__dict__}  # fmt: skip
     try:
         others, table = span_table(module)
@@ -372,7 +431,7 @@ def _prune(folder: Path) -> None:
     for other in folder.parent.iterdir():
         if other != folder and other.is_dir():
             shutil.rmtree(other, ignore_errors=True)
-    for kind in ("*.pickle", "*.code"):
+    for kind in ("*.pickle", "*.plans", "*.code"):
         entries = list(folder.glob(kind))
         if len(entries) > MAX_ENTRIES:
             entries.sort(key=lambda p: p.stat().st_mtime_ns)

@@ -67,10 +67,12 @@ from pto_dialect.upstream.xdsl_fixes import check_dense_sizes, fix_parse_error
 __all__ = [
     "ENGINES",
     "EngineMismatch",
+    "KeptFunction",
     "RunError",
     "build_context",
     "convert_argument",
     "extra_functions",
+    "kept_function",
     "load_module",
     "load_program",
     "parse_module_text",
@@ -379,7 +381,12 @@ def run(
         raise RunError(f"unknown engine '{engine}' (choose from {', '.join(ENGINES)})")
 
     if not isinstance(module_or_path, builtin.ModuleOp):
-        module, checked = load_program(*_source_text(module_or_path)), True
+        text, name = _source_text(module_or_path)
+        if engine == "compiled" and observer is None and current() is None:
+            kept = kept_function(text, name, symbol, profile)
+            if kept is not None and len(arrays) == len(kept.inputs):
+                return kept(*arrays, flags=flags)
+        module, checked = load_program(text, name), True
     else:
         module = module_or_path
         # verified and size-checked by load_program or when its first plan was compiled
@@ -413,6 +420,69 @@ def run(
                 results = runner(module, callee, args, profile)
     inputs_ = [a for a in args if isinstance(a, np.ndarray)]
     return tuple(_unaliased(_convert_result(r), inputs_) for r in results)
+
+
+class KeptFunction:
+    """A function whose plan the module cache kept (:func:`kept_function`): ``inputs`` and
+    ``outputs`` are its argument and result types; calling it runs it as :func:`run` does
+    (compiled engine, no observer), from the kept recipe without loading the module: the
+    arguments are checked against the kept types and the plan is built from its recipe; the
+    module (verified when it was first loaded) is loaded only when a step needs its ops
+    (:class:`interpreter.ssa.compiled.Deferred`)."""
+
+    def __init__(self, text: str, name: str, symbol: str, profile: str,
+                 recipe: compiled.PlanRecipe, inputs: tuple[Attribute, ...],
+                 outputs: tuple[Attribute, ...]):
+        self.text, self.name, self.symbol, self.profile = text, name, symbol, profile
+        self.recipe, self.inputs, self.outputs = recipe, inputs, outputs
+
+    def __call__(self, *arrays: Any, flags: NumericStatus | None = None) -> tuple[np.ndarray, ...]:
+        symbol, profile, inputs = self.symbol, self.profile, self.inputs
+        if len(arrays) != len(inputs):
+            raise RunError(f"@{symbol} takes {len(inputs)} argument(s), got {len(arrays)}")
+        args = tuple(_convert_argument(v, t, i) for i, (v, t) in enumerate(zip(arrays, inputs)))
+
+        def load() -> compiled.Compiler:
+            module = load_program(self.text, self.name)
+            return compiled.compiler(module, profile,
+                                     lambda: _interpreter(module, profile, _OpTracker()))
+
+        ops = compiled.Deferred(load)
+        plan = compiled.build_plan(self.recipe, profile, ops, symbol)
+        try:
+            with recording(flags) if flags is not None else contextlib.nullcontext():
+                results = plan(*args)
+        except PTOFault as e:
+            _drop_notes(e)
+            raise
+        except (InterpretationError, DiagnosticException, UnsupportedTypeError) as e:
+            c = ops.loaded()
+            stack = c.interp.listeners[0].stack if c is not None else []  # type: ignore[attr-defined]
+            op = stack[-1] if stack else plan.op_at(e.__traceback__)
+            where = f"'{op.name}': " if op is not None else ""
+            _drop_notes(e)
+            raise RunError(f"{where}{_one_line(e)}", str(e)) from e
+        finally:
+            c = ops.loaded()
+            if c is not None:
+                compiled.keep_plans(c.module)  # a callee planned meanwhile is kept too
+        inputs_ = [a for a in args if isinstance(a, np.ndarray)]
+        return tuple(_unaliased(_convert_result(r), inputs_) for r in results)
+
+
+def kept_function(text: str, name: str, symbol: str, profile: str = "ordered") -> KeptFunction | None:
+    """Function ``@symbol`` of the program ``text`` (read from ``name``) as the module cache
+    kept its plan for ``profile`` (:func:`interpreter.ssa.module_cache.load_plans`), or None
+    when none is kept (then :func:`load_program` and :func:`run` the module)."""
+    kept = module_cache.load_plans(text, name)
+    if kept is None:
+        return None
+    recipe, inputs = kept["plans"].get((symbol, profile)), kept["inputs"].get(symbol)
+    outputs = kept["outputs"].get(symbol)
+    if (not isinstance(recipe, compiled.PlanRecipe) or not isinstance(inputs, tuple)
+            or not isinstance(outputs, tuple)):
+        return None
+    return KeptFunction(text, name, symbol, profile, recipe, inputs, outputs)
 
 
 def _unaliased(result: np.ndarray, inputs: list[np.ndarray]) -> np.ndarray:

@@ -6,7 +6,9 @@
 
 ``FILE`` may be ``-`` (stdin). Arrays ``arg0, arg1, ...`` of ``in.npz`` are the arguments
 in order (bf16 / f8 / f6 / f4 / E8M0 arguments as unsigned bit patterns of the same
-width, see :func:`interpreter.run`). ``out.npz`` receives ``result0, result1, ...``;
+width, see :func:`interpreter.run`); ``--inputs`` may also be a folder of ``arg0.npy,
+arg1.npy, ...``, memory-mapped read-only: no copy and no checksum, so large inputs cost only
+what the kernels read (the files must not change during the run). ``out.npz`` receives ``result0, result1, ...``;
 results whose dtype only ml_dtypes has are written as unsigned bit patterns. Without
 ``--output`` the results are printed, e.g. ``result0: tensor<1x4xf32> = [[...]]``, floats
 with the shortest digits that identify the value in its own type, arrays above 1000
@@ -30,7 +32,10 @@ capacity on stderr after the run; ``--trace FILE`` writes every executed op and 
 Chrome trace JSON. Both are written after a fault too, up to the faulting op.
 
 The program is parsed and verified once; a text run before comes from the disk cache of
-verified modules (:mod:`interpreter.ssa.module_cache`, ``PTO_MODULE_CACHE=0`` turns it off).
+verified modules (:mod:`interpreter.ssa.module_cache`, ``PTO_MODULE_CACHE=0`` turns it off),
+and a function run before with the same profile runs from its kept plan without loading the
+module (:func:`interpreter.ssa.runner.kept_function`; not with ``--stats``, ``--trace``, a
+progress line or another engine, which need the module).
 
 xDSL's ``xDSLRunMain`` passes arguments as attribute text and prints Python values, so
 it does not fit the npz interface; this is a small argparse tool on :func:`interpreter.run`.
@@ -41,15 +46,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import zipfile
+import zlib
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from numpy.lib import format as npformat
 
 from interpreter.kernels import PROFILES, NumericProfile
 from interpreter.kernels.status import NumericStatus
 from interpreter.observe import Observer, Observers, Progress, Stats, Trace, expected_ops
-from interpreter.ssa.runner import RunError, load_program, run
+from interpreter.ssa.runner import RunError, kept_function, load_program, run
 from pto_dialect.faults import PTOFault
 from pto_dialect.tools.boundary import first_line, guarded
 from pto_dialect.upstream.source_diagnostics import no_function_message
@@ -66,6 +74,15 @@ def _version() -> str:
         return version("pto-xdsl")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree
         return "unknown"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the version looked up when asked (``importlib.metadata`` reads the
+    package metadata: milliseconds every run otherwise)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
 
 
 def _format_float(x: Any) -> str:
@@ -107,15 +124,17 @@ def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
         if count:
             raise RunError(f"the function takes {count} argument(s): pass --inputs in.npz")
         return []
-    _check_npz(path)
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {name: data[name] for name in data.files}
-    except MemoryError:
-        raise
-    except Exception as e:  # noqa: BLE001 - zipfile/zlib/numpy raise many kinds on bad data
+    if os.path.isdir(path):
+        arrays = _load_npy_folder(path)
+    else:
+        _check_npz(path)
+        try:
+            arrays = _read_npz(path)
+        except MemoryError:
+            raise
+        except Exception as e:  # noqa: BLE001 - zipfile/zlib/numpy raise many kinds on bad data
 
-        raise RunError(f"cannot read inputs '{path}': not a valid .npz archive ({first_line(e)})") from None
+            raise RunError(f"cannot read inputs '{path}': not a valid .npz archive ({first_line(e)})") from None
     expected = [f"arg{i}" for i in range(count)]
     missing = [n for n in expected if n not in arrays]
     extra = sorted(set(arrays) - set(expected))
@@ -135,14 +154,83 @@ def _load_inputs(path: str | None, count: int) -> list[np.ndarray]:
     return result
 
 
+def _read_npz(path: str) -> dict[str, np.ndarray]:
+    """The arrays of an ``.npz`` archive, as ``np.load(path, allow_pickle=False)`` gives them.
+    An uncompressed member (what ``np.savez`` writes) is read straight into its array, one
+    copy, its CRC-32 checked as ``zipfile`` does (``np.load`` copies it twice more through
+    ``zipfile``'s buffers); an archive with any other member is read by ``np.load``."""
+    with open(path, "rb") as f, zipfile.ZipFile(f) as z:
+        infos = z.infolist()
+        if not all(i.compress_type == zipfile.ZIP_STORED and not i.flag_bits & 0x1
+                   and i.filename.endswith(".npy") for i in infos):  # fmt: skip
+            return _np_load(path)
+        arrays = {}
+        for info in infos:
+            f.seek(info.header_offset)
+            head = f.read(30)
+            if len(head) != 30 or head[:4] != b"PK\x03\x04":
+                raise ValueError(f"{info.filename}: bad local file header")
+            start = info.header_offset + 30 + int.from_bytes(head[26:28], "little") \
+                + int.from_bytes(head[28:30], "little")
+            f.seek(start)
+            version = npformat.read_magic(f)
+            if version not in ((1, 0), (2, 0)):
+                return _np_load(path)
+            read_header = (npformat.read_array_header_1_0 if version == (1, 0)
+                           else npformat.read_array_header_2_0)
+            shape, fortran, dtype = read_header(f)
+            if dtype.hasobject or dtype.itemsize == 0:
+                return _np_load(path)  # (object arrays are refused there: no pickles)
+            header = f.tell() - start
+            count = int(np.prod(shape, dtype=np.int64))
+            nbytes = count * dtype.itemsize
+            if header + nbytes != info.file_size:
+                return _np_load(path)  # (a malformed member: np.load names the problem)
+            raw = np.empty(nbytes, np.uint8)
+            if f.readinto(memoryview(raw)) != nbytes:
+                raise ValueError(f"{info.filename}: truncated")
+            f.seek(start)
+            crc = zlib.crc32(raw, zlib.crc32(f.read(header)))
+            if crc != info.CRC:
+                raise ValueError(f"Bad CRC-32 for file {info.filename!r}")
+            arrays[info.filename[:-4]] = raw.view(dtype).reshape(shape, order="F" if fortran else "C")
+        return arrays
+
+
+def _np_load(path: str) -> dict[str, np.ndarray]:
+    with np.load(path, allow_pickle=False) as data:
+        return {name: data[name] for name in data.files}
+
+
+def _load_npy_folder(path: str) -> dict[str, np.ndarray]:
+    """The ``arg<i>.npy`` files of folder ``path``, memory-mapped read-only (no copy, no
+    checksum: a large input costs what the kernels read of it). Other files are ignored."""
+    arrays: dict[str, np.ndarray] = {}
+    try:
+        names = sorted(os.listdir(path))
+    except OSError as e:
+        raise RunError(f"cannot read inputs '{path}': {e.strerror or e}") from None
+    for file in names:
+        stem = file[:-4]
+        if not (file.endswith(".npy") and stem.startswith("arg") and stem[3:].isdigit()):
+            continue
+        full = os.path.join(path, file)
+        try:
+            arr = np.load(full, mmap_mode="r", allow_pickle=False)
+        except MemoryError:
+            raise
+        except Exception as e:  # noqa: BLE001 - numpy raises many kinds on bad data
+            raise RunError(f"cannot read input '{full}': not a valid .npy file ({first_line(e)})") from None
+        arrays[stem] = np.asarray(arr)  # a plain read-only view of the mapping
+    return arrays
+
+
 _NPZ_HINT = "pto-run reads .npz archives: np.savez(path, arg0=..., arg1=...)"
 
 
 def _check_npz(path: str) -> None:
     """``--inputs`` must be a readable ``.npz`` (zip) archive; name what it is otherwise."""
 
-    if os.path.isdir(path):
-        raise RunError(f"inputs '{path}' is a directory, not an .npz file")
     try:
         with open(path, "rb") as f:
             head = f.read(8)
@@ -198,7 +286,7 @@ def _check_args(args: argparse.Namespace) -> None:
                 f"--trace '{args.trace}' is not a file that can be written (a directory, or "
                 "its folder does not exist)"
             )
-    if args.inputs is not None:
+    if args.inputs is not None and not os.path.isdir(args.inputs):
         _check_npz(args.inputs)
 
 
@@ -210,7 +298,7 @@ def _run(args: argparse.Namespace) -> int:
     _check_args(args)
     if args.file == "-":
         stream = getattr(sys.stdin, "buffer", sys.stdin)
-        module = load_program(_read_text(stream, "<stdin>"), "<stdin>")
+        text, name = _read_text(stream, "<stdin>"), "<stdin>"
     else:
         if os.path.isdir(args.file):
             raise RunError(f"'{args.file}' is a directory, not an MLIR file")
@@ -226,18 +314,33 @@ def _run(args: argparse.Namespace) -> int:
                 text = _read_text(f, args.file)
         except OSError as e:
             raise RunError(f"cannot read '{args.file}': {e.strerror or e}") from None
-        module = load_program(text, args.file)
-    callee = SymbolTable.lookup_symbol(module, args.symbol)
-    if callee is None:
-        raise RunError(no_function_message(module, args.symbol))
-    if not isinstance(callee, func.FuncOp):
-        raise RunError(f"@{args.symbol} is a '{callee.name}', not a func.func")
-    arrays = _load_inputs(args.inputs, len(callee.function_type.inputs.data))
+        name = args.file
     flags = NumericStatus() if args.print_flags else None
-    observers = _observers(args, module, callee)
+    kept = None
+    if (args.engine or os.environ.get("PTO_ENGINE") or "compiled") == "compiled" and not (
+        args.stats or args.trace is not None or _shows_progress(args)
+    ):  # a program run before: its kept plan, without loading the module
+        kept = kept_function(text, name, args.symbol, args.profile)
+    if kept is not None:
+        arrays = _load_inputs(args.inputs, len(kept.inputs))
+        observers: list[Observer] = []
+        result_types = kept.outputs
+        call = lambda: kept(*arrays, flags=flags)  # noqa: E731
+    else:
+        module = load_program(text, name)
+        callee = SymbolTable.lookup_symbol(module, args.symbol)
+        if callee is None:
+            raise RunError(no_function_message(module, args.symbol))
+        if not isinstance(callee, func.FuncOp):
+            raise RunError(f"@{args.symbol} is a '{callee.name}', not a func.func")
+        arrays = _load_inputs(args.inputs, len(callee.function_type.inputs.data))
+        observers = _observers(args, module, callee)
+        result_types = callee.function_type.outputs.data
+        call = lambda: run(module, args.symbol, *arrays, profile=args.profile,  # noqa: E731
+                           engine=args.engine, flags=flags,
+                           observer=Observers(observers) if observers else None)
     try:
-        results = run(module, args.symbol, *arrays, profile=args.profile, engine=args.engine,
-                      flags=flags, observer=Observers(observers) if observers else None)  # fmt: skip
+        results = call()
     except PTOFault:
         if flags is not None:  # the flags of the operations completed before the fault
             print(f"pto-run: flags before the fault: {format_flags(flags)}", file=sys.stderr)
@@ -247,7 +350,6 @@ def _run(args: argparse.Namespace) -> int:
     if args.output is not None:
         _write_npz(args.output, {f"result{i}": _bits(r) for i, r in enumerate(results)})
     else:
-        result_types = callee.function_type.outputs.data
         for i, (t, r) in enumerate(zip(result_types, results, strict=True)):
             print(format_result(i, str(t), r))
     if flags is not None:
@@ -255,11 +357,15 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shows_progress(args: argparse.Namespace) -> bool:
+    return not (args.quiet or args.no_progress) and _is_terminal(sys.stderr)
+
+
 def _observers(args: argparse.Namespace, module: Any, callee: Any) -> list[Observer]:
     """The observers the flags ask for: progress (a terminal, not --quiet / --no-progress),
     --stats, --trace."""
     observers: list[Observer] = []
-    if not (args.quiet or args.no_progress) and _is_terminal(sys.stderr):
+    if _shows_progress(args):
         total, exact = expected_ops(callee, module)
         observers.append(Progress(total, exact, sys.stderr, after=args.progress_after))
     if args.stats:
@@ -337,7 +443,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--symbol", default="main", help="function to run, main or @main (default: main)"
     )
-    parser.add_argument("--inputs", metavar="IN.npz", help="arguments arg0, arg1, ...")
+    parser.add_argument("--inputs", metavar="IN.npz", help="arguments arg0, arg1, ... (an .npz "
+                        "archive, or a folder of arg0.npy, arg1.npy, ... read memory-mapped)")
     parser.add_argument("--output", metavar="OUT.npz", help="write result0, result1, ... here")
     parser.add_argument(
         "--profile",
@@ -384,7 +491,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--progress-after", type=float, default=2.0, help=argparse.SUPPRESS
     )  # seconds before the progress line shows (tests use 0)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_VersionAction, nargs=0,
+                        help="show program's version number and exit")
     args = parser.parse_args(argv)
 
 

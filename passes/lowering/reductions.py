@@ -278,6 +278,15 @@ def _identity(body: ReduceBody, elt: Attribute) -> int | float:
     return -math.inf if body.reduction == "max" else math.inf
 
 
+def _is_identity(r: Reduction, elt: Attribute) -> bool:
+    """The init is the fold's identity; an integer init as its w-bit word (a signless
+    ``arith.constant -1 : i16`` is the unsigned identity 65535 of ``minui``)."""
+    ident = _identity(r.body, elt)
+    if isinstance(elt, IntegerType):
+        return int(r.init) % 2**elt.width.data == int(ident) % 2**elt.width.data
+    return r.init == ident
+
+
 def _init_reason(body: ReduceBody, init: int | float, elt: Attribute) -> str | None:
     """Why a fold from ``init`` is not exactly the instruction's fold (+ TMAXS/TMINS)."""
     if isinstance(elt, IntegerType):
@@ -380,7 +389,7 @@ def _fold_2d(b: RewriteBuilder, x: SSAValue, r: Reduction, axis: str) -> SSAValu
     # maxnum/minnum: the init takes part even when it is -inf / +inf: an all-NaN line folds
     # to the init upstream but to NaN in TROWMAX/TROWMIN (two NaNs give NaN)
     nan_skipping = isinstance(elt, AnyFloat) and not r.body.nan_propagating
-    if r.body.reduction in ("max", "min") and (nan_skipping or r.init != _identity(r.body, elt)):
+    if r.body.reduction in ("max", "min") and (nan_skipping or not _is_identity(r, elt)):
         res = b.map(f"{r.body.reduction}s", res, b.scalar(r.init, elt), sign=sign)
     elif (r.body.reduction in ("sum", "prod") and isinstance(elt, IntegerType)
           and int(r.init) % 2**elt.width.data != _identity(r.body, elt)):

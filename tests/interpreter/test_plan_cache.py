@@ -120,7 +120,7 @@ def test_cached_plan_runs_as_a_fresh_run(cache, monkeypatch, level, zero_at):
     monkeypatch.setenv(module_cache.ENV_SWITCH, "1")
     miss = _outcome(text, "main", args)  # parses, plans, stores both
     planned = 3 if zero_at is None else 2  # the fault comes before @twice is called
-    assert sorted(p.suffix for p in cache.glob("*/*")) == [".code"] * planned + [".pickle"]
+    assert sorted(p.suffix for p in cache.glob("*/*")) == [".code"] * planned + [".pickle", ".plans"]
     if level == "block":  # the batched loop's blocks come without summaries (decoded if asked)
         module = load_program(text)
         memos = [op.__dict__[bundle_decoded][1] for op in module.walk() if isinstance(op, BlockOp)]
@@ -206,3 +206,204 @@ def test_a_module_changed_after_loading_is_not_stored_under_its_text(cache):
         compiled.clear_plans(module)
         run(module, "rem", *args)
         assert entry.read_bytes() == before
+
+
+# -- kept plans run without their module ------------------------------------------------------
+REM_ONLY = SEVERAL[: SEVERAL.index("func.func @twice")]  # @rem alone: one batched loop
+
+
+def _no_module(monkeypatch):
+    """A warm run that needs its module (an op, a call, an error) fails the test."""
+    def refuse(*_a, **_k):
+        raise AssertionError("loaded the module although the plan was kept")
+
+    _no_planning(monkeypatch)
+    monkeypatch.setattr(module_cache, "load", refuse)
+
+
+def _flagged(text: str, args, profile: str = "ordered"):
+    from interpreter.kernels.status import NumericStatus
+
+    flags = NumericStatus()
+    try:
+        out = ("ok", *(r.tobytes() for r in run(text, "rem", *args, profile=profile, flags=flags,
+                                              engine="compiled")))
+    except PTOFault as e:
+        out = ("PTOFault", e.kind, e.op, e.message)
+    return out, flags
+
+
+@pytest.mark.parametrize("level", ["tile", "block"])
+def test_a_kept_plan_runs_without_its_module_and_faults_as_a_fresh_run(cache, monkeypatch, level):
+    """A batched loop runs from the kept recipe alone (no module loaded, no parse); when its
+    batched form is abandoned for a fault (a zero divisor), the module is loaded then and the
+    fault, its op and message, and the numeric status flags equal a fresh run's."""
+    text = REM_ONLY
+    if level == "block":
+        text = _text("block")
+        text = text[: text.index("func.func @twice")] + "}\n"
+    for zero_at in (None, 40):
+        args = _inputs(zero_at)
+        monkeypatch.setenv(module_cache.ENV_SWITCH, "0")
+        fresh = _flagged(text, args)
+        monkeypatch.setenv(module_cache.ENV_SWITCH, "1")
+        module_cache.clear()
+        assert _flagged(text, args) == fresh  # parses, plans, keeps
+        assert module_cache.load_plans(text, "<string>") is not None
+        with monkeypatch.context() as m:
+            (_no_module if zero_at is None else _no_planning)(m)
+            assert _flagged(text, args) == fresh
+        assert fresh[0][0] == ("ok" if zero_at is None else "PTOFault")
+
+
+def test_kept_plan_argument_errors_and_switch(cache, monkeypatch):
+    """Arguments are checked against the kept types with the messages of a fresh run; a
+    corrupt plans file is a miss (removed, planned again); ``PTO_MODULE_CACHE=0`` reads no
+    kept plan."""
+    args = _inputs()
+    (expected,) = run(REM_ONLY, "rem", *args, engine="compiled")
+    bad = (args[0].astype(np.int64), args[1], args[2])
+    monkeypatch.setenv(module_cache.ENV_SWITCH, "0")
+    with pytest.raises(RunError) as fresh:
+        run(REM_ONLY, "rem", *bad, engine="compiled")
+    monkeypatch.setenv(module_cache.ENV_SWITCH, "1")
+    with monkeypatch.context() as m:
+        _no_module(m)
+        with pytest.raises(RunError) as kept:
+            run(REM_ONLY, "rem", *bad, engine="compiled")
+        assert str(kept.value) == str(fresh.value)
+    (plans,) = cache.glob("*/*.plans")
+    plans.write_bytes(b"\x80\x05not a pickle")
+    assert module_cache.load_plans(REM_ONLY, "<string>") is None and not plans.exists()
+    assert run(REM_ONLY, "rem", *args, engine="compiled")[0].tobytes() == expected.tobytes()
+    assert plans.exists()  # planned from the module's recipes and kept again
+    monkeypatch.setenv(module_cache.ENV_SWITCH, "0")
+    assert module_cache.load_plans(REM_ONLY, "<string>") is None
+    with monkeypatch.context() as m:
+        m.setattr(compiled, "build_plan", lambda *_a, **_k: pytest.fail("used a kept plan"))
+        assert run(REM_ONLY, "rem", *args, engine="compiled")[0].tobytes() == expected.tobytes()
+
+
+def test_pto_run_runs_a_kept_plan_without_the_module(cache, monkeypatch, tmp_path, capsys):
+    """``pto-run`` of a program run before: the kept plan (no module loaded), the same output
+    file and printed results; ``--stats`` needs the module and loads it."""
+    from interpreter.tools import pto_run
+
+    src = tmp_path / "rem.mlir"
+    src.write_text(REM_ONLY)
+    inputs = tmp_path / "in.npz"
+    np.savez(inputs, **{f"arg{i}": a for i, a in enumerate(_inputs())})
+    outs = [tmp_path / f"out{k}.npz" for k in range(2)]
+    monkeypatch.setenv("PTO_ENGINE", "compiled")
+
+    def cli(out, *extra):
+        argv = [str(src), "--symbol", "rem", "--inputs", str(inputs), "--quiet", *extra]
+        assert pto_run.main(argv + (["--output", str(out)] if out else [])) == 0
+        return capsys.readouterr().out
+
+    cli(outs[0])  # parses, plans, keeps
+    printed = cli(None)
+    with monkeypatch.context() as m:
+        _no_module(m)
+        cli(outs[1])
+        assert cli(None) == printed
+        assert pto_run.main([str(src), "--symbol", "rem", "--inputs", str(inputs), "--stats"]) == 1
+        assert "loaded the module although the plan was kept" in capsys.readouterr().err
+    with np.load(outs[0]) as a, np.load(outs[1]) as b:
+        assert a["result0"].tobytes() == b["result0"].tobytes()
+
+
+def test_pto_run_reads_a_folder_of_npy_inputs(cache, tmp_path, capsys):
+    """``--inputs`` as a folder of ``arg<i>.npy`` (memory-mapped): the results of the .npz
+    run; a missing argument and a bad file are one-line errors."""
+    from interpreter.tools import pto_run
+
+    src = tmp_path / "rem.mlir"
+    src.write_text(REM_ONLY)
+    args = _inputs()
+    np.savez(tmp_path / "in.npz", **{f"arg{i}": a for i, a in enumerate(args)})
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for i, a in enumerate(args):
+        np.save(folder / f"arg{i}.npy", a)
+    (folder / "notes.txt").write_text("ignored")
+    for k, inputs in enumerate((tmp_path / "in.npz", folder)):
+        argv = [str(src), "--symbol", "rem", "--inputs", str(inputs), "--output",
+                str(tmp_path / f"out{k}.npz")]
+        assert pto_run.main(argv) == 0
+    with np.load(tmp_path / "out0.npz") as a, np.load(tmp_path / "out1.npz") as b:
+        assert a["result0"].tobytes() == b["result0"].tobytes()
+    (folder / "arg2.npy").unlink()
+    assert pto_run.main([str(src), "--symbol", "rem", "--inputs", str(folder)]) == 1
+    assert "missing arg2" in capsys.readouterr().err
+    (folder / "arg2.npy").write_bytes(b"not numpy")
+    assert pto_run.main([str(src), "--symbol", "rem", "--inputs", str(folder)]) == 1
+    assert "not a valid .npy file" in capsys.readouterr().err
+
+
+CONSTANTS = """
+func.func @consts(%x: tensor<2x3xf32>) -> (f32, f32, bf16, f16, i1, index, i8, tensor<6xf32>, tensor<3x2xi32>) {
+  %nz = arith.constant -0.0 : f32
+  %nan = arith.constant 0x7FC00001 : f32
+  %b = arith.constant 1.0e-30 : bf16
+  %h = arith.constant 0x7C01 : f16
+  %t = arith.constant true
+  %i = arith.constant 12345 : index
+  %m = arith.constant -128 : i8
+  %r = tensor.collapse_shape %x [[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+  %e = tensor.empty() : tensor<3x2xi32>
+  func.return %nz, %nan, %b, %h, %t, %i, %m, %r, %e : f32, f32, bf16, f16, i1, index, i8, tensor<6xf32>, tensor<3x2xi32>
+}
+"""
+
+
+def test_folded_constants_and_plain_reshapes_keep_their_bits(cache, monkeypatch):
+    """Scalar constants (signed zero, NaN payloads, narrow floats, i1, index), a static
+    reshape and ``tensor.empty`` are plain recipe parts: from the kept plan (no module) they
+    give the bits and dtypes of the xDSL engine, and the reshape is not the argument."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+
+    def outcome():
+        out = run(CONSTANTS, "consts", x, engine="compiled")
+        assert not any(np.may_share_memory(r, x) for r in out)
+        return [(r.dtype.str, r.shape, r.tobytes()) for r in out]
+
+    reference = [(r.dtype.str, r.shape, r.tobytes())
+                 for r in run(CONSTANTS, "consts", x, engine="xdsl")]  # fmt: skip
+    assert outcome() == reference  # parses, plans, keeps
+    with monkeypatch.context() as m:
+        _no_module(m)
+        assert outcome() == reference
+    (plans,) = cache.glob("*/*.plans")
+    assert b"generic" not in plans.read_bytes()  # every op of @consts is a plain part
+
+
+def test_pto_run_reads_stored_npz_members_as_np_load_does(tmp_path):
+    """pto-run's own reader of uncompressed ``.npz`` members gives np.load's arrays (values,
+    dtype, shape, memory order) and checks their CRC-32; a compressed archive is np.load's."""
+    from interpreter.tools import pto_run
+
+    rng = np.random.default_rng(1)
+    arrays = {
+        "arg0": rng.standard_normal((3, 5)).astype(np.float32),
+        "arg1": np.asfortranarray(rng.integers(0, 9, (4, 3), dtype=np.int16)),
+        "arg2": np.arange(6, dtype=">f8").reshape(2, 3),
+        "arg3": np.array(True),
+        "arg4": np.zeros((0, 4), np.uint8),
+        "arg5": rng.integers(0, 255, 7, dtype=np.uint8),
+    }
+    for save in (np.savez, np.savez_compressed):
+        path = tmp_path / f"{save.__name__}.npz"
+        save(path, **arrays)
+        got, want = pto_run._read_npz(str(path)), pto_run._np_load(str(path))
+        assert list(got) == list(want) == list(arrays)
+        for name, a in arrays.items():
+            for x in (got[name], want[name]):
+                assert (x.dtype, x.shape, x.tobytes("A")) == (a.dtype, a.shape, a.tobytes("A"))
+                assert x.flags.f_contiguous == a.flags.f_contiguous
+    path = tmp_path / "savez.npz"
+    data = bytearray(path.read_bytes())
+    data[data.index(arrays["arg5"].tobytes()) + 3] ^= 1  # one bit of arg5's data
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="CRC"):
+        pto_run._read_npz(str(path))

@@ -427,3 +427,32 @@ func.func @main(%q: tensor<2x3x8xf32>, %k: tensor<2x5x8xf32>) -> tensor<2x3x5xf3
     want = [sum(int(q[b, i, c]) * int(k[b, j, c]) for c in range(8))
             for b in range(2) for i in range(3) for j in range(5)]  # fmt: skip
     _check_all_levels(text, [q, k], want, names=("pto.ttrans", "pto.tmatmul"))
+
+
+@pytest.mark.parametrize(("body", "init", "lo", "hi"), [
+    ("arith.maxsi", "-32768", -(2**15), 2**15 - 1), ("arith.minsi", "32767", -(2**15), 2**15 - 1),
+    ("arith.maxui", "0", 0, 2**16 - 1), ("arith.minui", "-1", 0, 2**16 - 1),
+    ("arith.minui", "65535", 0, 2**16 - 1),
+])  # fmt: skip
+def test_integer_max_min_from_their_identity_take_no_scalar_step(body, init, lo, hi):
+    """An init that is the fold's identity (INT_MIN / INT_MAX, 0 / UINT_MAX as its 16-bit
+    word: a signless -1 is minui's identity) adds no TMAXS / TMINS; the values at the type's
+    ends are exact. Mutation seed 4304: ``reductions.py:276`` (the identities' constants);
+    before, minui from -1 took a redundant TMINS."""
+    unsigned = body.endswith("ui")
+    vals = [[lo, hi, 7], [hi, lo, lo], [5, 5, hi]]
+    x = np.array(vals, np.uint16 if unsigned else np.int16).view(np.int16)
+    text = _reduce_prog((3, 3), (3,), "d0", ("parallel", "reduction"), body, "i16", init)
+    fold = max if body.startswith("arith.max") else min
+    want = np.array([fold(r) for r in vals], np.uint16 if unsigned else np.int16).view(np.int16)
+    _check_all_levels(text, [x], want)
+    ir = str(_lower(text, "tile"))
+    assert "pto.tmaxs" not in ir and "pto.tmins" not in ir, ir
+
+
+def test_signed_max_from_a_negative_i64_init():
+    """A negative i64 init is the scalar word -5 (the i64 two's complement of 2^64 - 5).
+    Mutation seed 4304: ``reductions.py:344`` (the i64 word of RewriteBuilder.scalar)."""
+    x = np.array([[-9, -7, -6], [3, -100, 2**62]], np.int64)
+    text = _reduce_prog((2, 3), (2,), "d0", ("parallel", "reduction"), "arith.maxsi", "i64", "-5")
+    _check_all_levels(text, [x], [-5, 2**62], names=("pto.trowmax", "pto.tmaxs"))

@@ -17,15 +17,27 @@ from interpreter.ssa import module_cache
 from pto_dialect.block_ops import unchanged
 
 from .builders import PLAN_BUILDERS, BuildContext
-from .plan import RECIPES_ATTR, CompiledFunction, Compiler, Unsupported
+from .plan import (
+    RECIPES_ATTR,
+    CompiledFunction,
+    Compiler,
+    Deferred,
+    PlanRecipe,
+    Unsupported,
+    build_plan,
+)
 
 __all__ = [
     "PLAN_BUILDERS",
     "BuildContext",
     "CompiledFunction",
+    "Deferred",
+    "PlanRecipe",
     "Unsupported",
+    "build_plan",
     "clear_plans",
     "compiled_function",
+    "compiler",
     "keep_plans",
 ]
 
@@ -54,23 +66,31 @@ def cached(module: builtin.ModuleOp) -> bool:
     return bool(module.__dict__.get(_ATTR))
 
 
+def compiler(module: builtin.ModuleOp, profile: str, make_interpreter,
+             observed: bool = False) -> Compiler:
+    """The :class:`Compiler` of ``module`` for ``profile`` (made on first use with the xDSL
+    interpreter ``make_interpreter()`` returns, whose implementation tables the plans call
+    for ops without a fast row)."""
+    per_profile = _compilers(module)
+    key = f"{profile}+observed" if observed else profile
+    found = per_profile.get(key)
+    if found is None:
+        interp: Interpreter = make_interpreter()
+        found = per_profile[key] = Compiler(module, profile, interp, observed=observed)
+    return found
+
+
 def compiled_function(
     module: builtin.ModuleOp, callee: func.FuncOp, profile: str, make_interpreter,
     observed: bool = False,
 ) -> CompiledFunction:
-    """The plan of ``callee`` (compiled on first use). ``make_interpreter()`` returns the
-    xDSL interpreter whose implementation tables the plan calls for ops without a fast row.
+    """The plan of ``callee`` (compiled on first use); see :func:`compiler`.
     ``observed``: the plan reports each op to :func:`interpreter.observe.current` (a plan of
     its own, cached apart). Raises :class:`Unsupported` for functions outside the compiled
     subset."""
-    per_profile = _compilers(module)
-    key = f"{profile}+observed" if observed else profile
-    compiler = per_profile.get(key)
-    if compiler is None:
-        interp: Interpreter = make_interpreter()
-        compiler = per_profile[key] = Compiler(module, profile, interp, observed=observed)
+    found = compiler(module, profile, make_interpreter, observed)
     with unchanged():  # decode each block once (pto_dialect.block_ops.decoded)
-        return compiler.function(callee)
+        return found.function(callee)
 
 
 def keep_plans(module: builtin.ModuleOp) -> None:

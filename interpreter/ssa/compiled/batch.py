@@ -30,6 +30,8 @@ op (D12). The differential tests compare both engines bitwise.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,12 +92,36 @@ class _Cube:
         )
 
 
+@dataclass(frozen=True)
+class _Facts:
+    """What the batched run reads of a tile-level op, as plain data (a batch plan holds no IR:
+    it is kept in the plan cache apart from the module, :mod:`.plan`)."""
+
+    name: str  # the op name (messages)
+    mnemonic: str
+    function: int | None  # CUBE ops: the function code
+    result_type: Attribute | None  # the result's tile type (binary and CUBE ops)
+    pad: Any = None  # binary ops: the pad value
+    fpatr: Any = None  # CUBE ops: Fpatr fields, rounding mode value, saturation
+    rmode: Any = None
+    sat: bool = False
+
+    @staticmethod
+    def of(op: Operation) -> _Facts:
+        rt = op.results[0].type if isinstance(op, BinaryTileOp | CubeMatrixOp) else None
+        if isinstance(op, CubeMatrixOp):
+            return _Facts(op.name, op.MNEMONIC, op.FUNCTION, rt, fpatr=op.fpatr_fields,
+                          rmode=op.rmode.data.value, sat=op.sat is not None)
+        pad = op.pad.data.value if isinstance(op, BinaryTileOp) else None
+        return _Facts(op.name, getattr(op, "MNEMONIC", op.name), None, rt, pad=pad)
+
+
 @dataclass
 class _Step:
     kind: str  # "load" | "store" | "binary" | "cube"
-    op: Operation  # the tile-level op
-    args: list[SSAValue]  # operands in the tile op's order
-    result: SSAValue | None
+    op: _Facts  # of the tile-level op
+    args: list[int]  # the numbers of its operands (in the tile op's order)
+    result: int | None  # the number of its result
     mover: int = -1  # index into the offsets tuple (loads and stores)
     store: int = -1  # index of the iter_arg (stores)
     geometry: tuple[int, int, int, int, int] | None = None  # loads, stores: see _geometry
@@ -148,11 +174,13 @@ class BatchPlan:
     steps: list[_Step]
     profile: str
     movers: int
+    geometry: tuple[tuple[int, int, int, int, int], ...]  # of every mover (:func:`_geometry`)
 
 
 def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops: list[Operation],
-               scalar_ops: set[int], profile: str) -> BatchPlan | None:
-    """The batched form of a loop body, or None when some op has none."""
+               scalar_ops: set[int], profile: str, num: Callable[[SSAValue], int]) -> BatchPlan | None:
+    """The batched form of a loop body, or None when some op has none. ``num`` numbers the
+    SSA values (the plan's value names): the batch plan refers to values by number only."""
     steps: list[_Step] = []
     for op in body_ops:
         if id(op) in scalar_ops:
@@ -164,17 +192,19 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
         if isinstance(tile_op, TLoadOp | TStoreOp) and (tile_op.packed or tile_op.row_step != 1):
             return None  # packed 4-bit GM bytes or a row stride: the per-op path
         result = op.results[0] if op.results else None
+        nums = [num(v) for v in args]
+        res = num(result) if result is not None else None
         if isinstance(tile_op, TLoadOp):
             tt = tile_op.result.type
             assert isinstance(tt, TileType)
-            steps.append(_Step("load", tile_op, args, result, mover_ops.index(op),
+            steps.append(_Step("load", _Facts.of(tile_op), nums, res, mover_ops.index(op),
                                geometry=_geometry(tile_op),
                                tile=(tt, pe_indices(tt.pe_mask), storage_dtype(tt.dtype),
                                      tile_op.pad.data.value)))
         elif isinstance(tile_op, TStoreOp):
             if op not in store_ops:
                 return None
-            steps.append(_Step("store", tile_op, args, result, mover_ops.index(op),
+            steps.append(_Step("store", _Facts.of(tile_op), nums, res, mover_ops.index(op),
                                store_ops.index(op), geometry=_geometry(tile_op)))
         elif isinstance(tile_op, BinaryTileOp):
             rt = tile_op.result.type
@@ -182,7 +212,7 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
                      tile_op.rhs.type.pe_mask}  # type: ignore[union-attr]
             if tile_op.mask.is_zero or len(masks) != 1:
                 return None
-            steps.append(_Step("binary", tile_op, args, result))
+            steps.append(_Step("binary", _Facts.of(tile_op), nums, res))
         elif isinstance(tile_op, CubeMatrixOp):
             f = tile_op.fpatr_fields
             if (profile == NumericProfile.RAW_CARRIER  # raw int64 words: the per-op path stores them
@@ -193,14 +223,18 @@ def batch_plan(body_ops: list[Operation], mover_ops: list[Operation], store_ops:
                     or (tile_op.is_mx() and target_profile(tile_op) is TargetProfile.A2A3)):
                 return None
             assert result is not None
-            steps.append(_Step("cube", tile_op, args, result,
+            steps.append(_Step("cube", _Facts.of(tile_op), nums, res,
                                cube=_Cube.of(tile_op, args, result)))
         else:  # a decoded block of another family (TCVT, reductions, ...): the per-op path
             return None
     for op in body_ops:  # the batched form reads their linked ops only
         if isinstance(op, BlockOp):
             keep_linked_only(op)
-    return BatchPlan(steps, profile, len(mover_ops))
+    geometry = [(0, 0, 0, 0, 0)] * len(mover_ops)
+    for st in steps:
+        if st.geometry is not None:
+            geometry[st.mover] = st.geometry
+    return BatchPlan(steps, profile, len(mover_ops), tuple(geometry))
 
 
 @dataclass
@@ -216,7 +250,7 @@ class _Batched:
 class _Link:
     """One CUBE op of an accumulation chain, its operands but C already read."""
 
-    op: CubeMatrixOp
+    op: _Facts
     info: _Cube
     tiles: dict[str, Any]
     scalars: dict[str, int]
@@ -231,7 +265,7 @@ class _Chain:
 
     c: _Batched
     links: list[_Link]
-    last: SSAValue
+    last: int  # the number of the value the chain stands for
 
 
 def _geometry(op: TLoadOp | TStoreOp) -> tuple[int, int, int, int, int]:
@@ -243,43 +277,51 @@ def _geometry(op: TLoadOp | TStoreOp) -> tuple[int, int, int, int, int]:
     return vr, vc, s0, s1, len(pe_indices(tt.pe_mask))
 
 
-def _union(geometry: tuple[int, int, int, int, int], offsets: np.ndarray,
+def _covers(geometry: np.ndarray, table: np.ndarray) -> list[tuple[int, int, int, int] | None]:
+    """Per mover, ``(axis, row, col, pieces)`` of the one contiguous slice its loads or
+    stores cover over all iterations (from row, col along ``axis``), or None when they do not;
+    ``geometry`` holds each mover's :func:`_geometry`, ``table`` the (iterations, movers, 2)
+    offsets. Piece (iteration i, PE q), in that order, is piece k = i * npe + q; its origin
+    is the iteration's offsets + q * PE stride. Contiguous along the columns: every origin on
+    row r0, piece k at column c0 + k * vc, i.e. the PE stride is (0, vc) (or one PE) and
+    iteration i starts at c0 + i * npe * vc (along the rows likewise). All movers at once."""
+    vr, vc, s0, s1, npe = geometry.T
+    r, c = table[:, :, 0], table[:, :, 1]
+    r0, c0 = r[0], c[0]
+    step = np.arange(len(table), dtype=np.int64)[:, None] * npe
+    one = npe == 1
+    cols = (one | ((s0 == 0) & (s1 == vc))) & (r == r0).all(0) & (c == c0 + step * vc).all(0)
+    rows = (one | ((s1 == 0) & (s0 == vr))) & (c == c0).all(0) & (r == r0 + step * vr).all(0)
+    axis = np.where(npe == 0, -1, np.where(cols, 1, np.where(rows, 0, -1))).tolist()
+    pieces = (len(table) * npe).tolist()
+    return [None if a < 0 else (a, r, c, n)
+            for a, r, c, n in zip(axis, r0.tolist(), c0.tolist(), pieces)]
+
+
+def _union(cover: tuple[int, int, int, int] | None, geometry: tuple[int, int, int, int, int],
            shape) -> tuple[int, tuple[slice, slice], int]:
     """(axis, the contiguous slice, pieces) covered by a load/store of ``geometry``
-    (:func:`_geometry`) over all iterations."""
-    vr, vc, s0, s1, npe = geometry
-    if npe == 0:
+    (:func:`_geometry`) over all iterations (``cover``: :func:`_covers`)."""
+    if cover is None:
         raise _Abandon
-    # Piece (iteration i, PE q), in that order, is piece k = i * npe + q; its origin is the
-    # iteration's offsets + q * PE stride. Contiguous along the columns: every origin on row
-    # r0, piece k at column c0 + k * vc, i.e. the PE stride is (0, vc) and iteration i starts
-    # at c0 + i * npe * vc (along the rows likewise).
-    at = offsets.reshape(-1, 2)
-    r, c = at[:, 0], at[:, 1]
-    r0, c0 = int(r[0]), int(c[0])
-    n = len(r) * npe
-    first = np.arange(0, n, npe, dtype=np.int64)  # the piece of each iteration's first PE
-    if ((npe == 1 or (s0 == 0 and s1 == vc)) and (r == r0).all()
-            and (c == c0 + first * vc).all()):
-        axis, sl = 1, (slice(r0, r0 + vr), slice(c0, c0 + n * vc))
-    elif ((npe == 1 or (s1 == 0 and s0 == vr)) and (c == c0).all()
-            and (r == r0 + first * vr).all()):
-        axis, sl = 0, (slice(r0, r0 + n * vr), slice(c0, c0 + vc))
+    axis, r0, c0, n = cover
+    vr, vc = geometry[0], geometry[1]
+    if axis == 1:
+        sl = (slice(r0, r0 + vr), slice(c0, c0 + n * vc))
     else:
-        raise _Abandon
+        sl = (slice(r0, r0 + n * vr), slice(c0, c0 + vc))
     if len(shape) != 2 or r0 < 0 or c0 < 0 or sl[0].stop > shape[0] or sl[1].stop > shape[1]:
         raise _Abandon  # a fault: the per-iteration run reports it at its op
     return axis, sl, n
 
 
 def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) -> tuple[Any, ...]:
-    """Execute the batched body; ``env`` maps loop-invariant SSA values (by id) to values,
+    """Execute the batched body; ``env`` maps loop-invariant SSA values (by number) to values,
     ``offs`` gives every iteration's offsets (a ``(row, col)`` pair per mover).
     Raises :class:`_Abandon` (or any fault) before any effect when not applicable."""
     vals: dict[int, Any] = {}
 
-    def get(v: SSAValue) -> Any:
-        key = id(v)
+    def get(key: int) -> Any:
         if key in vals:
             value = vals[key]
             if isinstance(value, _Chain):  # read: run the pending accumulation chain
@@ -290,73 +332,72 @@ def run_batched(plan: BatchPlan, env: dict[int, Any], offs: list[tuple], inits) 
         raise _Abandon  # a value of the body that is not batched (e.g. the iv)
 
     try:  # every iteration's (row, col) offsets of every mover, at once
-        table = np.array(offs, np.int64).reshape(len(offs), plan.movers, 2)
+        flat = itertools.chain.from_iterable(itertools.chain.from_iterable(offs))
+        table = np.fromiter(flat, np.int64, len(offs) * plan.movers * 2)
+        table = table.reshape(len(offs), plan.movers, 2)
     except (ValueError, TypeError, OverflowError):
         raise _Abandon from None
     invariant = (table == table[0]).all(axis=(0, 2)).tolist()  # per mover
+    covers = _covers(np.array(plan.geometry, np.int64).reshape(-1, 5), table)
     writes = []
     for st in plan.steps:
         op = st.op
         if st.kind == "load":
-            assert isinstance(op, TLoadOp)
             src = np.asarray(get(st.args[0]))
             at = table[:, st.mover]
             if invariant[st.mover]:  # loop-invariant: one tile, as every iteration
-                vals[id(st.result)] = _invariant_load(st, src, int(at[0, 0]), int(at[0, 1]))
+                vals[st.result] = _invariant_load(st, src, int(at[0, 0]), int(at[0, 1]))
                 continue
-            axis, sl, n = _union(st.geometry, at, src.shape)
-            tt = op.result.type
-            dtype = storage_dtype(tt.dtype)  # type: ignore[union-attr]
-            vals[id(st.result)] = _Batched(axis, _load_slice(src, sl, dtype), n,
+            axis, sl, n = _union(covers[st.mover], st.geometry, src.shape)
+            dtype = st.tile[2]  # type: ignore[index]
+            vals[st.result] = _Batched(axis, _load_slice(src, sl, dtype), n,
                                            origin=(src, sl))
         elif st.kind == "store":
-            assert isinstance(op, TStoreOp)
             tile = get(st.args[0])
             if not isinstance(tile, _Batched):
                 raise _Abandon
             dst = inits[st.store]
-            axis, sl, n = _union(st.geometry, table[:, st.mover], np.shape(dst))
+            axis, sl, n = _union(covers[st.mover], st.geometry, np.shape(dst))
             if axis != tile.axis or n != tile.pieces:
                 raise _Abandon
             writes.append((st.store, sl, tile))
-            vals[id(st.result)] = None
+            vals[st.result] = None
         elif st.kind == "binary":
-            assert isinstance(op, BinaryTileOp)
             lhs, rhs = get(st.args[0]), get(st.args[1])
             if not (isinstance(lhs, _Batched) and isinstance(rhs, _Batched)) or (
                 lhs.axis != rhs.axis or lhs.array.shape != rhs.array.shape
             ):
                 raise _Abandon
-            rt = op.result.type
-            row = kernels.BINARY_ROWS[op.MNEMONIC]
+            rt = op.result_type
+            row = kernels.BINARY_ROWS[op.mnemonic]
             # valid=None: the whole batched rectangle, so no padding and all defined (D9).
             payload, _ = kernels.binary_tile(row, lhs.array, rhs.array, None,
-                                             op.pad.data.value, rt.dtype)  # type: ignore[union-attr]
-            vals[id(st.result)] = _Batched(lhs.axis, payload, lhs.pieces, fresh=True)
+                                             op.pad, rt.dtype)  # type: ignore[union-attr]
+            vals[st.result] = _Batched(lhs.axis, payload, lhs.pieces, fresh=True)
         else:
             info = st.cube
-            assert isinstance(op, CubeMatrixOp) and st.result is not None and info is not None
+            assert st.result is not None and info is not None
             c_arg = st.args[info.c_index] if info.c_index is not None else None
-            pending = vals.get(id(c_arg)) if c_arg is not None else None
-            if (isinstance(pending, _Chain) and pending.last is c_arg and info.c_one_use
+            pending = vals.get(c_arg) if c_arg is not None else None
+            if (isinstance(pending, _Chain) and pending.last == c_arg and info.c_one_use
                     and pending.links[-1].info.plain):
                 # C is the chain's value and only this op reads it: one more link
                 pending.links.append(
                     _Link(op, info, *_cube_operands(op, info, st.args, get, skip="c")))
                 pending.last = st.result
-                del vals[id(c_arg)]  # read by nothing else: the chain lives under one key
-                vals[id(st.result)] = pending
+                del vals[c_arg]  # read by nothing else: the chain lives under one key
+                vals[st.result] = pending
             elif (c_arg is not None and _sequential(plan.profile)
                   and info.result_one_use):  # may start a chain (ordered sums only)
                 c = get(c_arg)
                 if not isinstance(c, _Batched):
                     raise _Abandon
-                vals[id(st.result)] = _Chain(
+                vals[st.result] = _Chain(
                     c, [_Link(op, info, *_cube_operands(op, info, st.args, get, skip="c"))],
                     st.result)
             else:
                 tiles, scalars, pieces = _cube_operands(op, info, st.args, get)
-                vals[id(st.result)] = _cube_call(op, tiles, scalars, pieces, plan.profile, info)
+                vals[st.result] = _cube_call(op, tiles, scalars, pieces, plan.profile, info)
     for key, value in list(vals.items()):  # a chain nothing read still runs (its faults)
         if isinstance(value, _Chain):
             vals[key] = _run_chain(value, plan.profile)
@@ -423,7 +464,7 @@ def _plain(op: CubeMatrixOp) -> bool:
             and op.rmode.data is RoundingMode.DEFAULT)
 
 
-def _cube_operands(op: CubeMatrixOp, info: _Cube, args: list[SSAValue], get,
+def _cube_operands(op: _Facts, info: _Cube, args: list[int], get,
                    skip: str | None = None):
     """(tiles by role, scalars by role, pieces) of a CUBE op's batched execution; the role
     ``skip`` is not read."""
@@ -465,20 +506,20 @@ def _cube_operands(op: CubeMatrixOp, info: _Cube, args: list[SSAValue], get,
     return tiles, scalars, pieces
 
 
-def _cube_call(op: CubeMatrixOp, tiles: dict[str, Any], scalars: dict[str, int], pieces: int,
+def _cube_call(op: _Facts, tiles: dict[str, Any], scalars: dict[str, int], pieces: int,
                profile: str, info: _Cube) -> _Batched:
     arrays = {r: t.array if isinstance(t, _Batched) else t for r, t in tiles.items()}
     types: dict[str, Any] = dict(info.roles)
     c_t = types.get("c")
-    rt = op.results[0].type
+    rt = op.result_type
     assert isinstance(rt, TileType)
     with staged():  # an abandoned batch records nothing: the per-PE path records instead
         res = kernels.cube_matrix(
-            op.FUNCTION, arrays["a"], arrays["b"], c=arrays.get("c"), bias=arrays.get("bias"),
+            op.function, arrays["a"], arrays["b"], c=arrays.get("c"), bias=arrays.get("bias"),
             a_scale=arrays.get("a_scale"), b_scale=arrays.get("b_scale"),
             a_type=types["a"].dtype, b_type=types["b"].dtype,  # type: ignore[union-attr]
             c_type=c_t.dtype if isinstance(c_t, TileType) else None,
-            fpatr=op.fpatr_fields, rmode=op.rmode.data.value, sat=op.sat is not None,
+            fpatr=op.fpatr, rmode=op.rmode, sat=op.sat,
             quant=arrays.get("quant"), prelu=arrays.get("prelu"),
             quant_scalar=scalars.get("quant_scalar"),
             lrelu_scalar=scalars.get("lrelu_scalar"), profile=profile,
@@ -513,7 +554,7 @@ def _run_chain(chain: _Chain, profile: str) -> _Batched:
     then every term of every link in K order is one FMA chain); else op by op."""
     links = chain.links
     first = links[0]
-    same = all(lk.op.FUNCTION == first.op.FUNCTION and lk.pieces == first.pieces
+    same = all(lk.op.function == first.op.function and lk.pieces == first.pieces
                and set(lk.tiles) == set(first.tiles) and not lk.scalars
                and lk.info.dtypes == first.info.dtypes for lk in links)
     merged = None

@@ -44,6 +44,17 @@
 
 // -----
 
+// Two PEs (pe=1100) at column stride 16: the second PE's slice [49, 65) ends beyond the 64
+// columns (the first one's [33, 49) does not); at offset 32 both fit (tests/dialect/
+// test_mutants_verifiers.py)
+%gm = "test.op"() : () -> tensor<2x64xf32>
+%c0 = arith.constant 0 : index
+%c33 = arith.constant 33 : index
+%t = pto.tload %gm[%c0, %c33] {pe_stride = [0, 16]} : tensor<2x64xf32> -> !pto.tile<1x32xf32, valid=1x16, pe=1100>
+// CHECK: {{^}}'pto.tload' op [TileLegality] offset 1 = 33: the PE slice(s) [33, 65) lie outside the source's extent 64 (docs/dialect.md){{$}}
+
+// -----
+
 // row_stride counts tensor rows between tile rows: it is not negative
 %gm = "test.op"() : () -> tensor<4x4xf32>
 %i = "test.op"() : () -> index

@@ -80,3 +80,22 @@
 %x = "test.op"() : () -> tensor<4x8xf32>
 %r = pto.transpose %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x4xf32>
 // CHECK: {{^ *}}pto.transpose takes 1 operand type(s) and one result{{$}}
+
+// -----
+
+// A type that fits no operand / result constraint: at the op, naming the operand
+// (pto_dialect/upstream/xdsl_fixes.py; before, "i64 should be of base attribute tensor" alone)
+%x = "test.op"() : () -> tensor<4x8xf32>
+%r = pto.transpose %x : (i64) -> tensor<8x4xf32>
+// CHECK: {{^.*}}invalid_syntax.mlir:{{[0-9]+}}:20{{$}}
+// CHECK-NEXT: {{^}}%r = pto.transpose %x : (i64) -> tensor<8x4xf32>{{$}}
+// CHECK-NEXT: {{^}}                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^{{$}}
+// CHECK-NEXT: {{^ *}}pto.transpose operand 'source' type: i64 should be of base attribute tensor{{$}}
+
+// -----
+
+// A property repeated in the attribute dictionary (the word says rowsum)
+%x = "test.op"() : () -> tensor<4x6xf32>
+%s = pto.reduce rowsum %x {kind = "rowmax"} : (tensor<4x6xf32>) -> tensor<4x1xf32>
+// CHECK: {{^.*}}invalid_syntax.mlir:{{[0-9]+}}:17{{$}}
+// CHECK: {{^ *}}pto.reduce: 'kind' is a property written in the op's own syntax, not in its attribute dictionary{{$}}

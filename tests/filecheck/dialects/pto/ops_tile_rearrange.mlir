@@ -28,6 +28,9 @@
 %tfillpadzero = pto.tfillpad %f {mask = #pto.mask<1111>} : (!pto.tile<32x4xui8, valid=1x2>) -> !pto.tile<32x4xui8, valid=2x3>
 // CHECK-NEXT: %tfillpadzero = pto.tfillpad %f : (!pto.tile<32x4xui8, valid=1x2>) -> !pto.tile<32x4xui8, valid=2x3>
 // GENERIC: %tfillpadzero = "pto.tfillpad"(%f) <{pad = #pto.pad<null>, mask = #pto.mask<1111>, operandSegmentSizes = array<i32: 1, 0>}> : (!pto.tile<32x4xui8, valid=1x2>) -> !pto.tile<32x4xui8, valid=2x3>
+// TFILLPAD: the result as large as the source (every bound of TileOperandsLegal_TFILLPAD is >=)
+%tfillpadsame = pto.tfillpad %f : (!pto.tile<32x4xui8, valid=1x2>) -> !pto.tile<32x4xui8, valid=1x2>
+// CHECK-NEXT: %tfillpadsame = pto.tfillpad %f : (!pto.tile<32x4xui8, valid=1x2>) -> !pto.tile<32x4xui8, valid=1x2>
 %e = "test.op"() : () -> !pto.tile<32x4xui8, valid=3x4>
 // CHECK-NEXT: %e = "test.op"() : () -> !pto.tile<32x4xui8, valid=3x4>
 %textract = pto.textract %e, %w, %w : (!pto.tile<32x4xui8, valid=3x4>, i64, i64) -> !pto.tile<32x4xui8, valid=2x2>

@@ -1,0 +1,7 @@
+func.func @main(%x: tensor<4x6xf32>) -> tensor<4x1xf32> {
+  %0 = pto.reduce rowmax %x : (tensor<4x6xf32>) -> tensor<4x1xf32>
+  %1 = pto.reduce rowsum %x : (tensor<4x6xf32>) -> i64
+  // a comment after the op
+  %2 = pto.reduce rowmin %x : (tensor<4x6xf32>) -> tensor<4x1xf32>
+  func.return %2 : tensor<4x1xf32>
+}
