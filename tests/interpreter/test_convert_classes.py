@@ -9,6 +9,11 @@ wrapping. Each property sweeps a whole class, not one point:
   and a quarter either side, for every zero point of the destination (odd and even: the
   RNE fast path splits an odd zero point), every mode, Sat on and off, on a C-contiguous
   tile (the blocked fast path) and on a strided valid region.
+* Float -> integer TCVT into every integer type at every magnitude (the 64-bit wrap near
+  2^64 included), Sat on and off, every mode.
+* Integer -> float TCVT at the destination's ties, beyond 2^53 too (D20 on Python ints).
+* TDEQUANT of every S8 / U8 code at FP32's ends (subnormal multipliers up to 2^127), values,
+  +0 and flags.
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@
   TEXTRACT / TINSERT take offsets (0, 0), TMRGSORT merges ascending. Each row with
   parameters gives, without them, what it gives with explicit zeros, and TMRGSORT's
   default order is checked against Python's stable ``sorted`` of the concatenation.
+* TCI / TTRI against Python ints for every legal type (start wrapping at the width), and
+  the kernel API's legality: other types, empty valid shapes, TCI with more than one row.
+* THISTOGRAM with filters wider and taller than what it reads (column 0 only).
+* Integer expansion DIV by a zero broadcast: the fault names TileBroadcastPayloadNonzero.
+* TSCATTER's index faults name the first offending element (row-major).
 """
 
 from __future__ import annotations
