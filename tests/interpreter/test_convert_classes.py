@@ -224,3 +224,30 @@ def test_tdequant_every_code_at_the_ends_of_fp32(t, data, mode, m):
                                     rmode=mode)  # fmt: skip
             assert status.bits == dequant_ref(q, zp, scale, mode)[1], (q, zp, scale, mode)
 
+
+
+def test_signalling_nan_sources_convert_quietly_everywhere():
+    """A signalling NaN is a value: TCVT from every float carrier into every destination, in
+    every mode, with Sat on and off, emits no numpy warning (under ``-W error`` a BF16 or FP32
+    source into a narrow format raised RuntimeWarning from the float64 widening) and records
+    NV (``TileProfileConvert``)."""
+    import warnings
+
+    import ml_dtypes
+
+    from interpreter.kernels.status import NV, recording
+
+    sources = ((T.BF16, 0x7F81, ml_dtypes.bfloat16), (T.FP16, 0x7C01, np.float16),
+               (T.FP32, 0x7F800001, np.float32), (T.FP64, 0x7FF0000000000001, np.float64))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for src, word, dt in sources:
+            x = np.array([[word]], f"u{np.dtype(dt).itemsize}").view(dt)
+            for dst in T:
+                if dst is src or (dst is T.E8M0 and src is T.FP64):
+                    continue
+                for sat in (False, True):
+                    for mode in (0, 2, 5):
+                        with recording() as status:
+                            KERNELS["TCVT"](x, None, "null", src, dst, rmode=mode, sat=sat)
+                        assert status.bits & NV, (src, dst)
