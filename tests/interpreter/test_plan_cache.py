@@ -1,11 +1,15 @@
-"""Fast loading (issue 26): compiled plans kept with the cached module.
+"""Fast loading (issue 26): compiled plans kept beside the cached module.
 
-A program loaded from the module cache (:mod:`interpreter.ssa.module_cache`) brings the
-recipes of its compiled plans (:class:`interpreter.ssa.compiled.plan.PlanRecipe`) and their
-compiled code, so it runs without planning again. The cache must stay invisible except for
-speed: every outcome -- result bits, PTO faults (kind, op, message), run errors -- of a run
-from a cached plan equals that of a fresh run, at tile level and for blocks, with several
-functions and calls between them.
+A program run before brings the recipes of its compiled plans
+(:class:`interpreter.ssa.compiled.plan.PlanRecipe`, plain data in the entry's plans file) and
+their compiled code, so it runs without planning again -- and without loading its module
+while every step it takes runs from plain data (a batched loop). The cache must stay
+invisible except for speed: every outcome -- result bits, numeric status flags, PTO faults
+(kind, op, message), run and argument errors -- of a run from a kept plan equals that of a
+fresh run, at tile level and for blocks, with several functions and calls between them, from
+``interpreter.run`` and from ``pto-run`` (whose ``.npz`` reader and ``.npy`` folders are
+tested here too). The batched loop's vectorised slice finding is checked against an
+element-by-element reference (hypothesis).
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import io
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from xdsl.dialects.builtin import UnitAttr
 from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
@@ -446,3 +452,68 @@ def test_a_kept_mx_gemv_plan_runs_its_chain_without_the_module(cache, monkeypatc
             _no_module(m)
             assert outcome() == first
         assert first[0] == ref.tobytes()
+
+
+# -- the batched loop's covered slices, all movers at once ------------------------------------
+def _one_cover(geometry, offsets, shape):
+    """Reference: the covered slice of one mover, element by element in Python (piece (i, q)
+    of iteration i and PE q at offsets[i] + q * stride, pieces k = i * npe + q side by side
+    along one axis); None when not one contiguous slice inside ``shape``."""
+    vr, vc, s0, s1, npe = geometry
+    if npe == 0:
+        return None
+    origins = [(r + q * s0, c + q * s1) for r, c in offsets for q in range(npe)]
+    r0, c0 = origins[0]
+    n = len(origins)
+    if all(o == (r0, c0 + k * vc) for k, o in enumerate(origins)):
+        sl = (slice(r0, r0 + vr), slice(c0, c0 + n * vc))
+        axis = 1
+    elif all(o == (r0 + k * vr, c0) for k, o in enumerate(origins)):
+        sl = (slice(r0, r0 + n * vr), slice(c0, c0 + vc))
+        axis = 0
+    else:
+        return None
+    if r0 < 0 or c0 < 0 or sl[0].stop > shape[0] or sl[1].stop > shape[1]:
+        return None
+    return axis, sl, n
+
+
+@st.composite
+def _movers(draw):
+    iters = draw(st.integers(1, 5))
+    geometries, columns = [], []
+    for _ in range(draw(st.integers(1, 4))):
+        vr, vc, npe = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(0, 3))
+        s0, s1 = draw(st.sampled_from([(0, vc), (vr, 0), (0, 0), (vr, vc),
+                                       (draw(st.integers(-2, 3)), draw(st.integers(-2, 3)))]))
+        r0, c0 = draw(st.integers(-1, 4)), draw(st.integers(-1, 4))
+        dr, dc = draw(st.sampled_from([(0, npe * vc), (npe * vr, 0), (0, 0),
+                                       (draw(st.integers(-2, 4)), draw(st.integers(-2, 4)))]))
+        offs = [[r0 + i * dr, c0 + i * dc] for i in range(iters)]
+        for _ in range(draw(st.integers(0, 1))):  # a perturbed iteration
+            i, j = draw(st.integers(0, iters - 1)), draw(st.integers(0, 1))
+            offs[i][j] += draw(st.integers(-2, 2))
+        geometries.append((vr, vc, s0, s1, npe))
+        columns.append(offs)
+    shape = (draw(st.integers(1, 30)), draw(st.integers(1, 30)))
+    table = np.array([[columns[m][i] for m in range(len(columns))] for i in range(iters)],
+                     np.int64).reshape(iters, len(columns), 2)
+    return geometries, table, shape
+
+
+@settings(max_examples=150, deadline=None)
+@given(_movers())
+def test_every_movers_slice_at_once_is_each_movers_slice(movers):
+    """``batch._covers`` (one vectorised pass over every load and store) then ``_union``
+    give, per mover, the slice (or the abandon) of the element-by-element reference."""
+    from interpreter.ssa.compiled import batch
+
+    geometries, table, shape = movers
+    covers = batch._covers(np.array(geometries, np.int64).reshape(-1, 5), table)
+    for m, geometry in enumerate(geometries):
+        want = _one_cover(geometry, table[:, m].tolist(), shape)
+        try:
+            got = batch._union(covers[m], geometry, shape)
+        except batch._Abandon:
+            got = None
+        assert got == want, (geometry, table[:, m].tolist(), shape)
