@@ -62,10 +62,10 @@ KERNELS: dict[str, list[str]] = {
     "interpreter/kernels/accumulate.py": ["tests/interpreter/test_kernel_cube_fp32_ties.py", "tests/interpreter/test_kernel_cube.py", "tests/interpreter/test_kernel_numerics.py", "tests/interpreter/test_kernel_rescaled.py", "tests/interpreter/test_kernel_profiles.py", "tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_cube_pinning_evidence.py"],
     "interpreter/kernels/compare.py": ["tests/evidence/test_compare_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_compare.py", "tests/interpreter/test_kernel_api_faults.py", "tests/interpreter/test_valid_rect_classes.py"],
     "interpreter/kernels/convert.py": ["tests/evidence/test_convert_evidence.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_speedpaths.py", "tests/interpreter/test_kernel_fastpaths.py", "tests/conformance/test_avs_convert.py", "tests/interpreter/test_numeric_status.py", "tests/interpreter/test_postprocess_status.py", "tests/interpreter/test_mutants_seed31.py", "tests/interpreter/test_numeric_jit.py", "tests/interpreter/test_convert_classes.py", "tests/interpreter/test_valid_rect_classes.py", "tests/interpreter/test_status_classes.py"],
-    "interpreter/kernels/cube.py": ["tests/interpreter/test_kernel_cube_fp32_ties.py", "tests/interpreter/test_kernel_cube.py", "tests/evidence/test_cube_evidence.py", "tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_kernel_profiles.py", "tests/interpreter/test_postprocess_status.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_tile_model_cube.py", "tests/conformance/test_avs_block_exec.py"],
+    "interpreter/kernels/cube.py": ["tests/interpreter/test_kernel_integer_wrap.py", "tests/interpreter/test_kernel_cube_fp32_ties.py", "tests/interpreter/test_kernel_cube.py", "tests/evidence/test_cube_evidence.py", "tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_kernel_profiles.py", "tests/interpreter/test_postprocess_status.py", "tests/interpreter/test_kernel_legality.py", "tests/conformance/test_avs_tile_model_cube.py", "tests/conformance/test_avs_block_exec.py"],
     "interpreter/kernels/elementwise.py": ["tests/interpreter/test_kernel_binary_edges.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_legality.py", "tests/interpreter/test_kernel_trem.py", "tests/conformance/test_avs_tile.py", "tests/conformance/test_avs_elementwise.py", "tests/interpreter/test_kernel_api_faults.py", "tests/evidence/test_binary_evidence.py", "tests/interpreter/test_kernel_numerics.py", "tests/interpreter/test_valid_rect_classes.py", "tests/interpreter/test_elementwise_classes.py"],
     "interpreter/kernels/move.py": ["tests/evidence/test_sort_move_evidence.py"],
-    "interpreter/kernels/mx.py": ["tests/interpreter/test_kernel_mx.py", "tests/interpreter/test_mx_quantize.py", "tests/interpreter/test_kernel_rescaled.py", "tests/interpreter/test_kernel_profiles.py", "tests/interpreter/test_kernel_tgemv.py", "tests/conformance/test_avs_datatypes.py", "tests/interpreter/test_kernel_numerics.py", "tests/interpreter/test_kernel_cube.py"],
+    "interpreter/kernels/mx.py": ["tests/interpreter/test_kernel_integer_wrap.py", "tests/interpreter/test_kernel_mx.py", "tests/interpreter/test_mx_quantize.py", "tests/interpreter/test_kernel_rescaled.py", "tests/interpreter/test_kernel_profiles.py", "tests/interpreter/test_kernel_tgemv.py", "tests/conformance/test_avs_datatypes.py", "tests/interpreter/test_kernel_numerics.py", "tests/interpreter/test_kernel_cube.py"],
     "interpreter/kernels/nanfix.py": ["tests/interpreter/test_kernel_unary_blocks.py", "tests/interpreter/test_kernel_unary_edges.py", "tests/evidence/test_reduction_nan_evidence.py", "tests/evidence/test_elementwise_evidence.py", "tests/interpreter/test_kernel_binary.py", "tests/evidence/test_binary_evidence.py"],
     "interpreter/kernels/padding.py": ["tests/interpreter/test_kernel_trem.py", "tests/interpreter/test_kernel_binary.py", "tests/interpreter/test_kernel_api_faults.py", "tests/interpreter/test_valid_rect_classes.py"],
     "interpreter/kernels/postprocess.py": ["tests/interpreter/test_postprocess_offset_bounds.py", "tests/interpreter/test_kernel_tgemv.py", "tests/interpreter/test_postprocess_status.py", "tests/interpreter/test_kernel_values.py", "tests/interpreter/test_kernel_cube.py", "tests/interpreter/test_kernel_numerics.py", "tests/conformance/test_avs_tile_model_cube.py", "tests/conformance/test_avs_datatypes.py", "tests/interpreter/test_core_blocks.py"],
@@ -84,8 +84,8 @@ VERIFIERS: dict[str, list[str]] = {
     "pto_dialect/compare_ops.py": [LIT + "invalid_compare.mlir", LIT + "ops_compare.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_compare.py", "tests/dialect/test_doc_examples.py"],
     "pto_dialect/convert_ops.py": [LIT + "invalid_convert.mlir", LIT + "ops_convert.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_convert.py", "tests/dialect/test_doc_examples.py"],
     "pto_dialect/data_movement.py": [LIT + "invalid_data_movement.mlir", LIT + "ops_data_movement.mlir", "tests/interpreter/test_mutants_seed31.py", "tests/dialect/test_doc_examples.py", "tests/dialect/test_mutants_verifiers.py"],
-    "pto_dialect/elementwise_ops.py": [LIT + "invalid_elementwise.mlir", LIT + "ops_elementwise.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_elementwise.py", "tests/interpreter/test_mutants_seed31.py", "tests/dialect/test_doc_examples.py"],
-    "pto_dialect/tile_local.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py", "tests/dialect/test_doc_examples.py"],
+    "pto_dialect/elementwise_ops.py": [LIT + "invalid_elementwise.mlir", LIT + "ops_elementwise.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_elementwise.py", "tests/interpreter/test_mutants_seed31.py", "tests/dialect/test_doc_examples.py", "tests/dialect/test_mutants_verifiers.py"],
+    "pto_dialect/tile_local.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py", "tests/dialect/test_doc_examples.py", "tests/dialect/test_mutants_verifiers.py"],
     "pto_dialect/tile_local_base.py": [LIT + "invalid_tile_local.mlir", LIT + "ops_tile_local.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_tile_local.py", "tests/conformance/test_avs_rearrange.py", "tests/dialect/test_doc_examples.py"],
     "pto_dialect/tile_rearrange.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir", LIT + "invalid_tile_rearrange.mlir", LIT + "ops_tile_rearrange.mlir", LIT + "invalid_tile_img2col.mlir", LIT + "ops_tile_img2col.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py", "tests/conformance/test_avs_rearrange.py", "tests/conformance/test_avs_img2col.py", "tests/dialect/test_doc_examples.py", "tests/dialect/test_mutants_verifiers.py"],
     "pto_dialect/tile_move.py": [LIT + "invalid_sort_move.mlir", LIT + "ops_sort_move.mlir", "tests/evidence/test_completeness.py", "tests/conformance/test_avs_sort_move.py", "tests/dialect/test_doc_examples.py"],
@@ -96,9 +96,9 @@ LOWLIT = "tests/filecheck/lowering/"
 _LOWERING_COMMON = ["tests/passes/test_lowering_differential.py", "tests/passes/test_family_lowering_differential.py", "tests/passes/test_normalise_lowering.py", "tests/passes/test_convert_linalg_to_pto.py", "tests/passes/test_fusion_index.py"]
 LOWERING: dict[str, list[str]] = {
     "passes/lowering/elementwise.py": [LOWLIT + "elementwise_rows.mlir", LOWLIT + "elementwise_kept.mlir", LOWLIT + "fusion.mlir", "tests/passes/test_elementwise_lowering.py", "tests/passes/test_mutants_lowering.py", "tests/passes/test_approximate_lowering.py", "tests/passes/test_dense_constants_lowering.py", *_LOWERING_COMMON],
-    "passes/lowering/compare_select.py": [LOWLIT + "compare_select_rows.mlir", "tests/passes/test_compare_select_lowering.py", "tests/passes/test_cmpsel_lowering.py", *_LOWERING_COMMON],
-    "passes/lowering/conversion.py": [LOWLIT + "conversion_rows.mlir", LOWLIT + "conversion_kept.mlir", "tests/passes/test_conversion_lowering.py", *_LOWERING_COMMON],
-    "passes/lowering/reductions.py": [LOWLIT + "reductions_and_epilogues.mlir", LOWLIT + "column_gather.mlir", "tests/passes/test_reductions_lowering.py", *_LOWERING_COMMON],
+    "passes/lowering/compare_select.py": [LOWLIT + "compare_select_rows.mlir", "tests/passes/test_compare_select_lowering.py", "tests/passes/test_cmpsel_lowering.py", "tests/passes/test_mutants_lowering.py", *_LOWERING_COMMON],
+    "passes/lowering/conversion.py": [LOWLIT + "conversion_rows.mlir", LOWLIT + "conversion_kept.mlir", "tests/passes/test_conversion_lowering.py", "tests/passes/test_mutants_lowering.py", *_LOWERING_COMMON],
+    "passes/lowering/reductions.py": [LOWLIT + "reductions_and_epilogues.mlir", LOWLIT + "column_gather.mlir", "tests/passes/test_reductions_lowering.py", "tests/passes/test_mutants_lowering.py", *_LOWERING_COMMON],
 }  # fmt: skip
 GROUPS = {"kernels": KERNELS, "verifiers": VERIFIERS, "lowering": LOWERING}
 
@@ -407,15 +407,112 @@ def select_tests(m: Mutant, span: tuple[int, int, bool], trace: Trace) -> list[s
     return sorted(chosen, key=lambda t: trace.tests[t][0])
 
 
-def _equivalent() -> dict[str, str]:
-    """``path:line kind what`` -> why the mutant is equivalent (scripts/mutation_equivalent.txt)."""
-    out = {}
+def _line_hash(text: str) -> str:
+    """8 hex digits of a source line's stripped text: anchors an equivalent entry to its line's
+    content, so the entry follows the line when code above it moves."""
+    return hashlib.sha1(text.strip().encode()).hexdigest()[:8]
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    """One entry of scripts/mutation_equivalent.txt: ``path:line kind what @hash -- why``
+    (``@hash``: :func:`_line_hash` of the mutated line)."""
+
+    ident: str
+    digest: str | None
+    why: str
+
+    @property
+    def anchor(self) -> tuple[str, str, str] | None:
+        """(path, ``kind what``, line hash): the entry's key without its line number."""
+        if self.digest is None:
+            return None
+        path_line, desc = self.ident.split(" ", 1)
+        return path_line.rsplit(":", 1)[0], desc, self.digest
+
+
+def _read_equivalent() -> list[Equivalent]:
+    out = []
     if EQUIVALENT.exists():
         for line in EQUIVALENT.read_text().splitlines():
             if line.strip() and not line.startswith("#") and " -- " in line:
                 key, why = line.split(" -- ", 1)
-                out[key.strip()] = why.strip()
+                key, digest = key.strip(), None
+                if " @" in key:
+                    key, digest = key.rsplit(" @", 1)
+                out.append(Equivalent(key, digest, why.strip()))
     return out
+
+
+class EquivalentTable:
+    """The equivalent mutants: a site matches an entry with its ``path:line kind what`` and its
+    line's content (``@hash``), or, when the line moved, the one entry with the same path, kind,
+    what and content (a line whose text occurs twice in its module matches by number only)."""
+
+    def __init__(self, entries: list[Equivalent]):
+        self.entries = entries
+        self.by_ident = {e.ident: e for e in entries}
+        count: dict[tuple[str, str, str], int] = {}
+        for e in entries:
+            if e.anchor is not None:
+                count[e.anchor] = count.get(e.anchor, 0) + 1
+        self.by_anchor = {e.anchor: e for e in entries if e.anchor is not None and count[e.anchor] == 1}
+
+    def entry(self, m: Mutant, line_text: str, unique_line: bool = True) -> Equivalent | None:
+        digest = _line_hash(line_text)
+        e = self.by_ident.get(m.ident())
+        if e is not None and e.digest in (None, digest):
+            return e
+        if not unique_line:
+            return None
+        base_what = m.what
+        return self.by_anchor.get((m.path, f"{m.kind} {base_what}", digest))
+
+    def why(self, m: Mutant, line_text: str, unique_line: bool = True) -> str | None:
+        e = self.entry(m, line_text, unique_line)
+        return None if e is None else e.why
+
+
+def _module_lines(path: str, base: Path = ROOT) -> tuple[list[str], set[str]]:
+    """The module's lines and the stripped texts that occur on more than one line."""
+    lines = (base / path).read_text().splitlines()
+    seen: dict[str, int] = {}
+    for ln in lines:
+        seen[ln.strip()] = seen.get(ln.strip(), 0) + 1
+    return lines, {t for t, n in seen.items() if n > 1}
+
+
+def check_equivalent(modules: list[str], rekey: bool) -> int:
+    """Print the entries that name no site of ``modules`` (stale: the line changed or went);
+    with ``rekey``, write every matched entry back with its current line number and hash."""
+    table = EquivalentTable(_read_equivalent())
+    matched: dict[int, str] = {}
+    for p in modules:
+        lines, repeated = _module_lines(p)
+        for m in sites(p):
+            text = lines[m.line - 1]
+            e = table.entry(m, text, text.strip() not in repeated)
+            if e is not None:
+                matched[id(e)] = f"{m.ident()} @{_line_hash(text)}"
+    stale = [e for e in table.entries if e.ident.split(":")[0] in modules and id(e) not in matched]
+    for e in stale:
+        print(f"stale: {e.ident}")
+    print(f"{len(stale)} stale equivalent entries")
+    if rekey:
+        out = []
+        by_id = {id(e): e for e in table.entries}
+        new_key = {(e.ident, e.digest, e.why): matched[i] for i, e in by_id.items() if i in matched}
+        for line in EQUIVALENT.read_text().splitlines():
+            if line.strip() and not line.startswith("#") and " -- " in line:
+                key, why = line.split(" -- ", 1)
+                key, digest = key.strip(), None
+                if " @" in key:
+                    key, digest = key.rsplit(" @", 1)
+                line = f"{new_key.get((key, digest, why.strip()), key + ('' if digest is None else ' @' + digest))} -- {why.strip()}"
+            out.append(line)
+        EQUIVALENT.write_text("\n".join(out) + "\n")
+        print(f"re-keyed {len(matched)} entries")
+    return 1 if stale else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -430,6 +527,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check-equivalent", action="store_true", help="list the entries of "
                     "scripts/mutation_equivalent.txt that name no site of the modules (stale: "
                     "the code moved or changed; re-key or drop them) and exit")
+    ap.add_argument("--rekey", action="store_true", help="write every entry of "
+                    "scripts/mutation_equivalent.txt that still names a site back with that "
+                    "site's current line number and line hash (after code moved), list the "
+                    "stale ones and exit")
     ap.add_argument("--output", type=Path, default=SURVIVORS)
     ap.add_argument("--rerun", type=Path, help="run exactly the mutants listed in this "
                     "survivors file (after adding tests: are they killed now?)")
@@ -446,13 +547,8 @@ def main(argv: list[str] | None = None) -> int:
     modules = {p: (g, tests) for g, table in groups.items() for p, tests in table.items()}
     if args.module:
         modules = {p: modules[p] for p in args.module}
-    if args.check_equivalent:
-        idents = {m.ident() for p in modules for m in sites(p)}
-        stale = [k for k in _equivalent() if k.split(":")[0] in modules and k not in idents]
-        for k in stale:
-            print(f"stale: {k}")
-        print(f"{len(stale)} stale equivalent entries")
-        return 1 if stale else 0
+    if args.check_equivalent or args.rekey:
+        return check_equivalent(list(modules), args.rekey)
     if args.list:
         for p in modules:
             kinds: dict[str, int] = {}
@@ -478,7 +574,8 @@ def main(argv: list[str] | None = None) -> int:
             wanted = {ln.split("  | ")[0] for ln in args.rerun.read_text().splitlines()
                       if ln.strip() and not ln.startswith("#")}  # fmt: skip
             chosen = [m for m in all_sites if m.ident() in wanted]
-        equivalent = _equivalent()
+        table = EquivalentTable(_read_equivalent())
+        repeated = {p: _module_lines(p, copy)[1] for p in modules}
         results: list[tuple[Mutant, str, float]] = []
         lines_of: dict[Mutant, str] = {}
         traces: dict[str, Trace | None] = {}
@@ -513,6 +610,8 @@ def main(argv: list[str] | None = None) -> int:
             results.append((m, "pass" if verdict == "uncovered" else verdict, secs))
             word = {"pass": "SURVIVED", "fail": "killed  ", "timeout": "TIMEOUT ", "uncovered": "SURVIVED (no test runs it)"}[verdict]
             print(f"[{n}/{len(chosen)}] {word} {secs:6.1f}s {m.ident()}", flush=True)
+    equivalent = {m: w for m, _, _ in results
+                  if (w := table.why(m, lines_of[m], lines_of[m] not in repeated[m.path]))}
     if args.rerun is not None:
         alive = [m for m, v, _ in results if v != "fail"]
         print(f"rerun: {len(results)} mutants, {len(alive)} not killed (alive or timed out)")
@@ -530,7 +629,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         alive = [m for m, v in mine if v == "pass"]
         slow = [m for m, v in mine if v == "timeout"]
-        real = [m for m in alive if m.ident() not in equivalent]
+        real = [m for m in alive if m not in equivalent]
         decided = len(mine) - len(slow)
         rate = 100 * len(real) / decided if decided else 0.0
         summary = (f"{g}: {len(mine)} mutants, {len(alive)} survived ({len(alive) - len(real)} "
@@ -540,14 +639,14 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"# {summary}")
         for p in dict.fromkeys(m.path for m, _ in mine):
             n_p = [(m, v) for m, v in mine if m.path == p]
-            alive_p = [m for m, v in n_p if v == "pass" and m.ident() not in equivalent]
-            eq_p = sum(v == "pass" and m.ident() in equivalent for m, v in n_p)
+            alive_p = [m for m, v in n_p if v == "pass" and m not in equivalent]
+            eq_p = sum(v == "pass" and m in equivalent for m, v in n_p)
             per = (f"  {p}: {len(n_p)} mutants, {len(n_p) - len(alive_p) - eq_p - sum(v == 'timeout' for _, v in n_p)} "
                    f"killed, {eq_p} equivalent, {len(alive_p)} alive")  # fmt: skip
             print(per)
             lines.append(f"#{per}")
         for m in alive:
-            why = equivalent.get(m.ident()) or ("no mapped test executes the line" if m in uncovered else None)
+            why = equivalent.get(m) or ("no mapped test executes the line" if m in uncovered else None)
             lines.append(f"{m.ident()}  | {lines_of[m]}" + (f" -- {why}" if why else ""))
         for m in slow:
             lines.append(f"{m.ident()}  | {lines_of[m]} -- timed out: undecided")

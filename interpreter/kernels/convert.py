@@ -128,7 +128,8 @@ def source_values(x: np.ndarray, t: TileDataType, op: str = "TCVT") -> np.ndarra
             raise _fault(f"source: {t.asm} element with nonzero high carrier bits", op)
     if t in (T.HIF8, T.E1M2X2, T.HIF4X2):
         return mx.value_lut(t)[x.view(np.uint8)]
-    return x.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # a signalling NaN is a value (it converts to NaN)
+        return x.astype(np.float64)
 
 
 def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -23,6 +23,7 @@ import numpy as np
 from interpreter.kernels.storage import all_defined as shared_all_defined
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import FaultKind, PTOFault
+from pto_dialect.geometry import valid_shape_error
 
 T = TileDataType
 PAD_VALUES = ("zero", "max", "min", "null")
@@ -96,10 +97,8 @@ def pad_tile(
         raise PTOFault(FaultKind.TILE_LEGALITY, f"a tile payload is 2-D, got {payload.shape}")
     vr, vc = valid
     rows, cols = payload.shape
-    if not (0 <= vr <= rows and 0 <= vc <= cols):
-        raise PTOFault(
-            FaultKind.TILE_LEGALITY, f"valid shape {vr}x{vc} exceeds the physical {rows}x{cols}"
-        )
+    if why := valid_shape_error((vr, vc), (rows, cols)):  # nonempty, within (PTO-SPEC 2, D14)
+        raise PTOFault(FaultKind.TILE_LEGALITY, why)
     out = payload.copy()
     defined = np.zeros((rows, cols), dtype=bool)
     defined[:vr, :vc] = True

@@ -182,14 +182,14 @@ def emit_round(plan, o: Operation, xs: list) -> object:
 # cf.assert: the check as an integer zero divisor (a TileLegality fault, PTO-SPEC 5)
 # ======================================================================================
 
-# cmpf predicate -> (TCMP mode, value where the mode holds, where it does not), or a pair of
-# such for the predicates that need two compares (one: lt or gt; ueq: neither).
-_CMPF_CHECKS: dict[str, tuple[tuple[str, int, int], ...]] = {
-    "oeq": (("eq", 1, 0),), "ogt": (("gt", 1, 0),), "oge": (("ge", 1, 0),),
-    "olt": (("lt", 1, 0),), "ole": (("le", 1, 0),), "une": (("ne", 1, 0),),
-    "ugt": (("le", 0, 1),), "uge": (("lt", 0, 1),), "ult": (("ge", 0, 1),),
-    "ule": (("gt", 0, 1),), "one": (("lt", 1, 1), ("gt", 1, 0)),
-    "ueq": (("lt", 0, 0), ("gt", 0, 1)),
+# cmpf predicate -> (TCMP mode, whether the check passes where the mode holds, where it does
+# not), or a pair of such for the predicates that need two compares (one: lt or gt; ueq: neither).
+_CMPF_CHECKS: dict[str, tuple[tuple[str, bool, bool], ...]] = {
+    "oeq": (("eq", True, False),), "ogt": (("gt", True, False),), "oge": (("ge", True, False),),
+    "olt": (("lt", True, False),), "ole": (("le", True, False),), "une": (("ne", True, False),),
+    "ugt": (("le", False, True),), "uge": (("lt", False, True),), "ult": (("ge", False, True),),
+    "ule": (("gt", False, True),), "one": (("lt", True, True), ("gt", True, False)),
+    "ueq": (("lt", False, False), ("gt", False, True)),
 }
 
 
@@ -221,7 +221,7 @@ def emit_assert(plan, o: Operation) -> Callable[[SSAValue], SSAValue]:
     it = IntegerType(SAME_WIDTH_INT[str(ft)])
     one = plan(arith.ConstantOp(IntegerAttr(1, i64))).results[0]
     zero = plan(arith.ConstantOp(IntegerAttr(0, i64))).results[0]
-    word = {1: one, 0: zero}
+    word = {True: one, False: zero}
     ones = plan(MapOp("expands", plan.empty(it), [one], _S)).results[0]
     ok: SSAValue | None = None
     for mode, t_val, f_val in reversed(_CMPF_CHECKS[pred]):

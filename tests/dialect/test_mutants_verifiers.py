@@ -11,9 +11,10 @@ from xdsl.dialects.test import TestOp as DefOp
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
-from interpreter.ssa.runner import build_context, run
+from interpreter.ssa.runner import RunError, build_context, run
 from pto_dialect.data_movement import TLoadOp, TStoreOp
 from pto_dialect.datatypes import TileDataType
+from pto_dialect.dialect import PTO
 from pto_dialect.tile_rearrange import HISTOGRAM_FILTER_ROWS
 
 
@@ -125,3 +126,82 @@ def test_histogram_filter_rows_both_sides(key):
         module = Parser(build_context(), _histogram(src, rows, byte_id, need - 1)).parse_module()
         with pytest.raises(VerifyException, match=f"lacks the {need} x 1 elements read at column 0"):
             module.verify()
+
+
+_TSORT_BLOCK = """func.func @f(%s: !pto.tile<8x4xf32, valid=1x4>, %w: i64, %n: i64) -> (!pto.tile<8x4xf32, valid=1x4>, !pto.tile<8x4xui32, valid=1x4>) {
+  %d, %i = pto.block (%s, %w, %n) {
+    pto.b.start TSORT, FP32
+    LB0
+    pto.b.iot <src0 = "t#1", last = 0, size_code = "128B", pe_mode = "1111", dst_hand = t>
+    pto.b.iot <last = 1, size_code = "128B", pe_mode = "1111", dst_hand = t>
+    pto.b.ior <src0 = a0, src1 = zero, src2 = zero, dst = zero>
+    pto.b.stop
+  } : (!pto.tile<8x4xf32, valid=1x4>, i64, i64) -> (!pto.tile<8x4xf32, valid=1x4>, !pto.tile<8x4xui32, valid=1x4>)
+  func.return %d, %i : !pto.tile<8x4xf32, valid=1x4>, !pto.tile<8x4xui32, valid=1x4>
+}
+"""
+
+
+def test_linked_tsort_block_takes_its_sort_width_as_an_immediate():
+    """A TSORT block's LB0 (the sort width) from a GPR is known only at run time: refused
+    with a TileLegality reason; as an immediate the block runs. Seed 4305:
+    ``tile_rearrange.py:502 raise deleted`` (TSort.from_block)."""
+    src = np.array([[2, 1, 2, 0]], np.float32)
+    good = (_TSORT_BLOCK.replace("LB0", "pto.b.dimi <lb = 0, imm = 4>").replace(", %n: i64", "")
+            .replace(", %n)", ")").replace("i64, i64) ->", "i64) ->"))  # fmt: skip
+    values, indices = run(good, "f", src, 0)
+    assert values[0].tolist() == [[0, 1, 2, 2]] and indices[0].tolist() == [[3, 1, 0, 2]]
+    bad = _TSORT_BLOCK.replace("LB0", "pto.b.dim <lb = 0, reg = a1, imm = 0>")
+    with pytest.raises(RunError, match="TSORT's sort width \\(LB0\\) read from a GPR is known only at run time"):
+        run(bad, "f", src, 0, 4)
+
+
+def test_signless_tensor_moves_to_a_signed_tile_of_its_width():
+    """i32 <-> si32 / ui32 tiles verify (the lit case i16 -> si32 does not). Seed 4305:
+    ``data_movement.py:90 cmp Eq->NotEq`` (the width comparison)."""
+    for tile in ("!pto.tile<8x16xsi32, valid=4x16>", "!pto.tile<8x16xui32, valid=4x16>"):
+        text = (
+            '%gm = "test.op"() : () -> tensor<8x16xi32>\n%i = "test.op"() : () -> index\n'
+            f"%t = pto.tload %gm[%i, %i] : tensor<8x16xi32> -> {tile}\n"
+            f"%r = pto.tstore %t, %gm[%i, %i] : {tile} -> tensor<8x16xi32>\n"
+        )
+        Parser(build_context(), text).parse_module().verify()
+
+
+def test_elementwise_builders_default_to_the_tile_operands_type():
+    """Built without a result type, a TEPL elementwise op's result has its first (tile)
+    operand's type, also when a scalar operand follows. Seed 4305:
+    ``elementwise_ops.py:73 const 0->1`` (``operands[0].type``)."""
+    text = '%a = "test.op"() : () -> !pto.tile<8x16xsi32>\n%s = "test.op"() : () -> i64\n'
+    module = Parser(build_context(), text).parse_module()
+    a, s = (op.results[0] for op in module.ops)
+    by_name = {op.name: op for op in PTO.operations}
+    for name, operands in (("pto.tadds", [a, s]), ("pto.tshls", [a, s]), ("pto.tabs", [a])):
+        op = by_name[name](operands)
+        assert op.result.type == a.type, name
+        op.verify()
+
+
+def test_tconcat_rows_follow_the_left_sources_valid_rows():
+    """TCONCAT's right source and result have the left source's valid rows, whatever its
+    columns: a 2x1 left verifies with a 2x1 right (result 2x2), a 1x1 right does not. Seed
+    4307: ``tile_local.py:396 const 0->1#2`` (every example had a square left source)."""
+    def text(right: str, result: str) -> str:
+        left = "!pto.tile<64x2xui8, valid=2x1>"
+        return (f'%l = "test.op"() : () -> {left}\n%r = "test.op"() : () -> {right}\n'
+                f"%d = pto.tconcat %l, %r : ({left}, {right}) -> {result}\n")
+
+    Parser(build_context(), text("!pto.tile<64x2xui8, valid=2x1>", "!pto.tile<64x2xui8, valid=2x2>")).parse_module().verify()
+    bad = Parser(build_context(), text("!pto.tile<64x2xui8, valid=1x1>", "!pto.tile<64x2xui8, valid=2x2>")).parse_module()
+    with pytest.raises(VerifyException, match="right: valid rows 1"):
+        bad.verify()
+
+
+def test_gather_dtypes_read_the_element_types():
+    """pto.gather's table / index tile data types (the lowering and the interpreter read
+    them). Seed 4307: ``tensor_local.py:352 cmp IsNot->Is`` (the index's assert)."""
+    op = _parse_one(
+        '%tab = "test.op"() : () -> tensor<6x8xf32>\n%idx = "test.op"() : () -> tensor<4x8xi64>\n'
+        "%g = pto.gather %tab, %idx : (tensor<6x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>\n"
+    )
+    assert (op.dtype, op.index_dtype) == (TileDataType.FP32, TileDataType.S64)

@@ -9,6 +9,11 @@ wrapping. Each property sweeps a whole class, not one point:
   and a quarter either side, for every zero point of the destination (odd and even: the
   RNE fast path splits an odd zero point), every mode, Sat on and off, on a C-contiguous
   tile (the blocked fast path) and on a strided valid region.
+* Float -> integer TCVT into every integer type at every magnitude (the 64-bit wrap near
+  2^64 included), Sat on and off, every mode.
+* Integer -> float TCVT at the destination's ties, beyond 2^53 too (D20 on Python ints).
+* TDEQUANT of every S8 / U8 code at FP32's ends (subnormal multipliers up to 2^127), values,
+  +0 and flags.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_status_classes import FMT, ref_convert
 
 from interpreter.kernels import KERNELS
 from interpreter.kernels.convert import tquant_tile
@@ -150,8 +156,6 @@ def test_integer_to_float_ties_in_every_mode(src, dst, mode, sat, seed):
     and the powers of two around them, for significands just past the destination's
     precision and beyond 2^53 (where the kernel's exact float64 pair carries the error),
     against D20 on Python ints (``test_status_classes.ref_convert``)."""
-    from test_status_classes import FMT, ref_convert
-
     rng = np.random.default_rng(seed)
     lo, hi = INT_BOUNDS[src]
     mbits = FMT[dst][0]
@@ -171,3 +175,79 @@ def test_integer_to_float_ties_in_every_mode(src, dst, mode, sat, seed):
         want, _ = ref_convert(v, False, dst, mode, sat)
         g = "nan" if math.isnan(g) else (g if math.isinf(g) else Fraction(float(g)))
         assert g == want, (v, src, dst, mode, sat, g, want)
+
+
+# ---- TDEQUANT: every code, scales at FP32's ends -------------------------------------------------
+def dequant_ref(q: int, zp: int, scale: float, mode: str):
+    """``TileProfileDequantize`` / ``ReferenceFP32FiniteEncoding``: the exact (q - zp) x scale
+    rounded once to FP32 (subnormal grid 2^-149); beyond the largest finite value +-inf in
+    every mode (OF|NX); an exact zero is +0. Returns (value, flags)."""
+    from interpreter.kernels.status import NX, OF, UF
+
+    v = (q - zp) * Fraction(scale)
+    if v == 0:
+        return Fraction(0), 0
+    a = abs(v)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    e -= Fraction(2) ** e > a
+    step = Fraction(2) ** (max(e, -126) - 23)
+    r = round_int(v / step, mode) * step
+    if abs(r) > (2 - Fraction(1, 2**23)) * 2**127:
+        return math.copysign(math.inf, v), OF | NX
+    return r, 0 if r == v else NX | (UF if a < Fraction(2) ** -126 else 0)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(t=st.sampled_from([T.S8, T.U8]), data=st.data(), mode=st.sampled_from(MODES),
+       m=st.sampled_from([1 << 23, (1 << 24) - 1, 3 << 22]) | st.integers(1 << 23, (1 << 24) - 1))
+def test_tdequant_every_code_at_the_ends_of_fp32(t, data, mode, m):
+    """Every code of S8 / U8 with a random zero point, a multiplier of a 24-bit significand
+    (1, all ones, 1.5 or random) at exponents from the smallest subnormal to FP32's top."""
+    from interpreter.kernels.status import recording
+
+    lo, hi = BOUNDS[t]
+    zp = data.draw(st.integers(lo, hi), "zp")
+    codes = np.arange(lo, hi + 1).astype(np.int8 if t is T.S8 else np.uint8).reshape(1, -1)
+    for e in (-149, -140, -133, -126, -125, -3, 0, 20, 119, 120, 121, 126, 127):
+        scale = float(np.float32(math.ldexp(m, e - 23)))  # a 24-bit significand at 2^e
+        if scale == 0:
+            continue
+        got, _ = KERNELS["TDEQUANT"](codes, _word(scale), zp, None, t, rmode=mode)
+        for q, g in zip(codes.reshape(-1).tolist(), got.reshape(-1).astype(np.float64)):
+            want, _ = dequant_ref(q, zp, scale, mode)
+            assert (g if math.isinf(g) else Fraction(float(g))) == want, (q, zp, scale, mode)
+            if g == 0:  # an exact zero is +0
+                assert math.copysign(1, float(got.reshape(-1)[q - lo])) == 1.0
+        for q in data.draw(st.lists(st.integers(lo, hi), min_size=2, max_size=4), "flag codes"):
+            with recording() as status:
+                KERNELS["TDEQUANT"](np.array([[q]], codes.dtype), _word(scale), zp, None, t,
+                                    rmode=mode)  # fmt: skip
+            assert status.bits == dequant_ref(q, zp, scale, mode)[1], (q, zp, scale, mode)
+
+
+
+def test_signalling_nan_sources_convert_quietly_everywhere():
+    """A signalling NaN is a value: TCVT from every float carrier into every destination, in
+    every mode, with Sat on and off, emits no numpy warning (under ``-W error`` a BF16 or FP32
+    source into a narrow format raised RuntimeWarning from the float64 widening) and records
+    NV (``TileProfileConvert``)."""
+    import warnings
+
+    import ml_dtypes
+
+    from interpreter.kernels.status import NV, recording
+
+    sources = ((T.BF16, 0x7F81, ml_dtypes.bfloat16), (T.FP16, 0x7C01, np.float16),
+               (T.FP32, 0x7F800001, np.float32), (T.FP64, 0x7FF0000000000001, np.float64))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for src, word, dt in sources:
+            x = np.array([[word]], f"u{np.dtype(dt).itemsize}").view(dt)
+            for dst in T:
+                if dst is src or (dst is T.E8M0 and src is T.FP64):
+                    continue
+                for sat in (False, True):
+                    for mode in (0, 2, 5):
+                        with recording() as status:
+                            KERNELS["TCVT"](x, None, "null", src, dst, rmode=mode, sat=sat)
+                        assert status.bits & NV, (src, dst)

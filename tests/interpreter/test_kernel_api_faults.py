@@ -60,8 +60,10 @@ BAD_CALLS = {
     "pad code 4": (lambda: parse_pad(4), "unknown PadValue 4"),
     "pad code -1": (lambda: parse_pad(-1), "unknown PadValue -1"),
     "pad rank": (lambda: pad_tile(X.reshape(-1), (1, 4), "zero", T.FP32), "a tile payload is 2-D, got (8,)"),
-    "pad valid rows": (lambda: pad_tile(X, (3, 4), "zero", T.FP32), "valid shape 3x4 exceeds the physical 2x4"),
-    "pad valid cols": (lambda: pad_tile(X, (2, 5), "zero", T.FP32), "valid shape 2x5 exceeds the physical 2x4"),
+    "pad valid rows": (lambda: pad_tile(X, (3, 4), "zero", T.FP32), "valid shape 3x4 must be nonempty and within 2x4"),
+    "pad valid cols": (lambda: pad_tile(X, (2, 5), "zero", T.FP32), "valid shape 2x5 must be nonempty and within 2x4"),
+    "pad no valid rows": (lambda: pad_tile(X, (0, 4), "zero", T.FP32), "valid shape 0x4 must be nonempty and within 2x4"),
+    "pad no valid cols": (lambda: pad_tile(X, (2, 0), "null", T.FP32), "valid shape 2x0 must be nonempty and within 2x4"),
     # tile_local.py: a result valid shape outside the rules; TTRI's diagonal range
     "trowsum empty result": (lambda: local_tile("TROWSUM", [X], [T.FP32], T.FP32, (0, 1)), "result"),
     "ttri diagonal 65536": (lambda: GENERATOR_ROWS["TTRI"]((65536, 0), T.FP32, (2, 4)), "diagonal 65536 is outside -65535..65535"),

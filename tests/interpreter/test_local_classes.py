@@ -5,6 +5,11 @@
   TEXTRACT / TINSERT take offsets (0, 0), TMRGSORT merges ascending. Each row with
   parameters gives, without them, what it gives with explicit zeros, and TMRGSORT's
   default order is checked against Python's stable ``sorted`` of the concatenation.
+* TCI / TTRI against Python ints for every legal type (start wrapping at the width), and
+  the kernel API's legality: other types, empty valid shapes, TCI with more than one row.
+* THISTOGRAM with filters wider and taller than what it reads (column 0 only).
+* Integer expansion DIV by a zero broadcast: the fault names TileBroadcastPayloadNonzero.
+* TSCATTER's index faults name the first offending element (row-major).
 """
 
 from __future__ import annotations
@@ -135,3 +140,75 @@ def test_thistogram_reads_column_zero_of_any_filter(tb, rows, cols, fcols, seed)
     filt = rng.integers(0, 3, (max(rows, 3) + 1, fcols)).astype(np.uint8)  # more than read
     got = KERNELS["THISTOGRAM"]([vals, filt], [t, T.U8], T.U32, (rows, 256), params=(b,))
     assert got.tolist() == _histogram_ref(vals.tolist(), filt.tolist(), t, b)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(name=st.sampled_from(["TROWEXPANDDIV", "TCOLEXPANDDIV"]),
+       t=st.sampled_from([T.S32, T.S16, T.U32, T.U16]), rows=st.integers(1, 4),
+       cols=st.integers(1, 5), seed=st.integers(0, 2**32 - 1))
+def test_integer_expansion_division_by_a_zero_broadcast_faults_with_its_rule(name, t, rows, cols,
+                                                                             seed):
+    """A zero anywhere in the broadcast column (TROWEXPANDDIV) or row (TCOLEXPANDDIV) of an
+    integer expansion DIV is a TileLegality fault of the expansion naming
+    ``TileBroadcastPayloadNonzero`` (``asl/tile/model/execution/expansion.asl``); a nonzero
+    broadcast divides element by element (truncating, as TDIV)."""
+    from pto_dialect.faults import FaultKind, PTOFault
+
+    rng = np.random.default_rng(seed)
+    dt = t.numpy_dtype()
+    src = rng.integers(0, 100, (rows, cols)).astype(dt)
+    shape = (rows, 1) if name == "TROWEXPANDDIV" else (1, cols)
+    b = rng.integers(1, 9, shape).astype(dt)
+    got = KERNELS[name]([src, b], [t, t], t, (rows, cols))
+    assert got.tolist() == [[int(src[r, c]) // int(b.reshape(-1)[r if name == "TROWEXPANDDIV" else c])
+                             for c in range(cols)] for r in range(rows)]  # fmt: skip
+    b.reshape(-1)[rng.integers(0, b.size)] = 0
+    try:
+        KERNELS[name]([src, b], [t, t], t, (rows, cols))
+    except PTOFault as e:
+        assert e.kind == FaultKind.TILE_LEGALITY and "TileBroadcastPayloadNonzero" in str(e)
+        assert name in str(e)
+    else:
+        raise AssertionError(f"{name}: no fault for a zero broadcast divisor")
+
+
+# ---- TSCATTER / TGATHER index faults name the offending element ------------------------------
+@settings(max_examples=examples(25), deadline=None)
+@given(rows=st.integers(1, 5), cols=st.integers(1, 5), dst_rows=st.integers(1, 6),
+       seed=st.integers(0, 2**32 - 1), t=st.sampled_from([T.U16, T.S16, T.U32, T.S32]))
+def test_scatter_index_faults_name_the_first_offending_element(rows, cols, dst_rows, seed, t):
+    """TSCATTER ``d[index[r, c], c] = src[r, c]``: two sources selecting one destination
+    element fault naming the lowest such destination element (row-major), a negative or
+    too-large index naming its first element (row-major) -- Python loops as reference."""
+    from pto_dialect.faults import PTOFault
+
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, 100, (rows, cols)).astype(np.int32)
+    index = rng.integers(0, dst_rows, (rows, cols)).astype(t.numpy_dtype())
+    hits: dict[tuple[int, int], int] = {}
+    for r in range(rows):
+        for c in range(cols):
+            key = (int(index[r, c]), c)
+            hits[key] = hits.get(key, 0) + 1
+    dups = sorted(k for k, n in hits.items() if n > 1)
+    try:
+        got = KERNELS["TSCATTER"]([src, index], [T.S32, t], T.S32, (dst_rows, cols))
+    except PTOFault as e:
+        assert dups and f"destination element {dups[0]}" in str(e), (str(e), dups)
+    else:
+        assert not dups
+        want = np.zeros((dst_rows, cols), np.int32)
+        for r in range(rows):
+            for c in range(cols):
+                want[index[r, c], c] = src[r, c]
+        assert np.array_equal(got, want)
+    bad = index.copy()
+    at = (int(rng.integers(0, rows)), int(rng.integers(0, cols)))
+    bad[at] = dst_rows + int(rng.integers(0, 3))
+    first = next((r, c) for r in range(rows) for c in range(cols) if bad[r, c] >= dst_rows)
+    try:
+        KERNELS["TSCATTER"]([src, bad], [T.S32, t], T.S32, (dst_rows, cols))
+    except PTOFault as e:
+        assert f"element at {first}" in str(e), (str(e), first)
+    else:
+        raise AssertionError("no fault for an index beyond the destination")

@@ -33,6 +33,7 @@ from tests.interpreter.test_postprocess_status import (
     INTERESTING,
     ONE,
     _kernel_value,
+    fp8_values,
     kernel_flags,
     reference,
     reference_value,
@@ -103,3 +104,24 @@ def test_vector_offsets_by_column_with_special_words(cols, rmode, sat) -> None:
         want_flags |= reference(*args)
         assert int(np.asarray(d).reshape(-1)[j]) == reference_value(*args), j
     assert postprocess_flags(acc, p, d) == want_flags
+
+
+# -- HiF8 outputs between two neighbouring values (QF322HIF8_PRE, RHB) --------------------------
+_HIF8 = sorted({abs(v) for v in fp8_values(T.HIF8)})
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(i=st.integers(0, len(_HIF8) - 2), frac=st.sampled_from([0.125, 0.25, 0.5, 0.75, 0.875]),
+       neg=st.booleans(), nudge=st.sampled_from([-1, 0, 1]), sat=st.booleans())  # fmt: skip
+def test_hif8_outputs_between_neighbours(i, frac, neg, nudge, sat) -> None:
+    """Values a fraction of the way between two neighbouring HiF8 magnitudes (the midpoint
+    exactly or one FP32 unit beside it): RHB picks the nearer one, a tie the larger value
+    (added while checking seed 4106's HiF8 survivor, which was equivalent: no test put a
+    post-processed value strictly between two HiF8 neighbours)."""
+    lo, hi = _HIF8[i], _HIF8[i + 1]
+    x = np.float32(float(lo + (hi - lo) * Fraction(frac)))
+    word = int(np.array([x], np.float32).view(np.uint32)[0]) + nudge
+    word |= 0x80000000 if neg else 0
+    args = ([word], 25, 0, ONE, 0, Fraction(0), 0, sat)
+    assert _kernel_value(*args) == [reference_value(word, 25, 0, ONE, 0, Fraction(0), 0, sat)]
+    assert kernel_flags(*args) == reference(word, 25, 0, ONE, 0, Fraction(0), 0, sat)

@@ -2,7 +2,8 @@
 mutation testing of ``interpreter/kernels/status.py``).
 
 * FP64 TFMA with cancellation: ``c`` within a few units of ``-fl(a * b)``, so the exact
-  ``a * b + c`` is (close to) the product's rounding remainder: the kernel's error-free
+  ``a * b + c`` is (close to) the product's rounding remainder, or ``c`` of the size of that
+  remainder (+-1, 2, 1/2, 3 times it): the kernel's error-free
   transformations (TwoProd, TwoSum) leave nonzero remainders although the delivered value
   may be exact. Reference: the rational FP64 FMA of ``test_tfma_edges_evidence.py``
   (``TileFixedFusedMultiplyAddValue`` on Fractions).
@@ -52,7 +53,11 @@ def cancelling(draw):
     p = a * b  # RNE, as the product's head
     k = draw(st.integers(-6, 6))
     scale = math.ldexp(1.0, ea + eb - 27 + draw(st.integers(-2, 2)))
-    c = -p + k * scale  # (rounded in float64: any such c is a valid addend)
+    if draw(st.booleans()) or not math.isfinite(p):
+        c = -p + k * scale  # (rounded in float64: any such c is a valid addend)
+    else:  # an addend of the size of the product's rounding error pe = a * b - p (exact)
+        pe = float(Fraction(a) * Fraction(b) - Fraction(p))
+        c = pe * draw(st.sampled_from([1, -1, 2, -2, 0.5, -0.5, 3]))
     return a, b, c
 
 
@@ -215,3 +220,41 @@ def test_uniform_tiles_record_the_flags_of_their_element(v):
     if v == 1.0:  # log(1) = +0, sqrt(1) = 1, 1 / 1 = 1: exact, no flag
         for m in ("TLOG", "TSQRT", "TRSQRT", "TRECIP"):
             assert flags(calls[m], big) == 0, m
+
+
+# ---- FP64 TFMA at the tininess boundary ---------------------------------------------------------
+@settings(max_examples=examples(60), deadline=None)
+@given(j=st.integers(1074, 1112), k=st.sampled_from([1, 3, 5, 7, 2**20 + 1]),
+       sign=st.sampled_from([1.0, -1.0]), c_off=st.integers(-2, 2), c_sign=st.sampled_from([1, -1]))
+def test_fp64_tfma_flags_at_the_smallest_normal(j, k, sign, c_off, c_sign):
+    """Exact values c + a * b within a few 2^-1074 of +-2^-1022: tininess is decided after
+    rounding to 53 bits with unbounded exponent (values from 2^-1022 (1 - 2^-54) up round to
+    2^-1022: not tiny), the delivered value on the subnormal grid."""
+    a = math.ldexp(k, -(j // 2))
+    b = sign * math.ldexp(1.0, -(j - j // 2))  # a * b = +-k 2^-j exactly
+    c = c_sign * (2.0**-1022 + c_off * 2.0**-1074)
+    ab, bb, cb = bits(a), bits(b), bits(c)
+    want, want_flags = reference(ab, bb, cb)
+    got, got_flags = tfma([ab], [bb], [cb])
+    assert (hex(got[0]), flag_names(got_flags)) == (hex(want), flag_names(want_flags)), (a, b, c)
+
+
+@pytest.mark.parametrize("src", list(SOURCES), ids=lambda t: t.name)
+def test_special_values_alone_in_a_tile(src):
+    """A tile holding only infinities and / or NaN (no finite value beside them: the block
+    scans see an infinity as the largest magnitude) converts them by D20 into every binary
+    float destination, in every mode, with and without Sat."""
+    dt = SOURCES[src]
+    tiles = [[math.inf], [-math.inf], [math.inf, -math.inf], [math.nan], [math.inf, math.nan]]
+    for dst in FMT:
+        if dst is src or dst is T.FP64:
+            continue
+        for mode in MODES:
+            for sat in (False, True):
+                for tile in tiles:
+                    x = np.array([tile], dt)
+                    out, _ = K["TCVT"](x, None, "null", src, dst, rmode=mode, sat=sat)
+                    for i, v in enumerate(tile):
+                        want, _ = ref_convert(v, False, dst, mode, sat)
+                        got = decode(out[:, i : i + 1], dst)
+                        assert got == want, (src, dst, mode, sat, tile)

@@ -15,8 +15,10 @@ import numpy as np
 import pytest
 
 from interpreter.ssa.runner import build_context, parse_module_text, run
+from passes.convert_linalg_to_pto import ConvertLinalgToPtoPass
 from passes.lowering.explain import explain
 from passes.lowering.leftovers import find_leftovers
+from passes.lowering.reductions import MAX_SLICES
 from passes.pto_lower import PTOLowerPass
 
 ROW = "affine_map<(d0, d1) -> (d0, d1)>"
@@ -456,3 +458,22 @@ def test_signed_max_from_a_negative_i64_init():
     x = np.array([[-9, -7, -6], [3, -100, 2**62]], np.int64)
     text = _reduce_prog((2, 3), (2,), "d0", ("parallel", "reduction"), "arith.maxsi", "i64", "-5")
     _check_all_levels(text, [x], [-5, 2**62], names=("pto.trowmax", "pto.tmaxs"))
+
+
+@pytest.mark.parametrize("batches", [MAX_SLICES, MAX_SLICES + 1])
+def test_middle_dims_slices_at_the_limit(batches):
+    """A reduction of middle dimensions unrolls into one TCOL* per leading slice: exactly
+    MAX_SLICES slices lower (and sum as the sequential fold), one more stays with the reason.
+    Mutation seed 4304: ``reductions.py:219 cmp Gt->GtE``."""
+    text = _reduce_prog((batches, 3, 2), (batches, 2), "d0, d2",
+                        ("parallel", "reduction", "parallel"), "arith.addf", "f32", "0.0")  # fmt: skip
+    m = parse_module_text(text)
+    ConvertLinalgToPtoPass().apply(build_context(), m)
+    ir = str(m)
+    if batches <= MAX_SLICES:
+        assert "linalg.generic" not in ir and "pto.reduce colsum" in ir
+        x = np.arange(batches * 6, dtype=np.float32).reshape(batches, 3, 2)
+        (got,) = run(m, "main", x)
+        assert np.array_equal(np.asarray(got), x.sum(axis=1))
+    else:
+        assert "linalg.generic" in ir and "pto.reduce" not in ir

@@ -55,6 +55,15 @@
 
 // -----
 
+// A signless tensor moves to a signed / unsigned tile of its own width only (i32 -> si32
+// verifies: tests/dialect/test_mutants_verifiers.py)
+%gm = "test.op"() : () -> tensor<8x16xi16>
+%i = "test.op"() : () -> index
+%t = pto.tload %gm[%i, %i] : tensor<8x16xi16> -> !pto.tile<8x16xsi32, valid=4x16>
+// CHECK: {{^}}'pto.tload' op [TileLegality] element types differ: source i16 vs tile si32 (docs/dialect.md){{$}}
+
+// -----
+
 // row_stride counts tensor rows between tile rows: it is not negative
 %gm = "test.op"() : () -> tensor<4x4xf32>
 %i = "test.op"() : () -> index
