@@ -442,6 +442,9 @@ def _invariant_load(st: _Step, src: np.ndarray, i0: int, j0: int) -> _Loaded:
         r, c = i0 + q * s0, j0 + q * s1
         if r < 0 or c < 0 or r + vr > rows or c + vc > cols:
             raise _Abandon
+        if q and s0 == 0 and s1 == 0:  # every PE loads the same rectangle: the same array
+            valid[p] = valid[pes[0]]
+            continue
         valid[p] = _load_slice(src, (slice(r, r + vr), slice(c, c + vc)), dtype)
     return _Loaded(valid)
 
