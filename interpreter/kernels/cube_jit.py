@@ -710,11 +710,16 @@ def _in_two(fn, work: int, n: int) -> None:
 
 def _fma_product(af, dec, sbs, acc, sb=None):
     """The FP32 FMA chains: the fused row kernel for one row of A (:func:`gemv_half` for
-    8-bit codes; ``sb``: B's E8M0 scale codes), else decoded panels; in two threads (the
+    8-bit codes; ``sb``: B's E8M0 scale codes, ``sbs``: their float32 values, or None to
+    derive them from ``sb`` where needed), else decoded panels; in two threads (the
     kernels release the GIL), one per half of the columns, for large products. Columns are
     independent chains, so the split never changes a bit."""
     (m, k), n = af.shape, acc.shape[1]
     half = _half(af, dec, sb, n)
+    if sbs is None and sb is not None and (half is None or n % VW):
+        # B's float32 scale values: the FP16 route reads the codes (half_scales) and needs
+        # them only for a tail of fewer than VW columns (the split point is a multiple of NR)
+        sbs = _E8M0_VALUES[sb]
     out = np.empty(acc.shape, np.float32)
 
     def cols(j0, j1):  # (the split is at a panel boundary)
@@ -735,13 +740,28 @@ def dense_ordered(at, ca: np.ndarray, bt, cb: np.ndarray, acc: np.ndarray) -> np
 
 
 @njit(**_OPTS)
+def _scale_fits_one(c, lsb, top):
+    """Whether every x (a multiple of 2^lsb, |x| < 2^top) times E8M0 code c's scale is an FP32
+    value (a NaN scale, 0xFF, aside)."""
+    e = c - 127
+    return (c == 255) | ((e + lsb >= -149) & (e + top <= 128))
+
+
+@njit(**_OPTS)
 def _scale_values(codes, lsb, top, out):
     fits = True
     for i in range(codes.shape[0]):
         c = np.int32(codes[i])
         out[i] = _E8M0_VALUES[c]
-        e = c - 127
-        fits &= (c == 255) | ((e + lsb >= -149) & (e + top <= 128))
+        fits &= _scale_fits_one(c, lsb, top)
+    return fits
+
+
+@njit(**_OPTS)
+def _scale_fits(codes, lsb, top):
+    fits = True
+    for i in range(codes.shape[0]):
+        fits &= _scale_fits_one(np.int32(codes[i]), lsb, top)
     return fits
 
 
@@ -761,12 +781,13 @@ def mx_ordered(src, acc: np.ndarray) -> np.ndarray:
     dec = decoder(src.bt, src.cb, src.b_packed)
     sa = np.zeros((m, 1), np.uint8) + 127 if src.sa is None else src.sa
     va, fits_a = _side_scales(sa, lsa, ta)
-    sbs, fits_b = (None, True) if src.sb is None else _side_scales(src.sb, lsb, tb)
+    fits_b = src.sb is None or bool(_scale_fits(np.ascontiguousarray(src.sb).reshape(-1), lsb, tb))
     va = va[:, np.arange(k) // MX_BLOCK] if src.sa is not None else va
     if fits_a and fits_b:
         with np.errstate(invalid="ignore"):
             af = (a * va).astype(np.float32)  # exact: checked
-        return _fma_product(af, dec, sbs, acc, src.sb)
+        return _fma_product(af, dec, None, acc, src.sb)  # B's scale values when needed
+    sbs = None if src.sb is None else _side_scales(src.sb, lsb, tb)[0]
     with np.errstate(invalid="ignore", over="ignore"):
         af64 = np.ascontiguousarray(a * va.astype(np.float64))
     return ordered_wide(af64, dec, None if sbs is None else sbs.astype(np.float64), acc)
