@@ -24,48 +24,13 @@ from interpreter import kernels, run
 from interpreter.kernels import convert as cv
 from pto_dialect.datatypes import TileDataType
 from pto_dialect.faults import PTOFault
+from tests.convert_reference import FORMAT, MODES, round_int
 
 T = TileDataType
 FULL = os.environ.get("PTO_FULL_CONVERT") == "1"
-MODES = ("rne", "rtz", "rtm", "rtp", "rna", "rto", "rhb")
 NAN, INF = "nan", "inf"
 
-# (fraction bits, minimum normal exponent, max finite, has inf, has nan) -- from the format
-# tables of PTO-SPEC 1 / asl/arch/data-types/formats/*.asl, written out here again.
-FORMAT = {
-    T.FP64: (52, -1022, (2 - Fraction(1, 2**52)) * 2**1023, True, True),
-    T.FP32: (23, -126, (2 - Fraction(1, 2**23)) * 2**127, True, True),
-    T.TF32: (10, -126, (2 - Fraction(1, 2**10)) * 2**127, True, True),
-    T.HF32: (11, -126, (2 - Fraction(1, 2**11)) * 2**127, True, True),
-    T.FP16: (10, -14, Fraction(65504), True, True),
-    T.BF16: (7, -126, (2 - Fraction(1, 2**7)) * 2**127, True, True),
-    T.E4M3: (3, -6, Fraction(448), False, True),
-    T.E5M2: (2, -14, Fraction(57344), True, True),
-    T.E3M2: (2, -2, Fraction(28), False, False),
-    T.E2M3: (3, 0, Fraction(15, 2), False, False),
-    T.E2M1X2: (1, 0, Fraction(6), False, False),
-    T.E1M2X2: (2, 0, Fraction(7, 4), False, False),
-    T.HIF4X2: (2, 0, Fraction(7, 4), False, False),
-}
 
-
-def round_int(x: Fraction, mode: str) -> int:
-    """FloatingToInteger (asl/scalar/model/fsu/arithmetic.asl) on an exact rational."""
-    lo = math.floor(x)
-    f = x - lo
-    if f == 0:
-        return lo
-    if mode == "rtm":
-        return lo
-    if mode == "rtp":
-        return lo + 1
-    if mode == "rtz":
-        return lo + 1 if x < 0 else lo
-    if mode == "rto":
-        return lo if lo % 2 else lo + 1
-    if f != Fraction(1, 2):
-        return lo + (f > Fraction(1, 2))
-    return {"rne": lo + (lo % 2), "rna": lo if x < 0 else lo + 1, "rhb": lo + 1}[mode]
 
 
 def ref_float(x, t: TileDataType, mode: str, sat: bool):

@@ -30,28 +30,9 @@ from interpreter.kernels import KERNELS
 from interpreter.kernels.convert import tquant_tile
 from pto_dialect.datatypes import TileDataType as T
 from tests.budget import examples
+from tests.convert_reference import MODES, round_int
 
-MODES = ("rne", "rtz", "rtm", "rtp", "rna", "rto", "rhb")
 BOUNDS = {T.S8: (-128, 127), T.U8: (0, 255)}
-
-
-def round_int(x: Fraction, mode: str) -> int:
-    """``FloatingToInteger`` on an exact rational (RHB: halves toward +inf)."""
-    lo = math.floor(x)
-    f = x - lo
-    if f == 0:
-        return lo
-    if mode == "rtm":
-        return lo
-    if mode == "rtp":
-        return lo + 1
-    if mode == "rtz":
-        return lo + 1 if x < 0 else lo
-    if mode == "rto":
-        return lo if lo % 2 else lo + 1
-    if f != Fraction(1, 2):
-        return lo + (f > Fraction(1, 2))
-    return {"rne": lo + lo % 2, "rna": lo if x < 0 else lo + 1, "rhb": lo + 1}[mode]
 
 
 def quant_ref(x: float, scale: float, zp: int, t: T, mode: str, sat: bool) -> int:

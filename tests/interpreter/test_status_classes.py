@@ -36,6 +36,7 @@ from interpreter.kernels import KERNELS as K
 from interpreter.kernels.status import FAST_MIN, NV, NX, OF, UF, flag_names, recording
 from pto_dialect.datatypes import TileDataType as T
 from tests.budget import examples
+from tests.convert_reference import FORMAT as FMT
 
 # ---- FP64 TFMA cancellation ------------------------------------------------------------------
 
@@ -72,23 +73,6 @@ def test_fp64_tfma_cancellation_flags(abc):
 
 # ---- TCVT float -> binary float formats -----------------------------------------------------
 
-# (fraction bits, smallest normal exponent, largest finite, has inf, has NaN): PTO-SPEC 1 and
-# asl/arch/data-types/formats/*.asl, written out again
-FMT = {
-    T.FP64: (52, -1022, (2 - Fraction(1, 2**52)) * 2**1023, True, True),
-    T.FP32: (23, -126, (2 - Fraction(1, 2**23)) * 2**127, True, True),
-    T.TF32: (10, -126, (2 - Fraction(1, 2**10)) * 2**127, True, True),
-    T.HF32: (11, -126, (2 - Fraction(1, 2**11)) * 2**127, True, True),
-    T.FP16: (10, -14, Fraction(65504), True, True),
-    T.BF16: (7, -126, (2 - Fraction(1, 2**7)) * 2**127, True, True),
-    T.E4M3: (3, -6, Fraction(448), False, True),
-    T.E5M2: (2, -14, Fraction(57344), True, True),
-    T.E3M2: (2, -2, Fraction(28), False, False),
-    T.E2M3: (3, 0, Fraction(15, 2), False, False),
-    T.E2M1X2: (1, 0, Fraction(6), False, False),
-    T.E1M2X2: (2, 0, Fraction(7, 4), False, False),
-    T.HIF4X2: (2, 0, Fraction(7, 4), False, False),
-}
 SOURCES = {T.FP64: np.float64, T.FP32: np.float32, T.FP16: np.float16, T.BF16: ml_dtypes.bfloat16}
 QUIET = {T.FP64: 1 << 51, T.FP32: 1 << 22, T.FP16: 1 << 9, T.BF16: 1 << 6}
 MODES = ("rne", "rtz", "rtm", "rtp", "rna", "rto", "rhb")
